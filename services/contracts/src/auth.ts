@@ -1,0 +1,50 @@
+import { z } from 'zod';
+
+/** Body of POST /v1/auth (SPEC.md §3 "Login payload"). */
+export const loginRequestSchema = z.object({
+  email: z.string().trim().toLowerCase().email('Enter a valid email address').max(254),
+  password: z.string().min(1, 'Password is required').max(256),
+  token: z.string().max(4096).optional().nullable(),
+});
+export type LoginRequest = z.infer<typeof loginRequestSchema>;
+
+/** Machine-readable login failure codes (SPEC.md §8). */
+export const loginErrorCodes = [
+  'EMAIL_NOT_VERIFIED',
+  'INVALID_CREDENTIALS',
+  'ACCOUNT_BANNED',
+  'CAPTCHA_FAILED',
+  'RATE_LIMITED',
+  'UNKNOWN_ERROR',
+] as const;
+export type LoginErrorCode = (typeof loginErrorCodes)[number];
+
+/** The user shape of SPEC.md §3, as GET /v1/me and POST /v1/auth return it. */
+export interface User {
+  id: string;
+  email: string;
+  email_verified: boolean;
+  is_admin: boolean;
+  is_banned: boolean;
+  created_at: string;
+  last_logged_in_at: string | null;
+  /** Credits available to spend. */
+  balance: number;
+  /** Credits one distributed ticket costs this user (the default when the user has none of their own). */
+  distribution_cost: number;
+  first_name: string;
+  last_name: string;
+}
+
+export interface LoginResponse {
+  user: User;
+}
+
+export interface ErrorResponse {
+  message: string;
+  code?: string;
+  statusCode?: number;
+}
+
+/** Credits a ticket costs when the user has no distribution_cost of their own (SPEC.md §9). */
+export const DEFAULT_DISTRIBUTION_COST = 5;

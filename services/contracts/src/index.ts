@@ -1,0 +1,5 @@
+export * from './auth.js';
+export * from './admin.js';
+export * from './realtime.js';
+export * from './queues.js';
+export * from './health.js';

@@ -1,0 +1,187 @@
+import { randomUUID } from 'node:crypto';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { type EventStore, type NewEvent, type RecordedEvent, WrongExpectedRevisionError } from './event-store.port.js';
+
+export interface ContractSubject {
+  store: EventStore;
+  dispose(): Promise<void>;
+}
+
+const ev = (type: string, data: unknown = {}): NewEvent => ({ id: randomUUID(), type, data });
+const stream = (prefix: string) => `${prefix}-${randomUUID()}`;
+
+/** Reads the whole feed after `from`, in batches. */
+async function readFeed(store: EventStore, from: string | null, batch = 100): Promise<RecordedEvent[]> {
+  const all: RecordedEvent[] = [];
+  let after = from;
+  for (;;) {
+    const page = await store.readAll(after, batch);
+    all.push(...page);
+    if (page.length < batch) return all;
+    after = page[page.length - 1]!.position;
+  }
+}
+
+/** The behaviour every event-store adapter must show. */
+export function eventStoreContract(name: string, open: () => Promise<ContractSubject>) {
+  describe(`event store contract: ${name}`, () => {
+    let subject: ContractSubject;
+    let store: EventStore;
+    beforeAll(async () => {
+      subject = await open();
+      store = subject.store;
+    });
+    afterAll(async () => subject?.dispose());
+
+    it('appends to a new stream and reads it back in order', async () => {
+      const id = stream('cart');
+      const result = await store.appendToStream(id, [ev('Opened', { n: 1 }), ev('Added', { n: 2 })], {
+        expectedRevision: 'no_stream',
+      });
+      expect(result.nextRevision).toBe(1);
+      const read = await store.readStream(id);
+      expect(read.revision).toBe(1);
+      expect(read.events.map((e) => [e.type, e.revision, e.data])).toEqual([
+        ['Opened', 0, { n: 1 }],
+        ['Added', 1, { n: 2 }],
+      ]);
+      expect(read.events[1]!.position).toBe(result.position);
+    });
+
+    it('answers a missing stream with revision -1 and no events', async () => {
+      expect(await store.readStream(stream('none'))).toEqual({ revision: -1, events: [] });
+    });
+
+    it('keeps metadata with the event', async () => {
+      const id = stream('meta');
+      await store.appendToStream(id, [
+        { id: randomUUID(), type: 'Set', data: { v: 1 }, metadata: { actorId: 'a1', ip: '10.0.0.1' } },
+      ]);
+      const [event] = (await store.readStream(id)).events;
+      expect(event!.metadata).toMatchObject({ actorId: 'a1', ip: '10.0.0.1' });
+    });
+
+    it('refuses an append whose expected revision is stale, with a typed error', async () => {
+      const id = stream('acct');
+      await store.appendToStream(id, [ev('A')], { expectedRevision: 'no_stream' });
+      await store.appendToStream(id, [ev('B')], { expectedRevision: 0 });
+      await expect(store.appendToStream(id, [ev('C')], { expectedRevision: 0 })).rejects.toBeInstanceOf(
+        WrongExpectedRevisionError,
+      );
+      await expect(store.appendToStream(id, [ev('C')], { expectedRevision: 'no_stream' })).rejects.toBeInstanceOf(
+        WrongExpectedRevisionError,
+      );
+      await expect(
+        store.appendToStream(stream('fresh'), [ev('C')], { expectedRevision: 'stream_exists' }),
+      ).rejects.toBeInstanceOf(WrongExpectedRevisionError);
+      expect((await store.readStream(id)).revision).toBe(1);
+    });
+
+    it('treats the same append repeated (same event ids) as a no-op', async () => {
+      const id = stream('idem');
+      const batch = [ev('A'), ev('B')];
+      const first = await store.appendToStream(id, batch, { expectedRevision: 'no_stream' });
+      const again = await store.appendToStream(id, batch, { expectedRevision: 'no_stream' });
+      expect(again.nextRevision).toBe(first.nextRevision);
+      expect((await store.readStream(id)).events).toHaveLength(2);
+    });
+
+    it('lets exactly one of many racing appends with the same expected revision win', async () => {
+      const id = stream('race');
+      await store.appendToStream(id, [ev('Start')], { expectedRevision: 'no_stream' });
+      const results = await Promise.allSettled(
+        Array.from({ length: 10 }, () => store.appendToStream(id, [ev('Next')], { expectedRevision: 0 })),
+      );
+      expect(results.filter((r) => r.status === 'fulfilled')).toHaveLength(1);
+      for (const r of results.filter((r) => r.status === 'rejected')) {
+        expect((r as PromiseRejectedResult).reason).toBeInstanceOf(WrongExpectedRevisionError);
+      }
+      expect((await store.readStream(id)).revision).toBe(1);
+    });
+
+    it('reads the global feed in batches, in position order, each event once', async () => {
+      const start = (await readFeed(store, null)).at(-1)?.position ?? null;
+      const id = stream('feed');
+      for (let i = 0; i < 7; i++) await store.appendToStream(id, [ev('Tick', { i })]);
+      const seen = (await readFeed(store, start, 3)).filter((e) => e.streamId === id);
+      expect(seen.map((e) => (e.data as { i: number }).i)).toEqual([0, 1, 2, 3, 4, 5, 6]);
+      for (let i = 1; i < seen.length; i++) {
+        expect(store.comparePositions(seen[i - 1]!.position, seen[i]!.position)).toBeLessThan(0);
+      }
+    });
+
+    it('wakes a listener when events are appended', async () => {
+      let woken = 0;
+      const stop = await store.onAppended(() => woken++);
+      try {
+        await store.appendToStream(stream('wake'), [ev('Ping')]);
+        await expect.poll(() => woken, { timeout: 5000 }).toBeGreaterThan(0);
+      } finally {
+        await stop();
+      }
+    });
+
+    it('is gap-safe: 16 concurrent writers and a live reader see every event exactly once, in stream order', async () => {
+      const start = (await readFeed(store, null)).at(-1)?.position ?? null;
+      const writers = 16;
+      const perWriter = 25;
+      const shared = stream('shared');
+      const runId = randomUUID();
+      const delivered: RecordedEvent[] = [];
+      let done = false;
+
+      // A live reader that follows the feed while the writers are still writing.
+      const reader = (async () => {
+        let after = start;
+        for (;;) {
+          const finished = done;
+          const page = await store.readAll(after, 50);
+          for (const e of page) if ((e.data as { run?: string }).run === runId) delivered.push(e);
+          if (page.length > 0) after = page[page.length - 1]!.position;
+          else if (finished) return;
+          else await new Promise((r) => setTimeout(r, 2));
+        }
+      })();
+
+      await Promise.all(
+        Array.from({ length: writers }, async (_, w) => {
+          const own = stream(`writer${w}`);
+          for (let i = 0; i < perWriter; i++) {
+            await store.appendToStream(own, [ev('Wrote', { run: runId, w, i })]);
+            if (i % 5 === 0) {
+              // Contended stream: optimistic concurrency with retry.
+              for (;;) {
+                const { revision } = await store.readStream(shared);
+                try {
+                  await store.appendToStream(shared, [ev('Shared', { run: runId, w, i })], {
+                    expectedRevision: revision === -1 ? 'no_stream' : revision,
+                  });
+                  break;
+                } catch (err) {
+                  if (!(err instanceof WrongExpectedRevisionError)) throw err;
+                }
+              }
+            }
+          }
+        }),
+      );
+      done = true;
+      await reader;
+
+      const expected = writers * perWriter + writers * Math.ceil(perWriter / 5);
+      const ids = delivered.map((e) => e.id);
+      expect(new Set(ids).size).toBe(ids.length);
+      expect(ids.length).toBe(expected);
+      // Within each stream the feed keeps the stream's order.
+      const byStream = new Map<string, number[]>();
+      for (const e of delivered) byStream.set(e.streamId, [...(byStream.get(e.streamId) ?? []), e.revision]);
+      for (const revisions of byStream.values()) {
+        expect(revisions).toEqual([...revisions].sort((a, b) => a - b));
+      }
+      // Feed positions only move forward.
+      for (let i = 1; i < delivered.length; i++) {
+        expect(store.comparePositions(delivered[i - 1]!.position, delivered[i]!.position)).toBeLessThan(0);
+      }
+    }, 120_000);
+  });
+}
