@@ -1,6 +1,9 @@
 import { z } from 'zod';
 import type { User } from './auth.js';
 
+/** The {id} of /v1/admin/users/{id}/... */
+export const userIdParamSchema = z.uuid({ error: 'User id must be a UUID' });
+
 /** Body of PUT /v1/admin/users/{id}/credits (SPEC.md §5 "Credits form"). */
 export const setCreditsRequestSchema = z.object({
   credits: z

@@ -25,7 +25,7 @@ export const events = pgTable(
      * The appending transaction's id (xid8, kept as a bigint so every driver reads it as a plain integer).
      * The feed is ordered by (transaction_id, global_position).
      */
-    transactionId: bigint('transaction_id', { mode: 'string' })
+    transactionId: bigint('transaction_id', { mode: 'bigint' })
       .notNull()
       .default(sql`(pg_current_xact_id()::text::bigint)`),
     streamId: text('stream_id').notNull(),

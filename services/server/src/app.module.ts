@@ -1,0 +1,41 @@
+import { type DynamicModule, Module } from '@nestjs/common';
+import { CqrsModule } from '@nestjs/cqrs';
+import { APP_CONFIG, type AppConfig } from './infra/config/config.js';
+import { DatabaseModule } from './infra/db/database.module.js';
+import { ProjectionsModule } from './infra/projections/projections.module.js';
+import { RealtimeModule } from './infra/realtime/realtime.module.js';
+import { AdminModule } from './modules/admin/admin.module.js';
+import { CreditsModule } from './modules/credits/credits.module.js';
+import { HealthModule } from './modules/health/health.module.js';
+import { IdentityCoreModule, IdentityModule } from './modules/identity/identity.module.js';
+import { QueueModule } from './infra/queue/queue.module.js';
+
+/**
+ * - `all`: HTTP API, socket.io, projector and job processors in one process (`npm start`)
+ * - `api`: HTTP API and socket.io only
+ * - `worker`: projector and job processors, no HTTP
+ * - `cli`: commands and queries only (seed, replay)
+ */
+export type Role = 'all' | 'api' | 'worker' | 'cli';
+
+@Module({})
+export class AppModule {
+  static forRoot(config: AppConfig, role: Role): DynamicModule {
+    const http = role === 'all' || role === 'api';
+    return {
+      module: AppModule,
+      global: true,
+      imports: [
+        CqrsModule.forRoot(),
+        DatabaseModule.forRoot(config),
+        QueueModule.forRoot({ redisUrl: config.REDIS_URL, prefix: config.REDIS_PREFIX }),
+        RealtimeModule.forRoot({ http, redisUrl: config.REDIS_URL, redisKey: `${config.REDIS_PREFIX}:socket.io` }),
+        ProjectionsModule.forRoot({ runProjector: role === 'all' || role === 'worker' }),
+        ...(http ? [IdentityModule, AdminModule, HealthModule.forRoot(config.REDIS_URL)] : [IdentityCoreModule]),
+        CreditsModule,
+      ],
+      providers: [{ provide: APP_CONFIG, useValue: config }],
+      exports: [APP_CONFIG],
+    };
+  }
+}

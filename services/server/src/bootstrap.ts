@@ -1,0 +1,43 @@
+import 'reflect-metadata';
+import fastifyCookie from '@fastify/cookie';
+import { Logger, type LogLevel } from '@nestjs/common';
+import { NestFactory } from '@nestjs/core';
+import { FastifyAdapter, type NestFastifyApplication } from '@nestjs/platform-fastify';
+import { existsSync } from 'node:fs';
+import { AppModule, type Role } from './app.module.js';
+import type { AppConfig } from './infra/config/config.js';
+import { HttpExceptionFilter } from './infra/http/http-exception.filter.js';
+import { createValidationPipe } from './infra/http/validation.js';
+import { RedisIoAdapter } from './infra/realtime/redis-io.adapter.js';
+
+const LEVELS: LogLevel[] = ['error', 'warn', 'log', 'debug', 'verbose'];
+export const logLevels = (config: AppConfig) => LEVELS.slice(0, LEVELS.indexOf(config.LOG_LEVEL) + 1);
+
+/** The HTTP application (API, socket.io, and the built dashboard when present). Not yet listening. */
+export async function createHttpApp(config: AppConfig, role: 'all' | 'api'): Promise<NestFastifyApplication> {
+  const adapter = new FastifyAdapter({ trustProxy: true, bodyLimit: 256 * 1024 });
+  const app = await NestFactory.create<NestFastifyApplication>(AppModule.forRoot(config, role), adapter, {
+    logger: logLevels(config),
+  });
+  await app.register(fastifyCookie);
+  app.enableCors({ origin: new URL(config.DASHBOARD_URL).origin, credentials: true });
+  app.useGlobalPipes(createValidationPipe());
+  const webDist = config.webDist && existsSync(config.webDist) ? config.webDist : null;
+  app.useGlobalFilters(new HttpExceptionFilter(webDist));
+  if (webDist) app.useStaticAssets({ root: webDist, prefix: '/', wildcard: false, index: ['index.html'] });
+  if (config.REDIS_URL)
+    app.useWebSocketAdapter(new RedisIoAdapter(app, config.REDIS_URL, `${config.REDIS_PREFIX}:socket.io`));
+  app.enableShutdownHooks();
+  return app;
+}
+
+/** A process without HTTP: the worker, or a CLI. */
+export async function createContext(config: AppConfig, role: Exclude<Role, 'all' | 'api'>) {
+  const app = await NestFactory.createApplicationContext(AppModule.forRoot(config, role), {
+    logger: logLevels(config),
+  });
+  app.enableShutdownHooks();
+  return app;
+}
+
+export const logger = new Logger('Seatlink');

@@ -1,0 +1,52 @@
+import path from 'node:path';
+import { z } from 'zod';
+
+const optionalUrl = z
+  .string()
+  .trim()
+  .transform((v) => (v === '' ? undefined : v))
+  .optional();
+
+const schema = z.object({
+  PORT: z.coerce.number().int().min(0).max(65535).default(3000),
+  HOST: z.string().default('0.0.0.0'),
+  /** PostgreSQL; embedded PGlite under DATA_DIR when absent. */
+  DATABASE_URL: optionalUrl,
+  /** Redis for BullMQ and the socket.io adapter; in-process queue and sockets when absent. */
+  REDIS_URL: optionalUrl,
+  /** Optional KurrentDB for events (read models stay in PostgreSQL). */
+  KURRENTDB_URL: optionalUrl,
+  SMTP_URL: optionalUrl,
+  DATA_DIR: z.string().default('./data'),
+  /** Where the dashboard lives (links in e-mails, the CORS origin when it is another host). */
+  DASHBOARD_URL: z.string().url().default('http://localhost:3000'),
+  /** Built web app to serve from the API process; empty to serve none. */
+  WEB_DIST: z.string().optional(),
+  /** Key prefix in Redis, so several deployments (or test runs) can share one Redis. */
+  REDIS_PREFIX: z.string().default('seatlink'),
+  SESSION_IDLE_MINUTES: z.coerce
+    .number()
+    .int()
+    .min(1)
+    .default(60 * 24),
+  SESSION_ABSOLUTE_HOURS: z.coerce
+    .number()
+    .int()
+    .min(1)
+    .default(24 * 14),
+  LOG_LEVEL: z.enum(['error', 'warn', 'log', 'debug', 'verbose']).default('log'),
+});
+
+export type AppConfig = z.infer<typeof schema> & { webDist: string | null };
+
+export const APP_CONFIG = Symbol('AppConfig');
+
+export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Partial<AppConfig> = {}): AppConfig {
+  const parsed = schema.safeParse(env);
+  if (!parsed.success) {
+    const issues = parsed.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`).join('; ');
+    throw new Error(`Invalid configuration: ${issues}`);
+  }
+  const defaultWeb = path.resolve(import.meta.dirname, '../../../../../web/dist');
+  return { ...parsed.data, webDist: parsed.data.WEB_DIST ?? defaultWeb, ...overrides };
+}

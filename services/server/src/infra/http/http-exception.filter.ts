@@ -1,0 +1,84 @@
+import { existsSync, readFileSync } from 'node:fs';
+import path from 'node:path';
+import { type ArgumentsHost, Catch, type ExceptionFilter, HttpException, Logger } from '@nestjs/common';
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import { DomainError } from '../../shared/event-sourcing/decider.js';
+
+const API_PREFIXES = ['/v1/', '/v1?', '/accounts/', '/health', '/socket.io'];
+
+function messageOf(body: unknown, fallback: string): string {
+  if (typeof body === 'string') return body;
+  if (body && typeof body === 'object' && 'message' in body) {
+    const m = (body as { message: unknown }).message;
+    if (Array.isArray(m)) return m.map(String).join('; ');
+    if (typeof m === 'string') return m;
+  }
+  return fallback;
+}
+
+/**
+ * Every error leaves as JSON `{ message, code?, statusCode }`, with `message` always a string (the web's request
+ * helper shows it). Unknown errors are logged and answered 500 without details. A GET for a page of the dashboard
+ * that the API does not know gets the web app's index.html (client-side routing).
+ */
+@Catch()
+export class HttpExceptionFilter implements ExceptionFilter {
+  private readonly logger = new Logger('Http');
+  private readonly indexHtml: string | null;
+
+  constructor(webDist: string | null) {
+    const index = webDist ? path.join(webDist, 'index.html') : null;
+    this.indexHtml = index && existsSync(index) ? readFileSync(index, 'utf8') : null;
+  }
+
+  catch(exception: unknown, host: ArgumentsHost) {
+    const ctx = host.switchToHttp();
+    const reply = ctx.getResponse<FastifyReply>();
+    const request = ctx.getRequest<FastifyRequest>();
+    let status = 500;
+    let body: { message: string; code?: string; statusCode: number };
+
+    if (exception instanceof HttpException) {
+      status = exception.getStatus();
+      const response = exception.getResponse();
+      const code =
+        response && typeof response === 'object' && typeof (response as { code?: unknown }).code === 'string'
+          ? (response as { code: string }).code
+          : undefined;
+      body = { message: messageOf(response, exception.message), ...(code ? { code } : {}), statusCode: status };
+    } else if (exception instanceof DomainError) {
+      status = exception.status;
+      body = { message: exception.message, code: exception.code, statusCode: status };
+    } else if (isClientError(exception)) {
+      // Fastify's own errors: malformed JSON, body too large, unsupported media type...
+      status = exception.statusCode;
+      body = { message: clientMessage(exception), statusCode: status };
+    } else {
+      this.logger.error(exception instanceof Error ? (exception.stack ?? exception.message) : String(exception));
+      body = { message: 'Something went wrong', statusCode: 500 };
+    }
+
+    if (status === 404 && this.indexHtml && request.method === 'GET' && !isApiPath(request.url)) {
+      void reply.status(200).type('text/html; charset=utf-8').send(this.indexHtml);
+      return;
+    }
+    void reply.status(status).send(body);
+  }
+}
+
+function isApiPath(url: string) {
+  return API_PREFIXES.some((p) => url.startsWith(p)) || url === '/v1';
+}
+
+function isClientError(e: unknown): e is Error & { statusCode: number; code?: string } {
+  const statusCode = e instanceof Error ? (e as { statusCode?: unknown }).statusCode : undefined;
+  return typeof statusCode === 'number' && statusCode >= 400 && statusCode < 500;
+}
+
+function clientMessage(e: Error & { code?: string }) {
+  if (e.code === 'FST_ERR_CTP_INVALID_JSON_BODY' || e instanceof SyntaxError) return 'Request body is not valid JSON';
+  if (e.code === 'FST_ERR_CTP_EMPTY_JSON_BODY') return 'Request body is empty';
+  if (e.code === 'FST_ERR_CTP_BODY_TOO_LARGE') return 'Request body is too large';
+  if (e.code === 'FST_ERR_CTP_INVALID_MEDIA_TYPE') return 'Unsupported content type; send JSON';
+  return e.message;
+}

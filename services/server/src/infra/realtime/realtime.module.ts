@@ -1,0 +1,46 @@
+import { type DynamicModule, Global, Logger, Module, type OnApplicationShutdown, Inject } from '@nestjs/common';
+import { SessionsModule } from '../../modules/identity/identity.module.js';
+import { RealtimeGateway } from './realtime.gateway.js';
+import { REALTIME_PUBLISHER, type RealtimePublisher } from './realtime.publisher.js';
+import { RedisEmitterPublisher } from './redis-emitter.publisher.js';
+
+class EmitterCloser implements OnApplicationShutdown {
+  constructor(@Inject(REALTIME_PUBLISHER) private readonly publisher: RealtimePublisher) {}
+  async onApplicationShutdown() {
+    if (this.publisher instanceof RedisEmitterPublisher) await this.publisher.close();
+  }
+}
+
+/**
+ * With HTTP, the socket.io gateway publishes (through the Redis adapter when configured).
+ * Without HTTP (a worker), a Redis emitter publishes to the API processes' sockets.
+ */
+@Global()
+@Module({})
+export class RealtimeModule {
+  static forRoot(options: { http: boolean; redisUrl?: string; redisKey: string }): DynamicModule {
+    if (options.http) {
+      return {
+        module: RealtimeModule,
+        imports: [SessionsModule],
+        providers: [RealtimeGateway, { provide: REALTIME_PUBLISHER, useExisting: RealtimeGateway }],
+        exports: [REALTIME_PUBLISHER, RealtimeGateway],
+      };
+    }
+    return {
+      module: RealtimeModule,
+      providers: [
+        {
+          provide: REALTIME_PUBLISHER,
+          useFactory: (): RealtimePublisher => {
+            if (options.redisUrl) return new RedisEmitterPublisher(options.redisUrl, options.redisKey);
+            new Logger('Realtime').warn('No REDIS_URL: a separate worker cannot push live updates to browsers');
+            return { publish: () => undefined };
+          },
+        },
+        EmitterCloser,
+      ],
+      exports: [REALTIME_PUBLISHER],
+    };
+  }
+}

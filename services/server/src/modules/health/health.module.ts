@@ -1,0 +1,24 @@
+import { Module, type DynamicModule, type OnApplicationShutdown, Inject, Optional } from '@nestjs/common';
+import { HealthController } from './health.controller.js';
+import { REDIS_HEALTH, RedisHealth } from './redis-health.js';
+
+class RedisHealthCloser implements OnApplicationShutdown {
+  constructor(@Optional() @Inject(REDIS_HEALTH) private readonly redis: RedisHealth | null) {}
+  async onApplicationShutdown() {
+    await this.redis?.close();
+  }
+}
+
+@Module({})
+export class HealthModule {
+  static forRoot(redisUrl: string | undefined): DynamicModule {
+    return {
+      module: HealthModule,
+      controllers: [HealthController],
+      providers: [
+        { provide: REDIS_HEALTH, useFactory: () => (redisUrl ? new RedisHealth(redisUrl) : null) },
+        RedisHealthCloser,
+      ],
+    };
+  }
+}

@@ -1,0 +1,28 @@
+import { createParamDecorator, type ExecutionContext, SetMetadata } from '@nestjs/common';
+import type { User } from '@seatlink/contracts';
+
+export const IS_PUBLIC = 'seatlink:public';
+export const IS_ADMIN_ONLY = 'seatlink:admin-only';
+
+/** Open to visitors: no session needed. */
+export const Public = () => SetMetadata(IS_PUBLIC, true);
+/** Only for users with is_admin. */
+export const AdminOnly = () => SetMetadata(IS_ADMIN_ONLY, true);
+
+export interface AuthenticatedRequest {
+  user?: User;
+  sessionTokenHash?: string;
+  ip: string;
+  cookies: Record<string, string | undefined>;
+  headers: Record<string, string | string[] | undefined>;
+}
+
+/** The signed-in user of the request. */
+export const CurrentUser = createParamDecorator(
+  (_data: unknown, ctx: ExecutionContext) => ctx.switchToHttp().getRequest<AuthenticatedRequest>().user,
+);
+
+/** The caller's IP address. */
+export const ClientIp = createParamDecorator(
+  (_data: unknown, ctx: ExecutionContext) => ctx.switchToHttp().getRequest<AuthenticatedRequest>().ip,
+);

@@ -1,0 +1,48 @@
+import {
+  type CanActivate,
+  type ExecutionContext,
+  ForbiddenException,
+  Inject,
+  Injectable,
+  UnauthorizedException,
+} from '@nestjs/common';
+import { Reflector } from '@nestjs/core';
+import { DATABASE } from '../../infra/db/database.module.js';
+import type { Database } from '../../infra/db/database.js';
+import { type AuthenticatedRequest, IS_ADMIN_ONLY, IS_PUBLIC } from './auth.decorators.js';
+import { findUserById } from './read-models/users/users.queries.js';
+import { SESSION_COOKIE, SessionsService } from './sessions.service.js';
+
+/**
+ * Every route needs a live session unless marked @Public; @AdminOnly routes need is_admin.
+ * A visitor gets 401, a signed-in non-admin 403, a banned user 403 (and their session ends).
+ */
+@Injectable()
+export class AuthGuard implements CanActivate {
+  constructor(
+    private readonly reflector: Reflector,
+    private readonly sessions: SessionsService,
+    @Inject(DATABASE) private readonly database: Database,
+  ) {}
+
+  async canActivate(context: ExecutionContext): Promise<boolean> {
+    const targets = [context.getHandler(), context.getClass()];
+    if (this.reflector.getAllAndOverride<boolean>(IS_PUBLIC, targets)) return true;
+    const request = context.switchToHttp().getRequest<AuthenticatedRequest>();
+    const token = request.cookies?.[SESSION_COOKIE];
+    const session = await this.sessions.resolve(token);
+    if (!session) throw new UnauthorizedException('Not authenticated');
+    const user = await findUserById(this.database.db, session.userId);
+    if (!user) throw new UnauthorizedException('Not authenticated');
+    if (user.is_banned) {
+      await this.sessions.endAllFor(user.id);
+      throw new ForbiddenException('Your account has been banned');
+    }
+    request.user = user;
+    request.sessionTokenHash = session.tokenHash;
+    if (this.reflector.getAllAndOverride<boolean>(IS_ADMIN_ONLY, targets) && !user.is_admin) {
+      throw new ForbiddenException('Admin access required');
+    }
+    return true;
+  }
+}

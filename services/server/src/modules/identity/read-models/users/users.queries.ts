@@ -1,0 +1,89 @@
+import { count, desc, eq, gte, sql } from 'drizzle-orm';
+import { DEFAULT_DISTRIBUTION_COST, type User } from '@seatlink/contracts';
+import type { Executor } from '../../../../infra/db/database.js';
+import { creditBalances, users } from '../../../../infra/db/schema.js';
+
+const userView = {
+  id: users.id,
+  email: users.email,
+  emailVerified: users.emailVerified,
+  isAdmin: users.isAdmin,
+  isBanned: users.isBanned,
+  createdAt: users.createdAt,
+  lastLoggedInAt: users.lastLoggedInAt,
+  distributionCost: users.distributionCost,
+  firstName: users.firstName,
+  lastName: users.lastName,
+  balance: sql<number>`coalesce(${creditBalances.balance}, 0)`,
+};
+
+const selectUsers = (db: Executor) =>
+  db.select(userView).from(users).leftJoin(creditBalances, eq(creditBalances.userId, users.id));
+
+type UserViewRow = Awaited<ReturnType<typeof selectUsers>>[number];
+
+/** The user shape of SPEC.md §3. */
+export function toUser(row: UserViewRow): User {
+  return {
+    id: row.id,
+    email: row.email,
+    email_verified: row.emailVerified,
+    is_admin: row.isAdmin,
+    is_banned: row.isBanned,
+    created_at: new Date(row.createdAt).toISOString(),
+    last_logged_in_at: row.lastLoggedInAt ? new Date(row.lastLoggedInAt).toISOString() : null,
+    balance: Number(row.balance),
+    distribution_cost: row.distributionCost ?? DEFAULT_DISTRIBUTION_COST,
+    first_name: row.firstName,
+    last_name: row.lastName,
+  };
+}
+
+export async function findUserById(db: Executor, id: string): Promise<User | null> {
+  const [row] = await selectUsers(db).where(eq(users.id, id));
+  return row ? toUser(row) : null;
+}
+
+export interface Credentials {
+  id: string;
+  passwordHash: string;
+  emailVerified: boolean;
+  isBanned: boolean;
+}
+
+export async function findCredentialsByEmail(db: Executor, email: string): Promise<Credentials | null> {
+  const [row] = await db
+    .select({
+      id: users.id,
+      passwordHash: users.passwordHash,
+      emailVerified: users.emailVerified,
+      isBanned: users.isBanned,
+    })
+    .from(users)
+    .where(eq(users.email, email.toLowerCase()));
+  return row ?? null;
+}
+
+export async function listUsers(
+  db: Executor,
+  page: number,
+  limit: number,
+  now: Date,
+): Promise<{ users: User[]; total: number; newLast30Days: number }> {
+  const rows = await selectUsers(db)
+    .orderBy(desc(users.createdAt), users.id)
+    .limit(limit)
+    .offset((page - 1) * limit);
+  const since = new Date(now.getTime() - 30 * 24 * 60 * 60 * 1000);
+  const [totals] = await db
+    .select({
+      total: count(),
+      recent: sql<number>`count(*) filter (where ${gte(users.createdAt, since)})`,
+    })
+    .from(users);
+  return {
+    users: rows.map((r) => toUser(r)),
+    total: Number(totals?.total ?? 0),
+    newLast30Days: Number(totals?.recent ?? 0),
+  };
+}

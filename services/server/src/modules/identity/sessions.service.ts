@@ -1,0 +1,83 @@
+import { createHash, randomBytes } from 'node:crypto';
+import { Inject, Injectable } from '@nestjs/common';
+import { and, eq, gt, lt, or } from 'drizzle-orm';
+import { APP_CONFIG, type AppConfig } from '../../infra/config/config.js';
+import { DATABASE } from '../../infra/db/database.module.js';
+import type { Database } from '../../infra/db/database.js';
+import { sessions } from '../../infra/db/schema.js';
+
+export const SESSION_COOKIE = 'seatlink_session';
+
+export const hashToken = (token: string) => createHash('sha256').update(token).digest('hex');
+
+export interface SessionInfo {
+  userId: string;
+  tokenHash: string;
+}
+
+/**
+ * Sessions: a random 256-bit token in an HttpOnly cookie, stored only as its SHA-256.
+ * A session ends after SESSION_IDLE_MINUTES without use or SESSION_ABSOLUTE_HOURS after login.
+ */
+@Injectable()
+export class SessionsService {
+  constructor(
+    @Inject(DATABASE) private readonly database: Database,
+    @Inject(APP_CONFIG) private readonly config: AppConfig,
+  ) {}
+
+  get idleMs() {
+    return this.config.SESSION_IDLE_MINUTES * 60_000;
+  }
+
+  async create(userId: string, meta: { ip?: string; userAgent?: string }): Promise<{ token: string; expiresAt: Date }> {
+    const token = randomBytes(32).toString('base64url');
+    const now = new Date();
+    const expiresAt = new Date(now.getTime() + this.config.SESSION_ABSOLUTE_HOURS * 3_600_000);
+    await this.database.db.insert(sessions).values({
+      tokenHash: hashToken(token),
+      userId,
+      createdAt: now,
+      lastSeenAt: now,
+      expiresAt,
+      ip: meta.ip ?? null,
+      userAgent: meta.userAgent?.slice(0, 512) ?? null,
+    });
+    return { token, expiresAt };
+  }
+
+  /** The live session of a token, touching its last use; null when unknown, idle too long or expired. */
+  async resolve(token: string | undefined): Promise<SessionInfo | null> {
+    if (!token || token.length > 256) return null;
+    const tokenHash = hashToken(token);
+    const now = new Date();
+    const [row] = await this.database.db
+      .update(sessions)
+      .set({ lastSeenAt: now })
+      .where(
+        and(
+          eq(sessions.tokenHash, tokenHash),
+          gt(sessions.expiresAt, now),
+          gt(sessions.lastSeenAt, new Date(now.getTime() - this.idleMs)),
+        ),
+      )
+      .returning({ userId: sessions.userId });
+    return row ? { userId: row.userId, tokenHash } : null;
+  }
+
+  async end(token: string | undefined): Promise<void> {
+    if (!token) return;
+    await this.database.db.delete(sessions).where(eq(sessions.tokenHash, hashToken(token)));
+  }
+
+  async endAllFor(userId: string): Promise<void> {
+    await this.database.db.delete(sessions).where(eq(sessions.userId, userId));
+  }
+
+  /** Removes sessions that can no longer be used. */
+  async purgeExpired(now = new Date()): Promise<void> {
+    await this.database.db
+      .delete(sessions)
+      .where(or(lt(sessions.expiresAt, now), lt(sessions.lastSeenAt, new Date(now.getTime() - this.idleMs))));
+  }
+}

@@ -1,0 +1,35 @@
+/** A domain event as deciders see it: a type and its data. */
+export interface DomainEvent<Type extends string = string, Data = unknown> {
+  type: Type;
+  data: Data;
+}
+
+/**
+ * A decider (Jérémie Chassaing's pattern, as in Emmett): pure functions only.
+ * Time, ids, the caller and the bulk flag arrive with the command; nothing here reads a clock.
+ */
+export interface Decider<State, Command, Event extends DomainEvent> {
+  initialState: () => State;
+  evolve: (state: State, event: Event) => State;
+  /** The events the command produces, or a thrown DomainError. */
+  decide: (command: Command, state: State) => Event[];
+}
+
+/** A command refused by a business rule; the HTTP layer turns it into a 4xx with this message. */
+export class DomainError extends Error {
+  constructor(
+    message: string,
+    readonly code: string,
+    readonly status: 400 | 402 | 403 | 404 | 409 | 422 = 422,
+  ) {
+    super(message);
+    this.name = 'DomainError';
+  }
+}
+
+export function fold<State, Event extends DomainEvent>(
+  decider: Pick<Decider<State, unknown, Event>, 'initialState' | 'evolve'>,
+  events: readonly Event[],
+): State {
+  return events.reduce(decider.evolve, decider.initialState());
+}
