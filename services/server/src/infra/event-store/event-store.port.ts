@@ -72,6 +72,12 @@ export interface EventStore {
    */
   readAll(after: string | null, limit: number): Promise<RecordedEvent[]>;
 
+  /**
+   * Position of the newest committed event (null: none). `readAll` may not reach it yet while an older transaction
+   * is still open; a reader that must see everything up to now waits until it does.
+   */
+  headPosition(): Promise<string | null>;
+
   /** Calls `onAppended` (possibly coalesced) whenever new events may be readable. */
   onAppended(onAppended: () => void): Promise<() => Promise<void>>;
 

@@ -185,6 +185,15 @@ export class SqlEventStore implements EventStore {
     return rows.map(toRecorded);
   }
 
+  async headPosition(): Promise<string | null> {
+    const [row] = await queryRows<{ tx: string; pos: string }>(
+      this.database.db,
+      sql`select transaction_id::text as tx, global_position::text as pos from events
+          order by transaction_id desc, global_position desc limit 1`,
+    );
+    return row ? encodePosition(row.tx, row.pos) : null;
+  }
+
   async onAppended(onAppended: () => void) {
     return this.database.listen(CHANNEL, () => onAppended());
   }

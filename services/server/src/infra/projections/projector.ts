@@ -137,13 +137,19 @@ export class Projector {
     }
   }
 
-  /** Projects until the feed is exhausted (used by replay and tests). */
+  /**
+   * Projects every event committed before the call (used by replay and tests). An empty batch does not mean the end:
+   * events behind a still-open transaction become readable only once it ends, so this waits for them.
+   */
   async catchUp(): Promise<number> {
+    const head = await this.store.headPosition();
     let total = 0;
     for (;;) {
+      const checkpoint = await this.checkpoint();
+      if (head === null || (checkpoint !== null && this.store.comparePositions(checkpoint, head) >= 0)) return total;
       const n = await this.step();
       total += n;
-      if (n === 0) return total;
+      if (n === 0) await new Promise((r) => setTimeout(r, 10));
     }
   }
 
