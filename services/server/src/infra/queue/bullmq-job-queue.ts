@@ -1,0 +1,151 @@
+import { Logger } from '@nestjs/common';
+import type { QueueName } from '@seatlink/contracts';
+import { type Job, type JobsOptions, Queue, Worker } from 'bullmq';
+import { Redis } from 'ioredis';
+import {
+  type AddJobOptions,
+  assertValidJobOptions,
+  describeError,
+  type JobHandler,
+  type JobQueue,
+  JobQueueClosedError,
+  type JobQueueLogger,
+  type ProcessOptions,
+} from './queue.port.js';
+
+export interface BullmqJobQueueOptions {
+  redisUrl: string;
+  /** Key prefix (`<prefix>:<queue>:...`), so deployments and test runs sharing one Redis never collide. */
+  prefix: string;
+  logger?: JobQueueLogger;
+}
+
+/**
+ * Finished jobs are removed at once: a jobId is then free again, as on the embedded queue (BullMQ would otherwise
+ * ignore a later job with the id of a kept one), and Redis does not grow. A job given up is logged instead.
+ */
+const REMOVE_FINISHED = { removeOnComplete: true, removeOnFail: true } satisfies JobsOptions;
+
+/**
+ * The job queue on Redis through BullMQ: many processes, jobs survive restarts, stalled jobs run again.
+ *
+ * Connections: one shared by every Queue (producer side; commands fail after ioredis' retries, so `add` does not hang
+ * during an outage), and per Worker the two that BullMQ duplicates from a template with `maxRetriesPerRequest: null`
+ * (its blocking reads must wait out a reconnect). BullMQ's ESM build cannot load ioredis from connection options, so
+ * it gets client instances. Both of ours connect lazily, on first use.
+ */
+export class BullmqJobQueue implements JobQueue {
+  private readonly producer: Redis;
+  private readonly workerTemplate: Redis;
+  private readonly queues = new Map<QueueName, Queue>();
+  private readonly workers = new Map<QueueName, Worker>();
+  private readonly prefix: string;
+  private readonly logger: JobQueueLogger;
+  private closing: Promise<void> | null = null;
+
+  constructor(options: BullmqJobQueueOptions) {
+    this.prefix = options.prefix;
+    this.logger = options.logger ?? new Logger('JobQueue');
+    this.producer = new Redis(options.redisUrl, { lazyConnect: true });
+    this.workerTemplate = new Redis(options.redisUrl, { lazyConnect: true, maxRetriesPerRequest: null });
+  }
+
+  async add(queue: QueueName, name: string, data: unknown, options: AddJobOptions = {}): Promise<void> {
+    if (this.closing) throw new JobQueueClosedError();
+    assertValidJobOptions(name, options);
+    const q = this.queue(queue);
+    const retry: JobsOptions = {
+      attempts: options.attempts ?? 1,
+      ...(options.backoff && { backoff: { type: options.backoff.type, delay: options.backoff.delayMs } }),
+    };
+    if (options.repeat) {
+      await q.upsertJobScheduler(
+        options.jobId ?? name,
+        {
+          every: options.repeat.everyMs,
+          ...(options.delayMs ? { startDate: Date.now() + options.delayMs } : {}),
+        },
+        { name, data, opts: { ...REMOVE_FINISHED, ...retry } },
+      );
+      return;
+    }
+    await q.add(name, data, {
+      ...REMOVE_FINISHED,
+      ...retry,
+      ...(options.jobId !== undefined && { jobId: options.jobId }),
+      ...(options.delayMs ? { delay: options.delayMs } : {}),
+    });
+  }
+
+  async process(queue: QueueName, handler: JobHandler, options: ProcessOptions = {}): Promise<void> {
+    if (this.closing) throw new JobQueueClosedError();
+    const concurrency = options.concurrency ?? 1;
+    if (!(Number.isInteger(concurrency) && concurrency >= 1))
+      throw new RangeError('concurrency must be an integer >= 1');
+    if (this.workers.has(queue)) throw new Error(`Queue ${queue} already has a handler in this process`);
+    const worker = new Worker(
+      queue,
+      async (job: Job) => {
+        // attemptsMade counts the tries that failed before this one.
+        await handler({ id: job.id ?? '', name: job.name, data: job.data, attempt: job.attemptsMade + 1 });
+      },
+      { connection: this.workerTemplate, prefix: this.prefix, concurrency },
+    );
+    this.workers.set(queue, worker);
+    worker.on('error', (err) => this.logger.warn(`Worker of queue ${queue}: ${describeError(err).message}`));
+    worker.on('failed', (job, err) => {
+      if (!job) return;
+      // 'failed' comes after every failed try; only the last one, with no retry ahead, is reported.
+      const given = job.attemptsMade >= (job.opts.attempts ?? 1) || job.finishedOn !== undefined;
+      if (!given) return;
+      const { message, stack } = describeError(err);
+      this.logger.error(
+        `Job ${queue}/${job.name} (${job.id}) failed on attempt ${job.attemptsMade} of ${job.opts.attempts ?? 1}, given up: ${message}`,
+        stack,
+      );
+    });
+    await worker.waitUntilReady();
+  }
+
+  async removeRepeatable(queue: QueueName, key: string): Promise<boolean> {
+    if (this.closing) throw new JobQueueClosedError();
+    return this.queue(queue).removeJobScheduler(key);
+  }
+
+  close(): Promise<void> {
+    this.closing ??= this.shutDown();
+    return this.closing;
+  }
+
+  private async shutDown(): Promise<void> {
+    // Workers first: they stop fetching and wait for their running handlers, then close their own connections.
+    await Promise.allSettled([...this.workers.values()].map((w) => w.close()));
+    await Promise.allSettled([...this.queues.values()].map((q) => q.close()));
+    this.workers.clear();
+    this.queues.clear();
+    await closeClient(this.producer);
+    this.workerTemplate.disconnect();
+  }
+
+  private queue(name: QueueName): Queue {
+    let queue = this.queues.get(name);
+    if (!queue) {
+      queue = new Queue(name, { connection: this.producer, prefix: this.prefix });
+      queue.on('error', (err) => this.logger.warn(`Queue ${name}: ${describeError(err).message}`));
+      this.queues.set(name, queue);
+    }
+    return queue;
+  }
+}
+
+async function closeClient(client: Redis): Promise<void> {
+  if (client.status === 'ready') {
+    try {
+      await client.quit();
+      return;
+    } catch {
+      // Fall through: drop the connection instead.
+    }
+  }
+  client.disconnect();
+}
