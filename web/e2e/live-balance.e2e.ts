@@ -1,0 +1,40 @@
+import { expect, test } from '@playwright/test';
+import { demo, signIn } from './support/session';
+
+test('an admin sets credits and the user’s open dashboard shows the new balance live, without a reload', async ({
+  browser,
+}) => {
+  const adminContext = await browser.newContext();
+  const userContext = await browser.newContext();
+  const adminPage = await adminContext.newPage();
+  const userPage = await userContext.newPage();
+  try {
+    await signIn(userPage, demo.user);
+    const credits = userPage.getByTestId('available-credits');
+    await expect(credits).toBeVisible();
+    let reloaded = false;
+    userPage.on('framenavigated', (frame) => {
+      if (frame === userPage.mainFrame()) reloaded = true;
+    });
+
+    await signIn(adminPage, demo.admin);
+    await adminPage.goto('/admin/users');
+    const row = adminPage.locator(`[data-testid="user-row"][data-email="${demo.user.email}"]`);
+    await row.getByLabel(`Credits for ${demo.user.email}`).fill('1234');
+    await row.getByRole('button', { name: 'Set' }).click();
+    await expect(adminPage.getByText('Credits updated successfully')).toBeVisible();
+    await expect(row.getByTestId('user-balance')).toContainText('1,234');
+
+    await expect(credits).toHaveText('1,234');
+    expect(reloaded).toBe(false);
+
+    // And again, to show it is not a one-off.
+    await row.getByLabel(`Credits for ${demo.user.email}`).fill('7');
+    await row.getByRole('button', { name: 'Set' }).click();
+    await expect(credits).toHaveText('7');
+    expect(reloaded).toBe(false);
+  } finally {
+    await adminContext.close();
+    await userContext.close();
+  }
+});

@@ -1,0 +1,55 @@
+import { expect, test } from '@playwright/test';
+import { demo, signIn } from './support/session';
+
+test.describe('sign in and out', () => {
+  test('shows the server message in a red box for a wrong password', async ({ page }) => {
+    await page.goto('/login');
+    await page.getByLabel('Email').fill(demo.user.email);
+    await page.getByLabel('Password', { exact: true }).fill('Wrong-password1');
+    await page.getByRole('button', { name: 'Sign in' }).click();
+    await expect(page.getByTestId('login-error')).toHaveText('Invalid email or password');
+    await expect(page).toHaveURL(/\/login$/);
+  });
+
+  test('toggles the password between hidden and shown', async ({ page }) => {
+    await page.goto('/login');
+    const password = page.getByLabel('Password', { exact: true });
+    await expect(password).toHaveAttribute('type', 'password');
+    await page.getByRole('button', { name: 'Show' }).click();
+    await expect(password).toHaveAttribute('type', 'text');
+    await page.getByRole('button', { name: 'Hide' }).click();
+    await expect(password).toHaveAttribute('type', 'password');
+  });
+
+  test('signs the user in to the Tickets Overview with their balance, and out again', async ({ page }) => {
+    await signIn(page, demo.user);
+    await expect(page.getByTestId('user-email')).toHaveText(demo.user.email);
+    // The balance shown is the one the server holds for this user.
+    const me = (await (await page.request.get('/v1/me')).json()) as { balance: number };
+    await expect(page.getByTestId('available-credits')).toHaveText(me.balance.toLocaleString('en-GB'));
+    await expect(page.getByRole('link', { name: 'Tickets', exact: true })).toBeVisible();
+    await expect(page.getByRole('link', { name: 'Accounts' })).toBeVisible();
+    await page.getByRole('button', { name: 'Logout' }).click();
+    await expect(page).toHaveURL(/\/login$/);
+    await expect(page.getByText('Successfully logged out')).toBeVisible();
+    // The session is gone on the server too: a protected page sends us back.
+    await page.goto('/dashboard');
+    await expect(page).toHaveURL(/\/login$/);
+  });
+
+  test('shows the Admin group with Users, Invites and Duplicate Tickets to an admin', async ({ page }) => {
+    await signIn(page, demo.admin);
+    // The Admin group is collapsible: closing hides its links, opening shows them.
+    const group = page.getByRole('button', { name: 'Admin' });
+    await expect(group).toHaveAttribute('aria-expanded', 'true');
+    await group.click();
+    await expect(group).toHaveAttribute('aria-expanded', 'false');
+    await expect(page.getByRole('link', { name: 'Users' })).toHaveCount(0);
+    await group.click();
+    await page.getByRole('link', { name: 'Users' }).click();
+    await expect(page).toHaveURL(/\/admin\/users$/);
+    await expect(page.getByRole('link', { name: 'Invites' })).toBeVisible();
+    await expect(page.getByRole('link', { name: 'Duplicate Tickets' })).toBeVisible();
+    await expect(page.getByTestId('users-table')).toContainText(demo.user.email);
+  });
+});

@@ -1,0 +1,101 @@
+import { type ChildProcess, spawn } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { createServer } from 'node:net';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import pg from 'pg';
+
+const root = path.resolve(import.meta.dirname, '../../..');
+const dist = path.join(root, 'services/server/dist');
+
+function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const srv = createServer();
+    srv.listen(0, '127.0.0.1', () => {
+      const address = srv.address();
+      srv.close(() => (typeof address === 'object' && address ? resolve(address.port) : reject(new Error('no port'))));
+    });
+  });
+}
+
+async function adminQuery(baseUrl: string, sql: string) {
+  const client = new pg.Client({ connectionString: baseUrl });
+  await client.connect();
+  try {
+    await client.query(sql);
+  } finally {
+    await client.end();
+  }
+}
+
+function run(script: string, env: NodeJS.ProcessEnv, name: string): ChildProcess {
+  const child = spawn(process.execPath, [path.join(dist, script)], { env, stdio: ['ignore', 'pipe', 'pipe'] });
+  const prefix = `[${name}] `;
+  child.stdout?.on('data', (d: Buffer) => process.env.E2E_VERBOSE && process.stdout.write(prefix + d.toString()));
+  child.stderr?.on('data', (d: Buffer) => process.stderr.write(prefix + d.toString()));
+  return child;
+}
+
+function exited(child: ChildProcess): Promise<number | null> {
+  return new Promise((resolve) => child.once('exit', (code) => resolve(code)));
+}
+
+async function waitForHealth(url: string, child: ChildProcess) {
+  const deadline = Date.now() + 60_000;
+  while (Date.now() < deadline) {
+    if (child.exitCode !== null) throw new Error(`server exited with ${child.exitCode}`);
+    try {
+      const res = await fetch(`${url}/health`);
+      if (res.ok) return;
+    } catch {
+      // not up yet
+    }
+    await new Promise((r) => setTimeout(r, 200));
+  }
+  throw new Error(`server at ${url} did not become healthy`);
+}
+
+export default async function globalSetup() {
+  const port = await freePort();
+  const dataDir = mkdtempSync(path.join(tmpdir(), 'seatlink-e2e-'));
+  const env: NodeJS.ProcessEnv = {
+    ...process.env,
+    PORT: String(port),
+    HOST: '127.0.0.1',
+    DATA_DIR: dataDir,
+    DASHBOARD_URL: `http://localhost:${port}`,
+    REDIS_PREFIX: `e2e${randomBytes(4).toString('hex')}`,
+    LOG_LEVEL: 'warn',
+  };
+  let dropDatabase = async () => {};
+  if (process.env.DATABASE_URL) {
+    const name = `seatlink_e2e_${Date.now().toString(36)}_${randomBytes(3).toString('hex')}`;
+    await adminQuery(process.env.DATABASE_URL, `create database ${name}`);
+    const url = new URL(process.env.DATABASE_URL);
+    url.pathname = `/${name}`;
+    env.DATABASE_URL = url.toString();
+    dropDatabase = () => adminQuery(process.env.DATABASE_URL!, `drop database if exists ${name} with (force)`);
+  }
+
+  const children: ChildProcess[] = [];
+  if (process.env.REDIS_URL) {
+    // Production shape: the projector runs in the worker; the browser talks to the API process.
+    const seed = run('cli/seed.js', env, 'seed');
+    if ((await exited(seed)) !== 0) throw new Error('seeding failed');
+    children.push(run('main.worker.js', env, 'worker'), run('main.api.js', env, 'api'));
+  } else {
+    children.push(run('main.js', env, 'app'));
+  }
+  await waitForHealth(`http://127.0.0.1:${port}`, children[children.length - 1]!);
+  process.env.E2E_BASE_URL = `http://localhost:${port}`;
+  process.env.E2E_MODE = process.env.REDIS_URL ? 'api+worker' : 'all-in-one';
+  console.log(`e2e stack (${process.env.E2E_MODE}) at ${process.env.E2E_BASE_URL}`);
+
+  return async () => {
+    for (const child of children) child.kill('SIGTERM');
+    await Promise.all(children.map((c) => (c.exitCode === null ? exited(c) : Promise.resolve(c.exitCode))));
+    await dropDatabase();
+    rmSync(dataDir, { recursive: true, force: true });
+  };
+}

@@ -1,0 +1,30 @@
+import { Suspense, use, type ReactNode } from 'react';
+import { RouterProvider } from 'react-router-dom';
+import { LoadingScreen } from '../components/ui/loading-screen';
+import { RealtimeBridge } from './realtime-bridge';
+import { router } from './router';
+import { AppToaster } from './toaster';
+
+/** Renders its children once the start-up status check has settled. */
+function AuthGate({ ready, children }: { ready: Promise<void>; children: ReactNode }) {
+  use(ready);
+  return children;
+}
+
+/**
+ * The application root. `authReady` is the status check started before the first render (main.tsx); until it settles
+ * the screen reads 'Loading...' (SPEC.md §2).
+ */
+export function App({ authReady }: { authReady: Promise<void> }) {
+  return (
+    <>
+      <Suspense fallback={<LoadingScreen />}>
+        <AuthGate ready={authReady}>
+          <RouterProvider router={router} />
+        </AuthGate>
+      </Suspense>
+      <RealtimeBridge />
+      <AppToaster />
+    </>
+  );
+}

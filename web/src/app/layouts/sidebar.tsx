@@ -1,0 +1,121 @@
+import { useId, useState, type ReactNode } from 'react';
+import { NavLink } from 'react-router-dom';
+import { Brand } from '../../components/ui/brand';
+import { Button } from '../../components/ui/button';
+import { cx } from '../../components/ui/cx';
+import {
+  AccountsIcon,
+  ChevronIcon,
+  CopyIcon,
+  KeyIcon,
+  LogoutIcon,
+  ShieldIcon,
+  TicketIcon,
+  UsersIcon,
+} from '../../components/ui/icons';
+import { useAuthStore } from '../../features/auth/auth.store';
+import { useLogout } from '../../features/auth/use-logout';
+
+function NavItem({
+  to,
+  end,
+  icon,
+  children,
+  onNavigate,
+  nested,
+}: {
+  to: string;
+  end?: boolean;
+  icon: ReactNode;
+  children: ReactNode;
+  onNavigate?: () => void;
+  nested?: boolean;
+}) {
+  return (
+    <NavLink
+      to={to}
+      end={end}
+      onClick={onNavigate}
+      className={({ isActive }) =>
+        cx(
+          'flex items-center gap-3 rounded-lg px-3 py-2 text-sm font-medium transition-colors',
+          nested && 'pl-10',
+          isActive ? 'bg-indigo-50 text-indigo-700' : 'text-slate-600 hover:bg-slate-100 hover:text-slate-900',
+        )
+      }
+    >
+      {icon}
+      {children}
+    </NavLink>
+  );
+}
+
+/** Sidebar content (SPEC.md §2 "Sidebar and frame"): brand, navigation, the signed-in user's email and Logout. */
+export function Sidebar({ onNavigate }: { onNavigate?: () => void }) {
+  const user = useAuthStore((s) => s.user);
+  const { logout, busy } = useLogout();
+  const [adminOpen, setAdminOpen] = useState(true);
+  const adminGroupId = useId();
+
+  return (
+    <div className="flex h-full flex-col bg-white">
+      <div className="flex h-16 shrink-0 items-center border-b border-slate-200 px-5">
+        <Brand />
+      </div>
+
+      <nav aria-label="Main" className="flex-1 space-y-1 overflow-y-auto px-3 py-4">
+        <NavItem to="/dashboard" end icon={<TicketIcon />} onNavigate={onNavigate}>
+          Tickets
+        </NavItem>
+        <NavItem to="/dashboard/accounts" icon={<AccountsIcon />} onNavigate={onNavigate}>
+          Accounts
+        </NavItem>
+
+        {user?.is_admin ? (
+          <div className="pt-2">
+            <button
+              type="button"
+              aria-expanded={adminOpen}
+              aria-controls={adminGroupId}
+              onClick={() => setAdminOpen((open) => !open)}
+              className="flex w-full items-center gap-3 rounded-lg px-3 py-2 text-sm font-medium text-slate-600 hover:bg-slate-100 hover:text-slate-900"
+            >
+              <ShieldIcon />
+              <span className="flex-1 text-left">Admin</span>
+              <ChevronIcon className={cx('h-4 w-4 transition-transform', adminOpen ? 'rotate-180' : '')} />
+            </button>
+            {adminOpen ? (
+              <div id={adminGroupId} className="mt-1 space-y-1">
+                <NavItem to="/admin/users" icon={<UsersIcon />} onNavigate={onNavigate} nested>
+                  Users
+                </NavItem>
+                <NavItem to="/admin/invites" icon={<KeyIcon />} onNavigate={onNavigate} nested>
+                  Invites
+                </NavItem>
+                <NavItem to="/admin/duplicate-tickets" icon={<CopyIcon />} onNavigate={onNavigate} nested>
+                  Duplicate Tickets
+                </NavItem>
+              </div>
+            ) : null}
+          </div>
+        ) : null}
+      </nav>
+
+      <div className="border-t border-slate-200 p-4">
+        <p className="truncate text-sm font-medium text-slate-700" data-testid="user-email" title={user?.email}>
+          {user?.email}
+        </p>
+        <Button
+          variant="secondary"
+          className="mt-3 w-full"
+          onClick={() => void logout()}
+          disabled={busy}
+          aria-busy={busy}
+        >
+          <LogoutIcon className="h-4 w-4" />
+          {busy ? 'Logging out...' : 'Logout'}
+        </Button>
+      </div>
+    </div>
+  );
+}

@@ -1,0 +1,25 @@
+import type { ReactNode } from 'react';
+import { cx } from './cx';
+
+type Tone = 'green' | 'red' | 'slate' | 'indigo' | 'amber';
+
+const tones: Record<Tone, string> = {
+  green: 'bg-green-50 text-green-700 ring-green-600/20',
+  red: 'bg-red-50 text-red-700 ring-red-600/20',
+  slate: 'bg-slate-50 text-slate-600 ring-slate-500/20',
+  indigo: 'bg-indigo-50 text-indigo-700 ring-indigo-600/20',
+  amber: 'bg-amber-50 text-amber-800 ring-amber-600/20',
+};
+
+export function Badge({ tone, children }: { tone: Tone; children: ReactNode }) {
+  return (
+    <span
+      className={cx(
+        'inline-flex items-center rounded-md px-2 py-0.5 text-xs font-medium ring-1 ring-inset',
+        tones[tone],
+      )}
+    >
+      {children}
+    </span>
+  );
+}

@@ -1,0 +1,79 @@
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { aUser } from '../../testing/fixtures';
+import { stubFetch } from '../../testing/fetch-stub';
+import { createAdminUsersStore } from './admin-users.store';
+import { parseCredits } from './credits';
+
+afterEach(() => {
+  vi.unstubAllGlobals();
+});
+
+describe('admin users store', () => {
+  it('loads a page of 10', async () => {
+    const users = [aUser({ id: 'a' }), aUser({ id: 'b' })];
+    const calls = stubFetch({
+      status: 200,
+      body: { users, pagination: { page: 2, limit: 10, total: 12 }, new_users_last_30_days: 4 },
+    });
+    const store = createAdminUsersStore();
+
+    await store.getState().fetchUsers(2);
+
+    expect(calls[0]).toMatchObject({ url: '/v1/admin/users?page=2&limit=10', method: 'GET' });
+    expect(store.getState()).toMatchObject({
+      users,
+      pagination: { page: 2, limit: 10, total: 12 },
+      newUsersLast30Days: 4,
+      loading: false,
+      error: null,
+    });
+  });
+
+  it("falls back to 'Failed to fetch users'", async () => {
+    stubFetch({ status: 500 });
+    const store = createAdminUsersStore();
+    await store.getState().fetchUsers(1);
+    expect(store.getState()).toMatchObject({ loading: false, error: 'Failed to fetch users' });
+  });
+
+  it('replaces the row with the user the server answered with', async () => {
+    const before = aUser({ id: 'a', balance: 1 });
+    const after = { ...before, balance: 250 };
+    const calls = stubFetch({ status: 200, body: { message: 'Credits updated', user: after } });
+    const store = createAdminUsersStore();
+    store.setState({ users: [before, aUser({ id: 'b' })] });
+
+    await expect(store.getState().setCredits('a', 250)).resolves.toEqual({
+      ok: true,
+      user: after,
+      message: 'Credits updated',
+    });
+
+    expect(calls[0]).toMatchObject({ url: '/v1/admin/users/a/credits', method: 'PUT', body: { credits: 250 } });
+    expect(store.getState().users.map((u) => u.balance)).toEqual([250, 100]);
+  });
+
+  it('reports the server message, or the fallback, when setting credits fails', async () => {
+    stubFetch({ status: 400, body: { message: 'credits must be 0 or more' } }, { status: 500 });
+    const store = createAdminUsersStore();
+    await expect(store.getState().setCredits('a', 1)).resolves.toEqual({
+      ok: false,
+      message: 'credits must be 0 or more',
+    });
+    await expect(store.getState().setCredits('a', 1)).resolves.toEqual({
+      ok: false,
+      message: 'Failed to update credits',
+    });
+  });
+});
+
+describe('credits form value', () => {
+  it('accepts whole numbers of at least 0', () => {
+    expect(parseCredits('0')).toBe(0);
+    expect(parseCredits(' 250 ')).toBe(250);
+  });
+
+  it('rejects anything else', () => {
+    for (const value of ['', '-1', '1.5', 'abc', '1e3', '99999999999999999999']) expect(parseCredits(value)).toBeNull();
+  });
+});

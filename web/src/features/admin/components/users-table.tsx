@@ -1,0 +1,108 @@
+import type { KeyboardEvent, ReactNode } from 'react';
+import { useNavigate } from 'react-router-dom';
+import type { User } from '@seatlink/contracts';
+import { Alert } from '../../../components/ui/alert';
+import { Badge } from '../../../components/ui/badge';
+import { formatCredits, formatDate } from '../../../lib/format';
+import { SetCreditsForm } from './set-credits-form';
+
+const COLUMNS = ['Email', 'Name', 'Balance', 'Admin', 'Status', 'Created', 'Credits'] as const;
+
+export interface UsersTableProps {
+  users: User[];
+  loading: boolean;
+  error: string | null;
+}
+
+function fullName(user: User): string {
+  return [user.first_name, user.last_name].filter(Boolean).join(' ') || '—';
+}
+
+/** The admin users table; a row click opens that user's audit log (SPEC.md §2). */
+export function UsersTable({ users, loading, error }: UsersTableProps) {
+  const navigate = useNavigate();
+  const openAudits = (user: User) => void navigate(`/admin/users/${encodeURIComponent(user.id)}/audits`);
+
+  const onRowKeyDown = (event: KeyboardEvent<HTMLTableRowElement>, user: User) => {
+    if (event.key === 'Enter') openAudits(user);
+  };
+
+  let body: ReactNode;
+  if (error) {
+    body = (
+      <tr>
+        <td colSpan={COLUMNS.length} className="px-4 py-6">
+          <Alert tone="error" data-testid="users-error">
+            {error}
+          </Alert>
+        </td>
+      </tr>
+    );
+  } else if (loading && users.length === 0) {
+    body = (
+      <tr>
+        <td colSpan={COLUMNS.length} className="px-4 py-10 text-center text-sm text-slate-500">
+          Loading...
+        </td>
+      </tr>
+    );
+  } else if (users.length === 0) {
+    body = (
+      <tr>
+        <td colSpan={COLUMNS.length} className="px-4 py-10 text-center text-sm text-slate-500">
+          No users available
+        </td>
+      </tr>
+    );
+  } else {
+    body = users.map((user) => (
+      <tr
+        key={user.id}
+        data-testid="user-row"
+        data-user-id={user.id}
+        data-email={user.email}
+        tabIndex={0}
+        onClick={() => openAudits(user)}
+        onKeyDown={(event) => onRowKeyDown(event, user)}
+        className="cursor-pointer hover:bg-slate-50 focus-visible:bg-indigo-50 focus-visible:outline-none"
+      >
+        <td className="px-4 py-3 font-medium whitespace-nowrap text-slate-900">{user.email}</td>
+        <td className="px-4 py-3 whitespace-nowrap text-slate-600">{fullName(user)}</td>
+        <td className="px-4 py-3 whitespace-nowrap text-slate-900 tabular-nums" data-testid="user-balance">
+          {formatCredits(user.balance)}
+        </td>
+        <td className="px-4 py-3 whitespace-nowrap">
+          {user.is_admin ? <Badge tone="indigo">Yes</Badge> : <span className="text-slate-500">No</span>}
+        </td>
+        <td className="px-4 py-3 whitespace-nowrap" data-testid="user-status">
+          {user.is_banned ? <Badge tone="red">Banned</Badge> : <Badge tone="green">Active</Badge>}
+        </td>
+        <td className="px-4 py-3 whitespace-nowrap text-slate-600">{formatDate(user.created_at)}</td>
+        <td className="px-4 py-2 whitespace-nowrap">
+          <SetCreditsForm user={user} />
+        </td>
+      </tr>
+    ));
+  }
+
+  return (
+    <div className="overflow-x-auto rounded-xl border border-slate-200 bg-white shadow-sm">
+      <table className="min-w-full divide-y divide-slate-200 text-sm" data-testid="users-table" aria-busy={loading}>
+        <thead className="bg-slate-50">
+          <tr>
+            {COLUMNS.map((column) => (
+              <th
+                key={column}
+                scope="col"
+                className="px-4 py-3 text-left text-xs font-semibold tracking-wide text-slate-500 uppercase"
+              >
+                {column}
+              </th>
+            ))}
+          </tr>
+        </thead>
+        <tbody className="divide-y divide-slate-100">{body}</tbody>
+      </table>
+    </div>
+  );
+}

@@ -1,0 +1,111 @@
+import { useCallback, useEffect, useState, type FormEvent } from 'react';
+import { Link, useNavigate } from 'react-router-dom';
+import { Alert } from '../../../components/ui/alert';
+import { Button } from '../../../components/ui/button';
+import { Input, Label } from '../../../components/ui/input';
+import { EMAIL_NOT_VERIFIED } from '../auth.constants';
+import { useAuthStore } from '../auth.store';
+import { EmailNotVerifiedNotice } from './email-not-verified-notice';
+import { ForgotPasswordModal } from './forgot-password-modal';
+
+/** The sign-in form (SPEC.md §2 "Sign-in screen"). */
+export function LoginForm() {
+  const navigate = useNavigate();
+  const login = useAuthStore((s) => s.login);
+  const clearError = useAuthStore((s) => s.clearError);
+  const loading = useAuthStore((s) => s.loading);
+  const error = useAuthStore((s) => s.error);
+
+  const [email, setEmail] = useState('');
+  const [password, setPassword] = useState('');
+  const [showPassword, setShowPassword] = useState(false);
+  const [forgotOpen, setForgotOpen] = useState(false);
+
+  // An error left over from elsewhere (e.g. a failed logout) does not belong on a fresh sign-in screen.
+  useEffect(() => {
+    clearError();
+  }, [clearError]);
+
+  const submit = async (event: FormEvent<HTMLFormElement>) => {
+    event.preventDefault();
+    if (!email || !password || loading) return;
+    // The human check is off for now: the server accepts a null token.
+    const ok = await login({ email, password, token: null });
+    if (ok) void navigate('/dashboard', { replace: true });
+  };
+
+  const closeForgot = useCallback(() => setForgotOpen(false), []);
+
+  return (
+    <>
+      <form className="space-y-5" onSubmit={(event) => void submit(event)}>
+        <div className="space-y-1">
+          <Label htmlFor="login-email">Email</Label>
+          <Input
+            id="login-email"
+            name="email"
+            type="email"
+            autoComplete="email"
+            required
+            value={email}
+            onChange={(event) => setEmail(event.target.value)}
+          />
+        </div>
+
+        <div className="space-y-1">
+          <div className="flex items-center justify-between">
+            <Label htmlFor="login-password">Password</Label>
+            <button
+              type="button"
+              className="text-sm font-medium text-indigo-600 hover:text-indigo-500"
+              onClick={() => setForgotOpen(true)}
+            >
+              Forgot your password
+            </button>
+          </div>
+          <div className="relative">
+            <Input
+              id="login-password"
+              name="password"
+              type={showPassword ? 'text' : 'password'}
+              autoComplete="current-password"
+              required
+              className="pr-16"
+              value={password}
+              onChange={(event) => setPassword(event.target.value)}
+            />
+            <button
+              type="button"
+              className="absolute inset-y-0 right-0 px-3 text-sm font-medium text-slate-500 hover:text-slate-700"
+              aria-controls="login-password"
+              aria-pressed={showPassword}
+              onClick={() => setShowPassword((shown) => !shown)}
+            >
+              {showPassword ? 'Hide' : 'Show'}
+            </button>
+          </div>
+        </div>
+
+        {error && error.code === EMAIL_NOT_VERIFIED ? (
+          <EmailNotVerifiedNotice message={error.message} email={email} onDismiss={clearError} />
+        ) : error ? (
+          <Alert tone="error" data-testid="login-error">
+            {error.message}
+          </Alert>
+        ) : null}
+
+        <Button type="submit" className="w-full" disabled={loading} aria-busy={loading}>
+          {loading ? 'Signing in...' : 'Sign in'}
+        </Button>
+
+        <p className="text-center text-sm text-slate-500">
+          Don&apos;t have an account?{' '}
+          <Link to="/register" className="font-medium text-indigo-600 hover:text-indigo-500">
+            Register
+          </Link>
+        </p>
+      </form>
+      {forgotOpen ? <ForgotPasswordModal onClose={closeForgot} /> : null}
+    </>
+  );
+}

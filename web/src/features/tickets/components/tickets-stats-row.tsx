@@ -1,0 +1,39 @@
+import { Button } from '../../../components/ui/button';
+import { ChartIcon, PinIcon, TicketIcon, WalletIcon } from '../../../components/ui/icons';
+import { StatCard } from '../../../components/ui/stat-card';
+import { formatCredits } from '../../../lib/format';
+import type { TicketStats } from '../ticket-stats';
+
+export interface TicketsStatsRowProps {
+  balance: number;
+  stats: TicketStats;
+}
+
+/** Stats row of SPEC.md §2: Available Credits (with Top Up), Total Tickets, Distribution Rate, Unique Venues. */
+export function TicketsStatsRow({ balance, stats }: TicketsStatsRowProps) {
+  return (
+    <div className="grid grid-cols-1 gap-4 sm:grid-cols-2 xl:grid-cols-4">
+      <StatCard
+        label="Available Credits"
+        value={formatCredits(balance)}
+        valueTestId="available-credits"
+        icon={<WalletIcon />}
+        action={
+          // Card payments land in a later issue.
+          <Button size="sm" disabled title="Top-ups are not available yet">
+            Top Up
+          </Button>
+        }
+      />
+      <StatCard label="Total Tickets" value={stats.total} valueTestId="total-tickets" icon={<TicketIcon />} />
+      <StatCard
+        label="Distribution Rate"
+        value={`${stats.distributionRate}%`}
+        valueTestId="distribution-rate"
+        detail={`${stats.distributed} of ${stats.total} distributed`}
+        icon={<ChartIcon />}
+      />
+      <StatCard label="Unique Venues" value={stats.uniqueVenues} valueTestId="unique-venues" icon={<PinIcon />} />
+    </div>
+  );
+}

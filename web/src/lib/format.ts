@@ -1,0 +1,58 @@
+/** Display formatters (SPEC.md §9: en-GB dates, GBP with the pound sign, one credit per pound). */
+
+type DateInput = string | number | Date | null | undefined;
+
+export interface FormatOptions {
+  /** IANA time zone; the browser's own when omitted. */
+  timeZone?: string;
+}
+
+const EMPTY = '—';
+
+function toDate(value: DateInput): Date | null {
+  if (value === null || value === undefined || value === '') return null;
+  const date = value instanceof Date ? value : new Date(value);
+  return Number.isNaN(date.getTime()) ? null : date;
+}
+
+/** '21 Nov 2025' */
+export function formatDate(value: DateInput, { timeZone }: FormatOptions = {}): string {
+  const date = toDate(value);
+  if (!date) return EMPTY;
+  return new Intl.DateTimeFormat('en-GB', { day: '2-digit', month: 'short', year: 'numeric', timeZone }).format(date);
+}
+
+/** '21 Nov 2025, 14:05' (24-hour clock) */
+export function formatDateTime(value: DateInput, { timeZone }: FormatOptions = {}): string {
+  const date = toDate(value);
+  if (!date) return EMPTY;
+  return new Intl.DateTimeFormat('en-GB', {
+    day: '2-digit',
+    month: 'short',
+    year: 'numeric',
+    hour: '2-digit',
+    minute: '2-digit',
+    hourCycle: 'h23',
+    timeZone,
+  }).format(date);
+}
+
+const gbp = new Intl.NumberFormat('en-GB', { style: 'currency', currency: 'GBP' });
+
+/** '£25.00' */
+export function formatGBP(amount: number): string {
+  return gbp.format(amount);
+}
+
+const credits = new Intl.NumberFormat('en-GB', { maximumFractionDigits: 2 });
+
+/** A credit balance: '1,250' or '12.5'. */
+export function formatCredits(amount: number): string {
+  return credits.format(amount);
+}
+
+/** Whole percent of `part` in `total`, 0 when there is nothing to divide: percentOf(1, 3) → 33. */
+export function percentOf(part: number, total: number): number {
+  if (!Number.isFinite(part) || !Number.isFinite(total) || total <= 0) return 0;
+  return Math.round((part / total) * 100);
+}

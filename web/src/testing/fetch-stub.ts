@@ -1,0 +1,39 @@
+import { vi } from 'vitest';
+
+export interface StubbedCall {
+  url: string;
+  method: string;
+  body: unknown;
+  credentials: RequestCredentials | undefined;
+}
+
+type Reply = { status: number; body?: unknown } | Error;
+
+/**
+ * Replaces global fetch with a stub answering the given replies in order (an Error is thrown as a network failure)
+ * and records every call.
+ */
+export function stubFetch(...replies: Reply[]): StubbedCall[] {
+  const calls: StubbedCall[] = [];
+  const queue = [...replies];
+  vi.stubGlobal(
+    'fetch',
+    vi.fn(async (input: string | URL | Request, init?: RequestInit) => {
+      calls.push({
+        url: String(input),
+        method: init?.method ?? 'GET',
+        body: typeof init?.body === 'string' ? (JSON.parse(init.body) as unknown) : undefined,
+        credentials: init?.credentials,
+      });
+      const reply = queue.shift();
+      if (!reply) throw new Error(`Unexpected fetch ${String(input)}`);
+      if (reply instanceof Error) throw reply;
+      const text = reply.body === undefined ? null : JSON.stringify(reply.body);
+      return new Response(text, {
+        status: reply.status,
+        headers: text ? { 'Content-Type': 'application/json' } : undefined,
+      });
+    }),
+  );
+  return calls;
+}
