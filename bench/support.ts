@@ -1,0 +1,79 @@
+import { performance } from 'node:perf_hooks';
+import { createTestDatabase, type TestDatabase } from '../services/server/src/testing/test-database.js';
+
+/** Connections per pool: `openDatabase`'s default, which the server runs with. The raw baseline gets the same. */
+export const POOL_SIZE = 20;
+
+/**
+ * A migrated scratch database of its own (dropped by `dispose`): on the PostgreSQL of DATABASE_URL when set,
+ * in-memory PGlite otherwise.
+ */
+export async function openBenchDatabase(): Promise<TestDatabase> {
+  const bench = await createTestDatabase({ poolSize: POOL_SIZE });
+  console.log(
+    bench.url
+      ? `Backend: PostgreSQL (scratch database ${new URL(bench.url).pathname.slice(1)}, pool of ${POOL_SIZE})`
+      : 'Backend: PGlite in memory (DATABASE_URL is unset): these figures are for PGlite, not PostgreSQL',
+  );
+  return bench;
+}
+
+export interface RunResult {
+  operations: number;
+  seconds: number;
+  /** Milliseconds, one per operation, sorted ascending. */
+  latencies: Float64Array;
+}
+
+/**
+ * Runs `writers` concurrent loops, each doing `perWriter` operations one after another, and answers the wall time
+ * and every operation's latency.
+ */
+export async function runWriters(
+  writers: number,
+  perWriter: number,
+  operation: (writer: number, i: number) => Promise<void>,
+): Promise<RunResult> {
+  const latencies = new Float64Array(writers * perWriter);
+  const start = performance.now();
+  await Promise.all(
+    Array.from({ length: writers }, async (_, writer) => {
+      for (let i = 0; i < perWriter; i++) {
+        const t0 = performance.now();
+        await operation(writer, i);
+        latencies[writer * perWriter + i] = performance.now() - t0;
+      }
+    }),
+  );
+  const seconds = (performance.now() - start) / 1000;
+  latencies.sort();
+  return { operations: latencies.length, seconds, latencies };
+}
+
+/** Times one call; answers its result and the seconds it took. */
+export async function timed<T>(work: () => Promise<T>): Promise<{ result: T; seconds: number }> {
+  const start = performance.now();
+  const result = await work();
+  return { result, seconds: (performance.now() - start) / 1000 };
+}
+
+/** The p-th percentile (0–100) of ascending values, nearest-rank. */
+export function percentile(sorted: Float64Array, p: number): number {
+  if (sorted.length === 0) return Number.NaN;
+  const rank = Math.ceil((p / 100) * sorted.length);
+  return sorted[Math.min(sorted.length, Math.max(1, rank)) - 1]!;
+}
+
+export const fmt = {
+  int: (n: number) => Math.round(n).toLocaleString('en-US'),
+  fixed: (n: number, digits: number) => n.toFixed(digits),
+};
+
+/** Prints a Markdown table (so the figures can be pasted into bench/README.md as they are). */
+export function printTable(title: string, headers: readonly string[], rows: ReadonlyArray<readonly string[]>): void {
+  const widths = headers.map((h, i) => Math.max(h.length, ...rows.map((r) => (r[i] ?? '').length)));
+  const line = (cells: readonly string[]) =>
+    `| ${cells.map((c, i) => (i === 0 ? c.padEnd(widths[i]!) : c.padStart(widths[i]!))).join(' | ')} |`;
+  const rule = `|${widths.map((w, i) => (i === 0 ? `${'-'.repeat(w + 1)}-` : `${'-'.repeat(w + 1)}:`)).join('|')}|`;
+  console.log(['', title, '', line(headers), rule, ...rows.map(line), ''].join('\n'));
+}
