@@ -7,7 +7,9 @@ import { RealtimeModule } from './infra/realtime/realtime.module.js';
 import { AdminModule } from './modules/admin/admin.module.js';
 import { CreditsModule } from './modules/credits/credits.module.js';
 import { HealthModule } from './modules/health/health.module.js';
-import { IdentityCoreModule, IdentityModule } from './modules/identity/identity.module.js';
+import { IdentityCoreModule, IdentityModule, SessionsModule } from './modules/identity/identity.module.js';
+import { PurgeSessionsJob } from './modules/identity/purge-sessions.job.js';
+import { JobsModule } from './infra/queue/jobs.module.js';
 import { QueueModule } from './infra/queue/queue.module.js';
 
 /**
@@ -33,6 +35,9 @@ export class AppModule {
         ProjectionsModule.forRoot({ runProjector: role === 'all' || role === 'worker' }),
         ...(http ? [IdentityModule, AdminModule, HealthModule.forRoot(config.REDIS_URL)] : [IdentityCoreModule]),
         CreditsModule,
+        ...(role === 'all' || role === 'worker'
+          ? [JobsModule.forRoot({ imports: [SessionsModule], jobs: [PurgeSessionsJob] })]
+          : []),
       ],
       providers: [{ provide: APP_CONFIG, useValue: config }],
       exports: [APP_CONFIG],
