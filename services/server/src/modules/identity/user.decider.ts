@@ -1,5 +1,5 @@
 import { type Decider, DomainError } from '../../shared/event-sourcing/decider.js';
-import type { EmailClaimed, UserEvent } from './user.events.js';
+import type { EmailClaimed, UserEvent, UserRegistered } from './user.events.js';
 
 export interface UserState {
   exists: boolean;
@@ -7,19 +7,7 @@ export interface UserState {
 }
 
 export type UserCommand =
-  | {
-      type: 'RegisterUser';
-      data: {
-        userId: string;
-        email: string;
-        firstName: string;
-        lastName: string;
-        passwordHash: string;
-        isAdmin: boolean;
-        emailVerified: boolean;
-        now: string;
-      };
-    }
+  | { type: 'RegisterUser'; data: Omit<UserRegistered['data'], 'registeredAt'> & { now: string } }
   | { type: 'RecordLogin'; data: { userId: string; now: string } };
 
 export const userDecider: Decider<UserState, UserCommand, UserEvent> = {
