@@ -1,0 +1,183 @@
+import { z } from 'zod';
+import type { User } from './auth.js';
+
+const email = z
+  .string({ error: 'Email is required' })
+  .trim()
+  .toLowerCase()
+  .max(254, 'Email is too long')
+  .email('Please enter a valid email address');
+const name = (label: string) =>
+  z
+    .string({ error: `${label} is required` })
+    .trim()
+    .min(1, `${label} is required`)
+    .max(100, `${label} is too long`);
+const captchaToken = z.string().max(4096).optional().nullable();
+/** Single-use tokens from e-mailed links: 43 base64url characters (256 bits). */
+const linkToken = z
+  .string({ error: 'Token is required' })
+  .trim()
+  .min(1, 'Token is required')
+  .max(256, 'Token is not valid');
+
+/** Characters counted as "special" in a password (SPEC.md §5: a fixed set). */
+export const PASSWORD_SPECIALS = '!@#$%^&*()_+-=[]{};\':"\\|,.<>/?`~';
+export const PASSWORD_MIN_LENGTH = 8;
+export const PASSWORD_MESSAGES = {
+  tooShort: 'Password must be at least 8 characters long',
+  classes: 'Password must contain uppercase, lowercase, numbers, and special characters',
+  unmet: 'Please meet all password requirements',
+  mismatch: 'Passwords do not match',
+} as const;
+
+export interface PasswordChecks {
+  length: boolean;
+  uppercase: boolean;
+  lowercase: boolean;
+  digit: boolean;
+  special: boolean;
+}
+
+/** Each rule of SPEC.md §5 for a password, for the server and for the live checklist in the browser. */
+export function checkPassword(password: string): PasswordChecks {
+  return {
+    length: password.length >= PASSWORD_MIN_LENGTH,
+    uppercase: /[A-Z]/.test(password),
+    lowercase: /[a-z]/.test(password),
+    digit: /[0-9]/.test(password),
+    special: [...password].some((c) => PASSWORD_SPECIALS.includes(c)),
+  };
+}
+
+export const passwordSchema = z
+  .string({ error: 'Password is required' })
+  .max(128, 'Password must be at most 128 characters long')
+  .superRefine((value, ctx) => {
+    const checks = checkPassword(value);
+    if (!checks.length) ctx.addIssue({ code: 'custom', message: PASSWORD_MESSAGES.tooShort });
+    else if (!checks.uppercase || !checks.lowercase || !checks.digit || !checks.special) {
+      ctx.addIssue({ code: 'custom', message: PASSWORD_MESSAGES.classes });
+    }
+  });
+
+/** POST /v1/auth/register */
+export const registerRequestSchema = z.object({
+  email,
+  first_name: name('First name'),
+  last_name: name('Last name'),
+  password: passwordSchema,
+  invite_code: z
+    .string({ error: 'Invite code is required' })
+    .trim()
+    .min(1, 'Invite code is required')
+    .max(64, 'Invite code is not valid'),
+  token: captchaToken,
+});
+export type RegisterRequest = z.infer<typeof registerRequestSchema>;
+
+/** POST /v1/forgot-password and POST /v1/auth/resend-verification */
+export const emailRequestSchema = z.object({ email });
+export type EmailRequest = z.infer<typeof emailRequestSchema>;
+
+/** POST /v1/auth/validate-reset-token and POST /v1/auth/verify-email */
+export const tokenRequestSchema = z.object({ token: linkToken });
+export type TokenRequest = z.infer<typeof tokenRequestSchema>;
+
+/** POST /v1/auth/reset-password */
+export const resetPasswordRequestSchema = z.object({ token: linkToken, password: passwordSchema });
+export type ResetPasswordRequest = z.infer<typeof resetPasswordRequestSchema>;
+
+/** POST /v1/waitlist */
+export const waitlistRequestSchema = z.object({
+  email,
+  first_name: name('First name'),
+  last_name: name('Last name'),
+  token: captchaToken,
+});
+export type WaitlistRequest = z.infer<typeof waitlistRequestSchema>;
+
+/** Answer of the calls that only report: register, forgot-password, resend, reset, waitlist, validate. */
+export interface MessageResponse {
+  message: string;
+}
+
+/** POST /v1/auth/verify-email failure body: the error is in field `error` (SPEC.md §7). */
+export interface VerifyEmailError {
+  error: string;
+  message: string;
+}
+
+/** Answer texts of the identity calls. */
+export const IDENTITY_MESSAGES = {
+  registered: 'Registration successful. Please check your email to verify your account.',
+  forgotPassword: 'If an account exists for that email, password reset instructions have been sent.',
+  resetTokenValid: 'Reset token is valid',
+  resetTokenInvalid: 'This password reset link is invalid or has expired.',
+  passwordReset: 'Password reset successfully',
+  verificationSent: 'If that account needs verification, a new verification email has been sent.',
+  emailVerified: 'Email verified successfully. You can now sign in.',
+  verificationInvalid: 'This verification link is invalid or has expired.',
+  waitlistJoined: "You're on the list! We'll notify you when registrations open.",
+  adminResetSent: 'Password reset email sent',
+} as const;
+
+// --- Invite codes (admin) -------------------------------------------------------------------------------
+
+/** SPEC.md §3 Invite code. */
+export interface InviteCode {
+  id: string;
+  code: string;
+  used: number;
+  max_uses: number;
+  enabled: boolean;
+  expires_at: string;
+  created_at: string;
+}
+
+export const INVITE_MAX_USES = { min: 1, max: 1000, default: 100 } as const;
+
+/**
+ * POST /v1/admin/invites. `expires_at` must be at least tomorrow (SPEC.md §5): on or after the start of the next
+ * UTC day. The server checks that against its own clock.
+ */
+export const createInviteRequestSchema = z.object({
+  max_uses: z.coerce
+    .number({ error: 'max_uses must be a number' })
+    .int('max_uses must be a whole number')
+    .min(INVITE_MAX_USES.min, 'max_uses must be between 1 and 1000')
+    .max(INVITE_MAX_USES.max, 'max_uses must be between 1 and 1000')
+    .default(INVITE_MAX_USES.default),
+  expires_at: z.iso
+    .date({ error: 'expires_at must be a date (YYYY-MM-DD)' })
+    .or(z.iso.datetime({ offset: true, error: 'expires_at must be a date (YYYY-MM-DD)' })),
+});
+export type CreateInviteRequest = z.input<typeof createInviteRequestSchema>;
+
+export interface InviteCodesResponse {
+  invite_codes: InviteCode[];
+}
+export interface InviteCodeResponse {
+  invite_code: InviteCode;
+}
+
+export const inviteIdParamSchema = z.uuid({ error: 'Invite id must be a UUID' });
+export const inviteCodeParamSchema = z
+  .string()
+  .trim()
+  .min(1)
+  .max(64, 'Invite code is not valid')
+  .regex(/^[A-Za-z0-9-]+$/, 'Invite code is not valid');
+
+export interface ToggleBanResponse {
+  message: string;
+  user: User;
+}
+
+/** GET /v1/config: what the browser needs at run time. */
+export interface PublicConfig {
+  /** reCAPTCHA v3 site key; null when the human check is off (then send token null). */
+  captcha_site_key: string | null;
+}
+
+export type CaptchaAction = 'login' | 'register' | 'interestRegistration';

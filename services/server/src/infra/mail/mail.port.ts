@@ -1,0 +1,15 @@
+/** Outgoing e-mail. Adapters: SMTP through nodemailer (SMTP_URL), or files in DATA_DIR/outbox (embedded default). */
+export interface MailMessage {
+  to: string;
+  subject: string;
+  text: string;
+  html: string;
+  /** The one link the message is about (verification, reset); the outbox adapter prints it to the log. */
+  link?: string;
+}
+
+export interface Mailer {
+  send(message: MailMessage): Promise<void>;
+}
+
+export const MAILER = Symbol('Mailer');
