@@ -11,6 +11,11 @@ import { IdentityCoreModule, IdentityModule, SessionsModule } from './modules/id
 import { PurgeSessionsJob } from './modules/identity/purge-sessions.job.js';
 import { JobsModule } from './infra/queue/jobs.module.js';
 import { QueueModule } from './infra/queue/queue.module.js';
+import { CaptchaModule } from './infra/captcha/captcha.module.js';
+import { MailModule } from './infra/mail/mail.module.js';
+import { ThrottleModule } from './infra/throttle/throttle.module.js';
+import { InvitesCoreModule, InvitesModule } from './modules/invites/invites.module.js';
+import { WaitlistModule } from './modules/waitlist/waitlist.module.js';
 
 /**
  * - `all`: HTTP API, socket.io, projector and job processors in one process (`npm start`)
@@ -33,7 +38,17 @@ export class AppModule {
         QueueModule.forRoot({ redisUrl: config.REDIS_URL, prefix: config.REDIS_PREFIX }),
         RealtimeModule.forRoot({ http, redisUrl: config.REDIS_URL, redisKey: `${config.REDIS_PREFIX}:socket.io` }),
         ProjectionsModule.forRoot({ runProjector: role === 'all' || role === 'worker' }),
-        ...(http ? [IdentityModule, AdminModule, HealthModule.forRoot(config.REDIS_URL)] : [IdentityCoreModule]),
+        MailModule.forRoot({ smtpUrl: config.SMTP_URL, dataDir: config.DATA_DIR, from: config.MAIL_FROM }),
+        CaptchaModule.forRoot({
+          secretKey: config.RECAPTCHA_SECRET_KEY,
+          siteKey: config.RECAPTCHA_SITE_KEY,
+          verifyUrl: config.RECAPTCHA_VERIFY_URL,
+          minScore: config.RECAPTCHA_MIN_SCORE,
+        }),
+        ThrottleModule,
+        ...(http
+          ? [IdentityModule, AdminModule, InvitesModule, WaitlistModule, HealthModule.forRoot(config.REDIS_URL)]
+          : [IdentityCoreModule, InvitesCoreModule]),
         CreditsModule,
         ...(role === 'all' || role === 'worker'
           ? [JobsModule.forRoot({ imports: [SessionsModule], jobs: [PurgeSessionsJob] })]

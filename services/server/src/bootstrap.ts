@@ -20,7 +20,9 @@ export async function createHttpApp(config: AppConfig, role: 'all' | 'api'): Pro
     logger: logLevels(config),
   });
   await app.register(fastifyCookie);
-  app.enableCors({ origin: new URL(config.DASHBOARD_URL).origin, credentials: true });
+  const dashboardOrigin = new URL(config.DASHBOARD_URL).origin;
+  app.enableCors({ origin: dashboardOrigin, credentials: true });
+  refuseForeignOrigins(app, dashboardOrigin);
   app.useGlobalPipes(createValidationPipe());
   const webDist = config.webDist && existsSync(config.webDist) ? config.webDist : null;
   app.useGlobalFilters(new HttpExceptionFilter(webDist));
@@ -29,6 +31,24 @@ export async function createHttpApp(config: AppConfig, role: 'all' | 'api'): Pro
     app.useWebSocketAdapter(new RedisIoAdapter(app, config.REDIS_URL, `${config.REDIS_PREFIX}:socket.io`));
   app.enableShutdownHooks();
   return app;
+}
+
+const SAFE_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);
+
+/**
+ * A state-changing request that a browser sends from a page of another origin is refused (on top of SameSite=Lax
+ * cookies and CORS): only the dashboard's origin and the API's own may change anything.
+ */
+function refuseForeignOrigins(app: NestFastifyApplication, dashboardOrigin: string) {
+  app
+    .getHttpAdapter()
+    .getInstance()
+    .addHook('onRequest', async (request, reply) => {
+      const origin = request.headers.origin;
+      if (SAFE_METHODS.has(request.method) || !origin) return;
+      if (origin === dashboardOrigin || origin === `${request.protocol}://${request.headers.host}`) return;
+      await reply.code(403).send({ message: 'Cross-origin request refused', statusCode: 403 });
+    });
 }
 
 /** A process without HTTP: the worker, or a CLI. */

@@ -15,7 +15,7 @@ export interface TestStack {
 
 /** Config for one test stack: its own database (PostgreSQL when DATABASE_URL is set) and its own Redis prefix. */
 export async function testConfig(
-  options: { redis?: boolean } = {},
+  options: { redis?: boolean; env?: Record<string, string> } = {},
 ): Promise<{ config: AppConfig; drop: () => Promise<void> }> {
   const scratch = testEnv.databaseUrl ? await createScratchDatabase(testEnv.databaseUrl) : null;
   const config = loadConfig(
@@ -25,6 +25,10 @@ export async function testConfig(
       REDIS_PREFIX: `t${randomBytes(4).toString('hex')}`,
       ...(scratch ? { DATABASE_URL: scratch.url } : {}),
       ...(options.redis !== false && testEnv.redisUrl ? { REDIS_URL: testEnv.redisUrl } : {}),
+      // Generous limits, so the many calls of one test file from 127.0.0.1 are not throttled (throttle tests lower them).
+      THROTTLE_LOGIN_IP: '1000',
+      THROTTLE_PUBLIC_IP: '1000',
+      ...options.env,
     },
     // No dashboard build in API tests; PGlite in memory (no DATA_DIR on disk) when there is no PostgreSQL.
     { webDist: null, DATA_DIR: scratch ? './data' : 'memory://' },
@@ -33,7 +37,9 @@ export async function testConfig(
 }
 
 /** The whole product in one process (`npm start`'s shape), listening on a free port, seeded with the demo users. */
-export async function startTestStack(options: { redis?: boolean; role?: 'all' | 'api' } = {}): Promise<TestStack> {
+export async function startTestStack(
+  options: { redis?: boolean; role?: 'all' | 'api'; env?: Record<string, string> } = {},
+): Promise<TestStack> {
   const { config, drop } = await testConfig(options);
   const app = await createHttpApp(config, options.role ?? 'all');
   await app.listen({ port: 0, host: '127.0.0.1' });

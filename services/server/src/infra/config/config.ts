@@ -1,7 +1,8 @@
 import path from 'node:path';
 import { z } from 'zod';
 
-const optionalUrl = z
+/** An optional string; empty counts as unset. */
+const optionalString = z
   .string()
   .trim()
   .transform((v) => (v === '' ? undefined : v))
@@ -11,12 +12,12 @@ const schema = z.object({
   PORT: z.coerce.number().int().min(0).max(65535).default(3000),
   HOST: z.string().default('0.0.0.0'),
   /** PostgreSQL; embedded PGlite under DATA_DIR when absent. */
-  DATABASE_URL: optionalUrl,
+  DATABASE_URL: optionalString,
   /** Redis for BullMQ and the socket.io adapter; in-process queue and sockets when absent. */
-  REDIS_URL: optionalUrl,
+  REDIS_URL: optionalString,
   /** Optional KurrentDB for events (read models stay in PostgreSQL). */
-  KURRENTDB_URL: optionalUrl,
-  SMTP_URL: optionalUrl,
+  KURRENTDB_URL: optionalString,
+  SMTP_URL: optionalString,
   DATA_DIR: z.string().default('./data'),
   /** Where the dashboard lives (links in e-mails, the CORS origin when it is another host). */
   DASHBOARD_URL: z.string().url().default('http://localhost:3000'),
@@ -34,6 +35,17 @@ const schema = z.object({
     .int()
     .min(1)
     .default(24 * 14),
+  /** Failed sign-ins allowed per account and per IP, and public POSTs per IP, in each window. */
+  THROTTLE_WINDOW_MINUTES: z.coerce.number().int().min(1).default(15),
+  THROTTLE_LOGIN_ACCOUNT: z.coerce.number().int().min(1).default(5),
+  THROTTLE_LOGIN_IP: z.coerce.number().int().min(1).default(50),
+  THROTTLE_PUBLIC_IP: z.coerce.number().int().min(1).default(30),
+  /** reCAPTCHA v3; the human check is off unless both keys are set. */
+  RECAPTCHA_SECRET_KEY: optionalString,
+  RECAPTCHA_SITE_KEY: optionalString,
+  RECAPTCHA_VERIFY_URL: optionalString,
+  RECAPTCHA_MIN_SCORE: z.coerce.number().min(0).max(1).default(0.5),
+  MAIL_FROM: z.string().default('Seatlink <no-reply@seatlink.test>'),
   LOG_LEVEL: z.enum(['error', 'warn', 'log', 'debug', 'verbose']).default('log'),
 });
 

@@ -83,6 +83,28 @@ export const creditBalances = pgTable('credit_balances', {
   updatedAt: timestamp('updated_at', { withTimezone: true }).notNull(),
 });
 
+export const inviteCodes = pgTable(
+  'invite_codes',
+  {
+    id: uuid('id').primaryKey(),
+    code: text('code').notNull(),
+    used: integer('used').notNull().default(0),
+    maxUses: integer('max_uses').notNull(),
+    enabled: boolean('enabled').notNull().default(true),
+    expiresAt: timestamp('expires_at', { withTimezone: true }).notNull(),
+    createdAt: timestamp('created_at', { withTimezone: true }).notNull(),
+    createdBy: text('created_by').notNull(),
+  },
+  (t) => [unique('invite_codes_code_key').on(t.code)],
+);
+
+export const waitlistEntries = pgTable('waitlist_entries', {
+  email: text('email').primaryKey(),
+  firstName: text('first_name').notNull(),
+  lastName: text('last_name').notNull(),
+  joinedAt: timestamp('joined_at', { withTimezone: true }).notNull(),
+});
+
 // ---------------------------------------------------------------------------
 // Operational state (not event-sourced: sessions are technical, not domain facts)
 // ---------------------------------------------------------------------------
@@ -102,5 +124,16 @@ export const sessions = pgTable(
   (t) => [index('sessions_user_idx').on(t.userId)],
 );
 
-/** Tables that projections own; a rebuild truncates exactly these. */
-export const readModelTables = ['users', 'credit_balances'] as const;
+/** Single-use tokens of e-mailed links (verification, password reset), stored only as their SHA-256. */
+export const authTokens = pgTable(
+  'auth_tokens',
+  {
+    tokenHash: text('token_hash').primaryKey(),
+    kind: text('kind', { enum: ['verify_email', 'reset_password'] }).notNull(),
+    userId: uuid('user_id').notNull(),
+    createdAt: timestamp('created_at', { withTimezone: true }).notNull(),
+    expiresAt: timestamp('expires_at', { withTimezone: true }).notNull(),
+    usedAt: timestamp('used_at', { withTimezone: true }),
+  },
+  (t) => [index('auth_tokens_user_idx').on(t.userId, t.kind)],
+);

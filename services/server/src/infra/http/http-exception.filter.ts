@@ -3,6 +3,7 @@ import path from 'node:path';
 import { type ArgumentsHost, Catch, type ExceptionFilter, HttpException, Logger } from '@nestjs/common';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { DomainError } from '../../shared/event-sourcing/decider.js';
+import { WrongExpectedRevisionError } from '../event-store/event-store.port.js';
 
 const API_PREFIXES = ['/v1/', '/v1?', '/accounts/', '/health', '/socket.io'];
 
@@ -36,19 +37,31 @@ export class HttpExceptionFilter implements ExceptionFilter {
     const reply = ctx.getResponse<FastifyReply>();
     const request = ctx.getRequest<FastifyRequest>();
     let status = 500;
-    let body: { message: string; code?: string; statusCode: number };
+    let body: { message: string; code?: string; error?: string; retryAfterSeconds?: number; statusCode: number };
 
     if (exception instanceof HttpException) {
       status = exception.getStatus();
       const response = exception.getResponse();
-      const code =
-        response && typeof response === 'object' && typeof (response as { code?: unknown }).code === 'string'
-          ? (response as { code: string }).code
-          : undefined;
-      body = { message: messageOf(response, exception.message), ...(code ? { code } : {}), statusCode: status };
+      const extra = response && typeof response === 'object' ? (response as Record<string, unknown>) : {};
+      body = {
+        message: messageOf(response, exception.message),
+        ...(typeof extra.code === 'string' ? { code: extra.code } : {}),
+        // Nest's "error" (the status name, or the failure text where a call's contract puts it there).
+        ...(typeof extra.error === 'string' ? { error: extra.error } : {}),
+        ...(typeof extra.retryAfterSeconds === 'number' ? { retryAfterSeconds: extra.retryAfterSeconds } : {}),
+        statusCode: status,
+      };
     } else if (exception instanceof DomainError) {
       status = exception.status;
       body = { message: exception.message, code: exception.code, statusCode: status };
+    } else if (exception instanceof WrongExpectedRevisionError) {
+      // Retries ran out under heavy contention on one stream: nothing was written; the client may try again.
+      status = 409;
+      body = {
+        message: 'This changed at the same time elsewhere. Please try again.',
+        code: 'CONFLICT',
+        statusCode: 409,
+      };
     } else if (isClientError(exception)) {
       // Fastify's own errors: malformed JSON, body too large, unsupported media type...
       status = exception.statusCode;
@@ -62,6 +75,7 @@ export class HttpExceptionFilter implements ExceptionFilter {
       void reply.status(200).type('text/html; charset=utf-8').send(this.indexHtml);
       return;
     }
+    if (body.retryAfterSeconds !== undefined) void reply.header('Retry-After', String(body.retryAfterSeconds));
     void reply.status(status).send(body);
   }
 }

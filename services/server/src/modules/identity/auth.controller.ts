@@ -11,17 +11,25 @@ import {
   UnauthorizedException,
 } from '@nestjs/common';
 import { CommandBus, QueryBus } from '@nestjs/cqrs';
-import { type LoginRequest, type LoginResponse, loginRequestSchema, type User } from '@seatlink/contracts';
+import {
+  type LoginRequest,
+  type LoginResponse,
+  loginRequestSchema,
+  type PublicConfig,
+  type User,
+} from '@seatlink/contracts';
 import type { FastifyReply, FastifyRequest } from 'fastify';
+import { CAPTCHA_VERIFIER, type CaptchaVerifier } from '../../infra/captcha/captcha.port.js';
 import { DATABASE } from '../../infra/db/database.module.js';
 import type { Database } from '../../infra/db/database.js';
 import { ProjectionWaiter } from '../../infra/projections/projection-waiter.js';
+import { THROTTLE_MESSAGES, ThrottleService } from '../../infra/throttle/throttle.service.js';
 import { CurrentUser, Public } from './auth.decorators.js';
 import { GetUserQuery } from './get-user.query.js';
 import { PasswordHasher } from './password-hasher.js';
 import { findCredentialsByEmail } from './read-models/users/users.queries.js';
-import { RecordLoginCommand } from './record-login.handler.js';
 import { SESSION_COOKIE, SessionsService } from './sessions.service.js';
+import { UserCommandMessage } from './user-command.handler.js';
 
 const LOCAL_HOSTS = new Set(['localhost', '127.0.0.1', '[::1]', '::1']);
 
@@ -36,6 +44,8 @@ export function sessionCookieOptions(request: FastifyRequest, expires?: Date) {
   };
 }
 
+const INVALID = { message: 'Invalid email or password', code: 'INVALID_CREDENTIALS' } as const;
+
 @Controller('v1')
 export class AuthController {
   /** Verified against when the e-mail is unknown, so both failures take the same time. */
@@ -47,9 +57,22 @@ export class AuthController {
     private readonly sessions: SessionsService,
     private readonly hasher: PasswordHasher,
     private readonly waiter: ProjectionWaiter,
+    private readonly throttle: ThrottleService,
+    @Inject(CAPTCHA_VERIFIER) private readonly captcha: CaptchaVerifier,
     @Inject(DATABASE) private readonly database: Database,
   ) {}
 
+  /** What the browser needs at run time. */
+  @Public()
+  @Get('config')
+  config(): PublicConfig {
+    return { captcha_site_key: this.captcha.siteKey };
+  }
+
+  /**
+   * Sign-in. Failed attempts count per account and per IP; past the limit the answer is 429 RATE_LIMITED until the
+   * window passes (a success clears the account's count).
+   */
   @Public()
   @Post('auth')
   @HttpCode(200)
@@ -58,12 +81,20 @@ export class AuthController {
     @Req() request: FastifyRequest,
     @Res({ passthrough: true }) reply: FastifyReply,
   ): Promise<LoginResponse> {
+    const accountKey = body.email;
+    await this.throttle.assertAllowed('login-ip', request.ip, THROTTLE_MESSAGES.login);
+    await this.throttle.assertAllowed('login-account', accountKey, THROTTLE_MESSAGES.login);
+    if (!(await this.captcha.verify(body.token, 'login', request.ip))) {
+      throw new ForbiddenException({ message: 'Human verification failed. Please try again.', code: 'CAPTCHA_FAILED' });
+    }
     const credentials = await findCredentialsByEmail(this.database.db, body.email);
     const ok = credentials
       ? await this.hasher.verify(credentials.passwordHash, body.password)
       : await this.hasher.verify(await this.getDummyHash(), body.password).then(() => false);
     if (!credentials || !ok) {
-      throw new UnauthorizedException({ message: 'Invalid email or password', code: 'INVALID_CREDENTIALS' });
+      await this.throttle.penalize('login-ip', request.ip);
+      await this.throttle.penalize('login-account', accountKey);
+      throw new UnauthorizedException(INVALID);
     }
     if (credentials.isBanned) {
       throw new ForbiddenException({ message: 'Your account has been banned', code: 'ACCOUNT_BANNED' });
@@ -74,15 +105,21 @@ export class AuthController {
         code: 'EMAIL_NOT_VERIFIED',
       });
     }
+    await this.throttle.reset('login-account', accountKey);
     const { token, expiresAt } = await this.sessions.create(credentials.id, {
       ip: request.ip,
       userAgent: request.headers['user-agent'],
     });
-    const { position } = await this.commandBus.execute(new RecordLoginCommand(credentials.id, request.ip));
+    const { position } = await this.commandBus.execute(
+      new UserCommandMessage(
+        { type: 'RecordLogin', data: { userId: credentials.id, now: new Date().toISOString() } },
+        { actorId: credentials.id, ip: request.ip },
+      ),
+    );
     await this.waiter.waitFor(position);
     reply.setCookie(SESSION_COOKIE, token, sessionCookieOptions(request, expiresAt));
     const user = await this.queryBus.execute(new GetUserQuery(credentials.id));
-    if (!user) throw new UnauthorizedException({ message: 'Invalid email or password', code: 'INVALID_CREDENTIALS' });
+    if (!user) throw new UnauthorizedException(INVALID);
     return { user };
   }
 

@@ -1,22 +1,38 @@
 import { type Decider, DomainError } from '../../shared/event-sourcing/decider.js';
-import type { EmailClaimed, UserEvent, UserRegistered } from './user.events.js';
+import type { EmailClaimEvent, UserEvent, UserRegistered } from './user.events.js';
 
 export interface UserState {
   exists: boolean;
   userId: string | null;
+  emailVerified: boolean;
+  banned: boolean;
 }
 
 export type UserCommand =
   | { type: 'RegisterUser'; data: Omit<UserRegistered['data'], 'registeredAt'> & { now: string } }
-  | { type: 'RecordLogin'; data: { userId: string; now: string } };
+  | { type: 'RecordLogin'; data: { userId: string; now: string } }
+  | { type: 'VerifyEmail'; data: { userId: string; now: string } }
+  | { type: 'ChangePassword'; data: { userId: string; passwordHash: string; now: string } }
+  | { type: 'ToggleBan'; data: { userId: string; by: string; now: string } };
+
+const mustExist = (state: UserState) => {
+  if (!state.exists) throw new DomainError('User not found', 'USER_NOT_FOUND', 404);
+};
 
 export const userDecider: Decider<UserState, UserCommand, UserEvent> = {
-  initialState: () => ({ exists: false, userId: null }),
+  initialState: () => ({ exists: false, userId: null, emailVerified: false, banned: false }),
   evolve: (state, event) => {
     switch (event.type) {
       case 'UserRegistered':
-        return { exists: true, userId: event.data.userId };
+        return { ...state, exists: true, userId: event.data.userId, emailVerified: event.data.emailVerified };
+      case 'EmailVerified':
+        return { ...state, emailVerified: true };
+      case 'UserBanned':
+        return { ...state, banned: true };
+      case 'UserUnbanned':
+        return { ...state, banned: false };
       case 'UserLoggedIn':
+      case 'PasswordChanged':
         return state;
     }
   },
@@ -28,8 +44,30 @@ export const userDecider: Decider<UserState, UserCommand, UserEvent> = {
         return [{ type: 'UserRegistered', data: { ...rest, registeredAt: now } }];
       }
       case 'RecordLogin':
-        if (!state.exists) throw new DomainError('User not found', 'USER_NOT_FOUND', 404);
+        mustExist(state);
         return [{ type: 'UserLoggedIn', data: { userId: command.data.userId, at: command.data.now } }];
+      case 'VerifyEmail':
+        mustExist(state);
+        if (state.emailVerified) return [];
+        return [{ type: 'EmailVerified', data: { userId: command.data.userId, at: command.data.now } }];
+      case 'ChangePassword':
+        mustExist(state);
+        return [
+          {
+            type: 'PasswordChanged',
+            data: {
+              userId: command.data.userId,
+              passwordHash: command.data.passwordHash,
+              at: command.data.now,
+              reason: 'reset',
+            },
+          },
+        ];
+      case 'ToggleBan': {
+        mustExist(state);
+        const data = { userId: command.data.userId, by: command.data.by, at: command.data.now };
+        return [state.banned ? { type: 'UserUnbanned', data } : { type: 'UserBanned', data }];
+      }
     }
   },
 };
@@ -38,16 +76,22 @@ export interface EmailClaimState {
   claimedBy: string | null;
 }
 
-export type ClaimEmail = { type: 'ClaimEmail'; data: { email: string; userId: string } };
+export type EmailClaimCommand =
+  | { type: 'ClaimEmail'; data: { email: string; userId: string } }
+  | { type: 'ReleaseEmail'; data: { email: string; userId: string } };
 
-export const emailClaimDecider: Decider<EmailClaimState, ClaimEmail, EmailClaimed> = {
+export const emailClaimDecider: Decider<EmailClaimState, EmailClaimCommand, EmailClaimEvent> = {
   initialState: () => ({ claimedBy: null }),
-  evolve: (_state, event) => ({ claimedBy: event.data.userId }),
+  evolve: (_state, event) => ({ claimedBy: event.type === 'EmailClaimed' ? event.data.userId : null }),
   decide: (command, state) => {
-    if (state.claimedBy !== null && state.claimedBy !== command.data.userId) {
+    const { email, userId } = command.data;
+    if (command.type === 'ReleaseEmail') {
+      return state.claimedBy === userId ? [{ type: 'EmailReleased', data: { email, userId } }] : [];
+    }
+    if (state.claimedBy !== null && state.claimedBy !== userId) {
       throw new DomainError('An account with this email already exists', 'EMAIL_TAKEN', 409);
     }
-    if (state.claimedBy === command.data.userId) return [];
-    return [{ type: 'EmailClaimed', data: { email: command.data.email, userId: command.data.userId } }];
+    if (state.claimedBy === userId) return [];
+    return [{ type: 'EmailClaimed', data: { email, userId } }];
   },
 };

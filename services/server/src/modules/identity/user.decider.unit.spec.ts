@@ -75,3 +75,69 @@ describe('email claim decider', () => {
       .then([]);
   });
 });
+
+describe('user decider: verification, password, ban', () => {
+  const spec = deciderSpec(userDecider);
+  const at = '2026-04-01T09:00:00.000Z';
+  const unverified: UserRegistered = { ...registered, data: { ...registered.data, emailVerified: false } };
+
+  it('verifies an unverified e-mail once; verifying again appends nothing', () => {
+    spec
+      .given([unverified])
+      .when({ type: 'VerifyEmail', data: { userId: 'u1', now: at } })
+      .then([{ type: 'EmailVerified', data: { userId: 'u1', at } }]);
+    spec
+      .given([unverified, { type: 'EmailVerified', data: { userId: 'u1', at } }])
+      .when({ type: 'VerifyEmail', data: { userId: 'u1', now: at } })
+      .then([]);
+  });
+
+  it('changes the password of an existing user', () => {
+    spec
+      .given([registered])
+      .when({ type: 'ChangePassword', data: { userId: 'u1', passwordHash: 'h2', now: at } })
+      .then([{ type: 'PasswordChanged', data: { userId: 'u1', passwordHash: 'h2', at, reason: 'reset' } }]);
+  });
+
+  it('toggles the ban: banned, then unbanned', () => {
+    const banned = { type: 'UserBanned' as const, data: { userId: 'u1', by: 'a1', at } };
+    spec
+      .given([registered])
+      .when({ type: 'ToggleBan', data: { userId: 'u1', by: 'a1', now: at } })
+      .then([banned]);
+    spec
+      .given([registered, banned])
+      .when({ type: 'ToggleBan', data: { userId: 'u1', by: 'a1', now: at } })
+      .then([{ type: 'UserUnbanned', data: { userId: 'u1', by: 'a1', at } }]);
+  });
+
+  it('refuses to ban a user that does not exist', () => {
+    spec
+      .given([])
+      .when({ type: 'ToggleBan', data: { userId: 'u1', by: 'a1', now: at } })
+      .thenThrows({ code: 'USER_NOT_FOUND' });
+  });
+});
+
+describe('email claim decider: release', () => {
+  const spec = deciderSpec(emailClaimDecider);
+  const claimed = { type: 'EmailClaimed' as const, data: { email: 'ann@example.com', userId: 'u1' } };
+
+  it('releases a claim its holder gives back, so another user may claim the address', () => {
+    spec
+      .given([claimed])
+      .when({ type: 'ReleaseEmail', data: { email: 'ann@example.com', userId: 'u1' } })
+      .then([{ type: 'EmailReleased', data: { email: 'ann@example.com', userId: 'u1' } }]);
+    spec
+      .given([claimed, { type: 'EmailReleased', data: { email: 'ann@example.com', userId: 'u1' } }])
+      .when({ type: 'ClaimEmail', data: { email: 'ann@example.com', userId: 'u2' } })
+      .then([{ type: 'EmailClaimed', data: { email: 'ann@example.com', userId: 'u2' } }]);
+  });
+
+  it('ignores a release by someone who does not hold the claim', () => {
+    spec
+      .given([claimed])
+      .when({ type: 'ReleaseEmail', data: { email: 'ann@example.com', userId: 'u2' } })
+      .then([]);
+  });
+});

@@ -11,14 +11,26 @@ export type UserRegistered = DomainEvent<
     isAdmin: boolean;
     emailVerified: boolean;
     registeredAt: string;
+    /** The invite code the user registered with (none for seeded users). */
+    inviteCode?: string;
   }
 >;
 export type UserLoggedIn = DomainEvent<'UserLoggedIn', { userId: string; at: string }>;
+export type EmailVerified = DomainEvent<'EmailVerified', { userId: string; at: string }>;
+export type PasswordChanged = DomainEvent<
+  'PasswordChanged',
+  { userId: string; passwordHash: string; at: string; reason: 'reset' }
+>;
+export type UserBanned = DomainEvent<'UserBanned', { userId: string; by: string; at: string }>;
+export type UserUnbanned = DomainEvent<'UserUnbanned', { userId: string; by: string; at: string }>;
 
-export type UserEvent = UserRegistered | UserLoggedIn;
+export type UserEvent = UserRegistered | UserLoggedIn | EmailVerified | PasswordChanged | UserBanned | UserUnbanned;
 
 /** The claim on an e-mail address: one stream per address, so two registrations cannot both take it. */
 export type EmailClaimed = DomainEvent<'EmailClaimed', { email: string; userId: string }>;
+/** A claim given back because the registration that made it could not finish. */
+export type EmailReleased = DomainEvent<'EmailReleased', { email: string; userId: string }>;
+export type EmailClaimEvent = EmailClaimed | EmailReleased;
 
 export const userStream = (userId: string) => `user-${userId}`;
 export const emailClaimStream = (email: string) => `user-email-${email.toLowerCase()}`;

@@ -61,6 +61,8 @@ export async function handleCommand<State, Command, Event extends DomainEvent>(
       return { events, position: append.position, append };
     } catch (err) {
       if (!(err instanceof WrongExpectedRevisionError) || attempt >= maxAttempts) throw err;
+      // Someone else appended first: back off a little (with jitter, so racing writers spread out), then decide again.
+      await new Promise((r) => setTimeout(r, Math.random() * Math.min(2 * attempt, 20)));
     }
   }
 }

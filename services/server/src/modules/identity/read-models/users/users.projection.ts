@@ -8,7 +8,7 @@ import type { UserEvent } from '../../user.events.js';
 export const usersProjection: Projection = {
   name: 'users',
   tables: ['users'],
-  handles: ['UserRegistered', 'UserLoggedIn'],
+  handles: ['UserRegistered', 'UserLoggedIn', 'EmailVerified', 'PasswordChanged', 'UserBanned', 'UserUnbanned'],
   async apply(recorded, { tx, push }) {
     const event = { type: recorded.type, data: recorded.data } as UserEvent;
     switch (event.type) {
@@ -35,6 +35,21 @@ export const usersProjection: Projection = {
           .update(users)
           .set({ lastLoggedInAt: new Date(event.data.at) })
           .where(eq(users.id, event.data.userId));
+        return;
+      case 'EmailVerified':
+        await tx.update(users).set({ emailVerified: true }).where(eq(users.id, event.data.userId));
+        push({ to: ADMINS_ROOM, event: 'admin.user.updated', payload: { user_id: event.data.userId } });
+        return;
+      case 'PasswordChanged':
+        await tx.update(users).set({ passwordHash: event.data.passwordHash }).where(eq(users.id, event.data.userId));
+        return;
+      case 'UserBanned':
+      case 'UserUnbanned':
+        await tx
+          .update(users)
+          .set({ isBanned: event.type === 'UserBanned' })
+          .where(eq(users.id, event.data.userId));
+        push({ to: ADMINS_ROOM, event: 'admin.user.updated', payload: { user_id: event.data.userId } });
         return;
     }
   },

@@ -1,0 +1,48 @@
+import type { MailMessage } from '../../infra/mail/mail.port.js';
+
+const escape = (s: string) =>
+  s.replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c]!);
+
+function message(
+  to: string,
+  subject: string,
+  greeting: string,
+  lines: string[],
+  action: string,
+  link: string,
+): MailMessage {
+  const text = [greeting, '', ...lines, '', `${action}: ${link}`, '', 'Seatlink'].join('\n');
+  const html = `<p>${escape(greeting)}</p>${lines.map((l) => `<p>${escape(l)}</p>`).join('')}
+<p><a href="${escape(link)}">${escape(action)}</a></p><p>Seatlink</p>`;
+  return { to, subject, text, html, link };
+}
+
+export function verificationEmail(to: string, firstName: string, dashboardUrl: string, token: string): MailMessage {
+  const link = `${dashboardUrl.replace(/\/$/, '')}/verify-email?token=${encodeURIComponent(token)}`;
+  return message(
+    to,
+    'Verify your email address',
+    `Hello ${firstName},`,
+    [
+      'Welcome to Seatlink. Please confirm your email address to activate your account.',
+      'This link works for 24 hours.',
+    ],
+    'Verify email address',
+    link,
+  );
+}
+
+export function passwordResetEmail(to: string, firstName: string, dashboardUrl: string, token: string): MailMessage {
+  const link = `${dashboardUrl.replace(/\/$/, '')}/reset-password?token=${encodeURIComponent(token)}`;
+  return message(
+    to,
+    'Reset your password',
+    `Hello ${firstName},`,
+    [
+      'We received a request to reset the password of your Seatlink account.',
+      'This link works for 1 hour. If you did not ask for it, you can ignore this email.',
+    ],
+    'Reset password',
+    link,
+  );
+}

@@ -1,0 +1,5 @@
+import { Module } from '@nestjs/common';
+import { WaitlistController } from './waitlist.controller.js';
+
+@Module({ controllers: [WaitlistController] })
+export class WaitlistModule {}
