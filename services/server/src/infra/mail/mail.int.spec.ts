@@ -4,6 +4,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { Module, type INestApplicationContext } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
+import { type AddressObject, simpleParser } from 'mailparser';
 import { SMTPServer, type SMTPServerAddress } from 'smtp-server';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import { createMailer, MailModule } from './mail.module.js';
@@ -104,7 +105,7 @@ describe('SmtpMailer against a real SMTP server', () => {
     const [got] = smtp.received;
     expect(got?.mailFrom).toBe('no-reply@seatlink.test');
     expect(got?.rcptTo).toEqual(['ann.fan@example.test']);
-    const mail = parseMail(got?.raw ?? '');
+    const mail = await parseMail(got?.raw ?? '');
     expect(mail.headers.get('from')).toBe('Seatlink <no-reply@seatlink.test>');
     expect(mail.headers.get('to')).toBe('ann.fan@example.test');
     expect(mail.headers.get('subject')).toBe('Confirm your e-mail – Seatlink');
@@ -120,7 +121,7 @@ describe('SmtpMailer against a real SMTP server', () => {
     expect(smtp.logins).toEqual([{ username: 'mailer', password: 'p@ss/word' }]);
     expect(smtp.received[0]?.user).toBe('mailer');
     expect(smtp.received[0]?.mailFrom).toBe('tickets@club.test');
-    expect(parseMail(smtp.received[0]?.raw ?? '').headers.get('from')).toBe('Box Office <tickets@club.test>');
+    expect((await parseMail(smtp.received[0]?.raw ?? '')).headers.get('from')).toBe('Box Office <tickets@club.test>');
   });
 
   it('rejects when the server refuses the login', async () => {
@@ -171,7 +172,7 @@ describe('OutboxMailer', () => {
 
     const eml = await readFile(path.join(dataDir, 'outbox', files[0] ?? ''), 'utf8');
     expect(eml).toContain('\r\n'); // RFC 822 line ends
-    const mail = parseMail(eml);
+    const mail = await parseMail(eml);
     expect(mail.headers.get('from')).toBe('Seatlink <no-reply@seatlink.test>');
     expect(mail.headers.get('to')).toBe('ann.fan@example.test');
     expect(mail.headers.get('subject')).toBe('Confirm your e-mail – Seatlink');
@@ -254,63 +255,28 @@ async function closedPort(): Promise<number> {
 }
 
 interface ParsedMail {
-  /** Header names in lower case, values unfolded and with their encoded words decoded. */
+  /** From, To, Subject, Message-ID and Date as one line each, as a reader of the message sees them. */
   headers: Map<string, string>;
-  /** The leaf parts in order, their bodies decoded from their transfer encoding. */
+  /** The text and HTML bodies, decoded. */
   parts: Array<{ contentType: string; body: string }>;
 }
 
-/** Just enough of MIME (RFC 2045-2047) to read back what nodemailer writes: no mail parser is installed here. */
-function parseMail(raw: string): ParsedMail {
-  const text = raw.replace(/\r\n/g, '\n');
-  const split = text.indexOf('\n\n');
-  const head = split < 0 ? text : text.slice(0, split);
-  const body = split < 0 ? '' : text.slice(split + 2);
-  const headers = new Map<string, string>();
-  for (const line of head.replace(/\n[ \t]+/g, ' ').split('\n')) {
-    const colon = line.indexOf(':');
-    if (colon > 0) headers.set(line.slice(0, colon).trim().toLowerCase(), decodeWords(line.slice(colon + 1).trim()));
-  }
-  const contentType = headers.get('content-type') ?? 'text/plain';
-  const type = (contentType.split(';')[0] ?? '').trim().toLowerCase();
-  if (type.startsWith('multipart/')) {
-    const boundary = /boundary="?([^";]+)"?/i.exec(contentType)?.[1];
-    if (!boundary) throw new Error('multipart without a boundary');
-    const sections = body.split(`--${boundary}`).slice(1);
-    const parts = sections.filter((s) => !s.startsWith('--')).flatMap((s) => parseMail(s.replace(/^\n/, '')).parts);
-    return { headers, parts };
-  }
-  const encoding = (headers.get('content-transfer-encoding') ?? '7bit').toLowerCase();
-  const decoded =
-    encoding === 'quoted-printable'
-      ? decodeQuotedPrintable(body)
-      : encoding === 'base64'
-        ? Buffer.from(body, 'base64').toString('utf8')
-        : body;
-  return { headers, parts: [{ contentType: type, body: decoded }] };
-}
-
-function decodeQuotedPrintable(body: string): string {
-  const joined = body.replace(/=\n/g, '');
-  const bytes: number[] = [];
-  for (let i = 0; i < joined.length; i++) {
-    const hex = joined.slice(i + 1, i + 3);
-    if (joined[i] === '=' && /^[0-9A-F]{2}$/i.test(hex)) {
-      bytes.push(parseInt(hex, 16));
-      i += 2;
-    } else {
-      bytes.push(...Buffer.from(joined[i] ?? '', 'utf8'));
-    }
-  }
-  return Buffer.from(bytes).toString('utf8');
-}
-
-function decodeWords(value: string): string {
-  return value
-    .replace(/\?=\s+=\?/g, '?==?')
-    .replace(/=\?([^?]+)\?([QB])\?([^?]*)\?=/gi, (_all, _charset: string, kind: string, data: string) =>
-      kind.toUpperCase() === 'B'
-        ? Buffer.from(data, 'base64').toString('utf8')
-        : decodeQuotedPrintable(data.replace(/_/g, ' ')),
-    );
+/** Reads a raw RFC 822 message with mailparser. */
+async function parseMail(raw: string): Promise<ParsedMail> {
+  const mail = await simpleParser(raw);
+  const address = (a: AddressObject | AddressObject[] | undefined) => (Array.isArray(a) ? a[0] : a)?.value[0];
+  const from = address(mail.from);
+  const line = (key: string) => mail.headerLines.find((h) => h.key === key)?.line.replace(/^[^:]+:\s*/, '') ?? '';
+  const headers = new Map<string, string>([
+    ['from', from?.name ? `${from.name} <${from.address}>` : (from?.address ?? '')],
+    ['to', address(mail.to)?.address ?? ''],
+    ['subject', mail.subject ?? ''],
+    ['message-id', mail.messageId ?? ''],
+    ['date', line('date')],
+  ]);
+  const parts = [
+    ...(mail.text !== undefined ? [{ contentType: 'text/plain', body: mail.text }] : []),
+    ...(typeof mail.html === 'string' ? [{ contentType: 'text/html', body: mail.html }] : []),
+  ];
+  return { headers, parts };
 }
