@@ -5,6 +5,8 @@ import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import pg from 'pg';
+import { writeFixtures } from './fixtures';
+import { startMailCatcher } from './mail-catcher';
 
 const root = path.resolve(import.meta.dirname, '../../..');
 const dist = path.join(root, 'services/server/dist');
@@ -67,6 +69,9 @@ export default async function globalSetup() {
     DASHBOARD_URL: `http://localhost:${port}`,
     REDIS_PREFIX: `e2e${randomBytes(4).toString('hex')}`,
     LOG_LEVEL: 'warn',
+    // Every browser test comes from 127.0.0.1: per-IP limits are for the API tests to prove, not to trip these.
+    THROTTLE_PUBLIC_IP: '1000',
+    THROTTLE_LOGIN_IP: '1000',
   };
   let dropDatabase = async () => {};
   if (process.env.DATABASE_URL) {
@@ -77,6 +82,11 @@ export default async function globalSetup() {
     env.DATABASE_URL = url.toString();
     dropDatabase = () => adminQuery(process.env.DATABASE_URL!, `drop database if exists ${name} with (force)`);
   }
+
+  const mail = await startMailCatcher(path.join(dataDir, 'caught-mail'));
+  env.SMTP_URL = mail.url;
+  process.env.E2E_MAIL_DIR = path.join(dataDir, 'caught-mail');
+  await writeFixtures(dist, { DATABASE_URL: env.DATABASE_URL, dataDir });
 
   const children: ChildProcess[] = [];
   if (process.env.REDIS_URL) {
@@ -95,6 +105,7 @@ export default async function globalSetup() {
   return async () => {
     for (const child of children) child.kill('SIGTERM');
     await Promise.all(children.map((c) => (c.exitCode === null ? exited(c) : Promise.resolve(c.exitCode))));
+    await mail.stop();
     await dropDatabase();
     rmSync(dataDir, { recursive: true, force: true });
   };

@@ -7,7 +7,10 @@ import { UserAuditLogPage } from '../features/admin/user-audit-log.page';
 import { AdminUsersPage } from '../features/admin/users.page';
 import { LoginPage } from '../features/auth/login.page';
 import { RegisterPage } from '../features/auth/register.page';
+import { ResetPasswordPage } from '../features/auth/reset-password.page';
+import { VerifyEmailPage } from '../features/auth/verify-email.page';
 import { TicketsOverviewPage } from '../features/tickets/tickets-overview.page';
+import { WaitlistPage } from '../features/waitlist/waitlist.page';
 import { AdminRoute } from './guards/admin-route';
 import { ProtectedRoute } from './guards/protected-route';
 import { PublicOnlyRoute } from './guards/public-only-route';
@@ -24,7 +27,11 @@ export const routes: RouteObject[] = [
     element: <PublicOnlyRoute />,
     children: [{ path: '/login', element: <LoginPage /> }],
   },
+  // Open to anyone, signed in or not (SPEC.md §2 route table).
   { path: '/register', element: <RegisterPage /> },
+  { path: '/waitlist', element: <WaitlistPage /> },
+  { path: '/reset-password', element: <ResetPasswordPage /> },
+  { path: '/verify-email', element: <VerifyEmailPage /> },
   {
     element: <ProtectedRoute />,
     children: [

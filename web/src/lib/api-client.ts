@@ -13,12 +13,15 @@ export const UNKNOWN_ERROR = 'UNKNOWN_ERROR';
 export class ApiError extends Error {
   readonly status: number;
   readonly code: string | undefined;
+  /** The parsed response body, for calls whose failure carries more than `message` (e.g. verify-email's `error`). */
+  readonly body: unknown;
 
-  constructor(message: string, status: number, code?: string, options?: { cause?: unknown }) {
-    super(message, options);
+  constructor(message: string, status: number, code?: string, options?: { cause?: unknown; body?: unknown }) {
+    super(message, options?.cause === undefined ? undefined : { cause: options.cause });
     this.name = 'ApiError';
     this.status = status;
     this.code = code;
+    this.body = options?.body;
   }
 }
 
@@ -54,7 +57,7 @@ export async function request<T>(path: string, options: RequestOptions = {}): Pr
   const payload = await readJson(response);
   if (!response.ok) {
     const { message, code } = readError(payload);
-    throw new ApiError(message, response.status, code);
+    throw new ApiError(message, response.status, code, { body: payload });
   }
   return payload as T;
 }

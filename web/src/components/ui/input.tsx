@@ -1,4 +1,4 @@
-import type { InputHTMLAttributes, LabelHTMLAttributes } from 'react';
+import type { ComponentProps, LabelHTMLAttributes } from 'react';
 import { cx } from './cx';
 
 export const inputClassName =
@@ -6,7 +6,8 @@ export const inputClassName =
   'placeholder:text-slate-400 focus:ring-2 focus:ring-inset focus:ring-indigo-600 focus:outline-none ' +
   'disabled:cursor-not-allowed disabled:bg-slate-50';
 
-export function Input({ className, ...props }: InputHTMLAttributes<HTMLInputElement>) {
+/** A text input; `ref` is passed through (React 19). */
+export function Input({ className, ...props }: ComponentProps<'input'>) {
   return <input className={cx(inputClassName, className)} {...props} />;
 }
 

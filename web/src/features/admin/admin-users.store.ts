@@ -2,7 +2,9 @@ import { create } from 'zustand';
 import { ADMIN_USERS_PAGE_SIZE, type Pagination, type User } from '@seatlink/contracts';
 import { errorMessage } from '../../lib/api-client';
 import { listUsers } from './api/list-users';
+import { resetUserPassword } from './api/reset-user-password';
 import { setUserCredits } from './api/set-user-credits';
+import { toggleUserBan } from './api/toggle-user-ban';
 
 /** The admin users part of the admin slice (SPEC.md §3). */
 export interface AdminUsersState {
@@ -14,12 +16,18 @@ export interface AdminUsersState {
 }
 
 export type SetCreditsResult = { ok: true; user: User; message: string } | { ok: false; message: string };
+export type ToggleBanResult = { ok: true; user: User; message: string } | { ok: false; message: string };
+export type ActionResult = { ok: boolean; message: string };
 
 export interface AdminUsersActions {
   /** Loads one page; `silent` keeps the current rows on screen instead of showing the loading state. */
   fetchUsers(page: number, options?: { silent?: boolean }): Promise<void>;
   /** PUT credits; on success the row is replaced by the user the server answered with. */
   setCredits(userId: string, credits: number): Promise<SetCreditsResult>;
+  /** POST reset-password: e-mails the user a reset link. Failure: the server's message or 'Failed to send password reset'. */
+  resetPassword(userId: string): Promise<ActionResult>;
+  /** POST toggle-ban; on success the row is replaced by the user the server answered with. */
+  toggleBan(userId: string): Promise<ToggleBanResult>;
 }
 
 export type AdminUsersStore = AdminUsersState & AdminUsersActions;
@@ -65,6 +73,25 @@ export function createAdminUsersStore() {
         return { ok: true, user, message };
       } catch (error) {
         return { ok: false, message: errorMessage(error, 'Failed to update credits') };
+      }
+    },
+
+    async resetPassword(userId) {
+      try {
+        const { message } = await resetUserPassword(userId);
+        return { ok: true, message };
+      } catch (error) {
+        return { ok: false, message: errorMessage(error, 'Failed to send password reset') };
+      }
+    },
+
+    async toggleBan(userId) {
+      try {
+        const { user, message } = await toggleUserBan(userId);
+        set({ users: get().users.map((row) => (row.id === user.id ? user : row)) });
+        return { ok: true, user, message };
+      } catch (error) {
+        return { ok: false, message: errorMessage(error, 'Failed to toggle user ban status') };
       }
     },
   }));

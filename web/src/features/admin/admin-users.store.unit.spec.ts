@@ -67,6 +67,56 @@ describe('admin users store', () => {
   });
 });
 
+describe('admin users store: reset password and ban', () => {
+  it('sends a password reset e-mail and passes on the server message', async () => {
+    const calls = stubFetch({ status: 200, body: { message: 'Password reset email sent' } });
+    const store = createAdminUsersStore();
+    await expect(store.getState().resetPassword('a')).resolves.toEqual({
+      ok: true,
+      message: 'Password reset email sent',
+    });
+    expect(calls[0]).toMatchObject({ url: '/v1/admin/users/a/reset-password', method: 'POST', body: undefined });
+  });
+
+  it("falls back to 'Failed to send password reset'", async () => {
+    stubFetch({ status: 500 });
+    const store = createAdminUsersStore();
+    await expect(store.getState().resetPassword('a')).resolves.toEqual({
+      ok: false,
+      message: 'Failed to send password reset',
+    });
+  });
+
+  it('replaces the row with the banned or unbanned user', async () => {
+    const before = aUser({ id: 'a', is_banned: false });
+    const after = { ...before, is_banned: true };
+    const calls = stubFetch({ status: 200, body: { message: 'User has been banned', user: after } });
+    const store = createAdminUsersStore();
+    store.setState({ users: [before] });
+
+    await expect(store.getState().toggleBan('a')).resolves.toEqual({
+      ok: true,
+      user: after,
+      message: 'User has been banned',
+    });
+    expect(calls[0]).toMatchObject({ url: '/v1/admin/users/a/toggle-ban', method: 'POST' });
+    expect(store.getState().users[0]?.is_banned).toBe(true);
+  });
+
+  it("reports the server message or 'Failed to toggle user ban status'", async () => {
+    stubFetch({ status: 400, body: { message: 'You cannot ban yourself' } }, { status: 500 });
+    const store = createAdminUsersStore();
+    await expect(store.getState().toggleBan('a')).resolves.toEqual({
+      ok: false,
+      message: 'You cannot ban yourself',
+    });
+    await expect(store.getState().toggleBan('a')).resolves.toEqual({
+      ok: false,
+      message: 'Failed to toggle user ban status',
+    });
+  });
+});
+
 describe('credits form value', () => {
   it('accepts whole numbers of at least 0', () => {
     expect(parseCredits('0')).toBe(0);

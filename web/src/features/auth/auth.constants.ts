@@ -3,3 +3,8 @@ export const VERIFICATION_NOTICE_HIDE_MS = 5_000;
 
 /** Login error code that offers to resend the verification email (SPEC.md §8). */
 export const EMAIL_NOT_VERIFIED = 'EMAIL_NOT_VERIFIED';
+
+/** Redirect delays (SPEC.md §9): to /login 5 s after registering and 2 s after verifying; to / 2 s after a reset. */
+export const REGISTRATION_REDIRECT_MS = 5_000;
+export const VERIFICATION_REDIRECT_MS = 2_000;
+export const RESET_REDIRECT_MS = 2_000;

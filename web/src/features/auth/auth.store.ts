@@ -24,7 +24,7 @@ export interface AuthActions {
   checkStatus(): Promise<void>;
   /**
    * Re-reads the signed-in user without the loading flag (after a socket reconnect or a `session.ended` push):
-   * a 401 resets to the signed-out state, other failures keep what is known.
+   * a 401 (session gone) or 403 (account banned) resets to the signed-out state, other failures keep what is known.
    */
   refreshUser(): Promise<void>;
   /** Logout (SPEC.md §4). Resolves true when signed out; a failure is stored in `error`. */
@@ -85,7 +85,7 @@ export function createAuthStore() {
         const user = await getMe();
         if (get().isAuthenticated) set({ user });
       } catch (error) {
-        if (error instanceof ApiError && error.status === 401) set({ ...initialAuthState });
+        if (error instanceof ApiError && (error.status === 401 || error.status === 403)) set({ ...initialAuthState });
       }
     },
 

@@ -144,4 +144,26 @@ describe('auth store: live balance', () => {
 
     expect(stateOf(store)).toEqual(initialAuthState);
   });
+
+  it('refreshUser signs out a banned user (403)', async () => {
+    stubFetch({ status: 403, body: { message: 'Your account has been banned' } });
+    const store = createAuthStore();
+    store.setState({ isAuthenticated: true, user: aUser() });
+
+    await store.getState().refreshUser();
+
+    expect(stateOf(store)).toEqual(initialAuthState);
+  });
+
+  it('refreshUser keeps the session through a server or network failure', async () => {
+    stubFetch({ status: 503 }, new TypeError('Failed to fetch'));
+    const store = createAuthStore();
+    const user = aUser();
+    store.setState({ isAuthenticated: true, user });
+
+    await store.getState().refreshUser();
+    await store.getState().refreshUser();
+
+    expect(stateOf(store)).toMatchObject({ isAuthenticated: true, user });
+  });
 });

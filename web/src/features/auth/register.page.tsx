@@ -1,18 +1,199 @@
-import { Link } from 'react-router-dom';
-import { Brand } from '../../components/ui/brand';
+import { useEffect, useRef, useState, type FormEvent } from 'react';
+import { Link, useNavigate, useSearchParams } from 'react-router-dom';
+import { PASSWORD_MESSAGES } from '@seatlink/contracts';
+import { Alert } from '../../components/ui/alert';
+import { AuthShell, linkClassName } from '../../components/ui/auth-shell';
+import { Button } from '../../components/ui/button';
+import { Input, Label } from '../../components/ui/input';
+import { getCaptchaToken } from '../../lib/captcha';
+import { REGISTRATION_REDIRECT_MS } from './auth.constants';
+import { PasswordFields } from './components/password-fields';
+import { passwordSubmitError } from './password-rules';
+import { useRegistrationStore } from './registration.store';
 
-/** Placeholder: registration with an invite code lands in a later issue. */
+/**
+ * /register (SPEC.md §2 "Registration page"): all six fields required, the password rules of §5, a captcha token
+ * (action 'register') made just before sending; on success the server's message, then /login after 5 s.
+ * `?code=` prefills the invite code (the link an invitee is sent).
+ */
 export function RegisterPage() {
-  return (
-    <main className="flex min-h-screen items-center justify-center bg-gradient-to-br from-slate-50 to-indigo-50 px-4 py-12">
-      <div className="w-full max-w-sm rounded-2xl border border-slate-200 bg-white p-6 text-center shadow-sm">
-        <Brand size="lg" className="justify-center" />
-        <h1 className="mt-4 text-xl font-semibold text-slate-900">Register</h1>
-        <p className="mt-2 text-sm text-slate-500">Registration with an invite code is coming soon.</p>
-        <Link to="/login" className="mt-6 inline-block text-sm font-medium text-indigo-600 hover:text-indigo-500">
+  const navigate = useNavigate();
+  const [searchParams] = useSearchParams();
+  const loading = useRegistrationStore((s) => s.loading);
+  const error = useRegistrationStore((s) => s.error);
+  const success = useRegistrationStore((s) => s.success);
+  const message = useRegistrationStore((s) => s.message);
+  const register = useRegistrationStore((s) => s.register);
+  const clear = useRegistrationStore((s) => s.clear);
+  const clearError = useRegistrationStore((s) => s.clearError);
+
+  const [email, setEmail] = useState('');
+  const [firstName, setFirstName] = useState('');
+  const [lastName, setLastName] = useState('');
+  const [password, setPassword] = useState('');
+  const [confirmation, setConfirmation] = useState('');
+  const [inviteCode, setInviteCode] = useState(() => searchParams.get('code')?.trim() ?? '');
+  const [formError, setFormError] = useState<string | null>(null);
+  const [submitting, setSubmitting] = useState(false);
+  const confirmationRef = useRef<HTMLInputElement>(null);
+  const busy = loading || submitting;
+
+  // A fresh form on every visit; nothing left behind.
+  useEffect(() => {
+    clear();
+    return clear;
+  }, [clear]);
+
+  useEffect(() => {
+    if (!success) return;
+    const timer = window.setTimeout(() => void navigate('/login', { replace: true }), REGISTRATION_REDIRECT_MS);
+    return () => window.clearTimeout(timer);
+  }, [success, navigate]);
+
+  const submit = async (event: FormEvent<HTMLFormElement>) => {
+    event.preventDefault();
+    if (busy) return;
+    clearError();
+    const problem = passwordSubmitError(password, confirmation);
+    if (problem) {
+      if (problem === PASSWORD_MESSAGES.mismatch) {
+        // Already said under the confirmation.
+        setFormError(null);
+        confirmationRef.current?.focus();
+      } else {
+        setFormError(problem);
+      }
+      return;
+    }
+    setFormError(null);
+    setSubmitting(true);
+    try {
+      const token = await getCaptchaToken('register');
+      await register({
+        email: email.trim(),
+        first_name: firstName.trim(),
+        last_name: lastName.trim(),
+        password,
+        invite_code: inviteCode.trim(),
+        token,
+      });
+    } finally {
+      setSubmitting(false);
+    }
+  };
+
+  const footer = (
+    <div className="space-y-2">
+      <p>
+        Already have an account?{' '}
+        <Link to="/login" className={linkClassName}>
           Sign in
         </Link>
-      </div>
-    </main>
+      </p>
+      <p>
+        No invite code?{' '}
+        <Link to="/waitlist" className={linkClassName}>
+          Join the waitlist
+        </Link>
+      </p>
+    </div>
+  );
+
+  if (success) {
+    return (
+      <AuthShell title="Create your account" size="md" footer={footer}>
+        <Alert tone="success" data-testid="register-success">
+          <p className="font-medium">{message}</p>
+          <p className="mt-1">Redirecting to sign in...</p>
+        </Alert>
+      </AuthShell>
+    );
+  }
+
+  return (
+    <AuthShell title="Create your account" subtitle="Registration is by invitation." size="md" footer={footer}>
+      <form className="space-y-4" onSubmit={(event) => void submit(event)} data-testid="register-form">
+        <div className="space-y-1">
+          <Label htmlFor="register-email">Email</Label>
+          <Input
+            id="register-email"
+            name="email"
+            type="email"
+            autoComplete="email"
+            required
+            disabled={busy}
+            value={email}
+            onChange={(event) => setEmail(event.target.value)}
+          />
+        </div>
+        <div className="grid grid-cols-1 gap-4 sm:grid-cols-2">
+          <div className="space-y-1">
+            <Label htmlFor="register-first-name">First Name</Label>
+            <Input
+              id="register-first-name"
+              name="first_name"
+              autoComplete="given-name"
+              required
+              disabled={busy}
+              value={firstName}
+              onChange={(event) => setFirstName(event.target.value)}
+            />
+          </div>
+          <div className="space-y-1">
+            <Label htmlFor="register-last-name">Last Name</Label>
+            <Input
+              id="register-last-name"
+              name="last_name"
+              autoComplete="family-name"
+              required
+              disabled={busy}
+              value={lastName}
+              onChange={(event) => setLastName(event.target.value)}
+            />
+          </div>
+        </div>
+        <PasswordFields
+          password={password}
+          confirmation={confirmation}
+          onPasswordChange={(value) => {
+            setPassword(value);
+            setFormError(null);
+          }}
+          onConfirmationChange={setConfirmation}
+          passwordLabel="Password"
+          confirmationLabel="Confirm Password"
+          disabled={busy}
+          confirmationRef={confirmationRef}
+        />
+        <div className="space-y-1">
+          <Label htmlFor="register-invite-code">Invite Code</Label>
+          <Input
+            id="register-invite-code"
+            name="invite_code"
+            autoComplete="off"
+            spellCheck={false}
+            required
+            disabled={busy}
+            value={inviteCode}
+            onChange={(event) => setInviteCode(event.target.value)}
+          />
+        </div>
+
+        {formError ? (
+          <Alert tone="error" data-testid="register-form-error">
+            {formError}
+          </Alert>
+        ) : null}
+        {error ? (
+          <Alert tone="error" data-testid="register-error">
+            {error}
+          </Alert>
+        ) : null}
+
+        <Button type="submit" className="w-full" disabled={busy} aria-busy={busy}>
+          {busy ? 'Creating account...' : 'Create Account'}
+        </Button>
+      </form>
+    </AuthShell>
   );
 }

@@ -42,7 +42,7 @@ export function SetCreditsForm({ user }: { user: User }) {
       <label htmlFor={inputId} className="sr-only">
         Credits for {user.email}
       </label>
-      <div className="w-28">
+      <div className="w-24">
         <Input
           id={inputId}
           type="number"

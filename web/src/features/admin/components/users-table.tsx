@@ -5,8 +5,9 @@ import { Alert } from '../../../components/ui/alert';
 import { Badge } from '../../../components/ui/badge';
 import { formatCredits, formatDate } from '../../../lib/format';
 import { SetCreditsForm } from './set-credits-form';
+import { UserActions } from './user-actions';
 
-const COLUMNS = ['Email', 'Name', 'Balance', 'Admin', 'Status', 'Created', 'Credits'] as const;
+const COLUMNS = ['User', 'Balance', 'Status', 'Created', 'Credits', 'Actions'] as const;
 
 export interface UsersTableProps {
   users: User[];
@@ -61,25 +62,34 @@ export function UsersTable({ users, loading, error }: UsersTableProps) {
         data-testid="user-row"
         data-user-id={user.id}
         data-email={user.email}
+        data-banned={user.is_banned}
+        data-admin={user.is_admin}
         tabIndex={0}
         onClick={() => openAudits(user)}
         onKeyDown={(event) => onRowKeyDown(event, user)}
         className="cursor-pointer hover:bg-slate-50 focus-visible:bg-indigo-50 focus-visible:outline-none"
       >
-        <td className="px-4 py-3 font-medium whitespace-nowrap text-slate-900">{user.email}</td>
-        <td className="px-4 py-3 whitespace-nowrap text-slate-600">{fullName(user)}</td>
-        <td className="px-4 py-3 whitespace-nowrap text-slate-900 tabular-nums" data-testid="user-balance">
+        <td className="px-3 py-2 whitespace-nowrap">
+          <div className="flex items-center gap-2 font-medium text-slate-900">
+            {user.email}
+            {user.is_admin ? <Badge tone="indigo">Admin</Badge> : null}
+          </div>
+          <div className="text-xs text-slate-500" data-testid="user-name">
+            {fullName(user)}
+          </div>
+        </td>
+        <td className="px-3 py-3 whitespace-nowrap text-slate-900 tabular-nums" data-testid="user-balance">
           {formatCredits(user.balance)}
         </td>
-        <td className="px-4 py-3 whitespace-nowrap">
-          {user.is_admin ? <Badge tone="indigo">Yes</Badge> : <span className="text-slate-500">No</span>}
-        </td>
-        <td className="px-4 py-3 whitespace-nowrap" data-testid="user-status">
+        <td className="px-3 py-3 whitespace-nowrap" data-testid="user-status">
           {user.is_banned ? <Badge tone="red">Banned</Badge> : <Badge tone="green">Active</Badge>}
         </td>
-        <td className="px-4 py-3 whitespace-nowrap text-slate-600">{formatDate(user.created_at)}</td>
-        <td className="px-4 py-2 whitespace-nowrap">
+        <td className="px-3 py-3 whitespace-nowrap text-slate-600">{formatDate(user.created_at)}</td>
+        <td className="px-3 py-2 whitespace-nowrap">
           <SetCreditsForm user={user} />
+        </td>
+        <td className="px-3 py-2 whitespace-nowrap">
+          <UserActions user={user} />
         </td>
       </tr>
     ));
@@ -94,7 +104,7 @@ export function UsersTable({ users, loading, error }: UsersTableProps) {
               <th
                 key={column}
                 scope="col"
-                className="px-4 py-3 text-left text-xs font-semibold tracking-wide text-slate-500 uppercase"
+                className="px-3 py-3 text-left text-xs font-semibold tracking-wide text-slate-500 uppercase"
               >
                 {column}
               </th>

@@ -28,7 +28,7 @@ export function EmailNotVerifiedNotice({ message, email, onDismiss }: EmailNotVe
   const resend = async () => {
     setStatus('sending');
     try {
-      await resendVerification(email);
+      await resendVerification({ email });
       setStatus('sent');
     } catch {
       setStatus('failed');

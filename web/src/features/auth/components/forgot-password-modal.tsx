@@ -1,39 +1,40 @@
-import { useState, type FormEvent } from 'react';
+import { useEffect, useState, type FormEvent } from 'react';
 import { Alert } from '../../../components/ui/alert';
 import { Button } from '../../../components/ui/button';
 import { Input, Label } from '../../../components/ui/input';
 import { Modal } from '../../../components/ui/modal';
-import { errorMessage } from '../../../lib/api-client';
-import { forgotPassword } from '../api/forgot-password';
+import { useForgotPasswordStore } from '../forgot-password.store';
 
-type Status = 'idle' | 'loading' | 'success' | 'error';
+export const FORGOT_PASSWORD_SUCCESS = 'Password reset instructions have been sent to your email.';
 
 /**
- * 'Reset Password' modal (SPEC.md §2). Rendered only while open, so closing it clears its state.
- * Deliberate difference from the spec: Cancel closes the modal (the spec's Cancel is a submit button that does not).
+ * 'Reset Password' modal (SPEC.md §2), backed by the forgot-password slice. Closing it (Cancel, Escape, the backdrop)
+ * clears the slice. Deliberate difference from the spec: Cancel is a plain button that closes the modal (the spec's
+ * Cancel is a submit button that does not).
  */
 export function ForgotPasswordModal({ onClose }: { onClose: () => void }) {
+  const loading = useForgotPasswordStore((s) => s.loading);
+  const error = useForgotPasswordStore((s) => s.error);
+  const success = useForgotPasswordStore((s) => s.success);
+  const sendResetInstructions = useForgotPasswordStore((s) => s.sendResetInstructions);
+  const clear = useForgotPasswordStore((s) => s.clear);
   const [email, setEmail] = useState('');
-  const [status, setStatus] = useState<Status>('idle');
-  const [error, setError] = useState('');
 
-  const submit = async (event: FormEvent<HTMLFormElement>) => {
+  // Open on a clean slate, and leave none behind.
+  useEffect(() => {
+    clear();
+    return clear;
+  }, [clear]);
+
+  const submit = (event: FormEvent<HTMLFormElement>) => {
     event.preventDefault();
-    if (!email || status === 'loading') return;
-    setStatus('loading');
-    setError('');
-    try {
-      await forgotPassword(email);
-      setStatus('success');
-    } catch (err) {
-      setError(errorMessage(err, 'Something went wrong'));
-      setStatus('error');
-    }
+    if (!email || loading) return;
+    void sendResetInstructions(email);
   };
 
   return (
     <Modal title="Reset Password" onClose={onClose}>
-      <form className="space-y-4" onSubmit={(event) => void submit(event)}>
+      <form className="space-y-4" onSubmit={submit} data-testid="forgot-password-form">
         <div className="space-y-1">
           <Label htmlFor="forgot-password-email">Email address</Label>
           <Input
@@ -47,16 +48,22 @@ export function ForgotPasswordModal({ onClose }: { onClose: () => void }) {
             onChange={(event) => setEmail(event.target.value)}
           />
         </div>
-        {status === 'success' ? (
-          <Alert tone="success">Password reset instructions have been sent to your email.</Alert>
+        {success ? (
+          <Alert tone="success" data-testid="forgot-password-success">
+            {FORGOT_PASSWORD_SUCCESS}
+          </Alert>
         ) : null}
-        {status === 'error' ? <Alert tone="error">{error}</Alert> : null}
+        {error ? (
+          <Alert tone="error" data-testid="forgot-password-error">
+            {error}
+          </Alert>
+        ) : null}
         <div className="flex justify-end gap-2">
           <Button variant="secondary" onClick={onClose}>
             Cancel
           </Button>
-          <Button type="submit" disabled={status === 'loading'}>
-            {status === 'loading' ? 'Sending...' : 'Send Reset Instructions'}
+          <Button type="submit" disabled={loading} aria-busy={loading}>
+            {loading ? 'Sending...' : 'Send Reset Instructions'}
           </Button>
         </div>
       </form>

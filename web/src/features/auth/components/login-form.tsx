@@ -3,6 +3,7 @@ import { Link, useNavigate } from 'react-router-dom';
 import { Alert } from '../../../components/ui/alert';
 import { Button } from '../../../components/ui/button';
 import { Input, Label } from '../../../components/ui/input';
+import { getCaptchaToken } from '../../../lib/captcha';
 import { EMAIL_NOT_VERIFIED } from '../auth.constants';
 import { useAuthStore } from '../auth.store';
 import { EmailNotVerifiedNotice } from './email-not-verified-notice';
@@ -20,6 +21,9 @@ export function LoginForm() {
   const [password, setPassword] = useState('');
   const [showPassword, setShowPassword] = useState(false);
   const [forgotOpen, setForgotOpen] = useState(false);
+  // Covers getting the captcha token too, before the store's own loading flag is set.
+  const [submitting, setSubmitting] = useState(false);
+  const busy = loading || submitting;
 
   // An error left over from elsewhere (e.g. a failed logout) does not belong on a fresh sign-in screen.
   useEffect(() => {
@@ -28,10 +32,15 @@ export function LoginForm() {
 
   const submit = async (event: FormEvent<HTMLFormElement>) => {
     event.preventDefault();
-    if (!email || !password || loading) return;
-    // The human check is off for now: the server accepts a null token.
-    const ok = await login({ email, password, token: null });
-    if (ok) void navigate('/dashboard', { replace: true });
+    if (!email || !password || busy) return;
+    setSubmitting(true);
+    try {
+      const token = await getCaptchaToken('login');
+      const ok = await login({ email, password, token });
+      if (ok) void navigate('/dashboard', { replace: true });
+    } finally {
+      setSubmitting(false);
+    }
   };
 
   const closeForgot = useCallback(() => setForgotOpen(false), []);
@@ -94,8 +103,8 @@ export function LoginForm() {
           </Alert>
         ) : null}
 
-        <Button type="submit" className="w-full" disabled={loading} aria-busy={loading}>
-          {loading ? 'Signing in...' : 'Sign in'}
+        <Button type="submit" className="w-full" disabled={busy} aria-busy={busy}>
+          {busy ? 'Signing in...' : 'Sign in'}
         </Button>
 
         <p className="text-center text-sm text-slate-500">

@@ -1,0 +1,171 @@
+import { useState, type ReactNode } from 'react';
+import toast from 'react-hot-toast';
+import type { InviteCode } from '@seatlink/contracts';
+import { Alert } from '../../../components/ui/alert';
+import { Badge } from '../../../components/ui/badge';
+import { Button } from '../../../components/ui/button';
+import { formatDate, formatDateTime } from '../../../lib/format';
+import { useAdminInvitesStore } from '../admin-invites.store';
+import { inviteLastDay, inviteStatus, type InviteStatus } from '../invite-codes';
+import { UsageBar } from './usage-bar';
+
+const COLUMNS = ['Code', 'Usage', 'Status', 'Expires', 'Created', 'Actions'] as const;
+
+const statusTones = { Active: 'green', Disabled: 'slate', Expired: 'amber' } as const satisfies Record<
+  InviteStatus,
+  string
+>;
+
+async function copyCode(code: string) {
+  try {
+    if (!navigator.clipboard) throw new Error('Clipboard unavailable');
+    await navigator.clipboard.writeText(code);
+    toast.success('Invite code copied to clipboard');
+  } catch {
+    toast.error('Failed to copy code');
+  }
+}
+
+function InviteRow({ invite }: { invite: InviteCode }) {
+  const disable = useAdminInvitesStore((s) => s.disable);
+  const remove = useAdminInvitesStore((s) => s.remove);
+  const [busy, setBusy] = useState<'disable' | 'delete' | null>(null);
+  const status = inviteStatus(invite);
+  const lastDay = inviteLastDay(invite.expires_at);
+
+  const onDisable = async () => {
+    setBusy('disable');
+    const result = await disable(invite);
+    setBusy(null);
+    if (result.ok) toast.success('Invite code disabled');
+    else toast.error(result.message);
+  };
+
+  const onDelete = async () => {
+    setBusy('delete');
+    const result = await remove(invite);
+    // On success the row is gone, and this component with it.
+    if (result.ok) toast.success('Invite code deleted');
+    else {
+      setBusy(null);
+      toast.error(result.message);
+    }
+  };
+
+  return (
+    <tr data-testid="invite-row" data-code={invite.code} data-status={status}>
+      <td className="px-3 py-3 whitespace-nowrap">
+        <code className="rounded bg-slate-100 px-2 py-1 font-mono text-sm text-slate-900" data-testid="invite-code">
+          {invite.code}
+        </code>
+      </td>
+      <td className="px-3 py-3 whitespace-nowrap">
+        <UsageBar used={invite.used} maxUses={invite.max_uses} label={`Usage of ${invite.code}`} />
+      </td>
+      <td className="px-3 py-3 whitespace-nowrap" data-testid="invite-status">
+        <Badge tone={statusTones[status]}>{status}</Badge>
+      </td>
+      {/* The date chosen in the form: the last day the code works. The exact instant is in the tooltip. */}
+      <td
+        className="px-3 py-3 whitespace-nowrap text-slate-600"
+        data-testid="invite-expires"
+        title={`Stops working at ${formatDateTime(invite.expires_at)}`}
+      >
+        {formatDate(lastDay, { timeZone: 'UTC' })}
+      </td>
+      <td className="px-3 py-3 whitespace-nowrap text-slate-600" title={formatDateTime(invite.created_at)}>
+        {formatDate(invite.created_at)}
+      </td>
+      <td className="px-3 py-2 whitespace-nowrap">
+        <div className="flex items-center gap-2">
+          <Button size="sm" variant="secondary" title="Copy the code" onClick={() => void copyCode(invite.code)}>
+            Copy
+          </Button>
+          <Button
+            size="sm"
+            variant="secondary"
+            disabled={!invite.enabled || busy !== null}
+            aria-busy={busy === 'disable'}
+            onClick={() => void onDisable()}
+          >
+            Disable
+          </Button>
+          <Button
+            size="sm"
+            variant="danger"
+            disabled={busy !== null}
+            aria-busy={busy === 'delete'}
+            onClick={() => void onDelete()}
+          >
+            Delete
+          </Button>
+        </div>
+      </td>
+    </tr>
+  );
+}
+
+export interface InvitesTableProps {
+  inviteCodes: InviteCode[];
+  loading: boolean;
+  error: string | null;
+}
+
+/** The invite codes list (SPEC.md §2 "Admin invite codes page"). */
+export function InvitesTable({ inviteCodes, loading, error }: InvitesTableProps) {
+  let body: ReactNode;
+  if (error) {
+    body = (
+      <tr>
+        <td colSpan={COLUMNS.length} className="px-4 py-6">
+          <Alert tone="error" data-testid="invites-error">
+            {error}
+          </Alert>
+        </td>
+      </tr>
+    );
+  } else if (loading && inviteCodes.length === 0) {
+    body = (
+      <tr>
+        <td colSpan={COLUMNS.length} className="px-4 py-10 text-center text-sm text-slate-500">
+          Loading...
+        </td>
+      </tr>
+    );
+  } else if (inviteCodes.length === 0) {
+    body = (
+      <tr>
+        <td
+          colSpan={COLUMNS.length}
+          className="px-4 py-10 text-center text-sm text-slate-500"
+          data-testid="invites-empty"
+        >
+          No invite codes
+        </td>
+      </tr>
+    );
+  } else {
+    body = inviteCodes.map((invite) => <InviteRow key={invite.id} invite={invite} />);
+  }
+
+  return (
+    <div className="overflow-x-auto rounded-xl border border-slate-200 bg-white shadow-sm">
+      <table className="min-w-full divide-y divide-slate-200 text-sm" data-testid="invites-table" aria-busy={loading}>
+        <thead className="bg-slate-50">
+          <tr>
+            {COLUMNS.map((column) => (
+              <th
+                key={column}
+                scope="col"
+                className="px-3 py-3 text-left text-xs font-semibold tracking-wide text-slate-500 uppercase"
+              >
+                {column}
+              </th>
+            ))}
+          </tr>
+        </thead>
+        <tbody className="divide-y divide-slate-100">{body}</tbody>
+      </table>
+    </div>
+  );
+}

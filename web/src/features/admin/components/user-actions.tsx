@@ -1,0 +1,63 @@
+import { useState } from 'react';
+import toast from 'react-hot-toast';
+import type { User } from '@seatlink/contracts';
+import { Button } from '../../../components/ui/button';
+import { useAuthStore } from '../../auth/auth.store';
+import { useAdminUsersStore } from '../admin-users.store';
+
+/**
+ * Per-user actions of the admin users page (SPEC.md §2): reset password by e-mail, and ban or unban. They live inside
+ * a clickable row, so they stop clicks. An admin cannot ban their own account from here.
+ */
+export function UserActions({ user }: { user: User }) {
+  const resetPassword = useAdminUsersStore((s) => s.resetPassword);
+  const toggleBan = useAdminUsersStore((s) => s.toggleBan);
+  const isSelf = useAuthStore((s) => s.user?.id === user.id);
+  const [busy, setBusy] = useState<'reset' | 'ban' | null>(null);
+
+  const sendReset = async () => {
+    setBusy('reset');
+    const result = await resetPassword(user.id);
+    setBusy(null);
+    if (result.ok) toast.success(result.message || 'Password reset email sent');
+    else toast.error('Failed to send password reset email');
+  };
+
+  const switchBan = async () => {
+    setBusy('ban');
+    const result = await toggleBan(user.id);
+    setBusy(null);
+    if (result.ok) toast.success(result.user.is_banned ? 'User has been banned' : 'User has been unbanned');
+    else toast.error(result.message);
+  };
+
+  return (
+    <div
+      className="flex items-center gap-2"
+      onClick={(event) => event.stopPropagation()}
+      onKeyDown={(event) => event.stopPropagation()}
+      data-testid="user-actions"
+    >
+      <Button
+        size="sm"
+        variant="secondary"
+        disabled={busy !== null}
+        aria-busy={busy === 'reset'}
+        title={`E-mail ${user.email} a password reset link`}
+        onClick={() => void sendReset()}
+      >
+        Reset password
+      </Button>
+      <Button
+        size="sm"
+        variant={user.is_banned ? 'secondary' : 'danger'}
+        disabled={busy !== null || isSelf}
+        aria-busy={busy === 'ban'}
+        title={isSelf ? 'You cannot ban your own account' : undefined}
+        onClick={() => void switchBan()}
+      >
+        {user.is_banned ? 'Unban' : 'Ban'}
+      </Button>
+    </div>
+  );
+}

@@ -1,0 +1,128 @@
+import { useEffect, useRef, useState, type FormEvent } from 'react';
+import toast from 'react-hot-toast';
+import { Link, useNavigate, useSearchParams } from 'react-router-dom';
+import { PASSWORD_MESSAGES } from '@seatlink/contracts';
+import { Alert } from '../../components/ui/alert';
+import { AuthShell, linkClassName } from '../../components/ui/auth-shell';
+import { Button } from '../../components/ui/button';
+import { RESET_REDIRECT_MS } from './auth.constants';
+import { PasswordFields } from './components/password-fields';
+import { passwordSubmitError } from './password-rules';
+import { useResetPasswordStore } from './reset-password.store';
+
+export const PASSWORD_RESET_SUCCESS = 'Password reset successfully';
+
+function InvalidResetLink({ message }: { message: string | null }) {
+  return (
+    <AuthShell title="Invalid Reset Link">
+      <div className="space-y-4 text-center" data-testid="reset-invalid">
+        <p className="text-sm text-slate-600">{message || 'This password reset link is invalid or has expired.'}</p>
+        <Link to="/login" className={`${linkClassName} text-sm`}>
+          Request a new reset link
+        </Link>
+      </div>
+    </AuthShell>
+  );
+}
+
+/**
+ * /reset-password?token= (SPEC.md §2 "Password reset page"): the token is checked on load; an invalid one shows the
+ * 'Invalid Reset Link' screen. The form takes the new password and its confirmation (rules of §5); success toasts
+ * 'Password reset successfully' and goes to / after 2 s.
+ */
+export function ResetPasswordPage() {
+  const navigate = useNavigate();
+  const [searchParams] = useSearchParams();
+  const token = searchParams.get('token')?.trim() ?? '';
+  const tokenValid = useResetPasswordStore((s) => s.tokenValid);
+  const loading = useResetPasswordStore((s) => s.loading);
+  const error = useResetPasswordStore((s) => s.error);
+  const success = useResetPasswordStore((s) => s.success);
+  const validateToken = useResetPasswordStore((s) => s.validateToken);
+  const resetPassword = useResetPasswordStore((s) => s.resetPassword);
+  const clear = useResetPasswordStore((s) => s.clear);
+
+  const [password, setPassword] = useState('');
+  const [confirmation, setConfirmation] = useState('');
+  const [formError, setFormError] = useState<string | null>(null);
+  const confirmationRef = useRef<HTMLInputElement>(null);
+
+  useEffect(() => {
+    if (token) void validateToken(token);
+    return clear;
+  }, [token, validateToken, clear]);
+
+  useEffect(() => {
+    if (!success) return;
+    const timer = window.setTimeout(() => void navigate('/', { replace: true }), RESET_REDIRECT_MS);
+    return () => window.clearTimeout(timer);
+  }, [success, navigate]);
+
+  if (!token) return <InvalidResetLink message={null} />;
+  if (tokenValid === false) return <InvalidResetLink message={error} />;
+  if (tokenValid === null) {
+    return (
+      <AuthShell title="Reset Password">
+        <p role="status" className="text-center text-sm text-slate-600" data-testid="reset-validating">
+          Checking your reset link...
+        </p>
+      </AuthShell>
+    );
+  }
+
+  const submit = async (event: FormEvent<HTMLFormElement>) => {
+    event.preventDefault();
+    if (loading || success) return;
+    const problem = passwordSubmitError(password, confirmation);
+    if (problem) {
+      if (problem === PASSWORD_MESSAGES.mismatch) {
+        setFormError(null);
+        confirmationRef.current?.focus();
+      } else {
+        setFormError(problem);
+      }
+      return;
+    }
+    setFormError(null);
+    if (await resetPassword(token, password)) toast.success(PASSWORD_RESET_SUCCESS);
+  };
+
+  return (
+    <AuthShell title="Reset Password" subtitle="Choose a new password for your account.">
+      {success ? (
+        <Alert tone="success" data-testid="reset-success">
+          Your password has been changed. Redirecting...
+        </Alert>
+      ) : (
+        <form className="space-y-4" onSubmit={(event) => void submit(event)} data-testid="reset-form">
+          <PasswordFields
+            password={password}
+            confirmation={confirmation}
+            onPasswordChange={(value) => {
+              setPassword(value);
+              setFormError(null);
+            }}
+            onConfirmationChange={setConfirmation}
+            passwordLabel="New Password"
+            confirmationLabel="Confirm New Password"
+            disabled={loading}
+            confirmationRef={confirmationRef}
+          />
+          {formError ? (
+            <Alert tone="error" data-testid="reset-form-error">
+              {formError}
+            </Alert>
+          ) : null}
+          {error ? (
+            <Alert tone="error" data-testid="reset-error">
+              {error}
+            </Alert>
+          ) : null}
+          <Button type="submit" className="w-full" disabled={loading} aria-busy={loading}>
+            {loading ? 'Resetting...' : 'Reset Password'}
+          </Button>
+        </form>
+      )}
+    </AuthShell>
+  );
+}

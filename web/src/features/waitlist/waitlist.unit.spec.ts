@@ -1,0 +1,67 @@
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { stubFetch } from '../../testing/fetch-stub';
+import { INVALID_EMAIL_MESSAGE, isValidWaitlistEmail } from './waitlist-email';
+import { createWaitlistStore, initialWaitlistState } from './waitlist.store';
+
+afterEach(() => {
+  vi.unstubAllGlobals();
+});
+
+const entry = { email: 'fan@seatlink.test', first_name: 'Fay', last_name: 'Fan', token: null };
+
+describe('waitlist e-mail pattern (SPEC §5)', () => {
+  it('accepts text @ text . two or more letters', () => {
+    for (const email of ['a@b.co', 'first.last+tag@mail.example.org', ' fan@seatlink.test ']) {
+      expect(isValidWaitlistEmail(email)).toBe(true);
+    }
+  });
+
+  it('rejects anything else', () => {
+    for (const email of [
+      '',
+      'fan',
+      'fan@',
+      '@b.co',
+      'fan@seatlink',
+      'fan@seatlink.c',
+      'fan@seatlink.c0m',
+      'a b@c.de',
+    ]) {
+      expect(isValidWaitlistEmail(email)).toBe(false);
+    }
+    expect(INVALID_EMAIL_MESSAGE).toBe('Please enter a valid email address');
+  });
+});
+
+describe('waitlist slice', () => {
+  it('goes loading, then success with the server message', async () => {
+    const calls = stubFetch({ status: 200, body: { message: "You're on the list!" } });
+    const store = createWaitlistStore();
+
+    const pending = store.getState().join(entry);
+    expect(store.getState()).toMatchObject({ loading: true, error: null, success: false });
+    await expect(pending).resolves.toBe(true);
+
+    expect(calls).toEqual([{ url: '/v1/waitlist', method: 'POST', body: entry, credentials: 'include' }]);
+    expect(store.getState()).toMatchObject({ loading: false, success: true, message: "You're on the list!" });
+  });
+
+  it('clears the previous error at each new submit', async () => {
+    stubFetch(
+      { status: 403, body: { message: 'Human verification failed. Please try again.' } },
+      { status: 200, body: { message: 'ok' } },
+    );
+    const store = createWaitlistStore();
+
+    await expect(store.getState().join(entry)).resolves.toBe(false);
+    expect(store.getState().error).toBe('Human verification failed. Please try again.');
+
+    const pending = store.getState().join(entry);
+    expect(store.getState().error).toBeNull();
+    await pending;
+    expect(store.getState()).toMatchObject({ success: true, error: null });
+
+    store.getState().clear();
+    expect(store.getState()).toMatchObject(initialWaitlistState);
+  });
+});
