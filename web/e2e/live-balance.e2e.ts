@@ -21,7 +21,7 @@ test('an admin sets credits and the user’s open dashboard shows the new balanc
     await adminPage.goto('/admin/users');
     const row = adminPage.locator(`[data-testid="user-row"][data-email="${demo.user.email}"]`);
     await row.getByLabel(`Credits for ${demo.user.email}`).fill('1234');
-    await row.getByRole('button', { name: 'Set' }).click();
+    await row.getByRole('button', { name: 'Set', exact: true }).click();
     await expect(adminPage.getByText('Credits updated successfully')).toBeVisible();
     await expect(row.getByTestId('user-balance')).toContainText('1,234');
 
@@ -30,7 +30,7 @@ test('an admin sets credits and the user’s open dashboard shows the new balanc
 
     // And again, to show it is not a one-off.
     await row.getByLabel(`Credits for ${demo.user.email}`).fill('7');
-    await row.getByRole('button', { name: 'Set' }).click();
+    await row.getByRole('button', { name: 'Set', exact: true }).click();
     await expect(credits).toHaveText('7');
     expect(reloaded).toBe(false);
   } finally {

@@ -142,7 +142,7 @@ export const INVITE_MAX_USES = { min: 1, max: 1000, default: 100 } as const;
  * UTC day. The server checks that against its own clock.
  */
 export const createInviteRequestSchema = z.object({
-  max_uses: z.coerce
+  max_uses: z
     .number({ error: 'max_uses must be a number' })
     .int('max_uses must be a whole number')
     .min(INVITE_MAX_USES.min, 'max_uses must be between 1 and 1000')

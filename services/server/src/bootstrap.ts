@@ -15,13 +15,16 @@ export const logLevels = (config: AppConfig) => LEVELS.slice(0, LEVELS.indexOf(c
 
 /** The HTTP application (API, socket.io, and the built dashboard when present). Not yet listening. */
 export async function createHttpApp(config: AppConfig, role: 'all' | 'api'): Promise<NestFastifyApplication> {
-  const adapter = new FastifyAdapter({ trustProxy: true, bodyLimit: 256 * 1024 });
+  // Which proxies may set X-Forwarded-For (the client IP that throttling counts): none unless configured.
+  const adapter = new FastifyAdapter({ trustProxy: config.trustProxy, bodyLimit: 256 * 1024 });
+  // JSON bodies only (Fastify's own parser): no form-encoded bodies, the classic way around CORS.
   const app = await NestFactory.create<NestFastifyApplication>(AppModule.forRoot(config, role), adapter, {
     logger: logLevels(config),
+    bodyParser: false,
   });
   await app.register(fastifyCookie);
   const dashboardOrigin = new URL(config.DASHBOARD_URL).origin;
-  app.enableCors({ origin: dashboardOrigin, credentials: true });
+  app.enableCors({ origin: dashboardOrigin, credentials: true, methods: ['GET', 'HEAD', 'POST', 'PUT', 'DELETE'] });
   refuseForeignOrigins(app, dashboardOrigin);
   app.useGlobalPipes(createValidationPipe());
   const webDist = config.webDist && existsSync(config.webDist) ? config.webDist : null;

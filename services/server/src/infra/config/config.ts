@@ -46,10 +46,26 @@ const schema = z.object({
   RECAPTCHA_VERIFY_URL: optionalString,
   RECAPTCHA_MIN_SCORE: z.coerce.number().min(0).max(1).default(0.5),
   MAIL_FROM: z.string().default('Seatlink <no-reply@seatlink.test>'),
+  /**
+   * Proxies in front of the API whose X-Forwarded-For to believe: `false` (none: the default), `true` (any), a hop
+   * count (`1` behind one nginx), or a comma-separated list of addresses/CIDRs.
+   */
+  TRUST_PROXY: z.string().default('false'),
   LOG_LEVEL: z.enum(['error', 'warn', 'log', 'debug', 'verbose']).default('log'),
 });
 
-export type AppConfig = z.infer<typeof schema> & { webDist: string | null };
+export type AppConfig = z.infer<typeof schema> & { webDist: string | null; trustProxy: boolean | number | string[] };
+
+function parseTrustProxy(value: string): boolean | number | string[] {
+  const v = value.trim().toLowerCase();
+  if (v === '' || v === 'false' || v === '0') return false;
+  if (v === 'true') return true;
+  if (/^\d+$/.test(v)) return Number(v);
+  return v
+    .split(',')
+    .map((s) => s.trim())
+    .filter(Boolean);
+}
 
 export const APP_CONFIG = Symbol('AppConfig');
 
@@ -60,5 +76,10 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Part
     throw new Error(`Invalid configuration: ${issues}`);
   }
   const defaultWeb = path.resolve(import.meta.dirname, '../../../../../web/dist');
-  return { ...parsed.data, webDist: parsed.data.WEB_DIST ?? defaultWeb, ...overrides };
+  return {
+    ...parsed.data,
+    webDist: parsed.data.WEB_DIST ?? defaultWeb,
+    trustProxy: parseTrustProxy(parsed.data.TRUST_PROXY),
+    ...overrides,
+  };
 }
