@@ -54,13 +54,20 @@ const schema = z.object({
   LOG_LEVEL: z.enum(['error', 'warn', 'log', 'debug', 'verbose']).default('log'),
 });
 
-export type AppConfig = z.infer<typeof schema> & { webDist: string | null; trustProxy: boolean | number | string[] };
+export type AppConfig = z.infer<typeof schema> & {
+  webDist: string | null;
+  trustProxy: boolean | string[] | ((address: string, hop: number) => boolean);
+};
 
-function parseTrustProxy(value: string): boolean | number | string[] {
+function parseTrustProxy(value: string): AppConfig['trustProxy'] {
   const v = value.trim().toLowerCase();
   if (v === '' || v === 'false' || v === '0') return false;
   if (v === 'true') return true;
-  if (/^\d+$/.test(v)) return Number(v);
+  if (/^\d+$/.test(v)) {
+    // Believe the nearest N hops (as proxy-addr does for a number).
+    const hops = Number(v);
+    return (_address: string, hop: number) => hop < hops;
+  }
   return v
     .split(',')
     .map((s) => s.trim())
