@@ -1,4 +1,6 @@
-import { expect, type Page } from '@playwright/test';
+import { expect, request, type Locator, type Page } from '@playwright/test';
+import type { InviteCodeResponse } from '@seatlink/contracts';
+import { linkIn, waitForMail } from './mail-catcher';
 
 export const demo = {
   admin: { email: 'admin@seatlink.test', password: 'Admin123!' },
@@ -13,4 +15,118 @@ export async function signIn(page: Page, who: { email: string; password: string 
   await page.getByRole('button', { name: 'Sign in' }).click();
   await expect(page).toHaveURL(/\/dashboard$/);
   await expect(page.getByRole('heading', { name: 'Tickets Overview' })).toBeVisible();
+}
+
+/** Someone a test makes for itself (never the demo users). */
+export interface NewUser {
+  email: string;
+  password: string;
+  firstName: string;
+  lastName: string;
+}
+
+/** A password that meets every rule of SPEC.md §5. */
+export const STRONG_PASSWORD = 'Seat-link9';
+
+/** A user with a unique, lower-case address (the server stores addresses lower-cased). */
+export function newUser(name: string, password = STRONG_PASSWORD): NewUser {
+  const unique = `${Date.now().toString(36)}${Math.random().toString(36).slice(2, 6)}`;
+  return { email: `${name}-${unique}@example.com`, password, firstName: 'Erin', lastName: 'Tester' };
+}
+
+/** The calendar date (YYYY-MM-DD) `days` days after today in UTC. */
+export function utcDate(days: number): string {
+  const now = new Date();
+  return new Date(Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), now.getUTCDate() + days))
+    .toISOString()
+    .slice(0, 10);
+}
+
+/** The row of one invite code on /admin/invites. */
+export function inviteRow(page: Page, code: string): Locator {
+  return page.locator(`[data-testid="invite-row"][data-code="${code}"]`);
+}
+
+/** The row of one user on /admin/users (newest users come first). */
+export function userRow(page: Page, email: string): Locator {
+  return page.locator(`[data-testid="user-row"][data-email="${email}"]`);
+}
+
+/**
+ * Generates an invite code with the form on /admin/invites (the page of a signed-in admin), expiring on the earliest
+ * date the form allows. Checks the toast and answers the new code.
+ */
+export async function generateInviteCode(page: Page, maxUses: number): Promise<string> {
+  if (!/\/admin\/invites$/.test(page.url())) await page.goto('/admin/invites');
+  const form = page.getByTestId('invite-form');
+  await form.getByLabel('Max Uses').fill(String(maxUses));
+  const expiry = form.getByLabel('Expiry Date');
+  const earliest = await expiry.getAttribute('min');
+  expect(earliest).toMatch(/^\d{4}-\d{2}-\d{2}$/);
+  await expiry.fill(earliest!);
+  const created = page.waitForResponse(
+    (res) => res.request().method() === 'POST' && new URL(res.url()).pathname === '/v1/admin/invites',
+  );
+  await form.getByRole('button', { name: 'Generate Code' }).click();
+  const response = await created;
+  expect(response.status()).toBe(201);
+  const { invite_code } = (await response.json()) as InviteCodeResponse;
+  // Earlier toasts of the same text may still be on screen.
+  await expect(page.getByText('New invite code generated').first()).toBeVisible();
+  await expect(inviteRow(page, invite_code.code)).toBeVisible();
+  return invite_code.code;
+}
+
+/** Fills the registration form on /register and presses 'Create Account'. */
+export async function submitRegistration(page: Page, user: NewUser, inviteCode: string) {
+  await page.goto('/register');
+  await page.getByLabel('Email', { exact: true }).fill(user.email);
+  await page.getByLabel('First Name', { exact: true }).fill(user.firstName);
+  await page.getByLabel('Last Name', { exact: true }).fill(user.lastName);
+  await page.getByLabel('Password', { exact: true }).fill(user.password);
+  await page.getByLabel('Confirm Password', { exact: true }).fill(user.password);
+  await page.getByLabel('Invite Code', { exact: true }).fill(inviteCode);
+  await page.getByRole('button', { name: 'Create Account' }).click();
+}
+
+/** Fills the sign-in form and presses 'Sign in', without waiting for where it leads. */
+export async function submitSignIn(page: Page, who: { email: string; password: string }) {
+  await page.goto('/login');
+  await page.getByLabel('Email', { exact: true }).fill(who.email);
+  await page.getByLabel('Password', { exact: true }).fill(who.password);
+  await page.getByRole('button', { name: 'Sign in' }).click();
+}
+
+/**
+ * A new user registered through the API with an invite code of their own (made by the demo admin through the API),
+ * then verified by opening the e-mailed link in `page`.
+ */
+export async function createVerifiedUser(page: Page, name: string): Promise<NewUser> {
+  const user = newUser(name);
+  const since = Date.now();
+  const api = await request.newContext({ baseURL: process.env.E2E_BASE_URL });
+  try {
+    const login = await api.post('/v1/auth', { data: { ...demo.admin, token: null } });
+    expect(login.status(), await login.text()).toBe(200);
+    const invite = await api.post('/v1/admin/invites', { data: { max_uses: 1, expires_at: utcDate(2) } });
+    expect(invite.status(), await invite.text()).toBe(201);
+    const { invite_code } = (await invite.json()) as InviteCodeResponse;
+    const registered = await api.post('/v1/auth/register', {
+      data: {
+        email: user.email,
+        first_name: user.firstName,
+        last_name: user.lastName,
+        password: user.password,
+        invite_code: invite_code.code,
+        token: null,
+      },
+    });
+    expect(registered.status(), await registered.text()).toBe(201);
+  } finally {
+    await api.dispose();
+  }
+  const mail = await waitForMail(user.email, /Verify your email address/, since);
+  await page.goto(linkIn(mail));
+  await expect(page.getByTestId('verify-status')).toHaveAttribute('data-state', 'success');
+  return user;
 }

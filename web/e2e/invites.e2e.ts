@@ -1,0 +1,125 @@
+import { expect, test, type Browser, type Page } from '@playwright/test';
+import { FIXTURE_INVITES } from './support/fixtures';
+import { demo, generateInviteCode, inviteRow, newUser, signIn, submitRegistration } from './support/session';
+
+/** Registers a new visitor with `code` in a context of their own; answers that visitor's page (closed by the test). */
+async function registerVisitor(browser: Browser, name: string, code: string): Promise<Page> {
+  const context = await browser.newContext();
+  const visitor = await context.newPage();
+  await submitRegistration(visitor, newUser(name), code);
+  return visitor;
+}
+
+/** The server's refusal in the registration form, and no success. */
+async function expectRefused(visitor: Page, message: string) {
+  await expect(visitor.getByTestId('register-error')).toHaveText(message);
+  await expect(visitor.getByTestId('register-success')).toHaveCount(0);
+  await expect(visitor).toHaveURL(/\/register$/);
+}
+
+test.describe('invite codes (SPEC.md §2 "Admin invite codes page", §4, §5)', () => {
+  test.beforeEach(async ({ page }) => {
+    await signIn(page, demo.admin);
+    await page.goto('/admin/invites');
+  });
+
+  test('a code with Max Uses 1 works once, shows 1 / 1 in red, and refuses the next registration', async ({
+    page,
+    browser,
+  }) => {
+    const code = await generateInviteCode(page, 1);
+    const row = inviteRow(page, code);
+    await expect(row.getByTestId('invite-usage')).toHaveText('0 / 1');
+    await expect(row.getByTestId('usage-bar')).toHaveAttribute('data-level', 'green');
+
+    const first = await registerVisitor(browser, 'used-up-first', code);
+    try {
+      await expect(first.getByTestId('register-success')).toBeVisible();
+    } finally {
+      await first.context().close();
+    }
+
+    await page.reload();
+    await expect(row.getByTestId('invite-usage')).toHaveText('1 / 1');
+    await expect(row.getByTestId('usage-bar')).toHaveAttribute('data-level', 'red');
+    await expect(row.getByTestId('usage-bar')).toHaveAttribute('aria-valuenow', '1');
+
+    const second = await registerVisitor(browser, 'used-up-second', code);
+    try {
+      await expectRefused(second, 'This invite code has reached its maximum number of uses');
+    } finally {
+      await second.context().close();
+    }
+    await page.reload();
+    await expect(row.getByTestId('invite-usage')).toHaveText('1 / 1');
+  });
+
+  test('the usage bar is green below 70 %, yellow from 70 % and red from 90 %', async ({ page, browser }) => {
+    const code = await generateInviteCode(page, 4);
+    const row = inviteRow(page, code);
+    const expected = ['green', 'green', 'yellow', 'red']; // 25 %, 50 %, 75 %, 100 %
+    for (const [index, level] of expected.entries()) {
+      const visitor = await registerVisitor(browser, `usage-${index}`, code);
+      try {
+        await expect(visitor.getByTestId('register-success')).toBeVisible();
+      } finally {
+        await visitor.context().close();
+      }
+      await page.reload();
+      await expect(row.getByTestId('invite-usage')).toHaveText(`${index + 1} / 4`);
+      await expect(row.getByTestId('usage-bar')).toHaveAttribute('data-level', level);
+    }
+  });
+
+  test('the expired fixture code is shown as Expired and refused', async ({ page, browser }) => {
+    await expect(inviteRow(page, FIXTURE_INVITES.expired)).toHaveAttribute('data-status', 'Expired');
+    const visitor = await registerVisitor(browser, 'expired-code', FIXTURE_INVITES.expired);
+    try {
+      await expectRefused(visitor, 'This invite code has expired');
+    } finally {
+      await visitor.context().close();
+    }
+  });
+
+  test('a disabled code is shown as Disabled and refused', async ({ page, browser }) => {
+    const code = await generateInviteCode(page, 10);
+    const row = inviteRow(page, code);
+    await expect(row).toHaveAttribute('data-status', 'Active');
+    await row.getByRole('button', { name: 'Disable' }).click();
+    await expect(page.getByText('Invite code disabled')).toBeVisible();
+    await expect(row).toHaveAttribute('data-status', 'Disabled');
+    await expect(row.getByRole('button', { name: 'Disable' })).toBeDisabled();
+    // Kept by the server, not only on screen.
+    await page.reload();
+    await expect(row).toHaveAttribute('data-status', 'Disabled');
+
+    const visitor = await registerVisitor(browser, 'disabled-code', code);
+    try {
+      await expectRefused(visitor, 'This invite code has been disabled');
+    } finally {
+      await visitor.context().close();
+    }
+    await page.reload();
+    await expect(row.getByTestId('invite-usage')).toHaveText('0 / 10');
+  });
+
+  test('Copy puts the code on the clipboard with a toast', async ({ page, context }) => {
+    await context.grantPermissions(['clipboard-read', 'clipboard-write']);
+    const code = await generateInviteCode(page, 3);
+    await inviteRow(page, code).getByRole('button', { name: 'Copy' }).click();
+    await expect(page.getByText('Invite code copied to clipboard')).toBeVisible();
+    expect(await page.evaluate(() => navigator.clipboard.readText())).toBe(code);
+  });
+
+  test('Delete removes the row, for good', async ({ page }) => {
+    const code = await generateInviteCode(page, 2);
+    const row = inviteRow(page, code);
+    await row.getByRole('button', { name: 'Delete' }).click();
+    await expect(page.getByText('Invite code deleted')).toBeVisible();
+    await expect(row).toHaveCount(0);
+    await page.reload();
+    await expect(page.getByTestId('invites-table')).toBeVisible();
+    await expect(page.getByTestId('invite-row').first()).toBeVisible();
+    await expect(row).toHaveCount(0);
+  });
+});
