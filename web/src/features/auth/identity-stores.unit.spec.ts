@@ -1,7 +1,8 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { stubFetch } from '../../testing/fetch-stub';
-import { createForgotPasswordStore, initialForgotPasswordState } from './forgot-password.store';
-import { createRegistrationStore, initialRegistrationState } from './registration.store';
+import { initialRequestState } from '../../lib/request-store';
+import { createForgotPasswordStore } from './forgot-password.store';
+import { createRegistrationStore } from './registration.store';
 import { createResetPasswordStore, initialResetPasswordState } from './reset-password.store';
 import { createVerifyEmailStore, VERIFICATION_TOKEN_MISSING } from './verify-email.store';
 
@@ -23,7 +24,7 @@ describe('forgot-password slice', () => {
     const calls = stubFetch({ status: 200, body: { message: 'If an account exists...' } });
     const store = createForgotPasswordStore();
 
-    const pending = store.getState().sendResetInstructions('a@seatlink.test');
+    const pending = store.getState().submit({ email: 'a@seatlink.test' });
     expect(store.getState()).toMatchObject({ loading: true, error: null, success: false });
     await expect(pending).resolves.toBe(true);
 
@@ -37,23 +38,23 @@ describe('forgot-password slice', () => {
     stubFetch({ status: 429, body: { message: 'Too many requests' } }, { status: 500 });
     const store = createForgotPasswordStore();
 
-    await expect(store.getState().sendResetInstructions('a@seatlink.test')).resolves.toBe(false);
+    await expect(store.getState().submit({ email: 'a@seatlink.test' })).resolves.toBe(false);
     expect(store.getState()).toMatchObject({ loading: false, error: 'Too many requests', success: false });
 
-    await store.getState().sendResetInstructions('a@seatlink.test');
+    await store.getState().submit({ email: 'a@seatlink.test' });
     expect(store.getState().error).toBe('Something went wrong');
 
     store.getState().clear();
-    expect(store.getState()).toMatchObject(initialForgotPasswordState);
+    expect(store.getState()).toMatchObject(initialRequestState);
   });
 
   it('ignores the answer to a request sent before clear (the modal closed)', async () => {
     stubFetch({ status: 200, body: { message: 'ok' } });
     const store = createForgotPasswordStore();
-    const pending = store.getState().sendResetInstructions('a@seatlink.test');
+    const pending = store.getState().submit({ email: 'a@seatlink.test' });
     store.getState().clear();
     await pending;
-    expect(store.getState()).toMatchObject(initialForgotPasswordState);
+    expect(store.getState()).toMatchObject(initialRequestState);
   });
 });
 
@@ -62,7 +63,7 @@ describe('registration slice', () => {
     const calls = stubFetch({ status: 201, body: { message: 'Registration successful.' } });
     const store = createRegistrationStore();
 
-    const pending = store.getState().register(registration);
+    const pending = store.getState().submit(registration);
     expect(store.getState()).toMatchObject({ loading: true, error: null, success: false, message: null });
     await expect(pending).resolves.toBe(true);
 
@@ -79,16 +80,16 @@ describe('registration slice', () => {
     stubFetch({ status: 400, body: { message: 'Invite code has expired' } }, new TypeError('Failed to fetch'));
     const store = createRegistrationStore();
 
-    await expect(store.getState().register(registration)).resolves.toBe(false);
+    await expect(store.getState().submit(registration)).resolves.toBe(false);
     expect(store.getState()).toMatchObject({ loading: false, error: 'Invite code has expired', success: false });
 
-    await store.getState().register(registration);
+    await store.getState().submit(registration);
     expect(store.getState().error).toBe('Registration failed');
 
     store.getState().clearError();
     expect(store.getState().error).toBeNull();
     store.getState().clear();
-    expect(store.getState()).toMatchObject(initialRegistrationState);
+    expect(store.getState()).toMatchObject(initialRequestState);
   });
 });
 

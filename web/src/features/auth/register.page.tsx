@@ -23,7 +23,7 @@ export function RegisterPage() {
   const error = useRegistrationStore((s) => s.error);
   const success = useRegistrationStore((s) => s.success);
   const message = useRegistrationStore((s) => s.message);
-  const register = useRegistrationStore((s) => s.register);
+  const register = useRegistrationStore((s) => s.submit);
   const clear = useRegistrationStore((s) => s.clear);
   const clearError = useRegistrationStore((s) => s.clearError);
 

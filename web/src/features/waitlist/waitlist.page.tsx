@@ -19,7 +19,7 @@ export function WaitlistPage() {
   const loading = useWaitlistStore((s) => s.loading);
   const error = useWaitlistStore((s) => s.error);
   const success = useWaitlistStore((s) => s.success);
-  const join = useWaitlistStore((s) => s.join);
+  const join = useWaitlistStore((s) => s.submit);
   const clear = useWaitlistStore((s) => s.clear);
   const clearError = useWaitlistStore((s) => s.clearError);
 

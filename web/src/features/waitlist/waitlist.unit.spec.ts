@@ -1,7 +1,8 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { stubFetch } from '../../testing/fetch-stub';
 import { INVALID_EMAIL_MESSAGE, isValidWaitlistEmail } from './waitlist-email';
-import { createWaitlistStore, initialWaitlistState } from './waitlist.store';
+import { initialRequestState } from '../../lib/request-store';
+import { createWaitlistStore } from './waitlist.store';
 
 afterEach(() => {
   vi.unstubAllGlobals();
@@ -38,7 +39,7 @@ describe('waitlist slice', () => {
     const calls = stubFetch({ status: 200, body: { message: "You're on the list!" } });
     const store = createWaitlistStore();
 
-    const pending = store.getState().join(entry);
+    const pending = store.getState().submit(entry);
     expect(store.getState()).toMatchObject({ loading: true, error: null, success: false });
     await expect(pending).resolves.toBe(true);
 
@@ -53,15 +54,15 @@ describe('waitlist slice', () => {
     );
     const store = createWaitlistStore();
 
-    await expect(store.getState().join(entry)).resolves.toBe(false);
+    await expect(store.getState().submit(entry)).resolves.toBe(false);
     expect(store.getState().error).toBe('Human verification failed. Please try again.');
 
-    const pending = store.getState().join(entry);
+    const pending = store.getState().submit(entry);
     expect(store.getState().error).toBeNull();
     await pending;
     expect(store.getState()).toMatchObject({ success: true, error: null });
 
     store.getState().clear();
-    expect(store.getState()).toMatchObject(initialWaitlistState);
+    expect(store.getState()).toMatchObject(initialRequestState);
   });
 });

@@ -93,6 +93,10 @@ describe('projector', () => {
     for (let n = 0; n < 6; n++)
       await store.appendToStream(stream, [{ id: randomUUID(), type: 'Counted', data: { n } }]);
     const checkpointBefore = await readCheckpoint(t.database);
+    // The feed shows them once no older transaction is open anywhere on the server (other test files share it).
+    await expect
+      .poll(async () => (await store.readAll(checkpointBefore, 1000)).filter((e) => e.streamId === stream).length)
+      .toBe(6);
     const failing = new Projector(t.database, store, [tally((n) => n === 4)], { batchSize: 100 });
     await expect(failing.step()).rejects.toThrow(/boom at 4/);
     expect(await readCheckpoint(t.database)).toBe(checkpointBefore);

@@ -1,8 +1,8 @@
-import { useState, type ReactNode } from 'react';
+import { useState } from 'react';
 import toast from 'react-hot-toast';
 import type { InviteCode } from '@seatlink/contracts';
-import { Alert } from '../../../components/ui/alert';
 import { Badge } from '../../../components/ui/badge';
+import { DataTable } from '../../../components/ui/data-table';
 import { Button } from '../../../components/ui/button';
 import { formatDate, formatDateTime } from '../../../lib/format';
 import { useAdminInvitesStore } from '../admin-invites.store';
@@ -113,59 +113,15 @@ export interface InvitesTableProps {
 
 /** The invite codes list (SPEC.md §2 "Admin invite codes page"). */
 export function InvitesTable({ inviteCodes, loading, error }: InvitesTableProps) {
-  let body: ReactNode;
-  if (error) {
-    body = (
-      <tr>
-        <td colSpan={COLUMNS.length} className="px-4 py-6">
-          <Alert tone="error" data-testid="invites-error">
-            {error}
-          </Alert>
-        </td>
-      </tr>
-    );
-  } else if (loading && inviteCodes.length === 0) {
-    body = (
-      <tr>
-        <td colSpan={COLUMNS.length} className="px-4 py-10 text-center text-sm text-slate-500">
-          Loading...
-        </td>
-      </tr>
-    );
-  } else if (inviteCodes.length === 0) {
-    body = (
-      <tr>
-        <td
-          colSpan={COLUMNS.length}
-          className="px-4 py-10 text-center text-sm text-slate-500"
-          data-testid="invites-empty"
-        >
-          No invite codes
-        </td>
-      </tr>
-    );
-  } else {
-    body = inviteCodes.map((invite) => <InviteRow key={invite.id} invite={invite} />);
-  }
-
   return (
-    <div className="overflow-x-auto rounded-xl border border-slate-200 bg-white shadow-sm">
-      <table className="min-w-full divide-y divide-slate-200 text-sm" data-testid="invites-table" aria-busy={loading}>
-        <thead className="bg-slate-50">
-          <tr>
-            {COLUMNS.map((column) => (
-              <th
-                key={column}
-                scope="col"
-                className="px-3 py-3 text-left text-xs font-semibold tracking-wide text-slate-500 uppercase"
-              >
-                {column}
-              </th>
-            ))}
-          </tr>
-        </thead>
-        <tbody className="divide-y divide-slate-100">{body}</tbody>
-      </table>
-    </div>
+    <DataTable
+      columns={COLUMNS}
+      rows={inviteCodes}
+      loading={loading}
+      error={error}
+      emptyText="No invite codes"
+      testIdPrefix="invites"
+      renderRow={(invite) => <InviteRow key={invite.id} invite={invite} />}
+    />
   );
 }

@@ -1,8 +1,8 @@
-import type { KeyboardEvent, ReactNode } from 'react';
+import type { KeyboardEvent } from 'react';
 import { useNavigate } from 'react-router-dom';
 import type { User } from '@seatlink/contracts';
-import { Alert } from '../../../components/ui/alert';
 import { Badge } from '../../../components/ui/badge';
+import { DataTable } from '../../../components/ui/data-table';
 import { formatCredits, formatDate } from '../../../lib/format';
 import { SetCreditsForm } from './set-credits-form';
 import { UserActions } from './user-actions';
@@ -28,91 +28,51 @@ export function UsersTable({ users, loading, error }: UsersTableProps) {
     if (event.key === 'Enter') openAudits(user);
   };
 
-  let body: ReactNode;
-  if (error) {
-    body = (
-      <tr>
-        <td colSpan={COLUMNS.length} className="px-4 py-6">
-          <Alert tone="error" data-testid="users-error">
-            {error}
-          </Alert>
-        </td>
-      </tr>
-    );
-  } else if (loading && users.length === 0) {
-    body = (
-      <tr>
-        <td colSpan={COLUMNS.length} className="px-4 py-10 text-center text-sm text-slate-500">
-          Loading...
-        </td>
-      </tr>
-    );
-  } else if (users.length === 0) {
-    body = (
-      <tr>
-        <td colSpan={COLUMNS.length} className="px-4 py-10 text-center text-sm text-slate-500">
-          No users available
-        </td>
-      </tr>
-    );
-  } else {
-    body = users.map((user) => (
-      <tr
-        key={user.id}
-        data-testid="user-row"
-        data-user-id={user.id}
-        data-email={user.email}
-        data-banned={user.is_banned}
-        data-admin={user.is_admin}
-        tabIndex={0}
-        onClick={() => openAudits(user)}
-        onKeyDown={(event) => onRowKeyDown(event, user)}
-        className="cursor-pointer hover:bg-slate-50 focus-visible:bg-indigo-50 focus-visible:outline-none"
-      >
-        <td className="px-3 py-2 whitespace-nowrap">
-          <div className="flex items-center gap-2 font-medium text-slate-900">
-            {user.email}
-            {user.is_admin ? <Badge tone="indigo">Admin</Badge> : null}
-          </div>
-          <div className="text-xs text-slate-500" data-testid="user-name">
-            {fullName(user)}
-          </div>
-        </td>
-        <td className="px-3 py-3 whitespace-nowrap text-slate-900 tabular-nums" data-testid="user-balance">
-          {formatCredits(user.balance)}
-        </td>
-        <td className="px-3 py-3 whitespace-nowrap" data-testid="user-status">
-          {user.is_banned ? <Badge tone="red">Banned</Badge> : <Badge tone="green">Active</Badge>}
-        </td>
-        <td className="px-3 py-3 whitespace-nowrap text-slate-600">{formatDate(user.created_at)}</td>
-        <td className="px-3 py-2 whitespace-nowrap">
-          <SetCreditsForm user={user} />
-        </td>
-        <td className="px-3 py-2 whitespace-nowrap">
-          <UserActions user={user} />
-        </td>
-      </tr>
-    ));
-  }
-
   return (
-    <div className="overflow-x-auto rounded-xl border border-slate-200 bg-white shadow-sm">
-      <table className="min-w-full divide-y divide-slate-200 text-sm" data-testid="users-table" aria-busy={loading}>
-        <thead className="bg-slate-50">
-          <tr>
-            {COLUMNS.map((column) => (
-              <th
-                key={column}
-                scope="col"
-                className="px-3 py-3 text-left text-xs font-semibold tracking-wide text-slate-500 uppercase"
-              >
-                {column}
-              </th>
-            ))}
-          </tr>
-        </thead>
-        <tbody className="divide-y divide-slate-100">{body}</tbody>
-      </table>
-    </div>
+    <DataTable
+      columns={COLUMNS}
+      rows={users}
+      loading={loading}
+      error={error}
+      emptyText="No users available"
+      testIdPrefix="users"
+      renderRow={(user) => (
+        <tr
+          key={user.id}
+          data-testid="user-row"
+          data-user-id={user.id}
+          data-email={user.email}
+          data-banned={user.is_banned}
+          data-admin={user.is_admin}
+          tabIndex={0}
+          onClick={() => openAudits(user)}
+          onKeyDown={(event) => onRowKeyDown(event, user)}
+          className="cursor-pointer hover:bg-slate-50 focus-visible:bg-indigo-50 focus-visible:outline-none"
+        >
+          <td className="px-3 py-2 whitespace-nowrap">
+            <div className="flex items-center gap-2 font-medium text-slate-900">
+              {user.email}
+              {user.is_admin ? <Badge tone="indigo">Admin</Badge> : null}
+            </div>
+            <div className="text-xs text-slate-500" data-testid="user-name">
+              {fullName(user)}
+            </div>
+          </td>
+          <td className="px-3 py-3 whitespace-nowrap text-slate-900 tabular-nums" data-testid="user-balance">
+            {formatCredits(user.balance)}
+          </td>
+          <td className="px-3 py-3 whitespace-nowrap" data-testid="user-status">
+            {user.is_banned ? <Badge tone="red">Banned</Badge> : <Badge tone="green">Active</Badge>}
+          </td>
+          <td className="px-3 py-3 whitespace-nowrap text-slate-600">{formatDate(user.created_at)}</td>
+          <td className="px-3 py-2 whitespace-nowrap">
+            <SetCreditsForm user={user} />
+          </td>
+          <td className="px-3 py-2 whitespace-nowrap">
+            <UserActions user={user} />
+          </td>
+        </tr>
+      )}
+    />
   );
 }

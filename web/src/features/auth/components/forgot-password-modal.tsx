@@ -16,7 +16,7 @@ export function ForgotPasswordModal({ onClose }: { onClose: () => void }) {
   const loading = useForgotPasswordStore((s) => s.loading);
   const error = useForgotPasswordStore((s) => s.error);
   const success = useForgotPasswordStore((s) => s.success);
-  const sendResetInstructions = useForgotPasswordStore((s) => s.sendResetInstructions);
+  const sendResetInstructions = useForgotPasswordStore((s) => s.submit);
   const clear = useForgotPasswordStore((s) => s.clear);
   const [email, setEmail] = useState('');
 
@@ -29,7 +29,7 @@ export function ForgotPasswordModal({ onClose }: { onClose: () => void }) {
   const submit = (event: FormEvent<HTMLFormElement>) => {
     event.preventDefault();
     if (!email || loading) return;
-    void sendResetInstructions(email);
+    void sendResetInstructions({ email });
   };
 
   return (
