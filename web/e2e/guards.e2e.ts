@@ -41,3 +41,12 @@ test.describe('route guards (SPEC §2)', () => {
     await expect(page).toHaveURL(/\/dashboard$/);
   });
 });
+
+test("a page whose code chunk fails to load shows the router's error screen with 'Loading chunk failed'", async ({
+  page,
+}) => {
+  await page.route('**/assets/waitlist.page-*.js', (route) => route.abort());
+  await page.goto('/waitlist');
+  await expect(page.getByRole('heading', { name: 'Unexpected Application Error!' })).toBeVisible();
+  await expect(page.getByRole('heading', { name: 'Loading chunk failed' })).toBeVisible();
+});
