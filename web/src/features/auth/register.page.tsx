@@ -1,6 +1,5 @@
-import { useEffect, useRef, useState, type FormEvent } from 'react';
+import { useEffect, useState, type FormEvent } from 'react';
 import { Link, useNavigate, useSearchParams } from 'react-router-dom';
-import { PASSWORD_MESSAGES } from '@seatlink/contracts';
 import { Alert } from '../../components/ui/alert';
 import { AuthShell, linkClassName } from '../../components/ui/auth-shell';
 import { Button } from '../../components/ui/button';
@@ -8,8 +7,8 @@ import { Input, Label } from '../../components/ui/input';
 import { getCaptchaToken } from '../../lib/captcha';
 import { REGISTRATION_REDIRECT_MS } from './auth.constants';
 import { PasswordFields } from './components/password-fields';
-import { passwordSubmitError } from './password-rules';
 import { useRegistrationStore } from './registration.store';
+import { usePasswordCheck } from './use-password-check';
 
 /**
  * /register (SPEC.md §2 "Registration page"): all six fields required, the password rules of §5, a captcha token
@@ -33,9 +32,8 @@ export function RegisterPage() {
   const [password, setPassword] = useState('');
   const [confirmation, setConfirmation] = useState('');
   const [inviteCode, setInviteCode] = useState(() => searchParams.get('code')?.trim() ?? '');
-  const [formError, setFormError] = useState<string | null>(null);
   const [submitting, setSubmitting] = useState(false);
-  const confirmationRef = useRef<HTMLInputElement>(null);
+  const { formError, setFormError, confirmationRef, check } = usePasswordCheck();
   const busy = loading || submitting;
 
   // A fresh form on every visit; nothing left behind.
@@ -54,18 +52,7 @@ export function RegisterPage() {
     event.preventDefault();
     if (busy) return;
     clearError();
-    const problem = passwordSubmitError(password, confirmation);
-    if (problem) {
-      if (problem === PASSWORD_MESSAGES.mismatch) {
-        // Already said under the confirmation.
-        setFormError(null);
-        confirmationRef.current?.focus();
-      } else {
-        setFormError(problem);
-      }
-      return;
-    }
-    setFormError(null);
+    if (!check(password, confirmation)) return;
     setSubmitting(true);
     try {
       const token = await getCaptchaToken('register');

@@ -1,14 +1,13 @@
-import { useEffect, useRef, useState, type FormEvent } from 'react';
+import { useEffect, useState, type FormEvent } from 'react';
 import toast from 'react-hot-toast';
 import { Link, useNavigate, useSearchParams } from 'react-router-dom';
-import { PASSWORD_MESSAGES } from '@seatlink/contracts';
 import { Alert } from '../../components/ui/alert';
 import { AuthShell, linkClassName } from '../../components/ui/auth-shell';
 import { Button } from '../../components/ui/button';
 import { RESET_REDIRECT_MS } from './auth.constants';
 import { PasswordFields } from './components/password-fields';
-import { passwordSubmitError } from './password-rules';
 import { useResetPasswordStore } from './reset-password.store';
+import { usePasswordCheck } from './use-password-check';
 
 export const PASSWORD_RESET_SUCCESS = 'Password reset successfully';
 
@@ -44,8 +43,7 @@ export function ResetPasswordPage() {
 
   const [password, setPassword] = useState('');
   const [confirmation, setConfirmation] = useState('');
-  const [formError, setFormError] = useState<string | null>(null);
-  const confirmationRef = useRef<HTMLInputElement>(null);
+  const { formError, setFormError, confirmationRef, check } = usePasswordCheck();
 
   useEffect(() => {
     if (token) void validateToken(token);
@@ -73,17 +71,7 @@ export function ResetPasswordPage() {
   const submit = async (event: FormEvent<HTMLFormElement>) => {
     event.preventDefault();
     if (loading || success) return;
-    const problem = passwordSubmitError(password, confirmation);
-    if (problem) {
-      if (problem === PASSWORD_MESSAGES.mismatch) {
-        setFormError(null);
-        confirmationRef.current?.focus();
-      } else {
-        setFormError(problem);
-      }
-      return;
-    }
-    setFormError(null);
+    if (!check(password, confirmation)) return;
     if (await resetPassword(token, password)) toast.success(PASSWORD_RESET_SUCCESS);
   };
 
