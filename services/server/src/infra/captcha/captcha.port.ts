@@ -1,3 +1,4 @@
+import { ForbiddenException } from '@nestjs/common';
 import type { CaptchaAction } from '@seatlink/contracts';
 
 /**
@@ -12,3 +13,20 @@ export interface CaptchaVerifier {
 }
 
 export const CAPTCHA_VERIFIER = Symbol('CaptchaVerifier');
+
+/** The answer to a failed human check (403, code CAPTCHA_FAILED). */
+export class CaptchaFailedException extends ForbiddenException {
+  constructor() {
+    super({ message: 'Human verification failed. Please try again.', code: 'CAPTCHA_FAILED' });
+  }
+}
+
+/** Throws CaptchaFailedException unless the token passes for the action. */
+export async function requireHuman(
+  verifier: CaptchaVerifier,
+  token: string | null | undefined,
+  action: CaptchaAction,
+  remoteIp?: string,
+): Promise<void> {
+  if (!(await verifier.verify(token, action, remoteIp))) throw new CaptchaFailedException();
+}

@@ -3,7 +3,6 @@ import {
   Body,
   ConflictException,
   Controller,
-  ForbiddenException,
   HttpCode,
   Inject,
   Post,
@@ -23,7 +22,7 @@ import {
   tokenRequestSchema,
 } from '@seatlink/contracts';
 import type { FastifyRequest } from 'fastify';
-import { CAPTCHA_VERIFIER, type CaptchaVerifier } from '../../infra/captcha/captcha.port.js';
+import { CAPTCHA_VERIFIER, type CaptchaVerifier, requireHuman } from '../../infra/captcha/captcha.port.js';
 import { DATABASE } from '../../infra/db/database.module.js';
 import type { Database } from '../../infra/db/database.js';
 import { ProjectionWaiter } from '../../infra/projections/projection-waiter.js';
@@ -63,9 +62,7 @@ export class AccountController {
     @Req() request: FastifyRequest,
   ): Promise<MessageResponse> {
     await this.throttle.consume('public-ip', request.ip, THROTTLE_MESSAGES.public);
-    if (!(await this.captcha.verify(body.token, 'register', request.ip))) {
-      throw new ForbiddenException({ message: 'Human verification failed. Please try again.', code: 'CAPTCHA_FAILED' });
-    }
+    await requireHuman(this.captcha, body.token, 'register', request.ip);
     if (await findCredentialsByEmail(this.database.db, body.email)) {
       throw new ConflictException({ message: 'An account with this email already exists', code: 'EMAIL_TAKEN' });
     }

@@ -19,7 +19,7 @@ import {
   type User,
 } from '@seatlink/contracts';
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import { CAPTCHA_VERIFIER, type CaptchaVerifier } from '../../infra/captcha/captcha.port.js';
+import { CAPTCHA_VERIFIER, type CaptchaVerifier, requireHuman } from '../../infra/captcha/captcha.port.js';
 import { DATABASE } from '../../infra/db/database.module.js';
 import type { Database } from '../../infra/db/database.js';
 import { ProjectionWaiter } from '../../infra/projections/projection-waiter.js';
@@ -84,9 +84,7 @@ export class AuthController {
     const accountKey = body.email;
     await this.throttle.assertAllowed('login-ip', request.ip, THROTTLE_MESSAGES.login);
     await this.throttle.assertAllowed('login-account', accountKey, THROTTLE_MESSAGES.login);
-    if (!(await this.captcha.verify(body.token, 'login', request.ip))) {
-      throw new ForbiddenException({ message: 'Human verification failed. Please try again.', code: 'CAPTCHA_FAILED' });
-    }
+    await requireHuman(this.captcha, body.token, 'login', request.ip);
     const credentials = await findCredentialsByEmail(this.database.db, body.email);
     const ok = credentials
       ? await this.hasher.verify(credentials.passwordHash, body.password)

@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { Body, Controller, ForbiddenException, HttpCode, Inject, Post, Req } from '@nestjs/common';
+import { Body, Controller, HttpCode, Inject, Post, Req } from '@nestjs/common';
 import {
   IDENTITY_MESSAGES,
   type MessageResponse,
@@ -7,7 +7,7 @@ import {
   waitlistRequestSchema,
 } from '@seatlink/contracts';
 import type { FastifyRequest } from 'fastify';
-import { CAPTCHA_VERIFIER, type CaptchaVerifier } from '../../infra/captcha/captcha.port.js';
+import { CAPTCHA_VERIFIER, type CaptchaVerifier, requireHuman } from '../../infra/captcha/captcha.port.js';
 import { EVENT_STORE, type EventStore } from '../../infra/event-store/event-store.port.js';
 import { THROTTLE_MESSAGES, ThrottleService } from '../../infra/throttle/throttle.service.js';
 import { handleCommand } from '../../shared/event-sourcing/aggregate-handler.js';
@@ -32,9 +32,7 @@ export class WaitlistController {
     @Req() request: FastifyRequest,
   ): Promise<MessageResponse> {
     await this.throttle.consume('public-ip', request.ip, THROTTLE_MESSAGES.public);
-    if (!(await this.captcha.verify(body.token, 'interestRegistration', request.ip))) {
-      throw new ForbiddenException({ message: 'Human verification failed. Please try again.', code: 'CAPTCHA_FAILED' });
-    }
+    await requireHuman(this.captcha, body.token, 'interestRegistration', request.ip);
     await handleCommand(
       this.store,
       waitlistDecider,
