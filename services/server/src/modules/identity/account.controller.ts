@@ -1,13 +1,4 @@
-import {
-  BadRequestException,
-  Body,
-  ConflictException,
-  Controller,
-  HttpCode,
-  Inject,
-  Post,
-  Req,
-} from '@nestjs/common';
+import { BadRequestException, Body, ConflictException, Controller, HttpCode, Inject, Post, Req } from '@nestjs/common';
 import { CommandBus } from '@nestjs/cqrs';
 import {
   type EmailRequest,
