@@ -3,8 +3,55 @@ import globals from 'globals';
 import reactHooks from 'eslint-plugin-react-hooks';
 import tseslint from 'typescript-eslint';
 
+// --- Web import boundaries (DESIGN.md "web/", in the manner of bulletproof-react) ---------------------------------
+// features/<f>/ imports components/, lib/ and @seatlink/contracts, never another feature and never app/; app/ (router,
+// layouts, guards) may import features; components/ and lib/ are shared and import neither. Only lib/ touches the
+// socket: everything else listens through useServerEvent() of lib/realtime.ts. Built from ESLint's own
+// no-restricted-imports: a relative import from a file `depth` folders below features/<f>/ leaves its feature exactly
+// when it climbs depth + 1 levels and goes on into a sibling folder, so each depth gets a block of its own.
+const socketImports = {
+  paths: [
+    { name: 'socket.io-client', message: 'Only lib/ talks to socket.io; listen with useServerEvent() (lib/realtime).' },
+  ],
+  pattern: {
+    regex: '(^|/)lib/socket$',
+    message: 'Listen with useServerEvent() and connect with useSocketConnection() from lib/realtime.',
+  },
+};
+const MAX_FEATURE_DEPTH = 5;
+const featureBoundaries = Array.from({ length: MAX_FEATURE_DEPTH + 1 }, (_, depth) => {
+  const up = '\\.\\./'.repeat(depth + 1);
+  return {
+    files: [`web/src/features/*/${'*/'.repeat(depth)}*.{ts,tsx}`],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        {
+          paths: socketImports.paths,
+          patterns: [
+            {
+              regex: `^${up}(?!\\.\\./)`,
+              message: 'A feature imports components/, lib/ and @seatlink/contracts, never another feature.',
+            },
+            { regex: `^${up}\\.\\./(app|main)(/|$)`, message: 'Features do not import app/ (app/ imports features).' },
+            socketImports.pattern,
+          ],
+        },
+      ],
+    },
+  };
+});
+const sharedNotFeatures = {
+  regex: '^(\\.\\./)+(features|app)(/|$)',
+  message: 'components/ and lib/ are shared by every feature: they import no feature and not app/.',
+};
+
+const serverFiles = ['services/server/src/**/*.ts'];
+
 export default tseslint.config(
-  { ignores: ['**/dist/**', '**/node_modules/**', 'data/**', 'test-results/**', 'playwright-report/**'] },
+  {
+    ignores: ['**/dist/**', '**/node_modules/**', 'data/**', 'test-results/**', 'playwright-report/**', '.scratch/**'],
+  },
   js.configs.recommended,
   ...tseslint.configs.recommended,
   {
@@ -14,15 +61,49 @@ export default tseslint.config(
       '@typescript-eslint/consistent-type-imports': ['error', { fixStyle: 'inline-type-imports' }],
     },
   },
+  // The server is linted with type information: floating promises, unsafe `any`, unbound methods, and a `switch` over
+  // an event union that forgets a case (a projection that silently ignores a new event) are errors.
+  ...tseslint.configs.recommendedTypeChecked.map((config) => ({ ...config, files: serverFiles })),
   {
-    // NestJS injects constructor parameters by their runtime class: those imports must stay value imports.
-    files: ['services/server/src/**/*.ts'],
-    rules: { '@typescript-eslint/consistent-type-imports': 'off' },
+    files: serverFiles,
+    languageOptions: {
+      parserOptions: { project: ['services/server/tsconfig.test.json'], tsconfigRootDir: import.meta.dirname },
+    },
+    rules: {
+      // NestJS injects constructor parameters by their runtime class: those imports must stay value imports.
+      '@typescript-eslint/consistent-type-imports': 'off',
+      // An interface's async method need not await (an in-memory adapter answers at once).
+      '@typescript-eslint/require-await': 'off',
+      '@typescript-eslint/switch-exhaustiveness-check': [
+        'error',
+        { considerDefaultExhaustiveForUnions: true, requireDefaultForNonUnion: false },
+      ],
+    },
   },
   {
     files: ['web/src/**/*.{ts,tsx}'],
     languageOptions: { globals: { ...globals.browser } },
     plugins: { 'react-hooks': reactHooks },
     rules: reactHooks.configs.recommended.rules,
+  },
+  ...featureBoundaries,
+  {
+    files: ['web/src/app/**/*.{ts,tsx}', 'web/src/main.tsx'],
+    rules: {
+      'no-restricted-imports': ['error', { paths: socketImports.paths, patterns: [socketImports.pattern] }],
+    },
+  },
+  {
+    files: ['web/src/components/**/*.{ts,tsx}'],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        { paths: socketImports.paths, patterns: [sharedNotFeatures, socketImports.pattern] },
+      ],
+    },
+  },
+  {
+    files: ['web/src/lib/**/*.{ts,tsx}'],
+    rules: { 'no-restricted-imports': ['error', { patterns: [sharedNotFeatures] }] },
   },
 );

@@ -1,7 +1,7 @@
 /**
- * Replay speed: `Projector.rebuild()` of the real read models over a feed of 100,000+ events, against a plain
- * sequential read of the same feed, in one run. Prints a table; asserts only that the rebuild is complete.
- * See bench/README.md.
+ * Replay speed: a rebuild of the real read models over a feed of 100,000+ events, against a plain sequential read of
+ * the same feed, in one run: the feed is loaded once, then several rounds each read it and rebuild from it. Prints a
+ * table, records `replay` in bench/results.json; asserts only that every rebuild is complete. See bench/README.md.
  */
 import { randomUUID } from 'node:crypto';
 import { sql } from 'drizzle-orm';
@@ -9,12 +9,26 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { queryRows } from '../services/server/src/infra/db/database.js';
 import type { NewEvent } from '../services/server/src/infra/event-store/event-store.port.js';
 import { SqlEventStore } from '../services/server/src/infra/event-store/sql-event-store.js';
-import { Projector } from '../services/server/src/infra/projections/projector.js';
+import { SubscriptionHost } from '../services/server/src/infra/subscriptions/subscription-host.js';
+import { SubscriptionOperations } from '../services/server/src/infra/subscriptions/subscription-operations.js';
 import { creditStream } from '../services/server/src/modules/credits/credits.events.js';
 import { emailClaimStream, userStream } from '../services/server/src/modules/identity/user.events.js';
-import { readModels } from '../services/server/src/read-models.js';
+import { balanceProjection } from '../services/server/src/modules/credits/read-models/balances/balance.projection.js';
+import { usersProjection } from '../services/server/src/modules/identity/read-models/users/users.projection.js';
+import { inviteCodesProjection } from '../services/server/src/modules/invites/read-models/invite-codes/invite-codes.projection.js';
+import { waitlistProjection } from '../services/server/src/modules/waitlist/read-models/waitlist/waitlist.projection.js';
 import type { TestDatabase } from '../services/server/src/testing/test-database.js';
-import { fmt, openBenchDatabase, printTable, timed } from './support.js';
+import { entryFromRounds, median, recordResults } from './results.js';
+import {
+  backendOf,
+  fmt,
+  loadAverageAtStart,
+  openBenchDatabase,
+  printTable,
+  ROUNDS,
+  roundOrder,
+  timed,
+} from './support.js';
 
 const USERS = 2_000;
 /** Users that get credits: fewer than all, so the balance count tells the credited users from the others. */
@@ -25,7 +39,15 @@ const CREDITS_PER_APPEND = 18;
 /** Appends in flight while loading the feed. */
 const LOAD_CONCURRENCY = 8;
 /** The projector's own batch size; the raw read uses the same. */
-const READ_BATCH = 500;
+const READ_BATCH = 2000;
+const READ_MODELS = [usersProjection, balanceProjection, inviteCodesProjection, waitlistProjection];
+
+/** Empties the read models and replays the feed into them (what `npm run replay` does when no worker runs). */
+async function rebuild(bench: TestDatabase, store: SqlEventStore): Promise<number> {
+  const names = READ_MODELS.map((p) => p.name);
+  await new SubscriptionOperations(bench.database, store, () => READ_MODELS).reset(names);
+  return new SubscriptionHost(bench.database, store, READ_MODELS, { batchSize: READ_BATCH }).drain({ names });
+}
 
 /** bcrypt/argon2-sized, as the real UserRegistered carries. */
 const PASSWORD_HASH =
@@ -130,8 +152,9 @@ describe('replay', () => {
   });
   afterAll(async () => bench?.dispose());
 
-  it('Projector.rebuild() of the real read models vs a plain read of the feed', async () => {
+  it(`rebuild of the real read models vs a plain read of the feed, ${ROUNDS} rounds`, async () => {
     const { database } = bench;
+    const backend = await backendOf(bench);
     const store = new SqlEventStore(database);
     const users = Array.from({ length: USERS }, (_, n) => ({ id: randomUUID(), email: `user${n}@bench.example.com` }));
     const load = await timed(() => loadFeed(store, users, users[0]!.id));
@@ -139,45 +162,84 @@ describe('replay', () => {
     expect(events).toBe(2 * USERS + CREDITED_USERS * CREDITS_PER_USER);
     console.log(`Loaded ${fmt.int(events)} events in ${fmt.fixed(load.seconds, 1)} s (not measured).`);
 
-    // Warm-up: one untimed pass over the feed, so both timed passes start from the same cache state.
-    expect(await readWholeFeed(store)).toBe(events);
+    const readFeed = async () => {
+      const read = await timed(() => readWholeFeed(store));
+      expect(read.result).toBe(events);
+      return read.seconds;
+    };
+    const rebuildAll = async () => {
+      const replay = await timed(() => rebuild(bench, store));
+      expect(replay.result).toBe(events * READ_MODELS.length);
+      expect(await count(bench, 'users')).toBe(USERS);
+      expect(await count(bench, 'credit_balances')).toBe(CREDITED_USERS);
+      const [balance] = await queryRows<{ balance: string }>(
+        database.db,
+        sql`select balance::text as balance from credit_balances where user_id = ${users[CREDITED_USERS - 1]!.id}`,
+      );
+      expect(Number(balance?.balance)).toBe(creditsAfter(CREDITS_PER_USER - 1));
+      return replay.seconds;
+    };
 
-    const read = await timed(() => readWholeFeed(store));
-    expect(read.result).toBe(events);
+    // Warm-up: one untimed pass of each, so every timed pass starts from the same cache state.
+    await readFeed();
+    await rebuildAll();
 
-    const replay = await timed(() => new Projector(database, store, readModels).rebuild());
-    expect(replay.result).toBe(events);
-    expect(await count(bench, 'users')).toBe(USERS);
-    expect(await count(bench, 'credit_balances')).toBe(CREDITED_USERS);
-    const [balance] = await queryRows<{ balance: string }>(
-      database.db,
-      sql`select balance::text as balance from credit_balances where user_id = ${users[CREDITED_USERS - 1]!.id}`,
-    );
-    expect(Number(balance?.balance)).toBe(creditsAfter(CREDITS_PER_USER - 1));
+    const seconds = { read: [] as number[], rebuild: [] as number[] };
+    for (let r = 0; r < ROUNDS; r++) {
+      for (const variant of roundOrder(r, ['read', 'rebuild'] as const)) {
+        seconds[variant].push(variant === 'read' ? await readFeed() : await rebuildAll());
+      }
+    }
 
-    const readRate = read.result / read.seconds;
-    const replayRate = replay.result / replay.seconds;
+    const readRates = seconds.read.map((s) => events / s);
+    const replayRates = seconds.rebuild.map((s) => events / s);
+    const readMedian = median(readRates);
+    const row = (label: string, runs: number[], rates: number[]) => [
+      label,
+      `${runs.length} × ${fmt.int(events)}`,
+      fmt.fixed(median(runs), 2),
+      fmt.int(median(rates)),
+      `${fmt.int(Math.min(...rates))}–${fmt.int(Math.max(...rates))}`,
+      fmt.fixed(median(rates) / readMedian, 2),
+      rates.map((rate, i) => fmt.fixed(rate / readRates[i]!, 2)).join(' '),
+    ];
     printTable(
       `Replay of ${fmt.int(events)} events (${fmt.int(USERS)} users, ${fmt.int(CREDITED_USERS)} of them with ` +
-        `${CREDITS_PER_USER} CreditsSet each), batches of ${READ_BATCH}, ` +
-        `${database.kind === 'postgres' ? 'PostgreSQL' : 'PGlite in memory'}`,
-      ['variant', 'events', 'seconds', 'events/s', '÷ raw read events/s'],
+        `${CREDITS_PER_USER} CreditsSet each), batches of ${READ_BATCH}, ${ROUNDS} rounds of read and rebuild ` +
+        `(reversed in odd rounds) after one warm-up of each, ${backend}`,
       [
-        [
-          'raw sequential readAll (baseline)',
-          fmt.int(read.result),
-          fmt.fixed(read.seconds, 2),
-          fmt.int(readRate),
-          '1.00',
-        ],
-        [
-          'Projector.rebuild() (users + balances)',
-          fmt.int(replay.result),
-          fmt.fixed(replay.seconds, 2),
-          fmt.int(replayRate),
-          fmt.fixed(replayRate / readRate, 2),
-        ],
+        'variant',
+        'runs × events',
+        'median s',
+        'events/s (median)',
+        'events/s min–max',
+        '÷ raw read events/s',
+        '÷ raw read, per run',
+      ],
+      [
+        row('raw sequential readAll (baseline)', seconds.read, readRates),
+        row(`rebuild of the ${READ_MODELS.length} read models (npm run replay)`, seconds.rebuild, replayRates),
       ],
     );
+
+    await recordResults([
+      entryFromRounds(
+        'replay',
+        {
+          unit: 'events/s',
+          baselineUnit: 'events/s',
+          baselineName: `raw sequential store.readAll of the same feed, batches of ${READ_BATCH}`,
+        },
+        replayRates.map((figure, i) => ({ figure, baseline: readRates[i]! })),
+        {
+          goal: { field: 'figure', atLeast: 20_000 },
+          backend,
+          loadAverageAtStart: loadAverageAtStart(),
+          events,
+          readModels: READ_MODELS.map((p) => p.name),
+          batchSize: READ_BATCH,
+        },
+      ),
+    ]);
   });
 });

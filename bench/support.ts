@@ -1,8 +1,17 @@
+import os from 'node:os';
 import { performance } from 'node:perf_hooks';
 import { createTestDatabase, type TestDatabase } from '../services/server/src/testing/test-database.js';
 
 /** Connections per pool: `openDatabase`'s default, which the server runs with. The raw baseline gets the same. */
 export const POOL_SIZE = 20;
+
+let startLoad: number[] = [];
+
+/**
+ * The load average (1, 5, 15 min) when `openBenchDatabase` was called: the work on the machine before this file's
+ * own, which skews the figures when it goes on during the run.
+ */
+export const loadAverageAtStart = (): number[] => startLoad;
 
 /**
  * A migrated scratch database of its own (dropped by `dispose`): on the PostgreSQL of DATABASE_URL when set,
@@ -15,7 +24,41 @@ export async function openBenchDatabase(): Promise<TestDatabase> {
       ? `Backend: PostgreSQL (scratch database ${new URL(bench.url).pathname.slice(1)}, pool of ${POOL_SIZE})`
       : 'Backend: PGlite in memory (DATABASE_URL is unset): these figures are for PGlite, not PostgreSQL',
   );
+  startLoad = os.loadavg().map((n) => Math.round(n * 100) / 100);
+  console.log(
+    `Load average before this file's work: ${startLoad.join(', ')} (1, 5, 15 min) on ${os.availableParallelism()} ` +
+      'CPUs (a bench file that ran just before counts in it too)',
+  );
   return bench;
+}
+
+/** Runs per measured variant (interleaved with its baseline); BENCH_ROUNDS overrides the default of 5. */
+export const ROUNDS = Math.max(1, Number(process.env.BENCH_ROUNDS ?? 5) || 5);
+
+/**
+ * The variants of one round, in the order to run them: as given in even rounds (0, 2, …), reversed in odd ones, so a
+ * drift of the machine (fsync time, autovacuum, a checkpoint) does not always hit the same variant first.
+ */
+export function roundOrder<T>(round: number, variants: readonly T[]): T[] {
+  return round % 2 === 0 ? [...variants] : [...variants].reverse();
+}
+
+/** The database the figures are for, e.g. `PostgreSQL 15.13` or `PGlite (PostgreSQL 17.5) in memory`. */
+export async function backendOf(bench: TestDatabase): Promise<string> {
+  const [row] = await bench.database.query<{ v: string }>(`select current_setting('server_version') as v`);
+  const version = row?.v.split(' ')[0] ?? '?';
+  return bench.database.kind === 'postgres' ? `PostgreSQL ${version}` : `PGlite (PostgreSQL ${version}) in memory`;
+}
+
+/** Joins ascending latency arrays of several runs into one ascending array. */
+export function mergeLatencies(runs: ReadonlyArray<Float64Array>): Float64Array {
+  const all = new Float64Array(runs.reduce((n, r) => n + r.length, 0));
+  let at = 0;
+  for (const r of runs) {
+    all.set(r, at);
+    at += r.length;
+  }
+  return all.sort();
 }
 
 export interface RunResult {

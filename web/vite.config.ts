@@ -19,7 +19,11 @@ export default defineConfig({
     port: 5173,
     proxy: {
       '/v1': { target: apiTarget, changeOrigin: true },
+      // GET /accounts/{id}/tickets has no v1 prefix (SPEC.md §7); the app's own pages live under /dashboard.
+      '^/accounts/': { target: apiTarget, changeOrigin: true },
       '/health': { target: apiTarget, changeOrigin: true },
+      // The simulated wallet provider mounted in the API (its logos show on the tickets).
+      '/wallet-sim': { target: apiTarget, changeOrigin: true },
       '/socket.io': { target: apiTarget, changeOrigin: true, ws: true },
     },
   },

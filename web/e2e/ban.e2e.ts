@@ -1,4 +1,5 @@
 import { expect, test } from '@playwright/test';
+import { expectNoA11yViolations } from './support/axe';
 import { createVerifiedUser, demo, signIn, submitSignIn, userRow } from './support/session';
 
 test('a banned user is signed out of their open dashboard at once, cannot sign in, and can again once unbanned', async ({
@@ -17,7 +18,22 @@ test('a banned user is signed out of their open dashboard at once, cannot sign i
     const row = userRow(adminPage, user.email);
     await expect(row).toHaveAttribute('data-banned', 'false');
     const actions = row.getByTestId('user-actions');
-    await actions.getByRole('button', { name: 'Ban', exact: true }).click();
+    const banButton = actions.getByRole('button', { name: 'Ban', exact: true });
+
+    // A ban is asked about first; Cancel (which has the focus) does nothing.
+    await banButton.click();
+    const confirm = adminPage.getByRole('alertdialog', { name: 'Ban this user?' });
+    await expect(confirm).toBeVisible();
+    await expect(confirm).toContainText(user.email);
+    await expect(confirm.getByRole('button', { name: 'Cancel' })).toBeFocused();
+    await expectNoA11yViolations(adminPage, 'ban confirmation');
+    await confirm.getByRole('button', { name: 'Cancel' }).click();
+    await expect(confirm).toBeHidden();
+    await expect(banButton).toBeFocused();
+    await expect(row).toHaveAttribute('data-banned', 'false');
+
+    await banButton.click();
+    await confirm.getByRole('button', { name: 'Ban user' }).click();
     await expect(adminPage.getByText('User has been banned')).toBeVisible();
     await expect(row).toHaveAttribute('data-banned', 'true');
     await expect(actions.getByRole('button', { name: 'Unban', exact: true })).toBeVisible();
@@ -28,6 +44,7 @@ test('a banned user is signed out of their open dashboard at once, cannot sign i
 
     await submitSignIn(userPage, user);
     await expect(userPage.getByTestId('login-error')).toHaveText('Your account has been banned');
+    await expectNoA11yViolations(userPage, 'sign-in with an error');
     await expect(userPage).toHaveURL(/\/login$/);
 
     await actions.getByRole('button', { name: 'Unban', exact: true }).click();

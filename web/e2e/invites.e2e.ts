@@ -1,4 +1,5 @@
 import { expect, test, type Browser, type Page } from '@playwright/test';
+import { expectNoA11yViolations } from './support/axe';
 import { FIXTURE_INVITES } from './support/fixtures';
 import { demo, generateInviteCode, inviteRow, newUser, signIn, submitRegistration } from './support/session';
 
@@ -18,9 +19,52 @@ async function expectRefused(visitor: Page, message: string) {
 }
 
 test.describe('invite codes (SPEC.md §2 "Admin invite codes page", §4, §5)', () => {
+  // The browser's own locale is en-US; the product shows and reads dates en-GB regardless (SPEC.md §9).
+  test.use({ locale: 'en-US' });
+
   test.beforeEach(async ({ page }) => {
     await signIn(page, demo.admin);
     await page.goto('/admin/invites');
+  });
+
+  test('the page passes axe; the expiry date is typed and shown en-GB, and checked before sending', async ({
+    page,
+  }) => {
+    await expect(page.getByTestId('invite-row').first()).toBeVisible();
+    await expectNoA11yViolations(page, 'invite codes');
+    const form = page.getByTestId('invite-form');
+    const expiry = form.getByLabel('Expiry Date');
+    await expect(expiry).toHaveAttribute('placeholder', 'dd/mm/yyyy');
+    const error = form.getByTestId('expires-at-error');
+    let posts = 0;
+    page.on('request', (req) => {
+      if (req.method() === 'POST' && new URL(req.url()).pathname === '/v1/admin/invites') posts++;
+    });
+
+    for (const [typed, message] of [
+      ['', 'Expiry date is required'],
+      ['12/31/2030', 'Enter the expiry date as dd/mm/yyyy'],
+      ['2030-12-31', 'Enter the expiry date as dd/mm/yyyy'],
+      ['01/01/2020', 'Expiry date must be tomorrow or later'],
+    ] as const) {
+      await expiry.fill(typed);
+      await form.getByRole('button', { name: 'Generate Code' }).click();
+      await expect(error).toHaveText(message);
+      await expect(expiry).toHaveAttribute('aria-invalid', 'true');
+    }
+    await expectNoA11yViolations(page, 'invite form with an error');
+    expect(posts).toBe(0);
+
+    // 31 December 2030 is day 31, month 12, whatever the browser's locale; the list shows it en-GB too.
+    await expiry.fill('31/12/2030');
+    const created = page.waitForResponse(
+      (res) => res.request().method() === 'POST' && new URL(res.url()).pathname === '/v1/admin/invites',
+    );
+    await form.getByRole('button', { name: 'Generate Code' }).click();
+    const response = await created;
+    expect(response.request().postDataJSON()).toMatchObject({ expires_at: '2030-12-31' });
+    const { invite_code } = (await response.json()) as { invite_code: { code: string } };
+    await expect(inviteRow(page, invite_code.code).getByTestId('invite-expires')).toHaveText('31 Dec 2030');
   });
 
   test('a code with Max Uses 1 works once, shows 1 / 1 in red, and refuses the next registration', async ({
@@ -86,6 +130,9 @@ test.describe('invite codes (SPEC.md §2 "Admin invite codes page", §4, §5)', 
     const row = inviteRow(page, code);
     await expect(row).toHaveAttribute('data-status', 'Active');
     await row.getByRole('button', { name: 'Disable' }).click();
+    const confirm = page.getByRole('alertdialog', { name: 'Disable this invite code?' });
+    await expect(confirm).toContainText(code);
+    await confirm.getByRole('button', { name: 'Disable code' }).click();
     await expect(page.getByText('Invite code disabled')).toBeVisible();
     await expect(row).toHaveAttribute('data-status', 'Disabled');
     await expect(row.getByRole('button', { name: 'Disable' })).toBeDisabled();
@@ -111,10 +158,23 @@ test.describe('invite codes (SPEC.md §2 "Admin invite codes page", §4, §5)', 
     expect(await page.evaluate(() => navigator.clipboard.readText())).toBe(code);
   });
 
-  test('Delete removes the row, for good', async ({ page }) => {
+  test('Delete asks first; Escape keeps the code, confirming removes the row for good', async ({ page }) => {
     const code = await generateInviteCode(page, 2);
     const row = inviteRow(page, code);
-    await row.getByRole('button', { name: 'Delete' }).click();
+    const deleteButton = row.getByRole('button', { name: 'Delete' });
+    const confirm = page.getByRole('alertdialog', { name: 'Delete this invite code?' });
+
+    await deleteButton.click();
+    await expect(confirm).toContainText(code);
+    await expect(confirm.getByRole('button', { name: 'Cancel' })).toBeFocused();
+    await expectNoA11yViolations(page, 'delete invite confirmation');
+    await page.keyboard.press('Escape');
+    await expect(confirm).toBeHidden();
+    await expect(deleteButton).toBeFocused();
+    await expect(row).toHaveAttribute('data-status', 'Active');
+
+    await deleteButton.click();
+    await confirm.getByRole('button', { name: 'Delete code' }).click();
     await expect(page.getByText('Invite code deleted')).toBeVisible();
     await expect(row).toHaveCount(0);
     await page.reload();

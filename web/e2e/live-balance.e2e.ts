@@ -1,4 +1,5 @@
 import { expect, test } from '@playwright/test';
+import { expectNoA11yViolations } from './support/axe';
 import { demo, signIn } from './support/session';
 
 test('an admin sets credits and the user’s open dashboard shows the new balance live, without a reload', async ({
@@ -12,6 +13,7 @@ test('an admin sets credits and the user’s open dashboard shows the new balanc
     await signIn(userPage, demo.user);
     const credits = userPage.getByTestId('available-credits');
     await expect(credits).toBeVisible();
+    await expectNoA11yViolations(userPage, 'tickets overview');
     let reloaded = false;
     userPage.on('framenavigated', (frame) => {
       if (frame === userPage.mainFrame()) reloaded = true;
@@ -20,10 +22,15 @@ test('an admin sets credits and the user’s open dashboard shows the new balanc
     await signIn(adminPage, demo.admin);
     await adminPage.goto('/admin/users');
     const row = adminPage.locator(`[data-testid="user-row"][data-email="${demo.user.email}"]`);
-    await row.getByLabel(`Credits for ${demo.user.email}`).fill('1234');
+    const field = row.getByLabel(`Credits for ${demo.user.email}`);
+    // The field holds the balance the row shows, as a value (not a faint placeholder).
+    await expect(field).toHaveValue(/^\d+$/);
+    expect((await row.getByTestId('user-balance').textContent())?.replace(/,/g, '')).toBe(await field.inputValue());
+    await field.fill('1234');
     await row.getByRole('button', { name: 'Set', exact: true }).click();
     await expect(adminPage.getByText('Credits updated successfully')).toBeVisible();
     await expect(row.getByTestId('user-balance')).toContainText('1,234');
+    await expect(field).toHaveValue('1234');
 
     await expect(credits).toHaveText('1,234');
     expect(reloaded).toBe(false);

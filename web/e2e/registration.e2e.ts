@@ -1,4 +1,5 @@
 import { expect, test } from '@playwright/test';
+import { expectNoA11yViolations } from './support/axe';
 import { linkIn, waitForMail } from './support/mail-catcher';
 import { demo, generateInviteCode, inviteRow, newUser, signIn, submitSignIn } from './support/session';
 
@@ -55,6 +56,7 @@ test('an invitee registers with a new code, verifies the address, signs in and o
     await confirmation.fill('abcdefgh');
     await visitor.getByRole('button', { name: 'Create Account' }).click();
     await expect(visitor.getByTestId('register-form-error')).toHaveText('Please meet all password requirements');
+    await expectNoA11yViolations(visitor, 'registration with errors');
 
     // A strong password meets every rule; a differing confirmation says so and nothing is sent.
     await password.fill(user.password);
@@ -76,6 +78,7 @@ test('an invitee registers with a new code, verifies the address, signs in and o
     await visitor.getByRole('button', { name: 'Create Account' }).click();
     await expect(visitor.getByTestId('register-success')).toBeVisible();
     const successAt = Date.now();
+    await expectNoA11yViolations(visitor, 'registration done');
     expect(registerCalls).toBe(1);
 
     // SPEC.md §2: on success the user is sent to /login after 5 seconds.
@@ -88,6 +91,7 @@ test('an invitee registers with a new code, verifies the address, signs in and o
     const notice = visitor.getByTestId('email-not-verified-notice');
     await expect(notice).toBeVisible();
     await expect(visitor.getByTestId('login-error')).toHaveCount(0);
+    await expectNoA11yViolations(visitor, 'sign-in, email not verified');
     await expect(visitor).toHaveURL(/\/login$/);
     await notice.getByRole('button', { name: 'Resend verification email' }).click();
     await expect(visitor.getByTestId('resend-verification-success')).toBeVisible();
@@ -101,6 +105,7 @@ test('an invitee registers with a new code, verifies the address, signs in and o
     expect(new URL(link).pathname).toBe('/verify-email');
     await visitor.goto(link);
     await expect(visitor.getByTestId('verify-status')).toHaveAttribute('data-state', 'success');
+    await expectNoA11yViolations(visitor, 'email verified');
     await expect(visitor).toHaveURL(/\/login$/, { timeout: 10_000 });
 
     await signIn(visitor, user);

@@ -1,7 +1,40 @@
 import { expect, test } from '@playwright/test';
+import { expectNoA11yViolations } from './support/axe';
 import { demo, signIn } from './support/session';
 
 test.describe('sign in and out', () => {
+  test('passes axe, and the keyboard reaches every control in reading order', async ({ page }) => {
+    await page.goto('/login');
+    await expect(page.getByRole('button', { name: 'Sign in' })).toBeVisible();
+    await expectNoA11yViolations(page, 'sign-in');
+
+    const order = [
+      page.getByLabel('Email', { exact: true }),
+      page.getByLabel('Password', { exact: true }),
+      page.getByRole('button', { name: 'Show' }),
+      page.getByRole('button', { name: 'Forgot your password' }),
+      page.getByRole('button', { name: 'Sign in' }),
+      page.getByRole('link', { name: 'Register' }),
+    ];
+    for (const control of order) {
+      await page.keyboard.press('Tab');
+      await expect(control).toBeFocused();
+    }
+    // And back.
+    for (const control of order.slice(0, -1).reverse()) {
+      await page.keyboard.press('Shift+Tab');
+      await expect(control).toBeFocused();
+    }
+
+    // The form is usable from the keyboard alone: Enter in the password field signs in.
+    await page.getByLabel('Email', { exact: true }).focus();
+    await page.keyboard.type(demo.user.email);
+    await page.keyboard.press('Tab');
+    await page.keyboard.type(demo.user.password);
+    await page.keyboard.press('Enter');
+    await expect(page).toHaveURL(/\/dashboard$/);
+  });
+
   test('shows the server message in a red box for a wrong password', async ({ page }) => {
     await page.goto('/login');
     await page.getByLabel('Email').fill(demo.user.email);
@@ -9,6 +42,7 @@ test.describe('sign in and out', () => {
     await page.getByRole('button', { name: 'Sign in' }).click();
     await expect(page.getByTestId('login-error')).toHaveText('Invalid email or password');
     await expect(page).toHaveURL(/\/login$/);
+    await expectNoA11yViolations(page, 'sign-in with an error');
   });
 
   test('toggles the password between hidden and shown', async ({ page }) => {
@@ -51,5 +85,6 @@ test.describe('sign in and out', () => {
     await expect(page.getByRole('link', { name: 'Invites' })).toBeVisible();
     await expect(page.getByRole('link', { name: 'Duplicate Tickets' })).toBeVisible();
     await expect(page.getByTestId('users-table')).toContainText(demo.user.email);
+    await expectNoA11yViolations(page, 'admin users');
   });
 });

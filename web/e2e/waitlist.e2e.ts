@@ -1,4 +1,5 @@
 import { expect, test, type Page } from '@playwright/test';
+import { expectNoA11yViolations } from './support/axe';
 import { newUser } from './support/session';
 
 /** Counts the calls to POST /v1/waitlist the page makes. */
@@ -20,6 +21,7 @@ test.describe("waitlist, 'Register Interest' (SPEC.md §2, §5)", () => {
     const calls = countWaitlistCalls(page);
     await page.goto('/waitlist');
     await expect(page.getByRole('heading', { name: 'Register Interest' })).toBeVisible();
+    await expectNoA11yViolations(page, 'waitlist');
     await fillNames(page);
     const email = page.getByLabel('Email Address', { exact: true });
     const submit = page.getByRole('button', { name: 'Notify Me When Registrations Open' });
@@ -32,6 +34,7 @@ test.describe("waitlist, 'Register Interest' (SPEC.md §2, §5)", () => {
       await submit.click();
       await expect(error).toHaveText('Please enter a valid email address');
     }
+    await expectNoA11yViolations(page, 'waitlist with an error');
     // Give a stray call time to show itself before counting.
     await page.waitForLoadState('networkidle');
     expect(calls()).toBe(0);
@@ -49,6 +52,7 @@ test.describe("waitlist, 'Register Interest' (SPEC.md §2, §5)", () => {
     const success = page.getByTestId('waitlist-success');
     await expect(success).toContainText("You're on the list!");
     await expect(success).toContainText("We'll notify you when registrations open");
+    await expectNoA11yViolations(page, 'waitlist done');
     await expect(page.getByTestId('waitlist-email-error')).toHaveCount(0);
     await expect(page.getByRole('button', { name: 'Notify Me When Registrations Open' })).toHaveCount(0);
     expect(calls()).toBe(1);

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import type { User } from './auth.js';
+import type { MaybePending } from './identity.js';
 
 /** The {id} of /v1/admin/users/{id}/... */
 export const userIdParamSchema = z.uuid({ error: 'User id must be a UUID' });
@@ -33,7 +34,7 @@ export interface AdminUsersResponse {
   new_users_last_30_days: number;
 }
 
-export interface SetCreditsResponse {
+export interface SetCreditsResponse extends MaybePending {
   message: string;
   user: User;
 }

@@ -1,6 +1,40 @@
+export interface SubscriptionHealth {
+  name: string;
+  kind: 'projection' | 'reaction';
+  checkpoint: string | null;
+  /** About how many events it is behind the head of the feed. */
+  lag: number;
+  parked: number;
+}
+
+/** GET /v1/admin/health (GET /health answers only `status`). */
 export interface HealthResponse {
   status: 'ok' | 'degraded';
   database: 'up' | 'down';
   redis: 'up' | 'down' | 'not configured';
-  projector: { lag: number; checkpoint: string | null };
+  /** Why it is degraded; empty when ok. */
+  problems: string[];
+  feed: {
+    head: string | null;
+    subscriptions: SubscriptionHealth[];
+    host: { owner: string; heartbeatAgeSeconds: number } | null;
+    oldestTransactionSeconds: number | null;
+    parked: number;
+  } | null;
+}
+
+/** One event a subscription gave up on (GET /v1/admin/parked-events). */
+export interface ParkedEventView {
+  id: string;
+  subscription: string;
+  event_id: string;
+  event_type: string;
+  stream_id: string;
+  position: string;
+  error: string;
+  attempts: number;
+  parked_at: string;
+  status: 'parked' | 'retried' | 'skipped';
+  resolved_at: string | null;
+  resolved_by: string | null;
 }

@@ -1,25 +1,17 @@
 import { z } from 'zod';
 import type { User } from './auth.js';
+import { clientToken, emailAddress, hasForbiddenCharacters, notAllowedMessage, plainText } from './text.js';
 
-const email = z
-  .string({ error: 'Email is required' })
-  .trim()
-  .toLowerCase()
-  .max(254, 'Email is too long')
-  .email('Please enter a valid email address');
-const name = (label: string) =>
-  z
-    .string({ error: `${label} is required` })
-    .trim()
-    .min(1, `${label} is required`)
-    .max(100, `${label} is too long`);
-const captchaToken = z.string().max(4096).optional().nullable();
+const email = emailAddress('Please enter a valid email address');
+const name = (label: string) => plainText(label, 100);
+const captchaToken = clientToken;
 /** Single-use tokens from e-mailed links: 43 base64url characters (256 bits). */
 const linkToken = z
   .string({ error: 'Token is required' })
   .trim()
   .min(1, 'Token is required')
-  .max(256, 'Token is not valid');
+  .max(256, 'Token is not valid')
+  .regex(/^[A-Za-z0-9_-]+$/, 'Token is not valid');
 
 /** Characters counted as "special" in a password (SPEC.md §5: a fixed set). */
 export const PASSWORD_SPECIALS = '!@#$%^&*()_+-=[]{};\':"\\|,.<>/?`~';
@@ -53,6 +45,7 @@ export function checkPassword(password: string): PasswordChecks {
 export const passwordSchema = z
   .string({ error: 'Password is required' })
   .max(128, 'Password must be at most 128 characters long')
+  .refine((value) => !hasForbiddenCharacters(value), notAllowedMessage('Password'))
   .superRefine((value, ctx) => {
     const checks = checkPassword(value);
     if (!checks.length) ctx.addIssue({ code: 'custom', message: PASSWORD_MESSAGES.tooShort });
@@ -71,7 +64,8 @@ export const registerRequestSchema = z.object({
     .string({ error: 'Invite code is required' })
     .trim()
     .min(1, 'Invite code is required')
-    .max(64, 'Invite code is not valid'),
+    .max(64, 'Invite code is not valid')
+    .regex(/^[A-Za-z0-9-]+$/, 'Invite code is not valid'),
   token: captchaToken,
 });
 export type RegisterRequest = z.infer<typeof registerRequestSchema>;
@@ -97,8 +91,16 @@ export const waitlistRequestSchema = z.object({
 });
 export type WaitlistRequest = z.infer<typeof waitlistRequestSchema>;
 
+/**
+ * A change was made but some read models do not show it yet (the answer is then 202 Accepted). The answer itself is
+ * built from what the command decided, so it is true; a list read right after may not show it for a moment.
+ */
+export interface MaybePending {
+  pending?: boolean;
+}
+
 /** Answer of the calls that only report: register, forgot-password, resend, reset, waitlist, validate. */
-export interface MessageResponse {
+export interface MessageResponse extends MaybePending {
   message: string;
 }
 
@@ -157,7 +159,7 @@ export type CreateInviteRequest = z.input<typeof createInviteRequestSchema>;
 export interface InviteCodesResponse {
   invite_codes: InviteCode[];
 }
-export interface InviteCodeResponse {
+export interface InviteCodeResponse extends MaybePending {
   invite_code: InviteCode;
 }
 
@@ -169,7 +171,7 @@ export const inviteCodeParamSchema = z
   .max(64, 'Invite code is not valid')
   .regex(/^[A-Za-z0-9-]+$/, 'Invite code is not valid');
 
-export interface ToggleBanResponse {
+export interface ToggleBanResponse extends MaybePending {
   message: string;
   user: User;
 }

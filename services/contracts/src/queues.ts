@@ -2,4 +2,6 @@
 export enum QueueName {
   WalletSync = 'wallet-sync',
   Maintenance = 'maintenance',
+  /** Visitor requests answered at once and carried out behind (e-mails of forgotten passwords, new links). */
+  Identity = 'identity',
 }

@@ -7,6 +7,27 @@ export interface ServerToClientEvents {
   'balance.updated': (payload: { user_id: string; balance: number }) => void;
   /** A user's row in the admin users list changed. */
   'admin.user.updated': (payload: { user_id: string }) => void;
+  /** One of the user's wallet accounts changed (linked, synced, in error, deleted); admins get it for every account. */
+  'account.updated': (payload: { account_id: string; user_id: string }) => void;
+  /** A sync of a wallet account started, moved on, or ended (the account card's progress bar). */
+  'account.sync': (payload: {
+    account_id: string;
+    state: 'running' | 'done' | 'failed';
+    /** Passes read from the wallet so far. */
+    fetched: number;
+  }) => void;
+  /** Tickets of the user came, changed or went (a sync, a duplicate resolved). */
+  'tickets.updated': (payload: { account_id: string; user_id: string }) => void;
+  /**
+   * A ticket's link changed: made or recalled, or clicked (`clicks` then says how many so far; pushes of one link's
+   * clicks are coalesced to a few per second). The owner gets it, and admins for every link.
+   */
+  'distribution.updated': (payload: {
+    user_id: string;
+    ticket_id: string;
+    distribution_id: string;
+    clicks?: number;
+  }) => void;
   /** The session behind this socket ended (logout, ban); the client should re-check its status. */
   'session.ended': (payload: { reason: string }) => void;
 }

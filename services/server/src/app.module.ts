@@ -1,27 +1,48 @@
 import { type DynamicModule, Module } from '@nestjs/common';
 import { CqrsModule } from '@nestjs/cqrs';
+import { CaptchaModule } from './infra/captcha/captcha.module.js';
 import { APP_CONFIG, type AppConfig } from './infra/config/config.js';
 import { DatabaseModule } from './infra/db/database.module.js';
-import { ProjectionsModule } from './infra/projections/projections.module.js';
-import { RealtimeModule } from './infra/realtime/realtime.module.js';
-import { AdminModule } from './modules/admin/admin.module.js';
-import { CreditsModule } from './modules/credits/credits.module.js';
-import { HealthModule } from './modules/health/health.module.js';
-import { IdentityCoreModule, IdentityModule, SessionsModule } from './modules/identity/identity.module.js';
-import { PurgeSessionsJob } from './modules/identity/purge-sessions.job.js';
+import { HttpModule } from './infra/http/http.module.js';
+import { MailModule } from './infra/mail/mail.module.js';
 import { JobsModule } from './infra/queue/jobs.module.js';
 import { QueueModule } from './infra/queue/queue.module.js';
-import { CaptchaModule } from './infra/captcha/captcha.module.js';
-import { MailModule } from './infra/mail/mail.module.js';
+import { RealtimeModule } from './infra/realtime/realtime.module.js';
+import { SubscriptionsModule } from './infra/subscriptions/subscriptions.module.js';
 import { ThrottleModule } from './infra/throttle/throttle.module.js';
-import { InvitesCoreModule, InvitesModule } from './modules/invites/invites.module.js';
+import { AdminModule } from './modules/admin/admin.module.js';
+import { CreditsModule } from './modules/credits/credits.module.js';
+import { DistributionModule } from './modules/distribution/distribution.module.js';
+import { HealthModule } from './modules/health/health.module.js';
+import { IdentityModule } from './modules/identity/identity.module.js';
+import { InvitesModule } from './modules/invites/invites.module.js';
+import { PaymentsModule } from './modules/payments/payments.module.js';
 import { WaitlistModule } from './modules/waitlist/waitlist.module.js';
+import { WalletAccountsModule } from './modules/wallet-accounts/wallet-accounts.module.js';
+import { WalletModule } from './infra/wallet/wallet.module.js';
+import { PaymentsInfraModule } from './infra/payments/payments.module.js';
 
 /**
- * - `all`: HTTP API, socket.io, projector and job processors in one process (`npm start`)
+ * The features. A module declares what it adds — routes, command handlers, read models and reactions
+ * (subscriptions), jobs — and every process imports every module: each role runs the part that is its own.
+ */
+const features = (config: AppConfig) => [
+  IdentityModule,
+  CreditsModule,
+  InvitesModule,
+  WaitlistModule,
+  WalletAccountsModule,
+  DistributionModule,
+  PaymentsModule,
+  AdminModule,
+  HealthModule.forRoot(config.REDIS_URL),
+];
+
+/**
+ * - `all`: HTTP API, socket.io, subscriptions, mail and job processors in one process (`npm start`)
  * - `api`: HTTP API and socket.io only
- * - `worker`: projector and job processors, no HTTP
- * - `cli`: commands and queries only (seed, replay)
+ * - `worker`: subscriptions (read models, reactions), mail and job processors, no HTTP
+ * - `cli`: commands and queries only (seed, replay, projections)
  */
 export type Role = 'all' | 'api' | 'worker' | 'cli';
 
@@ -29,6 +50,7 @@ export type Role = 'all' | 'api' | 'worker' | 'cli';
 export class AppModule {
   static forRoot(config: AppConfig, role: Role): DynamicModule {
     const http = role === 'all' || role === 'api';
+    const background = role === 'all' || role === 'worker';
     return {
       module: AppModule,
       global: true,
@@ -37,8 +59,13 @@ export class AppModule {
         DatabaseModule.forRoot(config),
         QueueModule.forRoot({ redisUrl: config.REDIS_URL, prefix: config.REDIS_PREFIX }),
         RealtimeModule.forRoot({ http, redisUrl: config.REDIS_URL, redisKey: `${config.REDIS_PREFIX}:socket.io` }),
-        ProjectionsModule.forRoot({ runProjector: role === 'all' || role === 'worker' }),
-        MailModule.forRoot({ smtpUrl: config.SMTP_URL, dataDir: config.DATA_DIR, from: config.MAIL_FROM }),
+        SubscriptionsModule.forRoot({ runHost: background }),
+        MailModule.forRoot({
+          smtpUrl: config.SMTP_URL,
+          dataDir: config.DATA_DIR,
+          from: config.MAIL_FROM,
+          runDispatcher: background,
+        }),
         CaptchaModule.forRoot({
           secretKey: config.RECAPTCHA_SECRET_KEY,
           siteKey: config.RECAPTCHA_SITE_KEY,
@@ -46,13 +73,11 @@ export class AppModule {
           minScore: config.RECAPTCHA_MIN_SCORE,
         }),
         ThrottleModule,
-        ...(http
-          ? [IdentityModule, AdminModule, InvitesModule, WaitlistModule, HealthModule.forRoot(config.REDIS_URL)]
-          : [IdentityCoreModule, InvitesCoreModule]),
-        CreditsModule,
-        ...(role === 'all' || role === 'worker'
-          ? [JobsModule.forRoot({ imports: [SessionsModule], jobs: [PurgeSessionsJob] })]
-          : []),
+        WalletModule,
+        PaymentsInfraModule.forRoot(),
+        JobsModule.forRoot({ run: background }),
+        HttpModule,
+        ...features(config),
       ],
       providers: [{ provide: APP_CONFIG, useValue: config }],
       exports: [APP_CONFIG],

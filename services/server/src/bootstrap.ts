@@ -7,8 +7,14 @@ import { existsSync } from 'node:fs';
 import { AppModule, type Role } from './app.module.js';
 import type { AppConfig } from './infra/config/config.js';
 import { HttpExceptionFilter } from './infra/http/http-exception.filter.js';
+import { keepRawJsonBody } from './infra/http/raw-body.js';
+import { registerStatusOverride } from './infra/http/response-status.js';
+import { PAYMENT_GATEWAY, type PaymentGateway } from './infra/payments/payment-gateway.port.js';
+import { TestPaymentGateway } from './infra/payments/test-payment-gateway.js';
+import { PAYMENT_WEBHOOK_PATH } from './modules/payments/payments.module.js';
+import { registerHttpHardening, staticCacheHeaders } from './infra/http/security.js';
 import { createValidationPipe } from './infra/http/validation.js';
-import { RedisIoAdapter } from './infra/realtime/redis-io.adapter.js';
+import { SeatlinkIoAdapter } from './infra/realtime/io.adapter.js';
 
 const LEVELS: LogLevel[] = ['error', 'warn', 'log', 'debug', 'verbose'];
 export const logLevels = (config: AppConfig) => LEVELS.slice(0, LEVELS.indexOf(config.LOG_LEVEL) + 1);
@@ -22,18 +28,51 @@ export async function createHttpApp(config: AppConfig, role: 'all' | 'api'): Pro
     logger: logLevels(config),
     bodyParser: false,
   });
-  await app.register(fastifyCookie);
   const dashboardOrigin = new URL(config.DASHBOARD_URL).origin;
+  await registerHttpHardening(app, dashboardOrigin);
+  await app.register(fastifyCookie);
+  registerStatusOverride(app.getHttpAdapter().getInstance());
+  keepRawJsonBody(app.getHttpAdapter().getInstance(), [PAYMENT_WEBHOOK_PATH]);
   app.enableCors({ origin: dashboardOrigin, credentials: true, methods: ['GET', 'HEAD', 'POST', 'PUT', 'DELETE'] });
   refuseForeignOrigins(app, dashboardOrigin);
+  if (config.mountWalletSim) await mountWalletSim(app, config);
   app.useGlobalPipes(createValidationPipe());
   const webDist = config.webDist && existsSync(config.webDist) ? config.webDist : null;
   app.useGlobalFilters(new HttpExceptionFilter(webDist));
-  if (webDist) app.useStaticAssets({ root: webDist, prefix: '/', wildcard: false, index: ['index.html'] });
-  if (config.REDIS_URL)
-    app.useWebSocketAdapter(new RedisIoAdapter(app, config.REDIS_URL, `${config.REDIS_PREFIX}:socket.io`));
+  if (webDist) {
+    app.useStaticAssets({
+      root: webDist,
+      prefix: '/',
+      wildcard: false,
+      index: ['index.html'],
+      cacheControl: false,
+      setHeaders: staticCacheHeaders,
+    });
+  }
+  app.useWebSocketAdapter(
+    new SeatlinkIoAdapter(app, {
+      dashboardOrigin,
+      ...(config.REDIS_URL ? { redis: { url: config.REDIS_URL, key: `${config.REDIS_PREFIX}:socket.io` } } : {}),
+    }),
+  );
+  connectTestPayments(app);
   app.enableShutdownHooks();
   return app;
+}
+
+/** The test gateway sends its signed webhooks to this process's own webhook endpoint, as Stripe would over HTTPS. */
+function connectTestPayments(app: NestFastifyApplication) {
+  const gateway = app.get<PaymentGateway>(PAYMENT_GATEWAY);
+  if (!(gateway instanceof TestPaymentGateway)) return;
+  gateway.connect(async (body, signature) => {
+    const response = await app.inject({
+      method: 'POST',
+      url: PAYMENT_WEBHOOK_PATH,
+      payload: body,
+      headers: { 'content-type': 'application/json', 'stripe-signature': signature },
+    });
+    return response.statusCode;
+  });
 }
 
 const SAFE_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);
@@ -52,6 +91,22 @@ function refuseForeignOrigins(app: NestFastifyApplication, dashboardOrigin: stri
       if (origin === dashboardOrigin || origin === `${request.protocol}://${request.headers.host}`) return;
       await reply.code(403).send({ message: 'Cross-origin request refused', statusCode: 403 });
     });
+}
+
+/**
+ * No WALLET_PROVIDER_URL: the simulated wallet provider is mounted at /wallet-sim in this process (its demo wallets
+ * seeded; sign-ins valid 30 days, so hourly syncs keep working), and the product reaches it over HTTP like any
+ * provider. The product calls it at 127.0.0.1; browsers load its logos from the dashboard's origin (the CSP allows
+ * images from there), where the dashboard's server or dev proxy passes /wallet-sim on to this process.
+ */
+async function mountWalletSim(app: NestFastifyApplication, config: AppConfig) {
+  const { walletSimPlugin } = await import('@seatlink/wallet-sim');
+  await app.register(walletSimPlugin, {
+    prefix: '/wallet-sim',
+    seedDemo: true,
+    tokenTtlMs: 30 * 24 * 3600_000,
+    publicUrl: `${config.DASHBOARD_URL.replace(/\/+$/, '')}/wallet-sim`,
+  });
 }
 
 /** A process without HTTP: the worker, or a CLI. */

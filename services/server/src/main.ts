@@ -1,6 +1,6 @@
 import { loadConfig } from './infra/config/config.js';
 import { createHttpApp, logger } from './bootstrap.js';
-import { demoUsers, isDatabaseEmpty, seed } from './seed.js';
+import { demoUsers, demoWalletLogins, isDatabaseEmpty, seed, seedDemoWallets } from './seed.js';
 
 /** `npm start`: the whole product in one process — API, socket.io, projector, jobs, and the dashboard. */
 async function main() {
@@ -13,10 +13,22 @@ async function main() {
   }
   await app.listen({ port: config.PORT, host: config.HOST });
   const url = `http://localhost:${config.PORT}`;
+  const wallets = await seedDemoWallets(app).catch((err: unknown) => {
+    logger.warn(`Demo wallets not linked: ${err instanceof Error ? err.message : String(err)}`);
+    return [];
+  });
+  if (wallets.length > 0) logger.log(`Linked the demo wallets ${wallets.join(', ')} to ${demoUsers[1].email}`);
   logger.log(`Seatlink is running at ${url}`);
   logger.log(
     `Demo logins: ${demoUsers.map((u) => `${u.email} / ${u.password}${u.isAdmin ? ' (admin)' : ''}`).join(', ')}`,
   );
+  if (config.mountWalletSim) {
+    logger.log(
+      `Wallet provider: the simulator at ${url}/wallet-sim; its demo wallets: ${demoWalletLogins
+        .map((w) => `${w.email} / ${w.password}`)
+        .join(', ')} (linked), jordan@wallet.test / Wallet123! (free to link)`,
+    );
+  }
 }
 
 main().catch((err: unknown) => {

@@ -4,11 +4,15 @@ import { count } from 'drizzle-orm';
 import { v5 as uuidv5 } from 'uuid';
 import { DATABASE } from './infra/db/database.module.js';
 import type { Database } from './infra/db/database.js';
-import { users } from './infra/db/schema.js';
-import { ProjectionWaiter } from './infra/projections/projection-waiter.js';
-import { SetCreditsCommand } from './modules/credits/set-credits.handler.js';
+import { users } from './modules/identity/identity.schema.js';
+import { DEMO_WALLETS } from '@seatlink/wallet-sim';
+import { APP_CONFIG, type AppConfig } from './infra/config/config.js';
+import { LinkWalletAccountCommand } from './modules/wallet-accounts/link-account.command.js';
+import { listAccounts } from './modules/wallet-accounts/read-models/accounts.queries.js';
+import { ReadModelWaiter } from './infra/subscriptions/read-model-waiter.js';
+import { SetCreditsCommand } from './modules/credits/set-credits.command.js';
 import { findCredentialsByEmail } from './modules/identity/read-models/users/users.queries.js';
-import { RegisterUserCommand } from './modules/identity/register-user.handler.js';
+import { RegisterUserCommand } from './modules/identity/register-user.command.js';
 
 const SEED_NAMESPACE = '6f0f3c56-9a53-4c1e-8a4e-0d1c8f7d2b11';
 
@@ -41,7 +45,7 @@ export async function isDatabaseEmpty(app: INestApplicationContext): Promise<boo
 /** Creates the demo admin and user (e-mails verified). Running it again changes nothing. */
 export async function seed(app: INestApplicationContext): Promise<string[]> {
   const bus = app.get(CommandBus);
-  const waiter = app.get(ProjectionWaiter);
+  const waiter = app.get(ReadModelWaiter);
   const database = app.get<Database>(DATABASE);
   const created: string[] = [];
   for (const demo of demoUsers) {
@@ -50,15 +54,44 @@ export async function seed(app: INestApplicationContext): Promise<string[]> {
     const registered = await bus.execute(
       new RegisterUserCommand({ ...demo, userId, emailVerified: true, actorId: 'seed' }),
     );
-    let position = registered.position;
+    await waiter.waitFor(registered.position, ['UserRegistered'], 30_000);
     if (demo.credits > 0) {
       const set = await bus.execute(
         new SetCreditsCommand({ userId, credits: demo.credits, actorId: 'seed', commandId: `seed-credits:${userId}` }),
       );
-      position = set.position ?? position;
+      await waiter.waitFor(set.position, ['CreditsSet'], 30_000);
     }
-    await waiter.waitFor(position, 30_000);
     created.push(demo.email);
   }
   return created;
+}
+
+/** The demo wallets the seeded user has linked (the embedded simulator's), so `npm start` shows tickets. */
+export const demoWalletLogins = DEMO_WALLETS.slice(0, 2);
+
+/**
+ * Links the demo wallets to the demo user, once (nothing when the user has accounts, or SEED_DEMO_WALLETS=false).
+ * Needs the wallet provider to answer: call it once the process listens (the simulator may be mounted in it).
+ */
+export async function seedDemoWallets(app: INestApplicationContext): Promise<string[]> {
+  const config = app.get<AppConfig>(APP_CONFIG);
+  if (!config.SEED_DEMO_WALLETS) return [];
+  const database = app.get<Database>(DATABASE);
+  const user = await findCredentialsByEmail(database.db, demoUsers[1].email);
+  if (!user) return [];
+  if ((await listAccounts(database.db, user.id)).length > 0) return [];
+  const bus = app.get(CommandBus);
+  const linked: string[] = [];
+  for (const wallet of demoWalletLogins) {
+    await bus.execute(
+      new LinkWalletAccountCommand({
+        userId: user.id,
+        email: wallet.email,
+        password: wallet.password,
+        commandId: `seed-wallet:${wallet.email}`,
+      }),
+    );
+    linked.push(wallet.email);
+  }
+  return linked;
 }

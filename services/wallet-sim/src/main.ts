@@ -1,6 +1,30 @@
-import { createWalletSim } from './index.js';
+import { createWalletSim, DEMO_WALLETS } from './index.js';
 
 const port = Number(process.env.PORT ?? 4010);
-const app = createWalletSim();
-await app.listen({ port, host: '0.0.0.0' });
-console.log(`wallet-sim listening on ${port}`);
+if (!Number.isInteger(port) || port < 0 || port > 65_535) {
+  console.error(`wallet-sim: PORT must be a port number, got "${process.env.PORT}"`);
+  process.exit(1);
+}
+const host = process.env.HOST ?? '0.0.0.0';
+
+const app = createWalletSim({ seedDemo: true });
+await app.listen({ port, host });
+
+const config = app.walletSim.config;
+console.log(`wallet-sim listening on http://localhost:${port} (provider API /v1, control API /control)`);
+console.log(
+  `  arrival delay up to ${config.arrivalDelayMaxMs} ms, tokens live ${config.tokenTtlMs} ms, ` +
+    `rate limit ${config.rateLimit.requestsPerSecond || 'off'} req/s, error rate ${config.failure.errorRate}, ` +
+    `latency ${config.failure.latencyMs.min}-${config.failure.latencyMs.max} ms` +
+    (app.walletSim.controlKey ? ', control API needs x-control-key' : ''),
+);
+console.log('Demo wallets (e-mail / password):');
+for (const wallet of DEMO_WALLETS) {
+  console.log(`  ${wallet.email} / ${wallet.password}  (${wallet.first_name} ${wallet.last_name})`);
+}
+
+for (const signal of ['SIGINT', 'SIGTERM'] as const) {
+  process.once(signal, () => {
+    void app.close().then(() => process.exit(0));
+  });
+}

@@ -72,6 +72,11 @@ export default async function globalSetup() {
     // Every browser test comes from 127.0.0.1: per-IP limits are for the API tests to prove, not to trip these.
     THROTTLE_PUBLIC_IP: '1000',
     THROTTLE_LOGIN_IP: '1000',
+    THROTTLE_LOGIN_ACCOUNT_IP: '1000',
+    THROTTLE_LOGIN_ACCOUNT: '1000',
+    // Syncs after a link or a new sign-in come seconds apart instead of minutes, so the browser tests see what a
+    // sync brings (a pass added meanwhile, a password changed at the wallet) without waiting a minute.
+    WALLET_SYNC_FOLLOW_UPS_MS: '2000,5000',
   };
   let dropDatabase = async () => {};
   if (process.env.DATABASE_URL) {

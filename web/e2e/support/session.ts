@@ -60,10 +60,10 @@ export async function generateInviteCode(page: Page, maxUses: number): Promise<s
   if (!/\/admin\/invites$/.test(page.url())) await page.goto('/admin/invites');
   const form = page.getByTestId('invite-form');
   await form.getByLabel('Max Uses').fill(String(maxUses));
-  const expiry = form.getByLabel('Expiry Date');
-  const earliest = await expiry.getAttribute('min');
-  expect(earliest).toMatch(/^\d{4}-\d{2}-\d{2}$/);
-  await expiry.fill(earliest!);
+  // The earliest date the form allows, as it shows it (en-GB, dd/mm/yyyy).
+  const earliest = (await form.getByTestId('expires-at-earliest').textContent()) ?? '';
+  expect(earliest).toMatch(/^\d{2}\/\d{2}\/\d{4}$/);
+  await form.getByLabel('Expiry Date').fill(earliest);
   const created = page.waitForResponse(
     (res) => res.request().method() === 'POST' && new URL(res.url()).pathname === '/v1/admin/invites',
   );

@@ -1,45 +1,31 @@
-import { useEffect } from 'react';
-import type { ServerEventPayload } from '@seatlink/contracts';
+import { useRef } from 'react';
 import { useAuthStore } from '../features/auth/auth.store';
-import { connectSocket, disconnectSocket, getSocket } from '../lib/socket';
+import { useCreditsStore } from '../lib/credits.store';
+import { useServerEvent, useSocketConnection } from '../lib/realtime';
+import { useSessionStore } from '../lib/session.store';
 
 /**
  * Keeps the socket connected while someone is signed in (the handshake carries the session cookie) and applies the
- * pushes that concern the signed-in user. Disconnects on logout.
+ * pushes that concern the signed-in user: the balance goes to the credits slice; an ended session (logout elsewhere,
+ * ban) re-checks the user, which signs out. Disconnects on logout.
  */
 export function RealtimeBridge() {
-  const userId = useAuthStore((s) => (s.isAuthenticated ? (s.user?.id ?? null) : null));
+  const userId = useSessionStore((s) => (s.isAuthenticated ? (s.user?.id ?? null) : null));
+  // The user whose socket has connected once already: a later `connect` is a reconnect.
+  const connectedFor = useRef<string | null>(null);
 
-  useEffect(() => {
-    if (!userId) return;
-    const socket = getSocket();
-    const auth = useAuthStore.getState;
-    let connectedBefore = false;
-
-    const onConnect = () => {
-      // After a reconnect a push may have been missed: re-read the user once.
-      if (connectedBefore) void auth().refreshUser();
-      connectedBefore = true;
-    };
-    const onBalance = ({ user_id, balance }: ServerEventPayload<'balance.updated'>) => {
-      auth().setBalance(user_id, balance);
-    };
-    const onSessionEnded = () => {
-      void auth().refreshUser();
-    };
-
-    socket.on('connect', onConnect);
-    socket.on('balance.updated', onBalance);
-    socket.on('session.ended', onSessionEnded);
-    connectSocket();
-
-    return () => {
-      socket.off('connect', onConnect);
-      socket.off('balance.updated', onBalance);
-      socket.off('session.ended', onSessionEnded);
-      disconnectSocket();
-    };
-  }, [userId]);
+  useServerEvent('connect', () => {
+    // After a reconnect a push may have been missed: re-read the user once.
+    if (userId && connectedFor.current === userId) void useAuthStore.getState().refreshUser();
+    connectedFor.current = userId;
+  });
+  useServerEvent('balance.updated', ({ user_id, balance }) => {
+    useCreditsStore.getState().apply(user_id, balance);
+  });
+  useServerEvent('session.ended', () => {
+    void useAuthStore.getState().refreshUser();
+  });
+  useSocketConnection(userId);
 
   return null;
 }

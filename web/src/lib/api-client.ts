@@ -1,4 +1,4 @@
-import type { ErrorResponse } from '@seatlink/contracts';
+import { buildPath, type ApiRoute, type ErrorResponse, type HttpMethod, type PathParams } from '@seatlink/contracts';
 
 /** Base URL of the API; '' means the same origin as the web app (the server serves web/dist itself). */
 export const API_BASE_URL: string = (import.meta.env.VITE_API_URL ?? '').replace(/\/+$/, '');
@@ -26,19 +26,27 @@ export class ApiError extends Error {
 }
 
 export interface RequestOptions {
-  method?: 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
+  method?: HttpMethod;
   /** Serialised as JSON. */
   body?: unknown;
   /** Send cookies (default true). SPEC.md §6: every call sends credentials except reset-password. */
   withCredentials?: boolean;
   signal?: AbortSignal;
+  /**
+   * Sent as the `Idempotency-Key` header of a state-changing call: the server runs a request with a given key once
+   * and answers a retry with the same key from its memory. A fresh key per user action (newIdempotencyKey), the same
+   * key when that action is retried (withRetries).
+   */
+  idempotencyKey?: string;
 }
 
 /** The JSON request helper every feature API call goes through. Rejects any non-OK response with an {@link ApiError}. */
 export async function request<T>(path: string, options: RequestOptions = {}): Promise<T> {
-  const { method = 'GET', body, withCredentials = true, signal } = options;
+  const { method = 'GET', body, withCredentials = true, signal, idempotencyKey } = options;
   const headers: Record<string, string> = { Accept: 'application/json' };
+  // A call without a body sends no Content-Type: Fastify refuses an empty body declared as JSON (400).
   if (body !== undefined) headers['Content-Type'] = 'application/json';
+  if (idempotencyKey) headers['Idempotency-Key'] = idempotencyKey;
 
   let response: Response;
   try {
@@ -60,6 +68,83 @@ export async function request<T>(path: string, options: RequestOptions = {}): Pr
     throw new ApiError(message, response.status, code, { body: payload });
   }
   return payload as T;
+}
+
+export type QueryValues = Record<string, string | number | readonly string[] | undefined>;
+
+/** `?a=1&b=x&b=y` from query values (undefined left out, lists repeated); '' when nothing is left. */
+export function queryString(query: QueryValues): string {
+  const search = new URLSearchParams();
+  for (const [key, value] of Object.entries(query)) {
+    if (value === undefined) continue;
+    if (typeof value === 'object') for (const item of value) search.append(key, item);
+    else search.append(key, String(value));
+  }
+  const text = search.toString();
+  return text ? `?${text}` : '';
+}
+
+export type CallOptions<P extends string> = Omit<RequestOptions, 'method'> & {
+  /** Query string values; undefined ones are left out, a list is sent as a repeated key (`?status=A&status=B`). */
+  query?: QueryValues;
+} & ([PathParams<P>] extends [Record<string, never>] ? { params?: undefined } : { params: PathParams<P> });
+
+/**
+ * Calls one of the routes defined in `@seatlink/contracts` (`routes.*`): its method and path come from there, the path
+ * parameters are filled in and encoded. Every feature's API file goes through this.
+ */
+export function callApi<T, P extends string = string>(
+  route: ApiRoute<P>,
+  ...[options]: [PathParams<P>] extends [Record<string, never>] ? [CallOptions<P>?] : [CallOptions<P>]
+): Promise<T> {
+  const { params, query, ...rest } = (options ?? {}) as CallOptions<P> & { params?: PathParams<P> };
+  const path = buildPath(route.path, (params ?? {}) as PathParams<P>) + (query ? queryString(query) : '');
+  return request<T>(path, { ...rest, method: route.method });
+}
+
+/** The address of a route for the browser itself (a download link), on the API's base URL. */
+export function routeUrl<P extends string>(route: ApiRoute<P>, params: PathParams<P>, query: QueryValues = {}): string {
+  return `${API_BASE_URL}${buildPath(route.path, params)}${queryString(query)}`;
+}
+
+/** A new Idempotency-Key: a random UUID (v4), also where crypto.randomUUID is missing (pages not served over https). */
+export function newIdempotencyKey(): string {
+  if (typeof crypto.randomUUID === 'function') return crypto.randomUUID();
+  const bytes = crypto.getRandomValues(new Uint8Array(16));
+  bytes[6] = (bytes[6]! & 0x0f) | 0x40;
+  bytes[8] = (bytes[8]! & 0x3f) | 0x80;
+  const hex = [...bytes].map((b) => b.toString(16).padStart(2, '0')).join('');
+  return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-${hex.slice(12, 16)}-${hex.slice(16, 20)}-${hex.slice(20)}`;
+}
+
+/**
+ * Whether a failed call may be sent again as it was (with the same Idempotency-Key): no answer at all, a gateway or
+ * overload answer, or the server still running the first attempt of the same key. Refusals (4xx) are final.
+ */
+export function isRetryable(error: unknown): boolean {
+  if (!(error instanceof ApiError)) return false;
+  if (error.status === 0) return true;
+  if (error.status === 502 || error.status === 503 || error.status === 504) return true;
+  return error.status === 409 && error.code === 'IDEMPOTENCY_IN_PROGRESS';
+}
+
+/**
+ * Runs `attempt`, and again after each delay while it fails with a retryable error ({@link isRetryable}). The caller
+ * keeps one Idempotency-Key for all attempts, so a first attempt that did reach the server is not done twice.
+ */
+export async function withRetries<T>(
+  attempt: () => Promise<T>,
+  { delaysMs = [500, 1_500], signal }: { delaysMs?: readonly number[]; signal?: AbortSignal } = {},
+): Promise<T> {
+  for (let i = 0; ; i++) {
+    try {
+      return await attempt();
+    } catch (error) {
+      const delay = delaysMs[i];
+      if (delay === undefined || !isRetryable(error) || signal?.aborted) throw error;
+      await new Promise((resolve) => setTimeout(resolve, delay));
+    }
+  }
 }
 
 /** The text to show for a failed call: the server's message when it sent one, otherwise the caller's fallback. */

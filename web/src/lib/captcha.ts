@@ -1,5 +1,5 @@
-import type { CaptchaAction, PublicConfig } from '@seatlink/contracts';
-import { request } from './api-client';
+import { routes, type CaptchaAction, type PublicConfig } from '@seatlink/contracts';
+import { callApi } from './api-client';
 
 /**
  * The invisible human check (SPEC.md §2, §7): reCAPTCHA v3. GET /v1/config says whether it is on; when it gives a site
@@ -33,7 +33,7 @@ export function recaptchaScriptUrl(siteKey: string): string {
 
 /** GET /v1/config */
 export function loadPublicConfig(): Promise<PublicConfig> {
-  return request<PublicConfig>('/v1/config');
+  return callApi(routes.publicConfig);
 }
 
 /** Adds the reCAPTCHA script to the page and resolves with its API once it is ready. */

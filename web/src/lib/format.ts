@@ -56,3 +56,12 @@ export function percentOf(part: number, total: number): number {
   if (!Number.isFinite(part) || !Number.isFinite(total) || total <= 0) return 0;
   return Math.round((part / total) * 100);
 }
+
+const minutesAgo = new Intl.RelativeTimeFormat('en-GB', { style: 'short', numeric: 'always' });
+
+/** How long ago, in whole minutes, en-GB: '5 min ago'; under a minute 'just now'. */
+export function formatMinutesAgo(minutes: number): string {
+  const whole = Math.floor(minutes);
+  if (!Number.isFinite(whole) || whole < 1) return 'just now';
+  return minutesAgo.format(-whole, 'minute');
+}

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { formatCredits, formatDate, formatDateTime, formatGBP, percentOf } from './format';
+import { formatCredits, formatDate, formatDateTime, formatGBP, formatMinutesAgo, percentOf } from './format';
 
 describe('formatters', () => {
   it('formats dates en-GB', () => {
@@ -27,5 +27,15 @@ describe('formatters', () => {
     expect(percentOf(1, 3)).toBe(33);
     expect(percentOf(2, 3)).toBe(67);
     expect(percentOf(5, 5)).toBe(100);
+  });
+});
+
+describe('minutes ago (en-GB)', () => {
+  it('reads whole minutes, and just now under one', () => {
+    expect(formatMinutesAgo(5.9)).toBe('5 min ago');
+    expect(formatMinutesAgo(1)).toBe('1 min ago');
+    expect(formatMinutesAgo(0.5)).toBe('just now');
+    expect(formatMinutesAgo(-3)).toBe('just now');
+    expect(formatMinutesAgo(Number.NaN)).toBe('just now');
   });
 });

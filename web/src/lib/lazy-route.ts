@@ -23,8 +23,8 @@ export function loadChunk<T>(load: () => Promise<T>, timeoutMs = CHUNK_TIMEOUT_M
 }
 
 /**
- * A route whose page lives in a chunk of its own, loaded on first visit. A chunk that fails reaches the router's
- * default error screen ('Unexpected Application Error!').
+ * A route whose page lives in a chunk of its own, loaded on first visit. A chunk that fails reaches the route's
+ * errorElement (app/route-error.tsx: 'Unexpected Application Error!', 'Loading chunk failed').
  */
 export function lazyPage<M>(load: () => Promise<M>, pick: (module: M) => ComponentType): RouteObject['lazy'] {
   return async () => ({ Component: pick(await loadChunk(load)) });

@@ -5,6 +5,8 @@ export interface StubbedCall {
   method: string;
   body: unknown;
   credentials: RequestCredentials | undefined;
+  /** The request's headers (not enumerable, so tests comparing whole calls need not list them). */
+  readonly headers: Record<string, string>;
 }
 
 type Reply = { status: number; body?: unknown } | Error;
@@ -19,12 +21,14 @@ export function stubFetch(...replies: Reply[]): StubbedCall[] {
   vi.stubGlobal(
     'fetch',
     vi.fn(async (input: string | URL | Request, init?: RequestInit) => {
-      calls.push({
+      const call = {
         url: String(input),
         method: init?.method ?? 'GET',
         body: typeof init?.body === 'string' ? (JSON.parse(init.body) as unknown) : undefined,
         credentials: init?.credentials,
-      });
+      } as StubbedCall;
+      Object.defineProperty(call, 'headers', { value: { ...(init?.headers as Record<string, string>) } });
+      calls.push(call);
       const reply = queue.shift();
       if (!reply) throw new Error(`Unexpected fetch ${String(input)}`);
       if (reply instanceof Error) throw reply;

@@ -3,6 +3,8 @@ import type { INestApplicationContext } from '@nestjs/common';
 import type { NestFastifyApplication } from '@nestjs/platform-fastify';
 import { createContext, createHttpApp } from '../bootstrap.js';
 import { type AppConfig, loadConfig } from '../infra/config/config.js';
+import { EVENT_STORE, type EventStore } from '../infra/event-store/event-store.port.js';
+import { SubscriptionOperations } from '../infra/subscriptions/subscription-operations.js';
 import { seed } from '../seed.js';
 import { createScratchDatabase, testEnv } from './test-database.js';
 
@@ -13,36 +15,53 @@ export interface TestStack {
   close(): Promise<void>;
 }
 
+export interface TestStackOptions {
+  /** false: no Redis (the in-process queue, one process's sockets). */
+  redis?: boolean;
+  /**
+   * The product as `npm start` runs it on a machine with only Node: PGlite in memory and no Redis, even where the
+   * real services run.
+   */
+  embedded?: boolean;
+  role?: 'all' | 'api';
+  env?: Record<string, string>;
+  webDist?: string;
+  /** Listen on this port instead of any free one. */
+  port?: number;
+}
+
 /** Config for one test stack: its own database (PostgreSQL when DATABASE_URL is set) and its own Redis prefix. */
 export async function testConfig(
-  options: { redis?: boolean; env?: Record<string, string> } = {},
+  options: TestStackOptions = {},
 ): Promise<{ config: AppConfig; drop: () => Promise<void> }> {
-  const scratch = testEnv.databaseUrl ? await createScratchDatabase(testEnv.databaseUrl) : null;
+  const scratch = testEnv.databaseUrl && !options.embedded ? await createScratchDatabase(testEnv.databaseUrl) : null;
+  const redis = options.redis !== false && !options.embedded && testEnv.redisUrl;
   const config = loadConfig(
     {
       LOG_LEVEL: 'warn',
       DASHBOARD_URL: 'http://localhost:3000',
       REDIS_PREFIX: `t${randomBytes(4).toString('hex')}`,
       ...(scratch ? { DATABASE_URL: scratch.url } : {}),
-      ...(options.redis !== false && testEnv.redisUrl ? { REDIS_URL: testEnv.redisUrl } : {}),
+      ...(redis ? { REDIS_URL: redis } : {}),
       // Generous limits, so the many calls of one test file from 127.0.0.1 are not throttled (throttle tests lower them).
       THROTTLE_LOGIN_IP: '1000',
+      THROTTLE_LOGIN_ACCOUNT: '1000',
+      THROTTLE_LOGIN_ACCOUNT_IP: '1000',
+      SEED_DEMO_WALLETS: 'false',
       THROTTLE_PUBLIC_IP: '1000',
       ...options.env,
     },
     // No dashboard build in API tests; PGlite in memory (no DATA_DIR on disk) when there is no PostgreSQL.
-    { webDist: null, DATA_DIR: scratch ? './data' : 'memory://' },
+    { webDist: options.webDist ?? null, DATA_DIR: scratch ? './data' : 'memory://' },
   );
   return { config, drop: async () => scratch?.drop() };
 }
 
 /** The whole product in one process (`npm start`'s shape), listening on a free port, seeded with the demo users. */
-export async function startTestStack(
-  options: { redis?: boolean; role?: 'all' | 'api'; env?: Record<string, string> } = {},
-): Promise<TestStack> {
+export async function startTestStack(options: TestStackOptions = {}): Promise<TestStack> {
   const { config, drop } = await testConfig(options);
   const app = await createHttpApp(config, options.role ?? 'all');
-  await app.listen({ port: 0, host: '127.0.0.1' });
+  await app.listen({ port: options.port ?? 0, host: '127.0.0.1' });
   if (options.role !== 'api') await seed(app);
   const address = app.getHttpServer().address();
   const port = typeof address === 'object' && address ? address.port : 0;
@@ -62,6 +81,27 @@ export async function startTestWorker(config: AppConfig): Promise<INestApplicati
   const worker = await createContext(config, 'worker');
   await worker.init();
   return worker;
+}
+
+/**
+ * Waits until every subscription has read the whole feed as it stands now (the read models show every change made
+ * so far, the reactions have run). Throws after `timeoutMs`.
+ */
+export async function subscriptionsCaughtUp(app: INestApplicationContext, timeoutMs = 20_000): Promise<void> {
+  const store = app.get<EventStore>(EVENT_STORE);
+  const operations = app.get(SubscriptionOperations);
+  const target = await store.headPosition();
+  if (target === null) return;
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const { subscriptions } = await operations.status();
+    const behind = subscriptions.filter(
+      (s) => s.checkpoint === null || store.comparePositions(s.checkpoint, target) < 0,
+    );
+    if (behind.length === 0) return;
+    if (Date.now() > deadline) throw new Error(`Subscriptions behind: ${behind.map((s) => s.name).join(', ')}`);
+    await new Promise((r) => setTimeout(r, 10));
+  }
 }
 
 /** A tiny cookie-keeping HTTP client for API tests. */

@@ -12,7 +12,7 @@ export interface TestDatabase {
   database: Database;
   /** The URL of the fresh database, or undefined on PGlite. */
   url?: string;
-  dispose(): Promise<void>;
+  dispose: () => Promise<void>;
 }
 
 function withDatabase(url: string, name: string): string {

@@ -1,9 +1,9 @@
 import { Navigate, Outlet } from 'react-router-dom';
-import { useAuthStore } from '../../features/auth/auth.store';
+import { useSessionStore } from '../../lib/session.store';
 
 /** Admin-only area (SPEC.md §2): any non-admin signed-in user goes to /dashboard. Sits inside ProtectedRoute. */
 export function AdminRoute() {
-  const isAdmin = useAuthStore((s) => s.user?.is_admin === true);
+  const isAdmin = useSessionStore((s) => s.user?.is_admin === true);
   if (!isAdmin) return <Navigate to="/dashboard" replace />;
   return <Outlet />;
 }

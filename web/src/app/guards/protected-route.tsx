@@ -1,13 +1,13 @@
 import { Navigate, Outlet, useLocation } from 'react-router-dom';
-import { useAuthStore } from '../../features/auth/auth.store';
+import { useSessionStore } from '../../lib/session.store';
 
 /**
  * Signed-in area (SPEC.md §2): a visitor goes to /login, replacing the history entry and passing the original
  * location along; while authentication is loading nothing is shown.
  */
 export function ProtectedRoute() {
-  const loading = useAuthStore((s) => s.loading);
-  const isAuthenticated = useAuthStore((s) => s.isAuthenticated);
+  const loading = useSessionStore((s) => s.loading);
+  const isAuthenticated = useSessionStore((s) => s.isAuthenticated);
   const location = useLocation();
 
   if (loading) return null;

@@ -1,9 +1,9 @@
 import { Navigate, Outlet } from 'react-router-dom';
-import { useAuthStore } from '../../features/auth/auth.store';
+import { useSessionStore } from '../../lib/session.store';
 
 /** Public screens such as /login: an already authenticated visitor is sent to /dashboard (SPEC.md §2). */
 export function PublicOnlyRoute() {
-  const isAuthenticated = useAuthStore((s) => s.isAuthenticated);
+  const isAuthenticated = useSessionStore((s) => s.isAuthenticated);
   if (isAuthenticated) return <Navigate to="/dashboard" replace />;
   return <Outlet />;
 }

@@ -1,34 +1,39 @@
-import { useCallback, useEffect, useState, type ReactNode } from 'react';
+import { useCallback, useEffect, useRef, useState, type ReactNode } from 'react';
 import { Brand } from '../../components/ui/brand';
+import { Dialog } from '../../components/ui/dialog';
 import { CloseIcon, MenuIcon } from '../../components/ui/icons';
 import { Sidebar } from './sidebar';
 
 const DRAWER_ID = 'mobile-navigation';
 
+/**
+ * The small-screen navigation: the sidebar in a modal `<dialog>` sliding in from the left. Focus moves into it (the
+ * close button) and stays there; Escape, the backdrop, the close button or following a link close it, and focus goes
+ * back to the menu button.
+ */
 function MobileDrawer({ onClose }: { onClose: () => void }) {
-  useEffect(() => {
-    const onKeyDown = (event: KeyboardEvent) => {
-      if (event.key === 'Escape') onClose();
-    };
-    document.addEventListener('keydown', onKeyDown);
-    return () => document.removeEventListener('keydown', onKeyDown);
-  }, [onClose]);
-
+  const closeRef = useRef<HTMLButtonElement>(null);
   return (
-    <div className="fixed inset-0 z-40 md:hidden" id={DRAWER_ID} role="dialog" aria-modal="true" aria-label="Menu">
-      <div className="absolute inset-0 animate-fade-in bg-slate-900/50" aria-hidden="true" onClick={onClose} />
-      <div className="relative flex h-full w-72 max-w-[85vw] animate-slide-in flex-col shadow-xl">
+    <Dialog
+      id={DRAWER_ID}
+      aria-label="Menu"
+      onClose={onClose}
+      initialFocusRef={closeRef}
+      className="fixed inset-y-0 right-auto left-0 m-0 h-full max-h-none w-72 max-w-[85vw] bg-white p-0 shadow-xl backdrop:bg-slate-900/50 motion-safe:animate-slide-in motion-safe:backdrop:animate-fade-in"
+    >
+      <div className="relative flex h-full flex-col">
         <button
+          ref={closeRef}
           type="button"
           onClick={onClose}
           aria-label="Close menu"
-          className="absolute top-4 right-3 z-10 rounded-lg p-1.5 text-slate-500 hover:bg-slate-100 hover:text-slate-900"
+          className="absolute top-4 right-3 z-10 rounded-lg p-1.5 text-slate-600 hover:bg-slate-100 hover:text-slate-900"
         >
           <CloseIcon />
         </button>
         <Sidebar onNavigate={onClose} />
       </div>
-    </div>
+    </Dialog>
   );
 }
 
@@ -39,6 +44,19 @@ function MobileDrawer({ onClose }: { onClose: () => void }) {
 export function AppFrame({ children }: { children: ReactNode }) {
   const [drawerOpen, setDrawerOpen] = useState(false);
   const closeDrawer = useCallback(() => setDrawerOpen(false), []);
+
+  // The drawer is for small screens: widened past the md breakpoint (where the sidebar shows), it closes, so a modal
+  // dialog never sits over the page unseen.
+  useEffect(() => {
+    if (!drawerOpen) return;
+    const wide = window.matchMedia('(min-width: 768px)');
+    const onChange = () => {
+      if (wide.matches) setDrawerOpen(false);
+    };
+    onChange();
+    wide.addEventListener('change', onChange);
+    return () => wide.removeEventListener('change', onChange);
+  }, [drawerOpen]);
 
   return (
     <div className="min-h-screen bg-slate-50">
@@ -53,7 +71,7 @@ export function AppFrame({ children }: { children: ReactNode }) {
           aria-label="Open menu"
           aria-expanded={drawerOpen}
           aria-controls={DRAWER_ID}
-          className="-ml-1.5 rounded-lg p-1.5 text-slate-600 hover:bg-slate-100 hover:text-slate-900"
+          className="-ml-1.5 rounded-lg p-1.5 text-slate-700 hover:bg-slate-100 hover:text-slate-900"
         >
           <MenuIcon />
         </button>

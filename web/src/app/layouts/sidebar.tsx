@@ -13,8 +13,8 @@ import {
   TicketIcon,
   UsersIcon,
 } from '../../components/ui/icons';
-import { useAuthStore } from '../../features/auth/auth.store';
 import { useLogout } from '../../features/auth/use-logout';
+import { useSessionStore } from '../../lib/session.store';
 
 function NavItem({
   to,
@@ -52,7 +52,7 @@ function NavItem({
 
 /** Sidebar content (SPEC.md §2 "Sidebar and frame"): brand, navigation, the signed-in user's email and Logout. */
 export function Sidebar({ onNavigate }: { onNavigate?: () => void }) {
-  const user = useAuthStore((s) => s.user);
+  const user = useSessionStore((s) => s.user);
   const { logout, busy } = useLogout();
   const [adminOpen, setAdminOpen] = useState(true);
   const adminGroupId = useId();

@@ -1,7 +1,7 @@
 import type { ReactNode } from 'react';
 import { cx } from './cx';
 
-type Tone = 'green' | 'red' | 'slate' | 'indigo' | 'amber';
+type Tone = 'green' | 'red' | 'slate' | 'indigo' | 'amber' | 'blue';
 
 const tones: Record<Tone, string> = {
   green: 'bg-green-50 text-green-700 ring-green-600/20',
@@ -9,13 +9,15 @@ const tones: Record<Tone, string> = {
   slate: 'bg-slate-50 text-slate-600 ring-slate-500/20',
   indigo: 'bg-indigo-50 text-indigo-700 ring-indigo-600/20',
   amber: 'bg-amber-50 text-amber-800 ring-amber-600/20',
+  blue: 'bg-blue-50 text-blue-700 ring-blue-600/20',
 };
 
-export function Badge({ tone, children }: { tone: Tone; children: ReactNode }) {
+export function Badge({ tone, children, testId }: { tone: Tone; children: ReactNode; testId?: string }) {
   return (
     <span
+      data-testid={testId}
       className={cx(
-        'inline-flex items-center rounded-md px-2 py-0.5 text-xs font-medium ring-1 ring-inset',
+        'inline-flex shrink-0 items-center rounded-md px-2 py-0.5 text-xs font-medium whitespace-nowrap ring-1 ring-inset',
         tones[tone],
       )}
     >

@@ -42,7 +42,9 @@ export function DataTable<T>({ columns, rows, loading, error, emptyText, testIdP
   }
 
   return (
-    <div className="overflow-x-auto rounded-xl border border-slate-200 bg-white shadow-sm">
+    // `relative`: visually hidden labels (position: absolute) inside cells stay inside the scrolling box instead of
+    // widening the page.
+    <div className="relative overflow-x-auto rounded-xl border border-slate-200 bg-white shadow-sm">
       <table
         className="min-w-full divide-y divide-slate-200 text-sm"
         data-testid={`${testIdPrefix}-table`}

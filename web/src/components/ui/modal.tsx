@@ -1,53 +1,62 @@
-import { useEffect, useId, useRef, type ReactNode } from 'react';
+import { useId, type ReactNode, type RefObject } from 'react';
+import { cx } from './cx';
+import { Dialog } from './dialog';
 
 export interface ModalProps {
   title: string;
   onClose: () => void;
   children: ReactNode;
   description?: ReactNode;
+  /** Focused on open; otherwise the first focusable control inside. */
+  initialFocusRef?: RefObject<HTMLElement | null>;
+  /** 'alertdialog' for a question that needs an answer (a confirmation). */
+  role?: 'dialog' | 'alertdialog';
+  size?: 'sm' | 'md' | 'lg';
+  testId?: string;
 }
 
-/** A centred dialog. Escape and a click on the backdrop close it; it takes focus while open. */
-export function Modal({ title, description, onClose, children }: ModalProps) {
+/**
+ * A centred modal dialog (native `<dialog>`, see Dialog): focus stays inside, Escape and a click on the backdrop close
+ * it, and focus returns to its opener.
+ */
+export function Modal({
+  title,
+  description,
+  onClose,
+  children,
+  initialFocusRef,
+  role = 'dialog',
+  size = 'md',
+  testId,
+}: ModalProps) {
   const titleId = useId();
-  const panelRef = useRef<HTMLDivElement>(null);
-  const onCloseRef = useRef(onClose);
-
-  useEffect(() => {
-    onCloseRef.current = onClose;
-  }, [onClose]);
-
-  useEffect(() => {
-    const previouslyFocused = document.activeElement instanceof HTMLElement ? document.activeElement : null;
-    const panel = panelRef.current;
-    if (panel && !panel.contains(document.activeElement)) panel.focus();
-    const onKeyDown = (event: KeyboardEvent) => {
-      if (event.key === 'Escape') onCloseRef.current();
-    };
-    document.addEventListener('keydown', onKeyDown);
-    return () => {
-      document.removeEventListener('keydown', onKeyDown);
-      previouslyFocused?.focus();
-    };
-  }, []);
+  const descriptionId = useId();
 
   return (
-    <div className="fixed inset-0 z-50 flex items-center justify-center p-4">
-      <div className="absolute inset-0 bg-slate-900/50" aria-hidden="true" onClick={onClose} />
-      <div
-        ref={panelRef}
-        role="dialog"
-        aria-modal="true"
-        aria-labelledby={titleId}
-        tabIndex={-1}
-        className="relative w-full max-w-md rounded-2xl bg-white p-6 shadow-xl focus:outline-none"
-      >
+    <Dialog
+      onClose={onClose}
+      initialFocusRef={initialFocusRef}
+      role={role === 'alertdialog' ? 'alertdialog' : undefined}
+      aria-labelledby={titleId}
+      aria-describedby={description ? descriptionId : undefined}
+      data-testid={testId}
+      className={cx(
+        'm-auto w-[calc(100%-2rem)] rounded-2xl bg-white p-0 text-slate-900 shadow-xl backdrop:bg-slate-900/50',
+        'motion-safe:open:animate-fade-in',
+        size === 'sm' ? 'max-w-sm' : size === 'lg' ? 'max-w-2xl' : 'max-w-md',
+      )}
+    >
+      <div className="p-6">
         <h2 id={titleId} className="text-lg font-semibold text-slate-900">
           {title}
         </h2>
-        {description ? <div className="mt-1 text-sm text-slate-500">{description}</div> : null}
+        {description ? (
+          <div id={descriptionId} className="mt-1 text-sm text-slate-600">
+            {description}
+          </div>
+        ) : null}
         <div className="mt-4">{children}</div>
       </div>
-    </div>
+    </Dialog>
   );
 }

@@ -1,6 +1,7 @@
-import { create } from 'zustand';
-import type { ErrorResponse, LoginRequest, User } from '@seatlink/contracts';
+import { create, type StoreApi, type UseBoundStore } from 'zustand';
+import type { ErrorResponse, LoginRequest } from '@seatlink/contracts';
 import { ApiError, errorCode, errorMessage } from '../../lib/api-client';
+import { useSessionStore, type SessionStore } from '../../lib/session.store';
 import { getMe } from './api/get-me';
 import { login as loginCall } from './api/login';
 import { logout as logoutCall } from './api/logout';
@@ -8,13 +9,15 @@ import { logout as logoutCall } from './api/logout';
 /** A failed auth call as the screens need it: the server's message (or a fallback) and its code (SPEC.md §8). */
 export type AuthError = Pick<ErrorResponse, 'message' | 'code'>;
 
-/** The auth slice of SPEC.md §3. */
+/**
+ * The auth slice of SPEC.md §3 (loading, error, success) for the calls of this feature. Who is signed in
+ * (isAuthenticated, user) is kept in the shared session slice (lib/session.store.ts), which these actions write, so
+ * the frame, the guards and other features read it without reaching into this feature.
+ */
 export interface AuthState {
   loading: boolean;
   error: AuthError | null;
   success: boolean;
-  isAuthenticated: boolean;
-  user: User | null;
 }
 
 export interface AuthActions {
@@ -30,93 +33,83 @@ export interface AuthActions {
   /** Logout (SPEC.md §4). Resolves true when signed out; a failure is stored in `error`. */
   logout(): Promise<boolean>;
   clearError(): void;
-  /** A live `balance.updated` push: applies only to the signed-in user. */
-  setBalance(userId: string, balance: number): void;
-  /** Replaces the signed-in user's data when a newer copy of the same user arrives. */
-  updateUser(user: User): void;
 }
 
 export type AuthStore = AuthState & AuthActions;
 
 /** The signed-out initial value. */
-export const initialAuthState: AuthState = {
-  loading: false,
-  error: null,
-  success: false,
-  isAuthenticated: false,
-  user: null,
-};
+export const initialAuthState: AuthState = { loading: false, error: null, success: false };
 
 function toAuthError(error: unknown, fallback: string): AuthError {
   const code = errorCode(error);
   return code ? { message: errorMessage(error, fallback), code } : { message: errorMessage(error, fallback) };
 }
 
-/** Builds an auth store; the app uses the one below, tests make a fresh one each. */
-export function createAuthStore() {
-  return create<AuthStore>()((set, get) => ({
-    ...initialAuthState,
+/** Builds an auth store over a session slice; the app uses the one below, tests make fresh ones. */
+export function createAuthStore(session: UseBoundStore<StoreApi<SessionStore>> = useSessionStore) {
+  return create<AuthStore>()((set, get) => {
+    const signOut = () => {
+      set({ ...initialAuthState });
+      session.getState().signedOut();
+    };
 
-    async login(credentials) {
-      set({ loading: true, error: null, success: false });
-      try {
-        const { user } = await loginCall(credentials);
-        set({ loading: false, error: null, success: true, isAuthenticated: true, user });
-        return true;
-      } catch (error) {
-        set({ loading: false, success: false, error: toAuthError(error, 'Login failed') });
-        return false;
-      }
-    },
+    return {
+      ...initialAuthState,
 
-    async checkStatus() {
-      set({ loading: true });
-      try {
-        const user = await getMe();
-        set({ loading: false, isAuthenticated: true, user });
-      } catch {
-        set({ ...initialAuthState });
-      }
-    },
-
-    async refreshUser() {
-      if (!get().isAuthenticated) return;
-      try {
-        const user = await getMe();
-        if (get().isAuthenticated) set({ user });
-      } catch (error) {
-        if (error instanceof ApiError && (error.status === 401 || error.status === 403)) set({ ...initialAuthState });
-      }
-    },
-
-    async logout() {
-      try {
-        await logoutCall();
-      } catch (error) {
-        // A 401 means the session is already gone: the visitor is signed out either way.
-        if (!(error instanceof ApiError && error.status === 401)) {
-          set({ error: toAuthError(error, 'Logout failed') });
+      async login(credentials) {
+        set({ loading: true, error: null, success: false });
+        try {
+          const { user } = await loginCall(credentials);
+          session.getState().signedIn(user);
+          set({ loading: false, error: null, success: true });
+          return true;
+        } catch (error) {
+          set({ loading: false, success: false, error: toAuthError(error, 'Login failed') });
           return false;
         }
-      }
-      set({ ...initialAuthState });
-      return true;
-    },
+      },
 
-    clearError() {
-      if (get().error !== null) set({ error: null });
-    },
+      async checkStatus() {
+        set({ loading: true });
+        session.getState().checking();
+        try {
+          const user = await getMe();
+          session.getState().signedIn(user);
+          set({ loading: false });
+        } catch {
+          signOut();
+        }
+      },
 
-    setBalance(userId, balance) {
-      const { user } = get();
-      if (user && user.id === userId && user.balance !== balance) set({ user: { ...user, balance } });
-    },
+      async refreshUser() {
+        if (!session.getState().isAuthenticated) return;
+        try {
+          const user = await getMe();
+          if (session.getState().isAuthenticated) session.getState().signedIn(user);
+        } catch (error) {
+          if (error instanceof ApiError && (error.status === 401 || error.status === 403)) signOut();
+        }
+      },
 
-    updateUser(next) {
-      const { user } = get();
-      if (user && user.id === next.id) set({ user: next });
-    },
-  }));
+      async logout() {
+        try {
+          await logoutCall();
+        } catch (error) {
+          // A 401 means the session is already gone: the visitor is signed out either way.
+          if (!(error instanceof ApiError && error.status === 401)) {
+            set({ error: toAuthError(error, 'Logout failed') });
+            return false;
+          }
+        }
+        signOut();
+        return true;
+      },
+
+      clearError() {
+        if (get().error !== null) set({ error: null });
+      },
+    };
+  });
 }
 
 export const useAuthStore = createAuthStore();

@@ -1,14 +1,36 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
+import type { User } from '@seatlink/contracts';
+import { createCreditsStore } from '../../lib/credits.store';
+import { createSessionStore } from '../../lib/session.store';
 import { aUser } from '../../testing/fixtures';
 import { stubFetch } from '../../testing/fetch-stub';
 import { createAuthStore, initialAuthState } from './auth.store';
 
 const credentials = { email: 'user@seatlink.test', password: 'User1234!', token: null };
 
-function stateOf(store: ReturnType<typeof createAuthStore>) {
-  const { loading, error, success, isAuthenticated, user } = store.getState();
-  return { loading, error, success, isAuthenticated, user };
+/** The auth slice over fresh session and credits slices. */
+function setup() {
+  const credits = createCreditsStore();
+  const session = createSessionStore(credits);
+  const store = createAuthStore(session);
+  /** Signs `user` in without a call. */
+  const signIn = (user: User) => session.getState().signedIn(user);
+  /** SPEC.md §3's auth slice as the screens see it: this feature's flags plus the session's user with its balance. */
+  const stateOf = () => {
+    const { loading, error, success } = store.getState();
+    const { isAuthenticated, user } = session.getState();
+    return {
+      loading,
+      error,
+      success,
+      isAuthenticated,
+      user: user ? { ...user, balance: credits.getState().balance } : null,
+    };
+  };
+  return { store, session, credits, signIn, stateOf };
 }
+
+const signedOut = { ...initialAuthState, isAuthenticated: false, user: null };
 
 afterEach(() => {
   vi.unstubAllGlobals();
@@ -18,17 +40,17 @@ describe('auth store: login', () => {
   it('posts the credentials with cookies and stores the user of the response', async () => {
     const user = aUser();
     const calls = stubFetch({ status: 200, body: { user } });
-    const store = createAuthStore();
+    const { store, stateOf } = setup();
 
     await expect(store.getState().login(credentials)).resolves.toBe(true);
 
     expect(calls).toEqual([{ url: '/v1/auth', method: 'POST', body: credentials, credentials: 'include' }]);
-    expect(stateOf(store)).toEqual({ loading: false, error: null, success: true, isAuthenticated: true, user });
+    expect(stateOf()).toEqual({ loading: false, error: null, success: true, isAuthenticated: true, user });
   });
 
   it('clears the previous error while pending', async () => {
     stubFetch({ status: 200, body: { user: aUser() } });
-    const store = createAuthStore();
+    const { store } = setup();
     store.setState({ error: { message: 'Old' } });
 
     const pending = store.getState().login(credentials);
@@ -38,26 +60,26 @@ describe('auth store: login', () => {
 
   it('stores the server message and code on failure', async () => {
     stubFetch({ status: 403, body: { message: 'Please verify your email', code: 'EMAIL_NOT_VERIFIED' } });
-    const store = createAuthStore();
+    const { store, stateOf } = setup();
 
     await expect(store.getState().login(credentials)).resolves.toBe(false);
 
-    expect(stateOf(store)).toEqual({
-      ...initialAuthState,
+    expect(stateOf()).toEqual({
+      ...signedOut,
       error: { message: 'Please verify your email', code: 'EMAIL_NOT_VERIFIED' },
     });
   });
 
   it("falls back to 'Login failed' when the server sends no message", async () => {
     stubFetch({ status: 500 });
-    const store = createAuthStore();
+    const { store } = setup();
     await store.getState().login(credentials);
     expect(store.getState().error).toEqual({ message: 'Login failed' });
   });
 
   it('gives code UNKNOWN_ERROR for a network failure', async () => {
     stubFetch(new TypeError('Failed to fetch'));
-    const store = createAuthStore();
+    const { store } = setup();
     await store.getState().login(credentials);
     expect(store.getState().error).toEqual({ message: 'Login failed', code: 'UNKNOWN_ERROR' });
   });
@@ -67,47 +89,52 @@ describe('auth store: status check', () => {
   it('takes the body of GET /v1/me as the user', async () => {
     const user = aUser({ is_admin: true });
     const calls = stubFetch({ status: 200, body: user });
-    const store = createAuthStore();
+    const { store, session, stateOf } = setup();
 
     const pending = store.getState().checkStatus();
     expect(store.getState().loading).toBe(true);
+    expect(session.getState().loading).toBe(true);
     await pending;
 
     expect(calls[0]).toMatchObject({ url: '/v1/me', method: 'GET', credentials: 'include' });
-    expect(stateOf(store)).toMatchObject({ loading: false, isAuthenticated: true, user });
+    expect(stateOf()).toMatchObject({ loading: false, isAuthenticated: true, user });
+    expect(session.getState().loading).toBe(false);
   });
 
   it('resets to the signed-out initial state on failure', async () => {
     stubFetch({ status: 401, body: { message: 'Unauthorized' } });
-    const store = createAuthStore();
-    store.setState({ isAuthenticated: true, user: aUser(), error: { message: 'x' }, success: true });
+    const { store, signIn, stateOf, credits } = setup();
+    signIn(aUser());
+    store.setState({ error: { message: 'x' }, success: true });
 
     await store.getState().checkStatus();
 
-    expect(stateOf(store)).toEqual(initialAuthState);
+    expect(stateOf()).toEqual(signedOut);
+    expect(credits.getState()).toMatchObject({ userId: null, balance: 0 });
   });
 });
 
 describe('auth store: logout', () => {
   it('resets everything on success', async () => {
     const calls = stubFetch({ status: 200, body: { message: 'Logged out' } });
-    const store = createAuthStore();
-    store.setState({ isAuthenticated: true, user: aUser(), success: true });
+    const { store, signIn, stateOf } = setup();
+    signIn(aUser());
+    store.setState({ success: true });
 
     await expect(store.getState().logout()).resolves.toBe(true);
 
     expect(calls[0]).toMatchObject({ url: '/v1/logout', method: 'POST', credentials: 'include' });
-    expect(stateOf(store)).toEqual(initialAuthState);
+    expect(stateOf()).toEqual(signedOut);
   });
 
   it("keeps the session and stores the error on failure (fallback 'Logout failed')", async () => {
     stubFetch({ status: 500 }, { status: 503, body: { message: 'Try later' } });
-    const store = createAuthStore();
+    const { store, signIn, stateOf } = setup();
     const user = aUser();
-    store.setState({ isAuthenticated: true, user });
+    signIn(user);
 
     await expect(store.getState().logout()).resolves.toBe(false);
-    expect(stateOf(store)).toMatchObject({ isAuthenticated: true, user, error: { message: 'Logout failed' } });
+    expect(stateOf()).toMatchObject({ isAuthenticated: true, user, error: { message: 'Logout failed' } });
 
     await store.getState().logout();
     expect(store.getState().error).toEqual({ message: 'Try later' });
@@ -115,55 +142,55 @@ describe('auth store: logout', () => {
 
   it('treats a 401 (session already gone) as signed out', async () => {
     stubFetch({ status: 401, body: { message: 'Unauthorized' } });
-    const store = createAuthStore();
-    store.setState({ isAuthenticated: true, user: aUser() });
+    const { store, signIn, stateOf } = setup();
+    signIn(aUser());
 
     await expect(store.getState().logout()).resolves.toBe(true);
-    expect(stateOf(store)).toEqual(initialAuthState);
+    expect(stateOf()).toEqual(signedOut);
   });
 });
 
-describe('auth store: live balance', () => {
-  it('applies balance.updated to the signed-in user only', () => {
-    const store = createAuthStore();
-    store.setState({ isAuthenticated: true, user: aUser({ id: 'me', balance: 10 }) });
+describe('auth store: refreshing the user', () => {
+  it('takes the newer user, balance included', async () => {
+    const user = aUser({ balance: 10 });
+    stubFetch({ status: 200, body: { ...user, first_name: 'Una', balance: 70 } });
+    const { store, signIn, stateOf } = setup();
+    signIn(user);
 
-    store.getState().setBalance('someone-else', 99);
-    expect(store.getState().user?.balance).toBe(10);
+    await store.getState().refreshUser();
 
-    store.getState().setBalance('me', 42);
-    expect(store.getState().user?.balance).toBe(42);
+    expect(stateOf().user).toMatchObject({ first_name: 'Una', balance: 70 });
   });
 
   it('refreshUser signs out when the session has ended', async () => {
     stubFetch({ status: 401, body: { message: 'Unauthorized' } });
-    const store = createAuthStore();
-    store.setState({ isAuthenticated: true, user: aUser() });
+    const { store, signIn, stateOf } = setup();
+    signIn(aUser());
 
     await store.getState().refreshUser();
 
-    expect(stateOf(store)).toEqual(initialAuthState);
+    expect(stateOf()).toEqual(signedOut);
   });
 
   it('refreshUser signs out a banned user (403)', async () => {
     stubFetch({ status: 403, body: { message: 'Your account has been banned' } });
-    const store = createAuthStore();
-    store.setState({ isAuthenticated: true, user: aUser() });
+    const { store, signIn, stateOf } = setup();
+    signIn(aUser());
 
     await store.getState().refreshUser();
 
-    expect(stateOf(store)).toEqual(initialAuthState);
+    expect(stateOf()).toEqual(signedOut);
   });
 
   it('refreshUser keeps the session through a server or network failure', async () => {
     stubFetch({ status: 503 }, new TypeError('Failed to fetch'));
-    const store = createAuthStore();
+    const { store, signIn, stateOf } = setup();
     const user = aUser();
-    store.setState({ isAuthenticated: true, user });
+    signIn(user);
 
     await store.getState().refreshUser();
     await store.getState().refreshUser();
 
-    expect(stateOf(store)).toMatchObject({ isAuthenticated: true, user });
+    expect(stateOf()).toMatchObject({ isAuthenticated: true, user });
   });
 });

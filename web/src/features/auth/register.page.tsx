@@ -3,7 +3,7 @@ import { Link, useNavigate, useSearchParams } from 'react-router-dom';
 import { Alert } from '../../components/ui/alert';
 import { AuthShell, linkClassName } from '../../components/ui/auth-shell';
 import { Button } from '../../components/ui/button';
-import { Input, Label } from '../../components/ui/input';
+import { FormField } from '../../components/ui/form-field';
 import { getCaptchaToken } from '../../lib/captcha';
 import { REGISTRATION_REDIRECT_MS } from './auth.constants';
 import { PasswordFields } from './components/password-fields';
@@ -100,44 +100,38 @@ export function RegisterPage() {
   return (
     <AuthShell title="Create your account" subtitle="Registration is by invitation." size="md" footer={footer}>
       <form className="space-y-4" onSubmit={(event) => void submit(event)} data-testid="register-form">
-        <div className="space-y-1">
-          <Label htmlFor="register-email">Email</Label>
-          <Input
-            id="register-email"
-            name="email"
-            type="email"
-            autoComplete="email"
+        <FormField
+          id="register-email"
+          label="Email"
+          name="email"
+          type="email"
+          autoComplete="email"
+          required
+          disabled={busy}
+          value={email}
+          onChange={(event) => setEmail(event.target.value)}
+        />
+        <div className="grid grid-cols-1 gap-4 sm:grid-cols-2">
+          <FormField
+            id="register-first-name"
+            label="First Name"
+            name="first_name"
+            autoComplete="given-name"
             required
             disabled={busy}
-            value={email}
-            onChange={(event) => setEmail(event.target.value)}
+            value={firstName}
+            onChange={(event) => setFirstName(event.target.value)}
           />
-        </div>
-        <div className="grid grid-cols-1 gap-4 sm:grid-cols-2">
-          <div className="space-y-1">
-            <Label htmlFor="register-first-name">First Name</Label>
-            <Input
-              id="register-first-name"
-              name="first_name"
-              autoComplete="given-name"
-              required
-              disabled={busy}
-              value={firstName}
-              onChange={(event) => setFirstName(event.target.value)}
-            />
-          </div>
-          <div className="space-y-1">
-            <Label htmlFor="register-last-name">Last Name</Label>
-            <Input
-              id="register-last-name"
-              name="last_name"
-              autoComplete="family-name"
-              required
-              disabled={busy}
-              value={lastName}
-              onChange={(event) => setLastName(event.target.value)}
-            />
-          </div>
+          <FormField
+            id="register-last-name"
+            label="Last Name"
+            name="last_name"
+            autoComplete="family-name"
+            required
+            disabled={busy}
+            value={lastName}
+            onChange={(event) => setLastName(event.target.value)}
+          />
         </div>
         <PasswordFields
           password={password}
@@ -152,19 +146,17 @@ export function RegisterPage() {
           disabled={busy}
           confirmationRef={confirmationRef}
         />
-        <div className="space-y-1">
-          <Label htmlFor="register-invite-code">Invite Code</Label>
-          <Input
-            id="register-invite-code"
-            name="invite_code"
-            autoComplete="off"
-            spellCheck={false}
-            required
-            disabled={busy}
-            value={inviteCode}
-            onChange={(event) => setInviteCode(event.target.value)}
-          />
-        </div>
+        <FormField
+          id="register-invite-code"
+          label="Invite Code"
+          name="invite_code"
+          autoComplete="off"
+          spellCheck={false}
+          required
+          disabled={busy}
+          value={inviteCode}
+          onChange={(event) => setInviteCode(event.target.value)}
+        />
 
         {formError ? (
           <Alert tone="error" data-testid="register-form-error">

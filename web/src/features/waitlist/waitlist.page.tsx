@@ -1,9 +1,9 @@
-import { useEffect, useId, useState, type FormEvent } from 'react';
+import { useEffect, useState, type FormEvent } from 'react';
 import { useNavigate } from 'react-router-dom';
 import { Alert } from '../../components/ui/alert';
 import { AuthShell } from '../../components/ui/auth-shell';
 import { Button } from '../../components/ui/button';
-import { Input, Label } from '../../components/ui/input';
+import { FormField } from '../../components/ui/form-field';
 import { getCaptchaToken } from '../../lib/captcha';
 import { INVALID_EMAIL_MESSAGE, isValidWaitlistEmail } from './waitlist-email';
 import { useWaitlistStore } from './waitlist.store';
@@ -15,7 +15,6 @@ import { useWaitlistStore } from './waitlist.store';
  */
 export function WaitlistPage() {
   const navigate = useNavigate();
-  const emailErrorId = useId();
   const loading = useWaitlistStore((s) => s.loading);
   const error = useWaitlistStore((s) => s.error);
   const success = useWaitlistStore((s) => s.success);
@@ -75,59 +74,48 @@ export function WaitlistPage() {
       ) : (
         <form className="space-y-4" onSubmit={(event) => void submit(event)} data-testid="waitlist-form">
           <div className="grid grid-cols-1 gap-4 sm:grid-cols-2">
-            <div className="space-y-1">
-              <Label htmlFor="waitlist-first-name">First Name</Label>
-              <Input
-                id="waitlist-first-name"
-                name="first_name"
-                autoComplete="given-name"
-                required
-                value={firstName}
-                onChange={(event) => setFirstName(event.target.value)}
-              />
-            </div>
-            <div className="space-y-1">
-              <Label htmlFor="waitlist-last-name">Last Name</Label>
-              <Input
-                id="waitlist-last-name"
-                name="last_name"
-                autoComplete="family-name"
-                required
-                value={lastName}
-                onChange={(event) => setLastName(event.target.value)}
-              />
-            </div>
-          </div>
-          <div className="space-y-1">
-            <Label htmlFor="waitlist-email">Email Address</Label>
-            <Input
-              id="waitlist-email"
-              name="email"
-              type="email"
-              autoComplete="email"
+            <FormField
+              id="waitlist-first-name"
+              label="First Name"
+              name="first_name"
+              autoComplete="given-name"
               required
-              aria-invalid={emailError ? true : undefined}
-              aria-describedby={emailError ? emailErrorId : undefined}
-              value={email}
-              onChange={(event) => {
-                setEmail(event.target.value);
-                setEmailError(null);
-              }}
-              onInvalid={(event) => {
-                // The browser's own check of an e-mail field: say it in the spec's words instead.
-                if (event.currentTarget.validity.typeMismatch) {
-                  event.preventDefault();
-                  clearError();
-                  setEmailError(INVALID_EMAIL_MESSAGE);
-                }
-              }}
+              value={firstName}
+              onChange={(event) => setFirstName(event.target.value)}
             />
-            {emailError ? (
-              <p id={emailErrorId} role="alert" className="text-sm text-red-600" data-testid="waitlist-email-error">
-                {emailError}
-              </p>
-            ) : null}
+            <FormField
+              id="waitlist-last-name"
+              label="Last Name"
+              name="last_name"
+              autoComplete="family-name"
+              required
+              value={lastName}
+              onChange={(event) => setLastName(event.target.value)}
+            />
           </div>
+          <FormField
+            id="waitlist-email"
+            label="Email Address"
+            name="email"
+            type="email"
+            autoComplete="email"
+            required
+            error={emailError}
+            errorTestId="waitlist-email-error"
+            value={email}
+            onChange={(event) => {
+              setEmail(event.target.value);
+              setEmailError(null);
+            }}
+            onInvalid={(event) => {
+              // The browser's own check of an e-mail field: say it in the spec's words instead.
+              if (event.currentTarget.validity.typeMismatch) {
+                event.preventDefault();
+                clearError();
+                setEmailError(INVALID_EMAIL_MESSAGE);
+              }
+            }}
+          />
 
           {error ? (
             <Alert tone="error" data-testid="waitlist-error">
@@ -139,7 +127,7 @@ export function WaitlistPage() {
             {busy ? 'Submitting...' : 'Notify Me When Registrations Open'}
           </Button>
 
-          <p className="text-center text-xs text-slate-500">
+          <p className="text-center text-xs text-slate-600">
             By joining the waitlist you agree to receive updates about registrations by e-mail.
           </p>
         </form>

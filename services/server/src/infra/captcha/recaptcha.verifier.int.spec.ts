@@ -88,7 +88,7 @@ describe('RecaptchaVerifier against a siteverify server', () => {
 
     expect(google.requests).toEqual([
       {
-        contentType: expect.stringMatching(/^application\/x-www-form-urlencoded/) as unknown as string,
+        contentType: expect.stringMatching(/^application\/x-www-form-urlencoded/) as string,
         form: { secret: 'test-secret', response: 'token-from-the-browser', remoteip: '203.0.113.7' },
       },
     ]);

@@ -19,8 +19,11 @@ const schema = z.object({
   KURRENTDB_URL: optionalString,
   SMTP_URL: optionalString,
   DATA_DIR: z.string().default('./data'),
-  /** Where the dashboard lives (links in e-mails, the CORS origin when it is another host). */
-  DASHBOARD_URL: z.string().url().default('http://localhost:3000'),
+  /**
+   * Where the dashboard lives (links in e-mails, the one origin allowed by CORS and socket.io). Default:
+   * http://localhost:<PORT>, the dashboard this process serves itself.
+   */
+  DASHBOARD_URL: optionalString.pipe(z.string().url().optional()),
   /** Built web app to serve from the API process; empty to serve none. */
   WEB_DIST: z.string().optional(),
   /** Key prefix in Redis, so several deployments (or test runs) can share one Redis. */
@@ -30,14 +33,20 @@ const schema = z.object({
     .int()
     .min(1)
     .default(60 * 24),
+  /** How often each API process checks that the sessions of its open sockets still live (expiry closes them). */
+  SOCKET_SESSION_RECHECK_MS: z.coerce.number().int().min(100).max(3_600_000).default(60_000),
   SESSION_ABSOLUTE_HOURS: z.coerce
     .number()
     .int()
     .min(1)
     .default(24 * 14),
-  /** Failed sign-ins allowed per account and per IP, and public POSTs per IP, in each window. */
+  /**
+   * Sign-in attempts in each window: per account from one IP (strict), per account from anywhere (looser), per IP on
+   * any account; and visitor calls per IP. A correct sign-in does not count.
+   */
   THROTTLE_WINDOW_MINUTES: z.coerce.number().int().min(1).default(15),
-  THROTTLE_LOGIN_ACCOUNT: z.coerce.number().int().min(1).default(5),
+  THROTTLE_LOGIN_ACCOUNT_IP: z.coerce.number().int().min(1).default(5),
+  THROTTLE_LOGIN_ACCOUNT: z.coerce.number().int().min(1).default(30),
   THROTTLE_LOGIN_IP: z.coerce.number().int().min(1).default(50),
   THROTTLE_PUBLIC_IP: z.coerce.number().int().min(1).default(30),
   /** reCAPTCHA v3; the human check is off unless both keys are set. */
@@ -51,10 +60,60 @@ const schema = z.object({
    * count (`1` behind one nginx), or a comma-separated list of addresses/CIDRs.
    */
   TRUST_PROXY: z.string().default('false'),
+  /** How long a command's answer waits for the read models to show its change before answering 202 `pending`. */
+  READ_MODEL_WAIT_MS: z.coerce.number().int().min(0).max(60_000).default(2000),
+  /** Tries of an event that fails in a subscription before it is parked, and the first wait between them (doubling). */
+  SUBSCRIPTION_RETRY_ATTEMPTS: z.coerce.number().int().min(1).max(100).default(5),
+  SUBSCRIPTION_RETRY_MS: z.coerce.number().int().min(0).max(60_000).default(100),
+  /** Fallback poll of each subscription when no wake-up arrives. */
+  SUBSCRIPTION_POLL_MS: z.coerce.number().int().min(10).max(60_000).default(1000),
+  /** How often the process running the subscriptions says it is alive. */
+  SUBSCRIPTION_HEARTBEAT_MS: z.coerce.number().int().min(100).max(600_000).default(5000),
+  /** /health answers 503 `degraded` past these: events a subscription is behind, seconds without a heartbeat from the
+   * subscriptions host, seconds a transaction of this database holds the feed back; and any parked event. */
+  HEALTH_MAX_LAG_EVENTS: z.coerce.number().int().min(0).default(10_000),
+  HEALTH_HOST_SILENT_SECONDS: z.coerce.number().int().min(1).default(30),
+  HEALTH_MAX_TRANSACTION_SECONDS: z.coerce.number().int().min(1).default(60),
+  /**
+   * The wallet provider's API. Default: the simulator, mounted at /wallet-sim by every process with HTTP and reached
+   * at http://127.0.0.1:<PORT>/wallet-sim (a worker on another host needs it set).
+   */
+  WALLET_PROVIDER_URL: optionalString,
+  /** 32 bytes, base64: encrypts the provider's access tokens at rest. Default: generated under DATA_DIR. */
+  WALLET_TOKEN_KEY: optionalString,
+  /** Calls to the provider per second, shared by every worker. */
+  WALLET_PROVIDER_RPS: z.coerce.number().int().min(1).max(10_000).default(20),
+  /** Syncs after a link or a new sign-in, in ms from it (passes take up to 15 minutes to arrive). */
+  WALLET_SYNC_FOLLOW_UPS_MS: z.string().default('60000,300000,600000,960000'),
+  /** Syncs one worker runs at once (each mostly waits on the provider). */
+  WALLET_SYNC_CONCURRENCY: z.coerce.number().int().min(1).max(100).default(8),
+  /** The periodic sync of every account. */
+  WALLET_SYNC_EVERY_MS: z.coerce.number().int().min(1000).default(3_600_000),
+  /**
+   * Whether the demo user gets the simulator's demo wallets linked (once, when it has no accounts). Default: when the
+   * simulator is mounted here (no WALLET_PROVIDER_URL); say `true` for a simulator of its own (the compose stack).
+   */
+  SEED_DEMO_WALLETS: z
+    .enum(['true', 'false'])
+    .optional()
+    .transform((v) => (v === undefined ? undefined : v === 'true')),
+  /** Stripe: with the secret key and the webhook secret set, card payments go to Stripe; else to the test gateway. */
+  STRIPE_SECRET_KEY: optionalString,
+  STRIPE_WEBHOOK_SECRET: optionalString,
+  /** The publishable key the browser's card field uses (Stripe mode). */
+  STRIPE_PUBLISHABLE_KEY: optionalString,
+  /** Another address for Stripe's API (a stand-in in tests). */
+  STRIPE_API_URL: optionalString.pipe(z.string().url().optional()),
   LOG_LEVEL: z.enum(['error', 'warn', 'log', 'debug', 'verbose']).default('log'),
 });
 
-export type AppConfig = z.infer<typeof schema> & {
+export type AppConfig = Omit<z.infer<typeof schema>, 'DASHBOARD_URL' | 'SEED_DEMO_WALLETS'> & {
+  DASHBOARD_URL: string;
+  SEED_DEMO_WALLETS: boolean;
+  walletProviderUrl: string;
+  /** The simulator is mounted in the HTTP processes (no WALLET_PROVIDER_URL given). */
+  mountWalletSim: boolean;
+  walletSyncFollowUpsMs: number[];
   webDist: string | null;
   trustProxy: boolean | string[] | ((address: string, hop: number) => boolean);
 };
@@ -76,6 +135,18 @@ function parseTrustProxy(value: string): AppConfig['trustProxy'] {
 
 export const APP_CONFIG = Symbol('AppConfig');
 
+function parseDelays(value: string): number[] {
+  const delays = value
+    .split(',')
+    .map((v) => v.trim())
+    .filter(Boolean)
+    .map(Number);
+  if (delays.some((d) => !Number.isInteger(d) || d < 0)) {
+    throw new Error('Invalid configuration: WALLET_SYNC_FOLLOW_UPS_MS: comma-separated whole milliseconds');
+  }
+  return delays;
+}
+
 export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Partial<AppConfig> = {}): AppConfig {
   const parsed = schema.safeParse(env);
   if (!parsed.success) {
@@ -85,6 +156,11 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Part
   const defaultWeb = path.resolve(import.meta.dirname, '../../../../../web/dist');
   return {
     ...parsed.data,
+    DASHBOARD_URL: parsed.data.DASHBOARD_URL ?? `http://localhost:${parsed.data.PORT}`,
+    walletProviderUrl: parsed.data.WALLET_PROVIDER_URL ?? `http://127.0.0.1:${parsed.data.PORT}/wallet-sim`,
+    mountWalletSim: !parsed.data.WALLET_PROVIDER_URL,
+    SEED_DEMO_WALLETS: parsed.data.SEED_DEMO_WALLETS ?? !parsed.data.WALLET_PROVIDER_URL,
+    walletSyncFollowUpsMs: parseDelays(parsed.data.WALLET_SYNC_FOLLOW_UPS_MS),
     webDist: parsed.data.WEB_DIST ?? defaultWeb,
     trustProxy: parseTrustProxy(parsed.data.TRUST_PROXY),
     ...overrides,

@@ -7,27 +7,53 @@ import { migrate as migratePg } from 'drizzle-orm/node-postgres/migrator';
 import { drizzle as drizzlePglite } from 'drizzle-orm/pglite';
 import { migrate as migratePglite } from 'drizzle-orm/pglite/migrator';
 import type { PgDatabase, PgQueryResultHKT, PgTransaction } from 'drizzle-orm/pg-core';
-import type { ExtractTablesWithRelations, SQL } from 'drizzle-orm';
+import { type ExtractTablesWithRelations, type SQL, type SQLChunk, param, sql } from 'drizzle-orm';
 import pg from 'pg';
-import * as schema from './schema.js';
+import { Backoff } from '../../shared/backoff.js';
 
-export type Schema = typeof schema;
-export type Db = PgDatabase<PgQueryResultHKT, Schema>;
-export type Tx = PgTransaction<PgQueryResultHKT, Schema, ExtractTablesWithRelations<Schema>>;
+// No relational schema: each module declares its own tables (`*.schema.ts`) and queries them with the query builder.
+type NoSchema = Record<string, never>;
+export type Db = PgDatabase<PgQueryResultHKT, NoSchema>;
+export type Tx = PgTransaction<PgQueryResultHKT, NoSchema, ExtractTablesWithRelations<NoSchema>>;
 /** Anything that runs queries: the database or an open transaction. */
 export type Executor = Db | Tx;
 
 const MIGRATIONS = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../../drizzle');
 
+/**
+ * A statement written as text with `$1`-style parameters, as drizzle SQL: the statements the hot paths run on the
+ * database with `query` can then also run inside an open transaction. Each `$n` becomes one bound parameter (an array
+ * stays one array parameter).
+ */
+export function sqlWithParams(text: string, params: readonly unknown[]): SQL {
+  const chunks: SQLChunk[] = [];
+  let from = 0;
+  for (const match of text.matchAll(/\$(\d+)/g)) {
+    const n = Number(match[1]);
+    if (n < 1 || n > params.length) throw new Error(`No parameter $${n} among ${params.length}`);
+    chunks.push(sql.raw(text.slice(from, match.index)), param(params[n - 1]));
+    from = match.index + match[0].length;
+  }
+  chunks.push(sql.raw(text.slice(from)));
+  return sql.join(chunks);
+}
+
 /** Rows of a raw `execute` result; node-postgres and PGlite both answer `{ rows }`. */
 export async function queryRows<T>(executor: Executor, query: SQL): Promise<T[]> {
-  const result = (await executor.execute(query)) as unknown as { rows: T[] };
-  return result.rows;
+  const result: unknown = await executor.execute(query);
+  return (result as { rows: T[] }).rows;
 }
 
 /** A held lock; release gives it back. */
 export interface HeldLock {
+  /** Settles when the lock is lost without a release (its connection died): its holder must stop at once. */
+  readonly lost: Promise<void>;
   release(): Promise<void>;
+}
+
+/** What a dedicated connection reports; without a logger, nothing. */
+export interface ConnectionEvents {
+  onError?(what: string, err: unknown): void;
 }
 
 /**
@@ -37,75 +63,159 @@ export interface HeldLock {
 export interface Database {
   readonly kind: 'postgres' | 'pglite';
   readonly db: Db;
-  /** Calls `handler` for every NOTIFY on `channel` until the returned function is called. */
+  /**
+   * One parameterised statement, outside any transaction, in one round trip: for the hot paths. With a `name`, it is
+   * prepared once per connection (parsed and planned once) where the driver supports it.
+   */
+  query<T>(text: string, params?: readonly unknown[], name?: string): Promise<T[]>;
+  /**
+   * Calls `handler` for every NOTIFY on `channel` until the returned function is called. The connection heals: when it
+   * is lost it reconnects with backoff and then calls `handler('')`, since notifications may have been missed.
+   */
   listen(channel: string, handler: (payload: string) => void): Promise<() => Promise<void>>;
   /** Session-level advisory lock held on a dedicated connection; null when another holder has it. */
   tryAdvisoryLock(key: number): Promise<HeldLock | null>;
+  /** Applies the migrations, then raises the feed's epoch when the database was restored into another cluster. */
   migrate(): Promise<void>;
   ping(): Promise<boolean>;
   close(): Promise<void>;
 }
+
+/** Lock key that serialises migrations across processes that start together. */
+const MIGRATION_LOCK_KEY = 7310001;
 
 class PostgresDatabase implements Database {
   readonly kind = 'postgres' as const;
   readonly db: Db;
   private readonly pool: pg.Pool;
 
-  constructor(url: string, poolSize: number) {
-    this.pool = new pg.Pool({ connectionString: url, max: poolSize });
+  constructor(
+    private readonly url: string,
+    poolSize: number,
+    private readonly events: ConnectionEvents,
+  ) {
+    this.pool = new pg.Pool({ connectionString: url, max: poolSize, application_name: 'seatlink' });
     // An idle client that loses its connection must not crash the process.
-    this.pool.on('error', () => undefined);
-    this.db = drizzlePg(this.pool, { schema }) as unknown as Db;
+    this.pool.on('error', (err) => this.events.onError?.('pool', err));
+    this.db = drizzlePg(this.pool);
+  }
+
+  async query<T>(text: string, params: readonly unknown[] = [], name?: string): Promise<T[]> {
+    const values = params as unknown[];
+    return (await this.pool.query(name ? { name, text, values } : { text, values })).rows as T[];
+  }
+
+  /** A connection of its own (not the pool's), so that losing it never hands a broken client back to the pool. */
+  private async dedicatedClient(name: string, onLost: (err?: unknown) => void): Promise<pg.Client> {
+    const client = new pg.Client({ connectionString: this.url, application_name: name });
+    let ended = false;
+    const lost = (err?: unknown) => {
+      if (ended) return;
+      ended = true;
+      onLost(err);
+    };
+    client.on('error', (err) => {
+      this.events.onError?.(name, err);
+      lost(err);
+    });
+    client.on('end', () => lost());
+    await client.connect();
+    return client;
   }
 
   async listen(channel: string, handler: (payload: string) => void) {
-    const client = await this.pool.connect();
-    const onNotification = (msg: pg.Notification) => {
-      if (msg.channel === channel) handler(msg.payload ?? '');
+    const name = 'seatlink-listen';
+    let closed = false;
+    let reconnecting = false;
+    let client: pg.Client | null = null;
+    const backoff = new Backoff({ initialMs: 100, maxMs: 5000 });
+    const connect = async (): Promise<void> => {
+      let alive = true;
+      let self: pg.Client | null = null;
+      const c = await this.dedicatedClient(name, () => {
+        alive = false;
+        // Only a connection that was listening starts a reconnect; a failed start is retried by its caller.
+        if (self !== null && client === self) {
+          client = null;
+          if (!closed) void reconnect();
+        }
+      });
+      self = c;
+      c.on('notification', (msg) => {
+        if (msg.channel === channel) handler(msg.payload ?? '');
+      });
+      await c.query(`LISTEN ${pg.escapeIdentifier(channel)}`);
+      if (!alive) throw new Error('the listening connection was lost while it started');
+      client = c;
+      if (closed) await c.end().catch(() => undefined);
     };
-    client.on('notification', onNotification);
-    await client.query(`LISTEN ${pg.escapeIdentifier(channel)}`);
-    return async () => {
-      client.off('notification', onNotification);
+    const reconnect = async () => {
+      if (reconnecting) return;
+      reconnecting = true;
       try {
-        await client.query(`UNLISTEN ${pg.escapeIdentifier(channel)}`);
+        while (!closed && client === null) {
+          await backoff.wait();
+          if (closed) return;
+          try {
+            await connect();
+            backoff.reset();
+            handler('');
+          } catch (err) {
+            this.events.onError?.(name, err);
+          }
+        }
       } finally {
-        client.release();
+        reconnecting = false;
       }
+    };
+    await connect();
+    return async () => {
+      closed = true;
+      const c = client;
+      client = null;
+      await c?.end().catch(() => undefined);
     };
   }
 
   async tryAdvisoryLock(key: number): Promise<HeldLock | null> {
-    const client = await this.pool.connect();
+    let signalLost!: () => void;
+    const lost = new Promise<void>((resolve) => (signalLost = resolve));
+    let released = false;
+    const client = await this.dedicatedClient('seatlink-lock', () => {
+      if (!released) signalLost();
+    });
     try {
       const res = await client.query<{ locked: boolean }>('select pg_try_advisory_lock($1) as locked', [key]);
       if (!res.rows[0]?.locked) {
-        client.release();
+        released = true;
+        await client.end();
         return null;
       }
     } catch (err) {
-      client.release();
+      released = true;
+      await client.end().catch(() => undefined);
       throw err;
     }
     return {
+      lost,
       release: async () => {
-        try {
-          await client.query('select pg_advisory_unlock($1)', [key]);
-        } finally {
-          client.release();
-        }
+        if (released) return;
+        released = true;
+        // Ending the session gives the lock back, also when the unlock itself cannot be sent.
+        await client.query('select pg_advisory_unlock($1)', [key]).catch(() => undefined);
+        await client.end().catch(() => undefined);
       },
     };
   }
 
   async migrate() {
-    // Serialise migrations across processes that start together (api + worker).
     const client = await this.pool.connect();
     try {
-      await client.query('select pg_advisory_lock(7310001)');
+      await client.query('select pg_advisory_lock($1)', [MIGRATION_LOCK_KEY]);
       await migratePg(drizzlePg(client), { migrationsFolder: MIGRATIONS });
+      await client.query('select seatlink_rebase_if_restored()');
     } finally {
-      await client.query('select pg_advisory_unlock(7310001)').catch(() => undefined);
+      await client.query('select pg_advisory_unlock($1)', [MIGRATION_LOCK_KEY]).catch(() => undefined);
       client.release();
     }
   }
@@ -130,22 +240,27 @@ class PgliteDatabase implements Database {
   private readonly locks = new Set<number>();
 
   constructor(private readonly client: PGlite) {
-    this.db = drizzlePglite(client, { schema }) as unknown as Db;
+    this.db = drizzlePglite(client);
+  }
+
+  async query<T>(text: string, params: readonly unknown[] = []): Promise<T[]> {
+    return (await this.client.query<T>(text, params as unknown[])).rows;
   }
 
   async listen(channel: string, handler: (payload: string) => void) {
     return this.client.listen(channel, handler);
   }
 
-  // One process owns a PGlite database, so an in-process lock table is the advisory lock.
+  // One process owns a PGlite database, so an in-process lock table is the advisory lock (never lost).
   async tryAdvisoryLock(key: number): Promise<HeldLock | null> {
     if (this.locks.has(key)) return null;
     this.locks.add(key);
-    return { release: async () => void this.locks.delete(key) };
+    return { lost: new Promise<void>(() => undefined), release: async () => void this.locks.delete(key) };
   }
 
   async migrate() {
     await migratePglite(drizzlePglite(this.client), { migrationsFolder: MIGRATIONS });
+    await this.client.query('select seatlink_rebase_if_restored()');
   }
 
   async ping() {
@@ -168,10 +283,11 @@ export interface DatabaseOptions {
   /** Directory for PGlite's files; in memory when absent. */
   dataDir?: string;
   poolSize?: number;
+  events?: ConnectionEvents;
 }
 
 export async function openDatabase(options: DatabaseOptions): Promise<Database> {
-  if (options.url) return new PostgresDatabase(options.url, options.poolSize ?? 20);
+  if (options.url) return new PostgresDatabase(options.url, options.poolSize ?? 20, options.events ?? {});
   if (options.dataDir) mkdirSync(options.dataDir, { recursive: true });
   const client = await PGlite.create(options.dataDir);
   return new PgliteDatabase(client);

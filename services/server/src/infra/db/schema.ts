@@ -2,11 +2,11 @@ import { sql } from 'drizzle-orm';
 import {
   bigint,
   bigserial,
-  boolean,
   index,
   integer,
   jsonb,
   pgTable,
+  primaryKey,
   text,
   timestamp,
   unique,
@@ -20,10 +20,16 @@ import {
 export const events = pgTable(
   'events',
   {
-    globalPosition: bigserial('global_position', { mode: 'bigint' }).primaryKey(),
+    /** Taken when the row is inserted (not when it commits): unique by its sequence, ordered within a transaction. */
+    globalPosition: bigserial('global_position', { mode: 'bigint' }).notNull(),
+    /**
+     * Raised by one each time the database is found restored into another cluster (whose transaction ids start
+     * again from low numbers): the feed is ordered by (epoch, transaction_id, global_position).
+     */
+    epoch: integer('epoch').notNull().default(0),
     /**
      * The appending transaction's id (xid8, kept as a bigint so every driver reads it as a plain integer).
-     * The feed is ordered by (transaction_id, global_position).
+     * Within an epoch the feed is ordered by (transaction_id, global_position).
      */
     transactionId: bigint('transaction_id', { mode: 'bigint' })
       .notNull()
@@ -37,103 +43,116 @@ export const events = pgTable(
     createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
   },
   (t) => [
+    // A stream's revision is its last position: an append at a position already taken is refused by this key, which
+    // is how two appends with the same expected revision are told apart (no table of streams to lock and update).
+    primaryKey({ name: 'events_pkey', columns: [t.streamId, t.streamPosition] }),
     unique('events_event_id_key').on(t.eventId),
-    unique('events_stream_position_key').on(t.streamId, t.streamPosition),
-    index('events_feed_idx').on(t.transactionId, t.globalPosition),
+    index('events_feed_idx').on(t.epoch, t.transactionId, t.globalPosition),
   ],
 );
 
-export const eventStreams = pgTable('event_streams', {
-  streamId: text('stream_id').primaryKey(),
-  revision: integer('revision').notNull(),
+/** One row: the current epoch of the feed (see `events.epoch`). */
+export const eventStoreMeta = pgTable('event_store_meta', {
+  id: integer('id').primaryKey().default(1),
+  epoch: integer('epoch').notNull().default(0),
+  rebasedAt: timestamp('rebased_at', { withTimezone: true }),
 });
 
-/** Where each projector has read the global feed up to (committed with its read-model rows). */
-export const projectionCheckpoints = pgTable('projection_checkpoints', {
+// ---------------------------------------------------------------------------
+// Subscriptions: named readers of the feed (read models and reactions)
+// ---------------------------------------------------------------------------
+
+/** Where each subscription has read the feed up to; moved in the same transaction as the subscription's writes. */
+export const subscriptionCheckpoints = pgTable('subscription_checkpoints', {
   name: text('name').primaryKey(),
+  /** null: nothing read yet (or reset for a rebuild). */
   position: text('position'),
   updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
 });
 
-// ---------------------------------------------------------------------------
-// Read models (built only by projections; `npm run replay` rebuilds them)
-// ---------------------------------------------------------------------------
-
-export const users = pgTable(
-  'users',
+/** Events a subscription gave up on after its retries: it moved past them; an operator retries or skips them. */
+export const parkedEvents = pgTable(
+  'parked_events',
   {
     id: uuid('id').primaryKey(),
-    email: text('email').notNull(),
-    passwordHash: text('password_hash').notNull(),
-    firstName: text('first_name').notNull(),
-    lastName: text('last_name').notNull(),
-    isAdmin: boolean('is_admin').notNull().default(false),
-    isBanned: boolean('is_banned').notNull().default(false),
-    emailVerified: boolean('email_verified').notNull().default(false),
-    distributionCost: integer('distribution_cost'),
-    createdAt: timestamp('created_at', { withTimezone: true }).notNull(),
-    lastLoggedInAt: timestamp('last_logged_in_at', { withTimezone: true }),
+    subscription: text('subscription').notNull(),
+    eventId: uuid('event_id').notNull(),
+    position: text('position').notNull(),
+    streamId: text('stream_id').notNull(),
+    eventType: text('event_type').notNull(),
+    /** The event itself (whatever store keeps the events), so a retry can apply it again. */
+    streamRevision: integer('stream_revision').notNull(),
+    eventData: jsonb('event_data').notNull(),
+    eventMetadata: jsonb('event_metadata').notNull(),
+    eventCreatedAt: timestamp('event_created_at', { withTimezone: true }).notNull(),
+    error: text('error').notNull(),
+    attempts: integer('attempts').notNull(),
+    parkedAt: timestamp('parked_at', { withTimezone: true }).notNull(),
+    status: text('status', { enum: ['parked', 'retried', 'skipped'] })
+      .notNull()
+      .default('parked'),
+    resolvedAt: timestamp('resolved_at', { withTimezone: true }),
+    resolvedBy: text('resolved_by'),
   },
-  (t) => [unique('users_email_key').on(t.email), index('users_created_at_idx').on(t.createdAt)],
+  (t) => [
+    unique('parked_events_subscription_event_key').on(t.subscription, t.eventId),
+    index('parked_events_status_idx').on(t.status),
+  ],
 );
 
-export const creditBalances = pgTable('credit_balances', {
-  userId: uuid('user_id').primaryKey(),
-  balance: bigint('balance', { mode: 'number' }).notNull(),
-  updatedAt: timestamp('updated_at', { withTimezone: true }).notNull(),
-});
-
-export const inviteCodes = pgTable(
-  'invite_codes',
-  {
-    id: uuid('id').primaryKey(),
-    code: text('code').notNull(),
-    used: integer('used').notNull().default(0),
-    maxUses: integer('max_uses').notNull(),
-    enabled: boolean('enabled').notNull().default(true),
-    expiresAt: timestamp('expires_at', { withTimezone: true }).notNull(),
-    createdAt: timestamp('created_at', { withTimezone: true }).notNull(),
-    createdBy: text('created_by').notNull(),
-  },
-  (t) => [unique('invite_codes_code_key').on(t.code)],
-);
-
-export const waitlistEntries = pgTable('waitlist_entries', {
-  email: text('email').primaryKey(),
-  firstName: text('first_name').notNull(),
-  lastName: text('last_name').notNull(),
-  joinedAt: timestamp('joined_at', { withTimezone: true }).notNull(),
+/** The process that holds the subscriptions' lock says it is alive here (health reports a silent one). */
+export const subscriptionHosts = pgTable('subscription_hosts', {
+  role: text('role').primaryKey(),
+  owner: text('owner').notNull(),
+  acquiredAt: timestamp('acquired_at', { withTimezone: true }).notNull(),
+  heartbeatAt: timestamp('heartbeat_at', { withTimezone: true }).notNull(),
 });
 
 // ---------------------------------------------------------------------------
-// Operational state (not event-sourced: sessions are technical, not domain facts)
+// Idempotency keys of state-changing HTTP calls, and the e-mail outbox
 // ---------------------------------------------------------------------------
 
-export const sessions = pgTable(
-  'sessions',
+export const idempotencyKeys = pgTable(
+  'idempotency_keys',
   {
-    /** SHA-256 of the session token; the token itself is never stored. */
-    tokenHash: text('token_hash').primaryKey(),
-    userId: uuid('user_id').notNull(),
+    /** SHA-256 of the caller's scope (user or IP), the method, the path and the key. */
+    scopeHash: text('scope_hash').primaryKey(),
+    /** SHA-256 of the request body: the same key with another body is refused. */
+    fingerprint: text('fingerprint').notNull(),
+    state: text('state', { enum: ['running', 'done'] }).notNull(),
+    statusCode: integer('status_code'),
+    body: jsonb('body'),
     createdAt: timestamp('created_at', { withTimezone: true }).notNull(),
-    lastSeenAt: timestamp('last_seen_at', { withTimezone: true }).notNull(),
+    /** A running request that has not finished by then is taken to have died; a retry may run it again. */
+    lockedUntil: timestamp('locked_until', { withTimezone: true }).notNull(),
     expiresAt: timestamp('expires_at', { withTimezone: true }).notNull(),
-    ip: text('ip'),
-    userAgent: text('user_agent'),
   },
-  (t) => [index('sessions_user_idx').on(t.userId)],
+  (t) => [index('idempotency_keys_expires_idx').on(t.expiresAt)],
 );
 
-/** Single-use tokens of e-mailed links (verification, password reset), stored only as their SHA-256. */
-export const authTokens = pgTable(
-  'auth_tokens',
+/**
+ * E-mails written by reactions in the same transaction as their checkpoint, sent afterwards by the dispatcher: a crash
+ * between the command and the e-mail neither loses it nor writes it twice. The body is erased once sent.
+ */
+export const mailOutbox = pgTable(
+  'mail_outbox',
   {
-    tokenHash: text('token_hash').primaryKey(),
-    kind: text('kind', { enum: ['verify_email', 'reset_password'] }).notNull(),
-    userId: uuid('user_id').notNull(),
+    /** Derived from the event that asked for the e-mail: the same event never queues a second message. */
+    id: uuid('id').primaryKey(),
+    to: text('to').notNull(),
+    subject: text('subject').notNull(),
+    text: text('text'),
+    html: text('html'),
+    link: text('link'),
+    status: text('status', { enum: ['pending', 'sent', 'failed'] })
+      .notNull()
+      .default('pending'),
+    attempts: integer('attempts').notNull().default(0),
     createdAt: timestamp('created_at', { withTimezone: true }).notNull(),
-    expiresAt: timestamp('expires_at', { withTimezone: true }).notNull(),
-    usedAt: timestamp('used_at', { withTimezone: true }),
+    nextAttemptAt: timestamp('next_attempt_at', { withTimezone: true }).notNull(),
+    lockedUntil: timestamp('locked_until', { withTimezone: true }),
+    sentAt: timestamp('sent_at', { withTimezone: true }),
+    lastError: text('last_error'),
   },
-  (t) => [index('auth_tokens_user_idx').on(t.userId, t.kind)],
+  (t) => [index('mail_outbox_due_idx').on(t.status, t.nextAttemptAt)],
 );

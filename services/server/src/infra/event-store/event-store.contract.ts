@@ -53,6 +53,49 @@ export function eventStoreContract(name: string, open: () => Promise<ContractSub
       expect(read.events[1]!.position).toBe(result.position);
     });
 
+    it('records facts at the positions a counter handed out, across streams, once however often it is repeated', async () => {
+      const a = stream('clicks');
+      const b = stream('clicks');
+      const facts = [
+        { streamId: a, revision: 0, ...ev('Clicked', { n: 1 }) },
+        { streamId: b, revision: 0, ...ev('Clicked', { n: 1 }) },
+        { streamId: a, revision: 1, ...ev('Clicked', { n: 2 }) },
+      ];
+      await store.recordAtPositions(facts);
+      await store.recordAtPositions(facts);
+      await store.recordAtPositions([]);
+      expect((await store.readStream(a)).events.map((e) => [e.revision, e.data])).toEqual([
+        [0, { n: 1 }],
+        [1, { n: 2 }],
+      ]);
+      expect((await store.readStream(b)).events.map((e) => e.id)).toEqual([facts[1]!.id]);
+      const feed = await readFeed(store, null);
+      expect(feed.filter((e) => e.streamId === a || e.streamId === b)).toHaveLength(3);
+    });
+
+    it('reads the feed for a reader of some types: every event in its place, the wanted ones whole', async () => {
+      const id = stream('typed');
+      await store.appendToStream(id, [
+        ev('Wanted', { n: 1 }),
+        ev('Other', { big: 'x'.repeat(1000) }),
+        ev('Wanted', { n: 2 }),
+      ]);
+      const head = await store.headPosition();
+      const whole = (await readFeed(store, null)).filter((e) => e.streamId === id);
+      let typed: RecordedEvent[] = [];
+      for (let after: string | null = null; head && (after === null || store.comparePositions(after, head) < 0);) {
+        const page = await store.readAll(after, 100, { types: ['Wanted'] });
+        typed.push(...page);
+        if (page.length > 0) after = page[page.length - 1]!.position;
+        else await new Promise((r) => setTimeout(r, 5));
+      }
+      typed = typed.filter((e) => e.streamId === id);
+      expect(typed.map((e) => [e.position, e.type])).toEqual(whole.map((e) => [e.position, e.type]));
+      expect(typed.filter((e) => e.type === 'Wanted').map((e) => e.data)).toEqual([{ n: 1 }, { n: 2 }]);
+      const other = typed.find((e) => e.type === 'Other')!;
+      expect(other.data === null || (other.data as { big: string }).big.length === 1000).toBe(true);
+    });
+
     it('answers a missing stream with revision -1 and no events', async () => {
       expect(await store.readStream(stream('none'))).toEqual({ revision: -1, events: [] });
     });
@@ -82,6 +125,22 @@ export function eventStoreContract(name: string, open: () => Promise<ContractSub
       expect((await store.readStream(id)).revision).toBe(1);
     });
 
+    it('refuses an expected revision beyond the stream, leaving no hole in it', async () => {
+      const id = stream('ahead');
+      await store.appendToStream(id, [ev('A'), ev('B')], { expectedRevision: 'no_stream' });
+      const refused = await store.appendToStream(id, [ev('C')], { expectedRevision: 5 }).catch((e: unknown) => e);
+      expect(refused).toBeInstanceOf(WrongExpectedRevisionError);
+      expect((refused as WrongExpectedRevisionError).actual).toBe(1);
+      await store.appendToStream(id, [ev('C')], { expectedRevision: 1 });
+      expect((await store.readStream(id)).events.map((e) => e.revision)).toEqual([0, 1, 2]);
+    });
+
+    it('appends with "any" from many writers at once, every event at its own next position', async () => {
+      const id = stream('any');
+      await Promise.all(Array.from({ length: 12 }, () => store.appendToStream(id, [ev('Any')])));
+      expect((await store.readStream(id)).events.map((e) => e.revision)).toEqual([...Array(12).keys()]);
+    });
+
     it('treats the same append repeated (same event ids) as a no-op', async () => {
       const id = stream('idem');
       const batch = [ev('A'), ev('B')];
@@ -99,7 +158,7 @@ export function eventStoreContract(name: string, open: () => Promise<ContractSub
       );
       expect(results.filter((r) => r.status === 'fulfilled')).toHaveLength(1);
       for (const r of results.filter((r) => r.status === 'rejected')) {
-        expect((r as PromiseRejectedResult).reason).toBeInstanceOf(WrongExpectedRevisionError);
+        expect(r.reason).toBeInstanceOf(WrongExpectedRevisionError);
       }
       expect((await store.readStream(id)).revision).toBe(1);
     });

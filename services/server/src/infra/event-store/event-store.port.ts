@@ -2,6 +2,7 @@
  * The event store port. Adapters: SQL (PostgreSQL and PGlite) and KurrentDB.
  * Every adapter passes the same contract suite (event-store.contract.ts).
  */
+import type { Tx } from '../db/database.js';
 
 export interface EventMetadata {
   /** Who caused the event (a user id), when known. */
@@ -49,12 +50,30 @@ export interface AppendResult {
   nextRevision: number;
   /** Feed position of the last appended event. */
   position: string;
+  /** True when these very events had been appended before (the same ids, as the same append): nothing was written. */
+  repeated?: boolean;
 }
 
 export interface ReadStreamResult {
   /** Revision of the last event, or -1 when the stream does not exist. */
   revision: number;
   events: RecordedEvent[];
+}
+
+/** An event at a stream position its caller already holds (a counter handed it out). */
+export interface PositionedEvent extends NewEvent {
+  streamId: string;
+  /** 0-based position in the stream. */
+  revision: number;
+}
+
+export interface ReadAllOptions {
+  /**
+   * The event types the reader handles. The others still come, in their place, but may come without their data (null)
+   * and metadata (empty): enough to move past them, without reading and parsing what nobody uses (a reader of
+   * sign-ups passing a million clicks). Without it every event comes whole.
+   */
+  types?: readonly string[];
 }
 
 export interface EventStore {
@@ -67,10 +86,18 @@ export interface EventStore {
   readStream(streamId: string): Promise<ReadStreamResult>;
 
   /**
+   * Records facts whose positions were handed out by an atomic counter elsewhere (the n-th counted click of a link is
+   * position n - 1 of its stream): many streams, one statement, no read and no decision. A position or event id that
+   * is already taken is left as it is, so a batch written twice writes nothing twice. A position may be written before
+   * the ones under it (another process's batch may land first); readers see the stream in position order.
+   */
+  recordAtPositions(events: readonly PositionedEvent[]): Promise<void>;
+
+  /**
    * Reads the global feed after `after` (null: from the start), at most `limit` events.
    * Gap-safe: an event that becomes visible later never has a position before one already returned.
    */
-  readAll(after: string | null, limit: number): Promise<RecordedEvent[]>;
+  readAll(after: string | null, limit: number, options?: ReadAllOptions): Promise<RecordedEvent[]>;
 
   /**
    * Position of the newest committed event (null: none). `readAll` may not reach it yet while an older transaction
@@ -80,6 +107,14 @@ export interface EventStore {
 
   /** Calls `onAppended` (possibly coalesced) whenever new events may be readable. */
   onAppended(onAppended: () => void): Promise<() => Promise<void>>;
+
+  /**
+   * This store as seen from inside an open transaction of the read side's database (a reaction's, which moves its
+   * checkpoint): with the SQL adapter, reads and appends join that transaction and commit with the checkpoint, and an
+   * embedded single-connection database is never asked for a second connection while the transaction holds it. A
+   * store with a server of its own (KurrentDB) answers itself. `afterCommit` runs work once the transaction commits.
+   */
+  withinTransaction(tx: Tx, afterCommit: (work: () => void) => void): EventStore;
 
   /** Orders two feed positions: negative, zero or positive. */
   comparePositions(a: string, b: string): number;
@@ -103,6 +138,17 @@ export class DuplicateEventIdError extends Error {
   constructor(readonly streamId: string) {
     super(`Stream ${streamId}: some event ids were already appended elsewhere`);
     this.name = 'DuplicateEventIdError';
+  }
+}
+
+/** An event the store cannot keep (data PostgreSQL refuses, such as a NUL character in a string): nothing written. */
+export class InvalidEventDataError extends Error {
+  constructor(
+    readonly streamId: string,
+    readonly reason: string,
+  ) {
+    super(`Stream ${streamId}: the event data cannot be stored (${reason})`);
+    this.name = 'InvalidEventDataError';
   }
 }
 

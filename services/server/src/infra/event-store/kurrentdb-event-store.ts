@@ -24,6 +24,7 @@ import {
   type ExpectedRevision,
   matchesExpected,
   type NewEvent,
+  type PositionedEvent,
   type ReadStreamResult,
   type RecordedEvent,
   WrongExpectedRevisionError,
@@ -152,6 +153,16 @@ export class KurrentDbEventStore implements EventStore {
     this.client = typeof connection === 'string' ? KurrentDBClient.connectionString(connection) : connection;
   }
 
+  /**
+   * KurrentDB keeps a stream gapless and cannot take a position out of turn: each fact is appended after whatever the
+   * stream holds, and a repeat is known by its event id.
+   */
+  async recordAtPositions(events: readonly PositionedEvent[]): Promise<void> {
+    for (const { streamId, revision: _revision, ...event } of events) {
+      await this.appendToStream(streamId, [event], { expectedRevision: 'any' });
+    }
+  }
+
   async appendToStream(
     streamId: string,
     newEvents: readonly NewEvent[],
@@ -164,7 +175,7 @@ export class KurrentDbEventStore implements EventStore {
         id: e.id,
         type: e.type,
         data: (e.data ?? {}) as JSONType,
-        metadata: (e.metadata ?? {}) as JSONType,
+        metadata: e.metadata ?? {},
       }),
     );
     for (let attempt = 1; ; attempt++) {
@@ -356,6 +367,11 @@ export class KurrentDbEventStore implements EventStore {
 
   comparePositions(a: string, b: string): number {
     return compare(decodePosition(a), decodePosition(b));
+  }
+
+  /** KurrentDB is a server of its own: its appends cannot join a transaction of the read side's database. */
+  withinTransaction(): EventStore {
+    return this;
   }
 
   async close() {

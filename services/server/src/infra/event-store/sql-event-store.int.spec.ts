@@ -1,6 +1,9 @@
-import { openDatabase } from '../db/database.js';
+import { randomUUID } from 'node:crypto';
+import { describe, expect, it } from 'vitest';
+import { type Database, openDatabase } from '../db/database.js';
 import { createTestDatabase, testEnv } from '../../testing/test-database.js';
 import { eventStoreContract } from './event-store.contract.js';
+import { WrongExpectedRevisionError } from './event-store.port.js';
 import { SqlEventStore } from './sql-event-store.js';
 
 // On the real PostgreSQL when DATABASE_URL is set (CI always sets it).
@@ -16,4 +19,117 @@ eventStoreContract('SQL adapter on PGlite', async () => {
   const database = await openDatabase({});
   await database.migrate();
   return { store: new SqlEventStore(database), dispose: () => database.close() };
+});
+
+describe.runIf(testEnv.databaseUrl)('SQL adapter: an append is whole or nothing', () => {
+  it('inserts none of its events when another append holds part of its positions', async () => {
+    const t = await createTestDatabase();
+    try {
+      const store = new SqlEventStore(t.database);
+      const stream = `partial-${randomUUID()}`;
+      await store.appendToStream(stream, [{ id: randomUUID(), type: 'A', data: {} }], {
+        expectedRevision: 'no_stream',
+      });
+      // Position 2 taken under this append's feet (as by an append in flight that commits first).
+      await t.database.query(
+        `insert into events (stream_id, stream_position, event_id, type, data, metadata)
+         values ($1, 2, $2, 'Other', '{}', '{}')`,
+        [stream, randomUUID()],
+      );
+      const refused = await store
+        .appendToStream(
+          stream,
+          [
+            { id: randomUUID(), type: 'B', data: {} },
+            { id: randomUUID(), type: 'C', data: {} },
+          ],
+          { expectedRevision: 0 },
+        )
+        .catch((e: unknown) => e);
+      expect(refused).toBeInstanceOf(WrongExpectedRevisionError);
+      const types = (await store.readStream(stream)).events.map((e) => e.type);
+      expect(types).toEqual(['A', 'Other']);
+    } finally {
+      await t.dispose();
+    }
+  });
+});
+
+/**
+ * A reaction appends through the store bound to its transaction. On PGlite (one connection) an append through the
+ * plain store would wait for the transaction that waits for it; bound, it joins the transaction.
+ */
+function withinTransactionSuite(
+  name: string,
+  open: () => Promise<{ database: Database; dispose: () => Promise<void> }>,
+) {
+  describe(`SQL adapter on ${name}: an append inside a transaction`, () => {
+    it('commits with the transaction, wakes listeners only after the commit, and survives a refused append', async () => {
+      const { database, dispose } = await open();
+      try {
+        const store = new SqlEventStore(database);
+        let woken = 0;
+        const stop = await store.onAppended(() => woken++);
+        const stream = `within-${randomUUID()}`;
+        const repeatId = randomUUID();
+        const after: Array<() => void> = [];
+        await database.db.transaction(async (tx) => {
+          const bound = store.withinTransaction(tx, (work) => after.push(work));
+          await bound.appendToStream(stream, [{ id: repeatId, type: 'A', data: { n: 1 } }], {
+            expectedRevision: 'no_stream',
+          });
+          // Seen inside the transaction, not outside it yet.
+          expect((await bound.readStream(stream)).revision).toBe(0);
+          // A refused append (a stale revision) rolls back its savepoint only: the transaction goes on.
+          await expect(
+            bound.appendToStream(stream, [{ id: randomUUID(), type: 'B', data: {} }], {
+              expectedRevision: 'no_stream',
+            }),
+          ).rejects.toBeInstanceOf(WrongExpectedRevisionError);
+          // The same event again is a repeat, answered from the first append.
+          const repeat = await bound.appendToStream(stream, [{ id: repeatId, type: 'A', data: { n: 1 } }], {
+            expectedRevision: 'no_stream',
+          });
+          expect(repeat.repeated).toBe(true);
+          await bound.appendToStream(stream, [{ id: randomUUID(), type: 'C', data: {} }], { expectedRevision: 0 });
+          expect(woken).toBe(0);
+        });
+        expect(after.length).toBeGreaterThan(0);
+        for (const work of after) work();
+        expect(woken).toBeGreaterThan(0);
+        expect((await store.readStream(stream)).events.map((e) => e.type)).toEqual(['A', 'C']);
+        await stop();
+      } finally {
+        await dispose();
+      }
+    });
+
+    it('appends nothing when the transaction rolls back', async () => {
+      const { database, dispose } = await open();
+      try {
+        const store = new SqlEventStore(database);
+        const stream = `within-rollback-${randomUUID()}`;
+        const failed = await database.db
+          .transaction(async (tx) => {
+            await store
+              .withinTransaction(tx, () => undefined)
+              .appendToStream(stream, [{ id: randomUUID(), type: 'A', data: {} }]);
+            throw new Error('a later step failed');
+          })
+          .catch((e: unknown) => e);
+        expect(failed).toBeInstanceOf(Error);
+        expect((await store.readStream(stream)).revision).toBe(-1);
+        expect(await store.headPosition()).toBeNull();
+      } finally {
+        await dispose();
+      }
+    });
+  });
+}
+
+if (testEnv.databaseUrl) withinTransactionSuite('PostgreSQL', () => createTestDatabase());
+withinTransactionSuite('PGlite', async () => {
+  const database = await openDatabase({});
+  await database.migrate();
+  return { database, dispose: () => database.close() };
 });

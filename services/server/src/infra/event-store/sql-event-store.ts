@@ -1,24 +1,29 @@
-import { inArray, sql } from 'drizzle-orm';
-import type { Database, Tx } from '../db/database.js';
-import { queryRows } from '../db/database.js';
-import { events as eventsTable } from '../db/schema.js';
+import { type Database, queryRows, sqlWithParams, type Tx } from '../db/database.js';
 import {
   type AppendResult,
   DuplicateEventIdError,
   type EventStore,
   type ExpectedRevision,
-  matchesExpected,
+  InvalidEventDataError,
   type NewEvent,
+  type PositionedEvent,
+  type ReadAllOptions,
   type ReadStreamResult,
   type RecordedEvent,
   WrongExpectedRevisionError,
 } from './event-store.port.js';
 
 const CHANNEL = 'seatlink_events';
+/**
+ * Wake-ups to other processes are coalesced: at most one NOTIFY per this many milliseconds per process (each NOTIFY is
+ * a transaction that takes the cluster's notification queue lock at commit), the first of a burst without delay.
+ */
+const NOTIFY_WINDOW_MS = 20;
 
 interface EventRow {
-  position_text: string;
-  transaction_text: string;
+  epoch: number;
+  tx: string;
+  pos: string;
   stream_id: string;
   stream_position: number;
   event_id: string;
@@ -28,17 +33,31 @@ interface EventRow {
   created_at: Date | string;
 }
 
-/** Feed positions are `<transaction id>:<global position>`, compared as a pair of integers. */
-function encodePosition(transactionId: string, globalPosition: string): string {
-  return `${transactionId}:${globalPosition}`;
+interface TransactionScope {
+  tx: Tx;
+  afterCommit: (work: () => void) => void;
+  /** The store on the database, whose listeners an append in the transaction wakes once it commits. */
+  root: SqlEventStore;
 }
 
-function decodePosition(position: string): [bigint, bigint] {
-  const [tx, pos] = position.split(':');
-  if (tx === undefined || pos === undefined || !/^\d+$/.test(tx) || !/^\d+$/.test(pos)) {
-    throw new Error(`Not a feed position: ${position}`);
-  }
-  return [BigInt(tx), BigInt(pos)];
+interface AppendRow {
+  stream_position: number;
+  epoch: number;
+  tx: string;
+  pos: string;
+}
+
+/** Feed positions are `<epoch>:<transaction id>:<global position>`, compared as a triple of integers. */
+export function encodePosition(epoch: number | string, transactionId: string, globalPosition: string): string {
+  return `${epoch}:${transactionId}:${globalPosition}`;
+}
+
+/** The integers of a position; `<tx>:<pos>` (written before epochs existed) is epoch 0. */
+export function decodePosition(position: string): [bigint, bigint, bigint] {
+  const parts = position.split(':');
+  if (parts.length === 2) parts.unshift('0');
+  if (parts.length !== 3 || !parts.every((p) => /^\d+$/.test(p))) throw new Error(`Not a feed position: ${position}`);
+  return parts.map((p) => BigInt(p)) as [bigint, bigint, bigint];
 }
 
 function toRecorded(row: EventRow): RecordedEvent {
@@ -46,7 +65,7 @@ function toRecorded(row: EventRow): RecordedEvent {
     id: row.event_id,
     streamId: row.stream_id,
     revision: Number(row.stream_position),
-    position: encodePosition(row.transaction_text, row.position_text),
+    position: encodePosition(row.epoch, String(row.tx), String(row.pos)),
     type: row.type,
     data: row.data,
     metadata: row.metadata,
@@ -54,20 +73,111 @@ function toRecorded(row: EventRow): RecordedEvent {
   };
 }
 
-// The text copies get names of their own: ORDER BY would otherwise sort by the text column of the same name.
-const SELECT_EVENT = sql`select global_position::text as position_text, transaction_id::text as transaction_text,
-  stream_id, stream_position, event_id, type, data, metadata, created_at from events`;
+const COLUMNS = `epoch, transaction_id::text as tx, global_position::text as pos, stream_id, stream_position, event_id,
+  type, data, metadata, created_at`;
+
+const EXPECTED_CODES: Record<Exclude<ExpectedRevision, number>, number> = {
+  no_stream: -1,
+  any: -2,
+  stream_exists: -3,
+};
+
+/** SQLSTATEs of data PostgreSQL refuses to store (NUL in text or jsonb, bad encoding, a value out of range). */
+const INVALID_DATA_CODES = new Set(['22P05', '22P02', '22021', '22003', '22008', '22007', '54000']);
+
+function pgErrorCode(err: unknown): string | undefined {
+  const code = (err as { code?: unknown } | null)?.code;
+  return typeof code === 'string' ? code : undefined;
+}
+
+/**
+ * One append, one statement: the events go in at the positions after the expected revision.
+ *   $1 stream id; $2 expected revision: a revision >= 0, -1 (no stream), -2 (any), -3 (the stream exists);
+ *   $3 the events as a JSON array of { id, type, data, metadata }.
+ * Answers the inserted rows, or none when the expected revision is not there or another append holds the positions
+ * (a conflict on the key (stream_id, stream_position) inserts nothing and raises nothing: contention is normal, and an
+ * error would cost a line in the server's log each time). An append is whole or nothing: one that could take only
+ * some of its positions fails (seatlink_refuse_partial_append). An event id that exists fails with a unique violation
+ * on events_event_id_key. Exported for tests that append inside transactions of their own.
+ */
+export const APPEND_SQL = `
+  with inserted as (
+    insert into events (epoch, stream_id, stream_position, event_id, type, data, metadata)
+    select (select m.epoch from event_store_meta m where m.id = 1), $1, b.p + x.i::integer, (x.ev ->> 'id')::uuid,
+           x.ev ->> 'type', coalesce(x.ev -> 'data', '{}'::jsonb), coalesce(x.ev -> 'metadata', '{}'::jsonb)
+    from jsonb_array_elements($3::jsonb) with ordinality as x(ev, i),
+         (select case when $2::integer >= -1 then $2::integer
+                      else coalesce((select max(e.stream_position) from events e where e.stream_id = $1), -1)
+                 end as p) as b
+    where $2::integer in (-1, -2)
+       or exists (select 1 from events e where e.stream_id = $1 and e.stream_position = b.p)
+    on conflict (stream_id, stream_position) do nothing
+    returning stream_position, epoch, transaction_id, global_position
+  )
+  select i.stream_position, i.epoch, i.transaction_id::text as tx, i.global_position::text as pos,
+         case when (select count(*) from inserted) < jsonb_array_length($3::jsonb)
+              then seatlink_refuse_partial_append($1) end as refused
+  from inserted i`;
+
+/** Events at positions their callers hold, many streams at once; a taken position or event id is skipped. */
+const RECORD_AT_POSITIONS_SQL = `
+  insert into events (epoch, stream_id, stream_position, event_id, type, data, metadata)
+  select (select m.epoch from event_store_meta m where m.id = 1), x.stream_id, x.position, x.id, x.type,
+         coalesce(x.data, '{}'::jsonb), coalesce(x.metadata, '{}'::jsonb)
+  from jsonb_to_recordset($1::jsonb) as x(stream_id text, position integer, id uuid, type text, data jsonb, metadata jsonb)
+  on conflict do nothing`;
+
+/** The parameters of APPEND_SQL. */
+export function appendParams(streamId: string, expected: ExpectedRevision, events: readonly NewEvent[]) {
+  return [
+    streamId,
+    typeof expected === 'number' ? expected : EXPECTED_CODES[expected],
+    JSON.stringify(events.map((e) => ({ id: e.id, type: e.type, data: e.data ?? {}, metadata: e.metadata ?? {} }))),
+  ];
+}
+
+/** Tries of an append with expected revision `any` that keeps meeting another append at the same position. */
+const ANY_ATTEMPTS = 20;
 
 /**
  * The event store on PostgreSQL or PGlite.
  *
- * Gap safety: a bigserial is taken when a row is inserted, not when its transaction commits, so a reader that
- * orders by it could pass a position whose transaction commits later. The feed is therefore ordered by
- * (transaction id, position) and only shows transactions older than the oldest one still running
- * (`pg_snapshot_xmin(pg_current_snapshot())`), the way Marten and Emmett do it.
+ * An append is one prepared statement (APPEND_SQL): a stream's revision is its last position, and the key
+ * (stream_id, stream_position) refuses a second append at a taken position, so two appends with the same expected
+ * revision cannot both succeed — without a table of streams to lock and update. A repeated append (the same event
+ * ids) is recognised only when an append is refused, so the usual append pays nothing for it.
+ *
+ * Gap safety: a bigserial is taken when a row is inserted, not when its transaction commits, so a reader that orders
+ * by it could pass a position whose transaction commits later. The feed is ordered by (epoch, transaction id,
+ * position) and shows only transactions older than the oldest one still open in this database
+ * (`seatlink_read_all`), as Marten and Emmett do it with the cluster-wide snapshot xmin.
  */
 export class SqlEventStore implements EventStore {
-  constructor(private readonly database: Database) {}
+  private readonly localListeners = new Set<() => void>();
+  private notifyTimer: NodeJS.Timeout | null = null;
+  private notifyPending = false;
+
+  constructor(
+    private readonly database: Database,
+    /** Set on a store bound to one open transaction (`withinTransaction`). */
+    private readonly scope: TransactionScope | null = null,
+  ) {}
+
+  /**
+   * This store inside an open transaction: its reads see the transaction's own writes and its appends commit (or roll
+   * back) with it. Each append runs in a savepoint, so a refused one leaves the transaction usable. Listeners are woken
+   * once the transaction has committed.
+   */
+  withinTransaction(tx: Tx, afterCommit: (work: () => void) => void): EventStore {
+    const root = this.scope?.root ?? this;
+    return new SqlEventStore(this.database, { tx, afterCommit, root });
+  }
+
+  /** One statement: on the database (prepared when named) or in the bound transaction. */
+  private run<T>(text: string, params: readonly unknown[], name?: string): Promise<T[]> {
+    if (!this.scope) return this.database.query<T>(text, params, name);
+    return queryRows<T>(this.scope.tx, sqlWithParams(text, params));
+  }
 
   async appendToStream(
     streamId: string,
@@ -76,136 +186,190 @@ export class SqlEventStore implements EventStore {
   ): Promise<AppendResult> {
     const expected = options.expectedRevision ?? 'any';
     if (newEvents.length === 0) throw new Error('Nothing to append');
-    return this.database.db.transaction(async (tx) => {
-      const current = await this.lockStream(tx, streamId, expected);
-      const repeated = await this.findRepeatedAppend(tx, streamId, newEvents);
-      if (repeated) return repeated;
-      if (!matchesExpected(expected, current)) {
-        throw new WrongExpectedRevisionError(streamId, expected, current);
+    const params = appendParams(streamId, expected, newEvents);
+    for (let attempt = 1; ; attempt++) {
+      let rows: AppendRow[];
+      try {
+        const scope = this.scope;
+        rows = scope
+          ? await scope.tx.transaction((savepoint) =>
+              queryRows<AppendRow>(savepoint, sqlWithParams(APPEND_SQL, params)),
+            )
+          : await this.database.query<AppendRow>(APPEND_SQL, params, 'seatlink_append');
+      } catch (err) {
+        const code = pgErrorCode(err);
+        if (code && INVALID_DATA_CODES.has(code)) throw new InvalidEventDataError(streamId, (err as Error).message);
+        // 23505: an event id exists; 40001: only part of the positions were free (another append took the rest).
+        if (code !== '23505' && code !== '40001') throw err;
+        const refusal = await this.refusal(streamId, newEvents);
+        if (refusal.repeated) return refusal.repeated;
+        if (String((err as Error).message).includes('events_event_id_key')) throw new DuplicateEventIdError(streamId);
+        // Another append took the position first.
+        if (expected === 'any' && attempt < ANY_ATTEMPTS) continue;
+        throw new WrongExpectedRevisionError(streamId, expected, refusal.revision);
       }
-      const inserted = await tx
-        .insert(eventsTable)
-        .values(
-          newEvents.map((e, i) => ({
-            streamId,
-            streamPosition: current + 1 + i,
-            eventId: e.id,
-            type: e.type,
-            data: e.data ?? {},
-            metadata: e.metadata ?? {},
-          })),
-        )
-        .returning({
-          globalPosition: sql<string>`${eventsTable.globalPosition}::text`,
-          transactionId: sql<string>`${eventsTable.transactionId}::text`,
-        });
-      const nextRevision = current + newEvents.length;
-      await tx.execute(sql`update event_streams set revision = ${nextRevision} where stream_id = ${streamId}`);
-      // Delivered when the transaction commits.
-      await tx.execute(sql`select pg_notify(${CHANNEL}, '')`);
-      const last = inserted[inserted.length - 1]!;
-      return { nextRevision, position: encodePosition(last.transactionId, last.globalPosition) };
-    });
-  }
-
-  /** Locks the stream's row (creating it when absent) and answers its current revision (-1: no events). */
-  private async lockStream(tx: Tx, streamId: string, expected: ExpectedRevision): Promise<number> {
-    for (;;) {
-      const [row] = await queryRows<{ revision: number }>(
-        tx,
-        sql`select revision from event_streams where stream_id = ${streamId} for update`,
-      );
-      if (row) return Number(row.revision);
-      const created = await queryRows<{ stream_id: string }>(
-        tx,
-        sql`insert into event_streams (stream_id, revision) values (${streamId}, -1)
-            on conflict do nothing returning stream_id`,
-      );
-      if (created.length > 0) return -1;
-      // A concurrent append created the stream first and has committed: it now exists.
-      if (expected === 'no_stream') {
-        const [now] = await queryRows<{ revision: number }>(
-          tx,
-          sql`select revision from event_streams where stream_id = ${streamId}`,
-        );
-        throw new WrongExpectedRevisionError(streamId, expected, Number(now?.revision ?? 0));
+      if (rows.length === 0) {
+        const refusal = await this.refusal(streamId, newEvents);
+        if (refusal.repeated) return refusal.repeated;
+        // Another append took the position first (with `any` the precondition always holds).
+        if (expected === 'any' && attempt < ANY_ATTEMPTS) continue;
+        throw new WrongExpectedRevisionError(streamId, expected, refusal.revision);
       }
+      const last = rows.reduce((a, b) => (BigInt(b.pos) > BigInt(a.pos) ? b : a));
+      this.appended();
+      return { nextRevision: Number(last.stream_position), position: encodePosition(last.epoch, last.tx, last.pos) };
     }
   }
 
-  /** The result of an earlier identical append, or null when none of the ids were appended before. */
-  private async findRepeatedAppend(
-    tx: Tx,
+  /**
+   * Why an append was refused, in one round trip: the stream's revision, and whether these very events were appended
+   * to it before (a retry: then the answer is that earlier append's).
+   */
+  private async refusal(
     streamId: string,
     newEvents: readonly NewEvent[],
-  ): Promise<AppendResult | null> {
-    const ids = newEvents.map((e) => e.id);
-    const found = await tx
-      .select({
-        eventId: eventsTable.eventId,
-        streamId: eventsTable.streamId,
-        streamPosition: eventsTable.streamPosition,
-        globalPosition: sql<string>`${eventsTable.globalPosition}::text`,
-        transactionId: sql<string>`${eventsTable.transactionId}::text`,
-      })
-      .from(eventsTable)
-      .where(inArray(eventsTable.eventId, ids))
-      .orderBy(eventsTable.streamPosition);
-    if (found.length === 0) return null;
-    const sameAppend =
-      found.length === ids.length &&
-      found.every(
-        (row, i) =>
-          row.streamId === streamId && row.eventId === ids[i] && row.streamPosition === found[0]!.streamPosition + i,
-      );
-    if (!sameAppend) throw new DuplicateEventIdError(streamId);
-    const last = found[found.length - 1]!;
-    return { nextRevision: last.streamPosition, position: encodePosition(last.transactionId, last.globalPosition) };
+  ): Promise<{ revision: number; repeated: AppendResult | null }> {
+    const [row] = await this.run<{
+      revision: number;
+      out_revision: number | null;
+      out_epoch: number | null;
+      out_tx: string | null;
+      out_pos: string | null;
+    }>(
+      `select (select coalesce(max(e.stream_position), -1) from events e where e.stream_id = $1) as revision, f.*
+       from (select 1) as one left join seatlink_find_append($1, $2::uuid[]) as f on true`,
+      [streamId, newEvents.map((e) => e.id)],
+      'seatlink_refusal',
+    );
+    const repeated =
+      row && row.out_revision !== null
+        ? {
+            nextRevision: row.out_revision,
+            position: encodePosition(row.out_epoch!, String(row.out_tx), String(row.out_pos)),
+            repeated: true,
+          }
+        : null;
+    return { revision: Number(row?.revision ?? -1), repeated };
+  }
+
+  async recordAtPositions(events: readonly PositionedEvent[]): Promise<void> {
+    if (events.length === 0) return;
+    const rows = events.map((e) => ({
+      stream_id: e.streamId,
+      position: e.revision,
+      id: e.id,
+      type: e.type,
+      data: e.data ?? {},
+      metadata: e.metadata ?? {},
+    }));
+    try {
+      await this.run(RECORD_AT_POSITIONS_SQL, [JSON.stringify(rows)], 'seatlink_record_at_positions');
+    } catch (err) {
+      const code = pgErrorCode(err);
+      if (code && INVALID_DATA_CODES.has(code))
+        throw new InvalidEventDataError(events[0]!.streamId, (err as Error).message);
+      throw err;
+    }
+    this.appended();
   }
 
   async readStream(streamId: string): Promise<ReadStreamResult> {
-    const rows = await queryRows<EventRow>(
-      this.database.db,
-      sql`${SELECT_EVENT} where stream_id = ${streamId} order by stream_position`,
+    const rows = await this.run<EventRow>(
+      `select ${COLUMNS} from events where stream_id = $1 order by stream_position`,
+      [streamId],
+      'seatlink_read_stream',
     );
     const events = rows.map(toRecorded);
     return { revision: events.length - 1, events };
   }
 
-  async readAll(after: string | null, limit: number): Promise<RecordedEvent[]> {
-    const [tx, pos] = after ? decodePosition(after) : [0n, 0n];
-    const rows = await queryRows<EventRow>(
-      this.database.db,
-      sql`${SELECT_EVENT}
-          where (transaction_id, global_position) > (${tx.toString()}::bigint, ${pos.toString()}::bigint)
-            and transaction_id < pg_snapshot_xmin(pg_current_snapshot())::text::bigint
-          order by transaction_id, global_position
-          limit ${limit}`,
-    );
+  async readAll(after: string | null, limit: number, options: ReadAllOptions = {}): Promise<RecordedEvent[]> {
+    const [epoch, tx, pos] = after ? decodePosition(after) : [0n, 0n, 0n];
+    const params = [Number(epoch), tx.toString(), pos.toString(), limit];
+    const rows = options.types
+      ? await this.run<EventRow>(
+          `select epoch, transaction_id::text as tx, global_position::text as pos, stream_id, stream_position, event_id,
+                  type, case when type = any($5::text[]) then data end as data,
+                  case when type = any($5::text[]) then metadata else '{}'::jsonb end as metadata, created_at
+           from seatlink_read_all($1, $2::bigint, $3::bigint, $4)`,
+          [...params, [...options.types]],
+          'seatlink_read_all_typed',
+        )
+      : await this.run<EventRow>(
+          `select ${COLUMNS} from seatlink_read_all($1, $2::bigint, $3::bigint, $4)`,
+          params,
+          'seatlink_read_all',
+        );
     return rows.map(toRecorded);
   }
 
   async headPosition(): Promise<string | null> {
-    const [row] = await queryRows<{ tx: string; pos: string }>(
-      this.database.db,
-      sql`select transaction_id::text as tx, global_position::text as pos from events
-          order by transaction_id desc, global_position desc limit 1`,
+    const [row] = await this.run<{ epoch: number; tx: string; pos: string }>(
+      `select epoch, transaction_id::text as tx, global_position::text as pos from events
+       order by epoch desc, transaction_id desc, global_position desc limit 1`,
+      [],
+      'seatlink_head',
     );
-    return row ? encodePosition(row.tx, row.pos) : null;
+    return row ? encodePosition(row.epoch, String(row.tx), String(row.pos)) : null;
   }
 
-  async onAppended(onAppended: () => void) {
-    return this.database.listen(CHANNEL, () => onAppended());
+  async onAppended(onAppended: () => void): Promise<() => Promise<void>> {
+    if (this.scope) return this.scope.root.onAppended(onAppended);
+    this.localListeners.add(onAppended);
+    const unlisten = await this.database.listen(CHANNEL, () => onAppended());
+    return async () => {
+      this.localListeners.delete(onAppended);
+      await unlisten();
+    };
+  }
+
+  /**
+   * Wakes this process's listeners at once, and other processes through one NOTIFY per short window: a NOTIFY inside
+   * every append would serialise all commits of the cluster on the notification queue's lock.
+   */
+  private appended() {
+    if (this.scope) {
+      const root = this.scope.root;
+      this.scope.afterCommit(() => root.appended());
+      return;
+    }
+    for (const listener of this.localListeners) listener();
+    // The first append after a quiet spell notifies at once; the appends that follow it within the window share one
+    // NOTIFY at its end.
+    if (this.notifyTimer) {
+      this.notifyPending = true;
+      return;
+    }
+    this.notify();
+  }
+
+  private notify() {
+    // A lost NOTIFY costs latency only: subscribers also poll.
+    this.database.query(`select pg_notify('${CHANNEL}', '')`).catch(() => undefined);
+    this.notifyTimer = setTimeout(() => {
+      this.notifyTimer = null;
+      if (this.notifyPending) {
+        this.notifyPending = false;
+        this.notify();
+      }
+    }, NOTIFY_WINDOW_MS).unref();
   }
 
   comparePositions(a: string, b: string): number {
-    const [atx, apos] = decodePosition(a);
-    const [btx, bpos] = decodePosition(b);
-    if (atx !== btx) return atx < btx ? -1 : 1;
-    return apos === bpos ? 0 : apos < bpos ? -1 : 1;
+    const x = decodePosition(a);
+    const y = decodePosition(b);
+    for (let i = 0; i < 3; i++) {
+      if (x[i]! !== y[i]!) return x[i]! < y[i]! ? -1 : 1;
+    }
+    return 0;
   }
 
   async close() {
-    // The database is owned by whoever opened it.
+    // The database is owned by whoever opened it; a store bound to a transaction has nothing of its own.
+    if (this.scope) return;
+    this.localListeners.clear();
+    if (this.notifyTimer) clearTimeout(this.notifyTimer);
+    this.notifyTimer = null;
+    this.notifyPending = false;
   }
 }

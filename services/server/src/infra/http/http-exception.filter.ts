@@ -3,14 +3,15 @@ import path from 'node:path';
 import { type ArgumentsHost, Catch, type ExceptionFilter, HttpException, Logger } from '@nestjs/common';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { DomainError } from '../../shared/event-sourcing/decider.js';
-import { WrongExpectedRevisionError } from '../event-store/event-store.port.js';
+import { InvalidEventDataError, WrongExpectedRevisionError } from '../event-store/event-store.port.js';
+import { rootCause, safeErrorMessage } from '../db/db-errors.js';
 
-const API_PREFIXES = ['/v1/', '/v1?', '/accounts/', '/health', '/socket.io'];
+const API_PREFIXES = ['/v1/', '/v1?', '/accounts/', '/health', '/socket.io', '/wallet-sim'];
 
 function messageOf(body: unknown, fallback: string): string {
   if (typeof body === 'string') return body;
   if (body && typeof body === 'object' && 'message' in body) {
-    const m = (body as { message: unknown }).message;
+    const m = body.message;
     if (Array.isArray(m)) return m.map(String).join('; ');
     if (typeof m === 'string') return m;
   }
@@ -37,7 +38,14 @@ export class HttpExceptionFilter implements ExceptionFilter {
     const reply = ctx.getResponse<FastifyReply>();
     const request = ctx.getRequest<FastifyRequest>();
     let status = 500;
-    let body: { message: string; code?: string; error?: string; retryAfterSeconds?: number; statusCode: number };
+    let body: {
+      message: string;
+      code?: string;
+      error?: string;
+      retryAfterSeconds?: number;
+      statusCode: number;
+      [detail: string]: unknown;
+    };
 
     if (exception instanceof HttpException) {
       status = exception.getStatus();
@@ -53,7 +61,7 @@ export class HttpExceptionFilter implements ExceptionFilter {
       };
     } else if (exception instanceof DomainError) {
       status = exception.status;
-      body = { message: exception.message, code: exception.code, statusCode: status };
+      body = { ...exception.details, message: exception.message, code: exception.code, statusCode: status };
     } else if (exception instanceof WrongExpectedRevisionError) {
       // Retries ran out under heavy contention on one stream: nothing was written; the client may try again.
       status = 409;
@@ -62,17 +70,27 @@ export class HttpExceptionFilter implements ExceptionFilter {
         code: 'CONFLICT',
         statusCode: 409,
       };
+    } else if (exception instanceof InvalidEventDataError) {
+      // Text the database cannot keep (a NUL character): nothing was written.
+      status = 400;
+      body = {
+        message: 'The request contains characters that cannot be stored',
+        code: 'INVALID_CHARACTERS',
+        statusCode: 400,
+      };
     } else if (isClientError(exception)) {
       // Fastify's own errors: malformed JSON, body too large, unsupported media type...
       status = exception.statusCode;
       body = { message: clientMessage(exception), statusCode: status };
     } else {
-      this.logger.error(exception instanceof Error ? (exception.stack ?? exception.message) : String(exception));
+      // Never the query's parameters (drizzle puts them in its message): they may be hashes or tokens.
+      const root = rootCause(exception);
+      this.logger.error(root instanceof Error && root.stack ? root.stack : safeErrorMessage(exception));
       body = { message: 'Something went wrong', statusCode: 500 };
     }
 
     if (status === 404 && this.indexHtml && request.method === 'GET' && !isApiPath(request.url)) {
-      void reply.status(200).type('text/html; charset=utf-8').send(this.indexHtml);
+      void reply.status(200).header('cache-control', 'no-cache').type('text/html; charset=utf-8').send(this.indexHtml);
       return;
     }
     if (body.retryAfterSeconds !== undefined) void reply.header('Retry-After', String(body.retryAfterSeconds));

@@ -5,9 +5,17 @@ import {
   Injectable,
   Logger,
   Module,
+  Optional,
   type DynamicModule,
+  type OnApplicationBootstrap,
   type OnApplicationShutdown,
+  type OnModuleDestroy,
 } from '@nestjs/common';
+
+const MAIL_OPTIONS = Symbol('MailOptions');
+import { DATABASE } from '../db/database.module.js';
+import type { Database } from '../db/database.js';
+import { MailDispatcher } from './mail-outbox.js';
 import { MAILER, type Mailer } from './mail.port.js';
 import { MemoryMailer } from './memory.mailer.js';
 import { OutboxMailer } from './outbox.mailer.js';
@@ -20,6 +28,39 @@ export interface MailModuleOptions {
   dataDir: string;
   /** The From header; default `Seatlink <no-reply@seatlink.test>`. */
   from?: string;
+  /** Whether this process sends what the outbox holds (the processes that run the subscriptions do). */
+  runDispatcher?: boolean;
+}
+
+/**
+ * The e-mail outbox of this process: reactions queue messages in their transaction (`queueMail`) and wake it; where
+ * the dispatcher runs, it sends them.
+ */
+@Injectable()
+export class MailOutbox implements OnApplicationBootstrap, OnModuleDestroy {
+  readonly dispatcher: MailDispatcher | null;
+
+  constructor(
+    @Inject(MAILER) mailer: Mailer,
+    @Inject(MAIL_OPTIONS) options: MailModuleOptions,
+    @Optional() @Inject(DATABASE) database: Database | null,
+  ) {
+    this.dispatcher =
+      options.runDispatcher && database ? new MailDispatcher(database, mailer, { logger: new Logger('Mail') }) : null;
+  }
+
+  onApplicationBootstrap() {
+    this.dispatcher?.start();
+  }
+
+  async onModuleDestroy() {
+    await this.dispatcher?.stop();
+  }
+
+  /** Messages were queued: send them now rather than at the next poll. */
+  nudge() {
+    this.dispatcher?.nudge();
+  }
 }
 
 /** Closes the SMTP transport when the application shuts down (after the modules that send mail have stopped). */
@@ -40,8 +81,13 @@ export class MailModule {
     return {
       module: MailModule,
       global: true,
-      providers: [{ provide: MAILER, useFactory: () => createMailer(options) }, MailerCloser],
-      exports: [MAILER],
+      providers: [
+        { provide: MAILER, useFactory: () => createMailer(options) },
+        { provide: MAIL_OPTIONS, useValue: options },
+        MailOutbox,
+        MailerCloser,
+      ],
+      exports: [MAILER, MailOutbox],
     };
   }
 }

@@ -6,6 +6,11 @@ export interface MailMessage {
   html: string;
   /** The one link the message is about (verification, reset); the outbox adapter prints it to the log. */
   link?: string;
+  /**
+   * The Message-ID, derived from what asked for the message: a message sent again after a crash carries the same id,
+   * so mail clients show it once.
+   */
+  messageId?: string;
 }
 
 export interface Mailer {

@@ -58,6 +58,7 @@ export class OutboxMailer implements Mailer {
       text: message.text,
       html: message.html,
       date: sentAt,
+      ...(message.messageId ? { messageId: message.messageId } : {}),
     });
     const raw = info.message;
     if (!Buffer.isBuffer(raw)) throw new Error('The stream transport did not hand back the message as a buffer');

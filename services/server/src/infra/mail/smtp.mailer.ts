@@ -43,6 +43,7 @@ export class SmtpMailer implements Mailer {
       subject: message.subject,
       text: message.text,
       html: message.html,
+      ...(message.messageId ? { messageId: message.messageId } : {}),
     });
     this.logger.debug(`sent to ${message.to}: "${message.subject}" (${info.messageId})`);
   }

@@ -12,6 +12,7 @@ import {
   type JobQueueLogger,
   type ProcessOptions,
 } from './queue.port.js';
+import { throttledWarning } from '../../shared/throttled-warning.js';
 
 export interface BullmqJobQueueOptions {
   redisUrl: string;
@@ -41,11 +42,15 @@ export class BullmqJobQueue implements JobQueue {
   private readonly workers = new Map<QueueName, Worker>();
   private readonly prefix: string;
   private readonly logger: JobQueueLogger;
+  /** While Redis is away every queue and worker reports each failed reconnect: one line per source per 10 s. */
+  private readonly warn: (key: string, message: string) => void;
   private closing: Promise<void> | null = null;
 
   constructor(options: BullmqJobQueueOptions) {
     this.prefix = options.prefix;
     this.logger = options.logger ?? new Logger('JobQueue');
+    const logger = this.logger;
+    this.warn = throttledWarning((message) => logger.warn(message));
     this.producer = new Redis(options.redisUrl, { lazyConnect: true });
     this.workerTemplate = new Redis(options.redisUrl, { lazyConnect: true, maxRetriesPerRequest: null });
   }
@@ -92,7 +97,9 @@ export class BullmqJobQueue implements JobQueue {
       { connection: this.workerTemplate, prefix: this.prefix, concurrency },
     );
     this.workers.set(queue, worker);
-    worker.on('error', (err) => this.logger.warn(`Worker of queue ${queue}: ${describeError(err).message}`));
+    worker.on('error', (err) =>
+      this.warn(`worker:${queue}`, `Worker of queue ${queue}: ${describeError(err).message}`),
+    );
     worker.on('failed', (job, err) => {
       if (!job) return;
       // 'failed' comes after every failed try; only the last one, with no retry ahead, is reported.
@@ -131,7 +138,7 @@ export class BullmqJobQueue implements JobQueue {
     let queue = this.queues.get(name);
     if (!queue) {
       queue = new Queue(name, { connection: this.producer, prefix: this.prefix });
-      queue.on('error', (err) => this.logger.warn(`Queue ${name}: ${describeError(err).message}`));
+      queue.on('error', (err) => this.warn(`queue:${name}`, `Queue ${name}: ${describeError(err).message}`));
       this.queues.set(name, queue);
     }
     return queue;

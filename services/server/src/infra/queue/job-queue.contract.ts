@@ -251,14 +251,14 @@ export function jobQueueContract(name: string, open: OpenJobQueue) {
     });
 
     it('runs at most `concurrency` jobs of a queue at once (default 1)', async () => {
-      const active = { [Q]: 0, [OTHER]: 0 };
-      const most = { [Q]: 0, [OTHER]: 0 };
+      const active: Partial<Record<QueueName, number>> = { [Q]: 0, [OTHER]: 0 };
+      const most: Partial<Record<QueueName, number>> = { [Q]: 0, [OTHER]: 0 };
       let done = 0;
       const busy = (queueName: QueueName) => async () => {
-        active[queueName] += 1;
-        most[queueName] = Math.max(most[queueName], active[queueName]);
+        active[queueName] = (active[queueName] ?? 0) + 1;
+        most[queueName] = Math.max(most[queueName] ?? 0, active[queueName]);
         await sleep(40);
-        active[queueName] -= 1;
+        active[queueName] = (active[queueName] ?? 0) - 1;
         done += 1;
       };
       for (let i = 0; i < 5; i += 1) {

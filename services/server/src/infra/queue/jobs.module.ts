@@ -1,13 +1,5 @@
-import {
-  type DynamicModule,
-  Inject,
-  Injectable,
-  Logger,
-  Module,
-  type ModuleMetadata,
-  type OnApplicationBootstrap,
-  type Type,
-} from '@nestjs/common';
+import { type DynamicModule, Inject, Injectable, Logger, Module, type OnApplicationBootstrap } from '@nestjs/common';
+import { DiscoveryModule, DiscoveryService } from '@nestjs/core';
 import type { QueueName } from '@seatlink/contracts';
 import { JOB_QUEUE, type JobQueue, type QueuedJob } from './queue.port.js';
 
@@ -17,54 +9,81 @@ export interface Job<Data = unknown> {
   readonly name: string;
   /** When set, the job repeats on this schedule from the start of a processing process. */
   readonly every?: { ms: number };
+  /** How many jobs of its queue one process runs at once (the largest of the queue's jobs counts); default 1. */
+  readonly concurrency?: number;
   run(data: Data, job: QueuedJob<Data>): Promise<void>;
 }
 
-export const JOBS = Symbol('Jobs');
+const BRAND = Symbol.for('seatlink.job');
 
-/** Processes every queue that has jobs, dispatching on the job name, and upserts the repeating schedules. */
+/** Class decorator: the class is a job, run wherever jobs are processed. Its module lists it among its providers. */
+export function QueueJob(): ClassDecorator {
+  return (target) => {
+    Object.defineProperty(target.prototype, BRAND, { value: true, enumerable: false });
+  };
+}
+
+function isJob(value: unknown): value is Job {
+  return typeof value === 'object' && value !== null && (value as Record<symbol, unknown>)[BRAND] === true;
+}
+
+/**
+ * Processes every queue that has jobs (the job classes the feature modules provide), dispatching on the job name,
+ * and upserts the repeating schedules.
+ */
 @Injectable()
 export class JobRunner implements OnApplicationBootstrap {
   private readonly logger = new Logger('Jobs');
 
   constructor(
     @Inject(JOB_QUEUE) private readonly queue: JobQueue,
-    @Inject(JOBS) private readonly jobs: Job[],
+    private readonly discovery: DiscoveryService,
   ) {}
 
+  jobs(): Job[] {
+    const found = this.discovery
+      .getProviders()
+      .map((w) => w.instance as unknown)
+      .filter(isJob);
+    return found.filter((job, i) => found.indexOf(job) === i);
+  }
+
   async onApplicationBootstrap() {
+    const jobs = this.jobs();
     const byQueue = new Map<QueueName, Map<string, Job>>();
-    for (const job of this.jobs) {
+    for (const job of jobs) {
       const named = byQueue.get(job.queue) ?? new Map<string, Job>();
+      if (named.has(job.name)) throw new Error(`Two jobs are named ${job.name} on queue ${job.queue}`);
       named.set(job.name, job);
       byQueue.set(job.queue, named);
     }
     for (const [queue, named] of byQueue) {
-      await this.queue.process(queue, async (queued) => {
-        const job = named.get(queued.name);
-        if (!job) throw new Error(`No job named ${queued.name} on queue ${queue}`);
-        await job.run(queued.data, queued);
-      });
+      const concurrency = Math.max(1, ...[...named.values()].map((j) => j.concurrency ?? 1));
+      await this.queue.process(
+        queue,
+        async (queued) => {
+          const job = named.get(queued.name);
+          if (!job) throw new Error(`No job named ${queued.name} on queue ${queue}`);
+          await job.run(queued.data, queued);
+        },
+        { concurrency },
+      );
     }
-    for (const job of this.jobs.filter((j) => j.every)) {
+    for (const job of jobs.filter((j) => j.every)) {
       await this.queue.add(job.queue, job.name, {}, { jobId: job.name, repeat: { everyMs: job.every!.ms } });
     }
-    this.logger.log(`processing ${this.jobs.map((j) => j.name).join(', ')}`);
+    this.logger.log(`processing ${jobs.map((j) => j.name).join(', ')}`);
   }
 }
 
-/** Registers job classes (with the modules their dependencies come from) in a process that processes jobs. */
+/** Runs the jobs that the feature modules provide, in a process that processes jobs (`run`). */
 @Module({})
 export class JobsModule {
-  static forRoot(options: { imports?: ModuleMetadata['imports']; jobs: Type<Job>[] }): DynamicModule {
+  static forRoot(options: { run: boolean }): DynamicModule {
     return {
       module: JobsModule,
-      imports: options.imports ?? [],
-      providers: [
-        ...options.jobs,
-        { provide: JOBS, inject: options.jobs, useFactory: (...jobs: Job[]) => jobs },
-        JobRunner,
-      ],
+      imports: [DiscoveryModule],
+      providers: options.run ? [JobRunner] : [],
     };
   }
 }

@@ -1,6 +1,5 @@
-import { Inject, Logger } from '@nestjs/common';
+import { Inject, Logger, type OnApplicationShutdown } from '@nestjs/common';
 import { type OnGatewayConnection, type OnGatewayInit, WebSocketGateway, WebSocketServer } from '@nestjs/websockets';
-import { fastifyCookie } from '@fastify/cookie';
 import {
   ADMINS_ROOM,
   type ClientToServerEvents,
@@ -9,12 +8,16 @@ import {
   userRoom,
 } from '@seatlink/contracts';
 import type { Server, Socket } from 'socket.io';
-import { DATABASE } from '../db/database.module.js';
-import type { Database } from '../db/database.js';
-import type { LiveUpdate } from '../projections/projection.js';
-import { findUserById } from '../../modules/identity/read-models/users/users.queries.js';
-import { SESSION_COOKIE, SessionsService } from '../../modules/identity/sessions.service.js';
+import { APP_CONFIG, type AppConfig } from '../config/config.js';
+import { safeErrorMessage } from '../db/db-errors.js';
+import type { LiveUpdate } from '../subscriptions/subscription.js';
 import type { RealtimePublisher } from './realtime.publisher.js';
+import {
+  SOCKET_AUTHENTICATOR,
+  type SocketAuthenticator,
+  type SocketIdentity,
+  sessionRoom,
+} from './socket-authenticator.port.js';
 
 export type TypedServer = Server<ClientToServerEvents, ServerToClientEvents>;
 
@@ -24,49 +27,66 @@ export function roomOf(update: LiveUpdate): string {
 
 /**
  * The socket.io gateway. A browser connects with its session cookie; the handshake is refused without a live
- * session. Each socket joins its user's room, and admins also join `admins`.
+ * session. Each socket joins its user's room, its session's room, and admins also `admins`. A socket lives no longer
+ * than its session: logout closes the session's sockets, a password reset or a ban all of the user's, and a periodic
+ * check closes those whose session expired.
  */
-@WebSocketGateway({ path: SOCKET_PATH, cors: { origin: true, credentials: true } })
-export class RealtimeGateway implements OnGatewayInit, OnGatewayConnection, RealtimePublisher {
+@WebSocketGateway({ path: SOCKET_PATH })
+export class RealtimeGateway implements OnGatewayInit, OnGatewayConnection, OnApplicationShutdown, RealtimePublisher {
   @WebSocketServer() server!: TypedServer;
   private readonly logger = new Logger('Realtime');
+  private recheck: NodeJS.Timeout | null = null;
 
   constructor(
-    private readonly sessions: SessionsService,
-    @Inject(DATABASE) private readonly database: Database,
+    @Inject(SOCKET_AUTHENTICATOR) private readonly authenticator: SocketAuthenticator,
+    @Inject(APP_CONFIG) private readonly config: AppConfig,
   ) {}
 
   afterInit(server: TypedServer) {
     server.use((socket, next) => {
-      this.authenticate(socket)
-        .then((ok) => (ok ? next() : next(new Error('Not authenticated'))))
+      this.authenticator
+        .authenticate(socket.handshake.headers.cookie)
+        .then((identity) => {
+          if (!identity) return next(new Error('Not authenticated'));
+          socket.data = identity;
+          next();
+        })
         .catch((err: unknown) => {
-          this.logger.warn(`handshake failed: ${String(err)}`);
+          this.logger.warn(`handshake failed: ${safeErrorMessage(err)}`);
           next(new Error('Not authenticated'));
         });
     });
+    this.recheck = setInterval(() => void this.closeExpired(), this.config.SOCKET_SESSION_RECHECK_MS);
+    this.recheck.unref();
   }
 
   handleConnection(socket: Socket) {
-    const data = socket.data as { userId?: string; isAdmin?: boolean };
-    if (!data.userId) {
+    const identity = socket.data as Partial<SocketIdentity>;
+    if (!identity.userId || !identity.sessionId) {
       socket.disconnect(true);
       return;
     }
-    void socket.join(userRoom(data.userId));
-    if (data.isAdmin) void socket.join(ADMINS_ROOM);
+    void socket.join([userRoom(identity.userId), sessionRoom(identity.sessionId)]);
+    if (identity.isAdmin) void socket.join(ADMINS_ROOM);
   }
 
-  private async authenticate(socket: Socket): Promise<boolean> {
-    const header = socket.handshake.headers.cookie;
-    if (!header) return false;
-    const token = fastifyCookie.parse(header)[SESSION_COOKIE];
-    const session = await this.sessions.resolve(token);
-    if (!session) return false;
-    const user = await findUserById(this.database.db, session.userId);
-    if (!user || user.is_banned) return false;
-    socket.data = { userId: user.id, isAdmin: user.is_admin };
-    return true;
+  /** Closes this process's sockets whose session is no longer live (expired, ended elsewhere). */
+  async closeExpired(): Promise<void> {
+    const sockets = [...this.server.of('/').sockets.values()];
+    const ids = [...new Set(sockets.map((s) => (s.data as Partial<SocketIdentity>).sessionId).filter(Boolean))];
+    if (ids.length === 0) return;
+    try {
+      const live = await this.authenticator.liveSessions(ids as string[]);
+      for (const socket of sockets) {
+        const id = (socket.data as Partial<SocketIdentity>).sessionId;
+        if (id && !live.has(id)) {
+          socket.emit('session.ended', { reason: 'expired' });
+          socket.disconnect(true);
+        }
+      }
+    } catch (err) {
+      this.logger.warn(`session re-check failed: ${safeErrorMessage(err)}`);
+    }
   }
 
   publish(updates: readonly LiveUpdate[]) {
@@ -75,9 +95,20 @@ export class RealtimeGateway implements OnGatewayInit, OnGatewayConnection, Real
     }
   }
 
-  /** Closes the sockets of a user whose session ended (logout elsewhere, ban). */
   disconnectUser(userId: string, reason: string) {
-    this.server.to(userRoom(userId)).emit('session.ended', { reason });
-    this.server.in(userRoom(userId)).disconnectSockets(true);
+    this.closeRoom(userRoom(userId), reason);
+  }
+
+  disconnectSession(sessionId: string, reason: string) {
+    this.closeRoom(sessionRoom(sessionId), reason);
+  }
+
+  private closeRoom(room: string, reason: string) {
+    this.server.to(room).emit('session.ended', { reason });
+    this.server.in(room).disconnectSockets(true);
+  }
+
+  onApplicationShutdown() {
+    if (this.recheck) clearInterval(this.recheck);
   }
 }

@@ -1,5 +1,4 @@
 import { type DynamicModule, Global, Logger, Module, type OnApplicationShutdown, Inject } from '@nestjs/common';
-import { SessionsModule } from '../../modules/identity/identity.module.js';
 import { RealtimeGateway } from './realtime.gateway.js';
 import { REALTIME_PUBLISHER, type RealtimePublisher } from './realtime.publisher.js';
 import { RedisEmitterPublisher } from './redis-emitter.publisher.js';
@@ -22,7 +21,6 @@ export class RealtimeModule {
     if (options.http) {
       return {
         module: RealtimeModule,
-        imports: [SessionsModule],
         providers: [RealtimeGateway, { provide: REALTIME_PUBLISHER, useExisting: RealtimeGateway }],
         exports: [REALTIME_PUBLISHER, RealtimeGateway],
       };
@@ -35,7 +33,7 @@ export class RealtimeModule {
           useFactory: (): RealtimePublisher => {
             if (options.redisUrl) return new RedisEmitterPublisher(options.redisUrl, options.redisKey);
             new Logger('Realtime').warn('No REDIS_URL: a separate worker cannot push live updates to browsers');
-            return { publish: () => undefined };
+            return { publish: () => undefined, disconnectUser: () => undefined, disconnectSession: () => undefined };
           },
         },
         EmitterCloser,

@@ -1,4 +1,4 @@
-import type { LiveUpdate } from '../projections/projection.js';
+import type { LiveUpdate } from '../subscriptions/subscription.js';
 
 /**
  * Sends live updates to browsers. The one place that decides rooms: `user:<id>` and `admins`.
@@ -7,6 +7,10 @@ import type { LiveUpdate } from '../projections/projection.js';
  */
 export interface RealtimePublisher {
   publish(updates: readonly LiveUpdate[]): void;
+  /** Tells a user's open dashboards their session ended, and closes their sockets (every session of theirs). */
+  disconnectUser(userId: string, reason: string): void;
+  /** The same for the sockets of one session (a logout). */
+  disconnectSession(sessionId: string, reason: string): void;
 }
 
 export const REALTIME_PUBLISHER = Symbol('RealtimePublisher');

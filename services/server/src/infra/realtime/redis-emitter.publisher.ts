@@ -1,8 +1,11 @@
 import { Emitter } from '@socket.io/redis-emitter';
 import { Redis } from 'ioredis';
-import type { LiveUpdate } from '../projections/projection.js';
+import { userRoom } from '@seatlink/contracts';
+import type { LiveUpdate } from '../subscriptions/subscription.js';
 import { roomOf } from './realtime.gateway.js';
 import type { RealtimePublisher } from './realtime.publisher.js';
+import { liveUpdateRedis } from './live-update-redis.js';
+import { sessionRoom } from './socket-authenticator.port.js';
 
 /** Used by a worker process: emits through Redis to the socket.io servers of every API process. */
 export class RedisEmitterPublisher implements RealtimePublisher {
@@ -10,7 +13,7 @@ export class RedisEmitterPublisher implements RealtimePublisher {
   private readonly emitter: Emitter;
 
   constructor(redisUrl: string, key: string) {
-    this.redis = new Redis(redisUrl);
+    this.redis = liveUpdateRedis(redisUrl, 'emitter');
     this.emitter = new Emitter(this.redis, { key });
   }
 
@@ -18,6 +21,19 @@ export class RedisEmitterPublisher implements RealtimePublisher {
     for (const u of updates) {
       (this.emitter.to(roomOf(u)).emit as (ev: string, payload: unknown) => boolean)(u.event, u.payload);
     }
+  }
+
+  disconnectUser(userId: string, reason: string) {
+    this.closeRoom(userRoom(userId), reason);
+  }
+
+  disconnectSession(sessionId: string, reason: string) {
+    this.closeRoom(sessionRoom(sessionId), reason);
+  }
+
+  private closeRoom(room: string, reason: string) {
+    this.emitter.to(room).emit('session.ended', { reason });
+    this.emitter.in(room).disconnectSockets(true);
   }
 
   async close() {

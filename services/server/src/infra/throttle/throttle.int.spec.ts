@@ -1,8 +1,8 @@
 import { randomBytes } from 'node:crypto';
 import { CommandBus } from '@nestjs/cqrs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ProjectionWaiter } from '../projections/projection-waiter.js';
-import { RegisterUserCommand } from '../../modules/identity/register-user.handler.js';
+import { ReadModelWaiter } from '../subscriptions/read-model-waiter.js';
+import { RegisterUserCommand } from '../../modules/identity/register-user.command.js';
 import { startTestStack, type TestStack } from '../../testing/test-app.js';
 import { testEnv } from '../../testing/test-database.js';
 
@@ -52,43 +52,90 @@ async function newAccount(stack: TestStack, label: string): Promise<string> {
       emailVerified: true,
     }),
   );
-  await stack.app.get(ProjectionWaiter).waitFor(position);
+  await stack.app.get(ReadModelWaiter).waitFor(position, ['UserRegistered']);
   return email;
 }
 
-describe('failed sign-ins per account (THROTTLE_LOGIN_ACCOUNT=3)', () => {
+describe('sign-ins per account and IP (THROTTLE_LOGIN_ACCOUNT_IP=3, THROTTLE_LOGIN_ACCOUNT=6)', () => {
   let stack: TestStack;
   beforeAll(async () => {
-    stack = await startTestStack({ env: { THROTTLE_LOGIN_ACCOUNT: '3' } });
+    // TRUST_PROXY lets the test speak from several addresses through X-Forwarded-For.
+    stack = await startTestStack({
+      env: { THROTTLE_LOGIN_ACCOUNT_IP: '3', THROTTLE_LOGIN_ACCOUNT: '6', TRUST_PROXY: 'true' },
+    });
   });
   afterAll(async () => stack?.close());
+  const from = (ip: string) => ({ 'x-forwarded-for': ip });
 
-  it('answers three wrong passwords with 401, then 429 even for the right one; another account still signs in', async () => {
+  it('answers three wrong passwords with 401, then 429 even for the right one from that IP; another account still signs in', async () => {
     const email = await newAccount(stack, 'locked');
     for (let i = 0; i < 3; i++) {
-      const res = await signIn(stack, email, 'Wrong!pass1');
+      const res = await signIn(stack, email, 'Wrong!pass1', from('198.51.100.1'));
       expect(res.status).toBe(401);
       expect(res.body.code).toBe('INVALID_CREDENTIALS');
     }
-    expectLimited(await signIn(stack, email, PASSWORD), LOGIN_MESSAGE);
+    expectLimited(await signIn(stack, email, PASSWORD, from('198.51.100.1')), LOGIN_MESSAGE);
     // The e-mail is the account's key however it is written.
-    expectLimited(await signIn(stack, `  ${email.toUpperCase()} `, PASSWORD), LOGIN_MESSAGE);
-    const other = await signIn(stack, 'user@seatlink.test', 'User1234!');
+    expectLimited(await signIn(stack, `  ${email.toUpperCase()} `, PASSWORD, from('198.51.100.1')), LOGIN_MESSAGE);
+    const other = await signIn(stack, 'user@seatlink.test', 'User1234!', from('198.51.100.1'));
     expect(other.status).toBe(200);
+  });
+
+  it('does not let a stranger lock the user out: the right password from a clean IP still signs in', async () => {
+    const email = await newAccount(stack, 'victim');
+    for (let i = 0; i < 5; i++) await signIn(stack, email, 'Wrong!pass1', from('203.0.113.66'));
+    expectLimited(await signIn(stack, email, 'Wrong!pass1', from('203.0.113.66')), LOGIN_MESSAGE);
+    expect((await signIn(stack, email, PASSWORD, from('192.0.2.10'))).status).toBe(200);
+  });
+
+  it('limits a spread-out attack on one account more loosely (6 from anywhere)', async () => {
+    const email = await newAccount(stack, 'spread');
+    for (let i = 0; i < 6; i++) {
+      expect((await signIn(stack, email, 'Wrong!pass1', from(`203.0.113.${10 + i}`))).status).toBe(401);
+    }
+    expectLimited(await signIn(stack, email, PASSWORD, from('192.0.2.20')), LOGIN_MESSAGE);
+  });
+
+  it('counts 30 parallel wrong passwords before checking any: only 3 are checked', async () => {
+    const email = await newAccount(stack, 'burst');
+    const answers = await Promise.all(
+      Array.from({ length: 30 }, () => signIn(stack, email, 'Wrong!pass1', from('198.51.100.30'))),
+    );
+    const statuses = answers.map((a) => a.status).sort();
+    expect(statuses.filter((s) => s === 401)).toHaveLength(3);
+    expect(statuses.filter((s) => s === 429)).toHaveLength(27);
   });
 
   it('starts the count again after a successful sign-in (2 failures, success, 2 failures: still allowed)', async () => {
     const email = await newAccount(stack, 'reset');
-    for (let i = 0; i < 2; i++) expect((await signIn(stack, email, 'Wrong!pass1')).status).toBe(401);
-    expect((await signIn(stack, email, PASSWORD)).status).toBe(200);
-    for (let i = 0; i < 2; i++) expect((await signIn(stack, email, 'Wrong!pass1')).status).toBe(401);
-    expect((await signIn(stack, email, PASSWORD)).status).toBe(200);
+    const ip = from('198.51.100.40');
+    for (let i = 0; i < 2; i++) expect((await signIn(stack, email, 'Wrong!pass1', ip)).status).toBe(401);
+    expect((await signIn(stack, email, PASSWORD, ip)).status).toBe(200);
+    for (let i = 0; i < 2; i++) expect((await signIn(stack, email, 'Wrong!pass1', ip)).status).toBe(401);
+    expect((await signIn(stack, email, PASSWORD, ip)).status).toBe(200);
   });
 
   it('counts failures against an unknown e-mail too', async () => {
     const email = `ghost-${randomBytes(3).toString('hex')}@example.com`;
-    for (let i = 0; i < 3; i++) expect((await signIn(stack, email, 'Wrong!pass1')).status).toBe(401);
-    expectLimited(await signIn(stack, email, 'Wrong!pass1'), LOGIN_MESSAGE);
+    const ip = from('198.51.100.50');
+    for (let i = 0; i < 3; i++) expect((await signIn(stack, email, 'Wrong!pass1', ip)).status).toBe(401);
+    expectLimited(await signIn(stack, email, 'Wrong!pass1', ip), LOGIN_MESSAGE);
+  });
+});
+
+describe('sign-ins per IP, in parallel (THROTTLE_LOGIN_IP=50)', () => {
+  let stack: TestStack;
+  beforeAll(async () => {
+    stack = await startTestStack({ env: { THROTTLE_LOGIN_IP: '50' } });
+  });
+  afterAll(async () => stack?.close());
+
+  it('checks only 50 of 80 parallel attempts from one IP on different accounts', async () => {
+    const answers = await Promise.all(
+      Array.from({ length: 80 }, (_, i) => signIn(stack, `parallel${i}@example.com`, 'Wrong!pass1')),
+    );
+    expect(answers.filter((a) => a.status === 401)).toHaveLength(50);
+    expect(answers.filter((a) => a.status === 429)).toHaveLength(30);
   });
 });
 
@@ -159,7 +206,7 @@ describe.skipIf(!testEnv.redisUrl)('limits shared by two API processes through R
   let a: TestStack;
   let b: TestStack;
   beforeAll(async () => {
-    const env = { THROTTLE_LOGIN_ACCOUNT: '3', REDIS_PREFIX: prefix };
+    const env = { THROTTLE_LOGIN_ACCOUNT_IP: '3', REDIS_PREFIX: prefix };
     [a, b] = await Promise.all([startTestStack({ env }), startTestStack({ env })]);
   });
   afterAll(async () => {

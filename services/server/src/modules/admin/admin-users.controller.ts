@@ -4,6 +4,7 @@ import {
   Controller,
   Get,
   HttpCode,
+  Inject,
   NotFoundException,
   Param,
   Post,
@@ -24,14 +25,15 @@ import {
   type User,
   userIdParamSchema,
 } from '@seatlink/contracts';
-import { RealtimeGateway } from '../../infra/realtime/realtime.gateway.js';
-import { IdentityMailService } from '../identity/identity-mail.service.js';
+import { CommandId } from '../../infra/http/command-id.js';
+import { REALTIME_PUBLISHER, type RealtimePublisher } from '../../infra/realtime/realtime.publisher.js';
+import { ReadModelWaiter } from '../../infra/subscriptions/read-model-waiter.js';
 import { SessionsService } from '../identity/sessions.service.js';
-import { UserCommandMessage } from '../identity/user-command.handler.js';
-import { ProjectionWaiter } from '../../infra/projections/projection-waiter.js';
-import { SetCreditsCommand } from '../credits/set-credits.handler.js';
+import { UserAccounts } from '../identity/user-accounts.service.js';
+import { UserCommandMessage } from '../identity/user.command.js';
+import { SetCreditsCommand } from '../credits/set-credits.command.js';
 import { AdminOnly, ClientIp, CurrentUser } from '../identity/auth.decorators.js';
-import { GetUserQuery, ListUsersQuery } from '../identity/get-user.query.js';
+import { ListUsersQuery } from '../identity/get-user.query.js';
 
 @Controller('v1/admin/users')
 @AdminOnly()
@@ -39,10 +41,10 @@ export class AdminUsersController {
   constructor(
     private readonly commandBus: CommandBus,
     private readonly queryBus: QueryBus,
-    private readonly waiter: ProjectionWaiter,
+    private readonly waiter: ReadModelWaiter,
     private readonly sessions: SessionsService,
-    private readonly identityMail: IdentityMailService,
-    private readonly realtime: RealtimeGateway,
+    private readonly accounts: UserAccounts,
+    @Inject(REALTIME_PUBLISHER) private readonly realtime: RealtimePublisher,
   ) {}
 
   @Get()
@@ -55,59 +57,84 @@ export class AdminUsersController {
     };
   }
 
+  /** The answer shows the balance the command set, whether or not the read model shows it yet (then 202 `pending`). */
   @Put(':id/credits')
   async setCredits(
     @Param('id', { schema: userIdParamSchema }) userId: string,
     @Body({ schema: setCreditsRequestSchema }) body: SetCreditsRequest,
     @CurrentUser() admin: User,
     @ClientIp() ip: string,
+    @CommandId() commandId: string,
   ): Promise<SetCreditsResponse> {
-    const target = await this.queryBus.execute(new GetUserQuery(userId));
+    const target = await this.accounts.getUser(userId);
     if (!target) throw new NotFoundException('User not found');
-    const { position } = await this.commandBus.execute(
-      new SetCreditsCommand({ userId, credits: body.credits, actorId: admin.id, ip }),
+    const result = await this.commandBus.execute(
+      new SetCreditsCommand({ userId, credits: body.credits, actorId: admin.id, ip, commandId }),
     );
-    await this.waiter.waitFor(position);
-    const user = (await this.queryBus.execute(new GetUserQuery(userId))) ?? target;
-    return { message: 'Credits updated successfully', user };
+    const pending = await this.waiter.pending(result);
+    const user = (await this.accounts.getUser(userId)) ?? target;
+    const set = result.events.at(-1);
+    return {
+      message: 'Credits updated successfully',
+      user: set?.type === 'CreditsSet' ? { ...user, balance: set.data.credits } : user,
+      ...(pending ? { pending } : {}),
+    };
   }
 
-  /** Bans or unbans. A ban ends every session of the user at once and closes their open sockets. */
+  /**
+   * Bans or unbans. A ban ends every session of the user at once (and the sessions reaction again, should this process
+   * stop right after the ban), and closes their open sockets. The answer carries the state the command decided.
+   */
   @Post(':id/toggle-ban')
   @HttpCode(200)
   async toggleBan(
     @Param('id', { schema: userIdParamSchema }) userId: string,
     @CurrentUser() admin: User,
     @ClientIp() ip: string,
+    @CommandId() commandId: string,
   ): Promise<ToggleBanResponse> {
     if (userId === admin.id) throw new BadRequestException('You cannot ban yourself');
-    const target = await this.queryBus.execute(new GetUserQuery(userId));
+    const target = await this.accounts.getUser(userId);
     if (!target) throw new NotFoundException('User not found');
-    const { position, events } = await this.commandBus.execute(
+    const result = await this.commandBus.execute(
       new UserCommandMessage(
         { type: 'ToggleBan', data: { userId, by: admin.id, now: new Date().toISOString() } },
-        { actorId: admin.id, ip },
+        { actorId: admin.id, ip, commandId },
       ),
     );
-    await this.waiter.waitFor(position);
-    const banned = events.some((e) => e.type === 'UserBanned');
+    const banned = result.events.some((e) => e.type === 'UserBanned');
     if (banned) {
       await this.sessions.endAllFor(userId);
       this.realtime.disconnectUser(userId, 'banned');
     }
-    const user = (await this.queryBus.execute(new GetUserQuery(userId))) ?? target;
-    return { message: banned ? 'User has been banned' : 'User has been unbanned', user };
+    const pending = await this.waiter.pending(result);
+    const user = (await this.accounts.getUser(userId)) ?? target;
+    return {
+      message: banned ? 'User has been banned' : 'User has been unbanned',
+      user: { ...user, is_banned: banned },
+      ...(pending ? { pending } : {}),
+    };
   }
 
-  /** E-mails the user a password reset link. */
+  /** E-mails the user a password reset link (the identity-mail reaction sends it). */
   @Post(':id/reset-password')
   @HttpCode(200)
-  async resetPassword(@Param('id', { schema: userIdParamSchema }) userId: string): Promise<MessageResponse> {
-    const target = await this.queryBus.execute(new GetUserQuery(userId));
-    if (!target) throw new NotFoundException('User not found');
-    if (!(await this.identityMail.sendPasswordReset(userId))) {
-      throw new BadRequestException('The password reset email could not be sent');
-    }
-    return { message: IDENTITY_MESSAGES.adminResetSent };
+  async resetPassword(
+    @Param('id', { schema: userIdParamSchema }) userId: string,
+    @CurrentUser() admin: User,
+    @ClientIp() ip: string,
+    @CommandId() commandId: string,
+  ): Promise<MessageResponse> {
+    const state = await this.accounts.state(userId);
+    if (!state.exists) throw new NotFoundException('User not found');
+    if (state.banned) throw new BadRequestException('A banned user cannot reset their password');
+    const result = await this.commandBus.execute(
+      new UserCommandMessage(
+        { type: 'RequestPasswordReset', data: { userId, by: admin.id, now: new Date().toISOString() } },
+        { actorId: admin.id, ip, commandId },
+      ),
+    );
+    const pending = await this.waiter.pending(result);
+    return { message: IDENTITY_MESSAGES.adminResetSent, ...(pending ? { pending } : {}) };
   }
 }

@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { User } from '@seatlink/contracts';
+import { EVENT_STORE, type EventStore } from '../../infra/event-store/event-store.port.js';
 import { ApiClient, startTestStack, type TestStack } from '../../testing/test-app.js';
 
 describe('PUT /v1/admin/users/{id}/credits and GET /v1/admin/users', () => {
@@ -30,8 +31,7 @@ describe('PUT /v1/admin/users/{id}/credits and GET /v1/admin/users', () => {
 
   it('records a CreditsSet event on the credit stream with the admin id and IP in its metadata', async () => {
     await admin.request('PUT', `/v1/admin/users/${userId}/credits`, { credits: 40 });
-    const { EVENT_STORE } = await import('../../infra/event-store/event-store.port.js');
-    const store = stack.app.get(EVENT_STORE);
+    const store = stack.app.get<EventStore>(EVENT_STORE);
     const { events } = await store.readStream(`credits-${userId}`);
     const last = events.at(-1)!;
     const me = await admin.request('GET', '/v1/me');

@@ -3,21 +3,94 @@ import type { CreditsEvent } from './credits.events.js';
 
 export interface CreditsState {
   balance: number;
+  /** Card payments that bought credits, by PaymentIntent: what they bought and how much of it went back. */
+  purchases: Readonly<Record<string, { credits: number; reversed: number }>>;
 }
 
-export type CreditsCommand = {
-  type: 'SetCredits';
-  data: { userId: string; credits: number; setBy: string; now: string };
-};
+export type CreditsCommand =
+  | { type: 'SetCredits'; data: { userId: string; credits: number; setBy: string; now: string } }
+  | {
+      type: 'DebitCredits';
+      data: { userId: string; amount: number; reference: string; distributionIds: readonly string[]; now: string };
+    }
+  | {
+      type: 'PurchaseCredits';
+      data: { userId: string; amount: number; amountPence: number; paymentIntentId: string; now: string };
+    }
+  | {
+      type: 'ReverseCredits';
+      data: {
+        userId: string;
+        /** The credits the money gone back stands for, in all, so far (Stripe reports refunds cumulatively). */
+        totalCredits: number;
+        reason: 'refund' | 'dispute_lost';
+        reference: string;
+        paymentIntentId: string;
+        now: string;
+      };
+    }
+  | {
+      type: 'RecordDispute';
+      data: {
+        userId: string;
+        paymentIntentId: string;
+        disputeId: string;
+        amountPence: number;
+        reason: string;
+        now: string;
+      };
+    }
+  | {
+      type: 'RefundCredits';
+      data: { userId: string; amount: number; reference: string; distributionIds: readonly string[]; now: string };
+    };
 
 export const MAX_CREDITS = 1_000_000_000;
 
+const wholeAmount = (amount: number) => Number.isInteger(amount) && amount > 0 && amount <= MAX_CREDITS;
+
+export class InsufficientCreditsError extends DomainError {
+  constructor(
+    readonly needed: number,
+    readonly balance: number,
+  ) {
+    super(
+      `Insufficient credits: this needs ${needed} credits and the balance is ${balance}`,
+      'INSUFFICIENT_CREDITS',
+      402,
+    );
+  }
+}
+
+/** The user's credits: never below zero, whatever runs at the same time (the stream decides each change in turn). */
 export const creditsDecider: Decider<CreditsState, CreditsCommand, CreditsEvent> = {
-  initialState: () => ({ balance: 0 }),
+  initialState: () => ({ balance: 0, purchases: {} }),
   evolve: (state, event) => {
     switch (event.type) {
       case 'CreditsSet':
-        return { balance: event.data.credits };
+        return { ...state, balance: event.data.credits };
+      case 'CreditsDebited':
+      case 'CreditsRefunded':
+        return { ...state, balance: event.data.balanceAfter };
+      case 'CreditsPurchased':
+        return {
+          balance: event.data.balanceAfter,
+          purchases: { ...state.purchases, [event.data.paymentIntentId]: { credits: event.data.amount, reversed: 0 } },
+        };
+      case 'CreditsReversed': {
+        const purchase = state.purchases[event.data.paymentIntentId];
+        return {
+          balance: event.data.balanceAfter,
+          purchases: purchase
+            ? {
+                ...state.purchases,
+                [event.data.paymentIntentId]: { ...purchase, reversed: purchase.reversed + event.data.requested },
+              }
+            : state.purchases,
+        };
+      }
+      case 'PaymentDisputed':
+        return state;
     }
   },
   decide: (command, state) => {
@@ -36,6 +109,96 @@ export const creditsDecider: Decider<CreditsState, CreditsCommand, CreditsEvent>
               previousBalance: state.balance,
               setBy: command.data.setBy,
               at: command.data.now,
+            },
+          },
+        ];
+      }
+      case 'DebitCredits': {
+        const { userId, amount, reference, distributionIds, now } = command.data;
+        if (!wholeAmount(amount)) throw new DomainError('A debit is a whole number of credits', 'INVALID_CREDITS', 400);
+        if (amount > state.balance) throw new InsufficientCreditsError(amount, state.balance);
+        return [
+          {
+            type: 'CreditsDebited',
+            data: {
+              userId,
+              amount,
+              balanceAfter: state.balance - amount,
+              reason: 'distribution',
+              reference,
+              distributionIds: [...distributionIds],
+              at: now,
+            },
+          },
+        ];
+      }
+      case 'PurchaseCredits': {
+        const { userId, amount, amountPence, paymentIntentId, now } = command.data;
+        if (!wholeAmount(amount))
+          throw new DomainError('A purchase is a whole number of credits', 'INVALID_CREDITS', 400);
+        // A payment buys its credits once, however many times it is reported.
+        if (state.purchases[paymentIntentId]) return [];
+        return [
+          {
+            type: 'CreditsPurchased',
+            data: {
+              userId,
+              amount,
+              amountPence,
+              paymentIntentId,
+              balanceAfter: Math.min(state.balance + amount, MAX_CREDITS),
+              at: now,
+            },
+          },
+        ];
+      }
+      case 'ReverseCredits': {
+        const { userId, totalCredits, reason, reference, paymentIntentId, now } = command.data;
+        if (!Number.isInteger(totalCredits) || totalCredits < 0)
+          throw new DomainError('A reversal is a whole number of credits', 'INVALID_CREDITS', 400);
+        const purchase = state.purchases[paymentIntentId];
+        if (!purchase) throw new DomainError('No credits were bought with this payment', 'PAYMENT_NOT_FULFILLED', 409);
+        // Only what is newly gone back, and never more than the payment bought.
+        const requested = Math.min(totalCredits, purchase.credits) - purchase.reversed;
+        if (requested <= 0) return [];
+        const taken = Math.min(requested, state.balance);
+        return [
+          {
+            type: 'CreditsReversed',
+            data: {
+              userId,
+              requested,
+              amount: taken,
+              reason,
+              reference,
+              paymentIntentId,
+              balanceAfter: state.balance - taken,
+              at: now,
+            },
+          },
+        ];
+      }
+      case 'RecordDispute': {
+        const { userId, paymentIntentId, disputeId, amountPence, reason, now } = command.data;
+        return [
+          { type: 'PaymentDisputed', data: { userId, paymentIntentId, disputeId, amountPence, reason, at: now } },
+        ];
+      }
+      case 'RefundCredits': {
+        const { userId, amount, reference, distributionIds, now } = command.data;
+        if (!wholeAmount(amount))
+          throw new DomainError('A refund is a whole number of credits', 'INVALID_CREDITS', 400);
+        return [
+          {
+            type: 'CreditsRefunded',
+            data: {
+              userId,
+              amount,
+              balanceAfter: Math.min(state.balance + amount, MAX_CREDITS),
+              reason: 'distribution_not_made',
+              reference,
+              distributionIds: [...distributionIds],
+              at: now,
             },
           },
         ];

@@ -32,3 +32,181 @@ describe('credits decider', () => {
     spec.given([]).when(setCredits(credits)).thenThrows({ code: 'INVALID_CREDITS' });
   });
 });
+
+describe('credits decider: debits and refunds', () => {
+  const spec = deciderSpec(creditsDecider);
+  const debit = (amount: number) =>
+    ({
+      type: 'DebitCredits',
+      data: { userId: 'u1', amount, reference: 'cmd-1', distributionIds: ['d1'], now },
+    }) as const;
+  const refund = (amount: number) =>
+    ({
+      type: 'RefundCredits',
+      data: { userId: 'u1', amount, reference: 'cmd-1', distributionIds: ['d1'], now },
+    }) as const;
+  const debited = (amount: number, balanceAfter: number) => ({
+    type: 'CreditsDebited' as const,
+    data: {
+      userId: 'u1',
+      amount,
+      balanceAfter,
+      reason: 'distribution' as const,
+      reference: 'cmd-1',
+      distributionIds: ['d1'],
+      at: now,
+    },
+  });
+
+  it('debits what the balance holds, down to exactly zero', () => {
+    spec
+      .given([set(10, 0)])
+      .when(debit(10))
+      .then([debited(10, 0)]);
+  });
+
+  it('refuses a debit beyond the balance, saying what was needed and what there is', () => {
+    spec
+      .given([set(10, 0), debited(5, 5)])
+      .when(debit(6))
+      .thenThrows({ code: 'INSUFFICIENT_CREDITS', message: /needs 6 credits and the balance is 5/ });
+  });
+
+  it('refunds onto the balance', () => {
+    spec
+      .given([set(10, 0), debited(10, 0)])
+      .when(refund(5))
+      .then([
+        {
+          type: 'CreditsRefunded',
+          data: {
+            userId: 'u1',
+            amount: 5,
+            balanceAfter: 5,
+            reason: 'distribution_not_made',
+            reference: 'cmd-1',
+            distributionIds: ['d1'],
+            at: now,
+          },
+        },
+      ]);
+  });
+
+  it.each([0, -5, 1.5, Number.NaN])('refuses a debit or refund of %s', (amount) => {
+    spec
+      .given([set(10, 0)])
+      .when(debit(amount))
+      .thenThrows({ code: 'INVALID_CREDITS' });
+    spec
+      .given([set(10, 0)])
+      .when(refund(amount))
+      .thenThrows({ code: 'INVALID_CREDITS' });
+  });
+});
+
+describe('credits decider: purchases and reversals', () => {
+  const spec = deciderSpec(creditsDecider);
+  const purchase = (amount: number) =>
+    ({
+      type: 'PurchaseCredits',
+      data: { userId: 'u1', amount, amountPence: amount * 100, paymentIntentId: 'pi_1', now },
+    }) as const;
+  const reverse = (totalCredits: number) =>
+    ({
+      type: 'ReverseCredits',
+      data: { userId: 'u1', totalCredits, reason: 'refund', reference: 'ch_1', paymentIntentId: 'pi_1', now },
+    }) as const;
+  const purchased = (amount: number, balanceAfter: number) =>
+    ({
+      type: 'CreditsPurchased',
+      data: { userId: 'u1', amount, amountPence: amount * 100, paymentIntentId: 'pi_1', balanceAfter, at: now },
+    }) as const;
+  const reversed = (requested: number, amount: number, balanceAfter: number) =>
+    ({
+      type: 'CreditsReversed',
+      data: {
+        userId: 'u1',
+        requested,
+        amount,
+        reason: 'refund',
+        reference: 'ch_1',
+        paymentIntentId: 'pi_1',
+        balanceAfter,
+        at: now,
+      },
+    }) as const;
+
+  it('adds what a payment bought', () => {
+    spec
+      .given([set(10, 0)])
+      .when(purchase(25))
+      .then([
+        {
+          type: 'CreditsPurchased',
+          data: { userId: 'u1', amount: 25, amountPence: 2500, paymentIntentId: 'pi_1', balanceAfter: 35, at: now },
+        },
+      ]);
+  });
+
+  it('grants a payment once, however often it is reported', () => {
+    spec
+      .given([set(10, 0), purchased(25, 35)])
+      .when(purchase(25))
+      .then([]);
+  });
+
+  it('takes back a refund down to zero at most, recording what it could not take', () => {
+    spec
+      .given([
+        set(10, 0),
+        purchased(25, 35),
+        {
+          type: 'CreditsDebited',
+          data: {
+            userId: 'u1',
+            amount: 25,
+            balanceAfter: 10,
+            reason: 'distribution',
+            reference: 'cmd-1',
+            distributionIds: ['d1'],
+            at: now,
+          },
+        },
+      ])
+      .when(reverse(25))
+      .then([reversed(25, 10, 0)]);
+  });
+
+  it('takes back only what is newly refunded, never more than the payment bought', () => {
+    spec
+      .given([purchased(25, 25)])
+      .when(reverse(10))
+      .then([reversed(10, 10, 15)]);
+    spec
+      .given([purchased(25, 25), reversed(10, 10, 15)])
+      .when(reverse(10))
+      .then([]);
+    spec
+      .given([purchased(25, 25), reversed(10, 10, 15)])
+      .when(reverse(40))
+      .then([reversed(15, 15, 0)]);
+  });
+
+  it('refuses a reversal of a payment that bought nothing', () => {
+    spec
+      .given([set(10, 0)])
+      .when(reverse(5))
+      .thenThrows({ code: 'PAYMENT_NOT_FULFILLED' });
+  });
+
+  it.each([0, -1, 2.5])('refuses a purchase of %s', (amount) => {
+    spec.given([]).when(purchase(amount)).thenThrows({ code: 'INVALID_CREDITS' });
+  });
+
+  it.each([-1, 2.5])('refuses a reversal of %s', (amount) => {
+    spec
+      .given([purchased(25, 25)])
+      .when(reverse(amount))
+      .thenThrows({ code: 'INVALID_CREDITS' });
+  });
+});

@@ -1,4 +1,5 @@
 import { Module, type DynamicModule, type OnApplicationShutdown, Inject, Optional } from '@nestjs/common';
+import { AdminOperationsController } from './admin-operations.controller.js';
 import { HealthController } from './health.controller.js';
 import { REDIS_HEALTH, RedisHealth } from './redis-health.js';
 
@@ -14,7 +15,7 @@ export class HealthModule {
   static forRoot(redisUrl: string | undefined): DynamicModule {
     return {
       module: HealthModule,
-      controllers: [HealthController],
+      controllers: [HealthController, AdminOperationsController],
       providers: [
         { provide: REDIS_HEALTH, useFactory: () => (redisUrl ? new RedisHealth(redisUrl) : null) },
         RedisHealthCloser,

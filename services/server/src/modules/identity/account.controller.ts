@@ -1,10 +1,12 @@
-import { BadRequestException, Body, ConflictException, Controller, HttpCode, Inject, Post, Req } from '@nestjs/common';
+import { randomUUID } from 'node:crypto';
+import { BadRequestException, Body, Controller, HttpCode, Inject, Post, Req } from '@nestjs/common';
 import { CommandBus } from '@nestjs/cqrs';
 import {
   type EmailRequest,
   emailRequestSchema,
   IDENTITY_MESSAGES,
   type MessageResponse,
+  QueueName,
   type RegisterRequest,
   registerRequestSchema,
   type ResetPasswordRequest,
@@ -13,51 +15,52 @@ import {
   tokenRequestSchema,
 } from '@seatlink/contracts';
 import type { FastifyRequest } from 'fastify';
-import { CAPTCHA_VERIFIER, type CaptchaVerifier, requireHuman } from '../../infra/captcha/captcha.port.js';
-import { DATABASE } from '../../infra/db/database.module.js';
-import type { Database } from '../../infra/db/database.js';
-import { ProjectionWaiter } from '../../infra/projections/projection-waiter.js';
-import { THROTTLE_MESSAGES, ThrottleService } from '../../infra/throttle/throttle.service.js';
+import { HumanCheck } from '../../infra/captcha/human-check.guard.js';
+import { commandIdOf } from '../../infra/http/command-id.js';
+import { JOB_QUEUE, type JobQueue } from '../../infra/queue/queue.port.js';
+import { REALTIME_PUBLISHER, type RealtimePublisher } from '../../infra/realtime/realtime.publisher.js';
+import { ReadModelWaiter } from '../../infra/subscriptions/read-model-waiter.js';
+import { Throttled } from '../../infra/throttle/throttled.guard.js';
 import { Public } from './auth.decorators.js';
 import { AuthTokensService } from './auth-tokens.service.js';
-import { IdentityMailService } from './identity-mail.service.js';
+import {
+  type EmailRequestData,
+  IDENTITY_REQUEST_OPTIONS,
+  RequestPasswordResetJob,
+  RequestVerificationEmailJob,
+} from './identity-requests.jobs.js';
 import { PasswordHasher } from './password-hasher.js';
-import { findCredentialsByEmail } from './read-models/users/users.queries.js';
-import { RegisterUserCommand } from './register-user.handler.js';
+import { RegisterUserCommand } from './register-user.command.js';
 import { SessionsService } from './sessions.service.js';
-import { UserCommandMessage } from './user-command.handler.js';
+import { UserCommandMessage } from './user.command.js';
 
 /**
  * What a visitor does without a session: register with an invite code, verify the e-mail address, and reset a
  * forgotten password. Every call counts against the caller's IP; the answers never tell whether an e-mail exists.
+ * The e-mails themselves are sent by the identity-mail reaction, from the events these calls append.
  */
 @Controller('v1')
 @Public()
+@Throttled('public')
 export class AccountController {
   constructor(
     private readonly commandBus: CommandBus,
     private readonly tokens: AuthTokensService,
-    private readonly identityMail: IdentityMailService,
     private readonly hasher: PasswordHasher,
+    private readonly waiter: ReadModelWaiter,
+    @Inject(JOB_QUEUE) private readonly queue: JobQueue,
     private readonly sessions: SessionsService,
-    private readonly waiter: ProjectionWaiter,
-    private readonly throttle: ThrottleService,
-    @Inject(CAPTCHA_VERIFIER) private readonly captcha: CaptchaVerifier,
-    @Inject(DATABASE) private readonly database: Database,
+    @Inject(REALTIME_PUBLISHER) private readonly realtime: RealtimePublisher,
   ) {}
 
   @Post('auth/register')
   @HttpCode(201)
+  @HumanCheck('register')
   async register(
     @Body({ schema: registerRequestSchema }) body: RegisterRequest,
     @Req() request: FastifyRequest,
   ): Promise<MessageResponse> {
-    await this.throttle.consume('public-ip', request.ip, THROTTLE_MESSAGES.public);
-    await requireHuman(this.captcha, body.token, 'register', request.ip);
-    if (await findCredentialsByEmail(this.database.db, body.email)) {
-      throw new ConflictException({ message: 'An account with this email already exists', code: 'EMAIL_TAKEN' });
-    }
-    const { userId, position } = await this.commandBus.execute(
+    const result = await this.commandBus.execute(
       new RegisterUserCommand({
         email: body.email,
         password: body.password,
@@ -66,24 +69,22 @@ export class AccountController {
         isAdmin: false,
         emailVerified: false,
         inviteCode: body.invite_code,
+        commandId: commandIdOf(request),
         ip: request.ip,
       }),
     );
-    await this.waiter.waitFor(position);
-    await this.identityMail.sendVerification(userId);
-    return { message: IDENTITY_MESSAGES.registered };
+    const pending = await this.waiter.pending(result);
+    return { message: IDENTITY_MESSAGES.registered, ...(pending ? { pending } : {}) };
   }
 
+  /** Answers at once and the same for every address; a job sends the link when there is an unverified user. */
   @Post('auth/resend-verification')
   @HttpCode(200)
   async resendVerification(
     @Body({ schema: emailRequestSchema }) body: EmailRequest,
     @Req() request: FastifyRequest,
   ): Promise<MessageResponse> {
-    await this.throttle.consume('public-ip', request.ip, THROTTLE_MESSAGES.public);
-    const credentials = await findCredentialsByEmail(this.database.db, body.email);
-    if (credentials && !credentials.emailVerified && !credentials.isBanned)
-      await this.identityMail.sendVerification(credentials.id);
+    await this.request(RequestVerificationEmailJob.jobName, body.email, request);
     return { message: IDENTITY_MESSAGES.verificationSent };
   }
 
@@ -94,7 +95,6 @@ export class AccountController {
     @Body({ schema: tokenRequestSchema }) body: TokenRequest,
     @Req() request: FastifyRequest,
   ): Promise<MessageResponse> {
-    await this.throttle.consume('public-ip', request.ip, THROTTLE_MESSAGES.public);
     const userId = await this.tokens.consume(body.token, 'verify_email');
     if (!userId) {
       throw new BadRequestException({
@@ -102,60 +102,63 @@ export class AccountController {
         message: IDENTITY_MESSAGES.verificationInvalid,
       });
     }
-    const { position } = await this.commandBus.execute(
+    const result = await this.commandBus.execute(
       new UserCommandMessage(
         { type: 'VerifyEmail', data: { userId, now: new Date().toISOString() } },
-        { actorId: userId, ip: request.ip },
+        { actorId: userId, ip: request.ip, commandId: commandIdOf(request) },
       ),
     );
-    await this.waiter.waitFor(position);
-    return { message: IDENTITY_MESSAGES.emailVerified };
+    const pending = await this.waiter.pending(result);
+    return { message: IDENTITY_MESSAGES.emailVerified, ...(pending ? { pending } : {}) };
   }
 
+  /** Answers at once and the same for every address; a job asks for the reset when the user exists. */
   @Post('forgot-password')
   @HttpCode(200)
   async forgotPassword(
     @Body({ schema: emailRequestSchema }) body: EmailRequest,
     @Req() request: FastifyRequest,
   ): Promise<MessageResponse> {
-    await this.throttle.consume('public-ip', request.ip, THROTTLE_MESSAGES.public);
-    const credentials = await findCredentialsByEmail(this.database.db, body.email);
-    if (credentials && !credentials.isBanned) await this.identityMail.sendPasswordReset(credentials.id);
+    await this.request(RequestPasswordResetJob.jobName, body.email, request);
     return { message: IDENTITY_MESSAGES.forgotPassword };
   }
 
   @Post('auth/validate-reset-token')
   @HttpCode(200)
-  async validateResetToken(
-    @Body({ schema: tokenRequestSchema }) body: TokenRequest,
-    @Req() request: FastifyRequest,
-  ): Promise<MessageResponse> {
-    await this.throttle.consume('public-ip', request.ip, THROTTLE_MESSAGES.public);
+  async validateResetToken(@Body({ schema: tokenRequestSchema }) body: TokenRequest): Promise<MessageResponse> {
     if (!(await this.tokens.peek(body.token, 'reset_password'))) {
       throw new BadRequestException(IDENTITY_MESSAGES.resetTokenInvalid);
     }
     return { message: IDENTITY_MESSAGES.resetTokenValid };
   }
 
-  /** Sets the new password and ends every session of the user. */
+  /**
+   * Sets the new password and ends every session of the user at once (and the sessions reaction again, should this
+   * process stop right after), closing their sockets.
+   */
   @Post('auth/reset-password')
   @HttpCode(200)
   async resetPassword(
     @Body({ schema: resetPasswordRequestSchema }) body: ResetPasswordRequest,
     @Req() request: FastifyRequest,
   ): Promise<MessageResponse> {
-    await this.throttle.consume('public-ip', request.ip, THROTTLE_MESSAGES.public);
     const userId = await this.tokens.consume(body.token, 'reset_password');
     if (!userId) throw new BadRequestException(IDENTITY_MESSAGES.resetTokenInvalid);
     const passwordHash = await this.hasher.hash(body.password);
-    const { position } = await this.commandBus.execute(
+    const result = await this.commandBus.execute(
       new UserCommandMessage(
         { type: 'ChangePassword', data: { userId, passwordHash, now: new Date().toISOString() } },
-        { actorId: userId, ip: request.ip },
+        { actorId: userId, ip: request.ip, commandId: commandIdOf(request) },
       ),
     );
-    await this.waiter.waitFor(position);
     await this.sessions.endAllFor(userId);
-    return { message: IDENTITY_MESSAGES.passwordReset };
+    this.realtime.disconnectUser(userId, 'password-changed');
+    const pending = await this.waiter.pending(result);
+    return { message: IDENTITY_MESSAGES.passwordReset, ...(pending ? { pending } : {}) };
+  }
+
+  private async request(jobName: string, email: string, request: FastifyRequest) {
+    const data: EmailRequestData = { requestId: randomUUID(), email, at: new Date().toISOString(), ip: request.ip };
+    await this.queue.add(QueueName.Identity, jobName, data, IDENTITY_REQUEST_OPTIONS);
   }
 }

@@ -2,8 +2,8 @@ import { randomBytes } from 'node:crypto';
 import { Inject, Injectable } from '@nestjs/common';
 import { and, eq, gt, isNull } from 'drizzle-orm';
 import { DATABASE } from '../../infra/db/database.module.js';
-import type { Database } from '../../infra/db/database.js';
-import { authTokens } from '../../infra/db/schema.js';
+import type { Database, Executor } from '../../infra/db/database.js';
+import { authTokens } from './identity.schema.js';
 import { hashToken } from './sessions.service.js';
 
 export type TokenKind = 'verify_email' | 'reset_password';
@@ -19,10 +19,13 @@ export const TOKEN_TTL_MS: Record<TokenKind, number> = {
 export class AuthTokensService {
   constructor(@Inject(DATABASE) private readonly database: Database) {}
 
-  /** A new token; earlier unused tokens of the same kind for the user stop working. */
-  async issue(userId: string, kind: TokenKind, now = new Date()): Promise<string> {
+  /**
+   * A new token; earlier unused tokens of the same kind for the user stop working. Inside `executor` when given (a
+   * reaction's transaction), else in a transaction of its own.
+   */
+  async issue(userId: string, kind: TokenKind, now = new Date(), executor?: Executor): Promise<string> {
     const token = randomBytes(32).toString('base64url');
-    await this.database.db.transaction(async (tx) => {
+    const write = async (tx: Executor) => {
       await tx
         .update(authTokens)
         .set({ usedAt: now })
@@ -34,7 +37,9 @@ export class AuthTokensService {
         createdAt: now,
         expiresAt: new Date(now.getTime() + TOKEN_TTL_MS[kind]),
       });
-    });
+    };
+    if (executor) await write(executor);
+    else await this.database.db.transaction(write);
     return token;
   }
 

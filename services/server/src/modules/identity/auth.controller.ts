@@ -10,7 +10,7 @@ import {
   Res,
   UnauthorizedException,
 } from '@nestjs/common';
-import { CommandBus, QueryBus } from '@nestjs/cqrs';
+import { CommandBus } from '@nestjs/cqrs';
 import {
   type LoginRequest,
   type LoginResponse,
@@ -19,17 +19,19 @@ import {
   type User,
 } from '@seatlink/contracts';
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import { CAPTCHA_VERIFIER, type CaptchaVerifier, requireHuman } from '../../infra/captcha/captcha.port.js';
-import { DATABASE } from '../../infra/db/database.module.js';
-import type { Database } from '../../infra/db/database.js';
-import { ProjectionWaiter } from '../../infra/projections/projection-waiter.js';
-import { THROTTLE_MESSAGES, ThrottleService } from '../../infra/throttle/throttle.service.js';
+import { CAPTCHA_VERIFIER, type CaptchaVerifier } from '../../infra/captcha/captcha.port.js';
+import { HumanCheck } from '../../infra/captcha/human-check.guard.js';
+import { REALTIME_PUBLISHER, type RealtimePublisher } from '../../infra/realtime/realtime.publisher.js';
+import { commandIdOf } from '../../infra/http/command-id.js';
+import { NoIdempotencyKey } from '../../infra/http/idempotency.interceptor.js';
+import { ReadModelWaiter } from '../../infra/subscriptions/read-model-waiter.js';
+import { ThrottleService } from '../../infra/throttle/throttle.service.js';
+import { signInAccount, Throttled } from '../../infra/throttle/throttled.guard.js';
 import { CurrentUser, Public } from './auth.decorators.js';
-import { GetUserQuery } from './get-user.query.js';
 import { PasswordHasher } from './password-hasher.js';
-import { findCredentialsByEmail } from './read-models/users/users.queries.js';
 import { SESSION_COOKIE, SessionsService } from './sessions.service.js';
-import { UserCommandMessage } from './user-command.handler.js';
+import { toUser, UserAccounts } from './user-accounts.service.js';
+import { UserCommandMessage } from './user.command.js';
 
 const LOCAL_HOSTS = new Set(['localhost', '127.0.0.1', '[::1]', '::1']);
 
@@ -44,6 +46,9 @@ export function sessionCookieOptions(request: FastifyRequest, expires?: Date) {
   };
 }
 
+/** How long sign-in waits at most for the users read model to show the sign-in. */
+const LOGIN_READ_MODEL_WAIT_MS = 300;
+
 const INVALID = { message: 'Invalid email or password', code: 'INVALID_CREDENTIALS' } as const;
 
 @Controller('v1')
@@ -53,13 +58,13 @@ export class AuthController {
 
   constructor(
     private readonly commandBus: CommandBus,
-    private readonly queryBus: QueryBus,
     private readonly sessions: SessionsService,
     private readonly hasher: PasswordHasher,
-    private readonly waiter: ProjectionWaiter,
+    private readonly accounts: UserAccounts,
+    private readonly waiter: ReadModelWaiter,
     private readonly throttle: ThrottleService,
     @Inject(CAPTCHA_VERIFIER) private readonly captcha: CaptchaVerifier,
-    @Inject(DATABASE) private readonly database: Database,
+    @Inject(REALTIME_PUBLISHER) private readonly realtime: RealtimePublisher,
   ) {}
 
   /** What the browser needs at run time. */
@@ -70,62 +75,68 @@ export class AuthController {
   }
 
   /**
-   * Sign-in. Failed attempts count per account and per IP; past the limit the answer is 429 RATE_LIMITED until the
-   * window passes (a success clears the account's count).
+   * Sign-in. Every attempt counts, before the password is checked, per account from this IP, per account and per IP;
+   * past a limit the answer is 429 RATE_LIMITED until the window passes. A correct password forgives its attempt and
+   * clears the account's count from this IP. The password, ban and verification are checked against the
+   * user's own streams, not a read model that may lag: a ban or a new password holds from the moment it is made.
    */
   @Public()
   @Post('auth')
   @HttpCode(200)
+  @HumanCheck('login')
+  @Throttled('sign-in')
+  @NoIdempotencyKey()
   async login(
     @Body({ schema: loginRequestSchema }) body: LoginRequest,
     @Req() request: FastifyRequest,
     @Res({ passthrough: true }) reply: FastifyReply,
   ): Promise<LoginResponse> {
-    const accountKey = body.email;
-    await this.throttle.assertAllowed('login-ip', request.ip, THROTTLE_MESSAGES.login);
-    await this.throttle.assertAllowed('login-account', accountKey, THROTTLE_MESSAGES.login);
-    await requireHuman(this.captcha, body.token, 'login', request.ip);
-    const credentials = await findCredentialsByEmail(this.database.db, body.email);
-    const ok = credentials
-      ? await this.hasher.verify(credentials.passwordHash, body.password)
+    const account = await this.accounts.byEmail(body.email);
+    const ok = account
+      ? await this.hasher.verify(account.passwordHash, body.password)
       : await this.hasher.verify(await this.getDummyHash(), body.password).then(() => false);
-    if (!credentials || !ok) {
-      await this.throttle.penalize('login-ip', request.ip);
-      await this.throttle.penalize('login-account', accountKey);
-      throw new UnauthorizedException(INVALID);
-    }
-    if (credentials.isBanned) {
+    if (!account || !ok) throw new UnauthorizedException(INVALID);
+    await this.throttle.forgiveSignIn(signInAccount(body), request.ip);
+    if (account.banned) {
       throw new ForbiddenException({ message: 'Your account has been banned', code: 'ACCOUNT_BANNED' });
     }
-    if (!credentials.emailVerified) {
+    if (!account.emailVerified) {
       throw new ForbiddenException({
         message: 'Please verify your email address before signing in',
         code: 'EMAIL_NOT_VERIFIED',
       });
     }
-    await this.throttle.reset('login-account', accountKey);
-    const { token, expiresAt } = await this.sessions.create(credentials.id, {
+    const userId = account.userId!;
+    const { token, expiresAt } = await this.sessions.create(userId, {
       ip: request.ip,
       userAgent: request.headers['user-agent'],
     });
-    const { position } = await this.commandBus.execute(
+    const now = new Date().toISOString();
+    const recorded = await this.commandBus.execute(
       new UserCommandMessage(
-        { type: 'RecordLogin', data: { userId: credentials.id, now: new Date().toISOString() } },
-        { actorId: credentials.id, ip: request.ip },
+        { type: 'RecordLogin', data: { userId, now } },
+        { actorId: userId, ip: request.ip, commandId: commandIdOf(request) },
       ),
     );
-    await this.waiter.waitFor(position);
+    // A short courtesy wait, so that the next GET /v1/me shows this sign-in; never long (sign-in must stay quick
+    // when the read models lag): the answer below carries it either way.
+    await this.waiter.pending(recorded, LOGIN_READ_MODEL_WAIT_MS);
     reply.setCookie(SESSION_COOKIE, token, sessionCookieOptions(request, expiresAt));
-    const user = await this.queryBus.execute(new GetUserQuery(credentials.id));
-    if (!user) throw new UnauthorizedException(INVALID);
-    return { user };
+    // The answer is the user with this sign-in in it, whether or not the read model shows it yet.
+    const known = (await this.accounts.getUser(userId)) ?? toUser(account);
+    return {
+      user: { ...known, email_verified: true, is_banned: false, last_logged_in_at: new Date(now).toISOString() },
+    };
   }
 
+  /** Ends the session, and closes the sockets it opened (on every API process). */
   @Public()
   @Post('logout')
   @HttpCode(200)
+  @NoIdempotencyKey()
   async logout(@Req() request: FastifyRequest, @Res({ passthrough: true }) reply: FastifyReply) {
-    await this.sessions.end(request.cookies[SESSION_COOKIE]);
+    const ended = await this.sessions.end(request.cookies[SESSION_COOKIE]);
+    if (ended) this.realtime.disconnectSession(ended, 'logout');
     reply.clearCookie(SESSION_COOKIE, sessionCookieOptions(request));
     return { message: 'Logged out' };
   }

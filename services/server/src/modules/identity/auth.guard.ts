@@ -2,16 +2,13 @@ import {
   type CanActivate,
   type ExecutionContext,
   ForbiddenException,
-  Inject,
   Injectable,
   UnauthorizedException,
 } from '@nestjs/common';
 import { Reflector } from '@nestjs/core';
-import { DATABASE } from '../../infra/db/database.module.js';
-import type { Database } from '../../infra/db/database.js';
 import { type AuthenticatedRequest, IS_ADMIN_ONLY, IS_PUBLIC } from './auth.decorators.js';
-import { findUserById } from './read-models/users/users.queries.js';
 import { SESSION_COOKIE, SessionsService } from './sessions.service.js';
+import { UserAccounts } from './user-accounts.service.js';
 
 /**
  * Every route needs a live session unless marked @Public; @AdminOnly routes need is_admin.
@@ -22,7 +19,7 @@ export class AuthGuard implements CanActivate {
   constructor(
     private readonly reflector: Reflector,
     private readonly sessions: SessionsService,
-    @Inject(DATABASE) private readonly database: Database,
+    private readonly accounts: UserAccounts,
   ) {}
 
   async canActivate(context: ExecutionContext): Promise<boolean> {
@@ -32,7 +29,7 @@ export class AuthGuard implements CanActivate {
     const token = request.cookies?.[SESSION_COOKIE];
     const session = await this.sessions.resolve(token);
     if (!session) throw new UnauthorizedException('Not authenticated');
-    const user = await findUserById(this.database.db, session.userId);
+    const user = await this.accounts.getUser(session.userId);
     if (!user) throw new UnauthorizedException('Not authenticated');
     if (user.is_banned) {
       await this.sessions.endAllFor(user.id);

@@ -1,9 +1,9 @@
 import { CommandBus } from '@nestjs/cqrs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { User } from '@seatlink/contracts';
-import { ProjectionWaiter } from '../../infra/projections/projection-waiter.js';
+import { ReadModelWaiter } from '../../infra/subscriptions/read-model-waiter.js';
 import { ApiClient, startTestStack, type TestStack } from '../../testing/test-app.js';
-import { RegisterUserCommand } from './register-user.handler.js';
+import { RegisterUserCommand } from './register-user.command.js';
 
 describe('POST /v1/auth, GET /v1/me, POST /v1/logout', () => {
   let stack: TestStack;
@@ -75,7 +75,7 @@ describe('POST /v1/auth, GET /v1/me, POST /v1/logout', () => {
         emailVerified: false,
       }),
     );
-    await stack.app.get(ProjectionWaiter).waitFor(position);
+    await stack.app.get(ReadModelWaiter).waitFor(position, ['UserRegistered']);
     const res = await new ApiClient(stack.baseUrl).login('pending@seatlink.test', 'Pending1!');
     expect(res.status).toBe(403);
     expect(res.body.code).toBe('EMAIL_NOT_VERIFIED');

@@ -12,11 +12,11 @@ import {
 } from '@seatlink/contracts';
 import { type Database, queryRows } from '../../infra/db/database.js';
 import { DATABASE } from '../../infra/db/database.module.js';
-import { ProjectionWaiter } from '../../infra/projections/projection-waiter.js';
+import { ReadModelWaiter } from '../../infra/subscriptions/read-model-waiter.js';
 import { ApiClient, startTestStack, type TestStack } from '../../testing/test-app.js';
 import { TestSmtpServer } from '../../testing/test-smtp.js';
 import { AuthTokensService } from './auth-tokens.service.js';
-import { RegisterUserCommand } from './register-user.handler.js';
+import { RegisterUserCommand } from './register-user.command.js';
 
 type Caller = 'visitor' | 'user' | 'banned' | 'admin';
 type Access = 'public' | 'user' | 'admin';
@@ -90,7 +90,7 @@ describe('who may call what: every route for a visitor, a user, a banned user an
         emailVerified,
       }),
     );
-    await stack.app.get(ProjectionWaiter).waitFor(position);
+    await stack.app.get(ReadModelWaiter).waitFor(position, ['UserRegistered']);
     return id;
   }
 

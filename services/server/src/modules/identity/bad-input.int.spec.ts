@@ -1,9 +1,9 @@
 import { sql } from 'drizzle-orm';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { type HealthResponse, IDENTITY_MESSAGES, type InviteCode, type User } from '@seatlink/contracts';
+import { IDENTITY_MESSAGES, type InviteCode, type User } from '@seatlink/contracts';
 import { type Database, queryRows } from '../../infra/db/database.js';
 import { DATABASE } from '../../infra/db/database.module.js';
-import { ApiClient, startTestStack, type TestStack } from '../../testing/test-app.js';
+import { ApiClient, startTestStack, subscriptionsCaughtUp, type TestStack } from '../../testing/test-app.js';
 
 const tomorrow = () => new Date(Date.now() + 36 * 3600_000).toISOString().slice(0, 10);
 const STRONG = 'Str0ng!pass';
@@ -170,6 +170,16 @@ const WRONG_TYPES: Record<FieldKind, Array<[string, unknown]>> = {
 };
 
 /** What each route answers to its valid body (so, what a bad body that slipped through validation would get). */
+/** Ways to slip a forbidden character into a field's valid value. */
+const FORBIDDEN: Array<[string, (value: string) => string]> = [
+  ['a NUL character', (v) => `${v.slice(0, 1)}\u0000${v.slice(1)}`],
+  ['a right-to-left override (U+202E)', (v) => `${v.slice(0, 1)}\u202E${v.slice(1)}`],
+  ['a first-strong isolate (U+2068)', (v) => `${v.slice(0, 1)}\u2068${v.slice(1)}`],
+  ['an escape character', (v) => `${v.slice(0, 1)}\u001B[31m${v.slice(1)}`],
+  ['a C1 control (U+009B)', (v) => `${v.slice(0, 1)}\u009B${v.slice(1)}`],
+  ['a lone surrogate (U+D800)', (v) => `${v.slice(0, 1)}\uD800${v.slice(1)}`],
+];
+
 const VALID_ANSWERS: Record<string, [number, string?]> = {
   'POST /v1/auth': [200],
   'POST /v1/auth/register': [201, IDENTITY_MESSAGES.registered],
@@ -211,6 +221,21 @@ function badCases(): BadCase[] {
       if (!r.optional?.includes(field)) cases.push({ ...base, input: `no ${field}`, body: () => without(field) });
       for (const [label, value] of WRONG_TYPES[r.fields[field]!]) {
         cases.push({ ...base, input: `${field} as ${label}`, body: () => ({ ...r.valid(), [field]: value }) });
+      }
+    }
+    for (const [field, kind] of Object.entries(r.fields)) {
+      if (kind !== 'string') continue;
+      // Characters no text field takes: NUL (PostgreSQL cannot store it), other C0/C1 controls, bidi overrides.
+      for (const [label, inject] of FORBIDDEN) {
+        cases.push({
+          ...base,
+          input: `${field} with ${label}`,
+          body: () => {
+            const body = r.valid();
+            const value = typeof body[field] === 'string' && body[field] !== '' ? body[field] : 'text';
+            return { ...body, [field]: inject(value) };
+          },
+        });
       }
     }
     for (const [field, length] of r.oversized) {
@@ -300,11 +325,7 @@ describe('bad input to every call: a 4xx with a message, never a 500, and nothin
    * wrongly got through cannot spill its read-model rows into the next case).
    */
   async function settled() {
-    for (let i = 0; i < 200; i++) {
-      const health = (await visitor.request('GET', '/health')).body as unknown as HealthResponse;
-      if (health.projector.lag === 0) return;
-      await new Promise((r) => setTimeout(r, 25));
-    }
+    await subscriptionsCaughtUp(stack.app);
   }
 
   beforeAll(async () => {
@@ -335,6 +356,18 @@ describe('bad input to every call: a 4xx with a message, never a 500, and nothin
       if (c.input === 'malformed JSON') expect(res.body.message).toMatch(/not valid JSON/);
       if (c.input === 'a body over 256 KiB') expect(res.body.message).toMatch(/too large/);
     });
+  });
+
+  describe('dates', () => {
+    it.each(['9999-12-31', '+010000-01-01', '2099-01-01', '1900-01-01', '2026-02-30'])(
+      'POST /v1/admin/invites refuses expires_at %s with 400, and writes nothing',
+      async (expires) => {
+        const res = await expectRefused(admin, 'POST', '/v1/admin/invites', [400], {
+          body: { max_uses: 5, expires_at: expires },
+        });
+        expect(res.body.message).toMatch(/expires_at/);
+      },
+    );
   });
 
   describe('query parameters of GET /v1/admin/users', () => {

@@ -1,37 +1,65 @@
-import { Module } from '@nestjs/common';
+import { Global, Module } from '@nestjs/common';
 import { APP_GUARD } from '@nestjs/core';
+import { provideSubscription } from '../../infra/subscriptions/subscription.js';
 import { AccountController } from './account.controller.js';
 import { AuthController } from './auth.controller.js';
 import { AuthGuard } from './auth.guard.js';
 import { AuthTokensService } from './auth-tokens.service.js';
 import { GetUserHandler, ListUsersHandler } from './get-user.query.js';
-import { IdentityMailService } from './identity-mail.service.js';
+import { IdentityMailReaction } from './identity-mail.reaction.js';
+import { RequestPasswordResetJob, RequestVerificationEmailJob } from './identity-requests.jobs.js';
 import { PasswordHasher } from './password-hasher.js';
+import { PurgeSessionsJob } from './purge-sessions.job.js';
+import { usersProjection } from './read-models/users/users.projection.js';
 import { RegisterUserHandler } from './register-user.handler.js';
+import { ReleaseRegistrationClaimsJob } from './release-registration-claims.job.js';
+import { SessionsReaction } from './sessions.reaction.js';
 import { SessionsService } from './sessions.service.js';
-import { UserCommandHandler } from './user-command.handler.js';
+import { SessionSocketAuthenticator } from './socket-authenticator.js';
+import { SOCKET_AUTHENTICATOR } from '../../infra/realtime/socket-authenticator.port.js';
+import { UserAccounts } from './user-accounts.service.js';
+import { UserCommandHandler } from './user.handler.js';
 
-/** Sessions alone: the socket.io gateway authenticates its handshakes with them. */
+/** Sessions alone. */
 @Module({ providers: [SessionsService], exports: [SessionsService] })
 export class SessionsModule {}
 
-const handlers = [RegisterUserHandler, UserCommandHandler, GetUserHandler, ListUsersHandler];
-
-/** Sign-in, registration, verification, password reset, sessions, and the guard every route passes. */
+/** How the socket.io gateway (infra) admits sockets: by the session cookie. Global, as the gateway's port. */
+@Global()
 @Module({
   imports: [SessionsModule],
+  providers: [
+    UserAccounts,
+    SessionSocketAuthenticator,
+    { provide: SOCKET_AUTHENTICATOR, useExisting: SessionSocketAuthenticator },
+  ],
+  exports: [SOCKET_AUTHENTICATOR, UserAccounts],
+})
+export class SocketAuthenticationModule {}
+
+/**
+ * Sign-in, registration, verification, password reset, sessions, and the guard every route passes; the users read
+ * model, the reactions that e-mail links and end sessions, and the jobs behind the visitor requests.
+ */
+@Module({
+  imports: [SessionsModule, SocketAuthenticationModule],
   controllers: [AuthController, AccountController],
   providers: [
     PasswordHasher,
     AuthTokensService,
-    IdentityMailService,
-    ...handlers,
+    RegisterUserHandler,
+    UserCommandHandler,
+    GetUserHandler,
+    ListUsersHandler,
+    provideSubscription(usersProjection),
+    IdentityMailReaction,
+    SessionsReaction,
+    RequestPasswordResetJob,
+    RequestVerificationEmailJob,
+    ReleaseRegistrationClaimsJob,
+    PurgeSessionsJob,
     { provide: APP_GUARD, useClass: AuthGuard },
   ],
-  exports: [SessionsModule, IdentityMailService],
+  exports: [SessionsModule, SocketAuthenticationModule],
 })
 export class IdentityModule {}
-
-/** The identity commands and queries without HTTP: for the worker and the CLIs. */
-@Module({ imports: [SessionsModule], providers: [PasswordHasher, ...handlers] })
-export class IdentityCoreModule {}

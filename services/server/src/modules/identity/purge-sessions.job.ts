@@ -1,10 +1,11 @@
 import { Injectable } from '@nestjs/common';
 import { QueueName } from '@seatlink/contracts';
-import type { Job } from '../../infra/queue/jobs.module.js';
+import { type Job, QueueJob } from '../../infra/queue/jobs.module.js';
 import { SessionsService } from './sessions.service.js';
 
 /** Deletes sessions past their idle or absolute timeout, every hour. Idempotent. */
 @Injectable()
+@QueueJob()
 export class PurgeSessionsJob implements Job {
   readonly queue = QueueName.Maintenance;
   readonly name = 'purge-sessions';

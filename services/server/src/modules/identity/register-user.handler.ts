@@ -1,68 +1,69 @@
 import { randomUUID } from 'node:crypto';
-import { Inject } from '@nestjs/common';
-import { Command, CommandHandler, type ICommandHandler } from '@nestjs/cqrs';
+import { safeErrorMessage } from '../../infra/db/db-errors.js';
+import { Inject, Logger } from '@nestjs/common';
+import { CommandHandler, type ICommandHandler } from '@nestjs/cqrs';
+import { QueueName } from '@seatlink/contracts';
+import { v5 as uuidv5 } from 'uuid';
 import { EVENT_STORE, type EventStore } from '../../infra/event-store/event-store.port.js';
+import { JOB_QUEUE, type JobQueue } from '../../infra/queue/queue.port.js';
 import { handleCommand, type HandleOptions } from '../../shared/event-sourcing/aggregate-handler.js';
 import { inviteDecider } from '../invites/invite.decider.js';
 import { inviteStream } from '../invites/invite.events.js';
 import { PasswordHasher } from './password-hasher.js';
 import { emailClaimDecider, userDecider } from './user.decider.js';
 import { emailClaimStream, userStream } from './user.events.js';
+import { RegisterUserCommand } from './register-user.command.js';
+import {
+  releaseClaims,
+  ReleaseRegistrationClaimsJob,
+  type RegistrationClaims,
+} from './release-registration-claims.job.js';
 
-export class RegisterUserCommand extends Command<{ userId: string; position: string | null }> {
-  constructor(
-    readonly input: {
-      email: string;
-      password: string;
-      firstName: string;
-      lastName: string;
-      isAdmin: boolean;
-      emailVerified: boolean;
-      /** Registration by a visitor consumes one use of this code. */
-      inviteCode?: string;
-      /** Same id, same user: repeating a registration appends nothing. */
-      userId?: string;
-      actorId?: string;
-      ip?: string;
-    },
-    readonly now: Date = new Date(),
-  ) {
-    super();
-  }
-}
+const USER_ID_NAMESPACE = '0b8e5f2a-7c4d-4e1b-a9f3-5d2c8e7b6a14';
 
 /**
- * Takes one use of the invite code (its stream decides, so racing registrations cannot overrun it), claims the e-mail
- * address (its own stream, so it is taken once), then registers the user. When the address turns out to be taken, the
- * invite use is given back.
+ * Registration over three streams, as a saga: take one use of the invite code (its stream decides, so racing
+ * registrations cannot overrun it), claim the e-mail address (its own stream, so it is taken once), then register the
+ * user. A step that fails gives back what the earlier ones took; when even that fails (the database went away), a job
+ * retries it until it succeeds, so nothing stays claimed.
  */
 @CommandHandler(RegisterUserCommand)
 export class RegisterUserHandler implements ICommandHandler<RegisterUserCommand> {
+  private readonly logger = new Logger('Registration');
+
   constructor(
     @Inject(EVENT_STORE) private readonly store: EventStore,
     private readonly hasher: PasswordHasher,
+    @Inject(JOB_QUEUE) private readonly queue: JobQueue,
   ) {}
 
   async execute({ input, now }: RegisterUserCommand) {
-    const userId = input.userId ?? randomUUID();
+    const userId = input.userId ?? (input.commandId ? uuidv5(input.commandId, USER_ID_NAMESPACE) : randomUUID());
     const email = input.email.trim().toLowerCase();
     const at = now.toISOString();
-    const options = (step: string): HandleOptions => ({
+    const attempt = randomUUID();
+    // Taking a use and claiming the address are idempotent by the user (the deciders answer "nothing to do" when this
+    // user holds them), so each attempt has its own command ids; registering is never given back, so its id is the
+    // user's: a retry after it was written answers what was written.
+    const options = (step: string, once = false): HandleOptions => ({
       metadata: { actorId: input.actorId ?? userId, ip: input.ip },
-      commandId: `${step}:${userId}`,
+      commandId: once ? `${step}:${userId}` : `${step}:${userId}:${attempt}`,
       maxAttempts: 50,
     });
     const code = input.inviteCode?.trim().toUpperCase();
-    if (code) {
-      await handleCommand(
-        this.store,
-        inviteDecider,
-        inviteStream(code),
-        { type: 'UseInvite', data: { code, userId, email, now: at } },
-        options('invite-use'),
-      );
-    }
+    const claims: RegistrationClaims = { userId, email, ...(code ? { inviteCode: code } : {}), at, attempt };
+    const taken = { invite: false, email: false };
     try {
+      if (code) {
+        await handleCommand(
+          this.store,
+          inviteDecider,
+          inviteStream(code),
+          { type: 'UseInvite', data: { code, userId, email, now: at } },
+          options('invite-use'),
+        );
+        taken.invite = true;
+      }
       await handleCommand(
         this.store,
         emailClaimDecider,
@@ -70,39 +71,56 @@ export class RegisterUserHandler implements ICommandHandler<RegisterUserCommand>
         { type: 'ClaimEmail', data: { email, userId } },
         options('claim'),
       );
+      taken.email = true;
+      const passwordHash = await this.hasher.hash(input.password);
+      const result = await handleCommand(
+        this.store,
+        userDecider,
+        userStream(userId),
+        {
+          type: 'RegisterUser',
+          data: {
+            userId,
+            email,
+            firstName: input.firstName,
+            lastName: input.lastName,
+            passwordHash,
+            isAdmin: input.isAdmin,
+            emailVerified: input.emailVerified,
+            ...(code ? { inviteCode: code } : {}),
+            now: at,
+          },
+        },
+        options('register', true),
+      );
+      return { userId, position: result.position, events: result.events };
     } catch (err) {
-      if (code) {
-        await handleCommand(
-          this.store,
-          inviteDecider,
-          inviteStream(code),
-          { type: 'ReleaseInviteUse', data: { code, userId, now: at } },
-          options('invite-release'),
-        );
-      }
+      if (taken.invite || taken.email) await this.giveBack(claims, taken);
       throw err;
     }
-    const passwordHash = await this.hasher.hash(input.password);
-    const result = await handleCommand(
-      this.store,
-      userDecider,
-      userStream(userId),
-      {
-        type: 'RegisterUser',
-        data: {
-          userId,
-          email,
-          firstName: input.firstName,
-          lastName: input.lastName,
-          passwordHash,
-          isAdmin: input.isAdmin,
-          emailVerified: input.emailVerified,
-          ...(code ? { inviteCode: code } : {}),
-          now: at,
-        },
-      },
-      options('register'),
-    );
-    return { userId, position: result.position };
+  }
+
+  private async giveBack(claims: RegistrationClaims, taken: { invite: boolean; email: boolean }) {
+    try {
+      await releaseClaims(this.store, claims, taken);
+    } catch (err) {
+      this.logger.warn(
+        `could not give back the claims of registration ${claims.userId} at once (${safeErrorMessage(err)}); queued`,
+      );
+      await this.queue
+        .add(
+          QueueName.Identity,
+          ReleaseRegistrationClaimsJob.jobName,
+          { ...claims, taken },
+          {
+            jobId: `release-${claims.userId}`,
+            attempts: 20,
+            backoff: { type: 'exponential', delayMs: 1000 },
+          },
+        )
+        .catch((queueErr: unknown) =>
+          this.logger.error(`registration ${claims.userId}: claims not given back: ${safeErrorMessage(queueErr)}`),
+        );
+    }
   }
 }

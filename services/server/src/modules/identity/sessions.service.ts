@@ -1,10 +1,10 @@
 import { createHash, randomBytes } from 'node:crypto';
 import { Inject, Injectable } from '@nestjs/common';
-import { and, eq, gt, lt, or } from 'drizzle-orm';
+import { and, eq, gt, inArray, lt, or } from 'drizzle-orm';
 import { APP_CONFIG, type AppConfig } from '../../infra/config/config.js';
 import { DATABASE } from '../../infra/db/database.module.js';
 import type { Database } from '../../infra/db/database.js';
-import { sessions } from '../../infra/db/schema.js';
+import { sessions } from './identity.schema.js';
 
 export const SESSION_COOKIE = 'seatlink_session';
 
@@ -65,9 +65,31 @@ export class SessionsService {
     return row ? { userId: row.userId, tokenHash } : null;
   }
 
-  async end(token: string | undefined): Promise<void> {
-    if (!token) return;
-    await this.database.db.delete(sessions).where(eq(sessions.tokenHash, hashToken(token)));
+  /** Ends the session of a token; answers its id (the token's hash) when there was one. */
+  async end(token: string | undefined): Promise<string | null> {
+    if (!token || token.length > 256) return null;
+    const tokenHash = hashToken(token);
+    const [row] = await this.database.db
+      .delete(sessions)
+      .where(eq(sessions.tokenHash, tokenHash))
+      .returning({ tokenHash: sessions.tokenHash });
+    return row?.tokenHash ?? null;
+  }
+
+  /** Which of these sessions are still live (not ended, idle too long or past their absolute end). Reads only. */
+  async liveSessions(tokenHashes: readonly string[], now = new Date()): Promise<Set<string>> {
+    if (tokenHashes.length === 0) return new Set();
+    const rows = await this.database.db
+      .select({ tokenHash: sessions.tokenHash })
+      .from(sessions)
+      .where(
+        and(
+          inArray(sessions.tokenHash, [...tokenHashes]),
+          gt(sessions.expiresAt, now),
+          gt(sessions.lastSeenAt, new Date(now.getTime() - this.idleMs)),
+        ),
+      );
+    return new Set(rows.map((r) => r.tokenHash));
   }
 
   async endAllFor(userId: string): Promise<void> {

@@ -1,11 +1,19 @@
 import { type Decider, DomainError } from '../../shared/event-sourcing/decider.js';
 import type { EmailClaimEvent, UserEvent, UserRegistered } from './user.events.js';
 
+/** A user as the write side knows it: enough to sign in and to answer with the user, whatever the read models say. */
 export interface UserState {
   exists: boolean;
   userId: string | null;
+  email: string;
+  firstName: string;
+  lastName: string;
+  passwordHash: string;
+  isAdmin: boolean;
   emailVerified: boolean;
   banned: boolean;
+  registeredAt: string | null;
+  lastLoggedInAt: string | null;
 }
 
 export type UserCommand =
@@ -13,18 +21,47 @@ export type UserCommand =
   | { type: 'RecordLogin'; data: { userId: string; now: string } }
   | { type: 'VerifyEmail'; data: { userId: string; now: string } }
   | { type: 'ChangePassword'; data: { userId: string; passwordHash: string; now: string } }
-  | { type: 'ToggleBan'; data: { userId: string; by: string; now: string } };
+  | { type: 'ToggleBan'; data: { userId: string; by: string; now: string } }
+  | { type: 'RequestVerificationEmail'; data: { userId: string; now: string } }
+  | { type: 'RequestPasswordReset'; data: { userId: string; by: string; now: string } };
 
 const mustExist = (state: UserState) => {
   if (!state.exists) throw new DomainError('User not found', 'USER_NOT_FOUND', 404);
 };
 
+export const initialUserState = (): UserState => ({
+  exists: false,
+  userId: null,
+  email: '',
+  firstName: '',
+  lastName: '',
+  passwordHash: '',
+  isAdmin: false,
+  emailVerified: false,
+  banned: false,
+  registeredAt: null,
+  lastLoggedInAt: null,
+});
+
 export const userDecider: Decider<UserState, UserCommand, UserEvent> = {
-  initialState: () => ({ exists: false, userId: null, emailVerified: false, banned: false }),
+  initialState: initialUserState,
   evolve: (state, event) => {
     switch (event.type) {
-      case 'UserRegistered':
-        return { ...state, exists: true, userId: event.data.userId, emailVerified: event.data.emailVerified };
+      case 'UserRegistered': {
+        const d = event.data;
+        return {
+          ...state,
+          exists: true,
+          userId: d.userId,
+          email: d.email,
+          firstName: d.firstName,
+          lastName: d.lastName,
+          passwordHash: d.passwordHash,
+          isAdmin: d.isAdmin,
+          emailVerified: d.emailVerified,
+          registeredAt: d.registeredAt,
+        };
+      }
       case 'EmailVerified':
         return { ...state, emailVerified: true };
       case 'UserBanned':
@@ -32,7 +69,11 @@ export const userDecider: Decider<UserState, UserCommand, UserEvent> = {
       case 'UserUnbanned':
         return { ...state, banned: false };
       case 'UserLoggedIn':
+        return { ...state, lastLoggedInAt: event.data.at };
       case 'PasswordChanged':
+        return { ...state, passwordHash: event.data.passwordHash };
+      case 'VerificationEmailRequested':
+      case 'PasswordResetRequested':
         return state;
     }
   },
@@ -67,6 +108,27 @@ export const userDecider: Decider<UserState, UserCommand, UserEvent> = {
         mustExist(state);
         const data = { userId: command.data.userId, by: command.data.by, at: command.data.now };
         return [state.banned ? { type: 'UserUnbanned', data } : { type: 'UserBanned', data }];
+      }
+      case 'RequestVerificationEmail': {
+        // Nothing to send to an unknown, verified or banned user; the caller answers the same either way.
+        if (!state.exists || state.emailVerified || state.banned) return [];
+        const { userId, now } = command.data;
+        return [
+          {
+            type: 'VerificationEmailRequested',
+            data: { userId, email: state.email, firstName: state.firstName, at: now },
+          },
+        ];
+      }
+      case 'RequestPasswordReset': {
+        if (!state.exists || state.banned) return [];
+        const { userId, by, now } = command.data;
+        return [
+          {
+            type: 'PasswordResetRequested',
+            data: { userId, email: state.email, firstName: state.firstName, by, at: now },
+          },
+        ];
       }
     }
   },

@@ -24,7 +24,26 @@ export type PasswordChanged = DomainEvent<
 export type UserBanned = DomainEvent<'UserBanned', { userId: string; by: string; at: string }>;
 export type UserUnbanned = DomainEvent<'UserUnbanned', { userId: string; by: string; at: string }>;
 
-export type UserEvent = UserRegistered | UserLoggedIn | EmailVerified | PasswordChanged | UserBanned | UserUnbanned;
+/** A new verification link was asked for; a reaction e-mails it. */
+export type VerificationEmailRequested = DomainEvent<
+  'VerificationEmailRequested',
+  { userId: string; email: string; firstName: string; at: string }
+>;
+/** A password reset link was asked for (by the user, or by an admin: `by`); a reaction e-mails it. */
+export type PasswordResetRequested = DomainEvent<
+  'PasswordResetRequested',
+  { userId: string; email: string; firstName: string; by: string; at: string }
+>;
+
+export type UserEvent =
+  | UserRegistered
+  | UserLoggedIn
+  | EmailVerified
+  | PasswordChanged
+  | UserBanned
+  | UserUnbanned
+  | VerificationEmailRequested
+  | PasswordResetRequested;
 
 /** The claim on an e-mail address: one stream per address, so two registrations cannot both take it. */
 export type EmailClaimed = DomainEvent<'EmailClaimed', { email: string; userId: string }>;

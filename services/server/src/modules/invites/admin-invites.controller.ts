@@ -1,4 +1,4 @@
-import { randomUUID } from 'node:crypto';
+import { v5 as uuidv5 } from 'uuid';
 import {
   BadRequestException,
   Body,
@@ -24,12 +24,17 @@ import {
 } from '@seatlink/contracts';
 import { DATABASE } from '../../infra/db/database.module.js';
 import type { Database } from '../../infra/db/database.js';
-import { ProjectionWaiter } from '../../infra/projections/projection-waiter.js';
+import { CommandId } from '../../infra/http/command-id.js';
+import { ReadModelWaiter } from '../../infra/subscriptions/read-model-waiter.js';
 import { AdminOnly, ClientIp, CurrentUser } from '../identity/auth.decorators.js';
-import { generateInviteCode, InviteCommandMessage } from './invite.handlers.js';
-import { findInviteByCode, findInviteById, listInviteCodes } from './read-models/invite-codes/invite-codes.queries.js';
+import { generateInviteCode, InviteCommandMessage } from './invite.command.js';
+import type { InviteEvent } from './invite.events.js';
+import { findInviteById, listInviteCodes } from './read-models/invite-codes/invite-codes.queries.js';
 
 const DAY_MS = 24 * 60 * 60 * 1000;
+/** The furthest an invite code may expire: five years ahead (a later date is a typo, or a probe). */
+const MAX_INVITE_DAYS = 5 * 365;
+const INVITE_ID_NAMESPACE = '9d3e6b1c-4f2a-4a8e-b7c5-1e0d9f8a2b63';
 
 /**
  * When a code given as a date stops working: at the end of that day (UTC). The date must be tomorrow or later
@@ -40,6 +45,9 @@ export function inviteExpiry(expiresAt: string, now: Date): Date {
   const isDateOnly = /^\d{4}-\d{2}-\d{2}$/.test(expiresAt);
   const start = Date.parse(isDateOnly ? `${expiresAt}T00:00:00.000Z` : expiresAt);
   if (start < startOfTomorrow) throw new BadRequestException('expires_at must be tomorrow or later');
+  if (start > startOfTomorrow + MAX_INVITE_DAYS * DAY_MS) {
+    throw new BadRequestException(`expires_at must be within ${MAX_INVITE_DAYS / 365} years`);
+  }
   return new Date(isDateOnly ? start + DAY_MS : start);
 }
 
@@ -48,7 +56,7 @@ export function inviteExpiry(expiresAt: string, now: Date): Date {
 export class AdminInvitesController {
   constructor(
     private readonly commandBus: CommandBus,
-    private readonly waiter: ProjectionWaiter,
+    private readonly waiter: ReadModelWaiter,
     @Inject(DATABASE) private readonly database: Database,
   ) {}
 
@@ -57,35 +65,53 @@ export class AdminInvitesController {
     return { invite_codes: await listInviteCodes(this.database.db) };
   }
 
+  /**
+   * The answer is the code as the command created it (not read back from the list, which may lag: then 202
+   * `pending`). With an Idempotency-Key, a retry answers the same code and creates no second one.
+   */
   @Post()
   async create(
     @Body({ schema: createInviteRequestSchema }) body: CreateInviteRequest & { max_uses: number },
     @CurrentUser() admin: User,
     @ClientIp() ip: string,
+    @CommandId() commandId: string,
   ): Promise<InviteCodeResponse> {
     const now = new Date();
     const expiresAt = inviteExpiry(body.expires_at, now);
-    const code = generateInviteCode();
-    const { position } = await this.commandBus.execute(
+    const result = await this.commandBus.execute(
       new InviteCommandMessage(
         {
           type: 'CreateInvite',
           data: {
-            inviteId: randomUUID(),
-            code,
+            inviteId: uuidv5(commandId, INVITE_ID_NAMESPACE),
+            code: generateInviteCode(commandId),
             maxUses: body.max_uses,
             expiresAt: expiresAt.toISOString(),
             createdBy: admin.id,
             now: now.toISOString(),
           },
         },
-        { actorId: admin.id, ip },
+        { actorId: admin.id, ip, commandId },
       ),
     );
-    await this.waiter.waitFor(position);
-    const invite = await findInviteByCode(this.database.db, code);
-    if (!invite) throw new NotFoundException('Invite code not found');
-    return { invite_code: invite };
+    const created = result.events.find(
+      (e): e is Extract<InviteEvent, { type: 'InviteCodeCreated' }> => e.type === 'InviteCodeCreated',
+    );
+    if (!created) throw new Error('Creating an invite code appended no InviteCodeCreated');
+    const pending = await this.waiter.pending(result);
+    const d = created.data;
+    return {
+      invite_code: {
+        id: d.inviteId,
+        code: d.code,
+        used: 0,
+        max_uses: d.maxUses,
+        enabled: true,
+        expires_at: new Date(d.expiresAt).toISOString(),
+        created_at: new Date(d.at).toISOString(),
+      },
+      ...(pending ? { pending } : {}),
+    };
   }
 
   @Post(':code/disable')
@@ -94,15 +120,16 @@ export class AdminInvitesController {
     @Param('code', { schema: inviteCodeParamSchema }) code: string,
     @CurrentUser() admin: User,
     @ClientIp() ip: string,
+    @CommandId() commandId: string,
   ): Promise<MessageResponse> {
-    const { position } = await this.commandBus.execute(
+    const result = await this.commandBus.execute(
       new InviteCommandMessage(
         { type: 'DisableInvite', data: { code: code.toUpperCase(), by: admin.id, now: new Date().toISOString() } },
-        { actorId: admin.id, ip },
+        { actorId: admin.id, ip, commandId },
       ),
     );
-    await this.waiter.waitFor(position);
-    return { message: 'Invite code disabled' };
+    const pending = await this.waiter.pending(result);
+    return { message: 'Invite code disabled', ...(pending ? { pending } : {}) };
   }
 
   @Delete(':id')
@@ -110,16 +137,17 @@ export class AdminInvitesController {
     @Param('id', { schema: inviteIdParamSchema }) id: string,
     @CurrentUser() admin: User,
     @ClientIp() ip: string,
+    @CommandId() commandId: string,
   ): Promise<MessageResponse> {
     const invite = await findInviteById(this.database.db, id);
     if (!invite) throw new NotFoundException('Invite code not found');
-    const { position } = await this.commandBus.execute(
+    const result = await this.commandBus.execute(
       new InviteCommandMessage(
         { type: 'DeleteInvite', data: { code: invite.code, by: admin.id, now: new Date().toISOString() } },
-        { actorId: admin.id, ip },
+        { actorId: admin.id, ip, commandId },
       ),
     );
-    await this.waiter.waitFor(position);
-    return { message: 'Invite code deleted' };
+    const pending = await this.waiter.pending(result);
+    return { message: 'Invite code deleted', ...(pending ? { pending } : {}) };
   }
 }

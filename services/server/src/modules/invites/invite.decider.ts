@@ -85,6 +85,8 @@ export const inviteDecider: Decider<InviteState, InviteCommand, InviteEvent> = {
       }
       case 'UseInvite': {
         if (!exists(state)) throw new DomainError(INVITE_MESSAGES.invalid, 'INVITE_INVALID', 400);
+        // This user holds a use already (a retried registration): nothing more to take.
+        if (state.users.includes(command.data.userId)) return [];
         if (!state.enabled) throw new DomainError(INVITE_MESSAGES.disabled, 'INVITE_DISABLED', 400);
         if (Date.parse(state.expiresAt!) <= Date.parse(command.data.now)) {
           throw new DomainError(INVITE_MESSAGES.expired, 'INVITE_EXPIRED', 400);

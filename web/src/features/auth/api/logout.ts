@@ -1,6 +1,7 @@
-import { request } from '../../../lib/api-client';
+import { routes, type MessageResponse } from '@seatlink/contracts';
+import { callApi } from '../../../lib/api-client';
 
 /** POST /v1/logout: ends the session and clears the cookie. */
-export function logout(): Promise<{ message: string }> {
-  return request<{ message: string }>('/v1/logout', { method: 'POST' });
+export function logout(): Promise<MessageResponse> {
+  return callApi(routes.logout);
 }

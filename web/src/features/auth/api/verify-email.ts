@@ -1,7 +1,7 @@
-import type { MessageResponse, TokenRequest } from '@seatlink/contracts';
-import { request } from '../../../lib/api-client';
+import { routes, type MessageResponse, type TokenRequest } from '@seatlink/contracts';
+import { callApi } from '../../../lib/api-client';
 
 /** POST /v1/auth/verify-email {token} → {message}; a failure carries its text in field `error` (SPEC.md §7). */
 export function verifyEmail(body: TokenRequest): Promise<MessageResponse> {
-  return request<MessageResponse>('/v1/auth/verify-email', { method: 'POST', body });
+  return callApi(routes.verifyEmail, { body });
 }

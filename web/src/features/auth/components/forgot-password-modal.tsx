@@ -1,16 +1,17 @@
-import { useEffect, useState, type FormEvent } from 'react';
+import { useEffect, useRef, useState, type FormEvent } from 'react';
 import { Alert } from '../../../components/ui/alert';
 import { Button } from '../../../components/ui/button';
-import { Input, Label } from '../../../components/ui/input';
+import { FormField } from '../../../components/ui/form-field';
 import { Modal } from '../../../components/ui/modal';
 import { useForgotPasswordStore } from '../forgot-password.store';
 
 export const FORGOT_PASSWORD_SUCCESS = 'Password reset instructions have been sent to your email.';
 
 /**
- * 'Reset Password' modal (SPEC.md §2), backed by the forgot-password slice. Closing it (Cancel, Escape, the backdrop)
- * clears the slice. Deliberate difference from the spec: Cancel is a plain button that closes the modal (the spec's
- * Cancel is a submit button that does not).
+ * 'Reset Password' modal (SPEC.md §2), backed by the forgot-password slice. Focus starts in the email field and stays
+ * in the modal; closing it (Cancel, Escape, the backdrop) clears the slice and returns focus to its opener.
+ * Deliberate difference from the spec: Cancel is a plain button that closes the modal (the spec's Cancel is a submit
+ * button that does not).
  */
 export function ForgotPasswordModal({ onClose }: { onClose: () => void }) {
   const loading = useForgotPasswordStore((s) => s.loading);
@@ -19,6 +20,7 @@ export function ForgotPasswordModal({ onClose }: { onClose: () => void }) {
   const sendResetInstructions = useForgotPasswordStore((s) => s.submit);
   const clear = useForgotPasswordStore((s) => s.clear);
   const [email, setEmail] = useState('');
+  const emailRef = useRef<HTMLInputElement>(null);
 
   // Open on a clean slate, and leave none behind.
   useEffect(() => {
@@ -33,21 +35,19 @@ export function ForgotPasswordModal({ onClose }: { onClose: () => void }) {
   };
 
   return (
-    <Modal title="Reset Password" onClose={onClose}>
+    <Modal title="Reset Password" onClose={onClose} initialFocusRef={emailRef}>
       <form className="space-y-4" onSubmit={submit} data-testid="forgot-password-form">
-        <div className="space-y-1">
-          <Label htmlFor="forgot-password-email">Email address</Label>
-          <Input
-            id="forgot-password-email"
-            type="email"
-            name="email"
-            autoComplete="email"
-            required
-            autoFocus
-            value={email}
-            onChange={(event) => setEmail(event.target.value)}
-          />
-        </div>
+        <FormField
+          ref={emailRef}
+          id="forgot-password-email"
+          label="Email address"
+          type="email"
+          name="email"
+          autoComplete="email"
+          required
+          value={email}
+          onChange={(event) => setEmail(event.target.value)}
+        />
         {success ? (
           <Alert tone="success" data-testid="forgot-password-success">
             {FORGOT_PASSWORD_SUCCESS}

@@ -1,8 +1,9 @@
 import { useCallback, useEffect, useState, type FormEvent } from 'react';
 import { Link, useNavigate } from 'react-router-dom';
 import { Alert } from '../../../components/ui/alert';
+import { linkClassName } from '../../../components/ui/auth-shell';
 import { Button } from '../../../components/ui/button';
-import { Input, Label } from '../../../components/ui/input';
+import { FormField } from '../../../components/ui/form-field';
 import { getCaptchaToken } from '../../../lib/captcha';
 import { EMAIL_NOT_VERIFIED } from '../auth.constants';
 import { useAuthStore } from '../auth.store';
@@ -48,49 +49,48 @@ export function LoginForm() {
   return (
     <>
       <form className="space-y-5" onSubmit={(event) => void submit(event)}>
-        <div className="space-y-1">
-          <Label htmlFor="login-email">Email</Label>
-          <Input
-            id="login-email"
-            name="email"
-            type="email"
-            autoComplete="email"
-            required
-            value={email}
-            onChange={(event) => setEmail(event.target.value)}
-          />
-        </div>
+        <FormField
+          id="login-email"
+          label="Email"
+          name="email"
+          type="email"
+          autoComplete="email"
+          required
+          value={email}
+          onChange={(event) => setEmail(event.target.value)}
+        />
 
-        <div className="space-y-1">
-          <div className="flex items-center justify-between">
-            <Label htmlFor="login-password">Password</Label>
+        {/* In the order a keyboard user needs them: the password, its Show toggle, then the way out if forgotten. */}
+        <div className="space-y-2">
+          <FormField
+            id="login-password"
+            label="Password"
+            name="password"
+            type={showPassword ? 'text' : 'password'}
+            autoComplete="current-password"
+            required
+            className="pr-16"
+            value={password}
+            onChange={(event) => setPassword(event.target.value)}
+            trailing={
+              <button
+                type="button"
+                className="absolute inset-y-0 right-0 rounded-r-lg px-3 text-sm font-medium text-slate-600 hover:text-slate-900"
+                aria-controls="login-password"
+                aria-pressed={showPassword}
+                onClick={() => setShowPassword((shown) => !shown)}
+              >
+                {showPassword ? 'Hide' : 'Show'}
+              </button>
+            }
+          />
+          <div className="text-right">
             <button
               type="button"
               className="text-sm font-medium text-indigo-600 hover:text-indigo-500"
               onClick={() => setForgotOpen(true)}
             >
               Forgot your password
-            </button>
-          </div>
-          <div className="relative">
-            <Input
-              id="login-password"
-              name="password"
-              type={showPassword ? 'text' : 'password'}
-              autoComplete="current-password"
-              required
-              className="pr-16"
-              value={password}
-              onChange={(event) => setPassword(event.target.value)}
-            />
-            <button
-              type="button"
-              className="absolute inset-y-0 right-0 px-3 text-sm font-medium text-slate-500 hover:text-slate-700"
-              aria-controls="login-password"
-              aria-pressed={showPassword}
-              onClick={() => setShowPassword((shown) => !shown)}
-            >
-              {showPassword ? 'Hide' : 'Show'}
             </button>
           </div>
         </div>
@@ -109,7 +109,7 @@ export function LoginForm() {
 
         <p className="text-center text-sm text-slate-500">
           Don&apos;t have an account?{' '}
-          <Link to="/register" className="font-medium text-indigo-600 hover:text-indigo-500">
+          <Link to="/register" className={linkClassName}>
             Register
           </Link>
         </p>

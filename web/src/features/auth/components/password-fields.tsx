@@ -1,7 +1,7 @@
-import { useId, type Ref } from 'react';
+import type { Ref } from 'react';
 import { checkPassword, PASSWORD_MESSAGES } from '@seatlink/contracts';
 import { cx } from '../../../components/ui/cx';
-import { Input, Label } from '../../../components/ui/input';
+import { FormField } from '../../../components/ui/form-field';
 import { confirmationMismatch, PASSWORD_RULES, passwordHint } from '../password-rules';
 
 export interface PasswordFieldsProps {
@@ -29,79 +29,62 @@ export function PasswordFields({
   disabled,
   confirmationRef,
 }: PasswordFieldsProps) {
-  const passwordId = useId();
-  const confirmationId = useId();
-  const rulesId = useId();
-  const hintId = useId();
-  const mismatchId = useId();
-
   const checks = checkPassword(password);
   const hint = passwordHint(password);
   const mismatch = confirmationMismatch(password, confirmation);
 
   return (
     <>
-      <div className="space-y-1">
-        <Label htmlFor={passwordId}>{passwordLabel}</Label>
-        <Input
-          id={passwordId}
-          name="password"
-          type="password"
-          autoComplete="new-password"
-          required
-          disabled={disabled}
-          aria-invalid={hint ? true : undefined}
-          aria-describedby={cx(rulesId, hint && hintId) || undefined}
-          value={password}
-          onChange={(event) => onPasswordChange(event.target.value)}
-        />
-        {hint ? (
-          <p id={hintId} className="text-sm text-red-600" data-testid="password-hint">
-            {hint}
-          </p>
-        ) : null}
-        <ul id={rulesId} className="mt-2 space-y-1 text-xs" data-testid="password-rules" aria-label="Password rules">
-          {PASSWORD_RULES.map((rule) => {
-            const met = checks[rule.key];
-            return (
-              <li
-                key={rule.key}
-                data-testid={`password-rule-${rule.key}`}
-                data-met={met}
-                className={cx('flex items-center gap-1.5', met ? 'text-green-700' : 'text-slate-500')}
-              >
-                <span aria-hidden="true" className="inline-block w-3 text-center">
-                  {met ? '✓' : '•'}
-                </span>
-                <span>{rule.label}</span>
-                <span className="sr-only">{met ? '(met)' : '(not met)'}</span>
-              </li>
-            );
-          })}
-        </ul>
-      </div>
+      <FormField
+        label={passwordLabel}
+        name="password"
+        type="password"
+        autoComplete="new-password"
+        required
+        disabled={disabled}
+        value={password}
+        onChange={(event) => onPasswordChange(event.target.value)}
+        // Follows every keystroke, so it is not announced as an alert; the checklist below says the same per rule.
+        error={hint}
+        announceError={false}
+        errorTestId="password-hint"
+        hint={
+          <ul className="mt-1 space-y-1 text-xs" data-testid="password-rules" aria-label="Password rules">
+            {PASSWORD_RULES.map((rule) => {
+              const met = checks[rule.key];
+              return (
+                <li
+                  key={rule.key}
+                  data-testid={`password-rule-${rule.key}`}
+                  data-met={met}
+                  className={cx('flex items-center gap-1.5', met ? 'text-green-700' : 'text-slate-600')}
+                >
+                  <span aria-hidden="true" className="inline-block w-3 text-center">
+                    {met ? '✓' : '•'}
+                  </span>
+                  <span>{rule.label}</span>
+                  <span className="sr-only">{met ? '(met)' : '(not met)'}</span>
+                </li>
+              );
+            })}
+          </ul>
+        }
+      />
 
-      <div className="space-y-1">
-        <Label htmlFor={confirmationId}>{confirmationLabel}</Label>
-        <Input
-          ref={confirmationRef}
-          id={confirmationId}
-          name="confirm_password"
-          type="password"
-          autoComplete="new-password"
-          required
-          disabled={disabled}
-          aria-invalid={mismatch ? true : undefined}
-          aria-describedby={mismatch ? mismatchId : undefined}
-          value={confirmation}
-          onChange={(event) => onConfirmationChange(event.target.value)}
-        />
-        {mismatch ? (
-          <p id={mismatchId} className="text-sm text-red-600" data-testid="password-mismatch">
-            {PASSWORD_MESSAGES.mismatch}
-          </p>
-        ) : null}
-      </div>
+      <FormField
+        ref={confirmationRef}
+        label={confirmationLabel}
+        name="confirm_password"
+        type="password"
+        autoComplete="new-password"
+        required
+        disabled={disabled}
+        value={confirmation}
+        onChange={(event) => onConfirmationChange(event.target.value)}
+        error={mismatch ? PASSWORD_MESSAGES.mismatch : null}
+        announceError={false}
+        errorTestId="password-mismatch"
+      />
     </>
   );
 }

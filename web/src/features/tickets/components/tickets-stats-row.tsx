@@ -4,6 +4,8 @@ import { StatCard } from '../../../components/ui/stat-card';
 import { formatCredits } from '../../../lib/format';
 import type { TicketStats } from '../ticket-stats';
 
+const count = (n: number) => n.toLocaleString('en-GB');
+
 export interface TicketsStatsRowProps {
   balance: number;
   stats: TicketStats;
@@ -25,15 +27,20 @@ export function TicketsStatsRow({ balance, stats }: TicketsStatsRowProps) {
           </Button>
         }
       />
-      <StatCard label="Total Tickets" value={stats.total} valueTestId="total-tickets" icon={<TicketIcon />} />
+      <StatCard label="Total Tickets" value={count(stats.total)} valueTestId="total-tickets" icon={<TicketIcon />} />
       <StatCard
         label="Distribution Rate"
         value={`${stats.distributionRate}%`}
         valueTestId="distribution-rate"
-        detail={`${stats.distributed} of ${stats.total} distributed`}
+        detail={`${count(stats.distributed)} of ${count(stats.total)} distributed`}
         icon={<ChartIcon />}
       />
-      <StatCard label="Unique Venues" value={stats.uniqueVenues} valueTestId="unique-venues" icon={<PinIcon />} />
+      <StatCard
+        label="Unique Venues"
+        value={count(stats.uniqueVenues)}
+        valueTestId="unique-venues"
+        icon={<PinIcon />}
+      />
     </div>
   );
 }

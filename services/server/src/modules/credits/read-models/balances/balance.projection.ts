@@ -1,29 +1,37 @@
 import { ADMINS_ROOM } from '@seatlink/contracts';
-import { creditBalances } from '../../../../infra/db/schema.js';
-import type { Projection } from '../../../../infra/projections/projection.js';
+import { creditBalances } from '../../credits.schema.js';
+import { rowProjection } from '../../../../infra/subscriptions/row-projection.js';
 import type { CreditsEvent } from '../../credits.events.js';
 
 /** `credit_balances`: each user's spendable credits. */
-export const balanceProjection: Projection = {
+export const balanceProjection = rowProjection<typeof creditBalances, CreditsEvent>({
   name: 'balances',
-  tables: ['credit_balances'],
-  handles: ['CreditsSet'],
-  async apply(recorded, { tx, push }) {
-    const event = { type: recorded.type, data: recorded.data } as CreditsEvent;
+  table: creditBalances,
+  key: 'userId',
+  handles: ['CreditsSet', 'CreditsDebited', 'CreditsRefunded', 'CreditsPurchased', 'CreditsReversed'],
+  keyOf: (event) => event.data.userId,
+  evolve(row, event, recorded) {
     switch (event.type) {
-      case 'CreditsSet': {
-        const { userId, credits } = event.data;
-        await tx
-          .insert(creditBalances)
-          .values({ userId, balance: credits, updatedAt: recorded.createdAt })
-          .onConflictDoUpdate({
-            target: creditBalances.userId,
-            set: { balance: credits, updatedAt: recorded.createdAt },
-          });
-        push({ to: { userId }, event: 'balance.updated', payload: { user_id: userId, balance: credits } });
-        push({ to: ADMINS_ROOM, event: 'admin.user.updated', payload: { user_id: userId } });
-        return;
-      }
+      case 'CreditsSet':
+        return { userId: event.data.userId, balance: event.data.credits, updatedAt: recorded.createdAt };
+      case 'CreditsDebited':
+      case 'CreditsRefunded':
+      case 'CreditsPurchased':
+      case 'CreditsReversed':
+        return { userId: event.data.userId, balance: event.data.balanceAfter, updatedAt: recorded.createdAt };
+      case 'PaymentDisputed':
+        return row;
     }
   },
-};
+  live: (after) =>
+    after
+      ? [
+          {
+            to: { userId: after.userId },
+            event: 'balance.updated',
+            payload: { user_id: after.userId, balance: Number(after.balance) },
+          },
+          { to: ADMINS_ROOM, event: 'admin.user.updated', payload: { user_id: after.userId } },
+        ]
+      : [],
+});

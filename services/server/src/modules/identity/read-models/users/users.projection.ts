@@ -1,56 +1,58 @@
-import { eq } from 'drizzle-orm';
 import { ADMINS_ROOM } from '@seatlink/contracts';
-import { users } from '../../../../infra/db/schema.js';
-import type { Projection } from '../../../../infra/projections/projection.js';
+import { users } from '../../identity.schema.js';
+import { rowProjection } from '../../../../infra/subscriptions/row-projection.js';
 import type { UserEvent } from '../../user.events.js';
 
+const ADMIN_VISIBLE: ReadonlySet<UserEvent['type']> = new Set([
+  'UserRegistered',
+  'EmailVerified',
+  'UserBanned',
+  'UserUnbanned',
+]);
+
 /** The `users` read model: one row per registered user. */
-export const usersProjection: Projection = {
+export const usersProjection = rowProjection<typeof users, UserEvent>({
   name: 'users',
-  tables: ['users'],
+  table: users,
+  key: 'id',
   handles: ['UserRegistered', 'UserLoggedIn', 'EmailVerified', 'PasswordChanged', 'UserBanned', 'UserUnbanned'],
-  async apply(recorded, { tx, push }) {
-    const event = { type: recorded.type, data: recorded.data } as UserEvent;
+  keyOf: (event) => event.data.userId,
+  evolve(row, event) {
+    if (event.type === 'UserRegistered') {
+      if (row) return row;
+      const d = event.data;
+      return {
+        id: d.userId,
+        email: d.email,
+        passwordHash: d.passwordHash,
+        firstName: d.firstName,
+        lastName: d.lastName,
+        isAdmin: d.isAdmin,
+        isBanned: false,
+        emailVerified: d.emailVerified,
+        distributionCost: null,
+        createdAt: new Date(d.registeredAt),
+        lastLoggedInAt: null,
+      };
+    }
+    if (!row) return null;
     switch (event.type) {
-      case 'UserRegistered': {
-        const d = event.data;
-        await tx
-          .insert(users)
-          .values({
-            id: d.userId,
-            email: d.email,
-            passwordHash: d.passwordHash,
-            firstName: d.firstName,
-            lastName: d.lastName,
-            isAdmin: d.isAdmin,
-            emailVerified: d.emailVerified,
-            createdAt: new Date(d.registeredAt),
-          })
-          .onConflictDoNothing();
-        push({ to: ADMINS_ROOM, event: 'admin.user.updated', payload: { user_id: d.userId } });
-        return;
-      }
       case 'UserLoggedIn':
-        await tx
-          .update(users)
-          .set({ lastLoggedInAt: new Date(event.data.at) })
-          .where(eq(users.id, event.data.userId));
-        return;
+        return { ...row, lastLoggedInAt: new Date(event.data.at) };
       case 'EmailVerified':
-        await tx.update(users).set({ emailVerified: true }).where(eq(users.id, event.data.userId));
-        push({ to: ADMINS_ROOM, event: 'admin.user.updated', payload: { user_id: event.data.userId } });
-        return;
+        return { ...row, emailVerified: true };
       case 'PasswordChanged':
-        await tx.update(users).set({ passwordHash: event.data.passwordHash }).where(eq(users.id, event.data.userId));
-        return;
+        return { ...row, passwordHash: event.data.passwordHash };
       case 'UserBanned':
+        return { ...row, isBanned: true };
       case 'UserUnbanned':
-        await tx
-          .update(users)
-          .set({ isBanned: event.type === 'UserBanned' })
-          .where(eq(users.id, event.data.userId));
-        push({ to: ADMINS_ROOM, event: 'admin.user.updated', payload: { user_id: event.data.userId } });
-        return;
+        return { ...row, isBanned: false };
+      default:
+        return row;
     }
   },
-};
+  live: (after, _before, events) =>
+    after && events.some((e) => ADMIN_VISIBLE.has(e.type))
+      ? [{ to: ADMINS_ROOM, event: 'admin.user.updated', payload: { user_id: after.id } }]
+      : [],
+});

@@ -1,7 +1,8 @@
 import { count, desc, eq, gte, sql } from 'drizzle-orm';
 import { DEFAULT_DISTRIBUTION_COST, type User } from '@seatlink/contracts';
 import type { Executor } from '../../../../infra/db/database.js';
-import { creditBalances, users } from '../../../../infra/db/schema.js';
+import { creditBalances } from '../../../credits/credits.schema.js';
+import { users } from '../../identity.schema.js';
 
 const userView = {
   id: users.id,

@@ -1,47 +1,39 @@
-import { eq, sql } from 'drizzle-orm';
-import { inviteCodes } from '../../../../infra/db/schema.js';
-import type { Projection } from '../../../../infra/projections/projection.js';
+import { inviteCodes } from '../../invites.schema.js';
+import { rowProjection } from '../../../../infra/subscriptions/row-projection.js';
 import type { InviteEvent } from '../../invite.events.js';
 
 /** `invite_codes`: the admin list of codes with their usage. Deleted codes leave the table. */
-export const inviteCodesProjection: Projection = {
+export const inviteCodesProjection = rowProjection<typeof inviteCodes, InviteEvent>({
   name: 'invite-codes',
-  tables: ['invite_codes'],
+  table: inviteCodes,
+  key: 'id',
   handles: ['InviteCodeCreated', 'InviteCodeUsed', 'InviteCodeUseReleased', 'InviteCodeDisabled', 'InviteCodeDeleted'],
-  async apply(recorded, { tx }) {
-    const event = { type: recorded.type, data: recorded.data } as InviteEvent;
+  keyOf: (event) => event.data.inviteId,
+  evolve(row, event) {
+    if (event.type === 'InviteCodeCreated') {
+      if (row) return row;
+      const d = event.data;
+      return {
+        id: d.inviteId,
+        code: d.code,
+        used: 0,
+        maxUses: d.maxUses,
+        enabled: true,
+        expiresAt: new Date(d.expiresAt),
+        createdAt: new Date(d.at),
+        createdBy: d.createdBy,
+      };
+    }
+    if (!row) return null;
     switch (event.type) {
-      case 'InviteCodeCreated':
-        await tx
-          .insert(inviteCodes)
-          .values({
-            id: event.data.inviteId,
-            code: event.data.code,
-            maxUses: event.data.maxUses,
-            expiresAt: new Date(event.data.expiresAt),
-            createdAt: new Date(event.data.at),
-            createdBy: event.data.createdBy,
-          })
-          .onConflictDoNothing();
-        return;
       case 'InviteCodeUsed':
-        await tx
-          .update(inviteCodes)
-          .set({ used: sql`${inviteCodes.used} + 1` })
-          .where(eq(inviteCodes.id, event.data.inviteId));
-        return;
+        return { ...row, used: row.used + 1 };
       case 'InviteCodeUseReleased':
-        await tx
-          .update(inviteCodes)
-          .set({ used: sql`${inviteCodes.used} - 1` })
-          .where(eq(inviteCodes.id, event.data.inviteId));
-        return;
+        return { ...row, used: row.used - 1 };
       case 'InviteCodeDisabled':
-        await tx.update(inviteCodes).set({ enabled: false }).where(eq(inviteCodes.id, event.data.inviteId));
-        return;
+        return { ...row, enabled: false };
       case 'InviteCodeDeleted':
-        await tx.delete(inviteCodes).where(eq(inviteCodes.id, event.data.inviteId));
-        return;
+        return null;
     }
   },
-};
+});

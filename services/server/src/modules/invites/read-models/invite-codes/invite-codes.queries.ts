@@ -1,7 +1,7 @@
 import { desc, eq } from 'drizzle-orm';
 import type { InviteCode } from '@seatlink/contracts';
 import type { Executor } from '../../../../infra/db/database.js';
-import { inviteCodes } from '../../../../infra/db/schema.js';
+import { inviteCodes } from '../../invites.schema.js';
 
 type Row = typeof inviteCodes.$inferSelect;
 

@@ -1,17 +1,14 @@
-import { waitlistEntries } from '../../../../infra/db/schema.js';
-import type { Projection } from '../../../../infra/projections/projection.js';
+import { waitlistEntries } from '../../waitlist.schema.js';
+import { rowProjection } from '../../../../infra/subscriptions/row-projection.js';
 import type { WaitlistJoined } from '../../waitlist.events.js';
 
 /** `waitlist_entries`: who asked to hear when registrations open. */
-export const waitlistProjection: Projection = {
+export const waitlistProjection = rowProjection<typeof waitlistEntries, WaitlistJoined>({
   name: 'waitlist',
-  tables: ['waitlist_entries'],
+  table: waitlistEntries,
+  key: 'email',
   handles: ['WaitlistJoined'],
-  async apply(recorded, { tx }) {
-    const { data } = recorded as unknown as WaitlistJoined;
-    await tx
-      .insert(waitlistEntries)
-      .values({ email: data.email, firstName: data.firstName, lastName: data.lastName, joinedAt: new Date(data.at) })
-      .onConflictDoNothing();
-  },
-};
+  keyOf: (event) => event.data.email,
+  evolve: (row, { data }) =>
+    row ?? { email: data.email, firstName: data.firstName, lastName: data.lastName, joinedAt: new Date(data.at) },
+});

@@ -1,0 +1,141 @@
+import { z } from 'zod';
+import type { MaybePending } from './identity.js';
+
+/** Tickets one distribute request may carry. */
+export const MAX_DISTRIBUTE_TICKETS = 1000;
+/** SPEC.md §9: the earliest link expiry is one hour from now. */
+export const MIN_LINK_EXPIRY_MS = 60 * 60 * 1000;
+/** The latest link expiry: five years ahead (a date past it is a typo, not a plan). */
+export const MAX_LINK_EXPIRY_MS = 5 * 366 * 24 * 60 * 60 * 1000;
+/** The largest click limit a link takes. */
+export const MAX_LINK_CLICKS = 1_000_000;
+
+export const DISTRIBUTION_MESSAGES = {
+  noTickets: 'No valid tickets selected to distribute',
+  expiryTooSoon: 'Link expiry must be at least one hour from now',
+  expiryTooLate: 'Link expiry must be within five years',
+  expiryInvalid: 'Link expiry must be a date and time',
+  maxClicks: `Max clicks must be a whole number from 1 to ${MAX_LINK_CLICKS}, or null for unlimited`,
+  recalled: 'Ticket recalled',
+} as const;
+
+/** Why a ticket was not distributed, or a link not recalled or claimed (the `code` of a refusal). */
+export const DISTRIBUTION_ERROR_CODES = [
+  'TICKET_NOT_FOUND',
+  'ALREADY_DISTRIBUTED',
+  'DUPLICATE_TICKET',
+  'INSUFFICIENT_CREDITS',
+  'DISTRIBUTION_NOT_FOUND',
+  'ALREADY_RECALLED',
+] as const;
+export type DistributionErrorCode = (typeof DISTRIBUTION_ERROR_CODES)[number];
+
+const expiryDate = z
+  .string({ error: DISTRIBUTION_MESSAGES.expiryInvalid })
+  .max(64, DISTRIBUTION_MESSAGES.expiryInvalid)
+  .refine((value) => !Number.isNaN(Date.parse(value)), DISTRIBUTION_MESSAGES.expiryInvalid)
+  .refine((value) => Date.parse(value) >= Date.now() + MIN_LINK_EXPIRY_MS - 60_000, DISTRIBUTION_MESSAGES.expiryTooSoon)
+  .refine((value) => Date.parse(value) <= Date.now() + MAX_LINK_EXPIRY_MS, DISTRIBUTION_MESSAGES.expiryTooLate)
+  .transform((value) => new Date(value).toISOString());
+
+/**
+ * POST /v1/tickets/distribute (SPEC.md §7). `expiry_date` null or absent: the link does not expire by time (a minute
+ * of grace under the hour for the time the request takes); `max_clicks` null or absent: unlimited.
+ */
+export const distributeRequestSchema = z.object({
+  ticket_ids: z
+    .array(z.uuid({ error: 'Each ticket id must be a UUID' }), { error: DISTRIBUTION_MESSAGES.noTickets })
+    .min(1, DISTRIBUTION_MESSAGES.noTickets)
+    .max(MAX_DISTRIBUTE_TICKETS, `At most ${MAX_DISTRIBUTE_TICKETS} tickets at once`)
+    .refine((ids) => new Set(ids).size === ids.length, 'A ticket is listed twice'),
+  expiry_date: expiryDate.nullish().transform((value) => value ?? null),
+  max_clicks: z
+    .number({ error: DISTRIBUTION_MESSAGES.maxClicks })
+    .int(DISTRIBUTION_MESSAGES.maxClicks)
+    .min(1, DISTRIBUTION_MESSAGES.maxClicks)
+    .max(MAX_LINK_CLICKS, DISTRIBUTION_MESSAGES.maxClicks)
+    .nullish()
+    .transform((value) => value ?? null),
+});
+export type DistributeRequest = z.input<typeof distributeRequestSchema>;
+export type DistributeCommandInput = z.output<typeof distributeRequestSchema>;
+
+/** SPEC.md §3 Distribute response: one entry per ticket that got a link. */
+export interface DistributionResult {
+  ticket_id: string;
+  distribution_id: string;
+  link: string;
+}
+
+/** A ticket of the request that got no link, and why. */
+export interface DistributionFailure {
+  ticket_id: string;
+  code: DistributionErrorCode;
+  message: string;
+}
+
+export interface DistributeResponse extends MaybePending {
+  distributions: DistributionResult[];
+  failed: DistributionFailure[];
+  /** The balance after the request. */
+  balance: number;
+}
+
+export const distributionIdParamSchema = z.uuid({ error: 'Distribution id must be a UUID' });
+
+/** POST /v1/distributions/{id}/recall. */
+export interface RecallResponse extends MaybePending {
+  message: string;
+  distribution_id: string;
+  ticket_id: string;
+}
+
+// ---- Public links -------------------------------------------------------------------------------------------------
+
+/** A link code: 22 characters of base64url (128 random bits). */
+export const linkCodeParamSchema = z.string().regex(/^[A-Za-z0-9_-]{22}$/, { error: 'Not a link code' });
+
+export type LinkState = 'active' | 'expired' | 'limit_reached' | 'recalled';
+
+export const LINK_STATE_CODES = {
+  expired: 'LINK_EXPIRED',
+  limit_reached: 'LIMIT_REACHED',
+  recalled: 'LINK_RECALLED',
+} as const satisfies Record<Exclude<LinkState, 'active'>, string>;
+
+export const LINK_MESSAGES = {
+  expired: 'This link has expired',
+  limit_reached: 'This link has reached its limit',
+  recalled: 'This link was withdrawn by its owner',
+  notFound: 'Link not found',
+  automated: 'Links are claimed by people, not by automated clients',
+} as const;
+
+/** GET /v1/links/{code}: what a recipient sees before claiming (never counts a click). */
+export interface PublicLink {
+  state: LinkState;
+  expires_at: string | null;
+  ticket: {
+    title: string;
+    subtitle: string | null;
+    logo: string | null;
+    venue_name: string | null;
+    seat_info: string | null;
+    next_game: string | null;
+    next_game_date: string | null;
+  };
+}
+
+/** POST /v1/links/{code}/claim: one counted click. */
+export interface ClaimResponse {
+  wallet_url: string;
+}
+
+/** GET /v1/distributions/{id}/clicks: a link's counted clicks per minute (its owner's, or any for admins). */
+export interface ClickTimelineResponse {
+  distribution_id: string;
+  clicks: number;
+  max_clicks: number | null;
+  /** Minutes with at least one click, oldest first (at most the last 1,440 such minutes). */
+  minutes: Array<{ minute: string; clicks: number }>;
+}

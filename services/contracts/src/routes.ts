@@ -1,0 +1,107 @@
+/**
+ * The HTTP calls of SPEC.md §7 that the web app makes, each defined once: its method and its path. Path parameters
+ * are written `:name` (the NestJS / path-to-regexp style) and filled in by {@link buildPath}, which encodes them.
+ */
+
+export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
+
+export interface ApiRoute<P extends string = string> {
+  readonly method: HttpMethod;
+  readonly path: P;
+}
+
+export const routes = {
+  // Authentication (SPEC.md §7)
+  login: { method: 'POST', path: '/v1/auth' },
+  logout: { method: 'POST', path: '/v1/logout' },
+  me: { method: 'GET', path: '/v1/me' },
+  forgotPassword: { method: 'POST', path: '/v1/forgot-password' },
+  validateResetToken: { method: 'POST', path: '/v1/auth/validate-reset-token' },
+  resetPassword: { method: 'POST', path: '/v1/auth/reset-password' },
+  register: { method: 'POST', path: '/v1/auth/register' },
+  resendVerification: { method: 'POST', path: '/v1/auth/resend-verification' },
+  verifyEmail: { method: 'POST', path: '/v1/auth/verify-email' },
+  joinWaitlist: { method: 'POST', path: '/v1/waitlist' },
+  /** What the browser needs at run time (captcha site key); not in SPEC.md §7. */
+  publicConfig: { method: 'GET', path: '/v1/config' },
+
+  // Admin: users (query: page, limit)
+  adminListUsers: { method: 'GET', path: '/v1/admin/users' },
+  adminResetUserPassword: { method: 'POST', path: '/v1/admin/users/:id/reset-password' },
+  adminToggleUserBan: { method: 'POST', path: '/v1/admin/users/:id/toggle-ban' },
+  adminSetUserCredits: { method: 'PUT', path: '/v1/admin/users/:id/credits' },
+  /** A user's audit log (query: auditQuerySchema, event_type and status repeated). */
+  adminUserAudits: { method: 'GET', path: '/v1/admin/users/:id/audits' },
+  /** The same filtered view, every entry, as a CSV download. */
+  adminUserAuditsCsv: { method: 'GET', path: '/v1/admin/users/:id/audits.csv' },
+  /** The user's balance, accounts, tickets and links as they stood at a moment (query: at, ISO). */
+  adminUserHistory: { method: 'GET', path: '/v1/admin/users/:id/history' },
+
+  // Admin: invite codes
+  adminListInvites: { method: 'GET', path: '/v1/admin/invites' },
+  adminCreateInvite: { method: 'POST', path: '/v1/admin/invites' },
+  /** Addressed by the code value, not the id (SPEC.md §7). */
+  adminDisableInvite: { method: 'POST', path: '/v1/admin/invites/:code/disable' },
+  adminDeleteInvite: { method: 'DELETE', path: '/v1/admin/invites/:id' },
+
+  // Linked wallet accounts (SPEC.md §7 Accounts)
+  listAccounts: { method: 'GET', path: '/v1/accounts' },
+  linkAccount: { method: 'POST', path: '/v1/accounts' },
+  /** 1 to MAX_BATCH_ACCOUNTS accounts; each is linked or refused on its own. */
+  linkAccountsBatch: { method: 'POST', path: '/v1/accounts/batch' },
+  reauthAccount: { method: 'POST', path: '/v1/accounts/:id/reauth' },
+  deleteAccount: { method: 'DELETE', path: '/v1/accounts/:id' },
+  /** SPEC.md §7 lists it without the v1 prefix. */
+  accountTickets: { method: 'GET', path: '/accounts/:id/tickets' },
+
+  // Tickets (SPEC.md §7 Tickets and credits)
+  listTickets: { method: 'GET', path: '/v1/tickets' },
+  /** Body: distributeRequestSchema; send an Idempotency-Key. */
+  distributeTickets: { method: 'POST', path: '/v1/tickets/distribute' },
+  /** No body (SPEC.md §7). */
+  recallDistribution: { method: 'POST', path: '/v1/distributions/:id/recall' },
+  /** A link's counted clicks per minute (ClickTimelineResponse). */
+  distributionClicks: { method: 'GET', path: '/v1/distributions/:id/clicks' },
+
+  // Public links: what a recipient sees, and the claim that counts a click
+  viewLink: { method: 'GET', path: '/v1/links/:code' },
+  claimLink: { method: 'POST', path: '/v1/links/:code/claim' },
+
+  // Card top-ups (SPEC.md §7 POST /v1/topup); send an Idempotency-Key
+  topup: { method: 'POST', path: '/v1/topup' },
+  /** After the browser confirmed a payment (3-D Secure): the server asks the provider and credits what succeeded. */
+  completeTopup: { method: 'POST', path: '/v1/topup/:id/complete' },
+  /** Which card field the browser shows (PaymentsConfig). */
+  paymentsConfig: { method: 'GET', path: '/v1/payments/config' },
+  /** The test gateway's 3-D Secure step (test mode only). */
+  testAuthenticatePayment: { method: 'POST', path: '/v1/payments/test/intents/:id/authenticate' },
+
+  // Admin: accounts, tickets and duplicates
+  adminListAccounts: { method: 'GET', path: '/v1/admin/accounts' },
+  adminListTickets: { method: 'GET', path: '/v1/admin/tickets' },
+  adminDuplicateTickets: { method: 'GET', path: '/v1/admin/tickets/duplicates' },
+} as const satisfies Record<string, ApiRoute>;
+
+export type RouteName = keyof typeof routes;
+
+/** The names of the `:name` parameters in a path: `'/a/:id/b/:code'` → `'id' | 'code'`. */
+export type PathParamName<P extends string> = P extends `${string}:${infer Name}/${infer Rest}`
+  ? Name | PathParamName<`/${Rest}`>
+  : P extends `${string}:${infer Name}`
+    ? Name
+    : never;
+
+/** The values a path needs: an object with one string per parameter, or nothing for a path without any. */
+export type PathParams<P extends string> = [PathParamName<P>] extends [never]
+  ? Record<string, never>
+  : Record<PathParamName<P>, string>;
+
+/** Fills the `:name` parameters of `path`, URI-encoding each value: buildPath('/u/:id', { id: 'a b' }) → '/u/a%20b'. */
+export function buildPath<P extends string>(path: P, params: PathParams<P>): string {
+  const values = params as Record<string, string>;
+  return path.replace(/:([A-Za-z_][A-Za-z0-9_]*)/g, (_match, name: string) => {
+    const value = values[name];
+    if (value === undefined) throw new Error(`Missing path parameter "${name}" for ${path}`);
+    return encodeURIComponent(value);
+  });
+}

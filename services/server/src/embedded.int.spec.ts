@@ -1,0 +1,89 @@
+import type { Account, DuplicateGroup, Ticket } from '@seatlink/contracts';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { seedDemoWallets } from './seed.js';
+import { freePort } from './testing/ports.js';
+import { ApiClient, startTestStack, type TestStack } from './testing/test-app.js';
+
+/**
+ * The product as `npm start` runs it on a machine with only Node: embedded PGlite (one connection), the in-process
+ * queue, the simulator mounted in the process and the demo wallets linked. Everything else in the suite runs on the
+ * real PostgreSQL and Redis where they are; this runs here always, so a write that waits for a second connection of
+ * the embedded database (which never comes while a transaction holds the only one) shows up as a hang.
+ */
+describe('the product on a bare machine: PGlite, the in-process queue and the mounted simulator', () => {
+  let stack: TestStack;
+  let user: ApiClient;
+  let admin: ApiClient;
+  const tickets = async () => (await user.request('GET', '/v1/tickets')).body.tickets as Ticket[];
+
+  beforeAll(async () => {
+    const port = await freePort();
+    stack = await startTestStack({
+      embedded: true,
+      port,
+      env: { PORT: String(port), SEED_DEMO_WALLETS: 'true', WALLET_SYNC_EVERY_MS: '60000' },
+    });
+    expect(stack.config.mountWalletSim).toBe(true);
+    expect(await seedDemoWallets(stack.app)).toEqual(['alex@wallet.test', 'sam@wallet.test']);
+    user = new ApiClient(stack.baseUrl);
+    admin = new ApiClient(stack.baseUrl);
+    await user.login('user@seatlink.test', 'User1234!');
+    await admin.login('admin@seatlink.test', 'Admin123!');
+  });
+  afterAll(async () => stack?.close());
+
+  it('syncs the demo wallets in: tickets, and the pass both wallets hold as a master and a duplicate', async () => {
+    await expect.poll(async () => (await tickets()).length, { timeout: 20_000 }).toBeGreaterThan(5);
+    // The shared pass is claimed on its own stream by a reaction that appends inside its transaction.
+    await expect
+      .poll(
+        async () =>
+          ((await admin.request('GET', '/v1/admin/tickets/duplicates')).body.duplicate_groups as DuplicateGroup[])
+            .length,
+        { timeout: 20_000 },
+      )
+      .toBeGreaterThan(0);
+    const all = await tickets();
+    expect(all.filter((t) => t.is_duplicate)).toHaveLength(1);
+    expect(new Set(all.map((t) => t.account_email))).toEqual(new Set(['alex@wallet.test', 'sam@wallet.test']));
+    // Logos are served where browsers reach the dashboard (its origin passes the CSP), not where the server calls.
+    const logo = all.find((t) => t.logo)!.logo!;
+    expect(logo.startsWith(`${stack.config.DASHBOARD_URL}/wallet-sim/logos/`)).toBe(true);
+    const image = await fetch(`${stack.baseUrl}${new URL(logo).pathname}`);
+    expect(image.status).toBe(200);
+    expect(image.headers.get('content-type')).toMatch(/^image\/svg\+xml/);
+  });
+
+  it('links and deletes an account, and the address can be linked again', async () => {
+    const linked = await user.request('POST', '/v1/accounts', { email: 'jordan@wallet.test', password: 'Wallet123!' });
+    expect([201, 202]).toContain(linked.status);
+    const account = linked.body as unknown as Account;
+    await expect
+      .poll(async () => (await tickets()).filter((t) => t.account_id === account.id).length, { timeout: 20_000 })
+      .toBeGreaterThan(0);
+    expect((await user.request('DELETE', `/v1/accounts/${account.id}`)).status).toBe(200);
+    await expect
+      .poll(async () => (await tickets()).filter((t) => t.account_id === account.id).length, { timeout: 20_000 })
+      .toBe(0);
+    // The link claim is released by the schedule reaction (another command appended in its transaction).
+    await expect
+      .poll(
+        async () =>
+          (await user.request('POST', '/v1/accounts', { email: 'jordan@wallet.test', password: 'Wallet123!' })).status,
+        { timeout: 20_000 },
+      )
+      .toBeLessThan(300);
+  });
+
+  it('answers health, sign-in and a public form at once', async () => {
+    const health = await fetch(`${stack.baseUrl}/health`, { signal: AbortSignal.timeout(5_000) });
+    expect(health.status).toBe(200);
+    expect(await health.json()).toEqual({ status: 'ok' });
+    const joined = await new ApiClient(stack.baseUrl).request('POST', '/v1/waitlist', {
+      email: 'someone@example.com',
+      first_name: 'Some',
+      last_name: 'One',
+    });
+    expect(joined.status).toBe(200);
+  });
+});

@@ -1,0 +1,59 @@
+import { mkdtempSync, mkdirSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startTestStack, type TestStack } from '../../testing/test-app.js';
+
+const ASSET = 'assets/index-Ab12Cd34.js';
+
+describe('response headers, compression and caching', () => {
+  let stack: TestStack;
+  let dist: string;
+  beforeAll(async () => {
+    dist = mkdtempSync(path.join(tmpdir(), 'seatlink-web-'));
+    mkdirSync(path.join(dist, 'assets'));
+    writeFileSync(
+      path.join(dist, 'index.html'),
+      `<!doctype html><html lang="en-GB"><head><script type="module" src="/${ASSET}"></script></head><body></body></html>`,
+    );
+    writeFileSync(path.join(dist, ASSET), `console.log(${JSON.stringify('x'.repeat(20_000))});`);
+    stack = await startTestStack({ webDist: dist });
+  });
+  afterAll(async () => {
+    await stack?.close();
+    rmSync(dist, { recursive: true, force: true });
+  });
+
+  const get = (p: string, headers: Record<string, string> = {}) => fetch(stack.baseUrl + p, { headers });
+
+  it.each(['/', '/dashboard/accounts/some-id'])('serves the dashboard (%s) with the security headers', async (p) => {
+    const res = await get(p);
+    expect(res.status).toBe(200);
+    expect(await res.text()).toContain('<html');
+    const csp = res.headers.get('content-security-policy') ?? '';
+    expect(csp).toContain("default-src 'self'");
+    expect(csp).toContain("frame-ancestors 'none'");
+    expect(csp).toContain("script-src 'self' https://www.google.com/recaptcha/");
+    expect(csp).not.toContain("script-src 'self' 'unsafe-inline'");
+    expect(res.headers.get('x-frame-options')).toBe('DENY');
+    expect(res.headers.get('x-content-type-options')).toBe('nosniff');
+    expect(res.headers.get('referrer-policy')).toBe('strict-origin-when-cross-origin');
+    expect(res.headers.get('cache-control')).toBe('no-cache');
+  });
+
+  it('sends hashed assets compressed and cached as immutable', async () => {
+    const br = await get(`/${ASSET}`, { 'accept-encoding': 'br' });
+    expect(br.status).toBe(200);
+    expect(br.headers.get('content-encoding')).toBe('br');
+    expect(br.headers.get('cache-control')).toBe('public, max-age=31536000, immutable');
+    expect(await br.text()).toContain('xxxx');
+    const gzip = await get(`/${ASSET}`, { 'accept-encoding': 'gzip' });
+    expect(gzip.headers.get('content-encoding')).toBe('gzip');
+  });
+
+  it('puts the headers on API answers too, and answers /health with its status only', async () => {
+    const res = await get('/health');
+    expect(res.headers.get('x-content-type-options')).toBe('nosniff');
+    expect(Object.keys((await res.json()) as object)).toEqual(['status']);
+  });
+});

@@ -1,0 +1,54 @@
+import fastifyCompress from '@fastify/compress';
+import fastifyHelmet from '@fastify/helmet';
+import type { NestFastifyApplication } from '@nestjs/platform-fastify';
+
+/** reCAPTCHA v3 loads its script from Google and runs in Google's frame (the human check, when keys are set). */
+const RECAPTCHA_SCRIPTS = ['https://www.google.com/recaptcha/', 'https://www.gstatic.com/recaptcha/'];
+const RECAPTCHA_FRAMES = ['https://www.google.com/recaptcha/', 'https://recaptcha.google.com/recaptcha/'];
+
+/**
+ * Response headers of every answer (helmet): a Content-Security-Policy for the dashboard (its own scripts and styles,
+ * the human check's; no framing by any site), X-Frame-Options DENY, nosniff, a referrer policy that never sends
+ * paths (reset links carry tokens) to other sites, and HSTS. Then compression (brotli or gzip) of answers over 1 KiB.
+ */
+export async function registerHttpHardening(app: NestFastifyApplication, dashboardOrigin: string): Promise<void> {
+  const socketOrigin = dashboardOrigin.replace(/^http/, 'ws');
+  await app.register(fastifyHelmet, {
+    contentSecurityPolicy: {
+      useDefaults: false,
+      directives: {
+        defaultSrc: ["'self'"],
+        baseUri: ["'self'"],
+        objectSrc: ["'none'"],
+        frameAncestors: ["'none'"],
+        formAction: ["'self'"],
+        scriptSrc: ["'self'", ...RECAPTCHA_SCRIPTS],
+        frameSrc: RECAPTCHA_FRAMES,
+        connectSrc: ["'self'", socketOrigin, ...RECAPTCHA_SCRIPTS],
+        // Toasts (react-hot-toast) add their styles at run time.
+        styleSrc: ["'self'", "'unsafe-inline'"],
+        imgSrc: ["'self'", 'data:', 'https:'],
+        fontSrc: ["'self'"],
+      },
+    },
+    frameguard: { action: 'deny' },
+    referrerPolicy: { policy: 'strict-origin-when-cross-origin' },
+    crossOriginEmbedderPolicy: false,
+  });
+  await app.register(fastifyCompress, { global: true, encodings: ['br', 'gzip'], threshold: 1024 });
+}
+
+/** Hashed build assets never change under their name: cached for a year; everything else is revalidated. */
+export function staticCacheHeaders(reply: HeaderTarget, filePath: string) {
+  const value = /[\\/]assets[\\/][^\\/]+-[A-Za-z0-9_-]{8,}\.[a-z0-9]+$/.test(filePath)
+    ? 'public, max-age=31536000, immutable'
+    : 'no-cache';
+  // @fastify/static hands over Fastify's reply (`header`); its typings name Node's response (`setHeader`).
+  if (typeof reply.header === 'function') reply.header('cache-control', value);
+  else reply.setHeader?.('cache-control', value);
+}
+
+interface HeaderTarget {
+  header?(name: string, value: string): unknown;
+  setHeader?(name: string, value: string): unknown;
+}

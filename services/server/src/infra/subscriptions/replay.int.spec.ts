@@ -1,0 +1,241 @@
+import { randomUUID } from 'node:crypto';
+import { CommandBus } from '@nestjs/cqrs';
+import { sql } from 'drizzle-orm';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { SetCreditsCommand } from '../../modules/credits/set-credits.command.js';
+import { ClickRecorder } from '../../modules/distribution/click-recorder.service.js';
+import { DistributeTicketsCommand } from '../../modules/distribution/distribute-tickets.command.js';
+import { LinkClaims } from '../../modules/distribution/link-claims.service.js';
+import { RecallDistributionCommand } from '../../modules/distribution/recall-distribution.command.js';
+import { RegisterUserCommand } from '../../modules/identity/register-user.command.js';
+import { UserCommandMessage } from '../../modules/identity/user.command.js';
+import { InviteCommandMessage } from '../../modules/invites/invite.command.js';
+import { walletAccountDecider } from '../../modules/wallet-accounts/wallet-account.decider.js';
+import { walletAccountStream } from '../../modules/wallet-accounts/wallet-account.events.js';
+import { handleCommand } from '../../shared/event-sourcing/aggregate-handler.js';
+import { startTestStack, subscriptionsCaughtUp, type TestStack } from '../../testing/test-app.js';
+import { queryRows, type Database } from '../db/database.js';
+import { DATABASE } from '../db/database.module.js';
+import { EVENT_STORE, type EventStore } from '../event-store/event-store.port.js';
+import { SubscriptionHost } from './subscription-host.js';
+import { SubscriptionOperations } from './subscription-operations.js';
+import { SubscriptionHostService, SubscriptionRegistry } from './subscriptions.module.js';
+
+async function dump(database: Database, table: string) {
+  return queryRows<Record<string, unknown>>(database.db, sql.raw(`select * from "${table}" t order by t::text`));
+}
+
+describe('replay', () => {
+  let stack: TestStack;
+  beforeAll(async () => {
+    stack = await startTestStack({ redis: false });
+  });
+  afterAll(async () => stack?.close());
+
+  it('rebuilds every read model equal to the live-built one, set-based batches or not', async () => {
+    const bus = stack.app.get(CommandBus);
+    const ids: string[] = [];
+    for (let i = 0; i < 8; i++) {
+      const { userId } = await bus.execute(
+        new RegisterUserCommand({
+          email: `replay${i}@example.com`,
+          password: 'Passw0rd!',
+          firstName: `F${i}`,
+          lastName: `L${i}`,
+          isAdmin: i === 0,
+          emailVerified: i % 2 === 0,
+        }),
+      );
+      ids.push(userId);
+    }
+    for (let round = 0; round < 5; round++) {
+      for (const [i, userId] of ids.entries()) {
+        await bus.execute(new SetCreditsCommand({ userId, credits: round * 10 + i, actorId: ids[0]! }));
+      }
+    }
+    for (const userId of ids.slice(0, 3)) {
+      await bus.execute(
+        new UserCommandMessage(
+          { type: 'ToggleBan', data: { userId, by: ids[0]!, now: new Date().toISOString() } },
+          { actorId: ids[0]! },
+        ),
+      );
+      await bus.execute(
+        new UserCommandMessage(
+          { type: 'RecordLogin', data: { userId, now: new Date().toISOString() } },
+          { actorId: userId },
+        ),
+      );
+    }
+    const codes = ['REPLAYAAA2', 'REPLAYBBB3', 'REPLAYCCC4'];
+    for (const code of codes) {
+      await bus.execute(
+        new InviteCommandMessage(
+          {
+            type: 'CreateInvite',
+            data: {
+              inviteId: randomUUID(),
+              code,
+              maxUses: 3,
+              expiresAt: new Date(Date.now() + 86_400_000).toISOString(),
+              createdBy: ids[0]!,
+              now: new Date().toISOString(),
+            },
+          },
+          { actorId: ids[0]! },
+        ),
+      );
+    }
+    await bus.execute(
+      new InviteCommandMessage(
+        { type: 'DisableInvite', data: { code: codes[1]!, by: ids[0]!, now: new Date().toISOString() } },
+        { actorId: ids[0]! },
+      ),
+    );
+    await bus.execute(
+      new InviteCommandMessage(
+        { type: 'DeleteInvite', data: { code: codes[2]!, by: ids[0]!, now: new Date().toISOString() } },
+        { actorId: ids[0]! },
+      ),
+    );
+    // Wallet accounts with tickets, one pass in two accounts (a duplicate group), a ticket gone, an account deleted.
+    const store0 = stack.app.get<EventStore>(EVENT_STORE);
+    const pass = (id: string) => ({
+      passId: id,
+      barcode: `BC-${id}`,
+      title: `Match ${id}`,
+      subtitle: null,
+      logo: null,
+      venueName: 'Quayside',
+      section: '1',
+      row: 'A',
+      seat: id,
+      nextGame: null,
+      nextGameDate: null,
+    });
+    const accountIds = [randomUUID(), randomUUID(), randomUUID()];
+    for (const [i, accountId] of accountIds.entries()) {
+      const run = (command: Parameters<typeof walletAccountDecider.decide>[0]) =>
+        handleCommand(store0, walletAccountDecider, walletAccountStream(accountId), command, {
+          metadata: {},
+          commandId: randomUUID(),
+        });
+      const now = new Date().toISOString();
+      await run({
+        type: 'LinkAccount',
+        data: {
+          accountId,
+          userId: ids[i]!,
+          email: `w${i}@wallet.test`,
+          providerAccountId: `p${i}`,
+          firstName: 'W',
+          lastName: `${i}`,
+          displayName: `W ${i}`,
+          now,
+        },
+      });
+      await run({
+        type: 'RecordSync',
+        data: { accountId, passes: [pass('shared'), pass(`own${i}`), pass(`x${i}`)], now },
+      });
+      await run({ type: 'RecordSync', data: { accountId, passes: [pass('shared'), pass(`own${i}`)], now } });
+    }
+    await handleCommand(
+      store0,
+      walletAccountDecider,
+      walletAccountStream(accountIds[2]!),
+      {
+        type: 'DeleteAccount',
+        data: { accountId: accountIds[2]!, userId: ids[2]!, now: new Date().toISOString() },
+      },
+      { metadata: {}, commandId: randomUUID() },
+    );
+    await subscriptionsCaughtUp(stack.app);
+    // Links: three made (one in a bulk request), clicked, one recalled, a request refused; clicks as events.
+    await bus.execute(new SetCreditsCommand({ userId: ids[0]!, credits: 100, actorId: ids[0]! }));
+    await subscriptionsCaughtUp(stack.app);
+    const own = await queryRows<{ id: string }>(
+      stack.app.get<Database>(DATABASE).db,
+      sql`select id from tickets where user_id = ${ids[0]!} order by id`,
+    );
+    const outcome = await bus.execute(
+      new DistributeTicketsCommand({
+        userId: ids[0]!,
+        ticketIds: own.map((t) => t.id),
+        expiresAt: null,
+        maxClicks: 3,
+        commandId: randomUUID(),
+      }),
+    );
+    expect(outcome.distributed.length).toBeGreaterThan(0);
+    await bus.execute(
+      new DistributeTicketsCommand({
+        userId: ids[0]!,
+        ticketIds: [own[0]!.id],
+        expiresAt: null,
+        maxClicks: null,
+        commandId: randomUUID(),
+      }),
+    );
+    await subscriptionsCaughtUp(stack.app);
+    const claims = stack.app.get(LinkClaims);
+    for (const d of outcome.distributed) {
+      for (let i = 0; i < 4; i++) await claims.claim(d.code, 'https://fallback').catch(() => undefined);
+    }
+    await stack.app.get(ClickRecorder).flush();
+    await bus.execute(
+      new RecallDistributionCommand({
+        userId: ids[0]!,
+        distributionId: outcome.distributed[0]!.distributionId,
+        commandId: randomUUID(),
+      }),
+    );
+    await subscriptionsCaughtUp(stack.app);
+    await subscriptionsCaughtUp(stack.app);
+
+    const database = stack.app.get<Database>(DATABASE);
+    const store = stack.app.get<EventStore>(EVENT_STORE);
+    await stack.app.get(SubscriptionHostService).host!.stop();
+    const projections = stack.app.get(SubscriptionRegistry).projections();
+    const tables = [...new Set(projections.flatMap((p) => p.tables ?? []))].sort();
+    expect(tables).toEqual([
+      'audit_entries',
+      'credit_balances',
+      'invite_codes',
+      'link_click_minutes',
+      'links',
+      'pass_groups',
+      'tickets',
+      'user_streams',
+      'users',
+      'waitlist_entries',
+      'wallet_accounts',
+    ]);
+    const before = Object.fromEntries(
+      await Promise.all(tables.map(async (t) => [t, await dump(database, t)] as const)),
+    );
+    expect((before.users as unknown[]).length).toBe(10);
+    expect((before.credit_balances as unknown[]).length).toBe(9);
+    expect((before.invite_codes as unknown[]).length).toBe(2);
+    expect((before.wallet_accounts as unknown[]).length).toBe(2);
+    expect((before.tickets as unknown[]).length).toBe(4);
+    expect((before.links as Array<{ clicks: number; recalled_at: unknown }>).map((l) => l.clicks)).toEqual([3, 3]);
+    expect((before.audit_entries as unknown[]).length).toBe(4);
+    expect((before.link_click_minutes as Array<{ clicks: number }>).reduce((s, m) => s + m.clicks, 0)).toBe(6);
+    // The shared pass: held by the two live accounts' tickets, in claim order.
+    expect((before.pass_groups as Array<{ holders: string[] }>).some((g) => g.holders.length === 2)).toBe(true);
+
+    // Batches of 1 (one event at a time) and of 1000 must build the same rows as the live projection did.
+    for (const batchSize of [1, 1000]) {
+      const names = projections.map((p) => p.name);
+      await new SubscriptionOperations(database, store, () => projections).reset(names);
+      expect(await dump(database, 'users')).toEqual([]);
+      const read = await new SubscriptionHost(database, store, projections, { batchSize }).drain({ names });
+      expect(read).toBeGreaterThan(0);
+      const after = Object.fromEntries(
+        await Promise.all(tables.map(async (t) => [t, await dump(database, t)] as const)),
+      );
+      expect(after).toEqual(before);
+    }
+  });
+});

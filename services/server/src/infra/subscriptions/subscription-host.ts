@@ -1,0 +1,262 @@
+import { hostname } from 'node:os';
+import { safeErrorMessage } from '../db/db-errors.js';
+import type { Database, HeldLock } from '../db/database.js';
+import { isTransientDatabaseError } from '../db/transient-errors.js';
+import type { EventStore } from '../event-store/event-store.port.js';
+import { Backoff } from '../../shared/backoff.js';
+import { CheckpointMovedError, ensureCheckpoint } from './checkpoints.js';
+import { Signal } from '../../shared/signal.js';
+import type { LiveUpdate, Subscription } from './subscription.js';
+import { type RetryPolicy, type SubscriptionLogger, SubscriptionRunner } from './subscription-runner.js';
+
+/** Advisory-lock key of the subscriptions: exactly one process runs them at a time; the others stand by. */
+export const SUBSCRIPTIONS_LOCK_KEY = 7310002;
+export const HOST_ROLE = 'subscriptions';
+
+export interface HostOptions {
+  batchSize?: number;
+  /** Fallback poll of each subscription, in case a wake-up was missed. */
+  pollMs?: number;
+  /** How often a standby process tries for the lock. */
+  lockRetryMs?: number;
+  heartbeatMs?: number;
+  retry?: Partial<RetryPolicy>;
+  onLive?: (updates: LiveUpdate[]) => void;
+  onAdvanced?: (name: string, position: string) => void;
+  logger?: SubscriptionLogger;
+  /** Who this process is, in the health report. */
+  owner?: string;
+}
+
+const silent: SubscriptionLogger = { log: () => undefined, warn: () => undefined, error: () => undefined };
+
+export class CatchUpTimeoutError extends Error {
+  constructor(readonly behind: string[]) {
+    super(`Not caught up before the deadline: ${behind.join(', ')}`);
+    this.name = 'CatchUpTimeoutError';
+  }
+}
+
+/**
+ * Runs every subscription in the process that holds the lock, each in a loop of its own (a slow or failing one never
+ * holds the others back), woken by appends and polling as a fallback. Losing the lock's connection stops the loops at
+ * once and goes back to trying for the lock, as a standby does; the compare-and-set on each checkpoint keeps a batch
+ * already under way from being applied twice.
+ */
+export class SubscriptionHost {
+  readonly runners: SubscriptionRunner[];
+  private readonly signals = new Map<string, Signal>();
+  private readonly stopSignal = new Signal();
+  private readonly logger: SubscriptionLogger;
+  private readonly batchSize: number;
+  private readonly pollMs: number;
+  private readonly lockRetryMs: number;
+  private readonly heartbeatMs: number;
+  private readonly owner: string;
+  private stopped = false;
+  private loop: Promise<void> | null = null;
+  private holding = false;
+
+  constructor(
+    private readonly database: Database,
+    private readonly store: EventStore,
+    readonly subscriptions: readonly Subscription[],
+    options: HostOptions = {},
+  ) {
+    const names = new Set<string>();
+    for (const s of subscriptions) {
+      if (names.has(s.name)) throw new Error(`Two subscriptions are named ${s.name}`);
+      names.add(s.name);
+      this.signals.set(s.name, new Signal());
+    }
+    this.logger = options.logger ?? silent;
+    this.batchSize = options.batchSize ?? 500;
+    this.pollMs = options.pollMs ?? 1000;
+    this.lockRetryMs = options.lockRetryMs ?? 2000;
+    this.heartbeatMs = options.heartbeatMs ?? 5000;
+    this.owner = options.owner ?? `${hostname()}:${process.pid}`;
+    const retry: RetryPolicy = { attempts: 5, initialMs: 100, ...options.retry };
+    this.runners = subscriptions.map(
+      (s) =>
+        new SubscriptionRunner(database, store, s, {
+          batchSize: this.batchSize,
+          retry,
+          onLive: options.onLive,
+          onAdvanced: options.onAdvanced,
+          logger: this.logger,
+        }),
+    );
+  }
+
+  /** Whether this process holds the lock and runs the subscriptions now. */
+  get active() {
+    return this.holding;
+  }
+
+  /** Starts in the background: takes the lock when it can, runs the subscriptions while it holds it. */
+  start(): void {
+    if (this.loop) return;
+    this.stopped = false;
+    this.loop = this.run().catch((err: unknown) =>
+      this.logger.error(`subscriptions stopped: ${safeErrorMessage(err)}`),
+    );
+  }
+
+  async stop(): Promise<void> {
+    this.stopped = true;
+    this.stopSignal.notify();
+    for (const signal of this.signals.values()) signal.notify();
+    await this.loop;
+    this.loop = null;
+  }
+
+  private async run(): Promise<void> {
+    const backoff = new Backoff({ initialMs: 200, maxMs: this.lockRetryMs });
+    while (!this.stopped) {
+      let lock: HeldLock | null;
+      try {
+        lock = await this.database.tryAdvisoryLock(SUBSCRIPTIONS_LOCK_KEY);
+      } catch (err) {
+        this.logger.warn(`cannot reach the database for the subscriptions lock: ${safeErrorMessage(err)}`);
+        await this.stopSignal.wait(backoff.next());
+        continue;
+      }
+      if (!lock) {
+        await this.stopSignal.wait(this.lockRetryMs);
+        continue;
+      }
+      backoff.reset();
+      await this.runHolding(lock);
+    }
+  }
+
+  private async runHolding(lock: HeldLock): Promise<void> {
+    let lost = false;
+    const lostSignal = lock.lost.then(() => {
+      lost = true;
+      this.stopSignal.notify();
+      for (const signal of this.signals.values()) signal.notify();
+    });
+    let unlisten: (() => Promise<void>) | null = null;
+    let heartbeat: NodeJS.Timeout | null = null;
+    const stillActive = () => !this.stopped && !lost;
+    try {
+      await this.prepare();
+      unlisten = await this.store.onAppended(() => this.wakeAll());
+      await this.beat(true);
+      heartbeat = setInterval(() => void this.beat(false), this.heartbeatMs);
+      this.holding = true;
+      this.logger.log(
+        `took the subscriptions lock (${this.owner}): running ${this.runners.map((r) => r.name).join(', ')}`,
+      );
+      await Promise.all(this.runners.map((runner) => this.follow(runner, stillActive)));
+    } catch (err) {
+      this.logger.warn(`subscriptions interrupted: ${safeErrorMessage(err)}`);
+    } finally {
+      this.holding = false;
+      if (heartbeat) clearInterval(heartbeat);
+      await unlisten?.().catch(() => undefined);
+      await lock.release();
+      void lostSignal;
+    }
+    if (lost && !this.stopped) {
+      this.logger.warn('lost the subscriptions lock (its connection ended); trying to take it again');
+    } else if (!this.stopped) {
+      await this.stopSignal.wait(this.lockRetryMs);
+    }
+  }
+
+  /** Creates the checkpoints of subscriptions that have never run: projections at the start, reactions at the head. */
+  async prepare(): Promise<void> {
+    const head = await this.store.headPosition();
+    for (const s of this.subscriptions) {
+      const from = (s.startFrom ?? (s.kind === 'reaction' ? 'now' : 'beginning')) === 'now' ? head : null;
+      await ensureCheckpoint(this.database, s.name, from);
+    }
+  }
+
+  private async beat(acquired: boolean) {
+    try {
+      await this.database.query(
+        `insert into subscription_hosts (role, owner, acquired_at, heartbeat_at) values ($1, $2, now(), now())
+         on conflict (role) do update set owner = excluded.owner, heartbeat_at = now()
+           ${acquired ? ', acquired_at = now()' : ''}`,
+        [HOST_ROLE, this.owner],
+      );
+    } catch (err) {
+      this.logger.warn(`heartbeat failed: ${safeErrorMessage(err)}`);
+    }
+  }
+
+  private wakeAll() {
+    for (const signal of this.signals.values()) signal.notify();
+  }
+
+  /** One subscription's loop while the lock is held. */
+  private async follow(runner: SubscriptionRunner, stillActive: () => boolean) {
+    const signal = this.signals.get(runner.name)!;
+    const failures = new Backoff({ initialMs: 100, maxMs: 5000 });
+    const invisible = new Backoff({ initialMs: 5, maxMs: this.pollMs, jitter: false });
+    while (stillActive()) {
+      let read: number;
+      try {
+        read = await runner.step();
+        failures.reset();
+      } catch (err) {
+        if (!stillActive()) return;
+        if (err instanceof CheckpointMovedError) continue;
+        const transient = isTransientDatabaseError(err);
+        this.logger[transient ? 'warn' : 'error'](`${runner.name}: ${safeErrorMessage(err)}; trying again`);
+        await signal.wait(failures.next());
+        continue;
+      }
+      if (read === this.batchSize) continue;
+      if (read > 0) {
+        invisible.reset();
+        await signal.wait(this.pollMs);
+        continue;
+      }
+      // Nothing readable. When the head is further on, events are held back by a transaction still open: look
+      // again soon rather than after a whole poll interval.
+      const behind = await this.behindHead(runner).catch(() => false);
+      await signal.wait(behind ? invisible.next() : this.pollMs);
+      if (!behind) invisible.reset();
+    }
+  }
+
+  private async behindHead(runner: SubscriptionRunner): Promise<boolean> {
+    const [head, checkpoint] = await Promise.all([this.store.headPosition(), runner.checkpoint()]);
+    return head !== null && (checkpoint === null || this.store.comparePositions(checkpoint, head) < 0);
+  }
+
+  /**
+   * Runs the named subscriptions (all by default) until each has read everything committed before the call, in this
+   * process, without the loops: for the replay CLI and tests. The caller must hold the lock (or know nobody else runs
+   * them). `onProgress` is told the events read so far.
+   */
+  async drain(
+    options: { names?: readonly string[]; deadlineMs?: number; onProgress?: (read: number) => void } = {},
+  ): Promise<number> {
+    const runners = options.names ? this.runners.filter((r) => options.names!.includes(r.name)) : this.runners;
+    const target = await this.store.headPosition();
+    if (target === null) return 0;
+    await this.prepare();
+    const deadline = Date.now() + (options.deadlineMs ?? 10 * 60_000);
+    let total = 0;
+    await Promise.all(
+      runners.map(async (runner) => {
+        for (;;) {
+          const checkpoint = await runner.checkpoint();
+          if (checkpoint !== null && this.store.comparePositions(checkpoint, target) >= 0) return;
+          if (Date.now() > deadline) throw new CatchUpTimeoutError([runner.name]);
+          const read = await runner.step();
+          total += read;
+          options.onProgress?.(total);
+          // Nothing readable yet: a transaction still open holds newer events back.
+          if (read === 0) await new Promise((r) => setTimeout(r, 10));
+        }
+      }),
+    );
+    return total;
+  }
+}

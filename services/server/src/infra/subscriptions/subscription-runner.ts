@@ -1,0 +1,193 @@
+import { randomUUID } from 'node:crypto';
+import { sql } from 'drizzle-orm';
+import type { Database, Tx } from '../db/database.js';
+import { safeErrorMessage } from '../db/db-errors.js';
+import { isTransientDatabaseError } from '../db/transient-errors.js';
+import type { EventStore, RecordedEvent } from '../event-store/event-store.port.js';
+import { advanceCheckpoint, CheckpointMovedError, readCheckpoint } from './checkpoints.js';
+import type { LiveUpdate, Subscription, SubscriptionContext } from './subscription.js';
+
+export interface RetryPolicy {
+  /** Tries of one failing event, one by one, before it is parked. */
+  attempts: number;
+  /** Wait before the second try; doubles each time. */
+  initialMs: number;
+}
+
+export interface SubscriptionLogger {
+  log(message: string): void;
+  warn(message: string): void;
+  error(message: string): void;
+}
+
+export interface RunnerOptions {
+  batchSize: number;
+  retry: RetryPolicy;
+  onLive?: (updates: LiveUpdate[]) => void;
+  /** Called after each commit that moved the checkpoint (read-your-writes waiters in this process). */
+  onAdvanced?: (name: string, position: string) => void;
+  logger: SubscriptionLogger;
+}
+
+const describe = (err: unknown) => safeErrorMessage(err).slice(0, 2000);
+
+/**
+ * Runs one subscription over the feed: reads a batch after its checkpoint, applies the events it handles and moves the
+ * checkpoint in one transaction. When a batch fails, its events are applied one at a time; an event that keeps failing
+ * is retried with backoff and then parked (kept with its error), and the subscription moves past it. Failures of the
+ * database itself (connection lost) are not the event's fault: they are thrown for the caller to wait and try again.
+ */
+export class SubscriptionRunner {
+  private readonly handles: ReadonlySet<string>;
+
+  constructor(
+    private readonly database: Database,
+    private readonly store: EventStore,
+    readonly subscription: Subscription,
+    private readonly options: RunnerOptions,
+  ) {
+    this.handles = new Set(subscription.handles);
+  }
+
+  get name() {
+    return this.subscription.name;
+  }
+
+  /** The checkpoint, read afresh (a reset for a rebuild may have moved it). */
+  async checkpoint(): Promise<string | null> {
+    const position = await readCheckpoint(this.database, this.name);
+    if (position === undefined) throw new Error(`Subscription ${this.name} has no checkpoint yet`);
+    return position;
+  }
+
+  /** Processes one batch; answers how many feed events it read (0: nothing new is readable). */
+  async step(): Promise<number> {
+    const from = await this.checkpoint();
+    const batch = await this.store.readAll(from, this.options.batchSize, { types: this.subscription.handles });
+    if (batch.length === 0) return 0;
+    const last = batch[batch.length - 1]!.position;
+    try {
+      await this.commit(
+        batch.filter((e) => this.handles.has(e.type)),
+        from,
+        last,
+      );
+    } catch (err) {
+      if (err instanceof CheckpointMovedError || isTransientDatabaseError(err)) throw err;
+      await this.isolate(batch, from);
+    }
+    return batch.length;
+  }
+
+  /** Applies a failed batch one event at a time, so only the event at fault is parked. */
+  private async isolate(batch: readonly RecordedEvent[], from: string | null) {
+    let at = from;
+    for (const event of batch) {
+      if (!this.handles.has(event.type)) continue;
+      await this.applyOne(event, at);
+      at = event.position;
+    }
+    const last = batch[batch.length - 1]!.position;
+    if (at !== last) await this.commit([], at, last);
+  }
+
+  private async applyOne(event: RecordedEvent, from: string | null) {
+    const { attempts, initialMs } = this.options.retry;
+    let lastError: unknown;
+    for (let attempt = 1; attempt <= attempts; attempt++) {
+      try {
+        await this.commit([event], from, event.position);
+        return;
+      } catch (err) {
+        if (err instanceof CheckpointMovedError || isTransientDatabaseError(err)) throw err;
+        lastError = err;
+        if (attempt < attempts) await new Promise((r) => setTimeout(r, initialMs * 2 ** (attempt - 1)));
+      }
+    }
+    await this.park(event, from, lastError, attempts);
+  }
+
+  private async park(event: RecordedEvent, from: string | null, error: unknown, attempts: number) {
+    await this.database.db.transaction(async (tx) => {
+      await advanceCheckpoint(tx, this.name, from, event.position);
+      await tx.execute(sql`
+        insert into parked_events
+          (id, subscription, event_id, position, stream_id, event_type, stream_revision, event_data, event_metadata,
+           event_created_at, error, attempts, parked_at, status)
+        values (${randomUUID()}, ${this.name}, ${event.id}, ${event.position}, ${event.streamId}, ${event.type},
+                ${event.revision}, ${JSON.stringify(event.data ?? {})}::jsonb, ${JSON.stringify(event.metadata ?? {})}::jsonb,
+                ${event.createdAt.toISOString()}, ${describe(error)}, ${attempts}, now(), 'parked')
+        on conflict (subscription, event_id) do update
+          set error = excluded.error, attempts = parked_events.attempts + excluded.attempts,
+              parked_at = excluded.parked_at, status = 'parked', resolved_at = null, resolved_by = null`);
+    });
+    this.options.onAdvanced?.(this.name, event.position);
+    this.options.logger.error(
+      `${this.name}: parked ${event.type} ${event.id} (stream ${event.streamId}, position ${event.position}) ` +
+        `after ${attempts} tries: ${describe(error)}`,
+    );
+  }
+
+  /** What `apply` is given: the transaction, the event store within it, and queues for after the commit. */
+  private context(tx: Tx, live: LiveUpdate[], after: Array<() => void | Promise<void>>): SubscriptionContext {
+    const afterCommit = (work: () => void | Promise<void>) => after.push(work);
+    return {
+      tx,
+      store: this.store.withinTransaction(tx, afterCommit),
+      push: (update) => live.push(update),
+      afterCommit,
+    };
+  }
+
+  /** Applies events and moves the checkpoint from `from` to `to` in one transaction; then sends what it queued. */
+  private async commit(events: readonly RecordedEvent[], from: string | null, to: string) {
+    const live: LiveUpdate[] = [];
+    const after: Array<() => void | Promise<void>> = [];
+    await this.database.db.transaction(async (tx) => {
+      await advanceCheckpoint(tx, this.name, from, to);
+      if (events.length === 0) return;
+      await this.subscription.apply(events, this.context(tx, live, after));
+    });
+    this.options.onAdvanced?.(this.name, to);
+    if (live.length > 0) this.options.onLive?.(dedupe(live));
+    for (const work of after) {
+      try {
+        await work();
+      } catch (err) {
+        this.options.logger.warn(`${this.name}: after-commit work failed: ${describe(err)}`);
+      }
+    }
+  }
+
+  /**
+   * Applies one parked event again, out of its turn (an operator's retry): answers null when it went through, else
+   * the error. The checkpoint does not move.
+   */
+  async reapply(event: RecordedEvent): Promise<string | null> {
+    const live: LiveUpdate[] = [];
+    const after: Array<() => void | Promise<void>> = [];
+    try {
+      await this.database.db.transaction(async (tx) => {
+        const ctx = this.context(tx, live, after);
+        if (this.subscription.repair) await this.subscription.repair(event, ctx);
+        else await this.subscription.apply([event], ctx);
+      });
+    } catch (err) {
+      return describe(err);
+    }
+    if (live.length > 0) this.options.onLive?.(dedupe(live));
+    for (const work of after) await Promise.resolve(work()).catch(() => undefined);
+    return null;
+  }
+}
+
+/** The same update twice in one batch is sent once. */
+function dedupe(updates: LiveUpdate[]): LiveUpdate[] {
+  const seen = new Set<string>();
+  return updates.filter((u) => {
+    const key = JSON.stringify([u.to, u.event, u.payload]);
+    if (seen.has(key)) return false;
+    seen.add(key);
+    return true;
+  });
+}

@@ -1,0 +1,52 @@
+import { Global, Inject, Module, type OnApplicationShutdown } from '@nestjs/common';
+import { Redis } from 'ioredis';
+import { APP_CONFIG, type AppConfig } from '../config/config.js';
+import { HttpWalletProvider } from './http-wallet-provider.js';
+import { ProviderRateLimiter } from './provider-rate-limiter.js';
+import { TokenCipher } from './token-cipher.js';
+import { WALLET_PROVIDER } from './wallet-provider.port.js';
+
+const WALLET_REDIS = Symbol('WalletRedis');
+
+class WalletRedisCloser implements OnApplicationShutdown {
+  constructor(@Inject(WALLET_REDIS) private readonly redis: Redis | null) {}
+  onApplicationShutdown() {
+    this.redis?.disconnect();
+  }
+}
+
+/** The wallet provider (over HTTP), its shared pace, and the cipher of its access tokens. */
+@Global()
+@Module({
+  providers: [
+    {
+      provide: WALLET_PROVIDER,
+      inject: [APP_CONFIG],
+      useFactory: (config: AppConfig) => new HttpWalletProvider(config.walletProviderUrl),
+    },
+    {
+      provide: WALLET_REDIS,
+      inject: [APP_CONFIG],
+      useFactory: (config: AppConfig) => {
+        if (!config.REDIS_URL) return null;
+        const redis = new Redis(config.REDIS_URL, { enableOfflineQueue: false });
+        redis.on('error', () => undefined);
+        return redis;
+      },
+    },
+    {
+      provide: ProviderRateLimiter,
+      inject: [APP_CONFIG, WALLET_REDIS],
+      useFactory: (config: AppConfig, redis: Redis | null) =>
+        new ProviderRateLimiter({
+          requestsPerSecond: config.WALLET_PROVIDER_RPS,
+          ...(redis ? { redis } : {}),
+          prefix: config.REDIS_PREFIX,
+        }),
+    },
+    { provide: TokenCipher, inject: [APP_CONFIG], useFactory: (config: AppConfig) => TokenCipher.fromConfig(config) },
+    WalletRedisCloser,
+  ],
+  exports: [WALLET_PROVIDER, ProviderRateLimiter, TokenCipher],
+})
+export class WalletModule {}

@@ -1,0 +1,18 @@
+import { CommandHandler, type ICommandHandler } from '@nestjs/cqrs';
+import { CreditChanges } from './credit-changes.service.js';
+import { RefundCreditsCommand } from './refund-credits.command.js';
+
+@CommandHandler(RefundCreditsCommand)
+export class RefundCreditsHandler implements ICommandHandler<RefundCreditsCommand> {
+  constructor(private readonly credits: CreditChanges) {}
+
+  async execute({ input, now }: RefundCreditsCommand) {
+    const { userId, amount, reference, distributionIds } = input;
+    const result = await this.credits.run(
+      userId,
+      { type: 'RefundCredits', data: { userId, amount, reference, distributionIds, now: now.toISOString() } },
+      { actorId: userId, commandId: input.commandId },
+    );
+    return { position: result.position, events: result.events };
+  }
+}

@@ -1,0 +1,79 @@
+import { Readable } from 'node:stream';
+import { Controller, Get, Header, Inject, Param, Query, Res } from '@nestjs/common';
+import {
+  AUDIT_EVENT_TYPES,
+  type AuditEntry,
+  type AuditQuery,
+  auditQuerySchema,
+  type AuditsResponse,
+  MAX_AUDIT_EXPORT_ROWS,
+  userIdParamSchema,
+} from '@seatlink/contracts';
+import { stringify } from 'csv-stringify';
+import type { FastifyReply } from 'fastify';
+import { DATABASE } from '../../infra/db/database.module.js';
+import type { Database } from '../../infra/db/database.js';
+import { AdminOnly } from '../identity/auth.decorators.js';
+import { auditBatches, listAudits } from './read-models/audit.queries.js';
+
+/** A cell a spreadsheet would run as a formula (=, +, -, @, tab, CR) is given a leading quote. */
+const cell = (value: string | null) => (value && /^[=+\-@\t\r]/.test(value) ? `'${value}` : (value ?? ''));
+
+const CSV_COLUMNS = [
+  'Event Time',
+  'Status',
+  'Event Type',
+  'Ticket ID',
+  'Distribution ID',
+  'IP Address',
+  'Bulk Action',
+  'Details',
+];
+
+function csvRow(entry: AuditEntry): string[] {
+  const { status, ticket_id, distribution_id, ...details } = entry.event_data;
+  return [
+    entry.created_at,
+    status,
+    AUDIT_EVENT_TYPES[entry.event_type],
+    cell(ticket_id),
+    cell(distribution_id),
+    cell(entry.metadata.ip_address),
+    entry.metadata.bulk_action ? 'yes' : 'no',
+    cell(Object.keys(details).length > 0 ? JSON.stringify(details) : null),
+  ];
+}
+
+/** A user's audit log for admins (SPEC.md §7), and the same filtered view as CSV. */
+@Controller('v1/admin/users')
+@AdminOnly()
+export class AdminAuditsController {
+  constructor(@Inject(DATABASE) private readonly database: Database) {}
+
+  @Get(':id/audits')
+  async audits(
+    @Param('id', { schema: userIdParamSchema }) userId: string,
+    @Query({ schema: auditQuerySchema }) query: AuditQuery,
+  ): Promise<AuditsResponse> {
+    return { audits: await listAudits(this.database.db, userId, query) };
+  }
+
+  /** Every entry of the filtered view (not just a page), newest first, streamed; at most MAX_AUDIT_EXPORT_ROWS. */
+  @Get(':id/audits.csv')
+  @Header('content-type', 'text/csv; charset=utf-8')
+  @Header('cache-control', 'no-store')
+  async exportCsv(
+    @Param('id', { schema: userIdParamSchema }) userId: string,
+    @Query({ schema: auditQuerySchema }) query: AuditQuery,
+    @Res() reply: FastifyReply,
+  ) {
+    const batches = auditBatches(this.database.db, userId, query, 2000, MAX_AUDIT_EXPORT_ROWS);
+    const rows = Readable.from(
+      (async function* () {
+        for await (const batch of batches) for (const entry of batch) yield csvRow(entry);
+      })(),
+    );
+    const csv = rows.pipe(stringify({ header: true, columns: CSV_COLUMNS, bom: true }));
+    return reply.header('content-disposition', `attachment; filename="audit-${userId}.csv"`).send(csv);
+  }
+}

@@ -1,0 +1,29 @@
+import { Command } from '@nestjs/cqrs';
+import type { DistributionErrorCode } from '@seatlink/contracts';
+
+export interface DistributeOutcome {
+  /** Tickets that got a link (or had it from this same request before: a retry answers the same links). */
+  distributed: Array<{ ticketId: string; distributionId: string; code: string }>;
+  refused: Array<{ ticketId: string; code: DistributionErrorCode; message: string }>;
+  /** The balance after the request. */
+  balance: number;
+  /** The last feed position the request wrote (for read-your-writes). */
+  position: string | null;
+}
+
+/** Turns some of a user's tickets into links that cost credits (SPEC.md §7 POST /v1/tickets/distribute). */
+export class DistributeTicketsCommand extends Command<DistributeOutcome> {
+  constructor(
+    readonly input: {
+      userId: string;
+      ticketIds: readonly string[];
+      expiresAt: string | null;
+      maxClicks: number | null;
+      ip?: string;
+      commandId: string;
+    },
+    readonly now: Date = new Date(),
+  ) {
+    super();
+  }
+}

@@ -1,0 +1,185 @@
+import { randomUUID } from 'node:crypto';
+import type { INestApplicationContext } from '@nestjs/common';
+import { CommandBus } from '@nestjs/cqrs';
+import type { AuditEntry, DistributeResponse, Ticket, User } from '@seatlink/contracts';
+import type { WalletSimApp } from '@seatlink/wallet-sim';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { DATABASE } from '../../infra/db/database.module.js';
+import type { Database } from '../../infra/db/database.js';
+import {
+  EVENT_STORE,
+  type EventStore,
+  type ExpectedRevision,
+  type NewEvent,
+} from '../../infra/event-store/event-store.port.js';
+import { JOB_QUEUE, type JobQueue } from '../../infra/queue/queue.port.js';
+import {
+  ApiClient,
+  startTestStack,
+  startTestWorker,
+  subscriptionsCaughtUp,
+  type TestStack,
+} from '../../testing/test-app.js';
+import { linkWalletWith, passes, simControl, startSim } from '../../testing/wallet-fixture.js';
+import { DistributeTicketsCommand } from './distribute-tickets.command.js';
+import { DistributeTicketsHandler } from './distribute-tickets.handler.js';
+import { SettleDistributionJob } from './settle-distribution.job.js';
+
+const BROWSER = 'Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/131.0 Safari/537.36';
+
+/** The real store, with the appends `fails` picks refused: the database went away at that moment. */
+function failingAppends(
+  store: EventStore,
+  fails: (stream: string, events: readonly NewEvent[]) => boolean,
+): EventStore {
+  const append = store.appendToStream.bind(store);
+  return new Proxy(store, {
+    get: (target, property, receiver) =>
+      property === 'appendToStream'
+        ? (stream: string, events: readonly NewEvent[], options?: { expectedRevision?: ExpectedRevision }) =>
+            fails(stream, events)
+              ? Promise.reject(new Error(`injected: the database went away appending to ${stream}`))
+              : append(stream, events, options)
+        : (Reflect.get(target, property, receiver) as unknown),
+  });
+}
+
+describe('distribution when the worker or the database goes away', () => {
+  let sim: WalletSimApp;
+  let api: TestStack;
+  let worker: INestApplicationContext | null = null;
+  let user: ApiClient;
+  let admin: ApiClient;
+  let userId: string;
+  let tickets: Ticket[];
+
+  const balanceOf = async () => ((await user.request('GET', '/v1/me')).body as unknown as User).balance;
+
+  beforeAll(async () => {
+    let url: string;
+    ({ sim, url } = await startSim());
+    api = await startTestStack({
+      role: 'api',
+      env: {
+        WALLET_PROVIDER_URL: url,
+        WALLET_SYNC_FOLLOW_UPS_MS: '',
+        WALLET_SYNC_EVERY_MS: '600000',
+        READ_MODEL_WAIT_MS: '300',
+      },
+    });
+    worker = await startTestWorker(api.config);
+    const { seed } = await import('../../seed.js');
+    await seed(worker);
+    user = new ApiClient(api.baseUrl);
+    admin = new ApiClient(api.baseUrl);
+    await admin.login('admin@seatlink.test', 'Admin123!');
+    userId = ((await user.login('user@seatlink.test', 'User1234!')).body.user as User).id;
+    await admin.request('PUT', `/v1/admin/users/${userId}/credits`, { credits: 100 });
+    ({ tickets } = await linkWalletWith(user, simControl(url), 'outage@wallet.test', passes('outage', 6)));
+    await subscriptionsCaughtUp(worker);
+  }, 60_000);
+  afterAll(async () => {
+    await worker?.close();
+    await api?.close();
+    await sim?.close();
+  });
+
+  it('makes links that work at once while no worker runs, and the worker catches up when it is back', async () => {
+    await worker!.close();
+    worker = null;
+    const res = await user.request('POST', '/v1/tickets/distribute', { ticket_ids: [tickets[0]!.id, tickets[1]!.id] });
+    // Made and paid for (202: the read models will show it once a worker runs).
+    expect(res.status).toBe(202);
+    const made = res.body as unknown as DistributeResponse;
+    expect(made.pending).toBe(true);
+    expect(made.balance).toBe(90);
+    const code = made.distributions[0]!.link.split('/l/')[1]!;
+    const claim = await fetch(`${api.baseUrl}/v1/links/${code}/claim`, {
+      method: 'POST',
+      headers: { 'user-agent': BROWSER },
+    });
+    expect(claim.status).toBe(200);
+    const recalled = await user.request('POST', `/v1/distributions/${made.distributions[1]!.distribution_id}/recall`);
+    expect(recalled.status).toBe(202);
+    expect(recalled.body.pending).toBe(true);
+
+    worker = await startTestWorker(api.config);
+    await subscriptionsCaughtUp(worker);
+    const shown = (await user.request('GET', '/v1/tickets')).body.tickets as Ticket[];
+    expect(shown.find((t) => t.id === tickets[0]!.id)?.distribution?.clicks).toBe(1);
+    expect(shown.find((t) => t.id === tickets[1]!.id)?.is_distributed).toBe(false);
+    expect(await balanceOf()).toBe(90);
+    const log = (await admin.request('GET', `/v1/admin/users/${userId}/audits`)).body.audits as AuditEntry[];
+    expect(log.filter((a) => a.event_data.status === 'SUCCESS')).toHaveLength(3);
+  }, 30_000);
+
+  it('gives the credits back when the links cannot be written after the payment', async () => {
+    const before = await balanceOf();
+    // The payment (on the credit stream, through its own handler) goes through; every link's append fails.
+    const store = failingAppends(api.app.get<EventStore>(EVENT_STORE), (stream) =>
+      stream.startsWith('ticket-distribution-'),
+    );
+    const handler = new DistributeTicketsHandler(
+      store,
+      api.app.get<Database>(DATABASE),
+      api.app.get<JobQueue>(JOB_QUEUE),
+      api.app.get(CommandBus),
+    );
+    const outcome = await handler.execute(
+      new DistributeTicketsCommand({
+        userId,
+        ticketIds: [tickets[2]!.id, tickets[3]!.id],
+        expiresAt: null,
+        maxClicks: null,
+        commandId: randomUUID(),
+      }),
+    );
+    expect(outcome.distributed).toEqual([]);
+    expect(outcome.refused.map((r) => r.ticketId).sort()).toEqual([tickets[2]!.id, tickets[3]!.id].sort());
+    await subscriptionsCaughtUp(worker!);
+    expect(await balanceOf()).toBe(before);
+  });
+
+  it('leaves the give-back to the settle job when the refund fails too, and it gives back once', async () => {
+    // The payment (on the credit stream, through its own handler) goes through; every link's append fails.
+    const store = failingAppends(api.app.get<EventStore>(EVENT_STORE), (stream) =>
+      stream.startsWith('ticket-distribution-'),
+    );
+    const bus = api.app.get(CommandBus);
+    const queued: Array<{ name: string; data: unknown }> = [];
+    const queue = {
+      add: (_queue: unknown, name: string, data: unknown) => {
+        queued.push({ name, data });
+        return Promise.resolve();
+      },
+    } as unknown as JobQueue;
+    const before = await balanceOf();
+    const commandId = randomUUID();
+    // The refund fails too (the database is still away when the request gives back what it paid).
+    const handler = new DistributeTicketsHandler(store, api.app.get<Database>(DATABASE), queue, {
+      execute: async (command: object) => {
+        if (command.constructor.name === 'RefundCreditsCommand') throw new Error('injected: the refund failed');
+        return bus.execute(command as never);
+      },
+    } as unknown as CommandBus);
+    const outcome = await handler.execute(
+      new DistributeTicketsCommand({
+        userId,
+        ticketIds: [tickets[4]!.id],
+        expiresAt: null,
+        maxClicks: null,
+        commandId,
+      }),
+    );
+    expect(outcome.distributed).toEqual([]);
+    await subscriptionsCaughtUp(worker!);
+    expect(await balanceOf()).toBe(before - 5);
+    const settle = queued.find((q) => q.name === SettleDistributionJob.jobName)!;
+    expect(settle).toBeDefined();
+    const job = worker!.get(SettleDistributionJob);
+    await job.run(settle.data as Parameters<SettleDistributionJob['run']>[0]);
+    await job.run(settle.data as Parameters<SettleDistributionJob['run']>[0]);
+    await subscriptionsCaughtUp(worker!);
+    expect(await balanceOf()).toBe(before);
+  });
+});

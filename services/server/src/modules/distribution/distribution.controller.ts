@@ -1,0 +1,123 @@
+import { Body, Controller, Get, HttpCode, Inject, NotFoundException, Param, Post } from '@nestjs/common';
+import { CommandBus } from '@nestjs/cqrs';
+import {
+  type ClickTimelineResponse,
+  type DistributeCommandInput,
+  type DistributeResponse,
+  distributeRequestSchema,
+  DISTRIBUTION_MESSAGES,
+  distributionIdParamSchema,
+  type RecallResponse,
+  type User,
+} from '@seatlink/contracts';
+import { APP_CONFIG, type AppConfig } from '../../infra/config/config.js';
+import { DATABASE } from '../../infra/db/database.module.js';
+import type { Database } from '../../infra/db/database.js';
+import { CommandId } from '../../infra/http/command-id.js';
+import { ReadModelWaiter } from '../../infra/subscriptions/read-model-waiter.js';
+import { DomainError } from '../../shared/event-sourcing/decider.js';
+import { ClientIp, CurrentUser } from '../identity/auth.decorators.js';
+import { linkUrl } from '../wallet-accounts/read-models/accounts.queries.js';
+import { DistributeTicketsCommand } from './distribute-tickets.command.js';
+import { clickTimeline } from './read-models/links.queries.js';
+import { RecallDistributionCommand } from './recall-distribution.command.js';
+
+const STATUS_OF_REFUSAL: Record<string, 402 | 404 | 409> = {
+  INSUFFICIENT_CREDITS: 402,
+  TICKET_NOT_FOUND: 404,
+  ALREADY_DISTRIBUTED: 409,
+  DUPLICATE_TICKET: 409,
+};
+
+/** Distribute tickets as links, and recall them (SPEC.md §7 Tickets and credits). */
+@Controller('v1')
+export class DistributionController {
+  constructor(
+    private readonly commandBus: CommandBus,
+    private readonly waiter: ReadModelWaiter,
+    @Inject(APP_CONFIG) private readonly config: AppConfig,
+    @Inject(DATABASE) private readonly database: Database,
+  ) {}
+
+  /** A link's click timeline (counted clicks per minute): its owner's, or any link for admins. */
+  @Get('distributions/:id/clicks')
+  async clicks(
+    @Param('id', { schema: distributionIdParamSchema }) distributionId: string,
+    @CurrentUser() user: User,
+  ): Promise<ClickTimelineResponse> {
+    const timeline = await clickTimeline(this.database.db, distributionId, { id: user.id, isAdmin: user.is_admin });
+    if (!timeline) throw new NotFoundException('Distribution not found');
+    return timeline;
+  }
+
+  /**
+   * One link per ticket that can have one; the others are listed in `failed` with why. When none got a link the
+   * answer is the refusal itself (402 without the credits, 404 for tickets not the caller's, 409 otherwise), with the
+   * list.
+   */
+  @Post('tickets/distribute')
+  @HttpCode(200)
+  async distribute(
+    @Body({ schema: distributeRequestSchema }) body: DistributeCommandInput,
+    @CurrentUser() user: User,
+    @ClientIp() ip: string,
+    @CommandId() commandId: string,
+  ): Promise<DistributeResponse> {
+    const outcome = await this.commandBus.execute(
+      new DistributeTicketsCommand({
+        userId: user.id,
+        ticketIds: body.ticket_ids,
+        expiresAt: body.expiry_date,
+        maxClicks: body.max_clicks,
+        ip,
+        commandId,
+      }),
+    );
+    const failed = outcome.refused.map((r) => ({ ticket_id: r.ticketId, code: r.code, message: r.message }));
+    if (outcome.distributed.length === 0) {
+      const first = failed[0];
+      throw new DomainError(
+        first?.message ?? DISTRIBUTION_MESSAGES.noTickets,
+        first?.code ?? 'TICKET_NOT_FOUND',
+        STATUS_OF_REFUSAL[first?.code ?? ''] ?? 409,
+        { failed, balance: outcome.balance },
+      );
+    }
+    const pending = !(await this.waiter.waitFor(outcome.position, [
+      'TicketDistributed',
+      'DistributionRefused',
+      'CreditsDebited',
+      'CreditsRefunded',
+    ]));
+    return {
+      distributions: outcome.distributed.map((d) => ({
+        ticket_id: d.ticketId,
+        distribution_id: d.distributionId,
+        link: linkUrl(this.config.DASHBOARD_URL, d.code),
+      })),
+      failed,
+      balance: outcome.balance,
+      ...(pending ? { pending } : {}),
+    };
+  }
+
+  @Post('distributions/:id/recall')
+  @HttpCode(200)
+  async recall(
+    @Param('id', { schema: distributionIdParamSchema }) distributionId: string,
+    @CurrentUser() user: User,
+    @ClientIp() ip: string,
+    @CommandId() commandId: string,
+  ): Promise<RecallResponse> {
+    const result = await this.commandBus.execute(
+      new RecallDistributionCommand({ userId: user.id, distributionId, ip, commandId }),
+    );
+    const pending = !(await this.waiter.waitFor(result.position, ['TicketRecalled']));
+    return {
+      message: DISTRIBUTION_MESSAGES.recalled,
+      distribution_id: result.distributionId,
+      ticket_id: result.ticketId,
+      ...(pending ? { pending } : {}),
+    };
+  }
+}

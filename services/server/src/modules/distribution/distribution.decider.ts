@@ -1,0 +1,88 @@
+import { type Decider, DomainError } from '../../shared/event-sourcing/decider.js';
+import type { TicketDistributionEvent } from './distribution.events.js';
+
+/** A ticket's distribution state: its live link, if any, and the links it had. */
+export interface TicketDistributionState {
+  current: { distributionId: string; userId: string } | null;
+  recalled: ReadonlySet<string>;
+}
+
+export type TicketDistributionCommand =
+  | {
+      type: 'Distribute';
+      data: {
+        ticketId: string;
+        distributionId: string;
+        /** The caller. */
+        userId: string;
+        /** The ticket as the caller's tickets show it now: its owner (null: no such ticket) and whether a duplicate. */
+        ticket: { ownerId: string; accountId: string; isDuplicate: boolean } | null;
+        code: string;
+        expiresAt: string | null;
+        maxClicks: number | null;
+        cost: number;
+        now: string;
+      };
+    }
+  | { type: 'Recall'; data: { ticketId: string; distributionId: string; userId: string; now: string } };
+
+export const DISTRIBUTION_REFUSALS = {
+  notFound: () => new DomainError('Ticket not found', 'TICKET_NOT_FOUND', 404),
+  duplicate: () => new DomainError('Cannot distribute duplicate tickets', 'DUPLICATE_TICKET', 409),
+  distributed: () => new DomainError('Ticket is already distributed', 'ALREADY_DISTRIBUTED', 409),
+  noDistribution: () => new DomainError('Distribution not found', 'DISTRIBUTION_NOT_FOUND', 404),
+  recalled: () => new DomainError('This link was already recalled', 'ALREADY_RECALLED', 409),
+};
+
+/** One live link per ticket, only for its owner, never for a duplicate; a recall only by the link's owner. */
+export const ticketDistributionDecider: Decider<
+  TicketDistributionState,
+  TicketDistributionCommand,
+  TicketDistributionEvent
+> = {
+  initialState: () => ({ current: null, recalled: new Set() }),
+  evolve: (state, event) => {
+    switch (event.type) {
+      case 'TicketDistributed':
+        return { ...state, current: { distributionId: event.data.distributionId, userId: event.data.userId } };
+      case 'TicketRecalled':
+        return { current: null, recalled: new Set([...state.recalled, event.data.distributionId]) };
+    }
+  },
+  decide: (command, state) => {
+    switch (command.type) {
+      case 'Distribute': {
+        const { ticket, userId, ticketId, distributionId, code, expiresAt, maxClicks, cost, now } = command.data;
+        if (!ticket || ticket.ownerId !== userId) throw DISTRIBUTION_REFUSALS.notFound();
+        if (ticket.isDuplicate) throw DISTRIBUTION_REFUSALS.duplicate();
+        if (state.current) throw DISTRIBUTION_REFUSALS.distributed();
+        return [
+          {
+            type: 'TicketDistributed',
+            data: {
+              ticketId,
+              distributionId,
+              userId,
+              accountId: ticket.accountId,
+              code,
+              expiresAt,
+              maxClicks,
+              cost,
+              at: now,
+            },
+          },
+        ];
+      }
+      case 'Recall': {
+        const { ticketId, distributionId, userId, now } = command.data;
+        if (state.recalled.has(distributionId) && state.current?.distributionId !== distributionId) {
+          throw DISTRIBUTION_REFUSALS.recalled();
+        }
+        if (!state.current || state.current.distributionId !== distributionId || state.current.userId !== userId) {
+          throw DISTRIBUTION_REFUSALS.noDistribution();
+        }
+        return [{ type: 'TicketRecalled', data: { ticketId, distributionId, userId, at: now } }];
+      }
+    }
+  },
+};

@@ -1,0 +1,57 @@
+import type { DomainEvent } from '../../shared/event-sourcing/decider.js';
+
+/**
+ * A ticket got a shareable link. The ticket's own stream holds it, so one ticket has one live link at a time whatever
+ * runs in parallel. `code` is the unguessable part of the link; `cost` what the link was paid for.
+ */
+export type TicketDistributed = DomainEvent<
+  'TicketDistributed',
+  {
+    ticketId: string;
+    distributionId: string;
+    userId: string;
+    accountId: string;
+    code: string;
+    expiresAt: string | null;
+    maxClicks: number | null;
+    cost: number;
+    at: string;
+  }
+>;
+
+/** The owner withdrew the link: it stops working at once; the ticket can be distributed again. */
+export type TicketRecalled = DomainEvent<
+  'TicketRecalled',
+  { ticketId: string; distributionId: string; userId: string; at: string }
+>;
+
+/** A ticket the request asked for got no link (the audit log's FAILED entries). */
+export type DistributionRefused = DomainEvent<
+  'DistributionRefused',
+  { ticketId: string; distributionId: string; userId: string; code: string; reason: string; at: string }
+>;
+
+/** A recall that was refused (unknown, not the caller's, already recalled). */
+export type RecallRefused = DomainEvent<
+  'RecallRefused',
+  { ticketId: string | null; distributionId: string; userId: string; code: string; reason: string; at: string }
+>;
+
+/**
+ * One counted click on a link: `n` is its number (the link's counter handed it out), so the click is position n - 1 of
+ * the link's click stream and no click is recorded twice.
+ */
+export type LinkClicked = DomainEvent<
+  'LinkClicked',
+  { distributionId: string; ticketId: string; userId: string; n: number; at: string }
+>;
+
+export type TicketDistributionEvent = TicketDistributed | TicketRecalled;
+export type DistributionEvent = TicketDistributionEvent | DistributionRefused | RecallRefused | LinkClicked;
+
+/** A ticket's distribution stream: it decides whether the ticket can get a link now. */
+export const ticketDistributionStream = (ticketId: string) => `ticket-distribution-${ticketId}`;
+/** The refusals of one request (a stream of its own: recording them contends with nothing). */
+export const refusalStream = (userId: string, commandId: string) => `distribution-refusals-${userId}-${commandId}`;
+/** A link's counted clicks, one position per click. */
+export const clickStream = (distributionId: string) => `link-clicks-${distributionId}`;

@@ -1,0 +1,34 @@
+import { Module } from '@nestjs/common';
+import { provideSubscription } from '../../infra/subscriptions/subscription.js';
+import { AdminAuditsController } from './admin-audits.controller.js';
+import { ClickPusher } from './click-pusher.service.js';
+import { ClickRecorder } from './click-recorder.service.js';
+import { DistributeTicketsHandler } from './distribute-tickets.handler.js';
+import { DistributionController } from './distribution.controller.js';
+import { LinkClaims } from './link-claims.service.js';
+import { LinksController } from './links.controller.js';
+import { auditLogProjection } from './read-models/audit-log.projection.js';
+import { linkClickTimelineProjection } from './read-models/link-click-timeline.projection.js';
+import { linksProjection } from './read-models/links.projection.js';
+import { RecallDistributionHandler } from './recall-distribution.handler.js';
+import { SettleDistributionJob } from './settle-distribution.job.js';
+
+/**
+ * Distribution: tickets become links that cost credits; recipients claim them (each claim one counted click, never
+ * past a link's limit); the owner recalls them; admins read the audit log of every attempt.
+ */
+@Module({
+  controllers: [DistributionController, LinksController, AdminAuditsController],
+  providers: [
+    DistributeTicketsHandler,
+    RecallDistributionHandler,
+    SettleDistributionJob,
+    LinkClaims,
+    ClickRecorder,
+    ClickPusher,
+    provideSubscription(linksProjection),
+    provideSubscription(auditLogProjection),
+    provideSubscription(linkClickTimelineProjection),
+  ],
+})
+export class DistributionModule {}

@@ -1,0 +1,70 @@
+import { sql } from 'drizzle-orm';
+import { boolean, index, integer, jsonb, pgTable, text, timestamp, uniqueIndex, uuid } from 'drizzle-orm/pg-core';
+
+// Tables of distribution links and the audit log: read models, built by projections (`npm run replay` rebuilds them
+// from the events). `links.clicks` is also the link's counter: a claim raises it in one conditional statement, which
+// is what holds a link to exactly its max clicks; the clicks are recorded as events too, and a rebuild counts them.
+
+/** Read model: every link made (a recalled one stays, so its code answers "withdrawn" rather than "not found"). */
+export const links = pgTable(
+  'links',
+  {
+    distributionId: uuid('distribution_id').primaryKey(),
+    code: text('code').notNull(),
+    ticketId: uuid('ticket_id').notNull(),
+    userId: uuid('user_id').notNull(),
+    maxClicks: integer('max_clicks'),
+    expiresAt: timestamp('expires_at', { withTimezone: true }),
+    recalledAt: timestamp('recalled_at', { withTimezone: true }),
+    clicks: integer('clicks').notNull().default(0),
+    lastClickAt: timestamp('last_click_at', { withTimezone: true }),
+    createdAt: timestamp('created_at', { withTimezone: true }).notNull(),
+  },
+  (t) => [
+    uniqueIndex('links_code_idx').on(t.code),
+    // A ticket's live link (one at a time: the ticket's stream decides it; a unique index here could refuse a batch
+    // that recalls one link and makes the next in the same multi-row upsert).
+    index('links_live_ticket_idx')
+      .on(t.ticketId)
+      .where(sql`recalled_at is null`),
+    index('links_user_idx').on(t.userId),
+  ],
+);
+
+/** Read model: per link and minute, the clicks counted (the click timeline of a card). */
+export const linkClickMinutes = pgTable(
+  'link_click_minutes',
+  {
+    distributionId: uuid('distribution_id').notNull(),
+    minute: timestamp('minute', { withTimezone: true }).notNull(),
+    clicks: integer('clicks').notNull(),
+  },
+  (t) => [uniqueIndex('link_click_minutes_key').on(t.distributionId, t.minute)],
+);
+
+/** Read model: the audit log, one row per distribution or recall attempt (SPEC.md §3 Audit entry). */
+export const auditEntries = pgTable(
+  'audit_entries',
+  {
+    /** The event's id. */
+    id: uuid('id').primaryKey(),
+    userId: uuid('user_id').notNull(),
+    createdAt: timestamp('created_at', { withTimezone: true }).notNull(),
+    /** DISTRIBUTE or TICKET_RECALLED. */
+    eventType: text('event_type').notNull(),
+    /** SUCCESS or FAILED. */
+    status: text('status').notNull(),
+    ticketId: text('ticket_id'),
+    distributionId: text('distribution_id'),
+    ipAddress: text('ip_address'),
+    bulkAction: boolean('bulk_action').notNull(),
+    eventData: jsonb('event_data').$type<Record<string, unknown>>().notNull(),
+  },
+  (t) => [
+    // A user's entries newest first (the page), and the prefix filters on ids and addresses within them.
+    index('audit_user_time_idx').on(t.userId, t.createdAt.desc(), t.id.desc()),
+    index('audit_user_ticket_idx').on(t.userId, t.ticketId.op('text_pattern_ops')),
+    index('audit_user_distribution_idx').on(t.userId, t.distributionId.op('text_pattern_ops')),
+    index('audit_user_ip_idx').on(t.userId, t.ipAddress.op('text_pattern_ops')),
+  ],
+);

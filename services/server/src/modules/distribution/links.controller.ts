@@ -1,0 +1,39 @@
+import { Controller, ForbiddenException, Get, Headers, HttpCode, Inject, Param, Post } from '@nestjs/common';
+import { type ClaimResponse, LINK_MESSAGES, linkCodeParamSchema, type PublicLink } from '@seatlink/contracts';
+import { isbot } from 'isbot';
+import { APP_CONFIG, type AppConfig } from '../../infra/config/config.js';
+import { Public } from '../identity/auth.decorators.js';
+import { linkUrl } from '../wallet-accounts/read-models/accounts.queries.js';
+import { LinkClaims } from './link-claims.service.js';
+
+/**
+ * A link's recipient side (public). Reading a link never counts: chat apps and unfurlers fetch links, and counting
+ * them would burn the owner's clicks. A click is counted when a person presses "Add to wallet" (the claim), and never
+ * for a known bot or a client that does not say what it is.
+ */
+@Controller('v1/links')
+@Public()
+export class LinksController {
+  constructor(
+    private readonly claims: LinkClaims,
+    @Inject(APP_CONFIG) private readonly config: AppConfig,
+  ) {}
+
+  @Get(':code')
+  async view(@Param('code', { schema: linkCodeParamSchema }) code: string): Promise<PublicLink> {
+    return this.claims.view(code);
+  }
+
+  @Post(':code/claim')
+  @HttpCode(200)
+  async claim(
+    @Param('code', { schema: linkCodeParamSchema }) code: string,
+    @Headers('user-agent') userAgent: string | undefined,
+  ): Promise<ClaimResponse> {
+    if (!userAgent || isbot(userAgent)) {
+      throw new ForbiddenException({ message: LINK_MESSAGES.automated, code: 'AUTOMATED_CLIENT' });
+    }
+    const { walletUrl } = await this.claims.claim(code, linkUrl(this.config.DASHBOARD_URL, code));
+    return { wallet_url: walletUrl };
+  }
+}

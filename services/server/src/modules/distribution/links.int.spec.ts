@@ -1,0 +1,235 @@
+import { SOCKET_PATH, type DistributeResponse, type PublicLink, type Ticket, type User } from '@seatlink/contracts';
+import type { WalletSimApp } from '@seatlink/wallet-sim';
+import { io, type Socket } from 'socket.io-client';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createHttpApp } from '../../bootstrap.js';
+import { DATABASE } from '../../infra/db/database.module.js';
+import type { Database } from '../../infra/db/database.js';
+import { ApiClient, startTestStack, subscriptionsCaughtUp, type TestStack } from '../../testing/test-app.js';
+import { createVerifiedUser } from '../../testing/users.js';
+import { linkWalletWith, passes, simControl, startSim } from '../../testing/wallet-fixture.js';
+import { SubscriptionOperations } from '../../infra/subscriptions/subscription-operations.js';
+import { ClickRecorder } from './click-recorder.service.js';
+
+const BROWSER =
+  'Mozilla/5.0 (Windows NT 10.0; Win64; x64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/131.0 Safari/537.36';
+
+describe('links as recipients use them: viewing counts nothing, each claim counts one click, never past the limit', () => {
+  let sim: WalletSimApp;
+  let stack: TestStack;
+  let database: Database;
+  let user: ApiClient;
+  let userId: string;
+  let tickets: Ticket[];
+  let next = 0;
+
+  const claim = (code: string, userAgent: string | null = BROWSER) =>
+    fetch(`${stack.baseUrl}/v1/links/${code}/claim`, {
+      method: 'POST',
+      headers: userAgent ? { 'user-agent': userAgent } : {},
+    });
+  /** A new link on a fresh ticket; answers its code and ids. */
+  const makeLink = async (options: { max_clicks?: number | null; expiry_date?: string | null } = {}) => {
+    const ticket = tickets[next++]!;
+    const res = await user.request('POST', '/v1/tickets/distribute', { ticket_ids: [ticket.id], ...options });
+    expect(res.status).toBe(200);
+    const made = (res.body as unknown as DistributeResponse).distributions[0]!;
+    return { code: made.link.split('/l/')[1]!, distributionId: made.distribution_id, ticket };
+  };
+  const clicksOf = async (distributionId: string) =>
+    (
+      await database.query<{ clicks: number }>('select clicks from links where distribution_id = $1', [distributionId])
+    )[0]!.clicks;
+
+  beforeAll(async () => {
+    let url: string;
+    ({ sim, url } = await startSim());
+    stack = await startTestStack({
+      env: { WALLET_PROVIDER_URL: url, WALLET_SYNC_FOLLOW_UPS_MS: '', WALLET_SYNC_EVERY_MS: '600000' },
+    });
+    database = stack.app.get<Database>(DATABASE);
+    const admin = new ApiClient(stack.baseUrl);
+    user = new ApiClient(stack.baseUrl);
+    await admin.login('admin@seatlink.test', 'Admin123!');
+    userId = ((await user.login('user@seatlink.test', 'User1234!')).body.user as User).id;
+    await admin.request('PUT', `/v1/admin/users/${userId}/credits`, { credits: 10_000 });
+    ({ tickets } = await linkWalletWith(user, simControl(url), 'links@wallet.test', passes('links', 20)));
+  }, 60_000);
+  afterAll(async () => {
+    await stack?.close();
+    await sim?.close();
+  });
+
+  it('shows a recipient the ticket without counting, then counts a claim and answers where to save the pass', async () => {
+    const { code, distributionId, ticket } = await makeLink({ max_clicks: 5 });
+    for (let i = 0; i < 3; i++) {
+      const view = await fetch(`${stack.baseUrl}/v1/links/${code}`, { headers: { 'user-agent': BROWSER } });
+      expect(view.status).toBe(200);
+      expect((await view.json()) as PublicLink).toMatchObject({
+        state: 'active',
+        expires_at: null,
+        ticket: { title: ticket.title, venue_name: 'Quayside Stadium', seat_info: ticket.seat.seat_info_combined },
+      });
+    }
+    expect(await clicksOf(distributionId)).toBe(0);
+    const res = await claim(code);
+    expect(res.status).toBe(200);
+    const { wallet_url } = (await res.json()) as { wallet_url: string };
+    expect(wallet_url).toMatch(/\/save\/links-\d+$/);
+    expect(await clicksOf(distributionId)).toBe(1);
+    const saved = await fetch(wallet_url);
+    expect(saved.status).toBe(200);
+    expect(await saved.text()).toContain('Saved to your wallet');
+    await expect
+      .poll(
+        async () =>
+          ((await user.request('GET', '/v1/tickets')).body.tickets as Ticket[]).find((t) => t.id === ticket.id)
+            ?.distribution?.clicks,
+      )
+      .toBe(1);
+  });
+
+  it('never counts link previewers and bots, nor a client that does not say what it is', async () => {
+    const { code, distributionId } = await makeLink({ max_clicks: 5 });
+    for (const agent of [
+      'Slackbot-LinkExpanding 1.0 (+https://api.slack.com/robots)',
+      'facebookexternalhit/1.1 (+http://www.facebook.com/externalhit_uatext.php)',
+      'WhatsApp/2.23.20.0',
+      'TelegramBot (like TwitterBot)',
+      'Mozilla/5.0 (compatible; Discordbot/2.0; +https://discordapp.com)',
+      'curl/8.5.0',
+      null,
+    ]) {
+      const res = await claim(code, agent);
+      expect(res.status, String(agent)).toBe(403);
+      expect(((await res.json()) as { code: string }).code).toBe('AUTOMATED_CLIENT');
+    }
+    expect(await clicksOf(distributionId)).toBe(0);
+  });
+
+  it('lets exactly max_clicks of 200 claimers at once through, and says Limit Reached to the rest', async () => {
+    const { code, distributionId } = await makeLink({ max_clicks: 100 });
+    const results = await Promise.all(Array.from({ length: 200 }, () => claim(code)));
+    const ok = results.filter((r) => r.status === 200);
+    const gone = results.filter((r) => r.status === 410);
+    expect(ok).toHaveLength(100);
+    expect(gone).toHaveLength(100);
+    expect(await Promise.all(gone.slice(0, 3).map(async (r) => ((await r.json()) as { code: string }).code))).toEqual([
+      'LIMIT_REACHED',
+      'LIMIT_REACHED',
+      'LIMIT_REACHED',
+    ]);
+    expect(await clicksOf(distributionId)).toBe(100);
+    expect(((await (await fetch(`${stack.baseUrl}/v1/links/${code}`)).json()) as PublicLink).state).toBe(
+      'limit_reached',
+    );
+    // Each counted click is one event, at the position its number gives, none twice.
+    await stack.app.get(ClickRecorder).flush();
+    const recorded = await database.query<{ n: number; positions: number; distinct_n: number }>(
+      `select count(*)::int as n, max(stream_position)::int as positions, count(distinct (data->>'n'))::int as distinct_n
+       from events where stream_id = $1`,
+      [`link-clicks-${distributionId}`],
+    );
+    expect(recorded[0]).toEqual({ n: 100, positions: 99, distinct_n: 100 });
+  }, 30_000);
+
+  it('holds the limit across API processes: two processes, 200 claimers, exactly 100 through', async () => {
+    const second = await createHttpApp(stack.config, 'api');
+    await second.listen({ port: 0, host: '127.0.0.1' });
+    try {
+      const address = second.getHttpServer().address();
+      const secondUrl = `http://127.0.0.1:${typeof address === 'object' && address ? address.port : 0}`;
+      const { code, distributionId } = await makeLink({ max_clicks: 100 });
+      const results = await Promise.all(
+        Array.from({ length: 200 }, (_, i) =>
+          fetch(`${i % 2 === 0 ? stack.baseUrl : secondUrl}/v1/links/${code}/claim`, {
+            method: 'POST',
+            headers: { 'user-agent': BROWSER },
+          }),
+        ),
+      );
+      expect(results.filter((r) => r.status === 200)).toHaveLength(100);
+      expect(results.filter((r) => r.status === 410)).toHaveLength(100);
+      expect(await clicksOf(distributionId)).toBe(100);
+    } finally {
+      await second.close();
+    }
+  }, 30_000);
+
+  it('says a link expired once its time has passed (410 LINK_EXPIRED), and counts nothing', async () => {
+    const { code, distributionId } = await makeLink({ expiry_date: new Date(Date.now() + 2 * 3600_000).toISOString() });
+    // Two hours later, as the database's clock sees it.
+    await database.query(`update links set expires_at = now() - interval '1 second' where distribution_id = $1`, [
+      distributionId,
+    ]);
+    const res = await claim(code);
+    expect(res.status).toBe(410);
+    expect(await res.json()).toMatchObject({ code: 'LINK_EXPIRED', message: 'This link has expired' });
+    expect(((await (await fetch(`${stack.baseUrl}/v1/links/${code}`)).json()) as PublicLink).state).toBe('expired');
+    expect(await clicksOf(distributionId)).toBe(0);
+  });
+
+  it('answers 404 for an unknown code and 400 for a malformed one', async () => {
+    const unknown = 'A'.repeat(22);
+    expect((await claim(unknown)).status).toBe(404);
+    expect((await fetch(`${stack.baseUrl}/v1/links/${unknown}`)).status).toBe(404);
+    for (const bad of ['short', `${'A'.repeat(21)}%00`, 'A'.repeat(23), '%E2%80%AE'.repeat(3)]) {
+      expect((await claim(bad)).status, bad).toBe(400);
+    }
+  });
+
+  it('pushes the new click count to the owner’s dashboard live, a few times a second however many clicks come', async () => {
+    const { code, distributionId } = await makeLink({ max_clicks: null });
+    const socket: Socket = io(stack.baseUrl, {
+      path: SOCKET_PATH,
+      transports: ['websocket'],
+      extraHeaders: { cookie: user.sessionCookie },
+      reconnection: false,
+    });
+    try {
+      await new Promise<void>((resolve, reject) => {
+        socket.once('connect', () => resolve());
+        socket.once('connect_error', reject);
+      });
+      const pushed: number[] = [];
+      socket.on('distribution.updated', (p: { distribution_id: string; clicks?: number }) => {
+        if (p.distribution_id === distributionId && p.clicks !== undefined) pushed.push(p.clicks);
+      });
+      await Promise.all(Array.from({ length: 60 }, () => claim(code)));
+      await expect.poll(() => pushed.at(-1), { timeout: 5000 }).toBe(60);
+      expect(pushed.length).toBeLessThan(10);
+      expect([...pushed].sort((a, b) => a - b)).toEqual(pushed);
+    } finally {
+      socket.disconnect();
+    }
+  });
+
+  it('draws a link’s clicks per minute for its owner, and for nobody else', async () => {
+    const { code, distributionId } = await makeLink({ max_clicks: null });
+    for (let i = 0; i < 7; i++) expect((await claim(code)).status).toBe(200);
+    await stack.app.get(ClickRecorder).flush();
+    await subscriptionsCaughtUp(stack.app);
+    const timeline = await user.request('GET', `/v1/distributions/${distributionId}/clicks`);
+    expect(timeline.status).toBe(200);
+    expect(timeline.body).toMatchObject({ distribution_id: distributionId, clicks: 7, max_clicks: null });
+    const minutes = timeline.body.minutes as Array<{ minute: string; clicks: number }>;
+    expect(minutes.reduce((sum, m) => sum + m.clicks, 0)).toBe(7);
+    expect(minutes.every((m) => m.minute.endsWith(':00.000Z'))).toBe(true);
+    const stranger = new ApiClient(stack.baseUrl);
+    const login = await createVerifiedUser(stack.app);
+    expect((await stranger.login(login.email, login.password)).status).toBe(200);
+    expect((await stranger.request('GET', `/v1/distributions/${distributionId}/clicks`)).status).toBe(404);
+  });
+
+  it('rebuilds the click counts from the click events (a replay counts every recorded click)', async () => {
+    const { code, distributionId } = await makeLink({ max_clicks: 10 });
+    for (let i = 0; i < 4; i++) expect((await claim(code)).status).toBe(200);
+    await stack.app.get(ClickRecorder).flush();
+    await subscriptionsCaughtUp(stack.app);
+    // The links read model emptied and rebuilt from the events, as `npm run replay` does.
+    await stack.app.get(SubscriptionOperations).reset(['links']);
+    await expect.poll(() => clicksOf(distributionId).catch(() => null), { timeout: 15_000 }).toBe(4);
+    expect((await claim(code)).status).toBe(200);
+    expect(await clicksOf(distributionId)).toBe(5);
+  });
+});

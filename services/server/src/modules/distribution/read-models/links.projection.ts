@@ -1,0 +1,100 @@
+import { sql } from 'drizzle-orm';
+import type { RecordedEvent } from '../../../infra/event-store/event-store.port.js';
+import { rowProjection } from '../../../infra/subscriptions/row-projection.js';
+import {
+  asSubscription,
+  type Subscription,
+  type SubscriptionContext,
+} from '../../../infra/subscriptions/subscription.js';
+import type { DistributionEvent, LinkClicked } from '../distribution.events.js';
+import { links } from '../distribution.schema.js';
+
+/** The rows of `links`: made by TicketDistributed, marked by TicketRecalled. */
+const linkRows = rowProjection<typeof links, DistributionEvent>({
+  name: 'links',
+  table: links,
+  key: 'distributionId',
+  handles: ['TicketDistributed', 'TicketRecalled'],
+  keyOf: (event) =>
+    event.type === 'TicketDistributed' || event.type === 'TicketRecalled' ? event.data.distributionId : null,
+  evolve(row, event) {
+    switch (event.type) {
+      case 'TicketDistributed': {
+        const { data } = event;
+        return (
+          row ?? {
+            distributionId: data.distributionId,
+            code: data.code,
+            ticketId: data.ticketId,
+            userId: data.userId,
+            maxClicks: data.maxClicks,
+            expiresAt: data.expiresAt ? new Date(data.expiresAt) : null,
+            recalledAt: null,
+            clicks: 0,
+            lastClickAt: null,
+            createdAt: new Date(data.at),
+          }
+        );
+      }
+      case 'TicketRecalled':
+        return row ? { ...row, recalledAt: row.recalledAt ?? new Date(event.data.at) } : null;
+      default:
+        return row;
+    }
+  },
+  live: (after, before) => {
+    const row = after ?? before;
+    if (!row) return [];
+    const payload = { user_id: row.userId, ticket_id: row.ticketId, distribution_id: row.distributionId };
+    return [
+      { to: { userId: row.userId }, event: 'distribution.updated', payload },
+      { to: 'admins', event: 'distribution.updated', payload },
+    ];
+  },
+});
+
+/**
+ * Raises each link's count to the highest click number recorded. Live, a claim has raised the counter already, so the
+ * condition is false and the row is neither written nor locked (a popular link's claims never wait for this); in a
+ * rebuild it restores the count from the events.
+ */
+async function countClicks(events: readonly RecordedEvent[], { tx }: SubscriptionContext) {
+  const highest = new Map<string, { n: number; at: string }>();
+  for (const recorded of events) {
+    const { data } = recorded as unknown as LinkClicked;
+    const seen = highest.get(data.distributionId);
+    if (!seen || data.n > seen.n) highest.set(data.distributionId, { n: data.n, at: data.at });
+  }
+  if (highest.size === 0) return;
+  const values = sql.join(
+    [...highest.entries()].map(([id, { n, at }]) => sql`(${id}::uuid, ${n}::integer, ${at}::timestamptz)`),
+    sql`, `,
+  );
+  await tx.execute(sql`
+    update links l set clicks = v.n, last_click_at = greatest(l.last_click_at, v.at)
+    from (values ${values}) as v(distribution_id, n, at)
+    where l.distribution_id = v.distribution_id and l.clicks < v.n`);
+}
+
+/**
+ * `links`: every link made, recalled or not, with its click count. A claim raises `clicks` on the row itself (the
+ * counter); the clicks recorded as events raise it too when it is lower (a rebuild), never lower it.
+ */
+export const linksProjection: Subscription = asSubscription({
+  name: 'links',
+  kind: 'projection',
+  tables: ['links'],
+  handles: ['TicketDistributed', 'TicketRecalled', 'LinkClicked'],
+  async apply(events, ctx) {
+    const rows = events.filter((e) => e.type !== 'LinkClicked');
+    if (rows.length > 0) await linkRows.apply(rows, ctx);
+    await countClicks(
+      events.filter((e) => e.type === 'LinkClicked'),
+      ctx,
+    );
+  },
+  async repair(event, ctx) {
+    if (event.type === 'LinkClicked') await countClicks([event], ctx);
+    else await linkRows.repair!(event, ctx);
+  },
+});

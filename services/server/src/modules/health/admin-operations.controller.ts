@@ -1,0 +1,85 @@
+import {
+  ConflictException,
+  Controller,
+  Get,
+  HttpCode,
+  Inject,
+  NotFoundException,
+  Optional,
+  Param,
+  Post,
+  Query,
+  UnprocessableEntityException,
+} from '@nestjs/common';
+import type { HealthResponse, ParkedEventView, User } from '@seatlink/contracts';
+import { z } from 'zod';
+import { DATABASE } from '../../infra/db/database.module.js';
+import type { Database } from '../../infra/db/database.js';
+import {
+  ParkedEventNotFoundError,
+  ParkedEventNotParkedError,
+  SubscriptionOperations,
+} from '../../infra/subscriptions/subscription-operations.js';
+import { AdminOnly, CurrentUser } from '../identity/auth.decorators.js';
+import { checkHealth } from './health.controller.js';
+import { REDIS_HEALTH, type RedisHealth } from './redis-health.js';
+
+const parkedIdSchema = z.uuid({ error: 'Parked event id must be a UUID' });
+const parkedQuerySchema = z.object({
+  status: z
+    .enum(['parked', 'retried', 'skipped', 'all'], { error: 'status is parked, retried, skipped or all' })
+    .default('parked'),
+});
+
+/** What admins see of the event pipeline: every health figure, and the parked events to retry or skip. */
+@Controller('v1/admin')
+@AdminOnly()
+export class AdminOperationsController {
+  constructor(
+    @Inject(DATABASE) private readonly database: Database,
+    private readonly operations: SubscriptionOperations,
+    @Optional() @Inject(REDIS_HEALTH) private readonly redis: RedisHealth | null,
+  ) {}
+
+  @Get('health')
+  health(): Promise<HealthResponse> {
+    return checkHealth(this.database, this.redis, this.operations);
+  }
+
+  @Get('parked-events')
+  async parked(@Query({ schema: parkedQuerySchema }) query: z.infer<typeof parkedQuerySchema>) {
+    return { parked_events: (await this.operations.listParked(query.status)) satisfies ParkedEventView[] };
+  }
+
+  /** Applies the event again; 422 with the new error when it fails again (it stays parked). */
+  @Post('parked-events/:id/retry')
+  @HttpCode(200)
+  async retry(@Param('id', { schema: parkedIdSchema }) id: string, @CurrentUser() admin: User) {
+    const parked = await this.found(() => this.operations.retry(id, admin.id));
+    if (parked.status === 'parked') {
+      throw new UnprocessableEntityException({
+        message: `The event failed again: ${parked.error}`,
+        code: 'STILL_FAILING',
+      });
+    }
+    return { parked_event: parked };
+  }
+
+  @Post('parked-events/:id/skip')
+  @HttpCode(200)
+  async skip(@Param('id', { schema: parkedIdSchema }) id: string, @CurrentUser() admin: User) {
+    return { parked_event: await this.found(() => this.operations.skip(id, admin.id)) };
+  }
+
+  private async found<T>(work: () => Promise<T>): Promise<T> {
+    try {
+      return await work();
+    } catch (err) {
+      if (err instanceof ParkedEventNotFoundError) throw new NotFoundException('Parked event not found');
+      if (err instanceof ParkedEventNotParkedError) {
+        throw new ConflictException({ message: 'This event was already retried or skipped', code: 'NOT_PARKED' });
+      }
+      throw err;
+    }
+  }
+}

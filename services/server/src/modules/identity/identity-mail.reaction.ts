@@ -1,0 +1,78 @@
+import { Inject, Injectable } from '@nestjs/common';
+import { inArray } from 'drizzle-orm';
+import { v5 as uuidv5 } from 'uuid';
+import { APP_CONFIG, type AppConfig } from '../../infra/config/config.js';
+import { mailOutbox } from '../../infra/db/schema.js';
+import type { RecordedEvent } from '../../infra/event-store/event-store.port.js';
+import { queueMail } from '../../infra/mail/mail-outbox.js';
+import { MailOutbox } from '../../infra/mail/mail.module.js';
+import type { MailMessage } from '../../infra/mail/mail.port.js';
+import {
+  EventSubscription,
+  type Subscription,
+  type SubscriptionContext,
+} from '../../infra/subscriptions/subscription.js';
+import { AuthTokensService } from './auth-tokens.service.js';
+import { passwordResetEmail, verificationEmail } from './identity.emails.js';
+import type { UserEvent } from './user.events.js';
+
+const MAIL_ID_NAMESPACE = '5a3c8f1e-2b7d-4c19-9e0a-6d4f2c8b1a73';
+
+/**
+ * E-mails of identity: a verification link when a user registers unverified or asks again, a reset link when a reset
+ * is asked for. Each message is queued in the outbox in the transaction that moves this reaction's checkpoint, keyed by
+ * the event, with its single-use token: a crash loses nothing and queues nothing twice.
+ */
+@Injectable()
+@EventSubscription()
+export class IdentityMailReaction implements Subscription {
+  readonly name = 'identity-mail';
+  readonly kind = 'reaction' as const;
+  readonly handles = ['UserRegistered', 'VerificationEmailRequested', 'PasswordResetRequested'] as const;
+
+  constructor(
+    private readonly tokens: AuthTokensService,
+    private readonly outbox: MailOutbox,
+    @Inject(APP_CONFIG) private readonly config: AppConfig,
+  ) {}
+
+  async apply(events: readonly RecordedEvent[], { tx, afterCommit }: SubscriptionContext) {
+    const now = new Date();
+    const ids = events.map((e) => uuidv5(e.id, MAIL_ID_NAMESPACE));
+    // An event handled before (a retried or replayed batch) keeps its message and token: a new token would void the
+    // link already sent.
+    const queued = new Set(
+      (await tx.select({ id: mailOutbox.id }).from(mailOutbox).where(inArray(mailOutbox.id, ids))).map((r) => r.id),
+    );
+    for (const [i, recorded] of events.entries()) {
+      if (queued.has(ids[i]!)) continue;
+      const event = { type: recorded.type, data: recorded.data } as UserEvent;
+      let message: MailMessage | null = null;
+      switch (event.type) {
+        case 'UserRegistered': {
+          const d = event.data;
+          if (d.emailVerified) break;
+          const token = await this.tokens.issue(d.userId, 'verify_email', now, tx);
+          message = verificationEmail(d.email, d.firstName, this.config.DASHBOARD_URL, token);
+          break;
+        }
+        case 'VerificationEmailRequested': {
+          const d = event.data;
+          const token = await this.tokens.issue(d.userId, 'verify_email', now, tx);
+          message = verificationEmail(d.email, d.firstName, this.config.DASHBOARD_URL, token);
+          break;
+        }
+        case 'PasswordResetRequested': {
+          const d = event.data;
+          const token = await this.tokens.issue(d.userId, 'reset_password', now, tx);
+          message = passwordResetEmail(d.email, d.firstName, this.config.DASHBOARD_URL, token);
+          break;
+        }
+        default:
+          break;
+      }
+      if (message) await queueMail(tx, ids[i]!, message, now);
+    }
+    afterCommit(() => this.outbox.nudge());
+  }
+}

@@ -1,0 +1,50 @@
+import { boolean, index, integer, pgTable, text, timestamp, unique, uuid } from 'drizzle-orm/pg-core';
+
+// Tables of identity: the users read model, and sessions and e-mailed link tokens (operational state, not events).
+
+export const users = pgTable(
+  'users',
+  {
+    id: uuid('id').primaryKey(),
+    email: text('email').notNull(),
+    passwordHash: text('password_hash').notNull(),
+    firstName: text('first_name').notNull(),
+    lastName: text('last_name').notNull(),
+    isAdmin: boolean('is_admin').notNull().default(false),
+    isBanned: boolean('is_banned').notNull().default(false),
+    emailVerified: boolean('email_verified').notNull().default(false),
+    distributionCost: integer('distribution_cost'),
+    createdAt: timestamp('created_at', { withTimezone: true }).notNull(),
+    lastLoggedInAt: timestamp('last_logged_in_at', { withTimezone: true }),
+  },
+  (t) => [unique('users_email_key').on(t.email), index('users_created_at_idx').on(t.createdAt)],
+);
+
+export const sessions = pgTable(
+  'sessions',
+  {
+    /** SHA-256 of the session token; the token itself is never stored. */
+    tokenHash: text('token_hash').primaryKey(),
+    userId: uuid('user_id').notNull(),
+    createdAt: timestamp('created_at', { withTimezone: true }).notNull(),
+    lastSeenAt: timestamp('last_seen_at', { withTimezone: true }).notNull(),
+    expiresAt: timestamp('expires_at', { withTimezone: true }).notNull(),
+    ip: text('ip'),
+    userAgent: text('user_agent'),
+  },
+  (t) => [index('sessions_user_idx').on(t.userId)],
+);
+
+/** Single-use tokens of e-mailed links (verification, password reset), stored only as their SHA-256. */
+export const authTokens = pgTable(
+  'auth_tokens',
+  {
+    tokenHash: text('token_hash').primaryKey(),
+    kind: text('kind', { enum: ['verify_email', 'reset_password'] }).notNull(),
+    userId: uuid('user_id').notNull(),
+    createdAt: timestamp('created_at', { withTimezone: true }).notNull(),
+    expiresAt: timestamp('expires_at', { withTimezone: true }).notNull(),
+    usedAt: timestamp('used_at', { withTimezone: true }),
+  },
+  (t) => [index('auth_tokens_user_idx').on(t.userId, t.kind)],
+);

@@ -1,0 +1,180 @@
+import { randomUUID } from 'node:crypto';
+import type { InviteCode } from '@seatlink/contracts';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { DATABASE } from '../../infra/db/database.module.js';
+import type { Database } from '../../infra/db/database.js';
+import {
+  type AppendResult,
+  EVENT_STORE,
+  type EventStore,
+  type ExpectedRevision,
+  type NewEvent,
+  type PositionedEvent,
+} from '../../infra/event-store/event-store.port.js';
+import { JOB_QUEUE, type JobQueue } from '../../infra/queue/queue.port.js';
+import { ApiClient, startTestStack, type TestStack } from '../../testing/test-app.js';
+import { PasswordHasher } from './password-hasher.js';
+import { RegisterUserCommand } from './register-user.command.js';
+import { RegisterUserHandler } from './register-user.handler.js';
+
+const tomorrow = () => new Date(Date.now() + 36 * 3600_000).toISOString().slice(0, 10);
+
+/** The real store, with appends to matching streams failing while `failing` says so (the database went away). */
+class FailingStore implements EventStore {
+  failing: (streamId: string, events: readonly NewEvent[]) => boolean = () => false;
+  constructor(private readonly inner: EventStore) {}
+  appendToStream(
+    streamId: string,
+    events: readonly NewEvent[],
+    options?: { expectedRevision?: ExpectedRevision },
+  ): Promise<AppendResult> {
+    if (this.failing(streamId, events)) return Promise.reject(new Error(`injected failure appending to ${streamId}`));
+    return this.inner.appendToStream(streamId, events, options);
+  }
+  readStream = (id: string) => this.inner.readStream(id);
+  recordAtPositions = (events: readonly PositionedEvent[]) => this.inner.recordAtPositions(events);
+  readAll = (after: string | null, limit: number) => this.inner.readAll(after, limit);
+  headPosition = () => this.inner.headPosition();
+  onAppended = (f: () => void) => this.inner.onAppended(f);
+  comparePositions = (a: string, b: string) => this.inner.comparePositions(a, b);
+  withinTransaction = () => this;
+  close = () => Promise.resolve();
+}
+
+/**
+ * Registration takes an invite use, claims the e-mail address, then registers: three streams. A failure after each
+ * step must give back what was taken, so a retry (or another visitor) can use them.
+ */
+describe('registration as a saga: what a failed step took is given back', () => {
+  let stack: TestStack;
+  let admin: ApiClient;
+  let store: FailingStore;
+  let handler: RegisterUserHandler;
+  let database: Database;
+
+  beforeAll(async () => {
+    stack = await startTestStack();
+    admin = new ApiClient(stack.baseUrl);
+    await admin.login('admin@seatlink.test', 'Admin123!');
+    database = stack.app.get<Database>(DATABASE);
+    store = new FailingStore(stack.app.get<EventStore>(EVENT_STORE));
+    handler = new RegisterUserHandler(store, stack.app.get(PasswordHasher), stack.app.get<JobQueue>(JOB_QUEUE));
+  });
+  afterAll(async () => stack?.close());
+
+  async function newInvite(): Promise<InviteCode> {
+    const res = await admin.request('POST', '/v1/admin/invites', { max_uses: 1, expires_at: tomorrow() });
+    return res.body.invite_code as InviteCode;
+  }
+  const used = async (code: string) =>
+    (
+      await database.query<{ used: number }>(
+        `select count(*) filter (where type = 'InviteCodeUsed')::int - count(*) filter (where type = 'InviteCodeUseReleased')::int as used
+         from events where stream_id = $1`,
+        [`invite-${code}`],
+      )
+    )[0]!.used;
+  const register = (email: string, code: string) =>
+    handler.execute(
+      new RegisterUserCommand({
+        email,
+        password: 'Str0ng!pass',
+        firstName: 'Sa',
+        lastName: 'Ga',
+        isAdmin: false,
+        emailVerified: false,
+        inviteCode: code,
+      }),
+    );
+  const registerByApi = (email: string, code: string, lastName = 'Ga') =>
+    new ApiClient(stack.baseUrl).request('POST', '/v1/auth/register', {
+      email,
+      first_name: 'Sa',
+      last_name: lastName,
+      password: 'Str0ng!pass',
+      invite_code: code,
+      token: null,
+    });
+
+  it.each([
+    ['claiming the e-mail address', (stream: string) => stream.startsWith('user-email-')],
+    ['registering the user', (stream: string) => /^user-[0-9a-f]{8}-/.test(stream)],
+  ])('gives back the invite use (and the address) when %s fails', async (_step, failsOn) => {
+    const invite = await newInvite();
+    const email = `saga-${randomUUID().slice(0, 8)}@example.com`;
+    store.failing = (stream) => failsOn(stream);
+    await expect(register(email, invite.code)).rejects.toThrow(/injected failure/);
+    store.failing = () => false;
+    expect(await used(invite.code)).toBe(0);
+    // Nothing stays claimed: the same address and the one-use code register now.
+    const res = await registerByApi(email, invite.code);
+    expect(res.status).toBe(201);
+    expect(await used(invite.code)).toBe(1);
+  });
+
+  it('gives them back through a job when giving back fails at once too', async () => {
+    const invite = await newInvite();
+    const email = `later-${randomUUID().slice(0, 8)}@example.com`;
+    // Registering fails, and so does every give-back on this handler's store; the job uses the healthy one.
+    store.failing = (stream, events) =>
+      /^user-[0-9a-f]{8}-/.test(stream) || events.some((e) => /Released/.test(e.type));
+    await expect(register(email, invite.code)).rejects.toThrow(/injected failure/);
+    store.failing = () => false;
+    await expect.poll(() => used(invite.code), { timeout: 15_000 }).toBe(0);
+    await expect.poll(async () => (await registerByApi(email, invite.code)).status, { timeout: 15_000 }).toBe(201);
+  });
+
+  it('takes the claims again on a retry of a failed registration (same command id): one use, one account', async () => {
+    const invite = await newInvite();
+    const email = `again-${randomUUID().slice(0, 8)}@example.com`;
+    const commandId = randomUUID();
+    const attempt = () =>
+      handler.execute(
+        new RegisterUserCommand({
+          email,
+          password: 'Str0ng!pass',
+          firstName: 'Re',
+          lastName: 'Try',
+          isAdmin: false,
+          emailVerified: false,
+          inviteCode: invite.code,
+          commandId,
+        }),
+      );
+    store.failing = (stream) => /^user-[0-9a-f]{8}-/.test(stream);
+    await expect(attempt()).rejects.toThrow(/injected failure/);
+    store.failing = () => false;
+    expect(await used(invite.code)).toBe(0);
+    await attempt();
+    expect(await used(invite.code)).toBe(1);
+    // The one-use code is spent and the address is taken: nobody else registers with either.
+    expect((await registerByApi(`other-${email}`, invite.code)).status).toBe(400);
+    expect((await registerByApi(email, (await newInvite()).code)).status).toBe(409);
+  });
+
+  it('does not let a retried key re-use a use it gave back (Idempotency-Key: taken e-mail, then a fresh one)', async () => {
+    const invite = await newInvite();
+    const headers = { 'idempotency-key': `saga-${randomUUID()}` };
+    const register = (email: string) =>
+      new ApiClient(stack.baseUrl).request(
+        'POST',
+        '/v1/auth/register',
+        { email, first_name: 'Sa', last_name: 'Ga', password: 'Str0ng!pass', invite_code: invite.code, token: null },
+        { headers },
+      );
+    expect((await register('user@seatlink.test')).status).toBe(409);
+    const fresh = `fresh-${randomUUID().slice(0, 8)}@example.com`;
+    expect((await register(fresh)).status).toBe(201);
+    expect(await used(invite.code)).toBe(1);
+    expect((await registerByApi(`third-${fresh}`, invite.code)).status).toBe(400);
+  });
+
+  it('answers a name the database cannot keep (NUL) with 400, and burns neither the invite nor the address', async () => {
+    const invite = await newInvite();
+    const email = `nul-${randomUUID().slice(0, 8)}@example.com`;
+    const res = await registerByApi(email, invite.code, 'x\u0000y');
+    expect(res.status).toBe(400);
+    expect(await used(invite.code)).toBe(0);
+    expect((await registerByApi(email, invite.code)).status).toBe(201);
+  });
+});

@@ -1,0 +1,182 @@
+import { Body, Controller, Delete, Get, HttpCode, Inject, NotFoundException, Param, Post } from '@nestjs/common';
+import { CommandBus } from '@nestjs/cqrs';
+import {
+  type Account,
+  accountIdParamSchema,
+  type AccountResponse,
+  type AccountsResponse,
+  type AccountTicketsResponse,
+  type BatchLinkRequest,
+  batchLinkRequestSchema,
+  type BatchLinkResponse,
+  type LinkAccountRequest,
+  linkAccountRequestSchema,
+  type MessageResponse,
+  type TicketsResponse,
+  type User,
+} from '@seatlink/contracts';
+import { APP_CONFIG, type AppConfig } from '../../infra/config/config.js';
+import { DATABASE } from '../../infra/db/database.module.js';
+import type { Database } from '../../infra/db/database.js';
+import { CommandId } from '../../infra/http/command-id.js';
+import { ReadModelWaiter } from '../../infra/subscriptions/read-model-waiter.js';
+import { DomainError } from '../../shared/event-sourcing/decider.js';
+import { ClientIp, CurrentUser } from '../identity/auth.decorators.js';
+import { DeleteWalletAccountCommand } from './delete-account.command.js';
+import { type AccountCommandResult, LinkWalletAccountCommand } from './link-account.command.js';
+import { accountTickets, findAccount, listAccounts, listTickets } from './read-models/accounts.queries.js';
+import { ReauthenticateWalletAccountCommand } from './reauthenticate-account.command.js';
+import type { WalletAccountLinked } from './wallet-account.events.js';
+
+/** The account as the command left it, when the read model does not show it yet. */
+function fromEvents(result: AccountCommandResult): Account | null {
+  const linked = result.events.find((e): e is WalletAccountLinked => e.type === 'WalletAccountLinked');
+  if (!linked) return null;
+  const d = linked.data;
+  return {
+    id: d.accountId,
+    user_id: d.userId,
+    first_name: d.firstName,
+    last_name: d.lastName,
+    name: d.displayName,
+    email: d.email,
+    last_synced_at: null,
+    createdAt: d.at,
+    updatedAt: d.at,
+    in_error_state: false,
+    last_error: null,
+    ticket_count: 0,
+    distributed_count: 0,
+    syncing: false,
+  };
+}
+
+/**
+ * The signed-in user's wallet accounts (SPEC.md §7 Accounts): list, link one or a batch, re-authenticate, delete. An
+ * account of another user answers 404 on every call, as a missing one does.
+ */
+@Controller('v1')
+export class AccountsController {
+  constructor(
+    private readonly commandBus: CommandBus,
+    private readonly waiter: ReadModelWaiter,
+    @Inject(DATABASE) private readonly database: Database,
+    @Inject(APP_CONFIG) private readonly config: AppConfig,
+  ) {}
+
+  @Get('accounts')
+  async list(@CurrentUser() user: User): Promise<AccountsResponse> {
+    return { accounts: await listAccounts(this.database.db, user.id) };
+  }
+
+  @Post('accounts')
+  async link(
+    @Body({ schema: linkAccountRequestSchema }) body: LinkAccountRequest,
+    @CurrentUser() user: User,
+    @ClientIp() ip: string,
+    @CommandId() commandId: string,
+  ): Promise<AccountResponse> {
+    const result = await this.commandBus.execute(
+      new LinkWalletAccountCommand({ userId: user.id, email: body.email, password: body.password, commandId, ip }),
+    );
+    return this.answer(result, user.id);
+  }
+
+  /** Links each account on its own: the good ones are linked, each refusal says why. */
+  @Post('accounts/batch')
+  @HttpCode(200)
+  async linkBatch(
+    @Body({ schema: batchLinkRequestSchema }) body: BatchLinkRequest,
+    @CurrentUser() user: User,
+    @ClientIp() ip: string,
+    @CommandId() commandId: string,
+  ): Promise<BatchLinkResponse> {
+    const results: BatchLinkResponse['results'] = [];
+    for (const [i, entry] of body.accounts.entries()) {
+      try {
+        const result = await this.commandBus.execute(
+          new LinkWalletAccountCommand({
+            userId: user.id,
+            email: entry.email,
+            password: entry.password,
+            commandId: `${commandId}:${i}`,
+            ip,
+          }),
+        );
+        await this.waiter.pending(result);
+        const account = (await findAccount(this.database.db, result.accountId, user.id)) ?? fromEvents(result);
+        results.push({ email: entry.email, ...(account ? { account } : {}) });
+      } catch (err) {
+        if (!(err instanceof DomainError)) throw err;
+        results.push({ email: entry.email, error: { message: err.message, code: err.code } });
+      }
+    }
+    const linked = results.filter((r) => r.account).length;
+    return { results, linked, failed: results.length - linked };
+  }
+
+  @Post('accounts/:id/reauth')
+  @HttpCode(200)
+  async reauth(
+    @Param('id', { schema: accountIdParamSchema }) accountId: string,
+    @Body({ schema: linkAccountRequestSchema }) body: LinkAccountRequest,
+    @CurrentUser() user: User,
+    @ClientIp() ip: string,
+    @CommandId() commandId: string,
+  ): Promise<AccountResponse> {
+    const result = await this.commandBus.execute(
+      new ReauthenticateWalletAccountCommand({
+        userId: user.id,
+        accountId,
+        email: body.email,
+        password: body.password,
+        commandId,
+        ip,
+      }),
+    );
+    return this.answer(result, user.id, { in_error_state: false, last_error: null });
+  }
+
+  @Delete('accounts/:id')
+  async remove(
+    @Param('id', { schema: accountIdParamSchema }) accountId: string,
+    @CurrentUser() user: User,
+    @ClientIp() ip: string,
+    @CommandId() commandId: string,
+  ): Promise<MessageResponse> {
+    const result = await this.commandBus.execute(
+      new DeleteWalletAccountCommand({ userId: user.id, accountId, commandId, ip }),
+    );
+    const pending = await this.waiter.pending(result);
+    return { message: 'Account successfully deleted', ...(pending ? { pending } : {}) };
+  }
+
+  @Get('tickets')
+  async tickets(@CurrentUser() user: User): Promise<TicketsResponse> {
+    return { tickets: await listTickets(this.database.db, user.id, this.config.DASHBOARD_URL) };
+  }
+
+  /** The account after a command: the read model's row once it shows the change, else the write side's view. */
+  private async answer(result: AccountCommandResult, userId: string, patch: Partial<Account> = {}) {
+    const pending = await this.waiter.pending(result);
+    const account = (await findAccount(this.database.db, result.accountId, userId)) ?? fromEvents(result);
+    if (!account) throw new NotFoundException('Account not found');
+    return { ...account, ...(pending ? patch : {}), ...(pending ? { pending } : {}) };
+  }
+}
+
+/** GET /accounts/{id}/tickets: the tickets of one account (SPEC.md §7 lists it without the v1 prefix). */
+@Controller('accounts')
+export class AccountTicketsController {
+  constructor(@Inject(DATABASE) private readonly database: Database) {}
+
+  @Get(':id/tickets')
+  async tickets(
+    @Param('id', { schema: accountIdParamSchema }) accountId: string,
+    @CurrentUser() user: User,
+  ): Promise<AccountTicketsResponse> {
+    const account = await findAccount(this.database.db, accountId, user.id);
+    if (!account) throw new NotFoundException('Account not found');
+    return { account, tickets: await accountTickets(this.database.db, accountId) };
+  }
+}

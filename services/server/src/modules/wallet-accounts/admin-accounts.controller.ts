@@ -1,0 +1,32 @@
+import { Controller, Get, Inject } from '@nestjs/common';
+import type { AdminAccountsResponse, AdminTicketsResponse, DuplicateGroupsResponse } from '@seatlink/contracts';
+import { APP_CONFIG, type AppConfig } from '../../infra/config/config.js';
+import { DATABASE } from '../../infra/db/database.module.js';
+import type { Database } from '../../infra/db/database.js';
+import { AdminOnly } from '../identity/auth.decorators.js';
+import { duplicateGroups, listAdminAccounts, listAllTickets } from './read-models/accounts.queries.js';
+
+/** Every account, every ticket and the duplicate groups (admins; SPEC.md §7 Admin). */
+@Controller('v1/admin')
+@AdminOnly()
+export class AdminAccountsController {
+  constructor(
+    @Inject(DATABASE) private readonly database: Database,
+    @Inject(APP_CONFIG) private readonly config: AppConfig,
+  ) {}
+
+  @Get('accounts')
+  async accounts(): Promise<AdminAccountsResponse> {
+    return { accounts: await listAdminAccounts(this.database.db) };
+  }
+
+  @Get('tickets')
+  async tickets(): Promise<AdminTicketsResponse> {
+    return { tickets: await listAllTickets(this.database.db, this.config.DASHBOARD_URL) };
+  }
+
+  @Get('tickets/duplicates')
+  async duplicates(): Promise<DuplicateGroupsResponse> {
+    return { duplicate_groups: await duplicateGroups(this.database.db) };
+  }
+}

@@ -1,0 +1,18 @@
+import { Command } from '@nestjs/cqrs';
+import type { WalletAccountEvent } from './wallet-account.events.js';
+
+export interface AccountCommandResult {
+  accountId: string;
+  events: WalletAccountEvent[];
+  position: string | null;
+}
+
+/** Links an external wallet account: signs in with its e-mail and password, keeps the token, never the password. */
+export class LinkWalletAccountCommand extends Command<AccountCommandResult> {
+  constructor(
+    readonly input: { userId: string; email: string; password: string; commandId?: string; ip?: string },
+    readonly now: Date = new Date(),
+  ) {
+    super();
+  }
+}

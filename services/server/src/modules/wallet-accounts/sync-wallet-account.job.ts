@@ -1,0 +1,216 @@
+import { randomUUID } from 'node:crypto';
+import { Inject, Injectable, Logger } from '@nestjs/common';
+import { QueueName } from '@seatlink/contracts';
+import { eq, sql } from 'drizzle-orm';
+import { APP_CONFIG, type AppConfig } from '../../infra/config/config.js';
+import { safeErrorMessage } from '../../infra/db/db-errors.js';
+import { DATABASE } from '../../infra/db/database.module.js';
+import type { Database } from '../../infra/db/database.js';
+import { queryRows } from '../../infra/db/database.js';
+import { EVENT_STORE, type EventStore } from '../../infra/event-store/event-store.port.js';
+import { type Job, QueueJob } from '../../infra/queue/jobs.module.js';
+import { REALTIME_PUBLISHER, type RealtimePublisher } from '../../infra/realtime/realtime.publisher.js';
+import { ProviderRateLimiter } from '../../infra/wallet/provider-rate-limiter.js';
+import { TokenCipher } from '../../infra/wallet/token-cipher.js';
+import {
+  WALLET_PROVIDER,
+  type WalletPass,
+  type WalletProvider,
+  WalletRateLimitedError,
+  WalletTokenError,
+} from '../../infra/wallet/wallet-provider.port.js';
+import { handleCommand } from '../../shared/event-sourcing/aggregate-handler.js';
+import { fold } from '../../shared/event-sourcing/decider.js';
+import { walletAccountDecider } from './wallet-account.decider.js';
+import { type PassDetails, type WalletAccountEvent, walletAccountStream } from './wallet-account.events.js';
+import { walletCredentials, walletSyncState } from './wallet-accounts.schema.js';
+
+export interface SyncWalletAccountData {
+  accountId: string;
+  /** Why it runs (linked, follow-up, periodic, a retry): for the log. */
+  reason: string;
+}
+
+/** A sync holds its account this long at most (a worker that died mid-sync gives it up then). */
+const LEASE_SECONDS = 120;
+/** Passes of one wallet read at most (a sane bound on what a provider may answer). */
+const MAX_PASSES = 5000;
+/** How long a sync waits for the provider's Retry-After before it fails and is retried later with backoff. */
+const RATE_LIMIT_WAIT_MS = 30_000;
+
+/** A pass as a ticket keeps it. */
+export function passDetails(pass: WalletPass): PassDetails {
+  return {
+    passId: pass.id,
+    barcode: pass.barcode,
+    title: pass.title,
+    subtitle: pass.subtitle,
+    logo: pass.logoUrl,
+    saveUrl: pass.saveUrl,
+    venueName: pass.venueName,
+    section: pass.section,
+    row: pass.row,
+    seat: pass.seat,
+    nextGame: pass.nextGame?.title ?? null,
+    nextGameDate: pass.nextGame?.date ?? null,
+  };
+}
+
+/**
+ * Syncs one wallet account: reads every pass the wallet shows now and records what changed (tickets discovered,
+ * changed, gone) on the account's stream, where the decider compares them with what it knew — so a sync run twice (a
+ * stalled job run again) records nothing twice. One sync per account at a time (a lease); the provider is called at
+ * the shared pace, a 429 pauses every worker for its Retry-After; a refused token puts the account in error (the user
+ * must sign in again) and is not retried; other failures are retried with exponential backoff.
+ */
+@Injectable()
+@QueueJob()
+export class SyncWalletAccountJob implements Job<SyncWalletAccountData> {
+  static readonly jobName = 'sync-wallet-account';
+  readonly queue = QueueName.WalletSync;
+  readonly name = SyncWalletAccountJob.jobName;
+  readonly concurrency: number;
+  private readonly logger = new Logger('WalletSync');
+
+  constructor(
+    @Inject(EVENT_STORE) private readonly store: EventStore,
+    @Inject(DATABASE) private readonly database: Database,
+    @Inject(WALLET_PROVIDER) private readonly provider: WalletProvider,
+    @Inject(REALTIME_PUBLISHER) private readonly realtime: RealtimePublisher,
+    private readonly limiter: ProviderRateLimiter,
+    private readonly cipher: TokenCipher,
+    @Inject(APP_CONFIG) config: AppConfig,
+  ) {
+    this.concurrency = config.WALLET_SYNC_CONCURRENCY;
+  }
+
+  async run({ accountId }: SyncWalletAccountData): Promise<void> {
+    const { events } = await this.store.readStream(walletAccountStream(accountId));
+    const state = fold(
+      walletAccountDecider,
+      events.map((e) => ({ type: e.type, data: e.data }) as WalletAccountEvent),
+    );
+    if (!state.exists || state.deleted || state.inError) return;
+    if (!(await this.takeLease(accountId))) return;
+    const userId = state.userId!;
+    const progress = (s: 'running' | 'done' | 'failed', fetched: number) => {
+      this.realtime.publish([
+        { to: { userId }, event: 'account.sync', payload: { account_id: accountId, state: s, fetched } },
+      ]);
+    };
+    let error: string | null = null;
+    let synced = false;
+    try {
+      const [credentials] = await this.database.db
+        .select()
+        .from(walletCredentials)
+        .where(eq(walletCredentials.accountId, accountId));
+      if (!credentials) {
+        error = 'No sign-in is kept for this account';
+        await this.authFailed(accountId, error);
+        progress('failed', 0);
+        return;
+      }
+      const token = this.cipher.decrypt(credentials.sealedToken);
+      progress('running', 0);
+      let passes: WalletPass[];
+      try {
+        passes = await this.readAll(token, (n) => progress('running', n));
+      } catch (err) {
+        if (!(err instanceof WalletTokenError)) throw err;
+        error = err.message;
+        await this.authFailed(accountId, err.message);
+        progress('failed', 0);
+        return;
+      }
+      await handleCommand(
+        this.store,
+        walletAccountDecider,
+        walletAccountStream(accountId),
+        {
+          type: 'RecordSync',
+          data: { accountId, passes: passes.map(passDetails), now: new Date().toISOString() },
+        },
+        { metadata: { actorId: 'wallet-sync' }, commandId: randomUUID(), maxAttempts: 20 },
+      );
+      synced = true;
+      progress('done', passes.length);
+    } catch (err) {
+      error = safeErrorMessage(err);
+      progress('failed', 0);
+      throw err;
+    } finally {
+      await this.releaseLease(accountId, userId, error, synced);
+    }
+  }
+
+  private async readAll(token: string, onPage: (fetched: number) => void): Promise<WalletPass[]> {
+    const passes: WalletPass[] = [];
+    let cursor: string | null = null;
+    let waited = 0;
+    for (;;) {
+      await this.limiter.take();
+      let page: { passes: WalletPass[]; nextCursor: string | null };
+      try {
+        page = await this.provider.listPasses(token, cursor);
+      } catch (err) {
+        if (err instanceof WalletRateLimitedError && waited + err.retryAfterMs <= RATE_LIMIT_WAIT_MS) {
+          // Every worker waits out the provider's Retry-After, then this same page is asked again.
+          await this.limiter.pause(err.retryAfterMs);
+          await new Promise((r) => setTimeout(r, err.retryAfterMs));
+          waited += err.retryAfterMs;
+          continue;
+        }
+        throw err;
+      }
+      passes.push(...page.passes);
+      onPage(passes.length);
+      if (passes.length > MAX_PASSES) throw new Error(`The wallet lists more than ${MAX_PASSES} passes`);
+      if (!page.nextCursor) break;
+      cursor = page.nextCursor;
+    }
+    return passes;
+  }
+
+  private async authFailed(accountId: string, reason: string) {
+    this.logger.warn(`account ${accountId} needs a new sign-in: ${reason}`);
+    await handleCommand(
+      this.store,
+      walletAccountDecider,
+      walletAccountStream(accountId),
+      { type: 'RecordAuthFailure', data: { accountId, reason, now: new Date().toISOString() } },
+      { metadata: { actorId: 'wallet-sync' }, commandId: randomUUID() },
+    );
+  }
+
+  /** Takes the account's sync lease; false when another sync holds it. */
+  private async takeLease(accountId: string): Promise<boolean> {
+    const rows = await queryRows<{ account_id: string }>(
+      this.database.db,
+      sql`insert into wallet_sync_state (account_id, running_until)
+          values (${accountId}, now() + make_interval(secs => ${LEASE_SECONDS}))
+          on conflict (account_id) do update set running_until = excluded.running_until
+          where wallet_sync_state.running_until is null or wallet_sync_state.running_until < now()
+          returning account_id`,
+    );
+    return rows.length > 0;
+  }
+
+  private async releaseLease(accountId: string, userId: string, error: string | null, synced = false) {
+    await this.database.db
+      .update(walletSyncState)
+      .set({
+        runningUntil: null,
+        lastSyncError: error ? error.slice(0, 500) : null,
+        ...(synced ? { lastSyncedAt: new Date() } : {}),
+      })
+      .where(eq(walletSyncState.accountId, accountId));
+    // The card's "last synced" moved (not an event: a sync that changes nothing writes none).
+    if (synced) {
+      this.realtime.publish([
+        { to: { userId }, event: 'account.updated', payload: { account_id: accountId, user_id: userId } },
+        { to: 'admins', event: 'account.updated', payload: { account_id: accountId, user_id: userId } },
+      ]);
+    }
+  }
+}

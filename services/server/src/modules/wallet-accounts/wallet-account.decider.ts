@@ -1,0 +1,208 @@
+import { v5 as uuidv5 } from 'uuid';
+import { type Decider, DomainError } from '../../shared/event-sourcing/decider.js';
+import {
+  dedupeKeyOf,
+  type PassDetails,
+  type PassEvent,
+  type WalletAccountEvent,
+  type WalletAccountLinked,
+  type WalletLinkEvent,
+} from './wallet-account.events.js';
+
+const TICKET_ID_NAMESPACE = '4e7a9c12-5b3d-4f8e-a6c1-2d9b0e7f3a58';
+
+/** A ticket's id: the same pass in the same account is always the same ticket. */
+export const ticketIdOf = (accountId: string, passId: string) => uuidv5(`${accountId}:${passId}`, TICKET_ID_NAMESPACE);
+
+export interface WalletAccountState {
+  exists: boolean;
+  deleted: boolean;
+  accountId: string | null;
+  userId: string | null;
+  email: string;
+  inError: boolean;
+  /** The tickets held now, by pass id: the ticket and what its pass looked like. */
+  tickets: Map<string, { ticketId: string; dedupeKey: string; pass: PassDetails }>;
+}
+
+export type WalletAccountCommand =
+  | { type: 'LinkAccount'; data: Omit<WalletAccountLinked['data'], 'at'> & { now: string } }
+  | { type: 'Reauthenticate'; data: { accountId: string; userId: string; email: string; now: string } }
+  | { type: 'RecordAuthFailure'; data: { accountId: string; reason: string; now: string } }
+  | { type: 'DeleteAccount'; data: { accountId: string; userId: string; now: string } }
+  | { type: 'RecordSync'; data: { accountId: string; passes: PassDetails[]; now: string } };
+
+export const ACCOUNT_NOT_FOUND = 'Account not found';
+
+/** Everything but a change to a pass's shown details is "the same". */
+const samePass = (a: PassDetails, b: PassDetails) => JSON.stringify(a) === JSON.stringify(b);
+
+const mustBeLive = (state: WalletAccountState, userId?: string) => {
+  // Another user's account answers exactly like a missing one.
+  if (!state.exists || state.deleted || (userId !== undefined && state.userId !== userId)) {
+    throw new DomainError(ACCOUNT_NOT_FOUND, 'ACCOUNT_NOT_FOUND', 404);
+  }
+};
+
+export const walletAccountDecider: Decider<WalletAccountState, WalletAccountCommand, WalletAccountEvent> = {
+  initialState: () => ({
+    exists: false,
+    deleted: false,
+    accountId: null,
+    userId: null,
+    email: '',
+    inError: false,
+    tickets: new Map(),
+  }),
+  evolve: (state, event) => {
+    switch (event.type) {
+      case 'WalletAccountLinked':
+        return {
+          ...state,
+          exists: true,
+          accountId: event.data.accountId,
+          userId: event.data.userId,
+          email: event.data.email,
+        };
+      case 'WalletAccountReauthenticated':
+        return { ...state, inError: false };
+      case 'WalletAccountAuthFailed':
+        return { ...state, inError: true };
+      case 'WalletAccountDeleted':
+        return { ...state, deleted: true };
+      case 'TicketDiscovered': {
+        const tickets = new Map(state.tickets);
+        const { ticketId, dedupeKey, pass } = event.data;
+        tickets.set(pass.passId, { ticketId, dedupeKey, pass });
+        return { ...state, tickets };
+      }
+      case 'TicketChanged': {
+        const tickets = new Map(state.tickets);
+        const known = tickets.get(event.data.pass.passId);
+        if (known) tickets.set(event.data.pass.passId, { ...known, pass: event.data.pass });
+        return { ...state, tickets };
+      }
+      case 'TicketGone': {
+        const tickets = new Map(state.tickets);
+        for (const [passId, t] of tickets) if (t.ticketId === event.data.ticketId) tickets.delete(passId);
+        return { ...state, tickets };
+      }
+    }
+  },
+  decide: (command, state) => {
+    switch (command.type) {
+      case 'LinkAccount': {
+        if (state.exists) throw new DomainError('This account is already linked', 'ACCOUNT_ALREADY_LINKED', 409);
+        const { now, ...data } = command.data;
+        return [{ type: 'WalletAccountLinked', data: { ...data, at: now } }];
+      }
+      case 'Reauthenticate': {
+        mustBeLive(state, command.data.userId);
+        if (command.data.email !== state.email) {
+          throw new DomainError('Sign in with the e-mail address of this account', 'WALLET_EMAIL_MISMATCH', 400);
+        }
+        return [{ type: 'WalletAccountReauthenticated', data: { accountId: state.accountId!, at: command.data.now } }];
+      }
+      case 'RecordAuthFailure': {
+        if (!state.exists || state.deleted || state.inError) return [];
+        const { accountId, reason, now } = command.data;
+        return [{ type: 'WalletAccountAuthFailed', data: { accountId, reason, at: now } }];
+      }
+      case 'DeleteAccount': {
+        mustBeLive(state, command.data.userId);
+        const { accountId, userId, now } = command.data;
+        // Its tickets leave with it (each one's claim on its pass is given back).
+        return [
+          ...[...state.tickets.values()].map((t) => ({
+            type: 'TicketGone' as const,
+            data: { accountId, userId, ticketId: t.ticketId, dedupeKey: t.dedupeKey, at: now },
+          })),
+          { type: 'WalletAccountDeleted', data: { accountId, userId, at: now } },
+        ];
+      }
+      case 'RecordSync': {
+        // A sync that finishes after the account was deleted or fell into error changes nothing.
+        if (!state.exists || state.deleted || state.inError) return [];
+        const { accountId, passes, now } = command.data;
+        const userId = state.userId!;
+        const seen = new Set<string>();
+        const events: WalletAccountEvent[] = [];
+        for (const pass of passes) {
+          if (seen.has(pass.passId)) continue;
+          seen.add(pass.passId);
+          const known = state.tickets.get(pass.passId);
+          if (!known) {
+            const ticketId = ticketIdOf(accountId, pass.passId);
+            events.push({
+              type: 'TicketDiscovered',
+              data: { accountId, userId, ticketId, dedupeKey: dedupeKeyOf(pass), pass, at: now },
+            });
+          } else if (!samePass(known.pass, pass)) {
+            events.push({
+              type: 'TicketChanged',
+              data: { accountId, userId, ticketId: known.ticketId, pass, at: now },
+            });
+          }
+        }
+        for (const [passId, t] of state.tickets) {
+          if (!seen.has(passId)) {
+            events.push({
+              type: 'TicketGone',
+              data: { accountId, userId, ticketId: t.ticketId, dedupeKey: t.dedupeKey, at: now },
+            });
+          }
+        }
+        return events;
+      }
+    }
+  },
+};
+
+/** The claim of one user on one external account: linked once, free again once the account is deleted. */
+export const walletLinkDecider: Decider<
+  { accountId: string | null },
+  { type: 'ClaimLink' | 'ReleaseLink'; data: { userId: string; email: string; accountId: string } },
+  WalletLinkEvent
+> = {
+  initialState: () => ({ accountId: null }),
+  evolve: (_state, event) => ({ accountId: event.type === 'WalletLinkClaimed' ? event.data.accountId : null }),
+  decide: (command, state) => {
+    if (command.type === 'ReleaseLink') {
+      return state.accountId === command.data.accountId ? [{ type: 'WalletLinkReleased', data: command.data }] : [];
+    }
+    if (state.accountId === command.data.accountId) return [];
+    if (state.accountId !== null) {
+      throw new DomainError('This account is already linked', 'ACCOUNT_ALREADY_LINKED', 409);
+    }
+    return [{ type: 'WalletLinkClaimed', data: command.data }];
+  },
+};
+
+/** Who holds a pass, in claim order: the first is the master. */
+export const passDecider: Decider<
+  { holders: string[] },
+  | { type: 'ClaimPass'; data: Omit<Extract<PassEvent, { type: 'PassClaimed' }>['data'], 'at'> & { now: string } }
+  | { type: 'ReleasePass'; data: { dedupeKey: string; ticketId: string; now: string } },
+  PassEvent
+> = {
+  initialState: () => ({ holders: [] }),
+  evolve: (state, event) =>
+    event.type === 'PassClaimed'
+      ? { holders: [...state.holders, event.data.ticketId] }
+      : { holders: state.holders.filter((t) => t !== event.data.ticketId) },
+  decide: (command, state) => {
+    const held = state.holders.includes(command.data.ticketId);
+    if (command.type === 'ClaimPass') {
+      if (held) return [];
+      const { now, ...data } = command.data;
+      return [{ type: 'PassClaimed', data: { ...data, at: now } }];
+    }
+    if (!held) return [];
+    return [
+      {
+        type: 'PassReleased',
+        data: { dedupeKey: command.data.dedupeKey, ticketId: command.data.ticketId, at: command.data.now },
+      },
+    ];
+  },
+};

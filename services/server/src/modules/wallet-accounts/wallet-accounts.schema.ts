@@ -1,0 +1,77 @@
+import { boolean, index, jsonb, pgTable, text, timestamp, uuid } from 'drizzle-orm/pg-core';
+
+// Tables of wallet accounts and tickets: three read models (built only by projections; `npm run replay` rebuilds them)
+// and two tables of operational state (the provider's token, the sync's progress), which are not events.
+
+/** Read model: the linked wallet accounts. */
+export const walletAccounts = pgTable(
+  'wallet_accounts',
+  {
+    id: uuid('id').primaryKey(),
+    userId: uuid('user_id').notNull(),
+    email: text('email').notNull(),
+    firstName: text('first_name').notNull(),
+    lastName: text('last_name').notNull(),
+    displayName: text('display_name').notNull(),
+    providerAccountId: text('provider_account_id').notNull(),
+    inErrorState: boolean('in_error_state').notNull().default(false),
+    lastError: text('last_error'),
+    createdAt: timestamp('created_at', { withTimezone: true }).notNull(),
+    updatedAt: timestamp('updated_at', { withTimezone: true }).notNull(),
+  },
+  (t) => [index('wallet_accounts_user_idx').on(t.userId)],
+);
+
+/** Read model: the tickets the accounts hold now (a ticket that left its wallet leaves the table). */
+export const tickets = pgTable(
+  'tickets',
+  {
+    id: uuid('id').primaryKey(),
+    accountId: uuid('account_id').notNull(),
+    userId: uuid('user_id').notNull(),
+    passId: text('pass_id').notNull(),
+    /** What makes two tickets the same pass (its barcode, or its id when it has none). */
+    dedupeKey: text('dedupe_key').notNull(),
+    title: text('title').notNull(),
+    subtitle: text('subtitle'),
+    logo: text('logo'),
+    saveUrl: text('save_url'),
+    venueName: text('venue_name'),
+    section: text('section'),
+    row: text('row'),
+    seat: text('seat'),
+    nextGame: text('next_game'),
+    nextGameDate: text('next_game_date'),
+    createdAt: timestamp('created_at', { withTimezone: true }).notNull(),
+    updatedAt: timestamp('updated_at', { withTimezone: true }).notNull(),
+  },
+  (t) => [
+    index('tickets_user_idx').on(t.userId),
+    index('tickets_account_idx').on(t.accountId),
+    index('tickets_dedupe_idx').on(t.dedupeKey),
+  ],
+);
+
+/** Read model: who holds each pass, in claim order; the first is the master, the others duplicates. */
+export const passGroups = pgTable('pass_groups', {
+  dedupeKey: text('dedupe_key').primaryKey(),
+  masterTicketId: uuid('master_ticket_id'),
+  /** Ticket ids in the order they claimed the pass. */
+  holders: jsonb('holders').$type<string[]>().notNull(),
+});
+
+/** Operational: the provider's access token of each account, encrypted (never the wallet password). */
+export const walletCredentials = pgTable('wallet_credentials', {
+  accountId: uuid('account_id').primaryKey(),
+  sealedToken: text('sealed_token').notNull(),
+  expiresAt: timestamp('expires_at', { withTimezone: true }).notNull(),
+  updatedAt: timestamp('updated_at', { withTimezone: true }).notNull(),
+});
+
+/** Operational: each account's last sync, and the lease of a sync under way (one per account at a time). */
+export const walletSyncState = pgTable('wallet_sync_state', {
+  accountId: uuid('account_id').primaryKey(),
+  lastSyncedAt: timestamp('last_synced_at', { withTimezone: true }),
+  runningUntil: timestamp('running_until', { withTimezone: true }),
+  lastSyncError: text('last_sync_error'),
+});

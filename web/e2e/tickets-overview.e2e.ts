@@ -1,0 +1,154 @@
+import { expect, test, type Page } from '@playwright/test';
+import type { TicketsResponse } from '@seatlink/contracts';
+import { manyTickets } from '../src/testing/tickets';
+import { expectNoA11yViolations } from './support/axe';
+import { demo, signIn } from './support/session';
+
+/**
+ * The Tickets Overview's display part (SPEC.md §2) over the demo user's synced tickets (alex@ and sam@wallet.test,
+ * one pass held by both: a duplicate; other specs may have linked more). Read only; the expected figures come from
+ * GET /v1/tickets at the start of each test.
+ */
+
+const cards = (page: Page) => page.getByTestId('ticket-card');
+
+async function titles(page: Page): Promise<string[]> {
+  return (await page.getByTestId('ticket-title').allTextContents()).map((t) => t.trim());
+}
+
+test('filters by search, account, status and event, clears them, and sorts the list view', async ({ page }) => {
+  // Tall enough that every demo ticket is in view (the grid and the list render only what is near the viewport).
+  await page.setViewportSize({ width: 1280, height: 4800 });
+  await signIn(page, demo.user);
+  const { tickets } = (await (await page.request.get('/v1/tickets')).json()) as TicketsResponse;
+  const total = tickets.length;
+  const duplicates = tickets.filter((t) => t.is_duplicate).length;
+  expect(total).toBeGreaterThan(5);
+  expect(duplicates).toBeGreaterThan(0);
+  await expect(page.getByTestId('total-tickets')).toHaveText(total.toLocaleString('en-GB'));
+  await expect(page.getByTestId('tickets-count')).toHaveText(`${total} tickets`);
+  await expect(cards(page)).toHaveCount(total);
+  await expect(page.getByTestId('distribution-rate')).toHaveText('0%');
+  await expect(page.getByText(`0 of ${total} distributed`)).toBeVisible();
+  await expect(page.getByTestId('unique-venues')).toHaveText(String(new Set(tickets.map((t) => t.venue_name)).size));
+  // A duplicate carries its banner and cannot be distributed; the others have no link yet.
+  const duplicate = page.locator('[data-testid="ticket-card"][data-status="2"]').first();
+  await expect(duplicate.getByTestId('duplicate-banner')).toHaveText('Duplicate: Cannot be distributed');
+  await expect(duplicate).toContainText('Cannot distribute duplicate tickets');
+  await expect(page.locator('[data-testid="ticket-card"][data-status="0"]').first()).toContainText(
+    'No distribution link generated',
+  );
+  await expectNoA11yViolations(page, 'tickets overview, grid');
+
+  // Search: title, subtitle, venue, seat and account e-mail.
+  const search = page.getByPlaceholder('Search title, subtitle, venue, seat, account...');
+  await search.fill('comets');
+  await expect(page.getByTestId('tickets-count')).toContainText(`of ${total} tickets`);
+  for (const card of await cards(page).all()) await expect(card).toContainText(/comets/i);
+  await search.fill('no ticket is called this');
+  await expect(page.getByTestId('tickets-empty')).toContainText('No Tickets Found');
+  await page.getByRole('button', { name: 'Clear Filters' }).click();
+  await expect(search).toHaveValue('');
+  await expect(cards(page)).toHaveCount(total);
+
+  // Account: each account named by name and e-mail.
+  await page.getByLabel('Account').selectOption({ label: 'Sam Okafor (sam@wallet.test)' });
+  for (const account of await page.getByTestId('ticket-account').allTextContents())
+    expect(account).toBe('sam@wallet.test');
+  await page.getByLabel('Account').selectOption({ label: 'All Accounts' });
+
+  // Status: duplicates are in neither Distributed nor Not Distributed (SPEC.md §4).
+  await page.getByLabel('Status').selectOption({ label: 'Not Distributed' });
+  await expect(cards(page)).toHaveCount(total - duplicates);
+  await expect(page.locator('[data-testid="ticket-card"][data-status="2"]')).toHaveCount(0);
+  await page.getByLabel('Status').selectOption({ label: 'Distributed' });
+  await expect(page.getByTestId('tickets-empty')).toContainText('No Tickets Found');
+  await page.getByRole('button', { name: 'Clear Filters' }).click();
+  await expect(page.getByLabel('Status')).toHaveValue('all');
+
+  // Event: each distinct title.
+  await page.getByLabel('Event').selectOption({ label: 'Northgate Rovers' });
+  await expect(cards(page)).toHaveCount(tickets.filter((t) => t.title === 'Northgate Rovers').length);
+  expect(new Set(await titles(page))).toEqual(new Set(['Northgate Rovers']));
+  await page.getByLabel('Event').selectOption({ label: 'All Events' });
+  await expect(cards(page)).toHaveCount(total);
+
+  // The list view: sortable by Event, Account and Status.
+  await page.getByRole('button', { name: 'List view' }).click();
+  await expect(page.getByRole('button', { name: 'List view' })).toHaveAttribute('aria-pressed', 'true');
+  const table = page.getByTestId('tickets-table');
+  await expect(table).toBeVisible();
+  await expect(table.getByRole('columnheader')).toHaveText([
+    /Event/,
+    'Seat Info',
+    'Next Game',
+    /Account/,
+    /Status/,
+    'Link/Actions',
+  ]);
+  const rows = page.getByTestId('ticket-row');
+  await expect(rows).toHaveCount(total);
+  await page.getByTestId('sort-event').click();
+  await expect(table.getByRole('columnheader', { name: 'Event' })).toHaveAttribute('aria-sort', 'ascending');
+  const sorted = await titles(page);
+  expect(sorted).toEqual([...sorted].sort((a, b) => a.localeCompare(b, 'en-GB', { sensitivity: 'base' })));
+  await page.getByTestId('sort-status').click();
+  await expect(rows.last().getByTestId('ticket-status')).toHaveText('Duplicate');
+  await page.getByTestId('sort-status').click();
+  await expect(table.getByRole('columnheader', { name: 'Status' })).toHaveAttribute('aria-sort', 'descending');
+  await expect(rows.first().getByTestId('ticket-status')).toHaveText('Duplicate');
+  await page.getByTestId('sort-account').click();
+  const accounts = await page.getByTestId('ticket-account').allTextContents();
+  expect(accounts).toEqual([...accounts].sort());
+  await expectNoA11yViolations(page, 'tickets overview, list');
+});
+
+test.describe('on a small screen', () => {
+  test.use({ viewport: { width: 375, height: 812 } });
+
+  test('the view toggle is hidden and the grid is forced', async ({ page }) => {
+    await signIn(page, demo.user);
+    await expect(cards(page).first()).toBeVisible();
+    await expect(page.getByRole('button', { name: 'List view' })).toHaveCount(0);
+    await expect(page.getByTestId('tickets-grid')).toHaveAttribute('data-columns', '1');
+    await expectNoA11yViolations(page, 'tickets overview, small screen');
+    // Chosen on a wide screen, the list gives way to the grid when the window narrows.
+    await page.setViewportSize({ width: 1280, height: 800 });
+    await page.getByRole('button', { name: 'List view' }).click();
+    await expect(page.getByTestId('tickets-table')).toBeVisible();
+    await page.setViewportSize({ width: 375, height: 812 });
+    await expect(page.getByTestId('tickets-grid')).toBeVisible();
+    await expect(page.getByTestId('tickets-table')).toHaveCount(0);
+  });
+});
+
+test('10,000 tickets: only what is in view is rendered, and scrolling and filtering stay quick', async ({ page }) => {
+  const tickets = manyTickets(10_000);
+  await page.route('**/v1/tickets', (route) => route.fulfill({ json: { tickets } }));
+  await signIn(page, demo.user);
+  await expect(page.getByTestId('total-tickets')).toHaveText('10,000');
+  await expect(cards(page).first()).toBeVisible();
+  expect(await cards(page).count()).toBeLessThan(80);
+  await expect(page.getByTestId('tickets-count')).toHaveText('10,000 tickets');
+
+  // The last ticket is reached by scrolling, and only a window of cards exists at any time.
+  await page.evaluate(() => window.scrollTo(0, document.body.scrollHeight));
+  await expect(page.locator('[data-ticket-id="ticket-9999"]')).toBeVisible();
+  expect(await cards(page).count()).toBeLessThan(80);
+
+  const started = Date.now();
+  await page.getByPlaceholder('Search title, subtitle, venue, seat, account...').fill('block 107, row h');
+  await expect(page.getByTestId('tickets-count')).toContainText('of 10,000 tickets');
+  console.log(`[10,000 tickets in the browser] search to result: ${Date.now() - started} ms`);
+
+  await page.getByRole('button', { name: 'List view' }).click();
+  await page.getByPlaceholder('Search title, subtitle, venue, seat, account...').fill('');
+  await expect(page.getByTestId('tickets-table')).toHaveAttribute('aria-rowcount', '10001');
+  expect(await page.getByTestId('ticket-row').count()).toBeLessThan(80);
+  await page.getByTestId('sort-status').click();
+  await page.evaluate(() => window.scrollTo(0, 0));
+  await expect(page.getByTestId('ticket-row').first().getByTestId('ticket-status')).toHaveText('Not Distributed');
+  await page.evaluate(() => window.scrollTo(0, document.body.scrollHeight));
+  await expect(page.getByTestId('ticket-row').last().getByTestId('ticket-status')).toHaveText('Duplicate');
+  expect(await page.getByTestId('ticket-row').count()).toBeLessThan(80);
+});

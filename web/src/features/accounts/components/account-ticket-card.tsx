@@ -1,0 +1,181 @@
+import { memo, useId } from 'react';
+import toast from 'react-hot-toast';
+import type { AccountTicket } from '@seatlink/contracts';
+import { LinkFacts } from '../../../components/distribution/link-facts';
+import { Badge } from '../../../components/ui/badge';
+import { Button } from '../../../components/ui/button';
+import { cx } from '../../../components/ui/cx';
+import { CopyIcon, ExternalLinkIcon, LinkIcon } from '../../../components/ui/icons';
+import { copyText } from '../../../lib/clipboard';
+import { DISTRIBUTION_TEXTS, linkPreview, needCreditsText } from '../../../lib/distribution';
+import type { TicketLinkInfo } from '../account-links.store';
+
+/** Every card has this height, so the grid can be windowed (an account may hold thousands of passes). */
+export const ACCOUNT_TICKET_CARD_HEIGHT = 288;
+
+function SeatPart({ label, value, className }: { label: string; value: string | null; className?: string }) {
+  return (
+    <div
+      className={cx('min-w-0 rounded-lg bg-slate-50 px-2.5 py-1.5', className)}
+      data-testid={`ticket-${label.toLowerCase()}`}
+    >
+      <dt className="text-xs text-slate-600">{label}</dt>
+      <dd className="truncate text-sm font-medium text-slate-900" title={value ?? undefined}>
+        {value || 'N/A'}
+      </dd>
+    </div>
+  );
+}
+
+const iconLink =
+  'inline-flex h-7 w-7 shrink-0 items-center justify-center rounded-md text-slate-600 hover:bg-white hover:text-slate-900 focus-visible:outline-2 focus-visible:outline-indigo-600';
+
+async function copyLink(link: string) {
+  if (await copyText(link)) toast.success(DISTRIBUTION_TEXTS.linkCopied);
+  else toast.error(DISTRIBUTION_TEXTS.copyFailed);
+}
+
+/** Why this one ticket cannot get a link now, or null when it can. */
+export function generateBlocker(
+  info: { duplicate: boolean; distributed: boolean },
+  balance: number,
+  cost: number,
+): string | null {
+  if (info.duplicate) return 'Cannot distribute duplicate tickets';
+  if (info.distributed) return 'This ticket already has a link';
+  if (balance < cost) return needCreditsText(cost, balance);
+  return null;
+}
+
+export interface AccountTicketCardProps {
+  ticket: AccountTicket;
+  /** Its live link and duplicate flag (GET /v1/tickets), once known. */
+  info: TicketLinkInfo | undefined;
+  distributing: boolean;
+  balance: number;
+  cost: number;
+  now: number;
+  onGenerate: (ticketId: string) => void;
+}
+
+/**
+ * One ticket of an account (SPEC.md §2 "Account tickets page"): event, section, row and seat, its status, and either
+ * its link (cut to 30 characters, Copy and Open, clicks and expiry) or a working Generate Link button.
+ */
+export const AccountTicketCard = memo(function AccountTicketCard({
+  ticket,
+  info,
+  distributing,
+  balance,
+  cost,
+  now,
+  onGenerate,
+}: AccountTicketCardProps) {
+  const reasonId = useId();
+  const duplicate = info?.is_duplicate ?? false;
+  const distribution = info ? info.distribution : null;
+  const distributed = info ? distribution !== null : ticket.is_distributed;
+  const blocker = generateBlocker({ duplicate, distributed }, balance, cost);
+
+  return (
+    <article
+      aria-labelledby={`account-ticket-${ticket.id}`}
+      className="flex h-full flex-col gap-3 rounded-xl border border-slate-200 bg-white p-4 shadow-sm"
+      data-testid="account-ticket"
+      data-ticket-id={ticket.id}
+    >
+      <header className="flex items-start justify-between gap-3">
+        <h2
+          id={`account-ticket-${ticket.id}`}
+          className="line-clamp-2 text-sm font-semibold text-slate-900"
+          title={ticket.event_name}
+          data-testid="account-ticket-event"
+        >
+          {ticket.event_name}
+        </h2>
+        {duplicate ? (
+          <Badge tone="amber" testId="ticket-distributed">
+            Duplicate
+          </Badge>
+        ) : distributed ? (
+          <Badge tone="green" testId="ticket-distributed">
+            Distributed
+          </Badge>
+        ) : (
+          <Badge tone="slate" testId="ticket-distributed">
+            Not Distributed
+          </Badge>
+        )}
+      </header>
+      <dl className="grid grid-cols-2 gap-2">
+        <SeatPart label="Section" value={ticket.section} className="col-span-2" />
+        <SeatPart label="Row" value={ticket.row} />
+        <SeatPart label="Seat" value={ticket.seat} />
+      </dl>
+      <div className="mt-auto">
+        {distributing ? (
+          <p
+            role="status"
+            className="rounded-lg bg-indigo-50 px-3 py-2 text-sm font-medium text-indigo-700 motion-safe:animate-pulse"
+            data-testid="account-ticket-distributing"
+          >
+            {DISTRIBUTION_TEXTS.distributing}
+          </p>
+        ) : distribution ? (
+          <div className="space-y-1.5 rounded-lg bg-slate-50 px-3 py-2" data-testid="account-ticket-link">
+            <div className="flex min-w-0 items-center gap-1">
+              <LinkIcon className="h-4 w-4 shrink-0 text-slate-500" />
+              <span
+                className="min-w-0 flex-1 truncate font-mono text-xs text-slate-700"
+                title={distribution.link}
+                data-testid="link-preview"
+              >
+                {linkPreview(distribution.link)}
+              </span>
+              <button
+                type="button"
+                aria-label="Copy link"
+                title="Copy link"
+                className={iconLink}
+                onClick={() => void copyLink(distribution.link)}
+              >
+                <CopyIcon className="h-4 w-4" />
+              </button>
+              <a
+                href={distribution.link}
+                target="_blank"
+                rel="noopener noreferrer"
+                aria-label="Open link (new tab)"
+                title="Open link"
+                className={iconLink}
+              >
+                <ExternalLinkIcon className="h-4 w-4" />
+              </a>
+            </div>
+            <LinkFacts link={distribution} now={now} />
+          </div>
+        ) : (
+          <div className="space-y-1">
+            <Button
+              size="sm"
+              variant="secondary"
+              className="w-full"
+              disabled={blocker !== null}
+              title={blocker ?? undefined}
+              aria-describedby={blocker ? reasonId : undefined}
+              onClick={() => onGenerate(ticket.id)}
+              data-testid="generate-link"
+            >
+              Generate Link
+            </Button>
+            {blocker ? (
+              <p id={reasonId} className="text-center text-xs text-slate-600" data-testid="generate-reason">
+                {blocker}
+              </p>
+            ) : null}
+          </div>
+        )}
+      </div>
+    </article>
+  );
+});

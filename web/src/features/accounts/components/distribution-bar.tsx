@@ -1,0 +1,32 @@
+import type { Account } from '@seatlink/contracts';
+import { ProgressBar } from '../../../components/ui/progress-bar';
+import { distributionPercent, distributionTone } from '../account-rules';
+
+/** How much of an account is distributed: the bar is green at 100 %, blue above 50 %, else yellow (SPEC.md §9). */
+export function DistributionBar({
+  account,
+}: {
+  account: Pick<Account, 'email' | 'ticket_count' | 'distributed_count'>;
+}) {
+  const percent = distributionPercent(account);
+  const tone = distributionTone(percent);
+  const summary = `${account.distributed_count} of ${account.ticket_count} distributed`;
+  return (
+    <div>
+      <div className="mb-1 flex items-baseline justify-between text-xs text-slate-600">
+        <span>Distribution</span>
+        <span className="font-medium text-slate-700 tabular-nums" data-testid="distribution-percent">
+          {Math.round(percent)}%
+        </span>
+      </div>
+      <ProgressBar
+        value={account.distributed_count}
+        max={Math.max(1, account.ticket_count)}
+        tone={tone}
+        label={`Distribution of ${account.email}`}
+        valueText={summary}
+        testId="distribution-bar"
+      />
+    </div>
+  );
+}

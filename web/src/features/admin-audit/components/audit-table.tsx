@@ -1,0 +1,247 @@
+import type { ReactNode } from 'react';
+import { AUDIT_EVENT_TYPES, AUDIT_STATUSES, type AuditEntry } from '@seatlink/contracts';
+import { Alert } from '../../../components/ui/alert';
+import { Badge } from '../../../components/ui/badge';
+import { Button } from '../../../components/ui/button';
+import { FilterIcon } from '../../../components/ui/icons';
+import { Popover } from '../../../components/ui/popover';
+import { formatDateTime } from '../../../lib/format';
+import { EVENT_TYPE_OPTIONS, type AuditFilters } from '../audit-filters';
+import { CheckboxFilter, DateRangeFilter, TextFilter } from './audit-filter-panels';
+
+const STATUS_OPTIONS = AUDIT_STATUSES.map((value) => ({ value, label: value }));
+
+export interface AuditTableProps {
+  audits: readonly AuditEntry[];
+  filters: AuditFilters;
+  loading: boolean;
+  loaded: boolean;
+  error: string | null;
+  filtered: boolean;
+  onFilters: (patch: Partial<AuditFilters>) => void;
+  onDate: (field: 'startDate' | 'endDate', value: string) => void;
+  onDetails: (entry: AuditEntry) => void;
+}
+
+function Header({
+  label,
+  filter,
+  active,
+  width,
+}: {
+  label: string;
+  /** The column's filter panel (the first six columns have one). */
+  filter?: ReactNode;
+  active?: boolean;
+  width: string;
+}) {
+  return (
+    <th
+      scope="col"
+      className={`px-3 py-3 text-left align-middle text-xs font-semibold text-slate-600 uppercase ${width}`}
+    >
+      <span className="flex items-center gap-1.5">
+        <span className="min-w-0">{label}</span>
+        {filter ? (
+          <Popover
+            label={`Filter ${label}`}
+            trigger={<FilterIcon className="h-3.5 w-3.5" />}
+            active={active}
+            testId={`filter-${label.toLowerCase().replace(/\s+/g, '-')}`}
+          >
+            {filter}
+          </Popover>
+        ) : null}
+      </span>
+    </th>
+  );
+}
+
+function IdCell({ value, testId }: { value: string | null; testId: string }) {
+  return (
+    <td className="px-3 py-2.5">
+      {value ? (
+        <span className="block truncate font-mono text-xs text-slate-700" title={value} data-testid={testId}>
+          {value}
+        </span>
+      ) : (
+        <span className="text-slate-500" data-testid={testId}>
+          —
+        </span>
+      )}
+    </td>
+  );
+}
+
+const COLUMN_COUNT = 7;
+
+/**
+ * The audit table (SPEC.md §2): Event Time, Status, Event Type, Ticket ID, Distribution ID, IP Address and Details;
+ * each of the first six headers has its filter in a popover. The list's error, first load and empty state show in
+ * its body, so the filters stay at hand.
+ */
+export function AuditTable({
+  audits,
+  filters,
+  loading,
+  loaded,
+  error,
+  filtered,
+  onFilters,
+  onDate,
+  onDetails,
+}: AuditTableProps) {
+  let body: ReactNode;
+  if (error) {
+    body = (
+      <tr>
+        <td colSpan={COLUMN_COUNT} className="px-4 py-6">
+          <Alert tone="error" data-testid="audits-error">
+            {error}
+          </Alert>
+        </td>
+      </tr>
+    );
+  } else if (!loaded) {
+    body = (
+      <tr>
+        <td colSpan={COLUMN_COUNT} className="px-4 py-10 text-center text-sm text-slate-600" role="status">
+          Loading...
+        </td>
+      </tr>
+    );
+  } else if (audits.length === 0) {
+    body = (
+      <tr>
+        <td colSpan={COLUMN_COUNT} className="px-4 py-12 text-center" data-testid="audits-empty">
+          <p className="text-base font-semibold text-slate-900">No audit logs found</p>
+          <p className="mt-1 text-sm text-slate-600">
+            {filtered ? 'Try adjusting your filters' : 'This user has no recorded actions yet'}
+          </p>
+        </td>
+      </tr>
+    );
+  } else {
+    body = audits.map((entry) => (
+      <tr key={entry.id} data-testid="audit-row" data-entry-id={entry.id} className="hover:bg-slate-50">
+        <td className="px-3 py-2.5 whitespace-nowrap text-slate-700" data-testid="audit-time">
+          {formatDateTime(entry.created_at)}
+        </td>
+        <td className="px-3 py-2.5" data-testid="audit-status">
+          <Badge tone={entry.event_data.status === 'SUCCESS' ? 'green' : 'red'}>{entry.event_data.status}</Badge>
+        </td>
+        <td className="px-3 py-2.5">
+          <div className="flex flex-wrap items-center gap-1.5">
+            <span className="whitespace-nowrap text-slate-800" data-testid="audit-type">
+              {AUDIT_EVENT_TYPES[entry.event_type]}
+            </span>
+            {entry.metadata.bulk_action ? (
+              <Badge tone="blue" testId="bulk-badge">
+                Bulk Action
+              </Badge>
+            ) : null}
+          </div>
+        </td>
+        <IdCell value={entry.event_data.ticket_id} testId="audit-ticket" />
+        <IdCell value={entry.event_data.distribution_id} testId="audit-distribution" />
+        <td className="px-3 py-2.5 whitespace-nowrap text-slate-700" data-testid="audit-ip">
+          {entry.metadata.ip_address ?? '—'}
+        </td>
+        <td className="px-3 py-2.5 whitespace-nowrap">
+          <Button size="sm" variant="secondary" onClick={() => onDetails(entry)}>
+            View Details
+          </Button>
+        </td>
+      </tr>
+    ));
+  }
+
+  return (
+    <div className="relative overflow-x-auto rounded-xl border border-slate-200 bg-white shadow-sm">
+      <table
+        className="w-full min-w-[58rem] table-fixed divide-y divide-slate-200 text-sm"
+        aria-busy={loading}
+        aria-label="Audit log"
+        data-testid="audits-table"
+      >
+        <thead className="bg-slate-50">
+          <tr>
+            <Header
+              label="Event Time"
+              width="w-[9.75rem]"
+              active={filters.range !== 'default'}
+              filter={<DateRangeFilter startDate={filters.startDate} endDate={filters.endDate} onChange={onDate} />}
+            />
+            <Header
+              label="Status"
+              width="w-[6.5rem]"
+              active={filters.status.length > 0}
+              filter={
+                <CheckboxFilter
+                  legend="Status"
+                  options={STATUS_OPTIONS}
+                  value={filters.status}
+                  onChange={(status) => onFilters({ status })}
+                />
+              }
+            />
+            <Header
+              label="Event Type"
+              width="w-[9.5rem]"
+              active={filters.eventTypes.length > 0}
+              filter={
+                <CheckboxFilter
+                  legend="Event Type"
+                  options={EVENT_TYPE_OPTIONS}
+                  value={filters.eventTypes}
+                  onChange={(eventTypes) => onFilters({ eventTypes })}
+                />
+              }
+            />
+            <Header
+              label="Ticket ID"
+              width="w-[8.5rem]"
+              active={filters.ticketId.trim() !== ''}
+              filter={
+                <TextFilter
+                  label="Ticket ID"
+                  value={filters.ticketId}
+                  placeholder="e.g. 3f6c1a2e"
+                  onCommit={(ticketId) => onFilters({ ticketId })}
+                />
+              }
+            />
+            <Header
+              label="Distribution ID"
+              width=""
+              active={filters.distributionId.trim() !== ''}
+              filter={
+                <TextFilter
+                  label="Distribution ID"
+                  value={filters.distributionId}
+                  placeholder="e.g. 9b2d4e10"
+                  onCommit={(distributionId) => onFilters({ distributionId })}
+                />
+              }
+            />
+            <Header
+              label="IP Address"
+              width="w-[8rem]"
+              active={filters.ipAddress.trim() !== ''}
+              filter={
+                <TextFilter
+                  label="IP Address"
+                  value={filters.ipAddress}
+                  placeholder="e.g. 192.168."
+                  onCommit={(ipAddress) => onFilters({ ipAddress })}
+                />
+              }
+            />
+            <Header label="Details" width="w-[8.25rem]" />
+          </tr>
+        </thead>
+        <tbody className="divide-y divide-slate-100">{body}</tbody>
+      </table>
+    </div>
+  );
+}

@@ -1,0 +1,145 @@
+import { useEffect, useState } from 'react';
+import { Link, useLocation, useParams } from 'react-router-dom';
+import type { AuditEntry } from '@seatlink/contracts';
+import { Button } from '../../components/ui/button';
+import { cx } from '../../components/ui/cx';
+import { DownloadIcon } from '../../components/ui/icons';
+import { useServerEvent } from '../../lib/realtime';
+import { useDebouncedCallback } from '../../lib/use-debounced-callback';
+import { useNow } from '../../lib/use-now';
+import { useAdminAuditStore } from './admin-audit.store';
+import { auditCsvUrl, filterChips, pagingState, QUICK_RANGES, showingLabel } from './audit-filters';
+import { AuditDetailsDialog } from './components/audit-details-dialog';
+import { AuditTable } from './components/audit-table';
+import { FilterChips } from './components/filter-chips';
+import { ReplayPanel } from './components/replay-panel';
+
+/** What the users table passes along when it opens a user's audit log. */
+interface AuditLocationState {
+  email?: unknown;
+}
+
+const LIVE_REFRESH_MS = 500;
+
+/**
+ * /admin/users/{userId}/audits (SPEC.md §2 "User audit log"): the user's distributions and recalls, newest first, 50
+ * a page, with a filter in each of the first six column headers, the chips of the filters set, quick date ranges, a
+ * CSV export of the filtered view, 'View Details' per entry, and a replay of the user's state at a moment. The filter
+ * set is kept in local storage. The user's e-mail shows under the title when the users list opened this page (it
+ * hands the address over in the navigation state, which survives a reload).
+ */
+export function UserAuditLogPage() {
+  const { userId = '' } = useParams();
+  const location = useLocation();
+  const email =
+    typeof (location.state as AuditLocationState | null)?.email === 'string'
+      ? ((location.state as AuditLocationState).email as string)
+      : null;
+  const { filters, audits, loading, loaded, error } = useAdminAuditStore();
+  const { open, setFilters, applyRange, setDate, removeChip, clearAll, page, reload } = useAdminAuditStore.getState();
+  const [details, setDetails] = useState<AuditEntry | null>(null);
+
+  useEffect(() => {
+    open(userId);
+  }, [userId, open]);
+
+  // A distribution or recall of this user (admins get every link's pushes) adds entries: reload the page shown.
+  const refresh = useDebouncedCallback(() => void reload({ silent: true }), LIVE_REFRESH_MS);
+  const now = useNow(30_000);
+  useServerEvent('distribution.updated', ({ user_id, clicks }) => {
+    if (user_id === userId && clicks === undefined) refresh();
+  });
+
+  const chips = filterChips(filters);
+  const { canPrevious, canNext } = pagingState(filters, audits.length);
+  const shownRows = error ? [] : audits;
+
+  return (
+    <>
+      <Link
+        to="/admin/users"
+        className="mb-4 inline-flex items-center gap-1 text-sm font-medium text-indigo-600 hover:text-indigo-500"
+      >
+        <span aria-hidden="true">←</span> Back
+      </Link>
+      <div className="mb-6 flex flex-wrap items-end justify-between gap-4" data-user-id={userId}>
+        <div className="min-w-0">
+          <h1 className="text-2xl font-bold tracking-tight text-slate-900">User Audit Log</h1>
+          {email ? (
+            <p className="mt-1 truncate text-sm text-slate-600" data-testid="audit-user-email">
+              {email}
+            </p>
+          ) : null}
+        </div>
+        <a
+          href={auditCsvUrl(userId, filters, now)}
+          // A rolling range (Last 7 days) ends at the moment of the click, not at the last render.
+          onClick={(event) => {
+            event.currentTarget.href = auditCsvUrl(userId, filters, Date.now());
+          }}
+          download
+          className="inline-flex items-center gap-2 rounded-lg bg-white px-4 py-2 text-sm font-semibold text-slate-700 shadow-sm ring-1 ring-slate-300 ring-inset hover:bg-slate-50 focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-indigo-600"
+          data-testid="export-csv"
+        >
+          <DownloadIcon className="h-4 w-4" />
+          Export CSV
+        </a>
+      </div>
+
+      <div className="mb-3 flex flex-wrap items-center gap-2" role="group" aria-label="Quick date ranges">
+        {QUICK_RANGES.map((range) => (
+          <button
+            key={range.id}
+            type="button"
+            aria-pressed={filters.range === range.id}
+            onClick={() => applyRange(range.id)}
+            className={cx(
+              'rounded-full px-3 py-1 text-sm font-medium ring-1 ring-inset focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-indigo-600',
+              filters.range === range.id
+                ? 'bg-indigo-600 text-white ring-indigo-600'
+                : 'bg-white text-slate-700 ring-slate-300 hover:bg-slate-50',
+            )}
+          >
+            {range.label}
+          </button>
+        ))}
+      </div>
+      <div className="mb-4">
+        <FilterChips chips={chips} onRemove={removeChip} onClearAll={clearAll} />
+      </div>
+
+      <AuditTable
+        audits={shownRows}
+        filters={filters}
+        loading={loading}
+        loaded={loaded}
+        error={error}
+        filtered={chips.length > 0}
+        onFilters={setFilters}
+        onDate={setDate}
+        onDetails={setDetails}
+      />
+
+      <nav
+        aria-label="Pagination"
+        className="mt-4 flex flex-wrap items-center justify-between gap-3 text-sm text-slate-600"
+      >
+        <p data-testid="audits-showing" aria-live="polite">
+          {loaded && !error ? showingLabel(filters.offset, audits.length) : '\u00a0'}
+        </p>
+        <div className="flex gap-2">
+          <Button variant="secondary" size="sm" disabled={!canPrevious || loading} onClick={() => page('previous')}>
+            Previous
+          </Button>
+          <Button variant="secondary" size="sm" disabled={!canNext || loading || !!error} onClick={() => page('next')}>
+            Next
+          </Button>
+        </div>
+      </nav>
+
+      <ReplayPanel userId={userId} />
+
+      {details ? <AuditDetailsDialog entry={details} onClose={() => setDetails(null)} /> : null}
+    </>
+  );
+}

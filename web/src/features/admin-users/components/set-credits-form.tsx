@@ -1,0 +1,77 @@
+import { useState, type FormEvent } from 'react';
+import toast from 'react-hot-toast';
+import type { User } from '@seatlink/contracts';
+import { Button } from '../../../components/ui/button';
+import { FormField } from '../../../components/ui/form-field';
+import { useSessionStore } from '../../../lib/session.store';
+import { useAdminUsersStore } from '../admin-users.store';
+import { CREDITS_INVALID_MESSAGE, parseCredits } from '../credits';
+
+/**
+ * Per-user credits form (SPEC.md §5: integer, minimum 0, step 1). The field holds the user's current balance as its
+ * value, and follows the balance while the admin has not typed; a value that is not a whole number of at least 0 is
+ * named under the field and nothing is sent. Lives inside a clickable row, so it stops clicks.
+ */
+export function SetCreditsForm({ user }: { user: User }) {
+  const setCredits = useAdminUsersStore((s) => s.setCredits);
+  // What the admin typed; null while untouched, so the field shows the balance as it is now.
+  const [draft, setDraft] = useState<string | null>(null);
+  const [error, setError] = useState<string | null>(null);
+  const [busy, setBusy] = useState(false);
+  const value = draft ?? String(user.balance);
+
+  const submit = async (event: FormEvent<HTMLFormElement>) => {
+    event.preventDefault();
+    if (busy) return;
+    const credits = parseCredits(value);
+    if (credits === null) {
+      setError(CREDITS_INVALID_MESSAGE);
+      return;
+    }
+    setError(null);
+    setBusy(true);
+    const result = await setCredits(user.id, credits);
+    setBusy(false);
+    if (result.ok) {
+      // The signed-in admin's own balance follows at once (the socket push confirms it).
+      useSessionStore.getState().userChanged(result.user);
+      setDraft(null);
+      toast.success('Credits updated successfully');
+    } else {
+      toast.error(result.message);
+    }
+  };
+
+  return (
+    <form
+      noValidate
+      className="flex items-start gap-2"
+      onSubmit={(event) => void submit(event)}
+      onClick={(event) => event.stopPropagation()}
+      onKeyDown={(event) => event.stopPropagation()}
+      data-testid="set-credits-form"
+    >
+      <FormField
+        label={`Credits for ${user.email}`}
+        hideLabel
+        containerClassName="w-24 whitespace-normal"
+        type="number"
+        inputMode="numeric"
+        min={0}
+        step={1}
+        required
+        value={value}
+        onChange={(event) => {
+          setDraft(event.target.value);
+          setError(null);
+        }}
+        error={error}
+        errorTestId="credits-error"
+        className="tabular-nums"
+      />
+      <Button type="submit" size="sm" variant="secondary" className="mt-0.5" disabled={busy} aria-busy={busy}>
+        Set
+      </Button>
+    </form>
+  );
+}

@@ -1,0 +1,58 @@
+import { useCallback, useEffect, useRef } from 'react';
+import { useSearchParams } from 'react-router-dom';
+import { UsersIcon } from '../../components/ui/icons';
+import { PageHeader } from '../../components/ui/page-header';
+import { StatCard } from '../../components/ui/stat-card';
+import { Pager } from '../../components/ui/pager';
+import { useServerEvent } from '../../lib/realtime';
+import { useAdminUsersStore } from './admin-users.store';
+import { UsersTable } from './components/users-table';
+
+/** Pushes that arrive together cause one reload. */
+const REFRESH_COALESCE_MS = 250;
+
+function readPage(value: string | null): number {
+  const page = Number(value);
+  return Number.isInteger(page) && page >= 1 ? page : 1;
+}
+
+/** /admin/users (SPEC.md §2 "Admin users page"). The page number lives in the URL (?page=N). */
+export function AdminUsersPage() {
+  const [searchParams, setSearchParams] = useSearchParams();
+  const page = readPage(searchParams.get('page'));
+  const { users, pagination, newUsersLast30Days, loading, error, fetchUsers } = useAdminUsersStore();
+
+  useEffect(() => {
+    void fetchUsers(page);
+  }, [page, fetchUsers]);
+
+  // A user's row changed somewhere (credits, ban, ...): reload the page on screen, once per burst of pushes.
+  const refreshTimer = useRef<number | undefined>(undefined);
+  useServerEvent('admin.user.updated', () => {
+    window.clearTimeout(refreshTimer.current);
+    refreshTimer.current = window.setTimeout(() => void fetchUsers(page, { silent: true }), REFRESH_COALESCE_MS);
+  });
+  useEffect(() => () => window.clearTimeout(refreshTimer.current), []);
+
+  const goToPage = useCallback(
+    (next: number) => setSearchParams(next > 1 ? { page: String(next) } : {}),
+    [setSearchParams],
+  );
+
+  return (
+    <>
+      <PageHeader title="Users" />
+      <div className="mb-6 grid grid-cols-1 gap-4 sm:grid-cols-2 xl:grid-cols-4">
+        <StatCard label="Total Users" value={pagination.total} valueTestId="total-users" icon={<UsersIcon />} />
+        <StatCard
+          label="New Users (last 30 days)"
+          value={newUsersLast30Days}
+          valueTestId="new-users-count"
+          icon={<UsersIcon />}
+        />
+      </div>
+      <UsersTable users={users} loading={loading} error={error} />
+      {users.length > 0 ? <Pager pagination={pagination} onPage={goToPage} /> : null}
+    </>
+  );
+}

@@ -1,0 +1,215 @@
+import { useEffect, useState, type ReactNode } from 'react';
+import { useParams } from 'react-router-dom';
+import type { PublicLink } from '@seatlink/contracts';
+import { Alert } from '../../components/ui/alert';
+import { Badge } from '../../components/ui/badge';
+import { Brand } from '../../components/ui/brand';
+import { Button } from '../../components/ui/button';
+import { cx } from '../../components/ui/cx';
+import { AlertIcon, CalendarIcon, PinIcon, TicketIcon, WalletIcon } from '../../components/ui/icons';
+import { formatDateTime } from '../../lib/format';
+import { isSafeRedirect, stateCopy, type RecipientState } from './link-states';
+import { useLinkPageStore } from './link.store';
+
+function Logo({ src }: { src: string | null }) {
+  const [failed, setFailed] = useState(false);
+  // SPEC.md §2: a logo that fails to load is hidden.
+  if (!src || failed) return null;
+  return (
+    <img
+      src={src}
+      alt=""
+      onError={() => setFailed(true)}
+      className="h-16 w-16 shrink-0 rounded-xl bg-white object-contain p-1 shadow-sm"
+      data-testid="link-logo"
+    />
+  );
+}
+
+function Detail({ icon, label, children }: { icon: ReactNode; label: string; children: ReactNode }) {
+  return (
+    <div className="flex items-start gap-3">
+      <dt className="mt-0.5 shrink-0 text-slate-500">
+        {icon}
+        <span className="sr-only">{label}</span>
+      </dt>
+      <dd className="min-w-0 flex-1 text-sm break-words text-slate-800">{children}</dd>
+    </div>
+  );
+}
+
+const stateBadges: Partial<Record<RecipientState, ReactNode>> = {
+  limit_reached: <Badge tone="red">Limit Reached</Badge>,
+  expired: <Badge tone="amber">Expired</Badge>,
+  recalled: <Badge tone="slate">Withdrawn</Badge>,
+};
+
+/** Why the link does not work, and what to do (designed per state). */
+function StatePanel({ state, link }: { state: Exclude<RecipientState, 'active'>; link: PublicLink | null }) {
+  const copy = stateCopy(state, link?.expires_at ? formatDateTime(link.expires_at) : null);
+  return (
+    <section
+      aria-labelledby="link-state-title"
+      className="rounded-xl border border-slate-200 bg-slate-50 p-4"
+      data-testid="link-state"
+      data-state={state}
+    >
+      <div className="flex items-start gap-3">
+        <span className="mt-0.5 rounded-full bg-amber-100 p-1.5 text-amber-800" aria-hidden="true">
+          <AlertIcon className="h-5 w-5" />
+        </span>
+        <div className="min-w-0">
+          <h2 id="link-state-title" className="text-base font-semibold text-slate-900">
+            {copy.title}
+          </h2>
+          <p className="mt-1 text-sm text-slate-700">{copy.body}</p>
+        </div>
+      </div>
+    </section>
+  );
+}
+
+/**
+ * /l/{code}: what someone a ticket was shared with sees (public, no session, outside the dashboard frame;
+ * mobile-first). The ticket, and 'Add to wallet', which claims the link (one counted click) and goes on to the
+ * wallet's page that saves the pass. A link that no longer works says why: 'Limit Reached', 'Expired', withdrawn by
+ * its owner, or no such link; a claim refused meanwhile (410) turns the page into that state.
+ */
+export function LinkPage() {
+  const { code = '' } = useParams();
+  const { link, state, loading, error, claiming, claimError, load, claim } = useLinkPageStore();
+  const [leaving, setLeaving] = useState(false);
+
+  useEffect(() => {
+    void load(code);
+  }, [code, load]);
+
+  useEffect(() => {
+    const previous = document.title;
+    document.title = link && state === 'active' ? `${link.ticket.title} · Seatlink` : 'Shared ticket · Seatlink';
+    return () => {
+      document.title = previous;
+    };
+  }, [link, state]);
+
+  const addToWallet = async () => {
+    const url = await claim();
+    if (url && isSafeRedirect(url)) {
+      setLeaving(true);
+      window.location.assign(url);
+    }
+  };
+
+  const ticket = state === 'not_found' ? null : link?.ticket;
+  let body: ReactNode;
+  if (loading || (!state && !error)) {
+    body = (
+      <p role="status" className="py-10 text-center text-sm text-slate-600">
+        Loading...
+      </p>
+    );
+  } else if (error) {
+    body = (
+      <div className="space-y-4 p-5">
+        <Alert tone="error" data-testid="link-error">
+          {error}
+        </Alert>
+        <Button variant="secondary" className="w-full" onClick={() => void load(code)}>
+          Try again
+        </Button>
+      </div>
+    );
+  } else {
+    body = (
+      <>
+        {ticket ? (
+          <div className="bg-gradient-to-br from-indigo-600 to-indigo-800 px-5 pt-6 pb-5 text-white">
+            <div className="flex items-center gap-4">
+              <Logo key={ticket.logo ?? ''} src={ticket.logo} />
+              <div className="min-w-0">
+                <h1 className="text-xl leading-tight font-bold break-words" data-testid="link-title">
+                  {ticket.title}
+                </h1>
+                {ticket.subtitle ? (
+                  <p className="mt-1 text-sm break-words text-indigo-100" data-testid="link-subtitle">
+                    {ticket.subtitle}
+                  </p>
+                ) : null}
+              </div>
+            </div>
+            {state && stateBadges[state] ? <div className="mt-3">{stateBadges[state]}</div> : null}
+          </div>
+        ) : (
+          <h1 className="sr-only">Shared ticket</h1>
+        )}
+        <div className="space-y-5 p-5">
+          {ticket ? (
+            <dl className="space-y-3">
+              <Detail icon={<PinIcon className="h-5 w-5" />} label="Venue">
+                <span data-testid="link-venue">{ticket.venue_name || 'Venue to be announced'}</span>
+              </Detail>
+              <Detail icon={<TicketIcon className="h-5 w-5" />} label="Seat">
+                <span data-testid="link-seat">{ticket.seat_info || 'N/A'}</span>
+              </Detail>
+              {ticket.next_game || ticket.next_game_date ? (
+                <Detail icon={<CalendarIcon className="h-5 w-5" />} label="Next game">
+                  <span className="block" data-testid="link-next-game">
+                    {ticket.next_game || 'Next game'}
+                  </span>
+                  {ticket.next_game_date ? (
+                    <span className="block text-xs text-slate-600">{formatDateTime(ticket.next_game_date)}</span>
+                  ) : null}
+                </Detail>
+              ) : null}
+            </dl>
+          ) : null}
+
+          {state === 'active' ? (
+            <div className="space-y-3">
+              {claimError ? (
+                <Alert tone="error" data-testid="claim-error">
+                  {claimError}
+                </Alert>
+              ) : null}
+              <Button
+                className="w-full py-3 text-base"
+                onClick={() => void addToWallet()}
+                disabled={claiming || leaving}
+                aria-busy={claiming || leaving}
+                data-testid="add-to-wallet"
+              >
+                <WalletIcon className="h-5 w-5" />
+                {claiming || leaving ? 'Adding to wallet...' : 'Add to wallet'}
+              </Button>
+              <p className="text-center text-xs text-slate-600">
+                {link?.expires_at ? `This link works until ${formatDateTime(link.expires_at)}. ` : null}
+                The ticket is saved to your own wallet.
+              </p>
+            </div>
+          ) : state ? (
+            <StatePanel state={state} link={link} />
+          ) : null}
+        </div>
+      </>
+    );
+  }
+
+  return (
+    <main className="flex min-h-screen flex-col items-center bg-gradient-to-br from-slate-50 to-indigo-50 px-4 py-8 sm:justify-center sm:py-12">
+      <div className="w-full max-w-md">
+        <div className="mb-6 flex flex-col items-center gap-2 text-center">
+          <Brand />
+          <p className="text-sm text-slate-600">A ticket was shared with you</p>
+        </div>
+        <article
+          aria-busy={loading}
+          className={cx('overflow-hidden rounded-2xl border border-slate-200 bg-white shadow-sm')}
+          data-testid="link-card"
+          data-state={state ?? (error ? 'error' : 'loading')}
+        >
+          {body}
+        </article>
+      </div>
+    </main>
+  );
+}

@@ -1,0 +1,60 @@
+import { useId } from 'react';
+import { Button } from '../../../components/ui/button';
+import type { DistributeButtonState } from '../../../lib/distribution';
+import { formatCredits } from '../../../lib/format';
+
+export interface DistributeBarProps {
+  selectedCount: number;
+  button: DistributeButtonState;
+  onDistribute: () => void;
+  onClear: () => void;
+}
+
+/**
+ * The bottom bar of a selection (SPEC.md §2): how many are ticked, a way to untick them, and the distribute button
+ * ('Distribute', 'Generate Link', 'Generate Links'). Why the button is disabled is written beside it, not only in its
+ * tooltip, so touch and keyboard users read it too.
+ */
+export function DistributeBar({ selectedCount, button, onDistribute, onClear }: DistributeBarProps) {
+  const reasonId = useId();
+  const eligible = button.eligibleIds.length;
+  return (
+    <section
+      aria-label="Selected tickets"
+      className="fixed inset-x-0 bottom-0 z-20 border-t border-slate-200 bg-white/95 shadow-[0_-4px_12px_rgba(15,23,42,0.08)] backdrop-blur md:left-64"
+      data-testid="distribute-bar"
+    >
+      <div className="mx-auto flex max-w-7xl flex-wrap items-center justify-between gap-x-4 gap-y-2 px-4 py-3 sm:px-6 lg:px-8">
+        <div className="flex items-center gap-3 text-sm">
+          <p className="font-medium text-slate-900" data-testid="selected-count" aria-live="polite">
+            {selectedCount} selected
+          </p>
+          <Button variant="ghost" size="sm" onClick={onClear}>
+            Clear selection
+          </Button>
+        </div>
+        <div className="flex min-w-0 flex-1 flex-wrap items-center justify-end gap-x-3 gap-y-1 sm:flex-none">
+          {button.reason ? (
+            <p id={reasonId} className="text-sm text-slate-700" data-testid="distribute-reason">
+              {button.reason}
+            </p>
+          ) : (
+            <p className="text-sm text-slate-600" data-testid="distribute-cost">
+              {eligible} {eligible === 1 ? 'ticket' : 'tickets'} · {formatCredits(button.cost)} credits
+            </p>
+          )}
+          <Button
+            onClick={onDistribute}
+            disabled={button.disabled}
+            title={button.reason ?? undefined}
+            aria-describedby={button.reason ? reasonId : undefined}
+            className="w-full sm:w-auto"
+            data-testid="distribute-button"
+          >
+            {button.label}
+          </Button>
+        </div>
+      </div>
+    </section>
+  );
+}

@@ -1,0 +1,161 @@
+import { memo, type MouseEvent, type ReactNode } from 'react';
+import type { Ticket } from '@seatlink/contracts';
+import { cx } from '../../../components/ui/cx';
+import { CalendarIcon, PinIcon, TicketIcon, UserIcon } from '../../../components/ui/icons';
+import { formatDateTime } from '../../../lib/format';
+import { ticketStatus } from '../ticket-filters';
+import { TicketLinkArea } from './ticket-link-area';
+import { TicketLogo } from './ticket-logo';
+import { TicketStatusBadge } from './ticket-status-badge';
+
+/** Every card has this height, so the grid can be windowed (lib/windowing.ts); its content is cut to fit. */
+export const TICKET_CARD_HEIGHT = 384;
+
+/** A card's selection (SPEC.md §2: selectable by click or checkbox). */
+export interface TicketSelection {
+  selected: boolean;
+  onToggle: (ticketId: string) => void;
+}
+
+export interface TicketCardProps {
+  ticket: Ticket;
+  selected?: boolean;
+  /** Makes the card selectable (click or checkbox). */
+  onToggle?: (ticketId: string) => void;
+  /** Its distribution request is running. */
+  distributing?: boolean;
+  /** Epoch ms (useNow), for 'Expired'. */
+  now: number;
+}
+
+/** Controls inside a card do their own thing: a click on them does not also tick the card. */
+const OWN_CLICKS = 'a, button, input, label, select, textarea, [role="dialog"], dialog';
+
+/**
+ * A click on the card ticks or unticks it, unless it landed on one of its controls, or came from a dialog the card
+ * opened (portalled elsewhere in the page, its clicks still bubble through React), or selected text.
+ */
+function onCardClick(event: MouseEvent<HTMLElement>, ticketId: string, selection: TicketSelection | undefined) {
+  if (!selection) return;
+  const target = event.target as Element;
+  if (!event.currentTarget.contains(target) || target.closest(OWN_CLICKS)) return;
+  if (window.getSelection()?.toString()) return;
+  selection.onToggle(ticketId);
+}
+
+function Detail({ icon, label, children }: { icon: ReactNode; label: string; children: ReactNode }) {
+  return (
+    <div className="flex min-w-0 items-start gap-2">
+      <dt className="mt-0.5 shrink-0 text-slate-500">
+        {icon}
+        <span className="sr-only">{label}</span>
+      </dt>
+      <dd className="min-w-0 flex-1 text-slate-700">{children}</dd>
+    </div>
+  );
+}
+
+/**
+ * One ticket of the overview's grid (SPEC.md §2): logo, title, subtitle, status, venue, seat ('N/A' if missing), next
+ * game with its date, account e-mail, and the link part. A duplicate carries a banner across its top.
+ */
+export const TicketCard = memo(function TicketCard({
+  ticket,
+  selected = false,
+  onToggle,
+  distributing,
+  now,
+}: TicketCardProps) {
+  const selection: TicketSelection | undefined = onToggle ? { selected, onToggle } : undefined;
+  const status = ticketStatus(ticket);
+  const seat = ticket.seat?.seat_info_combined || 'N/A';
+  const { next_game: nextGame, next_game_date: nextGameDate } = ticket.metadata ?? {};
+  return (
+    <article
+      aria-labelledby={`ticket-title-${ticket.id}`}
+      className={cx(
+        'flex h-full flex-col overflow-hidden rounded-xl border bg-white shadow-sm',
+        ticket.is_duplicate ? 'border-amber-300' : 'border-slate-200',
+        selection && 'cursor-pointer',
+        selection?.selected && 'ring-2 ring-indigo-500',
+      )}
+      data-testid="ticket-card"
+      data-ticket-id={ticket.id}
+      data-status={status}
+      data-selected={selection?.selected ? 'true' : 'false'}
+      onClick={(event) => onCardClick(event, ticket.id, selection)}
+    >
+      {ticket.is_duplicate ? (
+        <p
+          className="shrink-0 bg-amber-100 px-4 py-1.5 text-xs font-semibold text-amber-900"
+          data-testid="duplicate-banner"
+        >
+          Duplicate: Cannot be distributed
+        </p>
+      ) : null}
+      <div className="flex min-h-0 flex-1 flex-col gap-2.5 p-4">
+        <header className="flex items-start gap-3">
+          {selection ? (
+            <input
+              type="checkbox"
+              checked={selection.selected}
+              onChange={() => selection.onToggle(ticket.id)}
+              aria-label={`Select ${ticket.title}`}
+              className="mt-1 h-4 w-4 shrink-0 cursor-pointer rounded border-slate-300 accent-indigo-600"
+              data-testid="select-ticket"
+            />
+          ) : null}
+          <TicketLogo key={ticket.logo ?? ''} src={ticket.logo} size="md" />
+          <div className="min-w-0 flex-1">
+            <h3
+              id={`ticket-title-${ticket.id}`}
+              className="line-clamp-2 text-sm leading-5 font-semibold break-words text-slate-900"
+              title={ticket.title}
+              data-testid="ticket-title"
+            >
+              {ticket.title}
+            </h3>
+            <p className="truncate text-sm text-slate-600" title={ticket.subtitle ?? undefined}>
+              {ticket.subtitle || '\u00a0'}
+            </p>
+          </div>
+        </header>
+        <div>
+          <TicketStatusBadge status={status} />
+        </div>
+
+        <dl className="min-h-0 flex-1 space-y-1 text-sm">
+          <Detail icon={<PinIcon className="h-4 w-4" />} label="Venue">
+            <span className="block truncate" title={ticket.venue_name ?? undefined}>
+              {ticket.venue_name || 'N/A'}
+            </span>
+          </Detail>
+          <Detail icon={<TicketIcon className="h-4 w-4" />} label="Seat">
+            <span className="block truncate" title={seat} data-testid="ticket-seat">
+              {seat}
+            </span>
+          </Detail>
+          {nextGame || nextGameDate ? (
+            <Detail icon={<CalendarIcon className="h-4 w-4" />} label="Next game">
+              <span className="block truncate" title={nextGame ?? undefined}>
+                {nextGame || 'Next game'}
+              </span>
+              {nextGameDate ? (
+                <span className="block text-xs text-slate-600" data-testid="ticket-next-game-date">
+                  {formatDateTime(nextGameDate)}
+                </span>
+              ) : null}
+            </Detail>
+          ) : null}
+          <Detail icon={<UserIcon className="h-4 w-4" />} label="Account">
+            <span className="block truncate" title={ticket.account_email} data-testid="ticket-account">
+              {ticket.account_email}
+            </span>
+          </Detail>
+        </dl>
+
+        <TicketLinkArea ticket={ticket} distributing={distributing} now={now} />
+      </div>
+    </article>
+  );
+});

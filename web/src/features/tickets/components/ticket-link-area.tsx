@@ -1,0 +1,213 @@
+import { useState, type ComponentProps, type ReactNode } from 'react';
+import toast from 'react-hot-toast';
+import type { Ticket } from '@seatlink/contracts';
+import { LinkFacts } from '../../../components/distribution/link-facts';
+import { Button } from '../../../components/ui/button';
+import { ConfirmDialog } from '../../../components/ui/confirm-dialog';
+import { cx } from '../../../components/ui/cx';
+import { CopyIcon, ExternalLinkIcon, LinkIcon, QrIcon, UndoIcon } from '../../../components/ui/icons';
+import { copyText } from '../../../lib/clipboard';
+import { DISTRIBUTION_TEXTS, linkPreview } from '../../../lib/distribution';
+import { useTicketsStore } from '../tickets.store';
+import { ClickSparkline } from './click-sparkline';
+import { QrDialog } from './qr-dialog';
+
+const iconButton =
+  'inline-flex h-7 w-7 shrink-0 items-center justify-center rounded-md text-slate-600 hover:bg-white hover:text-slate-900 ' +
+  'focus-visible:outline-2 focus-visible:outline-indigo-600 disabled:cursor-not-allowed';
+
+function IconButton({ label, children, className, ...props }: ComponentProps<'button'> & { label: string }) {
+  return (
+    <button type="button" aria-label={label} title={label} className={cx(iconButton, className)} {...props}>
+      {children}
+    </button>
+  );
+}
+
+async function copyLink(link: string) {
+  if (await copyText(link)) toast.success(DISTRIBUTION_TEXTS.linkCopied);
+  else toast.error(DISTRIBUTION_TEXTS.copyFailed);
+}
+
+/** Copy, Open (a new tab) and the QR code of a link, as icon buttons. */
+function LinkButtons({ ticket, link, children }: { ticket: Ticket; link: string; children?: ReactNode }) {
+  const [showQr, setShowQr] = useState(false);
+  return (
+    <>
+      <IconButton label="Copy link" onClick={() => void copyLink(link)} data-testid="copy-link">
+        <CopyIcon className="h-4 w-4" />
+      </IconButton>
+      <a
+        href={link}
+        target="_blank"
+        rel="noopener noreferrer"
+        aria-label="Open link (new tab)"
+        title="Open link"
+        className={iconButton}
+        data-testid="open-link"
+      >
+        <ExternalLinkIcon className="h-4 w-4" />
+      </a>
+      <IconButton label="Show QR code" onClick={() => setShowQr(true)} data-testid="show-qr">
+        <QrIcon className="h-4 w-4" />
+      </IconButton>
+      {children}
+      {showQr ? (
+        <QrDialog
+          title={ticket.title}
+          link={link}
+          onCopy={() => void copyLink(link)}
+          onClose={() => setShowQr(false)}
+        />
+      ) : null}
+    </>
+  );
+}
+
+/**
+ * Recall Ticket: asks first (the link stops working at once for everyone it was shared with), then recalls; disabled
+ * and pulsing while the recall runs (SPEC.md §2). Toasts 'Ticket recalled' or 'Failed to recall'.
+ */
+function RecallButton({ ticket, compact }: { ticket: Ticket; compact: boolean }) {
+  const recall = useTicketsStore((s) => s.recall);
+  const recalling = useTicketsStore((s) => s.recallingIds.has(ticket.id));
+  const [confirming, setConfirming] = useState(false);
+
+  const onConfirm = async () => {
+    setConfirming(false);
+    const outcome = await recall(ticket.id);
+    if (outcome.ok) toast.success(DISTRIBUTION_TEXTS.recalled);
+    else toast.error(DISTRIBUTION_TEXTS.recallFailedToast);
+  };
+
+  const common = {
+    onClick: () => setConfirming(true),
+    disabled: recalling,
+    'aria-busy': recalling,
+    'data-testid': 'recall-ticket',
+  } as const;
+  return (
+    <>
+      {compact ? (
+        <IconButton
+          label="Recall Ticket"
+          {...common}
+          className={cx('text-red-700 hover:text-red-800', recalling && 'motion-safe:animate-pulse')}
+        >
+          <UndoIcon className="h-4 w-4" />
+        </IconButton>
+      ) : (
+        <Button
+          size="sm"
+          variant="secondary"
+          className={cx('min-w-0 flex-1 text-red-700', recalling && 'motion-safe:animate-pulse')}
+          {...common}
+        >
+          <UndoIcon className="h-4 w-4" />
+          Recall Ticket
+        </Button>
+      )}
+      {confirming ? (
+        <ConfirmDialog
+          title="Recall Ticket"
+          message={
+            <>
+              The link of <strong className="font-semibold text-slate-900">{ticket.title}</strong> stops working at
+              once: whoever opens it is told it was withdrawn. The ticket can then be distributed again.
+            </>
+          }
+          confirmLabel="Recall Ticket"
+          onConfirm={() => void onConfirm()}
+          onCancel={() => setConfirming(false)}
+        />
+      ) : null}
+    </>
+  );
+}
+
+function LinkPreview({ link }: { link: string }) {
+  return (
+    <span className="min-w-0 flex-1 truncate font-mono text-xs" title={link} data-testid="link-preview">
+      {linkPreview(link)}
+    </span>
+  );
+}
+
+export interface TicketLinkAreaProps {
+  ticket: Ticket;
+  /** One tight block for a table row. */
+  compact?: boolean;
+  distributing?: boolean;
+  /** Epoch ms (useNow), for 'Expired'. */
+  now: number;
+}
+
+/**
+ * The link part of a ticket (SPEC.md §2): a duplicate cannot be distributed; while its distribution runs it reads
+ * 'Distributing...'; a ticket with a link shows it cut to 30 characters with Copy, Open, the QR code and Recall, its
+ * clicks (with their timeline) and expiry; a ticket without one says so.
+ */
+export function TicketLinkArea({ ticket, compact = false, distributing = false, now }: TicketLinkAreaProps) {
+  const box = cx('min-w-0', compact ? 'text-xs' : 'rounded-lg px-3 py-2 text-sm');
+  if (ticket.is_duplicate) {
+    return (
+      <p className={cx(box, 'text-amber-800', !compact && 'bg-amber-50')} data-testid="ticket-link-area">
+        Cannot distribute duplicate tickets
+      </p>
+    );
+  }
+  if (distributing) {
+    return (
+      <p
+        role="status"
+        className={cx(box, 'font-medium text-indigo-700 motion-safe:animate-pulse', !compact && 'bg-indigo-50')}
+        data-testid="ticket-link-area"
+        data-state="distributing"
+      >
+        {DISTRIBUTION_TEXTS.distributing}
+      </p>
+    );
+  }
+  const distribution = ticket.distribution;
+  if (distribution?.link) {
+    const chart = (
+      <ClickSparkline distributionId={distribution.id} clicks={distribution.clicks} now={now} small={compact} />
+    );
+    return (
+      <div
+        className={cx(box, 'text-slate-700', compact ? 'space-y-0.5' : 'space-y-1.5 bg-slate-50')}
+        data-testid="ticket-link-area"
+        data-state="linked"
+        data-distribution-id={distribution.id}
+      >
+        <div className="flex min-w-0 items-center gap-1.5">
+          <LinkIcon className="h-4 w-4 shrink-0 text-slate-500" />
+          <LinkPreview link={distribution.link} />
+        </div>
+        {compact ? (
+          <div className="flex min-w-0 items-center justify-between gap-2">
+            <LinkFacts link={distribution} now={now} compact chart={chart} />
+            <div className="-my-1 flex shrink-0 items-center">
+              <LinkButtons ticket={ticket} link={distribution.link}>
+                <RecallButton ticket={ticket} compact />
+              </LinkButtons>
+            </div>
+          </div>
+        ) : (
+          <>
+            <LinkFacts link={distribution} now={now} chart={chart} />
+            <div className="flex items-center gap-1">
+              <RecallButton ticket={ticket} compact={false} />
+              <LinkButtons ticket={ticket} link={distribution.link} />
+            </div>
+          </>
+        )}
+      </div>
+    );
+  }
+  return (
+    <p className={cx(box, 'text-slate-600', !compact && 'bg-slate-50')} data-testid="ticket-link-area">
+      {DISTRIBUTION_TEXTS.noLink}
+    </p>
+  );
+}

@@ -1,0 +1,258 @@
+import { memo, useEffect, useRef } from 'react';
+import type { ReactNode } from 'react';
+import type { Ticket } from '@seatlink/contracts';
+import { cx } from '../../../components/ui/cx';
+import { SortIcon } from '../../../components/ui/icons';
+import { formatDateTime } from '../../../lib/format';
+import { useWindowedGrid } from '../../../lib/windowing';
+import { ticketStatus, type SortKey, type TicketSort } from '../ticket-filters';
+import type { TicketSelection } from './ticket-card';
+import { TicketLinkArea } from './ticket-link-area';
+import { TicketLogo } from './ticket-logo';
+import { TicketStatusBadge } from './ticket-status-badge';
+
+/** Every row has this height, so the list can be windowed (lib/windowing.ts). */
+export const TICKET_ROW_HEIGHT = 68;
+
+interface Column {
+  label: string;
+  sortKey?: SortKey;
+  width: string;
+}
+
+/** SPEC.md §2 list view columns; Event, Account and Status sort. */
+const COLUMNS: readonly Column[] = [
+  { label: 'Event', sortKey: 'event', width: 'w-[21%]' },
+  { label: 'Seat Info', width: 'w-[11%]' },
+  { label: 'Next Game', width: 'w-[11%]' },
+  { label: 'Account', sortKey: 'account', width: 'w-[14%]' },
+  { label: 'Status', sortKey: 'status', width: 'w-[8.5rem]' },
+  { label: 'Link/Actions', width: '' },
+];
+
+const cell = 'px-3 align-middle shadow-[inset_0_-1px_0] shadow-slate-100';
+
+const TicketRow = memo(function TicketRow({
+  ticket,
+  rowIndex,
+  selected,
+  onToggle,
+  distributing,
+  now,
+}: {
+  ticket: Ticket;
+  rowIndex: number;
+  selected: boolean;
+  onToggle: (ticketId: string) => void;
+  distributing: boolean;
+  now: number;
+}) {
+  const selection: TicketSelection = { selected, onToggle };
+  const seat = ticket.seat?.seat_info_combined || 'N/A';
+  const { next_game: nextGame, next_game_date: nextGameDate } = ticket.metadata ?? {};
+  return (
+    <tr
+      aria-rowindex={rowIndex}
+      style={{ height: TICKET_ROW_HEIGHT }}
+      className={cx('bg-white', ticket.is_duplicate && 'bg-amber-50/40', selection?.selected && 'bg-indigo-50/60')}
+      data-testid="ticket-row"
+      data-ticket-id={ticket.id}
+      data-selected={selection?.selected ? 'true' : 'false'}
+    >
+      <td className={cell}>
+        <div className="flex items-center gap-3">
+          {selection ? (
+            <input
+              type="checkbox"
+              checked={selection.selected}
+              onChange={() => selection.onToggle(ticket.id)}
+              aria-label={`Select ${ticket.title}`}
+              className="h-4 w-4 shrink-0 cursor-pointer rounded border-slate-300 accent-indigo-600"
+              data-testid="select-ticket"
+            />
+          ) : null}
+          <TicketLogo key={ticket.logo ?? ''} src={ticket.logo} size="sm" />
+          <div className="min-w-0">
+            <p className="truncate font-medium text-slate-900" title={ticket.title} data-testid="ticket-title">
+              {ticket.title}
+            </p>
+            <p className="truncate text-xs text-slate-600" title={ticket.subtitle ?? undefined}>
+              {ticket.subtitle}
+            </p>
+          </div>
+        </div>
+      </td>
+      <td className={cell}>
+        <p className="line-clamp-2 text-slate-700" title={seat} data-testid="ticket-seat">
+          {seat}
+        </p>
+      </td>
+      <td className={cell}>
+        {nextGame || nextGameDate ? (
+          <>
+            <p className="truncate text-slate-700" title={nextGame ?? undefined}>
+              {nextGame || '—'}
+            </p>
+            <p className="truncate text-xs text-slate-600">{formatDateTime(nextGameDate)}</p>
+          </>
+        ) : (
+          <span className="text-slate-600">—</span>
+        )}
+      </td>
+      <td className={cell}>
+        <p className="truncate text-slate-700" title={ticket.account_email} data-testid="ticket-account">
+          {ticket.account_email}
+        </p>
+      </td>
+      <td className={cell}>
+        <TicketStatusBadge status={ticketStatus(ticket)} />
+      </td>
+      <td className={cell}>
+        <TicketLinkArea ticket={ticket} compact distributing={distributing} now={now} />
+      </td>
+    </tr>
+  );
+});
+
+/** The select-all box: ticks every ticket the list shows (the filters applied); mixed when some are ticked. */
+function SelectAll({ state, onChange }: { state: 'none' | 'some' | 'all'; onChange: (selected: boolean) => void }) {
+  const ref = useRef<HTMLInputElement>(null);
+  useEffect(() => {
+    if (ref.current) ref.current.indeterminate = state === 'some';
+  }, [state]);
+  return (
+    <input
+      ref={ref}
+      type="checkbox"
+      checked={state === 'all'}
+      onChange={() => onChange(state !== 'all')}
+      aria-label="Select all tickets"
+      className="h-4 w-4 shrink-0 cursor-pointer rounded border-slate-300 accent-indigo-600"
+      data-testid="select-all"
+    />
+  );
+}
+
+function SortHeader({
+  column,
+  sort,
+  onSort,
+  before,
+}: {
+  column: Column;
+  sort: TicketSort | null;
+  onSort: (key: SortKey) => void;
+  before?: ReactNode;
+}) {
+  const key = column.sortKey;
+  const active = key !== undefined && sort?.key === key ? sort.direction : null;
+  return (
+    <th
+      scope="col"
+      aria-sort={key ? (active === 'asc' ? 'ascending' : active === 'desc' ? 'descending' : 'none') : undefined}
+      className={cx('px-3 py-3 text-left text-xs font-semibold tracking-wide text-slate-600 uppercase', column.width)}
+    >
+      {before ? <span className="mr-3 inline-flex align-middle">{before}</span> : null}
+      {key ? (
+        <button
+          type="button"
+          onClick={() => onSort(key)}
+          className="-mx-1 inline-flex items-center gap-1 rounded px-1 uppercase hover:text-slate-900 focus-visible:outline-2 focus-visible:outline-indigo-600"
+          data-testid={`sort-${key}`}
+        >
+          {column.label}
+          <SortIcon sortOrder={active} className={cx('h-4 w-4', active ? 'text-indigo-600' : 'text-slate-400')} />
+        </button>
+      ) : (
+        column.label
+      )}
+    </th>
+  );
+}
+
+export interface TicketsListProps {
+  tickets: readonly Ticket[];
+  sort: TicketSort | null;
+  onSort: (key: SortKey) => void;
+  selectedIds: ReadonlySet<string>;
+  onToggle: (ticketId: string) => void;
+  /** Ticks or unticks every ticket of the list. */
+  onSelectAll: (selected: boolean) => void;
+  distributingIds: ReadonlySet<string>;
+  now: number;
+}
+
+/**
+ * The list view (SPEC.md §2): a table whose rows near the viewport are rendered and the rest stand in as space, so
+ * 10,000 tickets scroll like 20. The table tells assistive technology its full row count and each row's place.
+ */
+export function TicketsList({
+  tickets,
+  sort,
+  onSort,
+  selectedIds,
+  onToggle,
+  onSelectAll,
+  distributingIds,
+  now,
+}: TicketsListProps) {
+  const bodyRef = useRef<HTMLTableSectionElement>(null);
+  const { range, rows } = useWindowedGrid(bodyRef, {
+    count: tickets.length,
+    rowHeight: TICKET_ROW_HEIGHT,
+    overscan: 6,
+  });
+  const before = range.start * TICKET_ROW_HEIGHT;
+  const after = (rows - range.end) * TICKET_ROW_HEIGHT;
+  let ticked = 0;
+  for (const ticket of tickets) if (selectedIds.has(ticket.id)) ticked++;
+  const allState = ticked === 0 ? 'none' : ticked === tickets.length ? 'all' : 'some';
+
+  return (
+    <div className="relative overflow-x-auto rounded-xl border border-slate-200 bg-white shadow-sm">
+      <table
+        className="w-full min-w-[56rem] table-fixed border-collapse text-sm"
+        aria-label="Tickets"
+        aria-rowcount={tickets.length + 1}
+        data-testid="tickets-table"
+      >
+        <thead className="bg-slate-50">
+          <tr aria-rowindex={1}>
+            {COLUMNS.map((column, i) => (
+              <SortHeader
+                key={column.label}
+                column={column}
+                sort={sort}
+                onSort={onSort}
+                before={i === 0 ? <SelectAll state={allState} onChange={onSelectAll} /> : undefined}
+              />
+            ))}
+          </tr>
+        </thead>
+        <tbody ref={bodyRef}>
+          {before > 0 ? (
+            <tr aria-hidden="true" style={{ height: before }}>
+              <td colSpan={COLUMNS.length} />
+            </tr>
+          ) : null}
+          {tickets.slice(range.start, range.end).map((ticket, i) => (
+            <TicketRow
+              key={ticket.id}
+              ticket={ticket}
+              rowIndex={range.start + i + 2}
+              selected={selectedIds.has(ticket.id)}
+              onToggle={onToggle}
+              distributing={distributingIds.has(ticket.id)}
+              now={now}
+            />
+          ))}
+          {after > 0 ? (
+            <tr aria-hidden="true" style={{ height: after }}>
+              <td colSpan={COLUMNS.length} />
+            </tr>
+          ) : null}
+        </tbody>
+      </table>
+    </div>
+  );
+}

@@ -1,0 +1,224 @@
+import { describe, expect, it } from 'vitest';
+import { TICKET_STATUS, type Ticket } from '@seatlink/contracts';
+import { aTicket, manyTickets } from '../../testing/tickets';
+import {
+  accountOptions,
+  compareStatus,
+  EMPTY_FILTERS,
+  eventOptions,
+  filterTickets,
+  hasActiveFilters,
+  nextSort,
+  sortTickets,
+  ticketStatus,
+  visibleTickets,
+  type TicketFilters,
+} from './ticket-filters';
+
+const filters = (patch: Partial<TicketFilters>): TicketFilters => ({ ...EMPTY_FILTERS, ...patch });
+const ids = (tickets: readonly Ticket[]) => tickets.map((t) => t.id);
+
+function distributed(id: string, expiry: string | null): Ticket {
+  return aTicket({
+    id,
+    is_distributed: true,
+    distribution: { id: `d-${id}`, link: `https://l/${id}`, clicks: 0, max_clicks: null, expiry },
+  });
+}
+
+describe('ticket status (SPEC.md §3)', () => {
+  it('is duplicate before anything else, then distributed, else not distributed', () => {
+    expect(ticketStatus({ is_duplicate: false, is_distributed: false })).toBe(TICKET_STATUS.notDistributed);
+    expect(ticketStatus({ is_duplicate: false, is_distributed: true })).toBe(TICKET_STATUS.distributed);
+    expect(ticketStatus({ is_duplicate: true, is_distributed: false })).toBe(TICKET_STATUS.duplicate);
+    expect(ticketStatus({ is_duplicate: true, is_distributed: true })).toBe(TICKET_STATUS.duplicate);
+  });
+});
+
+describe('ticket filters (SPEC.md §2, §4)', () => {
+  const comets = aTicket({
+    id: 'comets',
+    title: 'Riverside Comets',
+    subtitle: 'Courtside Season Pass',
+    venue_name: 'Riverside Arena',
+    account_id: 'a-1',
+    account_email: 'alex@wallet.test',
+  });
+  const titans = aTicket({
+    id: 'titans',
+    title: 'Eastbridge Titans',
+    subtitle: null,
+    venue_name: 'Eastbridge Dome',
+    seat: {
+      section: 'Upper Tier 210',
+      row: 'H',
+      seat: '15',
+      seat_info_combined: 'Section Upper Tier 210, Row H, Seat 15',
+    },
+    account_id: 'a-2',
+    account_email: 'sam@wallet.test',
+  });
+  const titansCopy = aTicket({
+    ...titans,
+    id: 'titans-copy',
+    account_id: 'a-1',
+    account_email: 'alex@wallet.test',
+    is_duplicate: true,
+  });
+  const sent = {
+    ...distributed('sent', '2027-01-01T00:00:00Z'),
+    title: 'Riverside Comets',
+    account_id: 'a-2',
+    account_email: 'sam@wallet.test',
+  };
+  const all = [comets, titans, titansCopy, sent];
+
+  it('passes everything through without filters', () => {
+    expect(ids(filterTickets(all, EMPTY_FILTERS))).toEqual(['comets', 'titans', 'titans-copy', 'sent']);
+    expect(hasActiveFilters(EMPTY_FILTERS)).toBe(false);
+    expect(hasActiveFilters(filters({ search: '  ' }))).toBe(false);
+    expect(hasActiveFilters(filters({ status: 'distributed' }))).toBe(true);
+  });
+
+  it('searches title, subtitle, venue, seat and account e-mail, ignoring case and outer spaces', () => {
+    expect(ids(filterTickets(all, filters({ search: 'courtside' })))).toEqual(['comets']);
+    expect(ids(filterTickets(all, filters({ search: ' ARENA ' })))).toEqual(['comets']);
+    expect(ids(filterTickets(all, filters({ search: 'row h, seat 15' })))).toEqual(['titans', 'titans-copy']);
+    expect(ids(filterTickets(all, filters({ search: 'sam@wallet' })))).toEqual(['titans', 'sent']);
+    expect(ids(filterTickets(all, filters({ search: 'eastbridge' })))).toEqual(['titans', 'titans-copy']);
+    expect(filterTickets(all, filters({ search: 'nothing like it' }))).toEqual([]);
+  });
+
+  it('filters by account and by event title', () => {
+    expect(ids(filterTickets(all, filters({ selectedAccount: 'a-1' })))).toEqual(['comets', 'titans-copy']);
+    expect(ids(filterTickets(all, filters({ event: 'Riverside Comets' })))).toEqual(['comets', 'sent']);
+  });
+
+  it('leaves duplicates out of Distributed and Not Distributed', () => {
+    expect(ids(filterTickets(all, filters({ status: 'distributed' })))).toEqual(['sent']);
+    expect(ids(filterTickets(all, filters({ status: 'not-distributed' })))).toEqual(['comets', 'titans']);
+    expect(ids(filterTickets(all, filters({ status: 'all' })))).toHaveLength(4);
+  });
+
+  it('combines filters', () => {
+    expect(
+      ids(filterTickets(all, filters({ selectedAccount: 'a-2', status: 'not-distributed', search: 'dome' }))),
+    ).toEqual(['titans']);
+  });
+});
+
+describe('ticket sort (SPEC.md §4 status order)', () => {
+  it('orders not distributed, distributed by earliest expiry (none last), then duplicates', () => {
+    const later = distributed('later', '2027-03-01T00:00:00Z');
+    const sooner = distributed('sooner', '2027-01-15T00:00:00Z');
+    const never = distributed('never', null);
+    const open = aTicket({ id: 'open' });
+    const dup = aTicket({ id: 'dup', is_duplicate: true });
+    const open2 = aTicket({ id: 'open2' });
+    const sorted = sortTickets([dup, later, never, open, sooner, open2], { key: 'status', direction: 'asc' });
+    expect(ids(sorted)).toEqual(['open', 'open2', 'sooner', 'later', 'never', 'dup']);
+    const reversed = sortTickets([dup, later, never, open, sooner, open2], { key: 'status', direction: 'desc' });
+    expect(ids(reversed)).toEqual(['dup', 'never', 'later', 'sooner', 'open', 'open2']);
+    expect(compareStatus(open, dup)).toBeLessThan(0);
+  });
+
+  it('sorts by event (title, then subtitle) and by account e-mail, keeping ties in their order', () => {
+    const a = aTicket({ id: 'a', title: 'riverside Comets', subtitle: 'B' });
+    const b = aTicket({ id: 'b', title: 'Eastbridge Titans', account_email: 'zed@wallet.test' });
+    const c = aTicket({ id: 'c', title: 'Riverside Comets', subtitle: 'A', account_email: 'amy@wallet.test' });
+    const d = aTicket({ id: 'd', title: 'Eastbridge Titans', account_email: 'amy@wallet.test' });
+    expect(ids(sortTickets([a, b, c, d], { key: 'event', direction: 'asc' }))).toEqual(['b', 'd', 'c', 'a']);
+    expect(ids(sortTickets([a, b, c, d], { key: 'event', direction: 'desc' }))).toEqual(['a', 'c', 'b', 'd']);
+    expect(ids(sortTickets([a, b, c, d], { key: 'account', direction: 'asc' }))).toEqual(['a', 'c', 'd', 'b']);
+  });
+
+  it('puts a title before longer titles it begins, whatever the subtitles', () => {
+    const plain = aTicket({ id: 'plain', title: 'Eastbridge Titans', subtitle: 'Season Ticket 2026/27' });
+    const match = aTicket({ id: 'match', title: 'Eastbridge Titans vs Ashford Falcons', subtitle: 'Round 9' });
+    expect(ids(sortTickets([match, plain], { key: 'event', direction: 'asc' }))).toEqual(['plain', 'match']);
+  });
+
+  it('keeps the given order without a sort, and never changes its input', () => {
+    const list = [aTicket({ id: 'x' }), aTicket({ id: 'y' })];
+    const sorted = sortTickets(list, null);
+    expect(ids(sorted)).toEqual(['x', 'y']);
+    expect(sorted).not.toBe(list);
+  });
+
+  it('goes ascending, then descending, on the same column', () => {
+    expect(nextSort(null, 'event')).toEqual({ key: 'event', direction: 'asc' });
+    expect(nextSort({ key: 'event', direction: 'asc' }, 'event')).toEqual({ key: 'event', direction: 'desc' });
+    expect(nextSort({ key: 'event', direction: 'desc' }, 'event')).toEqual({ key: 'event', direction: 'asc' });
+    expect(nextSort({ key: 'event', direction: 'desc' }, 'status')).toEqual({ key: 'status', direction: 'asc' });
+  });
+});
+
+describe('filter options', () => {
+  it('lists each event title once, alphabetically', () => {
+    const tickets = [
+      aTicket({ title: 'Riverside Comets' }),
+      aTicket({ title: 'Eastbridge Titans' }),
+      aTicket({ title: 'Riverside Comets' }),
+    ];
+    expect(eventOptions(tickets)).toEqual(['Eastbridge Titans', 'Riverside Comets']);
+  });
+
+  it('names each account by name and e-mail, and keeps accounts only tickets know', () => {
+    const options = accountOptions(
+      [
+        { id: 'a-2', name: 'Sam Okafor', email: 'sam@wallet.test' },
+        { id: 'a-1', name: 'Alex Carter', email: 'alex@wallet.test' },
+        { id: 'a-3', name: ' ', email: 'nameless@wallet.test' },
+      ],
+      [aTicket({ account_id: 'a-1' }), aTicket({ account_id: 'a-9', account_email: 'gone@wallet.test' })],
+    );
+    expect(options).toEqual([
+      { id: 'a-1', label: 'Alex Carter (alex@wallet.test)' },
+      { id: 'a-9', label: 'gone@wallet.test' },
+      { id: 'a-3', label: 'nameless@wallet.test' },
+      { id: 'a-2', label: 'Sam Okafor (sam@wallet.test)' },
+    ]);
+  });
+});
+
+describe('10,000 tickets', () => {
+  it('filters and sorts them (timings printed, not asserted)', () => {
+    const tickets = manyTickets(10_000);
+    const time = (label: string, run: () => Ticket[]) => {
+      const started = performance.now();
+      const result = run();
+      const ms = performance.now() - started;
+      console.log(`[10,000 tickets] ${label}: ${ms.toFixed(1)} ms → ${result.length} shown`);
+      return result;
+    };
+
+    // The first search reads every ticket's text once; later keystrokes reuse it.
+    time('first search (builds the search text)', () => filterTickets(tickets, filters({ search: 'block 11' })));
+    const searched = time('search "row c"', () => filterTickets(tickets, filters({ search: 'row c' })));
+    time('search + account + status + event', () =>
+      filterTickets(
+        tickets,
+        filters({
+          search: 'season',
+          selectedAccount: 'account-3',
+          status: 'not-distributed',
+          event: 'Northgate Rovers',
+        }),
+      ),
+    );
+    const byStatus = time('no filter, sort by status', () =>
+      visibleTickets(tickets, EMPTY_FILTERS, { key: 'status', direction: 'asc' }),
+    );
+    time('no filter, sort by event', () => visibleTickets(tickets, EMPTY_FILTERS, { key: 'event', direction: 'asc' }));
+    time('search + sort by account (desc)', () =>
+      visibleTickets(tickets, filters({ search: 'stadium' }), { key: 'account', direction: 'desc' }),
+    );
+    time('event options', () => eventOptions(tickets).map((title) => aTicket({ title })));
+
+    expect(searched.length).toBeGreaterThan(0);
+    expect(searched.every((t) => /row c/i.test(t.seat.seat_info_combined ?? ''))).toBe(true);
+    // The status order holds across the whole list.
+    const statuses = byStatus.map(ticketStatus);
+    expect(statuses).toEqual([...statuses].sort((a, b) => a - b));
+  });
+});

@@ -1,0 +1,256 @@
+import {
+  DEFAULT_DISTRIBUTION_COST,
+  DISTRIBUTION_MESSAGES,
+  MAX_LINK_CLICKS,
+  MAX_LINK_EXPIRY_MS,
+  MIN_LINK_EXPIRY_MS,
+  type TicketDistribution,
+} from '@seatlink/contracts';
+import { ceilToMinute, parseDateTimeLocal, toDateTimeLocalValue } from './datetime-local';
+import { formatCredits } from './format';
+
+/**
+ * The rules of distribution links that more than one screen shows (the tickets overview, the account tickets page):
+ * SPEC.md §2 "Tickets overview" and "Distribution Settings modal", §4 link states, §5 bulk distribution and link
+ * expiry, §8 texts, §9 limits. Pure: the time comes in as `now`.
+ */
+
+/** User-facing texts of SPEC.md §2, §5 and §8, exactly. */
+export const DISTRIBUTION_TEXTS = {
+  noneEligibleLabel: 'Distribute',
+  oneLabel: 'Generate Link',
+  manyLabel: 'Generate Links',
+  allDuplicates: 'All selected are duplicates',
+  noneEligible: 'Selected tickets are already distributed or duplicates',
+  noValidTickets: DISTRIBUTION_MESSAGES.noTickets,
+  distributing: 'Distributing...',
+  noLink: 'No distribution link generated',
+  limitReached: 'Limit Reached',
+  expired: 'Expired',
+  never: 'Never',
+  linkCopied: 'Link copied!',
+  copyFailed: 'Failed to copy link',
+  recalled: 'Ticket recalled',
+  recallFailed: 'Failed to recall ticket',
+  recallFailedToast: 'Failed to recall',
+  distributeFailed: 'Failed to generate distribution link',
+  distributeFailedToast: 'Failed to generate distribution links',
+  unlimitedHelper: 'Link has unlimited clicks',
+  balanceWarning: 'Your balance will be deducted after the links have been generated.',
+} as const;
+
+/** 'Need {n} credits (have {m})' (SPEC.md §5). */
+export function needCreditsText(needed: number, balance: number): string {
+  return `Need ${formatCredits(needed)} credits (have ${formatCredits(balance)})`;
+}
+
+/** 'Successfully started distribution for {n} tickets.' (SPEC.md §8, exactly). */
+export function distributionStartedText(count: number): string {
+  return `Successfully started distribution for ${count} tickets.`;
+}
+
+/** 'Link will expire after N clicks' (SPEC.md §2, exactly). */
+export function clickLimitHelper(maxClicks: number): string {
+  return `Link will expire after ${maxClicks} clicks`;
+}
+
+/** 'Configure distribution settings for N ticket(s)' (SPEC.md §2, exactly). */
+export function distributionSubtitle(count: number): string {
+  return `Configure distribution settings for ${count} ticket(s)`;
+}
+
+// ---- Links ---------------------------------------------------------------------------------------------------------
+
+/** SPEC.md §9: a link preview is cut to its first 30 characters. */
+export const LINK_PREVIEW_LENGTH = 30;
+
+/** The link's first 30 characters, with '...' when it was longer. */
+export function linkPreview(link: string): string {
+  return link.length > LINK_PREVIEW_LENGTH ? `${link.slice(0, LINK_PREVIEW_LENGTH)}...` : link;
+}
+
+export type LinkFacts = Pick<TicketDistribution, 'clicks' | 'max_clicks' | 'expiry'>;
+
+/** SPEC.md §3: max_clicks null or 0 means unlimited. */
+export function isUnlimited(maxClicks: number | null | undefined): boolean {
+  return maxClicks === null || maxClicks === undefined || !(maxClicks > 0);
+}
+
+/** Clicks used out of the limit: '3 / 10', or '3 / ∞' for an unlimited link. */
+export function clicksLabel(link: Pick<LinkFacts, 'clicks' | 'max_clicks'>): string {
+  return `${link.clicks.toLocaleString('en-GB')} / ${isUnlimited(link.max_clicks) ? '∞' : link.max_clicks!.toLocaleString('en-GB')}`;
+}
+
+/** SPEC.md §4: Limit Reached when max_clicks is above 0 and the clicks are at or above it. */
+export function isLimitReached(link: Pick<LinkFacts, 'clicks' | 'max_clicks'>): boolean {
+  return !isUnlimited(link.max_clicks) && link.clicks >= link.max_clicks!;
+}
+
+/** SPEC.md §4: Expired when the expiry is in the past. */
+export function isExpired(link: Pick<LinkFacts, 'expiry'>, now: number): boolean {
+  if (!link.expiry) return false;
+  const at = Date.parse(link.expiry);
+  return Number.isFinite(at) && at <= now;
+}
+
+const expiryFormat = (timeZone?: string) =>
+  new Intl.DateTimeFormat('en-GB', {
+    day: '2-digit',
+    month: 'short',
+    hour: '2-digit',
+    minute: '2-digit',
+    hourCycle: 'h23',
+    timeZone,
+  });
+const localExpiryFormat = expiryFormat();
+
+/** SPEC.md §2: the expiry as day, short month and 24-hour time ('05 Dec, 09:30'), or 'Never'. */
+export function formatLinkExpiry(expiry: string | null | undefined, { timeZone }: { timeZone?: string } = {}): string {
+  if (!expiry) return DISTRIBUTION_TEXTS.never;
+  const at = new Date(expiry);
+  if (Number.isNaN(at.getTime())) return DISTRIBUTION_TEXTS.never;
+  return (timeZone ? expiryFormat(timeZone) : localExpiryFormat).format(at);
+}
+
+// ---- The distribute button (SPEC.md §2 bottom bar, §5 bulk distribution) --------------------------------------------
+
+export interface SelectableTicket {
+  id: string;
+  is_duplicate: boolean;
+  is_distributed: boolean;
+}
+
+export interface DistributeButtonState {
+  /** 'Distribute' (none eligible), 'Generate Link' (1), 'Generate Links' (n). */
+  label: string;
+  disabled: boolean;
+  /** Why it is disabled (its tooltip), null when enabled. */
+  reason: string | null;
+  /** The selected tickets that are neither distributed nor duplicate: the ones sent. */
+  eligibleIds: string[];
+  /** Credits the eligible tickets cost. */
+  cost: number;
+}
+
+/** The user's own distribution_cost, else the default of 5 (SPEC.md §9). */
+export function distributionCostOf(user: { distribution_cost?: number | null } | null | undefined): number {
+  const cost = user?.distribution_cost;
+  return typeof cost === 'number' && Number.isFinite(cost) && cost >= 0 ? cost : DEFAULT_DISTRIBUTION_COST;
+}
+
+/**
+ * The bottom bar's distribute button for a selection. Only tickets neither distributed nor duplicate are sent; the
+ * button is disabled when none is, or when the balance is below their count times the cost per ticket.
+ */
+export function distributeButtonState(
+  selected: readonly SelectableTicket[],
+  balance: number,
+  costPerTicket: number,
+): DistributeButtonState {
+  const eligibleIds = selected.filter((t) => !t.is_duplicate && !t.is_distributed).map((t) => t.id);
+  const count = eligibleIds.length;
+  const cost = count * costPerTicket;
+  const label =
+    count === 0
+      ? DISTRIBUTION_TEXTS.noneEligibleLabel
+      : count === 1
+        ? DISTRIBUTION_TEXTS.oneLabel
+        : DISTRIBUTION_TEXTS.manyLabel;
+  let reason: string | null = null;
+  if (selected.length === 0) reason = DISTRIBUTION_TEXTS.noValidTickets;
+  else if (count === 0)
+    reason = selected.every((t) => t.is_duplicate) ? DISTRIBUTION_TEXTS.allDuplicates : DISTRIBUTION_TEXTS.noneEligible;
+  else if (balance < cost) reason = needCreditsText(cost, balance);
+  return { label, disabled: reason !== null, reason, eligibleIds, cost };
+}
+
+// ---- The Distribution Settings modal (SPEC.md §2, §5) --------------------------------------------------------------
+
+/** What the modal's fields hold. */
+export interface DistributionSettingsDraft {
+  /** A datetime-local value, '' for no expiry. */
+  expiry: string;
+  unlimited: boolean;
+  /** The number input's text; read only when `unlimited` is off. */
+  maxClicks: string;
+}
+
+/** What the modal yields: expiryDate (ISO or null) and maxClicks (null when unlimited, otherwise an integer). */
+export interface DistributionSettings {
+  expiryDate: string | null;
+  maxClicks: number | null;
+}
+
+export interface DistributionSettingsErrors {
+  expiry?: string;
+  maxClicks?: string;
+}
+
+export const SETTINGS_MESSAGES = {
+  expiryInvalid: 'Enter a valid date and time, or clear the field for a link that does not expire',
+  expiryTooSoon: 'Link expiry must be at least one hour from now',
+  expiryTooLate: DISTRIBUTION_MESSAGES.expiryTooLate,
+  maxClicksRequired: 'Enter the maximum number of clicks, or turn on Unlimited access',
+  maxClicksWhole: 'Max clicks must be a whole number of at least 1',
+  maxClicksTooMany: `Max clicks can be at most ${MAX_LINK_CLICKS.toLocaleString('en-GB')}`,
+} as const;
+
+export const EMPTY_SETTINGS_DRAFT: DistributionSettingsDraft = { expiry: '', unlimited: true, maxClicks: '' };
+
+/**
+ * The earliest expiry the field offers: one hour from now, up to the next whole minute (datetime-local has minutes).
+ */
+export function minExpiryValue(now: number): string {
+  return toDateTimeLocalValue(ceilToMinute(now + MIN_LINK_EXPIRY_MS));
+}
+
+/** The latest expiry the field offers (the server takes up to five years). */
+export function maxExpiryValue(now: number): string {
+  return toDateTimeLocalValue(now + MAX_LINK_EXPIRY_MS - 24 * 60 * 60 * 1000);
+}
+
+/** The click limit the number input holds, or null when it holds no whole number of at least 1. */
+export function parseMaxClicks(text: string): number | null {
+  const trimmed = text.trim();
+  if (!/^\d+$/.test(trimmed)) return null;
+  const value = Number(trimmed);
+  return Number.isSafeInteger(value) && value >= 1 ? value : null;
+}
+
+/**
+ * Checks the modal's fields before anything is sent. The expiry may be left empty; set, it must be at least an hour
+ * ahead (a minute of grace, as the server gives, for the time the form stays open) and within five years. The click
+ * limit counts only with Unlimited access off: then a whole number from 1 to MAX_LINK_CLICKS.
+ */
+export function validateDistributionSettings(
+  draft: DistributionSettingsDraft,
+  now: number,
+): { ok: true; value: DistributionSettings } | { ok: false; errors: DistributionSettingsErrors } {
+  const errors: DistributionSettingsErrors = {};
+  let expiryDate: string | null = null;
+  if (draft.expiry.trim() !== '') {
+    const at = parseDateTimeLocal(draft.expiry);
+    if (!at) errors.expiry = SETTINGS_MESSAGES.expiryInvalid;
+    else if (at.getTime() < now + MIN_LINK_EXPIRY_MS - 60_000) errors.expiry = SETTINGS_MESSAGES.expiryTooSoon;
+    else if (at.getTime() > now + MAX_LINK_EXPIRY_MS) errors.expiry = SETTINGS_MESSAGES.expiryTooLate;
+    else expiryDate = at.toISOString();
+  }
+  let maxClicks: number | null = null;
+  if (!draft.unlimited) {
+    const text = draft.maxClicks.trim();
+    const value = parseMaxClicks(text);
+    if (text === '') errors.maxClicks = SETTINGS_MESSAGES.maxClicksRequired;
+    else if (value === null) errors.maxClicks = SETTINGS_MESSAGES.maxClicksWhole;
+    else if (value > MAX_LINK_CLICKS) errors.maxClicks = SETTINGS_MESSAGES.maxClicksTooMany;
+    else maxClicks = value;
+  }
+  if (errors.expiry || errors.maxClicks) return { ok: false, errors };
+  return { ok: true, value: { expiryDate, maxClicks } };
+}
+
+/** The helper under the usage limit: 'Link has unlimited clicks' or 'Link will expire after N clicks'. */
+export function usageHelper(draft: Pick<DistributionSettingsDraft, 'unlimited' | 'maxClicks'>): string | null {
+  if (draft.unlimited) return DISTRIBUTION_TEXTS.unlimitedHelper;
+  const value = parseMaxClicks(draft.maxClicks);
+  return value === null || value > MAX_LINK_CLICKS ? null : clickLimitHelper(value);
+}

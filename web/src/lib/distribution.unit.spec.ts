@@ -1,0 +1,212 @@
+import { describe, expect, it } from 'vitest';
+import { MAX_LINK_CLICKS } from '@seatlink/contracts';
+import { toDateTimeLocalValue } from './datetime-local';
+import {
+  clicksLabel,
+  distributeButtonState,
+  distributionCostOf,
+  distributionStartedText,
+  distributionSubtitle,
+  formatLinkExpiry,
+  isExpired,
+  isLimitReached,
+  isUnlimited,
+  LINK_PREVIEW_LENGTH,
+  linkPreview,
+  minExpiryValue,
+  SETTINGS_MESSAGES,
+  usageHelper,
+  validateDistributionSettings,
+} from './distribution';
+
+const ticket = (id: string, flags: { duplicate?: boolean; distributed?: boolean } = {}) => ({
+  id,
+  is_duplicate: flags.duplicate ?? false,
+  is_distributed: flags.distributed ?? false,
+});
+
+describe('the distribute button (SPEC.md §2 bottom bar, §5 bulk distribution)', () => {
+  it("is labelled 'Distribute' with none eligible, 'Generate Link' for one, 'Generate Links' for more", () => {
+    expect(distributeButtonState([ticket('a', { distributed: true })], 100, 5).label).toBe('Distribute');
+    expect(distributeButtonState([ticket('a')], 100, 5).label).toBe('Generate Link');
+    expect(distributeButtonState([ticket('a'), ticket('b')], 100, 5).label).toBe('Generate Links');
+  });
+
+  it('sends only the selected tickets that are neither distributed nor duplicate', () => {
+    const state = distributeButtonState(
+      [ticket('a'), ticket('b', { duplicate: true }), ticket('c', { distributed: true }), ticket('d')],
+      100,
+      5,
+    );
+    expect(state).toMatchObject({ eligibleIds: ['a', 'd'], cost: 10, disabled: false, reason: null });
+    expect(state.label).toBe('Generate Links');
+  });
+
+  it("says 'All selected are duplicates' when every selected ticket is one", () => {
+    const state = distributeButtonState([ticket('a', { duplicate: true }), ticket('b', { duplicate: true })], 100, 5);
+    expect(state).toMatchObject({ disabled: true, reason: 'All selected are duplicates', label: 'Distribute' });
+  });
+
+  it("says 'Selected tickets are already distributed or duplicates' for a mix with none eligible", () => {
+    expect(distributeButtonState([ticket('a', { distributed: true })], 100, 5).reason).toBe(
+      'Selected tickets are already distributed or duplicates',
+    );
+    expect(
+      distributeButtonState([ticket('a', { distributed: true }), ticket('b', { duplicate: true })], 100, 5).reason,
+    ).toBe('Selected tickets are already distributed or duplicates');
+  });
+
+  it("is disabled below count × cost: 'Need {n} credits (have {m})'", () => {
+    const state = distributeButtonState([ticket('a'), ticket('b'), ticket('c')], 14, 5);
+    expect(state).toMatchObject({ disabled: true, reason: 'Need 15 credits (have 14)', cost: 15 });
+    expect(distributeButtonState([ticket('a'), ticket('b'), ticket('c')], 15, 5).disabled).toBe(false);
+    expect(distributeButtonState([ticket('a')], 1234.5, 2000).reason).toBe('Need 2,000 credits (have 1,234.5)');
+  });
+
+  it("with nothing selected: 'No valid tickets selected to distribute'", () => {
+    expect(distributeButtonState([], 100, 5)).toMatchObject({
+      disabled: true,
+      reason: 'No valid tickets selected to distribute',
+    });
+  });
+
+  it("takes the user's own distribution_cost, else 5", () => {
+    expect(distributionCostOf({ distribution_cost: 3 })).toBe(3);
+    expect(distributionCostOf({ distribution_cost: 0 })).toBe(0);
+    expect(distributionCostOf({ distribution_cost: null })).toBe(5);
+    expect(distributionCostOf(null)).toBe(5);
+  });
+
+  it('words the texts of SPEC.md exactly', () => {
+    expect(distributionStartedText(3)).toBe('Successfully started distribution for 3 tickets.');
+    expect(distributionSubtitle(2)).toBe('Configure distribution settings for 2 ticket(s)');
+  });
+});
+
+describe('link state (SPEC.md §2 distribution details, §4 link states)', () => {
+  it('counts clicks out of the limit, ∞ when max_clicks is null or 0', () => {
+    expect(clicksLabel({ clicks: 3, max_clicks: 10 })).toBe('3 / 10');
+    expect(clicksLabel({ clicks: 3, max_clicks: null })).toBe('3 / ∞');
+    expect(clicksLabel({ clicks: 0, max_clicks: 0 })).toBe('0 / ∞');
+    expect(clicksLabel({ clicks: 1200, max_clicks: 5000 })).toBe('1,200 / 5,000');
+    expect(isUnlimited(null)).toBe(true);
+    expect(isUnlimited(0)).toBe(true);
+    expect(isUnlimited(1)).toBe(false);
+  });
+
+  it('is Limit Reached when max is above 0 and the clicks reach it', () => {
+    expect(isLimitReached({ clicks: 9, max_clicks: 10 })).toBe(false);
+    expect(isLimitReached({ clicks: 10, max_clicks: 10 })).toBe(true);
+    expect(isLimitReached({ clicks: 11, max_clicks: 10 })).toBe(true);
+    expect(isLimitReached({ clicks: 50, max_clicks: null })).toBe(false);
+    expect(isLimitReached({ clicks: 50, max_clicks: 0 })).toBe(false);
+  });
+
+  it('is Expired once the expiry has passed, never without one', () => {
+    const now = Date.parse('2026-11-22T12:00:00Z');
+    expect(isExpired({ expiry: '2026-11-22T11:59:59Z' }, now)).toBe(true);
+    expect(isExpired({ expiry: '2026-11-22T12:00:00Z' }, now)).toBe(true);
+    expect(isExpired({ expiry: '2026-11-22T12:00:01Z' }, now)).toBe(false);
+    expect(isExpired({ expiry: null }, now)).toBe(false);
+    expect(isExpired({ expiry: 'not a date' }, now)).toBe(false);
+  });
+
+  it('shows the expiry as day, short month and 24-hour time (en-GB), or Never', () => {
+    expect(formatLinkExpiry('2026-12-05T21:30:00Z', { timeZone: 'UTC' })).toBe('05 Dec, 21:30');
+    expect(formatLinkExpiry('2026-07-01T23:30:00Z', { timeZone: 'Europe/London' })).toBe('02 Jul, 00:30');
+    expect(formatLinkExpiry(null)).toBe('Never');
+    expect(formatLinkExpiry('')).toBe('Never');
+  });
+
+  it('cuts a link to its first 30 characters', () => {
+    const link = 'http://localhost:3000/l/vJ-Y7I4OYPahCx9kTFypWw';
+    expect(linkPreview(link)).toBe(`${link.slice(0, LINK_PREVIEW_LENGTH)}...`);
+    expect(linkPreview(link).startsWith('http://localhost:3000/l/vJ-Y7I')).toBe(true);
+    expect(linkPreview('https://s.ink/l/abc')).toBe('https://s.ink/l/abc');
+    expect(linkPreview('x'.repeat(30))).toBe('x'.repeat(30));
+  });
+});
+
+describe('the Distribution Settings modal (SPEC.md §2, §5)', () => {
+  const now = new Date(2026, 10, 22, 10, 0, 30).getTime();
+  const local = (ms: number) => toDateTimeLocalValue(ms);
+  const HOUR = 60 * 60 * 1000;
+
+  it('yields no expiry and unlimited clicks by default', () => {
+    expect(validateDistributionSettings({ expiry: '', unlimited: true, maxClicks: '' }, now)).toEqual({
+      ok: true,
+      value: { expiryDate: null, maxClicks: null },
+    });
+  });
+
+  it('yields the expiry as ISO and the click limit as a whole number', () => {
+    const at = new Date(2026, 11, 24, 18, 0);
+    expect(
+      validateDistributionSettings({ expiry: local(at.getTime()), unlimited: false, maxClicks: ' 25 ' }, now),
+    ).toEqual({ ok: true, value: { expiryDate: at.toISOString(), maxClicks: 25 } });
+  });
+
+  it('ignores the number while Unlimited access is on', () => {
+    expect(validateDistributionSettings({ expiry: '', unlimited: true, maxClicks: 'abc' }, now)).toMatchObject({
+      ok: true,
+      value: { maxClicks: null },
+    });
+  });
+
+  it('refuses an expiry under an hour ahead (a minute of grace), after five years, or that is no date', () => {
+    expect(
+      validateDistributionSettings({ expiry: local(now + 30 * 60_000), unlimited: true, maxClicks: '' }, now),
+    ).toEqual({ ok: false, errors: { expiry: SETTINGS_MESSAGES.expiryTooSoon } });
+    // The earliest the field offers is valid.
+    expect(validateDistributionSettings({ expiry: minExpiryValue(now), unlimited: true, maxClicks: '' }, now).ok).toBe(
+      true,
+    );
+    // ...and still a minute later, as the server allows.
+    expect(
+      validateDistributionSettings({ expiry: minExpiryValue(now), unlimited: true, maxClicks: '' }, now + 60_000).ok,
+    ).toBe(true);
+    expect(
+      validateDistributionSettings({ expiry: local(now + HOUR - 2 * 60_000), unlimited: true, maxClicks: '' }, now),
+    ).toMatchObject({ ok: false });
+    expect(validateDistributionSettings({ expiry: '2033-01-01T00:00', unlimited: true, maxClicks: '' }, now)).toEqual({
+      ok: false,
+      errors: { expiry: SETTINGS_MESSAGES.expiryTooLate },
+    });
+    expect(validateDistributionSettings({ expiry: '2026-02-31T10:00', unlimited: true, maxClicks: '' }, now)).toEqual({
+      ok: false,
+      errors: { expiry: SETTINGS_MESSAGES.expiryInvalid },
+    });
+  });
+
+  it('needs a whole number of clicks of at least 1 with Unlimited access off', () => {
+    const check = (maxClicks: string) => validateDistributionSettings({ expiry: '', unlimited: false, maxClicks }, now);
+    expect(check('')).toEqual({ ok: false, errors: { maxClicks: SETTINGS_MESSAGES.maxClicksRequired } });
+    expect(check('0')).toEqual({ ok: false, errors: { maxClicks: SETTINGS_MESSAGES.maxClicksWhole } });
+    expect(check('-2')).toEqual({ ok: false, errors: { maxClicks: SETTINGS_MESSAGES.maxClicksWhole } });
+    expect(check('2.5')).toEqual({ ok: false, errors: { maxClicks: SETTINGS_MESSAGES.maxClicksWhole } });
+    expect(check('1e3')).toEqual({ ok: false, errors: { maxClicks: SETTINGS_MESSAGES.maxClicksWhole } });
+    expect(check(String(MAX_LINK_CLICKS + 1))).toEqual({
+      ok: false,
+      errors: { maxClicks: SETTINGS_MESSAGES.maxClicksTooMany },
+    });
+    expect(check('1')).toEqual({ ok: true, value: { expiryDate: null, maxClicks: 1 } });
+  });
+
+  it('names both mistakes at once', () => {
+    expect(validateDistributionSettings({ expiry: local(now), unlimited: false, maxClicks: '' }, now)).toEqual({
+      ok: false,
+      errors: { expiry: SETTINGS_MESSAGES.expiryTooSoon, maxClicks: SETTINGS_MESSAGES.maxClicksRequired },
+    });
+  });
+
+  it('offers one hour from now, up to the whole minute, as the earliest expiry', () => {
+    expect(minExpiryValue(now)).toBe('2026-11-22T11:01');
+    expect(minExpiryValue(new Date(2026, 10, 22, 10, 0, 0).getTime())).toBe('2026-11-22T11:00');
+  });
+
+  it("helps with 'Link has unlimited clicks' or 'Link will expire after N clicks'", () => {
+    expect(usageHelper({ unlimited: true, maxClicks: '' })).toBe('Link has unlimited clicks');
+    expect(usageHelper({ unlimited: false, maxClicks: '5' })).toBe('Link will expire after 5 clicks');
+    expect(usageHelper({ unlimited: false, maxClicks: '' })).toBeNull();
+  });
+});
