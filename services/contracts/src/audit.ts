@@ -86,9 +86,25 @@ export type AuditQuery = z.output<typeof auditQuerySchema>;
  * GET /v1/admin/users/{id}/history?at=ISO: the user's tickets, links and balance as they stood at that moment, folded
  * from the events (the history is the source of truth).
  */
+/** One change of a user's credits, as the credit stream recorded it. */
+export interface CreditChange {
+  at: string;
+  /** set by an admin, spent on links, given back for links not made, bought by card, taken back (refund, dispute lost), a dispute opened. */
+  kind: 'set' | 'spent' | 'given_back' | 'purchased' | 'reversed' | 'disputed';
+  /** Credits added (positive) or taken (negative); 0 for a dispute opened. */
+  change: number;
+  balance_after: number;
+  /** The card payment it concerns (purchases, reversals, disputes). */
+  payment_intent_id: string | null;
+  /** What it was for: refund, dispute_lost, distribution... */
+  reason: string | null;
+}
+
 export interface UserStateAt {
   at: string;
   balance: number;
+  /** Every change of the credits up to the moment, oldest first (top-ups, spending, refunds, disputes). */
+  credit_changes: CreditChange[];
   accounts: Array<{ account_id: string; email: string; linked_at: string }>;
   tickets: Array<{
     ticket_id: string;

@@ -99,6 +99,8 @@ export interface TopupResponse {
   payment_intent_id: string;
   /** The balance after the credits (when `success`). */
   balance?: number;
+  /** Credited, but not yet shown everywhere (answered 202): the balance catches up in moments. */
+  pending?: true;
 }
 
 /**

@@ -153,6 +153,13 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Part
     const issues = parsed.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`).join('; ');
     throw new Error(`Invalid configuration: ${issues}`);
   }
+  const { STRIPE_SECRET_KEY, STRIPE_WEBHOOK_SECRET, STRIPE_PUBLISHABLE_KEY } = parsed.data;
+  if (STRIPE_SECRET_KEY && (!STRIPE_WEBHOOK_SECRET || !STRIPE_PUBLISHABLE_KEY)) {
+    // Half a Stripe set-up would take money without crediting it (no webhooks) or show no card field.
+    throw new Error(
+      'Invalid configuration: STRIPE_SECRET_KEY needs STRIPE_WEBHOOK_SECRET and STRIPE_PUBLISHABLE_KEY as well',
+    );
+  }
   const defaultWeb = path.resolve(import.meta.dirname, '../../../../../web/dist');
   return {
     ...parsed.data,

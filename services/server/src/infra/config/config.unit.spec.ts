@@ -50,4 +50,18 @@ describe('loadConfig', () => {
     expect(() => loadConfig({ PORT: 'eighty' })).toThrow(/PORT/);
     expect(() => loadConfig({ DASHBOARD_URL: 'not a url' })).toThrow(/DASHBOARD_URL/);
   });
+
+  it('takes card payments to Stripe only with all three of its keys, else to the test gateway', () => {
+    expect(() => loadConfig({ STRIPE_SECRET_KEY: 'sk_test_x' })).toThrow(/STRIPE_WEBHOOK_SECRET/);
+    expect(() => loadConfig({ STRIPE_SECRET_KEY: 'sk_test_x', STRIPE_WEBHOOK_SECRET: 'whsec_x' })).toThrow(
+      /STRIPE_PUBLISHABLE_KEY/,
+    );
+    const stripe = loadConfig({
+      STRIPE_SECRET_KEY: 'sk_test_x',
+      STRIPE_WEBHOOK_SECRET: 'whsec_x',
+      STRIPE_PUBLISHABLE_KEY: 'pk_test_x',
+    });
+    expect(stripe.STRIPE_PUBLISHABLE_KEY).toBe('pk_test_x');
+    expect(loadConfig({}).STRIPE_SECRET_KEY).toBeUndefined();
+  });
 });

@@ -1,5 +1,5 @@
 import { Inject, Injectable } from '@nestjs/common';
-import { seatInfoCombined, type UserStateAt } from '@seatlink/contracts';
+import { type CreditChange, seatInfoCombined, type UserStateAt } from '@seatlink/contracts';
 import { and, eq, lte } from 'drizzle-orm';
 import pLimit from 'p-limit';
 import { APP_CONFIG, type AppConfig } from '../../infra/config/config.js';
@@ -22,6 +22,43 @@ import { linkUrl } from '../wallet-accounts/read-models/accounts.queries.js';
 import { userStreams } from './admin.schema.js';
 
 const domain = <E>(events: readonly RecordedEvent[]) => events.map((e) => ({ type: e.type, data: e.data }) as E);
+
+/** The credit stream's events as the changes they made, folded in turn (a set replaces the balance). */
+function creditChangesOf(events: readonly RecordedEvent[]): CreditChange[] {
+  let balance = 0;
+  return events.map((recorded) => {
+    const event = { type: recorded.type, data: recorded.data } as CreditsEvent;
+    const at = recorded.createdAt.toISOString();
+    const before = balance;
+    let change: Omit<CreditChange, 'at' | 'change' | 'balance_after'>;
+    switch (event.type) {
+      case 'CreditsSet':
+        balance = event.data.credits;
+        change = { kind: 'set', payment_intent_id: null, reason: null };
+        break;
+      case 'CreditsDebited':
+        balance = event.data.balanceAfter;
+        change = { kind: 'spent', payment_intent_id: null, reason: event.data.reason };
+        break;
+      case 'CreditsRefunded':
+        balance = event.data.balanceAfter;
+        change = { kind: 'given_back', payment_intent_id: null, reason: event.data.reason };
+        break;
+      case 'CreditsPurchased':
+        balance = event.data.balanceAfter;
+        change = { kind: 'purchased', payment_intent_id: event.data.paymentIntentId, reason: null };
+        break;
+      case 'CreditsReversed':
+        balance = event.data.balanceAfter;
+        change = { kind: 'reversed', payment_intent_id: event.data.paymentIntentId, reason: event.data.reason };
+        break;
+      case 'PaymentDisputed':
+        change = { kind: 'disputed', payment_intent_id: event.data.paymentIntentId, reason: event.data.reason };
+        break;
+    }
+    return { at, ...change, change: balance - before, balance_after: balance };
+  });
+}
 
 /**
  * A user's tickets, links and balance as they stood at a moment, folded from the events up to it with the same
@@ -46,6 +83,7 @@ export class UserHistory {
 
     const credits = until((await this.store.readStream(creditStream(userId))).events);
     const balance = fold(creditsDecider, domain<CreditsEvent>(credits)).balance;
+    const creditChanges = creditChangesOf(credits);
 
     const accounts = await Promise.all(
       streams
@@ -84,6 +122,7 @@ export class UserHistory {
     return {
       at: at.toISOString(),
       balance,
+      credit_changes: creditChanges,
       accounts: live.map(({ state, linkedAt }) => ({
         account_id: state.accountId!,
         email: state.email,

@@ -30,6 +30,7 @@ import {
   PaymentRequestError,
 } from '../../infra/payments/payment-gateway.port.js';
 import { TestPaymentGateway } from '../../infra/payments/test-payment-gateway.js';
+import { ReadModelWaiter } from '../../infra/subscriptions/read-model-waiter.js';
 import { DomainError } from '../../shared/event-sourcing/decider.js';
 import { ClientIp, CurrentUser } from '../identity/auth.decorators.js';
 import { CommandId } from '../../infra/http/command-id.js';
@@ -65,6 +66,7 @@ export class PaymentsController {
   constructor(
     private readonly commandBus: CommandBus,
     private readonly fulfilment: PaymentFulfilment,
+    private readonly waiter: ReadModelWaiter,
     @Inject(PAYMENT_GATEWAY) private readonly gateway: PaymentGateway,
   ) {}
 
@@ -111,7 +113,7 @@ export class PaymentsController {
     @ClientIp() ip: string,
   ): Promise<TopupResponse> {
     const payment = await this.ownPayment(paymentIntentId, user);
-    return answerFor(payment, this.fulfilment, { actorId: user.id, ip });
+    return answerFor(payment, this.fulfilment, this.waiter, { actorId: user.id, ip });
   }
 
   /** The test gateway's 3-D Secure challenge, approved or failed by the payer (test mode only). */

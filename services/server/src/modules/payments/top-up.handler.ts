@@ -2,6 +2,7 @@ import { Inject } from '@nestjs/common';
 import { CommandHandler, type ICommandHandler } from '@nestjs/cqrs';
 import type { TopupResponse } from '@seatlink/contracts';
 import { type CardPayment, PAYMENT_GATEWAY, type PaymentGateway } from '../../infra/payments/payment-gateway.port.js';
+import { ReadModelWaiter } from '../../infra/subscriptions/read-model-waiter.js';
 import { PaymentFulfilment } from './payment-fulfilment.service.js';
 import { TopUpCommand } from './top-up.command.js';
 
@@ -9,15 +10,19 @@ import { TopUpCommand } from './top-up.command.js';
 export async function answerFor(
   payment: CardPayment,
   fulfilment: PaymentFulfilment,
+  waiter: ReadModelWaiter,
   actor: { actorId?: string; ip?: string },
 ): Promise<TopupResponse> {
-  const { fulfilled, balance } = await fulfilment.fulfil(payment, actor);
+  const { fulfilled, balance, position } = await fulfilment.fulfil(payment, actor);
+  // Read-your-writes: the user's next look at the balance shows the credits.
+  const pending = !(await waiter.waitFor(position, ['CreditsPurchased']));
   return {
     success: fulfilled,
     payment_intent_status: payment.status,
     payment_intent_client_secret: payment.clientSecret,
     payment_intent_id: payment.id,
     ...(fulfilled && balance !== null ? { balance } : {}),
+    ...(pending ? { pending: true as const } : {}),
   };
 }
 
@@ -32,6 +37,7 @@ export class TopUpHandler implements ICommandHandler<TopUpCommand> {
   constructor(
     @Inject(PAYMENT_GATEWAY) private readonly gateway: PaymentGateway,
     private readonly fulfilment: PaymentFulfilment,
+    private readonly waiter: ReadModelWaiter,
   ) {}
 
   async execute({ input }: TopUpCommand): Promise<TopupResponse> {
@@ -43,6 +49,9 @@ export class TopUpHandler implements ICommandHandler<TopUpCommand> {
       metadata: { userId: input.userId, topupId: input.commandId },
       idempotencyKey: `topup-${input.userId}-${input.commandId}`,
     });
-    return answerFor(payment, this.fulfilment, { actorId: input.userId, ...(input.ip ? { ip: input.ip } : {}) });
+    return answerFor(payment, this.fulfilment, this.waiter, {
+      actorId: input.userId,
+      ...(input.ip ? { ip: input.ip } : {}),
+    });
   }
 }
