@@ -249,7 +249,8 @@ describe.skipIf(!testEnv.databaseUrl)('the event pipeline, with and without a wo
       const next = await admin.request('POST', '/v1/admin/invites', { max_uses: 2, expires_at: tomorrow() });
       expect(next.status).toBe(201);
 
-      expect((await health()).status).toBe(503);
+      // The public status is checked at most once a second: it turns within that.
+      await expect.poll(async () => (await health()).status, { timeout: 5_000 }).toBe(503);
       expect((await details()).problems).toContain('1 parked event(s)');
       const parked = (await admin.request('GET', '/v1/admin/parked-events')).body.parked_events as ParkedEventView[];
       expect(parked).toHaveLength(1);

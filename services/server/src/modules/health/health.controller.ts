@@ -31,8 +31,13 @@ export async function checkHealth(
   };
 }
 
+/** How long one check answers every `/health` call (a balancer's probes, a burst of them). */
+const PUBLIC_HEALTH_TTL_MS = 1000;
+
 @Controller('health')
 export class HealthController {
+  private latest: { at: number; check: Promise<HealthResponse> } | null = null;
+
   constructor(
     @Inject(DATABASE) private readonly database: Database,
     private readonly operations: SubscriptionOperations,
@@ -47,7 +52,11 @@ export class HealthController {
   @Public()
   @Get()
   async health(@Req() request: FastifyRequest): Promise<{ status: HealthResponse['status'] }> {
-    const { status } = await checkHealth(this.database, this.redis, this.operations);
+    // Calls arriving together, or within a second, share one check: probes cannot load the database.
+    if (!this.latest || Date.now() - this.latest.at > PUBLIC_HEALTH_TTL_MS) {
+      this.latest = { at: Date.now(), check: checkHealth(this.database, this.redis, this.operations) };
+    }
+    const { status } = await this.latest.check;
     if (status !== 'ok') overrideStatus(request, 503);
     return { status };
   }

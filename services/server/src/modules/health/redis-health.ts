@@ -4,6 +4,8 @@ export const REDIS_HEALTH = Symbol('RedisHealth');
 
 export class RedisHealth {
   private readonly client: Redis;
+  /** One connection attempt at a time: checks arriving together wait for the same one. */
+  private connecting: Promise<void> | null = null;
 
   constructor(url: string) {
     this.client = new Redis(url, { lazyConnect: true, maxRetriesPerRequest: 1, enableOfflineQueue: false });
@@ -12,7 +14,10 @@ export class RedisHealth {
 
   async ping(): Promise<boolean> {
     try {
-      if (this.client.status === 'wait') await this.client.connect();
+      if (this.client.status === 'wait' || this.client.status === 'end') {
+        this.connecting ??= this.client.connect().finally(() => (this.connecting = null));
+      }
+      if (this.connecting) await this.connecting;
       return (await this.client.ping()) === 'PONG';
     } catch {
       return false;

@@ -29,7 +29,7 @@ export class AuthGuard implements CanActivate {
     const token = request.cookies?.[SESSION_COOKIE];
     const session = await this.sessions.resolve(token);
     if (!session) throw new UnauthorizedException('Not authenticated');
-    const user = await this.accounts.getUser(session.userId);
+    const user = session.user ?? (await this.accounts.getUser(session.userId));
     if (!user) throw new UnauthorizedException('Not authenticated');
     if (user.is_banned) {
       await this.sessions.endAllFor(user.id);

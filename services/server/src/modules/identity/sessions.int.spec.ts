@@ -39,6 +39,28 @@ describe('session timeouts', () => {
     expect((await client.request('GET', '/v1/me')).status).toBe(401);
   });
 
+  it('writes a session’s last use at most once a minute, and keeps a session in use alive', async () => {
+    const { client, hash } = await signedIn();
+    const lastSeen = async () =>
+      (
+        await queryRows<{ ms: string }>(
+          database.db,
+          sql`select (extract(epoch from last_seen_at) * 1000)::bigint::text as ms from sessions where token_hash = ${hash}`,
+        )
+      ).map((r) => Number(r.ms))[0]!;
+    const first = await lastSeen();
+    await Promise.all(Array.from({ length: 20 }, () => client.request('GET', '/v1/me')));
+    expect(await lastSeen()).toBe(first);
+    // Last used 23 hours ago (idle timeout 24 h): the next request writes its use, and the session lives on.
+    await database.db.execute(
+      sql`update sessions set last_seen_at = now() - interval '23 hours' where token_hash = ${hash}`,
+    );
+    const before = await lastSeen();
+    const answers = await Promise.all(Array.from({ length: 10 }, () => client.request('GET', '/v1/me')));
+    expect(answers.every((a) => a.status === 200)).toBe(true);
+    expect((await lastSeen()) - before).toBeGreaterThan(22 * 3600_000);
+  });
+
   it('ends a session past its absolute lifetime even while in use', async () => {
     const { client, hash } = await signedIn();
     await database.db.execute(

@@ -4,7 +4,9 @@ import { and, eq, gt, inArray, lt, or } from 'drizzle-orm';
 import { APP_CONFIG, type AppConfig } from '../../infra/config/config.js';
 import { DATABASE } from '../../infra/db/database.module.js';
 import type { Database } from '../../infra/db/database.js';
+import type { User } from '@seatlink/contracts';
 import { sessions } from './identity.schema.js';
+import { findSessionUser } from './read-models/users/users.queries.js';
 
 export const SESSION_COOKIE = 'seatlink_session';
 
@@ -46,23 +48,33 @@ export class SessionsService {
     return { token, expiresAt };
   }
 
-  /** The live session of a token, touching its last use; null when unknown, idle too long or expired. */
-  async resolve(token: string | undefined): Promise<SessionInfo | null> {
+  /**
+   * How stale a session's last use may be before a request writes it again: a minute, or a tenth of the idle timeout
+   * when that is shorter. Most requests only read their session; the idle timeout can fire that much early at most.
+   */
+  get touchEveryMs() {
+    return Math.min(60_000, this.idleMs / 10);
+  }
+
+  /**
+   * The live session of a token, with its user as the users read model shows it (null while it does not yet); null
+   * when unknown, idle too long or expired. One indexed read; the session's last use is written only when older than
+   * `touchEveryMs` (no write per request: no commit to wait for on the request path).
+   */
+  async resolve(token: string | undefined): Promise<(SessionInfo & { user: User | null }) | null> {
     if (!token || token.length > 256) return null;
     const tokenHash = hashToken(token);
     const now = new Date();
-    const [row] = await this.database.db
-      .update(sessions)
-      .set({ lastSeenAt: now })
-      .where(
-        and(
-          eq(sessions.tokenHash, tokenHash),
-          gt(sessions.expiresAt, now),
-          gt(sessions.lastSeenAt, new Date(now.getTime() - this.idleMs)),
-        ),
-      )
-      .returning({ userId: sessions.userId });
-    return row ? { userId: row.userId, tokenHash } : null;
+    const found = await findSessionUser(this.database.db, tokenHash, now, new Date(now.getTime() - this.idleMs));
+    if (!found) return null;
+    if (now.getTime() - found.lastSeenAt.getTime() >= this.touchEveryMs) {
+      // Only forward, so parallel requests (or processes) touching at once agree.
+      await this.database.db
+        .update(sessions)
+        .set({ lastSeenAt: now })
+        .where(and(eq(sessions.tokenHash, tokenHash), lt(sessions.lastSeenAt, now)));
+    }
+    return { userId: found.userId, tokenHash, user: found.user };
   }
 
   /** Ends the session of a token; answers its id (the token's hash) when there was one. */

@@ -17,7 +17,7 @@ export class SessionSocketAuthenticator implements SocketAuthenticator {
     const token = fastifyCookie.parse(cookieHeader)[SESSION_COOKIE];
     const session = await this.sessions.resolve(token);
     if (!session) return null;
-    const user = await this.accounts.getUser(session.userId);
+    const user = session.user ?? (await this.accounts.getUser(session.userId));
     if (!user || user.is_banned) return null;
     return { userId: user.id, isAdmin: user.is_admin, sessionId: session.tokenHash };
   }

@@ -1,8 +1,8 @@
-import { count, desc, eq, gte, sql } from 'drizzle-orm';
+import { and, count, desc, eq, gt, gte, sql } from 'drizzle-orm';
 import { DEFAULT_DISTRIBUTION_COST, type User } from '@seatlink/contracts';
-import type { Executor } from '../../../../infra/db/database.js';
+import type { Db, Executor } from '../../../../infra/db/database.js';
 import { creditBalances } from '../../../credits/credits.schema.js';
-import { users } from '../../identity.schema.js';
+import { sessions, users } from '../../identity.schema.js';
 
 const userView = {
   id: users.id,
@@ -37,6 +37,44 @@ export function toUser(row: UserViewRow): User {
     distribution_cost: row.distributionCost ?? DEFAULT_DISTRIBUTION_COST,
     first_name: row.firstName,
     last_name: row.lastName,
+  };
+}
+
+/**
+ * The live session of a token and its user, in one indexed read, prepared once per database (the request path of
+ * every signed-in call). `user` is null when the users read model does not show the user yet.
+ */
+const sessionUserQueries = new WeakMap<Db, ReturnType<typeof prepareSessionUser>>();
+const prepareSessionUser = (db: Db) =>
+  db
+    .select({ ...userView, sessionUserId: sessions.userId, lastSeenAt: sessions.lastSeenAt })
+    .from(sessions)
+    .leftJoin(users, eq(users.id, sessions.userId))
+    .leftJoin(creditBalances, eq(creditBalances.userId, sessions.userId))
+    .where(
+      and(
+        eq(sessions.tokenHash, sql.placeholder('tokenHash')),
+        gt(sessions.expiresAt, sql`${sql.placeholder('now')}::timestamptz`),
+        gt(sessions.lastSeenAt, sql`${sql.placeholder('idleSince')}::timestamptz`),
+      ),
+    )
+    .prepare('session_user');
+
+export async function findSessionUser(
+  db: Db,
+  tokenHash: string,
+  now: Date,
+  idleSince: Date,
+): Promise<{ userId: string; lastSeenAt: Date; user: User | null } | null> {
+  let query = sessionUserQueries.get(db);
+  if (!query) sessionUserQueries.set(db, (query = prepareSessionUser(db)));
+  const [row] = await query.execute({ tokenHash, now: now.toISOString(), idleSince: idleSince.toISOString() });
+  if (!row) return null;
+  const { sessionUserId, lastSeenAt, ...view } = row;
+  return {
+    userId: sessionUserId,
+    lastSeenAt: new Date(lastSeenAt),
+    user: view.id === null ? null : toUser(view as UserViewRow),
   };
 }
 
