@@ -21,6 +21,7 @@ import { WaitlistModule } from './modules/waitlist/waitlist.module.js';
 import { WalletAccountsModule } from './modules/wallet-accounts/wallet-accounts.module.js';
 import { WalletModule } from './infra/wallet/wallet.module.js';
 import { PaymentsInfraModule } from './infra/payments/payments.module.js';
+import { MetricsModule } from './infra/metrics/metrics.module.js';
 
 /**
  * The features. A module declares what it adds — routes, command handlers, read models and reactions
@@ -75,6 +76,7 @@ export class AppModule {
         ThrottleModule,
         WalletModule,
         PaymentsInfraModule.forRoot(),
+        MetricsModule.forRoot({ role, port: config.METRICS_PORT, host: config.METRICS_HOST }),
         JobsModule.forRoot({ run: background }),
         HttpModule,
         ...features(config),

@@ -8,6 +8,7 @@ import { AppModule, type Role } from './app.module.js';
 import type { AppConfig } from './infra/config/config.js';
 import { HttpExceptionFilter } from './infra/http/http-exception.filter.js';
 import { keepRawJsonBody } from './infra/http/raw-body.js';
+import { Metrics } from './infra/metrics/metrics.js';
 import { registerStatusOverride } from './infra/http/response-status.js';
 import { PAYMENT_GATEWAY, type PaymentGateway } from './infra/payments/payment-gateway.port.js';
 import { TestPaymentGateway } from './infra/payments/test-payment-gateway.js';
@@ -33,6 +34,7 @@ export async function createHttpApp(config: AppConfig, role: 'all' | 'api'): Pro
   await app.register(fastifyCookie);
   registerStatusOverride(app.getHttpAdapter().getInstance());
   keepRawJsonBody(app.getHttpAdapter().getInstance(), [PAYMENT_WEBHOOK_PATH]);
+  measureHttp(app);
   app.enableCors({ origin: dashboardOrigin, credentials: true, methods: ['GET', 'HEAD', 'POST', 'PUT', 'DELETE'] });
   refuseForeignOrigins(app, dashboardOrigin);
   if (config.mountWalletSim) await mountWalletSim(app, config);
@@ -58,6 +60,25 @@ export async function createHttpApp(config: AppConfig, role: 'all' | 'api'): Pro
   connectTestPayments(app);
   app.enableShutdownHooks();
   return app;
+}
+
+/** Every answer's time, by route pattern (not path: a link's code must not become a label), method and status. */
+function measureHttp(app: NestFastifyApplication) {
+  const histogram = app.get(Metrics).httpDuration;
+  app
+    .getHttpAdapter()
+    .getInstance()
+    .addHook('onResponse', (request, reply, done) => {
+      histogram.observe(
+        {
+          method: request.method,
+          route: request.routeOptions.url ?? 'unmatched',
+          status_code: String(reply.statusCode),
+        },
+        reply.elapsedTime / 1000,
+      );
+      done();
+    });
 }
 
 /** The test gateway sends its signed webhooks to this process's own webhook endpoint, as Stripe would over HTTPS. */

@@ -11,6 +11,10 @@ const optionalString = z
 const schema = z.object({
   PORT: z.coerce.number().int().min(0).max(65535).default(3000),
   HOST: z.string().default('0.0.0.0'),
+  /** Prometheus's `/metrics` on a port of its own (0: any free port); none when unset. */
+  METRICS_PORT: z.preprocess((v) => (v === '' ? undefined : v), z.coerce.number().int().min(0).max(65535).optional()),
+  /** Where the metrics port listens: this machine only by default. */
+  METRICS_HOST: z.string().default('127.0.0.1'),
   /** PostgreSQL; embedded PGlite under DATA_DIR when absent. */
   DATABASE_URL: optionalString,
   /** Redis for BullMQ and the socket.io adapter; in-process queue and sockets when absent. */

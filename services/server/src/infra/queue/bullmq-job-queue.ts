@@ -7,6 +7,7 @@ import {
   assertValidJobOptions,
   describeError,
   type JobHandler,
+  type JobCounts,
   type JobQueue,
   JobQueueClosedError,
   type JobQueueLogger,
@@ -40,6 +41,8 @@ export class BullmqJobQueue implements JobQueue {
   private readonly workerTemplate: Redis;
   private readonly queues = new Map<QueueName, Queue>();
   private readonly workers = new Map<QueueName, Worker>();
+  /** Jobs this process's workers gave up after their last attempt (finished jobs are removed from Redis). */
+  private readonly givenUp = new Map<QueueName, number>();
   private readonly prefix: string;
   private readonly logger: JobQueueLogger;
   /** While Redis is away every queue and worker reports each failed reconnect: one line per source per 10 s. */
@@ -105,6 +108,7 @@ export class BullmqJobQueue implements JobQueue {
       // 'failed' comes after every failed try; only the last one, with no retry ahead, is reported.
       const given = job.attemptsMade >= (job.opts.attempts ?? 1) || job.finishedOn !== undefined;
       if (!given) return;
+      this.givenUp.set(queue, (this.givenUp.get(queue) ?? 0) + 1);
       const { message, stack } = describeError(err);
       this.logger.error(
         `Job ${queue}/${job.name} (${job.id}) failed on attempt ${job.attemptsMade} of ${job.opts.attempts ?? 1}, given up: ${message}`,
@@ -117,6 +121,16 @@ export class BullmqJobQueue implements JobQueue {
   async removeRepeatable(queue: QueueName, key: string): Promise<boolean> {
     if (this.closing) throw new JobQueueClosedError();
     return this.queue(queue).removeJobScheduler(key);
+  }
+
+  async counts(queue: QueueName): Promise<JobCounts> {
+    const counts = await this.queue(queue).getJobCounts('waiting', 'active', 'delayed');
+    return {
+      waiting: counts.waiting ?? 0,
+      active: counts.active ?? 0,
+      delayed: counts.delayed ?? 0,
+      failed: this.givenUp.get(queue) ?? 0,
+    };
   }
 
   close(): Promise<void> {

@@ -8,6 +8,7 @@ import {
   backoffDelay,
   describeError,
   type JobHandler,
+  type JobCounts,
   type JobQueue,
   JobQueueClosedError,
   type JobQueueLogger,
@@ -52,6 +53,8 @@ interface QueueState {
   /** Every pending job (delayed, waiting, running, waiting for a retry) by id: the de-duplication index. */
   readonly jobs: Map<string, EmbeddedJob>;
   readonly schedules: Map<string, Schedule>;
+  /** Jobs given up after their last attempt, since the start. */
+  failed: number;
 }
 
 /**
@@ -118,6 +121,13 @@ export class EmbeddedJobQueue implements JobQueue {
     return true;
   }
 
+  counts(queue: QueueName): Promise<JobCounts> {
+    const state = this.queues.get(queue);
+    const counts: JobCounts = { waiting: 0, active: 0, delayed: 0, failed: state?.failed ?? 0 };
+    for (const job of state?.jobs.values() ?? []) counts[job.state] += 1;
+    return Promise.resolve(counts);
+  }
+
   close(): Promise<void> {
     this.closing ??= this.shutDown();
     return this.closing;
@@ -137,7 +147,15 @@ export class EmbeddedJobQueue implements JobQueue {
   private state(queue: QueueName): QueueState {
     let state = this.queues.get(queue);
     if (!state) {
-      state = { handler: null, concurrency: 1, running: 0, waiting: [], jobs: new Map(), schedules: new Map() };
+      state = {
+        handler: null,
+        concurrency: 1,
+        running: 0,
+        waiting: [],
+        jobs: new Map(),
+        schedules: new Map(),
+        failed: 0,
+      };
       this.queues.set(queue, state);
     }
     return state;
@@ -241,6 +259,7 @@ export class EmbeddedJobQueue implements JobQueue {
         if (!this.closing) this.enqueue(queue, state, job, backoffDelay(job.backoff, job.started));
       } else {
         state.jobs.delete(job.id);
+        state.failed += 1;
         const { message, stack } = describeError(err);
         this.logger.error(
           `Job ${queue}/${job.name} (${job.id}) failed on attempt ${job.started} of ${job.attempts}, given up: ${message}`,

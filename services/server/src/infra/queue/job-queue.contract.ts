@@ -82,6 +82,18 @@ export function jobQueueContract(name: string, open: OpenJobQueue) {
       expect(runs[0]!.id).not.toBe('');
     });
 
+    it('counts the jobs of a queue by state: waiting, delayed, and failed once given up', async () => {
+      expect(await queue.counts(Q)).toEqual({ waiting: 0, active: 0, delayed: 0, failed: 0 });
+      await queue.add(Q, 'now', {});
+      await queue.add(Q, 'later', {}, { delayMs: 60_000 });
+      await queue.add(OTHER, 'elsewhere', {});
+      expect(await queue.counts(Q)).toMatchObject({ waiting: 1, delayed: 1, failed: 0 });
+      await queue.process(Q, () => Promise.reject(new Error('broken')));
+      await expect.poll(async () => (await queue.counts(Q)).failed, POLL).toBe(1);
+      expect(await queue.counts(Q)).toMatchObject({ waiting: 0, active: 0, delayed: 1 });
+      expect(await queue.counts(OTHER)).toMatchObject({ waiting: 1, failed: 0 });
+    });
+
     it('keeps jobs added before a handler exists, and gives each queue its own jobs', async () => {
       await queue.add(Q, 'purge', { q: 'maintenance' });
       await queue.add(OTHER, 'sync', { q: 'wallet-sync' });

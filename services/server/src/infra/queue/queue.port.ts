@@ -75,8 +75,21 @@ export interface JobQueue {
    */
   removeRepeatable(queue: QueueName, key: string): Promise<boolean>;
 
+  /**
+   * How many jobs of the queue are waiting, running and delayed (all processes), and how many this process gave up
+   * after their last attempt since it started. For metrics.
+   */
+  counts(queue: QueueName): Promise<JobCounts>;
+
   /** Stops taking jobs, waits for the running handlers to finish, and releases timers and connections. Idempotent. */
   close(): Promise<void>;
+}
+
+export interface JobCounts {
+  waiting: number;
+  active: number;
+  delayed: number;
+  failed: number;
 }
 
 export const JOB_QUEUE = Symbol('JobQueue');

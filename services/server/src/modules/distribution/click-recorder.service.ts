@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { Inject, Injectable, Logger, type BeforeApplicationShutdown } from '@nestjs/common';
 import { safeErrorMessage } from '../../infra/db/db-errors.js';
+import { Metrics } from '../../infra/metrics/metrics.js';
 import { EVENT_STORE, type EventStore, type PositionedEvent } from '../../infra/event-store/event-store.port.js';
 import { throttledWarning } from '../../shared/throttled-warning.js';
 import { clickStream, type LinkClicked } from './distribution.events.js';
@@ -29,9 +30,13 @@ export class ClickRecorder implements BeforeApplicationShutdown {
   private flushing: Promise<void> | null = null;
   private failures = 0;
 
-  constructor(@Inject(EVENT_STORE) private readonly store: EventStore) {}
+  constructor(
+    @Inject(EVENT_STORE) private readonly store: EventStore,
+    private readonly metrics: Metrics,
+  ) {}
 
   record(click: LinkClicked['data'], metadata: Record<string, unknown> = {}): void {
+    this.metrics.linkClicks.inc();
     this.buffer.push({
       streamId: clickStream(click.distributionId),
       revision: click.n - 1,

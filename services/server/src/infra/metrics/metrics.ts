@@ -1,0 +1,49 @@
+import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
+
+/**
+ * The process's Prometheus metrics (prom-client): Node's own (event loop lag, heap, GC), HTTP latency by route, link
+ * clicks counted; gauges that are read when scraped (subscription lags, parked events, queues, sockets) are added by
+ * whoever knows them, through `gauge`.
+ */
+export class Metrics {
+  readonly registry = new Registry();
+  readonly httpDuration: Histogram<'method' | 'route' | 'status_code'>;
+  readonly linkClicks: Counter;
+
+  constructor(role: string) {
+    this.registry.setDefaultLabels({ role });
+    collectDefaultMetrics({ register: this.registry, prefix: 'seatlink_' });
+    this.httpDuration = new Histogram({
+      name: 'seatlink_http_request_duration_seconds',
+      help: 'HTTP answers by route (the route pattern, not the path), method and status code',
+      labelNames: ['method', 'route', 'status_code'],
+      buckets: [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10],
+      registers: [this.registry],
+    });
+    this.linkClicks = new Counter({
+      name: 'seatlink_link_clicks_total',
+      help: 'Clicks counted on distribution links (claims let through)',
+      registers: [this.registry],
+    });
+  }
+
+  /** A gauge whose values are read at each scrape; a failing read leaves the gauge empty for that scrape. */
+  gauge<L extends string>(
+    name: string,
+    help: string,
+    labelNames: readonly L[],
+    read: () => Promise<Array<{ labels: Record<L, string>; value: number }>>,
+  ): void {
+    new Gauge<L>({
+      name,
+      help,
+      labelNames,
+      registers: [this.registry],
+      async collect() {
+        this.reset();
+        const values = await read().catch(() => []);
+        for (const { labels, value } of values) this.set(labels as Partial<Record<L, string>>, value);
+      },
+    });
+  }
+}
