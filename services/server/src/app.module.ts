@@ -1,4 +1,5 @@
 import { type DynamicModule, Module } from '@nestjs/common';
+import { DiscoveryModule } from '@nestjs/core';
 import { CqrsModule } from '@nestjs/cqrs';
 import { CaptchaModule } from './infra/captcha/captcha.module.js';
 import { APP_CONFIG, type AppConfig } from './infra/config/config.js';
@@ -57,6 +58,7 @@ export class AppModule {
       global: true,
       imports: [
         CqrsModule.forRoot(),
+        DiscoveryModule,
         DatabaseModule.forRoot(config),
         QueueModule.forRoot({ redisUrl: config.REDIS_URL, prefix: config.REDIS_PREFIX }),
         RealtimeModule.forRoot({ http, redisUrl: config.REDIS_URL, redisKey: `${config.REDIS_PREFIX}:socket.io` }),

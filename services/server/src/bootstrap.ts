@@ -7,6 +7,7 @@ import { existsSync } from 'node:fs';
 import { AppModule, type Role } from './app.module.js';
 import type { AppConfig } from './infra/config/config.js';
 import { HttpExceptionFilter } from './infra/http/http-exception.filter.js';
+import { registerOpenApi } from './infra/http/openapi.js';
 import { keepRawJsonBody } from './infra/http/raw-body.js';
 import { Metrics } from './infra/metrics/metrics.js';
 import { registerStatusOverride } from './infra/http/response-status.js';
@@ -38,6 +39,7 @@ export async function createHttpApp(config: AppConfig, role: 'all' | 'api'): Pro
   app.enableCors({ origin: dashboardOrigin, credentials: true, methods: ['GET', 'HEAD', 'POST', 'PUT', 'DELETE'] });
   refuseForeignOrigins(app, dashboardOrigin);
   if (config.mountWalletSim) await mountWalletSim(app, config);
+  await registerOpenApi(app);
   app.useGlobalPipes(createValidationPipe());
   const webDist = config.webDist && existsSync(config.webDist) ? config.webDist : null;
   app.useGlobalFilters(new HttpExceptionFilter(webDist));

@@ -1,0 +1,59 @@
+import { routes } from '@seatlink/contracts';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startTestStack, type TestStack } from '../../testing/test-app.js';
+import type { OpenApiDocument } from './openapi.js';
+
+describe('/docs: the OpenAPI document of every call, from the controllers and their zod schemas', () => {
+  let stack: TestStack;
+  let document: OpenApiDocument;
+
+  beforeAll(async () => {
+    stack = await startTestStack();
+    const res = await fetch(`${stack.baseUrl}/docs/json`);
+    expect(res.status).toBe(200);
+    document = (await res.json()) as OpenApiDocument;
+  }, 60_000);
+  afterAll(async () => stack?.close());
+
+  it('lists every call the web app makes, with its method', () => {
+    expect(document.openapi).toBe('3.1.0');
+    for (const [name, route] of Object.entries(routes)) {
+      const path = route.path.replace(/:([A-Za-z_]+)/g, '{$1}');
+      expect(document.paths[path]?.[route.method.toLowerCase()], `${name}: ${route.method} ${path}`).toBeDefined();
+    }
+  });
+
+  it('describes bodies, path and query parameters from the schemas the server validates with', () => {
+    const topup = document.paths['/v1/topup']!.post!;
+    const body = topup.requestBody!.content['application/json'].schema as {
+      properties: Record<string, { type?: string; minimum?: number; maximum?: number }>;
+      required: string[];
+    };
+    expect(body.required).toEqual(expect.arrayContaining(['payment_id', 'amount', 'email', 'billing_info']));
+    expect(body.properties.amount).toMatchObject({ type: 'integer', minimum: 5, maximum: 10_000 });
+    const audits = document.paths['/v1/admin/users/{id}/audits']!.get!;
+    expect(audits.parameters.map((p) => `${p.in}:${p.name}`)).toEqual(
+      expect.arrayContaining(['path:id', 'query:limit', 'query:offset', 'query:event_type']),
+    );
+    expect(audits.summary).toContain('(admins)');
+    expect(audits.parameters.find((p) => p.name === 'id')!.schema).toMatchObject({ format: 'uuid' });
+  });
+
+  it('marks the public calls as needing no session, and the rest as needing the session cookie', () => {
+    expect(document.components.securitySchemes.session).toEqual({
+      type: 'apiKey',
+      in: 'cookie',
+      name: 'seatlink_session',
+    });
+    expect(document.paths['/v1/links/{code}/claim']!.post!.security).toEqual([]);
+    expect(document.paths['/v1/payments/webhook']!.post!.security).toEqual([]);
+    expect(document.paths['/v1/me']!.get!.security).toBeUndefined();
+  });
+
+  it('serves Swagger UI at /docs from its own origin', async () => {
+    const res = await fetch(`${stack.baseUrl}/docs/`, { redirect: 'follow' });
+    expect(res.status).toBe(200);
+    expect(res.headers.get('content-type')).toContain('text/html');
+    expect(await res.text()).toContain('swagger');
+  });
+});

@@ -1,0 +1,160 @@
+import fastifySwagger from '@fastify/swagger';
+import fastifySwaggerUi from '@fastify/swagger-ui';
+import { HttpStatus, RequestMethod } from '@nestjs/common';
+import { HTTP_CODE_METADATA, METHOD_METADATA, PATH_METADATA, ROUTE_ARGS_METADATA } from '@nestjs/common/constants.js';
+import { RouteParamtypes } from '@nestjs/common/enums/route-paramtypes.enum.js';
+import { DiscoveryService } from '@nestjs/core';
+import type { NestFastifyApplication } from '@nestjs/platform-fastify';
+import { z } from 'zod';
+import { IS_ADMIN_ONLY, IS_PUBLIC } from '../../modules/identity/auth.decorators.js';
+import { SESSION_COOKIE } from '../../modules/identity/sessions.service.js';
+
+type JsonSchema = Record<string, unknown>;
+
+interface Operation {
+  summary: string;
+  tags: string[];
+  security?: Array<Record<string, string[]>>;
+  parameters: Array<{ name: string; in: 'path' | 'query'; required: boolean; schema: JsonSchema }>;
+  requestBody?: { required: true; content: { 'application/json': { schema: JsonSchema } } };
+  responses: Record<string, { description: string; content?: Record<string, { schema: JsonSchema }> }>;
+}
+
+export interface OpenApiDocument {
+  openapi: '3.1.0';
+  info: { title: string; version: string; description: string };
+  components: { securitySchemes: Record<string, unknown>; schemas: Record<string, JsonSchema> };
+  security: Array<Record<string, string[]>>;
+  paths: Record<string, Record<string, Operation>>;
+}
+
+const METHODS: Partial<Record<RequestMethod, string>> = {
+  [RequestMethod.GET]: 'get',
+  [RequestMethod.POST]: 'post',
+  [RequestMethod.PUT]: 'put',
+  [RequestMethod.PATCH]: 'patch',
+  [RequestMethod.DELETE]: 'delete',
+};
+
+const ERROR: JsonSchema = {
+  type: 'object',
+  required: ['message', 'statusCode'],
+  properties: { message: { type: 'string' }, code: { type: 'string' }, statusCode: { type: 'integer' } },
+};
+
+/** The zod schema as JSON Schema of what a caller sends (transforms and refinements are the server's business). */
+function jsonSchema(schema: unknown): JsonSchema {
+  if (!(schema instanceof z.ZodType)) return {};
+  const { $schema: _drop, ...rest } = z.toJSONSchema(schema, { io: 'input', unrepresentable: 'any' }) as JsonSchema;
+  return rest;
+}
+
+const asArray = (value: unknown): string[] =>
+  Array.isArray(value) ? (value as string[]) : [typeof value === 'string' ? value : ''];
+const joinPath = (...parts: string[]) =>
+  `/${parts
+    .flatMap((p) => p.split('/'))
+    .filter(Boolean)
+    .join('/')}`;
+const titleOf = (name: string) =>
+  name
+    .replace(/Controller$/, '')
+    .replace(/([a-z])([A-Z])/g, '$1 $2')
+    .trim();
+
+/**
+ * The OpenAPI document of every HTTP call, read from the controllers as they are: their routes, and the contracts' zod
+ * schemas their parameters validate with (`@Body({ schema })`, `@Param(name, { schema })`, `@Query({ schema })`).
+ * Nothing is written twice: a call or a schema that changes changes its documentation.
+ */
+export function buildOpenApiDocument(app: NestFastifyApplication): OpenApiDocument {
+  const paths: OpenApiDocument['paths'] = {};
+  for (const wrapper of app.get(DiscoveryService).getControllers()) {
+    const controller = wrapper.metatype as (new (...args: never[]) => unknown) | null;
+    if (!controller) continue;
+    const classPublic = Reflect.getMetadata(IS_PUBLIC, controller) === true;
+    const classAdmin = Reflect.getMetadata(IS_ADMIN_ONLY, controller) === true;
+    const prefixes = asArray(Reflect.getMetadata(PATH_METADATA, controller));
+    const prototype = controller.prototype as Record<string, unknown>;
+    for (const name of Object.getOwnPropertyNames(prototype)) {
+      const handler = prototype[name];
+      if (name === 'constructor' || typeof handler !== 'function') continue;
+      const method = METHODS[Reflect.getMetadata(METHOD_METADATA, handler) as RequestMethod];
+      const routePath = Reflect.getMetadata(PATH_METADATA, handler) as unknown;
+      if (!method || routePath === undefined) continue;
+      const args = (Reflect.getMetadata(ROUTE_ARGS_METADATA, controller, name) ?? {}) as Record<
+        string,
+        { data?: unknown; schema?: unknown }
+      >;
+      const parameters: Operation['parameters'] = [];
+      let body: JsonSchema | undefined;
+      for (const [key, arg] of Object.entries(args)) {
+        const type = Number(key.split(':')[0]);
+        if (type === (RouteParamtypes.BODY as number) && arg.schema) body = jsonSchema(arg.schema);
+        if (type === (RouteParamtypes.PARAM as number) && typeof arg.data === 'string') {
+          parameters.push({ name: arg.data, in: 'path', required: true, schema: jsonSchema(arg.schema) });
+        }
+        if (type === (RouteParamtypes.QUERY as number) && arg.schema) {
+          const query = jsonSchema(arg.schema) as { properties?: Record<string, JsonSchema>; required?: string[] };
+          for (const [field, schema] of Object.entries(query.properties ?? {})) {
+            parameters.push({ name: field, in: 'query', required: query.required?.includes(field) ?? false, schema });
+          }
+        }
+      }
+      const isPublic = classPublic || Reflect.getMetadata(IS_PUBLIC, handler) === true;
+      const isAdmin = classAdmin || Reflect.getMetadata(IS_ADMIN_ONLY, handler) === true;
+      const status =
+        (Reflect.getMetadata(HTTP_CODE_METADATA, handler) as number | undefined) ??
+        (method === 'post' ? HttpStatus.CREATED : HttpStatus.OK);
+      for (const prefix of prefixes) {
+        for (const sub of asArray(routePath)) {
+          const path = joinPath(prefix, sub).replace(/:([A-Za-z_][A-Za-z0-9_]*)/g, '{$1}');
+          // The path's own parameters, also those read without a schema.
+          for (const [, param] of path.matchAll(/\{([^}]+)\}/g)) {
+            if (!parameters.some((p) => p.in === 'path' && p.name === param)) {
+              parameters.push({ name: param!, in: 'path', required: true, schema: { type: 'string' } });
+            }
+          }
+          const operation: Operation = {
+            summary: `${name}${isAdmin ? ' (admins)' : ''}`,
+            tags: [titleOf(controller.name)],
+            ...(isPublic ? { security: [] } : {}),
+            parameters,
+            ...(body ? { requestBody: { required: true, content: { 'application/json': { schema: body } } } } : {}),
+            responses: {
+              [String(status)]: { description: 'Done' },
+              '4XX': {
+                description: 'Refused: the message says why',
+                content: { 'application/json': { schema: ERROR } },
+              },
+            },
+          };
+          (paths[path] ??= {})[method] = operation;
+        }
+      }
+    }
+  }
+  return {
+    openapi: '3.1.0',
+    info: {
+      title: 'Seatlink API',
+      version: '1',
+      description:
+        'Every call of the dashboard. Signed-in calls carry the session cookie; state-changing calls may send an ' +
+        'Idempotency-Key header (a retry with the same key changes nothing more). Errors are `{ message, code?, statusCode }`.',
+    },
+    components: {
+      securitySchemes: { session: { type: 'apiKey', in: 'cookie', name: SESSION_COOKIE } },
+      schemas: { Error: ERROR },
+    },
+    security: [{ session: [] }],
+    paths: Object.fromEntries(Object.entries(paths).sort(([a], [b]) => a.localeCompare(b))),
+  };
+}
+
+/** `/docs`: the document at `/docs/json`, read in Swagger UI (served from this origin, no outside scripts). */
+export async function registerOpenApi(app: NestFastifyApplication): Promise<void> {
+  const document = buildOpenApiDocument(app);
+  await app.register(fastifySwagger, { mode: 'static', specification: { document: document as never } });
+  await app.register(fastifySwaggerUi, { routePrefix: '/docs', staticCSP: true });
+}
