@@ -1,6 +1,7 @@
 import { createBrowserRouter, Navigate, type RouteObject } from 'react-router-dom';
 import { LoginPage } from '../features/auth/login.page';
 import { TicketsOverviewPage } from '../features/tickets/tickets-overview.page';
+import { TopUpButton } from '../features/top-up/top-up-button';
 import { lazyPage } from '../lib/lazy-route';
 import { AdminRoute } from './guards/admin-route';
 import { ProtectedRoute } from './guards/protected-route';
@@ -74,7 +75,7 @@ export const routes: RouteObject[] = [
               {
                 errorElement: <RouteError inFrame />,
                 children: [
-                  { index: true, element: <TicketsOverviewPage /> },
+                  { index: true, element: <TicketsOverviewPage topUp={<TopUpButton />} /> },
                   {
                     path: 'accounts',
                     lazy: lazyPage(

@@ -30,7 +30,7 @@ import { TicketsStatsRow } from './components/tickets-stats-row';
 import { ViewToggle } from './components/view-toggle';
 import { computeTicketStats } from './ticket-stats';
 import { accountOptions, eventOptions, hasActiveFilters, visibleTickets } from './ticket-filters';
-import { useTicketsStore } from './tickets.store';
+import { useTicketsStore, type DistributionProblem } from './tickets.store';
 
 /** SPEC.md §9: under this width the view is forced to grid and the toggle hidden. */
 const SMALL_SCREEN = '(max-width: 767px)';
@@ -60,11 +60,46 @@ function ProblemAlert({ testId, onDismiss, children }: { testId: string; onDismi
 }
 
 /**
+ * Why a distribution failed: the headline (the server's message, or 'Failed to generate distribution link'), the
+ * tickets it names, and each other ticket refused with its own reason.
+ */
+function DistributionProblemText({
+  problem,
+  titleOf,
+}: {
+  problem: DistributionProblem;
+  titleOf: ReadonlyMap<string, string>;
+}) {
+  const title = (ticketId: string) => titleOf.get(ticketId) ?? 'A ticket';
+  const sameReason = problem.failed.filter((f) => f.message === problem.message);
+  const otherReasons = problem.failed.filter((f) => f.message !== problem.message);
+  return (
+    <>
+      <p className="font-medium">{problem.message}</p>
+      {sameReason.length > 0 ? (
+        <p className="mt-1" data-testid="distribution-error-tickets">
+          Not distributed: {sameReason.map((f) => title(f.ticket_id)).join(', ')}
+        </p>
+      ) : null}
+      {otherReasons.length > 0 ? (
+        <ul className="mt-1 list-disc space-y-0.5 pl-5">
+          {otherReasons.map((failure) => (
+            <li key={failure.ticket_id}>
+              {title(failure.ticket_id)}: {failure.message}
+            </li>
+          ))}
+        </ul>
+      ) : null}
+    </>
+  );
+}
+
+/**
  * /dashboard (index): the Tickets Overview (SPEC.md §2): stats, filters, the grid or list of tickets, selection and the
  * bottom bar that distributes the selected ones through the Distribution Settings modal; links, their clicks and
  * balance follow live pushes.
  */
-export function TicketsOverviewPage() {
+export function TicketsOverviewPage({ topUp }: { topUp?: ReactNode } = {}) {
   const balance = useCreditsStore((s) => s.balance);
   const tickets = useTicketsStore((s) => s.tickets);
   const loading = useTicketsStore((s) => s.loading);
@@ -240,7 +275,7 @@ export function TicketsOverviewPage() {
   return (
     <>
       <PageHeader title="Tickets Overview" subtitle="Tickets can take up to 15 minutes to appear after syncing." />
-      <TicketsStatsRow balance={balance} stats={stats} />
+      <TicketsStatsRow balance={balance} stats={stats} topUp={topUp} />
 
       <section aria-label="Filters" className="mt-8 rounded-xl border border-slate-200 bg-white p-4 shadow-sm">
         <TicketFiltersBar filters={filters} accounts={accountChoices} events={events} onChange={setFilters} />
@@ -271,16 +306,7 @@ export function TicketsOverviewPage() {
       ) : null}
       {distributionProblem ? (
         <ProblemAlert testId="distribution-error" onDismiss={dismissDistributionProblem}>
-          <p className="font-medium">{distributionProblem.message}</p>
-          {distributionProblem.failed.length > 0 ? (
-            <ul className="mt-1 list-disc space-y-0.5 pl-5">
-              {distributionProblem.failed.map((failure) => (
-                <li key={failure.ticket_id}>
-                  {titleOf.get(failure.ticket_id) ?? 'A ticket'}: {failure.message}
-                </li>
-              ))}
-            </ul>
-          ) : null}
+          <DistributionProblemText problem={distributionProblem} titleOf={titleOf} />
         </ProblemAlert>
       ) : null}
       {recallProblem ? (

@@ -5,11 +5,15 @@ import type { NestFastifyApplication } from '@nestjs/platform-fastify';
 /** reCAPTCHA v3 loads its script from Google and runs in Google's frame (the human check, when keys are set). */
 const RECAPTCHA_SCRIPTS = ['https://www.google.com/recaptcha/', 'https://www.gstatic.com/recaptcha/'];
 const RECAPTCHA_FRAMES = ['https://www.google.com/recaptcha/', 'https://recaptcha.google.com/recaptcha/'];
+/** Stripe.js (stripe mode's card field) loads from js.stripe.com, runs its fields in frames there, calls its API. */
+const STRIPE_JS = 'https://js.stripe.com';
+const STRIPE_API = 'https://api.stripe.com';
 
 /**
  * Response headers of every answer (helmet): a Content-Security-Policy for the dashboard (its own scripts and styles,
- * the human check's; no framing by any site), X-Frame-Options DENY, nosniff, a referrer policy that never sends
- * paths (reset links carry tokens) to other sites, and HSTS. Then compression (brotli or gzip) of answers over 1 KiB.
+ * the human check's and Stripe.js's; no framing by any site), X-Frame-Options DENY, nosniff, a referrer policy that
+ * never sends paths (reset links carry tokens) to other sites, and HSTS. Then compression (brotli or gzip) of answers
+ * over 1 KiB.
  */
 export async function registerHttpHardening(app: NestFastifyApplication, dashboardOrigin: string): Promise<void> {
   const socketOrigin = dashboardOrigin.replace(/^http/, 'ws');
@@ -22,9 +26,9 @@ export async function registerHttpHardening(app: NestFastifyApplication, dashboa
         objectSrc: ["'none'"],
         frameAncestors: ["'none'"],
         formAction: ["'self'"],
-        scriptSrc: ["'self'", ...RECAPTCHA_SCRIPTS],
-        frameSrc: RECAPTCHA_FRAMES,
-        connectSrc: ["'self'", socketOrigin, ...RECAPTCHA_SCRIPTS],
+        scriptSrc: ["'self'", ...RECAPTCHA_SCRIPTS, STRIPE_JS],
+        frameSrc: [...RECAPTCHA_FRAMES, STRIPE_JS],
+        connectSrc: ["'self'", socketOrigin, ...RECAPTCHA_SCRIPTS, STRIPE_API],
         // Toasts (react-hot-toast) add their styles at run time.
         styleSrc: ["'self'", "'unsafe-inline'"],
         imgSrc: ["'self'", 'data:', 'https:'],

@@ -1,7 +1,7 @@
-import { Button } from '../../../components/ui/button';
 import { ChartIcon, PinIcon, TicketIcon, WalletIcon } from '../../../components/ui/icons';
 import { StatCard } from '../../../components/ui/stat-card';
 import { formatCredits } from '../../../lib/format';
+import type { ReactNode } from 'react';
 import type { TicketStats } from '../ticket-stats';
 
 const count = (n: number) => n.toLocaleString('en-GB');
@@ -9,10 +9,12 @@ const count = (n: number) => n.toLocaleString('en-GB');
 export interface TicketsStatsRowProps {
   balance: number;
   stats: TicketStats;
+  /** The Top Up button (the top-up feature's, given by the app): SPEC.md §2 puts it on the credits card. */
+  topUp?: ReactNode;
 }
 
 /** Stats row of SPEC.md §2: Available Credits (with Top Up), Total Tickets, Distribution Rate, Unique Venues. */
-export function TicketsStatsRow({ balance, stats }: TicketsStatsRowProps) {
+export function TicketsStatsRow({ balance, stats, topUp }: TicketsStatsRowProps) {
   return (
     <div className="grid grid-cols-1 gap-4 sm:grid-cols-2 xl:grid-cols-4">
       <StatCard
@@ -20,12 +22,7 @@ export function TicketsStatsRow({ balance, stats }: TicketsStatsRowProps) {
         value={formatCredits(balance)}
         valueTestId="available-credits"
         icon={<WalletIcon />}
-        action={
-          // Card payments land in a later issue.
-          <Button size="sm" disabled title="Top-ups are not available yet">
-            Top Up
-          </Button>
-        }
+        action={topUp}
       />
       <StatCard label="Total Tickets" value={count(stats.total)} valueTestId="total-tickets" icon={<TicketIcon />} />
       <StatCard
