@@ -86,6 +86,8 @@ export default async function globalSetup() {
     url.pathname = `/${name}`;
     env.DATABASE_URL = url.toString();
     dropDatabase = () => adminQuery(process.env.DATABASE_URL!, `drop database if exists ${name} with (force)`);
+    // For the few tests that must move time on in a read model (a link's expiry passing): support/distribution.ts.
+    process.env.E2E_DATABASE_URL = env.DATABASE_URL;
   }
 
   const mail = await startMailCatcher(path.join(dataDir, 'caught-mail'));

@@ -1,4 +1,4 @@
-import { mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
 import { type AddressInfo } from 'node:net';
 import path from 'node:path';
 import { simpleParser } from 'mailparser';
@@ -32,7 +32,10 @@ export async function startMailCatcher(dir: string): Promise<{ url: string; stop
             text: mail.text ?? '',
             receivedAt: Date.now(),
           };
-          writeFileSync(path.join(dir, `${String(++n).padStart(5, '0')}.json`), JSON.stringify(caught));
+          // Written aside, then renamed: a reader never sees half a message (readAll skips what is not .json).
+          const file = path.join(dir, `${String(++n).padStart(5, '0')}.json`);
+          writeFileSync(`${file}.part`, JSON.stringify(caught));
+          renameSync(`${file}.part`, file);
           callback();
         })
         .catch((err: Error) => callback(err));

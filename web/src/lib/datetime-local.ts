@@ -6,10 +6,14 @@
 
 const pad = (n: number, width = 2) => String(n).padStart(width, '0');
 
-/** The local 'YYYY-MM-DDTHH:mm' of an instant (seconds dropped). */
-export function toDateTimeLocalValue(date: Date | number): string {
+/**
+ * The local 'YYYY-MM-DDTHH:mm' of an instant (seconds dropped), or 'YYYY-MM-DDTHH:mm:ss' with `seconds` (for a field
+ * with step 1).
+ */
+export function toDateTimeLocalValue(date: Date | number, { seconds = false }: { seconds?: boolean } = {}): string {
   const d = typeof date === 'number' ? new Date(date) : date;
-  return `${pad(d.getFullYear(), 4)}-${pad(d.getMonth() + 1)}-${pad(d.getDate())}T${pad(d.getHours())}:${pad(d.getMinutes())}`;
+  const minutes = `${pad(d.getFullYear(), 4)}-${pad(d.getMonth() + 1)}-${pad(d.getDate())}T${pad(d.getHours())}:${pad(d.getMinutes())}`;
+  return seconds ? `${minutes}:${pad(d.getSeconds())}` : minutes;
 }
 
 /** The instant a datetime-local value names in the local time zone; null for anything else ('' included). */

@@ -34,8 +34,9 @@ export function LinkFacts({ link, now, compact = false, chart }: LinkFactsProps)
   return (
     <div
       className={cx(
-        'flex min-w-0 flex-wrap items-center gap-y-1 text-xs text-slate-600',
-        compact ? 'gap-x-2' : 'gap-x-3',
+        'flex min-w-0 items-center gap-y-1 text-xs text-slate-600',
+        // One line in a table row (its height is fixed); a card wraps them.
+        compact ? 'gap-x-2 overflow-hidden whitespace-nowrap' : 'flex-wrap gap-x-3',
       )}
       data-testid="link-facts"
     >

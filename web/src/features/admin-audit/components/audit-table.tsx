@@ -168,13 +168,13 @@ export function AuditTable({
           <tr>
             <Header
               label="Event Time"
-              width="w-[9.75rem]"
+              width="w-[9.5rem]"
               active={filters.range !== 'default'}
               filter={<DateRangeFilter startDate={filters.startDate} endDate={filters.endDate} onChange={onDate} />}
             />
             <Header
               label="Status"
-              width="w-[6.5rem]"
+              width="w-[6.25rem]"
               active={filters.status.length > 0}
               filter={
                 <CheckboxFilter
@@ -237,7 +237,7 @@ export function AuditTable({
                 />
               }
             />
-            <Header label="Details" width="w-[8.25rem]" />
+            <Header label="Details" width="w-[9rem]" />
           </tr>
         </thead>
         <tbody className="divide-y divide-slate-100">{body}</tbody>

@@ -1,16 +1,133 @@
 import { useId, useState, type FormEvent } from 'react';
-import type { UserStateAt } from '@seatlink/contracts';
+import type { CreditChange, UserStateAt } from '@seatlink/contracts';
 import { LinkFacts } from '../../../components/distribution/link-facts';
 import { Alert } from '../../../components/ui/alert';
 import { Badge } from '../../../components/ui/badge';
 import { Button } from '../../../components/ui/button';
+import { cx } from '../../../components/ui/cx';
 import { FormField } from '../../../components/ui/form-field';
 import { HistoryIcon } from '../../../components/ui/icons';
 import { parseDateTimeLocal, toDateTimeLocalValue } from '../../../lib/datetime-local';
 import { linkPreview } from '../../../lib/distribution';
 import { formatCredits, formatDateTime } from '../../../lib/format';
 import { useNow } from '../../../lib/use-now';
+import { creditChangeLabel, formatCreditChange } from '../credit-changes';
 import { historyKey, useUserHistoryStore } from '../user-history.store';
+
+const momentDate = new Intl.DateTimeFormat('en-GB', { day: '2-digit', month: 'short', year: 'numeric' });
+const momentTime = new Intl.DateTimeFormat('en-GB', {
+  hour: '2-digit',
+  minute: '2-digit',
+  second: '2-digit',
+  hourCycle: 'h23',
+});
+/** A moment to the second ('22 Nov 2026, 10:52:54'): the events of one request are seconds apart. */
+const formatMoment = (iso: string) => `${momentDate.format(new Date(iso))}, ${momentTime.format(new Date(iso))}`;
+
+/** The moment of a change: one line from the small breakpoint up, the date over the time on a phone. */
+function ChangeTime({ at }: { at: string }) {
+  const date = new Date(at);
+  return (
+    <time dateTime={at} className="whitespace-nowrap">
+      <span className="block sm:inline">{momentDate.format(date)}</span>
+      <span className="hidden sm:inline">, </span>
+      <span className="block text-xs text-slate-500 sm:inline sm:text-sm sm:text-slate-700">
+        {momentTime.format(date)}
+      </span>
+    </time>
+  );
+}
+
+const cell = 'px-2 py-1.5 sm:px-3';
+
+/**
+ * The credit changes up to the moment, oldest first, each with the balance it left (a statement). On a phone the
+ * card payment goes under what the change was, so the amounts stay in view.
+ */
+function CreditChanges({ changes }: { changes: readonly CreditChange[] }) {
+  const headingId = useId();
+  return (
+    <div>
+      <h3 id={headingId} className="text-sm font-semibold text-slate-900">
+        Credit changes
+      </h3>
+      {changes.length === 0 ? (
+        <p className="mt-1 text-sm text-slate-600" data-testid="replay-credits-empty">
+          No credit changes up to that moment.
+        </p>
+      ) : (
+        <div className="mt-1 max-h-72 overflow-auto rounded-lg border border-slate-200">
+          <table className="w-full text-sm" aria-labelledby={headingId} data-testid="replay-credits">
+            <thead className="sticky top-0 bg-slate-50 text-left text-xs font-semibold text-slate-600">
+              <tr>
+                <th scope="col" className={cell}>
+                  Time
+                </th>
+                <th scope="col" className={cell}>
+                  What
+                </th>
+                <th scope="col" className={cx(cell, 'text-right')}>
+                  Change
+                </th>
+                <th scope="col" className={cx(cell, 'text-right')}>
+                  Balance
+                </th>
+                <th scope="col" className={cx(cell, 'hidden sm:table-cell')}>
+                  Card payment
+                </th>
+              </tr>
+            </thead>
+            <tbody className="divide-y divide-slate-100">
+              {changes.map((change, i) => (
+                <tr key={`${change.at}-${i}`} data-testid="replay-credit-change" data-kind={change.kind}>
+                  <td className={cx(cell, 'align-top text-slate-700')}>
+                    <ChangeTime at={change.at} />
+                  </td>
+                  <td className={cx(cell, 'min-w-0 align-top text-slate-800')}>
+                    <span data-testid="credit-change-what">{creditChangeLabel(change)}</span>
+                    {change.payment_intent_id ? (
+                      <span className="block truncate font-mono text-xs text-slate-600 sm:hidden">
+                        {change.payment_intent_id}
+                      </span>
+                    ) : null}
+                  </td>
+                  <td
+                    className={cx(
+                      cell,
+                      'text-right align-top font-semibold whitespace-nowrap tabular-nums',
+                      change.change > 0 ? 'text-green-700' : change.change < 0 ? 'text-red-700' : 'text-slate-700',
+                    )}
+                    data-testid="credit-change-amount"
+                  >
+                    {formatCreditChange(change.change)}
+                  </td>
+                  <td
+                    className={cx(cell, 'text-right align-top whitespace-nowrap text-slate-900 tabular-nums')}
+                    data-testid="credit-change-balance"
+                  >
+                    {formatCredits(change.balance_after)}
+                  </td>
+                  <td className={cx(cell, 'hidden max-w-[12rem] align-top sm:table-cell')}>
+                    {change.payment_intent_id ? (
+                      <span
+                        className="block truncate font-mono text-xs text-slate-700"
+                        title={change.payment_intent_id}
+                      >
+                        {change.payment_intent_id}
+                      </span>
+                    ) : (
+                      <span className="text-slate-500">—</span>
+                    )}
+                  </td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        </div>
+      )}
+    </div>
+  );
+}
 
 function HistoryResult({ state }: { state: UserStateAt }) {
   const at = Date.parse(state.at);
@@ -20,7 +137,10 @@ function HistoryResult({ state }: { state: UserStateAt }) {
   return (
     <div className="mt-4 space-y-4" data-testid="replay-result" data-at={state.at}>
       <p className="text-sm text-slate-600">
-        As it stood on <span className="font-semibold text-slate-900">{formatDateTime(state.at)}</span>
+        As it stood on{' '}
+        <span className="font-semibold text-slate-900" data-testid="replay-moment">
+          {formatMoment(state.at)}
+        </span>
       </p>
       <dl className="grid grid-cols-1 gap-3 sm:grid-cols-3">
         {[
@@ -36,6 +156,8 @@ function HistoryResult({ state }: { state: UserStateAt }) {
           </div>
         ))}
       </dl>
+
+      <CreditChanges changes={state.credit_changes ?? []} />
 
       {state.accounts.length > 0 ? (
         <div>
@@ -106,11 +228,12 @@ function HistoryResult({ state }: { state: UserStateAt }) {
 }
 
 /**
- * Replay (beyond the spec): pick a moment and see the user's balance, accounts and tickets with their links as they
- * stood then, folded by the server from the events (GET /v1/admin/users/{id}/history?at=).
+ * Replay (beyond the spec): pick a moment, to the second, and see the user's balance and every change of it (admin
+ * settings, links paid for, card purchases, refunds, disputes), accounts and tickets with their links as they stood
+ * then, folded by the server from the events (GET /v1/admin/users/{id}/history?at=).
  */
 export function ReplayPanel({ userId }: { userId: string }) {
-  const [moment, setMoment] = useState(() => toDateTimeLocalValue(Date.now()));
+  const [moment, setMoment] = useState(() => toDateTimeLocalValue(Date.now(), { seconds: true }));
   const [fieldError, setFieldError] = useState<string | null>(null);
   const { data, param, loading, error, fetch } = useUserHistoryStore();
   const headingId = useId();
@@ -147,7 +270,8 @@ export function ReplayPanel({ userId }: { userId: string }) {
             Replay
           </h2>
           <p className="text-sm text-slate-600">
-            Pick a moment to see this user&apos;s balance, accounts and tickets with their links as they stood then.
+            Pick a moment to see this user&apos;s balance and its changes, accounts and tickets with their links as they
+            stood then.
           </p>
         </div>
       </div>
@@ -155,8 +279,9 @@ export function ReplayPanel({ userId }: { userId: string }) {
         <FormField
           label="Moment"
           type="datetime-local"
+          step={1}
           value={moment}
-          max={toDateTimeLocalValue(now)}
+          max={toDateTimeLocalValue(now, { seconds: true })}
           onChange={(event) => setMoment(event.target.value)}
           error={fieldError}
           containerClassName="w-full sm:w-72"

@@ -11,12 +11,10 @@ export function ClickSparkline({
   distributionId,
   clicks,
   now,
-  small = false,
 }: {
   distributionId: string;
   clicks: number;
   now: number;
-  small?: boolean;
 }) {
   const timeline = useClickTimelinesStore((s) => s.timelines[distributionId]);
   const want = useClickTimelinesStore((s) => s.want);
@@ -30,5 +28,5 @@ export function ClickSparkline({
     clicks === 0
       ? 'Click timeline: no clicks yet'
       : `Click timeline: ${clicks} ${clicks === 1 ? 'click' : 'clicks'}${last ? `, the last at ${formatDateTime(last)}` : ''}`;
-  return <Sparkline minutes={minutes} now={now} label={label} width={small ? 36 : 64} testId="click-sparkline" />;
+  return <Sparkline minutes={minutes} now={now} label={label} width={64} testId="click-sparkline" />;
 }

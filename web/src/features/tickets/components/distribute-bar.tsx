@@ -33,13 +33,14 @@ export function DistributeBar({ selectedCount, button, onDistribute, onClear }: 
             Clear selection
           </Button>
         </div>
-        <div className="flex min-w-0 flex-1 flex-wrap items-center justify-end gap-x-3 gap-y-1 sm:flex-none">
+        {/* On a phone the cost (or why not) and the button take a row of their own, side by side. */}
+        <div className="flex w-full min-w-0 items-center justify-between gap-3 sm:w-auto sm:justify-end">
           {button.reason ? (
-            <p id={reasonId} className="text-sm text-slate-700" data-testid="distribute-reason">
+            <p id={reasonId} className="min-w-0 text-sm text-slate-700" data-testid="distribute-reason">
               {button.reason}
             </p>
           ) : (
-            <p className="text-sm text-slate-600" data-testid="distribute-cost">
+            <p className="min-w-0 text-sm text-slate-600" data-testid="distribute-cost">
               {eligible} {eligible === 1 ? 'ticket' : 'tickets'} · {formatCredits(button.cost)} credits
             </p>
           )}
@@ -48,7 +49,7 @@ export function DistributeBar({ selectedCount, button, onDistribute, onClear }: 
             disabled={button.disabled}
             title={button.reason ?? undefined}
             aria-describedby={button.reason ? reasonId : undefined}
-            className="w-full sm:w-auto"
+            className="shrink-0"
             data-testid="distribute-button"
           >
             {button.label}

@@ -170,12 +170,34 @@ export function TicketLinkArea({ ticket, compact = false, distributing = false, 
   }
   const distribution = ticket.distribution;
   if (distribution?.link) {
-    const chart = (
-      <ClickSparkline distributionId={distribution.id} clicks={distribution.clicks} now={now} small={compact} />
-    );
+    if (compact) {
+      // A table row has room for two lines: the link (its 30 characters in full), then its clicks and expiry with
+      // the buttons beside them.
+      return (
+        <div
+          className={cx(box, 'space-y-0.5 text-slate-700')}
+          data-testid="ticket-link-area"
+          data-state="linked"
+          data-distribution-id={distribution.id}
+        >
+          <div className="flex min-w-0 items-center gap-1.5">
+            <LinkIcon className="h-4 w-4 shrink-0 text-slate-500" />
+            <LinkPreview link={distribution.link} />
+          </div>
+          <div className="flex min-w-0 items-center justify-between gap-2">
+            <LinkFacts link={distribution} now={now} compact />
+            <div className="-my-1 flex shrink-0 items-center">
+              <LinkButtons ticket={ticket} link={distribution.link}>
+                <RecallButton ticket={ticket} compact />
+              </LinkButtons>
+            </div>
+          </div>
+        </div>
+      );
+    }
     return (
       <div
-        className={cx(box, 'text-slate-700', compact ? 'space-y-0.5' : 'space-y-1.5 bg-slate-50')}
+        className={cx(box, 'space-y-1.5 bg-slate-50 text-slate-700')}
         data-testid="ticket-link-area"
         data-state="linked"
         data-distribution-id={distribution.id}
@@ -184,24 +206,15 @@ export function TicketLinkArea({ ticket, compact = false, distributing = false, 
           <LinkIcon className="h-4 w-4 shrink-0 text-slate-500" />
           <LinkPreview link={distribution.link} />
         </div>
-        {compact ? (
-          <div className="flex min-w-0 items-center justify-between gap-2">
-            <LinkFacts link={distribution} now={now} compact chart={chart} />
-            <div className="-my-1 flex shrink-0 items-center">
-              <LinkButtons ticket={ticket} link={distribution.link}>
-                <RecallButton ticket={ticket} compact />
-              </LinkButtons>
-            </div>
-          </div>
-        ) : (
-          <>
-            <LinkFacts link={distribution} now={now} chart={chart} />
-            <div className="flex items-center gap-1">
-              <RecallButton ticket={ticket} compact={false} />
-              <LinkButtons ticket={ticket} link={distribution.link} />
-            </div>
-          </>
-        )}
+        <LinkFacts
+          link={distribution}
+          now={now}
+          chart={<ClickSparkline distributionId={distribution.id} clicks={distribution.clicks} now={now} />}
+        />
+        <div className="flex items-center gap-1">
+          <RecallButton ticket={ticket} compact={false} />
+          <LinkButtons ticket={ticket} link={distribution.link} />
+        </div>
       </div>
     );
   }

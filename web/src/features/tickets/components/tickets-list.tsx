@@ -22,10 +22,10 @@ interface Column {
 
 /** SPEC.md §2 list view columns; Event, Account and Status sort. */
 const COLUMNS: readonly Column[] = [
-  { label: 'Event', sortKey: 'event', width: 'w-[21%]' },
-  { label: 'Seat Info', width: 'w-[11%]' },
-  { label: 'Next Game', width: 'w-[11%]' },
-  { label: 'Account', sortKey: 'account', width: 'w-[14%]' },
+  { label: 'Event', sortKey: 'event', width: 'w-[18%]' },
+  { label: 'Seat Info', width: 'w-[9%]' },
+  { label: 'Next Game', width: 'w-[9%]' },
+  { label: 'Account', sortKey: 'account', width: 'w-[12%]' },
   { label: 'Status', sortKey: 'status', width: 'w-[8.5rem]' },
   { label: 'Link/Actions', width: '' },
 ];
@@ -211,7 +211,7 @@ export function TicketsList({
   return (
     <div className="relative overflow-x-auto rounded-xl border border-slate-200 bg-white shadow-sm">
       <table
-        className="w-full min-w-[56rem] table-fixed border-collapse text-sm"
+        className="w-full min-w-[60rem] table-fixed border-collapse text-sm"
         aria-label="Tickets"
         aria-rowcount={tickets.length + 1}
         data-testid="tickets-table"

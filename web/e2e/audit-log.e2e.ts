@@ -1,0 +1,363 @@
+import { readFileSync } from 'node:fs';
+import { expect, test, type Locator, type Page } from '@playwright/test';
+import type { Ticket } from '@seatlink/contracts';
+import { expectNoA11yViolations } from './support/axe';
+import {
+  distributeByApi,
+  recallByApi,
+  setCredits,
+  ticketHolder,
+  ticketTitled,
+  type TicketHolder,
+} from './support/distribution';
+import { createVerifiedUser, demo, signIn, userRow } from './support/session';
+import { apiSession } from './support/wallet-sim';
+
+/**
+ * The User Audit Log (SPEC.md §2 "User audit log", §3 audit entry and filter set, §4 audit filters, §9): an admin
+ * reads one user's distributions and recalls. One user's story, told once before the tests (in order):
+ *
+ *   1. Pine Hollow distributed alone                 SUCCESS, single
+ *   2. Quince Lane and Rowan Heath distributed        SUCCESS, bulk (one request)
+ *      -- `moment`: the replay is asked about this instant --
+ *   3. Pine Hollow recalled, while the admin watches  SUCCESS (test 1)
+ *   4. Quince Lane distributed again                  FAILED: already distributed (test 1)
+ */
+test.describe.configure({ mode: 'serial' });
+
+interface Story {
+  holder: TicketHolder;
+  pine: Ticket;
+  quince: Ticket;
+  rowan: Ticket;
+  pineDistributionId: string;
+  /** Between the distributions and the recall, to the second. */
+  moment: Date;
+}
+let story: Story;
+
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+test.beforeAll(async ({ browser }) => {
+  const page = await browser.newPage();
+  const holder = await ticketHolder(page, 'audited', {
+    wallets: [[{ title: 'Pine Hollow' }, { title: 'Quince Lane' }, { title: 'Rowan Heath' }]],
+  });
+  await page.close();
+  const pine = ticketTitled(holder.tickets, 'Pine Hollow');
+  const quince = ticketTitled(holder.tickets, 'Quince Lane');
+  const rowan = ticketTitled(holder.tickets, 'Rowan Heath');
+  await setCredits(holder.userId, 15);
+  const single = await distributeByApi(holder.api, [pine.id]);
+  await distributeByApi(holder.api, [quince.id, rowan.id], { max_clicks: 10 });
+  // The replay takes a moment to the second: one clearly after the distributions and before the recall.
+  await sleep(1_100);
+  const moment = new Date(Math.floor(Date.now() / 1000) * 1000);
+  await sleep(1_100);
+  story = { holder, pine, quince, rowan, pineDistributionId: single.distributions[0]!.distribution_id, moment };
+});
+
+test.afterAll(async () => {
+  await story?.holder.api.dispose();
+});
+
+const rows = (page: Page) => page.getByTestId('audit-row');
+const showing = (page: Page) => page.getByTestId('audits-showing');
+const chips = (page: Page) => page.getByTestId('filter-chips');
+
+/** The rows of one ticket, of an event type ('Ticket Distributed', 'Ticket Recalled') and a status. */
+function rowOf(page: Page, ticketId: string, type: string, status: 'SUCCESS' | 'FAILED'): Locator {
+  return rows(page)
+    .filter({ has: page.getByTestId('audit-ticket').getByText(ticketId, { exact: true }) })
+    .filter({ has: page.getByTestId('audit-type').getByText(type, { exact: true }) })
+    .filter({ has: page.getByTestId('audit-status').getByText(status, { exact: true }) });
+}
+
+/** Opens the filter popover of a column header. */
+async function openFilter(page: Page, column: string): Promise<Locator> {
+  await page.getByRole('button', { name: `Filter ${column}`, exact: true }).click();
+  const panel = page.getByRole('dialog', { name: `Filter ${column}` });
+  await expect(panel).toBeVisible();
+  return panel;
+}
+
+/** The signed-in admin on the story user's audit log, every filter cleared. */
+async function openLog(page: Page) {
+  await signIn(page, demo.admin);
+  await page.goto(`/admin/users/${story.holder.userId}/audits`);
+  await expect(page.getByRole('heading', { name: 'User Audit Log' })).toBeVisible();
+  const clear = chips(page).getByRole('button', { name: 'Clear all filters' });
+  if (await clear.isVisible()) await clear.click();
+  await expect(chips(page)).toHaveText('No filters active');
+}
+
+/** A datetime-local value with seconds ('YYYY-MM-DDTHH:mm:ss') of an instant, in the browser's time zone. */
+function localSeconds(page: Page, at: Date): Promise<string> {
+  return page.evaluate((ms) => {
+    const d = new Date(ms);
+    const pad = (n: number) => String(n).padStart(2, '0');
+    return `${d.getFullYear()}-${pad(d.getMonth() + 1)}-${pad(d.getDate())}T${pad(d.getHours())}:${pad(d.getMinutes())}:${pad(d.getSeconds())}`;
+  }, at.getTime());
+}
+
+test("an admin opens a user's audit log from the users list and sees each distribution and recall, with its IP and details", async ({
+  page,
+}) => {
+  const { holder, pine, quince, rowan } = story;
+  await signIn(page, demo.admin);
+  await page.goto('/admin/users');
+  await userRow(page, holder.user.email).click();
+  await expect(page).toHaveURL(new RegExp(`/admin/users/${holder.userId}/audits$`));
+  await expect(page.getByRole('heading', { name: 'User Audit Log' })).toBeVisible();
+  await expect(page.getByTestId('audit-user-email')).toHaveText(holder.user.email);
+  await expect(page.getByRole('link', { name: 'Back' })).toHaveAttribute('href', '/admin/users');
+  await expect(chips(page)).toHaveText('No filters active');
+  const table = page.getByTestId('audits-table');
+  for (const header of ['Event Time', 'Status', 'Event Type', 'Ticket ID', 'Distribution ID', 'IP Address'])
+    await expect(table.getByRole('button', { name: `Filter ${header}`, exact: true })).toBeVisible();
+  await expect(table.getByRole('columnheader', { name: 'Details', exact: true })).toBeVisible();
+
+  // The three distributions, newest first, each from the address the request came from.
+  await expect(rows(page)).toHaveCount(3);
+  for (const ip of await page.getByTestId('audit-ip').allTextContents()) expect(ip).toBe('127.0.0.1');
+  for (const time of await page.getByTestId('audit-time').allTextContents())
+    expect(time).toMatch(/^\d{2} [A-Z][a-z]{2} \d{4}, \d{2}:\d{2}$/);
+  await expect(rows(page).last().getByTestId('audit-ticket')).toHaveText(pine.id);
+  await expect(rowOf(page, pine.id, 'Ticket Distributed', 'SUCCESS').getByTestId('bulk-badge')).toHaveCount(0);
+  for (const ticket of [quince, rowan])
+    await expect(rowOf(page, ticket.id, 'Ticket Distributed', 'SUCCESS').getByTestId('bulk-badge')).toHaveText(
+      'Bulk Action',
+    );
+  await expect(showing(page)).toHaveText('Showing 1 to 3 entries');
+  await expect(page.getByRole('button', { name: 'Previous' })).toBeDisabled();
+  await expect(page.getByRole('button', { name: 'Next' })).toBeDisabled();
+  await expectNoA11yViolations(page, 'user audit log');
+
+  // A recall made while the log is open shows up without a reload.
+  await recallByApi(holder.api, story.pineDistributionId);
+  const recall = rowOf(page, pine.id, 'Ticket Recalled', 'SUCCESS');
+  await expect(recall).toHaveCount(1);
+  await expect(rows(page).first()).toContainText('Ticket Recalled');
+  await expect(recall.getByTestId('audit-distribution')).toHaveText(story.pineDistributionId);
+  await expect(recall.getByTestId('audit-ip')).toHaveText('127.0.0.1');
+
+  // A refused attempt is recorded too (as FAILED).
+  const refused = await holder.api.post('/v1/tickets/distribute', { data: { ticket_ids: [quince.id] } });
+  expect(refused.status()).toBe(409);
+  await page.reload();
+  await expect(rows(page)).toHaveCount(5);
+  await expect(rowOf(page, quince.id, 'Ticket Distributed', 'FAILED')).toHaveCount(1);
+  await expect(showing(page)).toHaveText('Showing 1 to 5 entries');
+
+  // View Details shows everything the entry holds.
+  await recall.getByRole('button', { name: 'View Details' }).click();
+  const details = page.getByRole('dialog', { name: 'Audit entry details' });
+  await expect(details).toContainText('Ticket Recalled');
+  await expect(details).toContainText(pine.id);
+  await expect(details).toContainText(story.pineDistributionId);
+  await expect(details).toContainText('127.0.0.1');
+  await expectNoA11yViolations(page, 'audit entry details');
+  await details.getByRole('button', { name: 'Close' }).click();
+  await expect(details).toBeHidden();
+  await rowOf(page, quince.id, 'Ticket Distributed', 'FAILED').getByRole('button', { name: 'View Details' }).click();
+  await expect(details).toContainText('ALREADY_DISTRIBUTED');
+  await page.keyboard.press('Escape');
+  await expect(details).toBeHidden();
+});
+
+test('filters by event type, status, ticket id and IP with chips, quick date ranges, Clear all, and says why nothing shows', async ({
+  page,
+}) => {
+  const { pine, quince } = story;
+  await openLog(page);
+  await expect(rows(page)).toHaveCount(5);
+
+  // Event type: the recall only. The popover closes on Escape.
+  let panel = await openFilter(page, 'Event Type');
+  await panel.getByLabel('Ticket Recalled').check();
+  await expect(rows(page)).toHaveCount(1);
+  await expect(rowOf(page, pine.id, 'Ticket Recalled', 'SUCCESS')).toHaveCount(1);
+  await expectNoA11yViolations(page, 'audit log with a filter popover open');
+  await page.keyboard.press('Escape');
+  await expect(panel).toBeHidden();
+  await expect(chips(page).getByTestId('filter-chip')).toHaveText(['Event Type: Ticket Recalled']);
+  await expect(page.getByRole('button', { name: 'Filter Event Type', exact: true })).toHaveAttribute(
+    'data-active',
+    'true',
+  );
+
+  // Status FAILED as well: no recall failed. A click outside closes the popover.
+  panel = await openFilter(page, 'Status');
+  await panel.getByLabel('FAILED').check();
+  await page.getByRole('heading', { name: 'User Audit Log' }).click();
+  await expect(panel).toBeHidden();
+  await expect(page.getByTestId('audits-empty')).toContainText('No audit logs found');
+  await expect(page.getByTestId('audits-empty')).toContainText('Try adjusting your filters');
+  await expect(showing(page)).toHaveText('Showing 0 to 0 entries');
+  await expect(chips(page).getByTestId('filter-chip')).toHaveText(['Status: FAILED', 'Event Type: Ticket Recalled']);
+  // Removing the event type chip leaves the failed attempts.
+  await chips(page).getByRole('button', { name: 'Remove filter Event Type: Ticket Recalled' }).click();
+  await expect(rows(page)).toHaveCount(1);
+  await expect(rowOf(page, quince.id, 'Ticket Distributed', 'FAILED')).toHaveCount(1);
+
+  // The filter set is kept in the browser: it is there again after a reload.
+  await page.reload();
+  await expect(chips(page).getByTestId('filter-chip')).toHaveText(['Status: FAILED']);
+  await expect(rows(page)).toHaveCount(1);
+  await chips(page).getByRole('button', { name: 'Clear all filters' }).click();
+  await expect(chips(page)).toHaveText('No filters active');
+  await expect(rows(page)).toHaveCount(5);
+
+  // Ticket ID: what it starts with, applied after typing stops.
+  const prefix = quince.id.slice(0, 8);
+  panel = await openFilter(page, 'Ticket ID');
+  await panel.getByLabel('Ticket ID').fill(prefix.toUpperCase());
+  await expect(rows(page)).toHaveCount(2);
+  for (const id of await page.getByTestId('audit-ticket').allTextContents()) expect(id).toBe(quince.id);
+  await page.keyboard.press('Escape');
+  await expect(chips(page).getByTestId('filter-chip')).toHaveText([`Ticket ID: ${prefix.toUpperCase()}`]);
+  panel = await openFilter(page, 'Status');
+  await panel.getByLabel('SUCCESS').check();
+  await page.keyboard.press('Escape');
+  await expect(rows(page)).toHaveCount(1);
+  await expect(rowOf(page, quince.id, 'Ticket Distributed', 'SUCCESS')).toHaveCount(1);
+
+  // IP address: nothing came from elsewhere.
+  await chips(page).getByRole('button', { name: 'Clear all filters' }).click();
+  panel = await openFilter(page, 'IP Address');
+  await panel.getByLabel('IP Address').fill('10.');
+  await expect(page.getByTestId('audits-empty')).toContainText('Try adjusting your filters');
+  await panel.getByRole('button', { name: 'Clear' }).click();
+  await expect(rows(page)).toHaveCount(5);
+  await panel.getByLabel('IP Address').fill('127.0.');
+  await expect(chips(page).getByTestId('filter-chip')).toHaveText(['IP Address: 127.0.']);
+  await expect(rows(page)).toHaveCount(5);
+  await page.keyboard.press('Escape');
+
+  // Quick date ranges: the last 24 hours hold it all; last (calendar) month none of it.
+  const ranges = page.getByRole('group', { name: 'Quick date ranges' });
+  await ranges.getByRole('button', { name: 'Last 24 hours' }).click();
+  await expect(ranges.getByRole('button', { name: 'Last 24 hours' })).toHaveAttribute('aria-pressed', 'true');
+  await expect(chips(page).getByTestId('filter-chip')).toHaveText(['Event Time: Last 24 hours', 'IP Address: 127.0.']);
+  await expect(rows(page)).toHaveCount(5);
+  await ranges.getByRole('button', { name: 'Last month' }).click();
+  await expect(page.getByTestId('audits-empty')).toContainText('No audit logs found');
+  await chips(page).getByRole('button', { name: 'Remove filter Event Time: Last month' }).click();
+  await expect(rows(page)).toHaveCount(5);
+  for (const name of ['Last 7 days', 'Last 30 days']) {
+    await ranges.getByRole('button', { name }).click();
+    await expect(chips(page).getByTestId('filter-chip').first()).toHaveText(`Event Time: ${name}`);
+    await expect(rows(page)).toHaveCount(5);
+  }
+  await chips(page).getByRole('button', { name: 'Clear all filters' }).click();
+  await expect(chips(page)).toHaveText('No filters active');
+  await expect(ranges.getByRole('button', { name: 'Last 30 days' })).toHaveAttribute('aria-pressed', 'false');
+  await expect(rows(page)).toHaveCount(5);
+
+  // A user with no actions yet.
+  const quiet = await createVerifiedUser(page, 'quiet');
+  const quietApi = await apiSession(quiet);
+  const quietId = ((await (await quietApi.get('/v1/me')).json()) as { id: string }).id;
+  await quietApi.dispose();
+  await page.goto(`/admin/users/${quietId}/audits`);
+  await expect(chips(page)).toHaveText('No filters active');
+  await expect(page.getByTestId('audits-empty')).toContainText('No audit logs found');
+  await expect(page.getByTestId('audits-empty')).toContainText('This user has no recorded actions yet');
+  await expectNoA11yViolations(page, 'audit log of a user without actions');
+});
+
+test('pages through the entries, downloads the filtered view as CSV, and replays the user at a moment', async ({
+  page,
+}) => {
+  const { holder, pine, quince, rowan, moment } = story;
+  await openLog(page);
+  await expect(rows(page)).toHaveCount(5);
+
+  // Pages of two (the limit is part of the filter set the browser keeps; the page holds 50 by default).
+  await page.evaluate(() => localStorage.setItem('userAuditFilters', JSON.stringify({ limit: 2 })));
+  await page.reload();
+  const previous = page.getByRole('button', { name: 'Previous' });
+  const next = page.getByRole('button', { name: 'Next' });
+  await expect(showing(page)).toHaveText('Showing 1 to 2 entries');
+  await expect(previous).toBeDisabled();
+  await next.click();
+  await expect(showing(page)).toHaveText('Showing 3 to 4 entries');
+  await expect(previous).toBeEnabled();
+  await next.click();
+  await expect(showing(page)).toHaveText('Showing 5 to 5 entries');
+  await expect(rows(page)).toHaveCount(1);
+  await expect(next).toBeDisabled();
+  await expect(rows(page).first().getByTestId('audit-ticket')).toHaveText(pine.id);
+  await previous.click();
+  await expect(showing(page)).toHaveText('Showing 3 to 4 entries');
+  // Any other change starts again at the first page.
+  const panel = await openFilter(page, 'Status');
+  await panel.getByLabel('SUCCESS').check();
+  await page.keyboard.press('Escape');
+  await expect(showing(page)).toHaveText('Showing 1 to 2 entries');
+  await chips(page).getByRole('button', { name: 'Clear all filters' }).click();
+  await expect(showing(page)).toHaveText('Showing 1 to 5 entries');
+
+  // The CSV holds the filtered view: here the distributions, every page of them.
+  const typePanel = await openFilter(page, 'Event Type');
+  await typePanel.getByLabel('Ticket Distributed').check();
+  await page.keyboard.press('Escape');
+  await expect(rows(page)).toHaveCount(4);
+  const downloading = page.waitForEvent('download');
+  await page.getByRole('link', { name: 'Export CSV' }).click();
+  const download = await downloading;
+  expect(download.suggestedFilename()).toBe(`audit-${holder.userId}.csv`);
+  const lines = readFileSync((await download.path())!, 'utf8')
+    .replace(/^\uFEFF/, '')
+    .trim()
+    .split(/\r?\n/);
+  expect(lines[0]).toBe('Event Time,Status,Event Type,Ticket ID,Distribution ID,IP Address,Bulk Action,Details');
+  const body = lines.slice(1);
+  expect(body).toHaveLength(4);
+  for (const line of body) expect(line).toMatch(/^\d{4}-\d{2}-\d{2}T[\d:.]+Z,(SUCCESS|FAILED),Ticket Distributed,/);
+  expect(body.filter((l) => l.includes(',FAILED,'))).toHaveLength(1);
+  expect(body.filter((l) => l.includes(`,${quince.id},`))).toHaveLength(2);
+  expect(body.find((l) => l.includes(`,${rowan.id},`))).toMatch(/,127\.0\.0\.1,yes,/);
+  expect(body.find((l) => l.includes(`,${pine.id},`))).toMatch(/,127\.0\.0\.1,no,/);
+  await chips(page).getByRole('button', { name: 'Clear all filters' }).click();
+
+  // Replay: the user as they stood between the distributions and the recall.
+  const replay = page.getByTestId('replay-panel');
+  await expect(replay.getByRole('heading', { name: 'Replay' })).toBeVisible();
+  const field = replay.getByLabel('Moment');
+  await field.fill(await localSeconds(page, new Date(Date.now() + 60 * 60_000)));
+  await replay.getByRole('button', { name: 'Show' }).click();
+  await expect(replay.getByText('Pick a moment that has passed')).toBeVisible();
+  await field.fill(await localSeconds(page, moment));
+  await replay.getByRole('button', { name: 'Show' }).click();
+  const result = replay.getByTestId('replay-result');
+  await expect(result).toHaveAttribute('data-at', moment.toISOString());
+  await expect(result.getByTestId('replay-balance')).toHaveText('0 credits');
+  await expect(result.getByTestId('replay-linked-count')).toHaveText('3 of 3');
+  await expect(result.locator(`[data-testid="replay-ticket"][data-ticket-id="${pine.id}"]`)).toHaveAttribute(
+    'data-linked',
+    'true',
+  );
+  // Every change of the credits up to then, oldest first, with the balance each left.
+  const credits = result.getByRole('table', { name: 'Credit changes' });
+  await expect(credits.getByRole('columnheader')).toHaveText(['Time', 'What', 'Change', 'Balance', 'Card payment']);
+  const changes = credits.getByTestId('replay-credit-change');
+  await expect(changes.getByTestId('credit-change-what')).toHaveText([
+    'Set by an admin',
+    'Spent on links',
+    'Spent on links',
+  ]);
+  await expect(changes.getByTestId('credit-change-amount')).toHaveText(['+15', '-5', '-10']);
+  await expect(changes.getByTestId('credit-change-balance')).toHaveText(['15', '10', '0']);
+  await expectNoA11yViolations(page, 'audit log with a replay');
+
+  // Now: the recall has happened (a recall gives no credits back).
+  await field.fill(await localSeconds(page, new Date()));
+  await replay.getByRole('button', { name: 'Show' }).click();
+  await expect(result.getByTestId('replay-linked-count')).toHaveText('2 of 3');
+  await expect(result.locator(`[data-testid="replay-ticket"][data-ticket-id="${pine.id}"]`)).toHaveAttribute(
+    'data-linked',
+    'false',
+  );
+  await expect(changes).toHaveCount(3);
+});
