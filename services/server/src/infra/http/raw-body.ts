@@ -3,8 +3,10 @@ import type { FastifyInstance, FastifyRequest } from 'fastify';
 const RAW_BODY = Symbol('seatlink.raw-body');
 
 /**
- * Keeps the exact text of JSON bodies sent to `paths` (a webhook's signature is over the bytes as sent, not over
- * JSON re-serialised). Parsing stays Fastify's own (secure-json-parse: no prototype poisoning, empty bodies refused).
+ * Fastify's own JSON parsing (secure-json-parse: no prototype poisoning), with two changes: an empty body with a JSON
+ * content type is no body (a call without one, such as a recall, sent by a client that always sets the header),
+ * and the exact text of bodies sent to `paths` is kept (a webhook's signature is over the bytes as sent, not over
+ * JSON re-serialised).
  */
 export function keepRawJsonBody(fastify: FastifyInstance, paths: readonly string[]): void {
   const parseJson = fastify.getDefaultJsonParser('error', 'error');
@@ -12,6 +14,10 @@ export function keepRawJsonBody(fastify: FastifyInstance, paths: readonly string
   fastify.addContentTypeParser('application/json', { parseAs: 'string' }, (request, body, done) => {
     const path = request.url.split('?')[0]!;
     if (paths.includes(path)) (request as unknown as Record<symbol, string>)[RAW_BODY] = body as string;
+    if (body === '') {
+      done(null, undefined);
+      return;
+    }
     void parseJson(request, body as string, done);
   });
 }

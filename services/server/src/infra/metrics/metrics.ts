@@ -9,6 +9,7 @@ export class Metrics {
   readonly registry = new Registry();
   readonly httpDuration: Histogram<'method' | 'route' | 'status_code'>;
   readonly linkClicks: Counter;
+  readonly jobRuns: Counter<'queue' | 'job' | 'outcome'>;
 
   constructor(role: string) {
     this.registry.setDefaultLabels({ role });
@@ -23,6 +24,12 @@ export class Metrics {
     this.linkClicks = new Counter({
       name: 'seatlink_link_clicks_total',
       help: 'Clicks counted on distribution links (claims let through)',
+      registers: [this.registry],
+    });
+    this.jobRuns = new Counter({
+      name: 'seatlink_job_runs_total',
+      help: 'Job runs in this process by queue, job and outcome (a failed try counts, retried or not)',
+      labelNames: ['queue', 'job', 'outcome'],
       registers: [this.registry],
     });
   }

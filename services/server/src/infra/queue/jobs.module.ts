@@ -1,6 +1,7 @@
 import { type DynamicModule, Inject, Injectable, Logger, Module, type OnApplicationBootstrap } from '@nestjs/common';
 import { DiscoveryModule, DiscoveryService } from '@nestjs/core';
 import type { QueueName } from '@seatlink/contracts';
+import { Metrics } from '../metrics/metrics.js';
 import { JOB_QUEUE, type JobQueue, type QueuedJob } from './queue.port.js';
 
 /** One class per job: its `name` is the job name. Runs at least once per add, so it must be idempotent. */
@@ -38,6 +39,7 @@ export class JobRunner implements OnApplicationBootstrap {
   constructor(
     @Inject(JOB_QUEUE) private readonly queue: JobQueue,
     private readonly discovery: DiscoveryService,
+    private readonly metrics: Metrics,
   ) {}
 
   jobs(): Job[] {
@@ -64,7 +66,13 @@ export class JobRunner implements OnApplicationBootstrap {
         async (queued) => {
           const job = named.get(queued.name);
           if (!job) throw new Error(`No job named ${queued.name} on queue ${queue}`);
-          await job.run(queued.data, queued);
+          try {
+            await job.run(queued.data, queued);
+            this.metrics.jobRuns.inc({ queue, job: queued.name, outcome: 'done' });
+          } catch (err) {
+            this.metrics.jobRuns.inc({ queue, job: queued.name, outcome: 'failed' });
+            throw err;
+          }
         },
         { concurrency },
       );
