@@ -1,61 +1,14 @@
-import { type ChildProcess, spawn } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
-import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import pg from 'pg';
 import { writeFixtures } from './fixtures';
 import { startMailCatcher } from './mail-catcher';
-
-const root = path.resolve(import.meta.dirname, '../../..');
-const dist = path.join(root, 'services/server/dist');
-
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const srv = createServer();
-    srv.listen(0, '127.0.0.1', () => {
-      const address = srv.address();
-      srv.close(() => (typeof address === 'object' && address ? resolve(address.port) : reject(new Error('no port'))));
-    });
-  });
-}
-
-async function adminQuery(baseUrl: string, sql: string) {
-  const client = new pg.Client({ connectionString: baseUrl });
-  await client.connect();
-  try {
-    await client.query(sql);
-  } finally {
-    await client.end();
-  }
-}
+import { adminQuery, exited, freePort, runNode, serverDist as dist, waitForHealth } from './processes';
 
 function run(script: string, env: NodeJS.ProcessEnv, name: string): ChildProcess {
-  const child = spawn(process.execPath, [path.join(dist, script)], { env, stdio: ['ignore', 'pipe', 'pipe'] });
-  const prefix = `[${name}] `;
-  child.stdout?.on('data', (d: Buffer) => process.env.E2E_VERBOSE && process.stdout.write(prefix + d.toString()));
-  child.stderr?.on('data', (d: Buffer) => process.stderr.write(prefix + d.toString()));
-  return child;
-}
-
-function exited(child: ChildProcess): Promise<number | null> {
-  return new Promise((resolve) => child.once('exit', (code) => resolve(code)));
-}
-
-async function waitForHealth(url: string, child: ChildProcess) {
-  const deadline = Date.now() + 60_000;
-  while (Date.now() < deadline) {
-    if (child.exitCode !== null) throw new Error(`server exited with ${child.exitCode}`);
-    try {
-      const res = await fetch(`${url}/health`);
-      if (res.ok) return;
-    } catch {
-      // not up yet
-    }
-    await new Promise((r) => setTimeout(r, 200));
-  }
-  throw new Error(`server at ${url} did not become healthy`);
+  return runNode(path.join(dist, script), env, name).child;
 }
 
 export default async function globalSetup() {
