@@ -1,4 +1,4 @@
-import { spawn, spawnSync } from 'node:child_process';
+import { type ChildProcess, spawn, spawnSync } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { chmodSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -12,7 +12,7 @@ import {
   type RunningProcess,
   serverDist,
   waitForHealth,
-} from './processes';
+} from './processes.js';
 
 /**
  * The production shape on this machine: two API processes and two workers of the built product on one PostgreSQL
@@ -89,7 +89,16 @@ async function waitForPort(url: string, timeoutMs = 20_000) {
   throw new Error(`${url} did not answer`);
 }
 
-export async function startTopology(): Promise<Topology> {
+export interface TopologyOptions {
+  /** API processes (2); nginx in front of them unless `nginx` is false (then `baseUrl` is the first API). */
+  apis?: number;
+  nginx?: boolean;
+  logLevel?: string;
+}
+
+export async function startTopology(options: TopologyOptions = {}): Promise<Topology> {
+  const apiCount = options.apis ?? 2;
+  const withNginx = options.nginx ?? true;
   const databaseUrl = process.env.DATABASE_URL;
   const redisUrl = process.env.REDIS_URL;
   if (!databaseUrl || !redisUrl) throw new Error('The scale-out topology needs DATABASE_URL and REDIS_URL');
@@ -99,8 +108,10 @@ export async function startTopology(): Promise<Topology> {
   const url = new URL(databaseUrl);
   url.pathname = `/${name}`;
 
-  const [nginxPort, simPort, apiPortA, apiPortB] = await Promise.all([freePort(), freePort(), freePort(), freePort()]);
-  const baseUrl = `http://localhost:${nginxPort}`;
+  const [nginxPort, simPort, ...apiPorts] = (await Promise.all(
+    Array.from({ length: 2 + apiCount }, () => freePort()),
+  )) as [number, number, ...number[]];
+  const baseUrl = withNginx ? `http://localhost:${nginxPort}` : `http://localhost:${apiPorts[0]}`;
   const simControlKey = randomBytes(8).toString('hex');
   const sim = runNode(
     path.join(root, 'services/wallet-sim/dist/main.js'),
@@ -126,7 +137,7 @@ export async function startTopology(): Promise<Topology> {
     DASHBOARD_URL: baseUrl,
     WEB_DIST: '',
     TRUST_PROXY: '1',
-    LOG_LEVEL: 'log',
+    LOG_LEVEL: options.logLevel ?? 'log',
     WALLET_PROVIDER_URL: simUrl,
     WALLET_TOKEN_KEY: randomBytes(32).toString('base64'),
     SEED_DEMO_WALLETS: 'false',
@@ -172,26 +183,31 @@ export async function startTopology(): Promise<Topology> {
   };
 
   const workers = [await startWorker('worker-1'), await startWorker('worker-2')];
-  const apis = [await startApi('api-a', apiPortA), await startApi('api-b', apiPortB)];
+  const apis: ApiProcess[] = [];
+  for (const [i, port] of apiPorts.entries()) apis.push(await startApi(`api-${'abcdefgh'[i]}`, port));
 
-  // nginx's workers may run as another user: they need to reach their temporary directories.
-  chmodSync(dataDir, 0o755);
-  const prefix = path.join(dataDir, 'nginx');
-  mkdirSync(prefix, { recursive: true });
-  const conf = path.join(prefix, 'nginx.conf');
-  writeFileSync(
-    conf,
-    nginxConfig({
-      port: nginxPort,
-      apiPorts: [apiPortA, apiPortB],
-      simPort,
-      webDist: path.join(root, 'web/dist'),
-      prefix,
-    }),
-  );
-  const nginx = spawn('nginx', ['-c', conf, '-p', prefix], { stdio: ['ignore', 'ignore', 'pipe'] });
-  nginx.stderr.on('data', (d: Buffer) => process.stderr.write(`[nginx] ${d.toString()}`));
-  await waitForHealth(baseUrl, nginx, 20_000);
+  let nginx: ChildProcess | null = null;
+  if (withNginx) {
+    // nginx's workers may run as another user: they need to reach their temporary directories.
+    chmodSync(dataDir, 0o755);
+    const prefix = path.join(dataDir, 'nginx');
+    mkdirSync(prefix, { recursive: true });
+    const conf = path.join(prefix, 'nginx.conf');
+    writeFileSync(
+      conf,
+      nginxConfig({
+        port: nginxPort,
+        apiPorts,
+        simPort,
+        webDist: path.join(root, 'web/dist'),
+        prefix,
+      }),
+    );
+    const started = spawn('nginx', ['-c', conf, '-p', prefix], { stdio: ['ignore', 'ignore', 'pipe'] });
+    started.stderr.on('data', (d: Buffer) => process.stderr.write(`[nginx] ${d.toString()}`));
+    nginx = started;
+    await waitForHealth(baseUrl, started, 20_000);
+  }
 
   return {
     baseUrl,
@@ -209,10 +225,10 @@ export async function startTopology(): Promise<Topology> {
       Object.assign(api, again);
     },
     async stop() {
-      nginx.kill('SIGTERM');
+      nginx?.kill('SIGTERM');
       for (const p of [...processes, sim]) if (p.child.exitCode === null) p.child.kill('SIGTERM');
       await Promise.all([...processes, sim].map((p) => exited(p.child)));
-      await exited(nginx);
+      if (nginx) await exited(nginx);
       await adminQuery(databaseUrl, `drop database if exists ${name} with (force)`);
       rmSync(dataDir, { recursive: true, force: true });
     },
