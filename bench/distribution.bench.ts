@@ -319,6 +319,8 @@ describe.skipIf(!testEnv.databaseUrl)('distribution and clicks through the API',
         return latencies.sort((a, b) => a - b);
       };
 
+      // Clicks each link has had, over every round (a push carries the link's count so far).
+      const counts = new Map<string, number>();
       const runClicks = async () => {
         const sent = new Map<string, number>();
         const latencies: number[] = [];
@@ -329,7 +331,6 @@ describe.skipIf(!testEnv.databaseUrl)('distribution and clicks through the API',
         };
         for (const s of sockets) s.on('distribution.updated', handler);
         const total = CLICKS_PER_SECOND * CLICK_SECONDS;
-        const counts = new Map<string, number>();
         const answers: Array<Promise<number>> = [];
         for (let k = 0; k < total; k++) {
           const d = made[k % LINKS]!;
