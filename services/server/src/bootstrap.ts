@@ -4,11 +4,13 @@ import { Logger, type LogLevel } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
 import { FastifyAdapter, type NestFastifyApplication } from '@nestjs/platform-fastify';
 import { existsSync } from 'node:fs';
+import type { IncomingMessage } from 'node:http';
 import { AppModule, type Role } from './app.module.js';
 import type { AppConfig } from './infra/config/config.js';
 import { HttpExceptionFilter } from './infra/http/http-exception.filter.js';
 import { registerOpenApi } from './infra/http/openapi.js';
 import { keepRawJsonBody } from './infra/http/raw-body.js';
+import { AppLogger, inRequest, requestIdFrom } from './infra/logging/app-logger.js';
 import { Metrics } from './infra/metrics/metrics.js';
 import { registerStatusOverride } from './infra/http/response-status.js';
 import { PAYMENT_GATEWAY, type PaymentGateway } from './infra/payments/payment-gateway.port.js';
@@ -20,16 +22,23 @@ import { SeatlinkIoAdapter } from './infra/realtime/io.adapter.js';
 
 const LEVELS: LogLevel[] = ['error', 'warn', 'log', 'debug', 'verbose'];
 export const logLevels = (config: AppConfig) => LEVELS.slice(0, LEVELS.indexOf(config.LOG_LEVEL) + 1);
+const appLogger = (config: AppConfig, role: Role) =>
+  new AppLogger({ json: config.LOG_FORMAT === 'json', logLevels: logLevels(config), role });
 
 /** The HTTP application (API, socket.io, and the built dashboard when present). Not yet listening. */
 export async function createHttpApp(config: AppConfig, role: 'all' | 'api'): Promise<NestFastifyApplication> {
   // Which proxies may set X-Forwarded-For (the client IP that throttling counts): none unless configured.
-  const adapter = new FastifyAdapter({ trustProxy: config.trustProxy, bodyLimit: 256 * 1024 });
+  const adapter = new FastifyAdapter({
+    trustProxy: config.trustProxy,
+    bodyLimit: 256 * 1024,
+    genReqId: (request: IncomingMessage) => requestIdFrom(request.headers['x-request-id']),
+  });
   // JSON bodies only (Fastify's own parser): no form-encoded bodies, the classic way around CORS.
   const app = await NestFactory.create<NestFastifyApplication>(AppModule.forRoot(config, role), adapter, {
-    logger: logLevels(config),
+    logger: appLogger(config, role),
     bodyParser: false,
   });
+  tagRequests(app);
   const dashboardOrigin = new URL(config.DASHBOARD_URL).origin;
   await registerHttpHardening(app, dashboardOrigin);
   await app.register(fastifyCookie);
@@ -62,6 +71,17 @@ export async function createHttpApp(config: AppConfig, role: 'all' | 'api'): Pro
   connectTestPayments(app);
   app.enableShutdownHooks();
   return app;
+}
+
+/** Every request has an id (the proxy's, or a new one), answered in `X-Request-Id` and named by every log line of it. */
+function tagRequests(app: NestFastifyApplication) {
+  app
+    .getHttpAdapter()
+    .getInstance()
+    .addHook('onRequest', (request, reply, done) => {
+      void reply.header('x-request-id', request.id);
+      inRequest(request.id, done);
+    });
 }
 
 /** Every answer's time, by route pattern (not path: a link's code must not become a label), method and status. */
@@ -135,7 +155,7 @@ async function mountWalletSim(app: NestFastifyApplication, config: AppConfig) {
 /** A process without HTTP: the worker, or a CLI. */
 export async function createContext(config: AppConfig, role: Exclude<Role, 'all' | 'api'>) {
   const app = await NestFactory.createApplicationContext(AppModule.forRoot(config, role), {
-    logger: logLevels(config),
+    logger: appLogger(config, role),
   });
   app.enableShutdownHooks();
   return app;

@@ -109,9 +109,12 @@ const schema = z.object({
   /** Another address for Stripe's API (a stand-in in tests). */
   STRIPE_API_URL: optionalString.pipe(z.string().url().optional()),
   LOG_LEVEL: z.enum(['error', 'warn', 'log', 'debug', 'verbose']).default('log'),
+  /** JSON lines (for a log collector) or readable text; JSON when NODE_ENV=production, text otherwise. */
+  LOG_FORMAT: z.preprocess((v) => (v === '' ? undefined : v), z.enum(['json', 'text']).optional()),
 });
 
-export type AppConfig = Omit<z.infer<typeof schema>, 'DASHBOARD_URL' | 'SEED_DEMO_WALLETS'> & {
+export type AppConfig = Omit<z.infer<typeof schema>, 'DASHBOARD_URL' | 'SEED_DEMO_WALLETS' | 'LOG_FORMAT'> & {
+  LOG_FORMAT: 'json' | 'text';
   DASHBOARD_URL: string;
   SEED_DEMO_WALLETS: boolean;
   walletProviderUrl: string;
@@ -174,6 +177,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Part
     walletSyncFollowUpsMs: parseDelays(parsed.data.WALLET_SYNC_FOLLOW_UPS_MS),
     webDist: parsed.data.WEB_DIST ?? defaultWeb,
     trustProxy: parseTrustProxy(parsed.data.TRUST_PROXY),
+    LOG_FORMAT: parsed.data.LOG_FORMAT ?? (env.NODE_ENV === 'production' ? 'json' : 'text'),
     ...overrides,
   };
 }

@@ -1,0 +1,50 @@
+import { AsyncLocalStorage } from 'node:async_hooks';
+import { randomUUID } from 'node:crypto';
+import { ConsoleLogger, type LogLevel } from '@nestjs/common';
+
+const requests = new AsyncLocalStorage<{ requestId: string }>();
+
+/** Runs `work` as part of a request: every line logged meanwhile (also in what it starts) names the request. */
+export function inRequest(requestId: string, work: () => void): void {
+  requests.run({ requestId }, work);
+}
+
+/** The request the current code runs for, if any. */
+export function currentRequestId(): string | undefined {
+  return requests.getStore()?.requestId;
+}
+
+const VALID_REQUEST_ID = /^[A-Za-z0-9._:-]{1,64}$/;
+
+/**
+ * A request's id: the one the proxy in front gave it (`X-Request-Id`, nginx's `$request_id`) when it looks like one,
+ * so one id follows the request through both; a new one otherwise (a client cannot put anything else in the logs).
+ */
+export function requestIdFrom(header: string | string[] | undefined): string {
+  const given = Array.isArray(header) ? header[0] : header;
+  return given && VALID_REQUEST_ID.test(given) ? given : randomUUID();
+}
+
+/**
+ * The product's log lines: Nest's own, as JSON objects one per line (LOG_FORMAT=json: production, for a log
+ * collector) or readable text (development), each with the id of the request it was written for.
+ */
+export class AppLogger extends ConsoleLogger {
+  constructor(options: { json: boolean; logLevels: LogLevel[]; role: string }) {
+    super({ json: options.json, logLevels: options.logLevels, colors: options.json ? false : undefined });
+    this.role = options.role;
+  }
+
+  private readonly role: string;
+
+  protected override getJsonLogObject(...args: Parameters<ConsoleLogger['getJsonLogObject']>) {
+    const line = super.getJsonLogObject(...args);
+    const requestId = currentRequestId();
+    return { ...line, role: this.role, ...(requestId ? { requestId } : {}) };
+  }
+
+  protected override formatContext(context: string): string {
+    const requestId = currentRequestId();
+    return super.formatContext(context) + (requestId ? `(${requestId}) ` : '');
+  }
+}
