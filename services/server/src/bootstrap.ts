@@ -9,6 +9,7 @@ import { AppModule, type Role } from './app.module.js';
 import type { AppConfig } from './infra/config/config.js';
 import { HttpExceptionFilter } from './infra/http/http-exception.filter.js';
 import { registerOpenApi } from './infra/http/openapi.js';
+import { registerQueueBoard } from './infra/queue/queue-board.js';
 import { keepRawJsonBody } from './infra/http/raw-body.js';
 import { AppLogger, inRequest, requestIdFrom } from './infra/logging/app-logger.js';
 import { Metrics } from './infra/metrics/metrics.js';
@@ -49,6 +50,7 @@ export async function createHttpApp(config: AppConfig, role: 'all' | 'api'): Pro
   refuseForeignOrigins(app, dashboardOrigin);
   if (config.mountWalletSim) await mountWalletSim(app, config);
   await registerOpenApi(app);
+  await registerQueueBoard(app);
   app.useGlobalPipes(createValidationPipe());
   const webDist = config.webDist && existsSync(config.webDist) ? config.webDist : null;
   app.useGlobalFilters(new HttpExceptionFilter(webDist));

@@ -1,5 +1,5 @@
 import { Logger } from '@nestjs/common';
-import type { QueueName } from '@seatlink/contracts';
+import { QueueName } from '@seatlink/contracts';
 import { type Job, type JobsOptions, Queue, Worker } from 'bullmq';
 import { Redis } from 'ioredis';
 import {
@@ -146,6 +146,11 @@ export class BullmqJobQueue implements JobQueue {
     this.queues.clear();
     await closeClient(this.producer);
     this.workerTemplate.disconnect();
+  }
+
+  /** BullMQ's queues, one per QueueName (the queue board shows them). */
+  bullQueues(): Queue[] {
+    return Object.values(QueueName).map((name) => this.queue(name));
   }
 
   private queue(name: QueueName): Queue {
