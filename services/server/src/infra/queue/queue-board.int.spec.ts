@@ -19,7 +19,7 @@ describe.skipIf(!testEnv.redisUrl)('the queue board for admins (Bull Board, with
   it('shows every queue to admins, with its jobs', async () => {
     const page = await admin.request('GET', '/v1/admin/queues');
     expect(page.status).toBe(200);
-    expect(String(page.body)).toContain('<html');
+    expect(page.body as unknown as string).toContain('<html');
     const queues = await admin.request('GET', '/v1/admin/queues/api/queues');
     expect(queues.status).toBe(200);
     const names = (queues.body as unknown as { queues: Array<{ name: string }> }).queues.map((q) => q.name);
