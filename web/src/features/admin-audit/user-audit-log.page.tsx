@@ -19,12 +19,8 @@ interface AuditLocationState {
   email?: unknown;
 }
 
-const LIVE_REFRESH_MS = 500;
-/**
- * The push comes from the links read model; the audit entry is written by a subscription of its own, which may commit
- * a moment later. A second look catches it.
- */
-const LIVE_RECHECK_MS = 3_000;
+/** Pushes of a burst of changes come together: one reload for them. */
+const LIVE_REFRESH_MS = 300;
 
 /**
  * /admin/users/{userId}/audits (SPEC.md §2 "User audit log"): the user's distributions and recalls, newest first, 50
@@ -48,14 +44,11 @@ export function UserAuditLogPage() {
     open(userId);
   }, [userId, open]);
 
-  // A distribution or recall of this user (admins get every link's pushes) adds entries: reload the page shown.
+  // New entries of this user (a distribution or recall, refused ones too) are readable: reload the page shown.
   const refresh = useDebouncedCallback(() => void reload({ silent: true }), LIVE_REFRESH_MS);
-  const recheck = useDebouncedCallback(() => void reload({ silent: true }), LIVE_RECHECK_MS);
   const now = useNow(30_000);
-  useServerEvent('distribution.updated', ({ user_id, clicks }) => {
-    if (user_id !== userId || clicks !== undefined) return;
-    refresh();
-    recheck();
+  useServerEvent('audit.updated', ({ user_id }) => {
+    if (user_id === userId) refresh();
   });
 
   const chips = filterChips(filters);

@@ -76,13 +76,17 @@ export const auditLogProjection: Subscription = asSubscription({
   kind: 'projection',
   tables: ['audit_entries'],
   handles: ['TicketDistributed', 'DistributionRefused', 'TicketRecalled', 'RecallRefused'],
-  async apply(events, { tx }) {
+  async apply(events, { tx, push }) {
     const rows = events.map(auditRowOf).filter((row): row is AuditRow => row !== null);
     for (let i = 0; i < rows.length; i += 500) {
       await tx
         .insert(auditEntries)
         .values(rows.slice(i, i + 500))
         .onConflictDoNothing();
+    }
+    // Once the entries are readable: an open audit log reloads (one push per user of the batch).
+    for (const userId of new Set(rows.map((row) => row.userId))) {
+      push({ to: 'admins', event: 'audit.updated', payload: { user_id: userId } });
     }
   },
 });
