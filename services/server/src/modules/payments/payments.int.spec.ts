@@ -356,7 +356,9 @@ describe('card top-ups (test gateway, real PostgreSQL)', () => {
       await settle();
       expect(await balanceOf(client)).toBe(0);
       const types = (await creditEvents(id)).map((e) => e.type);
-      expect(types).toEqual(['CreditsPurchased', 'PaymentDisputed', 'CreditsReversed']);
+      // The opened and closed webhooks may be handled in either order (Stripe does not promise one): both count.
+      expect(types[0]).toBe('CreditsPurchased');
+      expect(types.slice(1).sort()).toEqual(['CreditsReversed', 'PaymentDisputed']);
     });
 
     it('shows top-ups, refunds and disputes in the admin’s view of the user’s history', async () => {
