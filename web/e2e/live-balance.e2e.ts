@@ -1,6 +1,6 @@
 import { expect, test } from '@playwright/test';
 import { expectNoA11yViolations } from './support/axe';
-import { demo, signIn } from './support/session';
+import { demo, signIn, userRowOnAdminPage } from './support/session';
 
 test('an admin sets credits and the user’s open dashboard shows the new balance live, without a reload', async ({
   browser,
@@ -21,7 +21,7 @@ test('an admin sets credits and the user’s open dashboard shows the new balanc
 
     await signIn(adminPage, demo.admin);
     await adminPage.goto('/admin/users');
-    const row = adminPage.locator(`[data-testid="user-row"][data-email="${demo.user.email}"]`);
+    const row = await userRowOnAdminPage(adminPage, demo.user.email);
     const field = row.getByLabel(`Credits for ${demo.user.email}`);
     // The field holds the balance the row shows, as a value (not a faint placeholder).
     await expect(field).toHaveValue(/^\d+$/);

@@ -130,3 +130,21 @@ export async function createVerifiedUser(page: Page, name: string): Promise<NewU
   await expect(page.getByTestId('verify-status')).toHaveAttribute('data-state', 'success');
   return user;
 }
+
+/**
+ * A user's row on the admin users page, paging on until it shows: the list is newest first, and the tests that ran
+ * before have registered users of their own.
+ */
+export async function userRowOnAdminPage(page: Page, email: string) {
+  const row = page.locator(`[data-testid="user-row"][data-email="${email}"]`);
+  await expect(page.getByTestId('user-row').first()).toBeVisible();
+  const next = page.getByRole('navigation', { name: 'Pagination' }).getByRole('button', { name: 'Next' });
+  for (let pageNumber = 0; pageNumber < 50 && (await row.count()) === 0; pageNumber++) {
+    if (!(await next.isVisible()) || !(await next.isEnabled())) break;
+    const firstEmail = await page.getByTestId('user-row').first().getAttribute('data-email');
+    await next.click();
+    await expect(page.getByTestId('user-row').first()).not.toHaveAttribute('data-email', firstEmail ?? '');
+  }
+  await expect(row).toHaveCount(1);
+  return row;
+}
