@@ -3,7 +3,7 @@ import { BullMQAdapter } from '@bull-board/api/bullMQAdapter';
 import { FastifyAdapter } from '@bull-board/fastify';
 import type { NestFastifyApplication } from '@nestjs/platform-fastify';
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import { SESSION_COOKIE, SessionsService } from '../../modules/identity/sessions.service.js';
+import { SESSION_COOKIE } from '../../modules/identity/sessions.service.js';
 import { UserAccounts } from '../../modules/identity/user-accounts.service.js';
 import { BullmqJobQueue } from './bullmq-job-queue.js';
 import { JOB_QUEUE, type JobQueue } from './queue.port.js';
@@ -23,7 +23,6 @@ const BOARD_CSP =
 export async function registerQueueBoard(app: NestFastifyApplication): Promise<void> {
   const queue = app.get<JobQueue>(JOB_QUEUE);
   if (!(queue instanceof BullmqJobQueue)) return;
-  const sessions = app.get(SessionsService);
   const accounts = app.get(UserAccounts);
   const board = new FastifyAdapter();
   board.setBasePath(QUEUE_BOARD_PATH);
@@ -33,8 +32,7 @@ export async function registerQueueBoard(app: NestFastifyApplication): Promise<v
     options: { uiConfig: { boardTitle: 'Seatlink queues' } },
   });
   const adminsOnly = async (request: FastifyRequest, reply: FastifyReply) => {
-    const session = await sessions.resolve(request.cookies?.[SESSION_COOKIE]);
-    const user = session ? (session.user ?? (await accounts.getUser(session.userId))) : null;
+    const user = (await accounts.signedIn(request.cookies?.[SESSION_COOKIE]))?.user;
     if (!user || user.is_banned) return reply.code(401).send({ message: 'Not authenticated', statusCode: 401 });
     if (!user.is_admin) return reply.code(403).send({ message: 'Admin access required', statusCode: 403 });
   };

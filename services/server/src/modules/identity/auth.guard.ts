@@ -27,16 +27,15 @@ export class AuthGuard implements CanActivate {
     if (this.reflector.getAllAndOverride<boolean>(IS_PUBLIC, targets)) return true;
     const request = context.switchToHttp().getRequest<AuthenticatedRequest>();
     const token = request.cookies?.[SESSION_COOKIE];
-    const session = await this.sessions.resolve(token);
-    if (!session) throw new UnauthorizedException('Not authenticated');
-    const user = session.user ?? (await this.accounts.getUser(session.userId));
-    if (!user) throw new UnauthorizedException('Not authenticated');
+    const signedIn = await this.accounts.signedIn(token);
+    if (!signedIn) throw new UnauthorizedException('Not authenticated');
+    const { user, tokenHash } = signedIn;
     if (user.is_banned) {
       await this.sessions.endAllFor(user.id);
       throw new ForbiddenException('Your account has been banned');
     }
     request.user = user;
-    request.sessionTokenHash = session.tokenHash;
+    request.sessionTokenHash = tokenHash;
     if (this.reflector.getAllAndOverride<boolean>(IS_ADMIN_ONLY, targets) && !user.is_admin) {
       throw new ForbiddenException('Admin access required');
     }

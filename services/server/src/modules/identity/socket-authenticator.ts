@@ -15,11 +15,11 @@ export class SessionSocketAuthenticator implements SocketAuthenticator {
   async authenticate(cookieHeader: string | undefined): Promise<SocketIdentity | null> {
     if (!cookieHeader) return null;
     const token = fastifyCookie.parse(cookieHeader)[SESSION_COOKIE];
-    const session = await this.sessions.resolve(token);
-    if (!session) return null;
-    const user = session.user ?? (await this.accounts.getUser(session.userId));
-    if (!user || user.is_banned) return null;
-    return { userId: user.id, isAdmin: user.is_admin, sessionId: session.tokenHash };
+    const signedIn = await this.accounts.signedIn(token);
+    if (!signedIn) return null;
+    const { user, tokenHash } = signedIn;
+    if (user.is_banned) return null;
+    return { userId: user.id, isAdmin: user.is_admin, sessionId: tokenHash };
   }
 
   liveSessions(sessionIds: readonly string[]): Promise<Set<string>> {
