@@ -4,6 +4,7 @@ import { Link, useParams } from 'react-router-dom';
 import type { AccountTicket } from '@seatlink/contracts';
 import { DistributionSettingsModal } from '../../components/distribution/distribution-settings-modal';
 import { Alert } from '../../components/ui/alert';
+import { LoadFailed, LoadingStatus } from '../../components/ui/load-states';
 import { Button } from '../../components/ui/button';
 import { EmptyState } from '../../components/ui/empty-state';
 import { PageHeader } from '../../components/ui/page-header';
@@ -119,23 +120,10 @@ export function AccountTicketsPage() {
     );
   } else if (current && state.error && !data) {
     content = (
-      <Alert
-        tone="error"
-        className="flex flex-wrap items-center justify-between gap-3"
-        data-testid="account-tickets-error"
-      >
-        <span>{state.error}</span>
-        <Button size="sm" variant="secondary" onClick={() => void fetchTickets(accountId)}>
-          Try again
-        </Button>
-      </Alert>
+      <LoadFailed message={state.error} onRetry={() => void fetchTickets(accountId)} testId="account-tickets-error" />
     );
   } else if (!data) {
-    content = (
-      <p role="status" className="py-12 text-center text-sm text-slate-600">
-        Loading...
-      </p>
-    );
+    content = <LoadingStatus />;
   } else if (data.tickets.length === 0) {
     content = (
       <EmptyState title="No tickets found.">

@@ -1,6 +1,7 @@
 import { useCallback, useEffect, useMemo, useState } from 'react';
 import type { Account } from '@seatlink/contracts';
 import { Alert } from '../../components/ui/alert';
+import { LoadFailed, LoadingStatus } from '../../components/ui/load-states';
 import { Button } from '../../components/ui/button';
 import { EmptyState } from '../../components/ui/empty-state';
 import { AccountsIcon, AlertIcon, ChartIcon, PlusIcon, TicketIcon } from '../../components/ui/icons';
@@ -64,20 +65,9 @@ export function AccountsPage() {
 
   let content;
   if (error && !loaded) {
-    content = (
-      <Alert tone="error" className="flex flex-wrap items-center justify-between gap-3" data-testid="accounts-error">
-        <span>{error}</span>
-        <Button size="sm" variant="secondary" onClick={() => void fetchAccounts()}>
-          Try again
-        </Button>
-      </Alert>
-    );
+    content = <LoadFailed message={error} onRetry={() => void fetchAccounts()} testId="accounts-error" />;
   } else if (!loaded) {
-    content = (
-      <p role="status" className="py-12 text-center text-sm text-slate-600">
-        Loading...
-      </p>
-    );
+    content = <LoadingStatus />;
   } else if (shown.length === 0) {
     content = (
       <EmptyState title="No accounts available" testId="accounts-empty">

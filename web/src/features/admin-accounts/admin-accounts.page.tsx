@@ -1,8 +1,7 @@
 import { useCallback, useEffect, useMemo, useState } from 'react';
 import type { AdminAccount } from '@seatlink/contracts';
-import { Alert } from '../../components/ui/alert';
+import { LoadFailed, LoadingStatus } from '../../components/ui/load-states';
 import { Badge } from '../../components/ui/badge';
-import { Button } from '../../components/ui/button';
 import { cx } from '../../components/ui/cx';
 import { EmptyState } from '../../components/ui/empty-state';
 import { AccountsIcon, AlertIcon, SearchIcon, TicketIcon, UsersIcon } from '../../components/ui/icons';
@@ -149,24 +148,9 @@ export function AdminAccountsPage() {
 
   let content;
   if (error && !data) {
-    content = (
-      <Alert
-        tone="error"
-        className="flex flex-wrap items-center justify-between gap-3"
-        data-testid="admin-accounts-error"
-      >
-        <span>{error}</span>
-        <Button size="sm" variant="secondary" onClick={() => void fetchAccounts()}>
-          Try again
-        </Button>
-      </Alert>
-    );
+    content = <LoadFailed message={error} onRetry={() => void fetchAccounts()} testId="admin-accounts-error" />;
   } else if (!data) {
-    content = (
-      <p role="status" className="py-12 text-center text-sm text-slate-600">
-        {loading ? 'Loading...' : null}
-      </p>
-    );
+    content = <LoadingStatus busy={loading} />;
   } else if (shown.length === 0) {
     content = (
       <EmptyState title="No accounts available" testId="admin-accounts-empty">

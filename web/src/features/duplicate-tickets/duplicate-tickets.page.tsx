@@ -1,8 +1,7 @@
 import { useCallback, useEffect, useMemo } from 'react';
 import type { DuplicateGroup, DuplicateTicketView } from '@seatlink/contracts';
-import { Alert } from '../../components/ui/alert';
+import { LoadFailed, LoadingStatus } from '../../components/ui/load-states';
 import { Badge } from '../../components/ui/badge';
-import { Button } from '../../components/ui/button';
 import { EmptyState } from '../../components/ui/empty-state';
 import { CopyIcon, TicketIcon } from '../../components/ui/icons';
 import { PageHeader } from '../../components/ui/page-header';
@@ -100,20 +99,9 @@ export function DuplicateTicketsPage() {
 
   let content;
   if (error && !data) {
-    content = (
-      <Alert tone="error" className="flex flex-wrap items-center justify-between gap-3" data-testid="duplicates-error">
-        <span>{error}</span>
-        <Button size="sm" variant="secondary" onClick={() => void fetchGroups()}>
-          Try again
-        </Button>
-      </Alert>
-    );
+    content = <LoadFailed message={error} onRetry={() => void fetchGroups()} testId="duplicates-error" />;
   } else if (!data) {
-    content = (
-      <p role="status" className="py-12 text-center text-sm text-slate-600">
-        {loading ? 'Loading...' : null}
-      </p>
-    );
+    content = <LoadingStatus busy={loading} />;
   } else if (groups.length === 0) {
     content = <EmptyState title="No duplicate tickets found" testId="duplicates-empty" />;
   } else {

@@ -4,6 +4,7 @@ import { Link } from 'react-router-dom';
 import type { Ticket } from '@seatlink/contracts';
 import { DistributionSettingsModal } from '../../components/distribution/distribution-settings-modal';
 import { Alert } from '../../components/ui/alert';
+import { LoadFailed, LoadingStatus } from '../../components/ui/load-states';
 import { Button } from '../../components/ui/button';
 import { EmptyState } from '../../components/ui/empty-state';
 import { CloseIcon } from '../../components/ui/icons';
@@ -210,20 +211,9 @@ export function TicketsOverviewPage({ topUp }: { topUp?: ReactNode } = {}) {
 
   let content;
   if (error && !loaded) {
-    content = (
-      <Alert tone="error" className="flex flex-wrap items-center justify-between gap-3" data-testid="tickets-error">
-        <span>{error}</span>
-        <Button size="sm" variant="secondary" onClick={() => void fetchTickets()}>
-          Try again
-        </Button>
-      </Alert>
-    );
+    content = <LoadFailed message={error} onRetry={() => void fetchTickets()} testId="tickets-error" />;
   } else if (!loaded) {
-    content = (
-      <p role="status" className="py-12 text-center text-sm text-slate-600">
-        Loading...
-      </p>
-    );
+    content = <LoadingStatus />;
   } else if (shown.length === 0) {
     content = (
       <EmptyState title="No Tickets Found" testId="tickets-empty">
