@@ -5,6 +5,7 @@ import type { FastifyReply, FastifyRequest } from 'fastify';
 import { DomainError } from '../../shared/event-sourcing/decider.js';
 import { InvalidEventDataError, WrongExpectedRevisionError } from '../event-store/event-store.port.js';
 import { rootCause, safeErrorMessage } from '../db/db-errors.js';
+import { isTransientDatabaseError } from '../db/transient-errors.js';
 
 const API_PREFIXES = ['/v1/', '/v1?', '/accounts/', '/health', '/socket.io', '/wallet-sim'];
 
@@ -20,7 +21,9 @@ function messageOf(body: unknown, fallback: string): string {
 
 /**
  * Every error leaves as JSON `{ message, code?, statusCode }`, with `message` always a string (the web's request
- * helper shows it). Unknown errors are logged and answered 500 without details. A GET for a page of the dashboard
+ * helper shows it). The database out of reach for a moment is a 503 with Retry-After (a retry with the same
+ * Idempotency-Key never does a change twice).
+ * Unknown errors are logged and answered 500 without details. A GET for a page of the dashboard
  * that the API does not know gets the web app's index.html (client-side routing).
  */
 @Catch()
@@ -82,6 +85,15 @@ export class HttpExceptionFilter implements ExceptionFilter {
       // Fastify's own errors: malformed JSON, body too large, unsupported media type...
       status = exception.statusCode;
       body = { message: clientMessage(exception), statusCode: status };
+    } else if (isTransientDatabaseError(exception)) {
+      status = 503;
+      this.logger.warn(`Database unavailable: ${safeErrorMessage(rootCause(exception))}`);
+      body = {
+        message: 'The service is unavailable for a moment. Please try again.',
+        code: 'UNAVAILABLE',
+        statusCode: 503,
+        retryAfterSeconds: 1,
+      };
     } else {
       // Never the query's parameters (drizzle puts them in its message): they may be hashes or tokens.
       const root = rootCause(exception);

@@ -11,6 +11,8 @@ import { overrideStatus } from './response-status.js';
 export class PendingInterceptor implements NestInterceptor {
   intercept(context: ExecutionContext, next: CallHandler) {
     const request = context.switchToHttp().getRequest<FastifyRequest>();
+    // Reads have no pending answers.
+    if (request.method === 'GET') return next.handle();
     return next.handle().pipe(
       map((body: unknown) => {
         if (body && typeof body === 'object' && (body as { pending?: unknown }).pending === true) {

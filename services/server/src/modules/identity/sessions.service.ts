@@ -6,7 +6,8 @@ import { DATABASE } from '../../infra/db/database.module.js';
 import type { Database } from '../../infra/db/database.js';
 import type { User } from '@seatlink/contracts';
 import { sessions } from './identity.schema.js';
-import { findSessionUser } from './read-models/users/users.queries.js';
+import DataLoader from 'dataloader';
+import { findSessionUsers, type SessionUser } from './read-models/users/users.queries.js';
 
 export const SESSION_COOKIE = 'seatlink_session';
 
@@ -23,6 +24,20 @@ export interface SessionInfo {
  */
 @Injectable()
 export class SessionsService {
+  /**
+   * Session reads of the requests that arrive together (read in one turn of the event loop) are one query: under
+   * load a batch of requests costs one round trip to the database, not one each. Nothing is cached between batches,
+   * so a logout, ban or password reset counts for the next request in every process.
+   */
+  private readonly lookups = new DataLoader<string, SessionUser | null>(
+    async (tokenHashes) => {
+      const now = new Date();
+      const found = await findSessionUsers(this.database.db, tokenHashes, now, new Date(now.getTime() - this.idleMs));
+      return tokenHashes.map((hash) => found.get(hash) ?? null);
+    },
+    { cache: false, maxBatchSize: 50, batchScheduleFn: (run) => setImmediate(run) },
+  );
+
   constructor(
     @Inject(DATABASE) private readonly database: Database,
     @Inject(APP_CONFIG) private readonly config: AppConfig,
@@ -58,15 +73,15 @@ export class SessionsService {
 
   /**
    * The live session of a token, with its user as the users read model shows it (null while it does not yet); null
-   * when unknown, idle too long or expired. One indexed read; the session's last use is written only when older than
+   * when unknown, idle too long or expired. One indexed read (shared with the requests that arrive with it); the session's last use is written only when older than
    * `touchEveryMs` (no write per request: no commit to wait for on the request path).
    */
   async resolve(token: string | undefined): Promise<(SessionInfo & { user: User | null }) | null> {
     if (!token || token.length > 256) return null;
     const tokenHash = hashToken(token);
-    const now = new Date();
-    const found = await findSessionUser(this.database.db, tokenHash, now, new Date(now.getTime() - this.idleMs));
+    const found = await this.lookups.load(tokenHash);
     if (!found) return null;
+    const now = new Date();
     if (now.getTime() - found.lastSeenAt.getTime() >= this.touchEveryMs) {
       // Only forward, so parallel requests (or processes) touching at once agree.
       await this.database.db

@@ -41,41 +41,59 @@ export function toUser(row: UserViewRow): User {
 }
 
 /**
- * The live session of a token and its user, in one indexed read, prepared once per database (the request path of
- * every signed-in call). `user` is null when the users read model does not show the user yet.
+ * The live sessions among these tokens' hashes, each with its user, in one indexed read, prepared once per database
+ * (the request path of every signed-in call: concurrent requests share the read). `user` is null when the users read
+ * model does not show the user yet. Unknown, expired and idle sessions are absent from the answer.
  */
-const sessionUserQueries = new WeakMap<Db, ReturnType<typeof prepareSessionUser>>();
-const prepareSessionUser = (db: Db) =>
+const sessionUserQueries = new WeakMap<Db, ReturnType<typeof prepareSessionUsers>>();
+const prepareSessionUsers = (db: Db) =>
   db
-    .select({ ...userView, sessionUserId: sessions.userId, lastSeenAt: sessions.lastSeenAt })
+    .select({
+      ...userView,
+      tokenHash: sessions.tokenHash,
+      sessionUserId: sessions.userId,
+      lastSeenAt: sessions.lastSeenAt,
+    })
     .from(sessions)
     .leftJoin(users, eq(users.id, sessions.userId))
     .leftJoin(creditBalances, eq(creditBalances.userId, sessions.userId))
     .where(
       and(
-        eq(sessions.tokenHash, sql.placeholder('tokenHash')),
+        sql`${sessions.tokenHash} = any(${sql.placeholder('tokenHashes')}::text[])`,
         gt(sessions.expiresAt, sql`${sql.placeholder('now')}::timestamptz`),
         gt(sessions.lastSeenAt, sql`${sql.placeholder('idleSince')}::timestamptz`),
       ),
     )
-    .prepare('session_user');
+    .prepare('session_users');
 
-export async function findSessionUser(
+export interface SessionUser {
+  userId: string;
+  lastSeenAt: Date;
+  user: User | null;
+}
+
+export async function findSessionUsers(
   db: Db,
-  tokenHash: string,
+  tokenHashes: readonly string[],
   now: Date,
   idleSince: Date,
-): Promise<{ userId: string; lastSeenAt: Date; user: User | null } | null> {
+): Promise<Map<string, SessionUser>> {
   let query = sessionUserQueries.get(db);
-  if (!query) sessionUserQueries.set(db, (query = prepareSessionUser(db)));
-  const [row] = await query.execute({ tokenHash, now: now.toISOString(), idleSince: idleSince.toISOString() });
-  if (!row) return null;
-  const { sessionUserId, lastSeenAt, ...view } = row;
-  return {
-    userId: sessionUserId,
-    lastSeenAt: new Date(lastSeenAt),
-    user: view.id === null ? null : toUser(view as UserViewRow),
-  };
+  if (!query) sessionUserQueries.set(db, (query = prepareSessionUsers(db)));
+  const rows = await query.execute({
+    tokenHashes: [...tokenHashes],
+    now: now.toISOString(),
+    idleSince: idleSince.toISOString(),
+  });
+  const found = new Map<string, SessionUser>();
+  for (const { tokenHash, sessionUserId, lastSeenAt, ...view } of rows) {
+    found.set(tokenHash, {
+      userId: sessionUserId,
+      lastSeenAt: new Date(lastSeenAt),
+      user: view.id === null ? null : toUser(view as UserViewRow),
+    });
+  }
+  return found;
 }
 
 export async function findUserById(db: Executor, id: string): Promise<User | null> {
