@@ -5,6 +5,7 @@ import { createContext, createHttpApp } from '../bootstrap.js';
 import { type AppConfig, loadConfig } from '../infra/config/config.js';
 import { EVENT_STORE, type EventStore } from '../infra/event-store/event-store.port.js';
 import { SubscriptionOperations } from '../infra/subscriptions/subscription-operations.js';
+import { SubscriptionHostService } from '../infra/subscriptions/subscriptions.module.js';
 import { seed } from '../seed.js';
 import { createScratchDatabase, testEnv } from './test-database.js';
 
@@ -100,7 +101,17 @@ export async function subscriptionsCaughtUp(app: INestApplicationContext, timeou
     );
     if (behind.length === 0) return;
     if (Date.now() > deadline) throw new Error(`Subscriptions behind: ${behind.map((s) => s.name).join(', ')}`);
+    // Those behind only for events they do not read would move on a moment later; this process's host wakes them now.
+    hostOf(app)?.wake(behind.map((s) => s.name));
     await new Promise((r) => setTimeout(r, 10));
+  }
+}
+
+function hostOf(app: INestApplicationContext) {
+  try {
+    return app.get(SubscriptionHostService, { strict: false }).host;
+  } catch {
+    return null; // this app runs no subscriptions
   }
 }
 

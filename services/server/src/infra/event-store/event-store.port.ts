@@ -67,13 +67,24 @@ export interface PositionedEvent extends NewEvent {
   revision: number;
 }
 
-export interface ReadAllOptions {
-  /**
-   * The event types the reader handles. The others still come, in their place, but may come without their data (null)
-   * and metadata (empty): enough to move past them, without reading and parsing what nobody uses (a reader of
-   * sign-ups passing a million clicks). Without it every event comes whole.
-   */
-  types?: readonly string[];
+/** A page of the feed for a reader of `types`, from the events `readAll` read (for stores that read them whole). */
+export function feedPageFor(read: readonly RecordedEvent[], types: readonly string[]): FeedPage {
+  const wanted = new Set(types);
+  return {
+    events: read.filter((e) => wanted.has(e.type)),
+    read: read.length,
+    last: read.at(-1)?.position ?? null,
+  };
+}
+
+/** A page of the feed as a reader of some event types reads it (`readFeedFor`). */
+export interface FeedPage {
+  /** The events of the reader's types among those read, whole, in feed order. */
+  events: RecordedEvent[];
+  /** How many events were read (of any type); fewer than asked for: the end of what is readable now. */
+  read: number;
+  /** The position of the last event read (of any type): where the reader goes on from. Null: nothing read. */
+  last: string | null;
 }
 
 export interface EventStore {
@@ -97,7 +108,13 @@ export interface EventStore {
    * Reads the global feed after `after` (null: from the start), at most `limit` events.
    * Gap-safe: an event that becomes visible later never has a position before one already returned.
    */
-  readAll(after: string | null, limit: number, options?: ReadAllOptions): Promise<RecordedEvent[]>;
+  readAll(after: string | null, limit: number): Promise<RecordedEvent[]>;
+
+  /**
+   * Reads the feed as `readAll` does, for a reader of some event types: only its events come back (a reader of
+   * sign-ups passing a million clicks receives none of them), with how many were read and where the page ended.
+   */
+  readFeedFor(after: string | null, limit: number, types: readonly string[]): Promise<FeedPage>;
 
   /**
    * Position of the newest committed event (null: none). `readAll` may not reach it yet while an older transaction
@@ -105,8 +122,11 @@ export interface EventStore {
    */
   headPosition(): Promise<string | null>;
 
-  /** Calls `onAppended` (possibly coalesced) whenever new events may be readable. */
-  onAppended(onAppended: () => void): Promise<() => Promise<void>>;
+  /**
+   * Calls `onAppended` (possibly coalesced) whenever new events may be readable, with the types of the events appended
+   * when the store knows them (null: any type may have been appended).
+   */
+  onAppended(onAppended: (types: ReadonlySet<string> | null) => void): Promise<() => Promise<void>>;
 
   /**
    * This store as seen from inside an open transaction of the read side's database (a reaction's, which moves its

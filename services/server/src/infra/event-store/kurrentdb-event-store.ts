@@ -22,6 +22,8 @@ import {
   type EventMetadata,
   type EventStore,
   type ExpectedRevision,
+  type FeedPage,
+  feedPageFor,
   matchesExpected,
   type NewEvent,
   type PositionedEvent,
@@ -271,6 +273,10 @@ export class KurrentDbEventStore implements EventStore {
     }
   }
 
+  async readFeedFor(after: string | null, limit: number, types: readonly string[]): Promise<FeedPage> {
+    return feedPageFor(await this.readAll(after, limit), types);
+  }
+
   async headPosition(): Promise<string | null> {
     // The newest event readAll would return: $all backwards from its end, with the same system-event filter.
     let from: Position | typeof END = END;
@@ -295,7 +301,7 @@ export class KurrentDbEventStore implements EventStore {
     }
   }
 
-  async onAppended(onAppended: () => void): Promise<() => Promise<void>> {
+  async onAppended(onAppended: (types: ReadonlySet<string> | null) => void): Promise<() => Promise<void>> {
     let stopped = false;
     let current: AllStreamSubscription | null = null;
     let timer: NodeJS.Timeout | null = null;
@@ -303,7 +309,7 @@ export class KurrentDbEventStore implements EventStore {
 
     const wake = () => {
       try {
-        onAppended();
+        onAppended(null);
       } catch {
         // A listener's failure must not end the subscription.
       }

@@ -127,6 +127,44 @@ function withinTransactionSuite(
   });
 }
 
+describe.runIf(testEnv.databaseUrl)('SQL adapter: wake-ups name what was appended', () => {
+  it('tells listeners here and in another process the types appended (coalesced NOTIFYs too)', async () => {
+    const t = await createTestDatabase();
+    const other = await openDatabase({ url: t.url! });
+    try {
+      const here = new SqlEventStore(t.database);
+      const there = new SqlEventStore(other);
+      const local: Array<string[] | null> = [];
+      const remote: Array<string[] | null> = [];
+      const stopLocal = await here.onAppended((types) => local.push(types && [...types].sort()));
+      const stopRemote = await there.onAppended((types) => remote.push(types && [...types].sort()));
+      const stream = `wake-${randomUUID()}`;
+      await here.appendToStream(stream, [
+        { id: randomUUID(), type: 'Alpha', data: {} },
+        { id: randomUUID(), type: 'Beta', data: {} },
+      ]);
+      // Within the NOTIFY window: shares the next NOTIFY with the one after it.
+      await here.appendToStream(stream, [{ id: randomUUID(), type: 'Gamma', data: {} }]);
+      await here.recordAtPositions([
+        { streamId: `wake-clicks-${randomUUID()}`, revision: 0, id: randomUUID(), type: 'Delta', data: {} },
+      ]);
+      // At once, one call per append (its own NOTIFYs reach it too, in between).
+      expect(local[0]).toEqual(['Alpha', 'Beta']);
+      expect(local).toContainEqual(['Gamma']);
+      expect(local).toContainEqual(['Delta']);
+      await expect
+        .poll(() => remote.flatMap((types) => types ?? ['(any)']).sort(), { timeout: 5000 })
+        .toEqual(['Alpha', 'Beta', 'Delta', 'Gamma']);
+      expect(remote[0]).toEqual(['Alpha', 'Beta']);
+      await stopLocal();
+      await stopRemote();
+    } finally {
+      await other.close();
+      await t.dispose();
+    }
+  });
+});
+
 if (testEnv.databaseUrl) withinTransactionSuite('PostgreSQL', () => createTestDatabase());
 withinTransactionSuite('PGlite', async () => {
   const database = await openDatabase({});

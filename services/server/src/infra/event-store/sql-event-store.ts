@@ -7,7 +7,7 @@ import {
   InvalidEventDataError,
   type NewEvent,
   type PositionedEvent,
-  type ReadAllOptions,
+  type FeedPage,
   type ReadStreamResult,
   type RecordedEvent,
   WrongExpectedRevisionError,
@@ -19,6 +19,18 @@ const CHANNEL = 'seatlink_events';
  * a transaction that takes the cluster's notification queue lock at commit), the first of a burst without delay.
  */
 const NOTIFY_WINDOW_MS = 20;
+/** A NOTIFY's payload must stay under 8,000 bytes; past this, it names no types (any may have been appended). */
+const MAX_NOTIFY_PAYLOAD = 4000;
+
+const readAllParams = (after: string | null, limit: number) => {
+  const [epoch, tx, pos] = after ? decodePosition(after) : [0n, 0n, 0n];
+  return [Number(epoch), tx.toString(), pos.toString(), limit];
+};
+const typesOf = (events: ReadonlyArray<{ type: string }>): ReadonlySet<string> => new Set(events.map((e) => e.type));
+const payloadOf = (types: ReadonlySet<string>) => [...types].join(',');
+/** The types a NOTIFY names; null when it names none (an older process, or too many to name). */
+const typesFromPayload = (payload: string): ReadonlySet<string> | null =>
+  payload ? new Set(payload.split(',')) : null;
 
 interface EventRow {
   epoch: number;
@@ -153,9 +165,10 @@ const ANY_ATTEMPTS = 20;
  * (`seatlink_read_all`), as Marten and Emmett do it with the cluster-wide snapshot xmin.
  */
 export class SqlEventStore implements EventStore {
-  private readonly localListeners = new Set<() => void>();
+  private readonly localListeners = new Set<(types: ReadonlySet<string> | null) => void>();
   private notifyTimer: NodeJS.Timeout | null = null;
-  private notifyPending = false;
+  /** The types appended since the last NOTIFY, for the next one (null: too many to name). */
+  private notifyPending: Set<string> | null | undefined = undefined;
 
   constructor(
     private readonly database: Database,
@@ -216,7 +229,7 @@ export class SqlEventStore implements EventStore {
         throw new WrongExpectedRevisionError(streamId, expected, refusal.revision);
       }
       const last = rows.reduce((a, b) => (BigInt(b.pos) > BigInt(a.pos) ? b : a));
-      this.appended();
+      this.appended(typesOf(newEvents));
       return { nextRevision: Number(last.stream_position), position: encodePosition(last.epoch, last.tx, last.pos) };
     }
   }
@@ -270,7 +283,7 @@ export class SqlEventStore implements EventStore {
         throw new InvalidEventDataError(events[0]!.streamId, (err as Error).message);
       throw err;
     }
-    this.appended();
+    this.appended(typesOf(events));
   }
 
   async readStream(streamId: string): Promise<ReadStreamResult> {
@@ -283,24 +296,35 @@ export class SqlEventStore implements EventStore {
     return { revision: events.length - 1, events };
   }
 
-  async readAll(after: string | null, limit: number, options: ReadAllOptions = {}): Promise<RecordedEvent[]> {
-    const [epoch, tx, pos] = after ? decodePosition(after) : [0n, 0n, 0n];
-    const params = [Number(epoch), tx.toString(), pos.toString(), limit];
-    const rows = options.types
-      ? await this.run<EventRow>(
-          `select epoch, transaction_id::text as tx, global_position::text as pos, stream_id, stream_position, event_id,
-                  type, case when type = any($5::text[]) then data end as data,
-                  case when type = any($5::text[]) then metadata else '{}'::jsonb end as metadata, created_at
-           from seatlink_read_all($1, $2::bigint, $3::bigint, $4)`,
-          [...params, [...options.types]],
-          'seatlink_read_all_typed',
-        )
-      : await this.run<EventRow>(
-          `select ${COLUMNS} from seatlink_read_all($1, $2::bigint, $3::bigint, $4)`,
-          params,
-          'seatlink_read_all',
-        );
+  async readAll(after: string | null, limit: number): Promise<RecordedEvent[]> {
+    const rows = await this.run<EventRow>(
+      `select ${COLUMNS} from seatlink_read_all($1, $2::bigint, $3::bigint, $4)`,
+      readAllParams(after, limit),
+      'seatlink_read_all',
+    );
     return rows.map(toRecorded);
+  }
+
+  async readFeedFor(after: string | null, limit: number, types: readonly string[]): Promise<FeedPage> {
+    // The page is read whole in the database; only the reader's events leave it, and the last one read (its place).
+    const rows = await this.run<EventRow & { mine: boolean; read: string }>(
+      `select epoch, transaction_id::text as tx, global_position::text as pos, stream_id, stream_position, event_id,
+              type, case when mine then data end as data, case when mine then metadata else '{}'::jsonb end as metadata,
+              created_at, mine, read::text as read
+       from (select e.*, e.type = any($5::text[]) as mine, count(*) over () as read,
+                    row_number() over (order by e.epoch desc, e.transaction_id desc, e.global_position desc) as from_end
+             from seatlink_read_all($1, $2::bigint, $3::bigint, $4) e) page
+       where mine or from_end = 1
+       order by epoch, transaction_id, global_position`,
+      [...readAllParams(after, limit), [...types]],
+      'seatlink_read_feed_for',
+    );
+    const last = rows.at(-1);
+    return {
+      events: rows.filter((r) => r.mine).map(toRecorded),
+      read: last ? Number(last.read) : 0,
+      last: last ? encodePosition(last.epoch, String(last.tx), String(last.pos)) : null,
+    };
   }
 
   async headPosition(): Promise<string | null> {
@@ -313,10 +337,10 @@ export class SqlEventStore implements EventStore {
     return row ? encodePosition(row.epoch, String(row.tx), String(row.pos)) : null;
   }
 
-  async onAppended(onAppended: () => void): Promise<() => Promise<void>> {
+  async onAppended(onAppended: (types: ReadonlySet<string> | null) => void): Promise<() => Promise<void>> {
     if (this.scope) return this.scope.root.onAppended(onAppended);
     this.localListeners.add(onAppended);
-    const unlisten = await this.database.listen(CHANNEL, () => onAppended());
+    const unlisten = await this.database.listen(CHANNEL, (payload) => onAppended(typesFromPayload(payload)));
     return async () => {
       this.localListeners.delete(onAppended);
       await unlisten();
@@ -325,33 +349,38 @@ export class SqlEventStore implements EventStore {
 
   /**
    * Wakes this process's listeners at once, and other processes through one NOTIFY per short window: a NOTIFY inside
-   * every append would serialise all commits of the cluster on the notification queue's lock.
+   * every append would serialise all commits of the cluster on the notification queue's lock. A NOTIFY names the
+   * types appended in its window, so that subscriptions reading none of them need not look at once.
    */
-  private appended() {
+  private appended(types: ReadonlySet<string>) {
     if (this.scope) {
       const root = this.scope.root;
-      this.scope.afterCommit(() => root.appended());
+      this.scope.afterCommit(() => root.appended(types));
       return;
     }
-    for (const listener of this.localListeners) listener();
+    for (const listener of this.localListeners) listener(types);
     // The first append after a quiet spell notifies at once; the appends that follow it within the window share one
     // NOTIFY at its end.
     if (this.notifyTimer) {
-      this.notifyPending = true;
+      if (this.notifyPending === undefined) this.notifyPending = new Set(types);
+      else if (this.notifyPending !== null) for (const type of types) this.notifyPending.add(type);
+      if (this.notifyPending && payloadOf(this.notifyPending).length > MAX_NOTIFY_PAYLOAD) this.notifyPending = null;
       return;
     }
-    this.notify();
+    this.notify(types);
   }
 
-  private notify() {
+  private notify(types: ReadonlySet<string> | null) {
+    const payload = types === null ? '' : payloadOf(types);
     // A lost NOTIFY costs latency only: subscribers also poll.
-    this.database.query(`select pg_notify('${CHANNEL}', '')`).catch(() => undefined);
+    this.database
+      .query(`select pg_notify('${CHANNEL}', $1)`, [payload.length > MAX_NOTIFY_PAYLOAD ? '' : payload])
+      .catch(() => undefined);
     this.notifyTimer = setTimeout(() => {
       this.notifyTimer = null;
-      if (this.notifyPending) {
-        this.notifyPending = false;
-        this.notify();
-      }
+      const pending = this.notifyPending;
+      this.notifyPending = undefined;
+      if (pending !== undefined) this.notify(pending);
     }, NOTIFY_WINDOW_MS).unref();
   }
 
@@ -370,6 +399,6 @@ export class SqlEventStore implements EventStore {
     this.localListeners.clear();
     if (this.notifyTimer) clearTimeout(this.notifyTimer);
     this.notifyTimer = null;
-    this.notifyPending = false;
+    this.notifyPending = undefined;
   }
 }

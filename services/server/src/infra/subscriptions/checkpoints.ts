@@ -1,4 +1,4 @@
-import type { Database, Tx } from '../db/database.js';
+import type { Database, Executor } from '../db/database.js';
 import { queryRows } from '../db/database.js';
 import { sql } from 'drizzle-orm';
 
@@ -36,10 +36,11 @@ export async function ensureCheckpoint(database: Database, name: string, start: 
 }
 
 /**
- * Moves a checkpoint from `from` to `to` inside the transaction that writes what the events did. A compare-and-set:
- * when the checkpoint is no longer at `from`, nothing may be written and the transaction is rolled back.
+ * Moves a checkpoint from `from` to `to` inside the transaction that writes what the events did (or alone, past
+ * events nothing is written for). A compare-and-set: when the checkpoint is no longer at `from`, nothing may be
+ * written and the transaction is rolled back.
  */
-export async function advanceCheckpoint(tx: Tx, name: string, from: string | null, to: string): Promise<void> {
+export async function advanceCheckpoint(tx: Executor, name: string, from: string | null, to: string): Promise<void> {
   const moved = await queryRows<{ name: string }>(
     tx,
     sql`update subscription_checkpoints set position = ${to}, updated_at = now()

@@ -12,6 +12,8 @@ import { type RetryPolicy, type SubscriptionLogger, SubscriptionRunner } from '.
 /** Advisory-lock key of the subscriptions: exactly one process runs them at a time; the others stand by. */
 export const SUBSCRIPTIONS_LOCK_KEY = 7310002;
 export const HOST_ROLE = 'subscriptions';
+/** How long a subscription may wait to move past events it does not read. */
+const LAZY_WAKE_MS = 200;
 
 export interface HostOptions {
   batchSize?: number;
@@ -142,7 +144,7 @@ export class SubscriptionHost {
     const stillActive = () => !this.stopped && !lost;
     try {
       await this.prepare();
-      unlisten = await this.store.onAppended(() => this.wakeAll());
+      unlisten = await this.store.onAppended((types) => this.wakeReaders(types));
       await this.beat(true);
       heartbeat = setInterval(() => void this.beat(false), this.heartbeatMs);
       this.holding = true;
@@ -155,6 +157,9 @@ export class SubscriptionHost {
     } finally {
       this.holding = false;
       if (heartbeat) clearInterval(heartbeat);
+      if (this.lazyTimer) clearTimeout(this.lazyTimer);
+      this.lazyTimer = null;
+      this.lazyWake.clear();
       await unlisten?.().catch(() => undefined);
       await lock.release();
       void lostSignal;
@@ -188,8 +193,43 @@ export class SubscriptionHost {
     }
   }
 
+  /** Wakes every subscription now. */
   private wakeAll() {
-    for (const signal of this.signals.values()) signal.notify();
+    this.wake([...this.signals.keys()]);
+  }
+
+  /** Wakes these subscriptions now (one that waits for them to catch up need not wait for a lazy wake). */
+  wake(names: Iterable<string>) {
+    for (const name of names) {
+      this.lazyWake.delete(name);
+      this.signals.get(name)?.notify();
+    }
+  }
+
+  /** Subscriptions to wake a little later: something they do not read was appended, and only moves them on. */
+  private readonly lazyWake = new Set<string>();
+  private lazyTimer: NodeJS.Timeout | null = null;
+
+  /**
+   * New events: the subscriptions that read any of their types look at once; the others only have to move their
+   * checkpoints past them, which waits up to LAZY_WAKE_MS (a busy link's clicks wake two subscriptions, not all).
+   */
+  private wakeReaders(types: ReadonlySet<string> | null) {
+    for (const runner of this.runners) {
+      if (types === null || runner.subscription.handles.some((t) => types.has(t))) {
+        this.wake([runner.name]);
+      } else {
+        this.lazyWake.add(runner.name);
+      }
+    }
+    if (this.lazyWake.size > 0 && !this.lazyTimer) {
+      this.lazyTimer = setTimeout(() => {
+        this.lazyTimer = null;
+        for (const name of this.lazyWake) this.signals.get(name)!.notify();
+        this.lazyWake.clear();
+      }, LAZY_WAKE_MS);
+      this.lazyTimer.unref();
+    }
   }
 
   /** One subscription's loop while the lock is held. */
@@ -219,13 +259,16 @@ export class SubscriptionHost {
       // Nothing readable. When the head is further on, events are held back by a transaction still open: look
       // again soon rather than after a whole poll interval.
       const behind = await this.behindHead(runner).catch(() => false);
+      if (!behind) {
+        runner.idle();
+        invisible.reset();
+      }
       await signal.wait(behind ? invisible.next() : this.pollMs);
-      if (!behind) invisible.reset();
     }
   }
 
   private async behindHead(runner: SubscriptionRunner): Promise<boolean> {
-    const [head, checkpoint] = await Promise.all([this.store.headPosition(), runner.checkpoint()]);
+    const [head, checkpoint] = await Promise.all([this.store.headPosition(), runner.position()]);
     return head !== null && (checkpoint === null || this.store.comparePositions(checkpoint, head) < 0);
   }
 

@@ -38,56 +38,79 @@ const describe = (err: unknown) => safeErrorMessage(err).slice(0, 2000);
  * database itself (connection lost) are not the event's fault: they are thrown for the caller to wait and try again.
  */
 export class SubscriptionRunner {
-  private readonly handles: ReadonlySet<string>;
-
   constructor(
     private readonly database: Database,
     private readonly store: EventStore,
     readonly subscription: Subscription,
     private readonly options: RunnerOptions,
-  ) {
-    this.handles = new Set(subscription.handles);
-  }
+  ) {}
 
   get name() {
     return this.subscription.name;
   }
 
+  /**
+   * The checkpoint as this runner last read or moved it, while it is busy: a subscription does not read its own
+   * checkpoint again before every batch. Dropped when anything fails or the host finds it idle (`idle`); a checkpoint
+   * moved by someone else (a reset for a rebuild) is then read afresh, or makes the next move's compare-and-set fail.
+   */
+  private known: { position: string | null } | null = null;
+
   /** The checkpoint, read afresh (a reset for a rebuild may have moved it). */
   async checkpoint(): Promise<string | null> {
     const position = await readCheckpoint(this.database, this.name);
     if (position === undefined) throw new Error(`Subscription ${this.name} has no checkpoint yet`);
+    this.known = { position };
     return position;
+  }
+
+  /** Where the next step reads from. */
+  async position(): Promise<string | null> {
+    return this.known ? this.known.position : this.checkpoint();
+  }
+
+  /** Nothing more to do for now: the next step reads the checkpoint afresh. */
+  idle() {
+    this.known = null;
   }
 
   /** Processes one batch; answers how many feed events it read (0: nothing new is readable). */
   async step(): Promise<number> {
-    const from = await this.checkpoint();
-    const batch = await this.store.readAll(from, this.options.batchSize, { types: this.subscription.handles });
-    if (batch.length === 0) return 0;
-    const last = batch[batch.length - 1]!.position;
-    try {
-      await this.commit(
-        batch.filter((e) => this.handles.has(e.type)),
-        from,
-        last,
-      );
-    } catch (err) {
-      if (err instanceof CheckpointMovedError || isTransientDatabaseError(err)) throw err;
-      await this.isolate(batch, from);
+    const from = await this.position();
+    this.known = null;
+    const page = await this.store.readFeedFor(from, this.options.batchSize, this.subscription.handles);
+    if (page.last === null) {
+      this.known = { position: from };
+      return 0;
     }
-    return batch.length;
+    try {
+      if (page.events.length === 0) await this.skip(from, page.last);
+      else await this.commit(page.events, from, page.last);
+    } catch (err) {
+      this.known = null;
+      if (err instanceof CheckpointMovedError || isTransientDatabaseError(err)) throw err;
+      await this.isolate(page.events, from, page.last);
+    }
+    return page.read;
   }
 
-  /** Applies a failed batch one event at a time, so only the event at fault is parked. */
-  private async isolate(batch: readonly RecordedEvent[], from: string | null) {
+  /**
+   * Moves the checkpoint past events this subscription does not read: one statement (a compare-and-set), no
+   * transaction, as nothing else is written.
+   */
+  private async skip(from: string | null, to: string) {
+    await advanceCheckpoint(this.database.db, this.name, from, to);
+    this.known = { position: to };
+    this.options.onAdvanced?.(this.name, to);
+  }
+
+  /** Applies a failed batch one event at a time, so only the event at fault is parked; then moves on to `last`. */
+  private async isolate(events: readonly RecordedEvent[], from: string | null, last: string) {
     let at = from;
-    for (const event of batch) {
-      if (!this.handles.has(event.type)) continue;
+    for (const event of events) {
       await this.applyOne(event, at);
       at = event.position;
     }
-    const last = batch[batch.length - 1]!.position;
     if (at !== last) await this.commit([], at, last);
   }
 
@@ -121,6 +144,7 @@ export class SubscriptionRunner {
           set error = excluded.error, attempts = parked_events.attempts + excluded.attempts,
               parked_at = excluded.parked_at, status = 'parked', resolved_at = null, resolved_by = null`);
     });
+    this.known = { position: event.position };
     this.options.onAdvanced?.(this.name, event.position);
     this.options.logger.error(
       `${this.name}: parked ${event.type} ${event.id} (stream ${event.streamId}, position ${event.position}) ` +
@@ -148,6 +172,7 @@ export class SubscriptionRunner {
       if (events.length === 0) return;
       await this.subscription.apply(events, this.context(tx, live, after));
     });
+    this.known = { position: to };
     this.options.onAdvanced?.(this.name, to);
     if (live.length > 0) this.options.onLive?.(dedupe(live));
     for (const work of after) {

@@ -189,6 +189,29 @@ describe('subscriptions', () => {
     expect(parked.filter((p) => p.subscription === sub.name)).toEqual([]);
   });
 
+  it('wakes the subscriptions that read what was appended at once; the others move past it a moment later', async () => {
+    const table = await newTable();
+    const stream = `wake-${randomUUID()}`;
+    const reader = tally(`wake-reader-${tableNo}`, table);
+    const bystander = asSubscription({
+      name: `wake-bystander-${tableNo}`,
+      kind: 'projection',
+      handles: ['SomethingElse'],
+      apply: () => Promise.reject(new Error('given an event it does not read')),
+    });
+    // Polls far apart: only wake-ups can move them within the test's time.
+    const h = host([reader, bystander], { pollMs: 60_000 });
+    h.start();
+    await expect.poll(() => h.active, { timeout: 5000 }).toBe(true);
+    await appendCounts(stream, 0, 3);
+    await expect.poll(() => count(table, stream), { timeout: 5000 }).toBe(3);
+    const head = await store.headPosition();
+    await expect.poll(() => readCheckpoint(t.database, bystander.name), { timeout: 5000 }).toBe(head);
+    expect(
+      await queryRows(t.database.db, sql`select 1 from parked_events where subscription = ${bystander.name}`),
+    ).toEqual([]);
+  });
+
   it('commits a batch and its checkpoint together, and applies each event once across restarts', async () => {
     const table = await newTable();
     const stream = `batch-${randomUUID()}`;

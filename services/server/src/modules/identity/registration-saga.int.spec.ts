@@ -34,8 +34,10 @@ class FailingStore implements EventStore {
   readStream = (id: string) => this.inner.readStream(id);
   recordAtPositions = (events: readonly PositionedEvent[]) => this.inner.recordAtPositions(events);
   readAll = (after: string | null, limit: number) => this.inner.readAll(after, limit);
+  readFeedFor = (after: string | null, limit: number, types: readonly string[]) =>
+    this.inner.readFeedFor(after, limit, types);
   headPosition = () => this.inner.headPosition();
-  onAppended = (f: () => void) => this.inner.onAppended(f);
+  onAppended = (f: (types: ReadonlySet<string> | null) => void) => this.inner.onAppended(f);
   comparePositions = (a: string, b: string) => this.inner.comparePositions(a, b);
   withinTransaction = () => this;
   close = () => Promise.resolve();
