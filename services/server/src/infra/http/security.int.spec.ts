@@ -51,9 +51,23 @@ describe('response headers, compression and caching', () => {
     expect(gzip.headers.get('content-encoding')).toBe('gzip');
   });
 
-  it('puts the headers on API answers too, and answers /health with its status only', async () => {
-    const res = await get('/health');
-    expect(res.headers.get('x-content-type-options')).toBe('nosniff');
-    expect(Object.keys((await res.json()) as object)).toEqual(['status']);
+  it.each(['/health', '/v1/links/Ab12Cd34Ef56Gh78/claim', '/v1/me'])(
+    'puts the API set of headers on API answers (%s), and answers /health with its status only',
+    async (p) => {
+      const res = await get(p);
+      expect(res.headers.get('content-type')).toContain('application/json');
+      expect(res.headers.get('content-security-policy')).toBe("default-src 'none';frame-ancestors 'none'");
+      expect(res.headers.get('x-content-type-options')).toBe('nosniff');
+      expect(res.headers.get('x-frame-options')).toBe('DENY');
+      expect(res.headers.get('referrer-policy')).toBe('strict-origin-when-cross-origin');
+      expect(res.headers.get('strict-transport-security')).toContain('max-age=');
+      expect(res.headers.get('x-xss-protection')).toBeNull();
+      if (p === '/health') expect(Object.keys((await res.json()) as object)).toEqual(['status']);
+    },
+  );
+
+  it('gives pages under /v1 (the queue board) the dashboard set, not the API one', async () => {
+    const res = await get('/v1/admin/queues');
+    expect(res.headers.get('content-security-policy')).toContain("default-src 'self'");
   });
 });
