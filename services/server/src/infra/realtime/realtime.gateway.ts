@@ -26,6 +26,24 @@ export function roomOf(update: LiveUpdate): string {
 }
 
 /**
+ * The updates as messages: one per distinct event and payload, to all its rooms at once (a click goes to its owner
+ * and to the admins as one broadcast, and a socket in both rooms receives it once).
+ */
+export function messagesOf(
+  updates: readonly LiveUpdate[],
+): Array<{ rooms: string[]; event: string; payload: unknown }> {
+  const messages = new Map<string, { rooms: string[]; event: string; payload: unknown }>();
+  for (const u of updates) {
+    const key = `${u.event}\u0000${JSON.stringify(u.payload)}`;
+    const message = messages.get(key);
+    if (message) {
+      if (!message.rooms.includes(roomOf(u))) message.rooms.push(roomOf(u));
+    } else messages.set(key, { rooms: [roomOf(u)], event: u.event, payload: u.payload });
+  }
+  return [...messages.values()];
+}
+
+/**
  * The socket.io gateway. A browser connects with its session cookie; the handshake is refused without a live
  * session. Each socket joins its user's room, its session's room, and admins also `admins`. A socket lives no longer
  * than its session: logout closes the session's sockets, a password reset or a ban all of the user's, and a periodic
@@ -90,8 +108,8 @@ export class RealtimeGateway implements OnGatewayInit, OnGatewayConnection, OnAp
   }
 
   publish(updates: readonly LiveUpdate[]) {
-    for (const u of updates) {
-      (this.server.to(roomOf(u)).emit as (ev: string, payload: unknown) => boolean)(u.event, u.payload);
+    for (const m of messagesOf(updates)) {
+      (this.server.to(m.rooms).emit as (ev: string, payload: unknown) => boolean)(m.event, m.payload);
     }
   }
 

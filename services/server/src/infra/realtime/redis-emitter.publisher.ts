@@ -2,7 +2,7 @@ import { Emitter } from '@socket.io/redis-emitter';
 import { Redis } from 'ioredis';
 import { userRoom } from '@seatlink/contracts';
 import type { LiveUpdate } from '../subscriptions/subscription.js';
-import { roomOf } from './realtime.gateway.js';
+import { messagesOf } from './realtime.gateway.js';
 import type { RealtimePublisher } from './realtime.publisher.js';
 import { liveUpdateRedis } from './live-update-redis.js';
 import { sessionRoom } from './socket-authenticator.port.js';
@@ -18,8 +18,8 @@ export class RedisEmitterPublisher implements RealtimePublisher {
   }
 
   publish(updates: readonly LiveUpdate[]) {
-    for (const u of updates) {
-      (this.emitter.to(roomOf(u)).emit as (ev: string, payload: unknown) => boolean)(u.event, u.payload);
+    for (const m of messagesOf(updates)) {
+      (this.emitter.to(m.rooms).emit as (ev: string, payload: unknown) => boolean)(m.event, m.payload);
     }
   }
 
