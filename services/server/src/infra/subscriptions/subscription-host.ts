@@ -193,16 +193,19 @@ export class SubscriptionHost {
     }
   }
 
-  /** Wakes every subscription now. */
-  private wakeAll() {
-    this.wake([...this.signals.keys()]);
+  private notify(name: string) {
+    this.lazyWake.delete(name);
+    this.signals.get(name)?.notify();
   }
 
-  /** Wakes these subscriptions now (one that waits for them to catch up need not wait for a lazy wake). */
+  /**
+   * Has these subscriptions read their checkpoints afresh and look now (one that waits for them to catch up, after
+   * it may have moved a checkpoint itself, need not wait for a poll or a lazy wake).
+   */
   wake(names: Iterable<string>) {
     for (const name of names) {
-      this.lazyWake.delete(name);
-      this.signals.get(name)?.notify();
+      this.runners.find((r) => r.name === name)?.idle();
+      this.notify(name);
     }
   }
 
@@ -217,7 +220,7 @@ export class SubscriptionHost {
   private wakeReaders(types: ReadonlySet<string> | null) {
     for (const runner of this.runners) {
       if (types === null || runner.subscription.handles.some((t) => types.has(t))) {
-        this.wake([runner.name]);
+        this.notify(runner.name);
       } else {
         this.lazyWake.add(runner.name);
       }
@@ -251,19 +254,18 @@ export class SubscriptionHost {
         continue;
       }
       if (read === this.batchSize) continue;
+      // A whole poll interval without a wake-up: quiet; the next step reads the checkpoint afresh (a reset for a
+      // rebuild while nothing was appended is seen within a poll; while events come, the next move's check sees it).
       if (read > 0) {
         invisible.reset();
-        await signal.wait(this.pollMs);
+        if (!(await signal.wait(this.pollMs))) runner.idle();
         continue;
       }
       // Nothing readable. When the head is further on, events are held back by a transaction still open: look
       // again soon rather than after a whole poll interval.
       const behind = await this.behindHead(runner).catch(() => false);
-      if (!behind) {
-        runner.idle();
-        invisible.reset();
-      }
-      await signal.wait(behind ? invisible.next() : this.pollMs);
+      if (!behind) invisible.reset();
+      if (!(await signal.wait(behind ? invisible.next() : this.pollMs)) && !behind) runner.idle();
     }
   }
 

@@ -51,7 +51,7 @@ export class SubscriptionRunner {
 
   /**
    * The checkpoint as this runner last read or moved it, while it is busy: a subscription does not read its own
-   * checkpoint again before every batch. Dropped when anything fails or the host finds it idle (`idle`); a checkpoint
+   * checkpoint again before every batch. Dropped when anything fails or the host finds it quiet (`idle`); a checkpoint
    * moved by someone else (a reset for a rebuild) is then read afresh, or makes the next move's compare-and-set fail.
    */
   private known: { position: string | null } | null = null;
