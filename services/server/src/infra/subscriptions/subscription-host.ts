@@ -13,7 +13,7 @@ import { type RetryPolicy, type SubscriptionLogger, SubscriptionRunner } from '.
 export const SUBSCRIPTIONS_LOCK_KEY = 7310002;
 export const HOST_ROLE = 'subscriptions';
 /** How long a subscription may wait to move past events it does not read. */
-const LAZY_WAKE_MS = 200;
+const LAZY_WAKE_MS = 500;
 
 export interface HostOptions {
   batchSize?: number;

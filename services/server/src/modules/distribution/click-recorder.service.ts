@@ -7,7 +7,7 @@ import { throttledWarning } from '../../shared/throttled-warning.js';
 import { clickStream, type LinkClicked } from './distribution.events.js';
 
 /** How long a click waits for others to share its insert. */
-const FLUSH_AFTER_MS = 20;
+const FLUSH_AFTER_MS = 50;
 /** A batch is written at once when it reaches this size. */
 const FLUSH_AT = 500;
 /** Clicks kept while the database is away; past this the oldest are dropped (and said so). */
