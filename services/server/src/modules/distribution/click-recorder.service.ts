@@ -15,11 +15,11 @@ const MAX_BUFFERED = 100_000;
 
 /**
  * Records counted clicks as events, in batches: a click is a fact (its link's counter already said yes), so there is
- * nothing to decide; clicks arriving within a few milliseconds go in with one multi-row insert, each at the position
- * its number gives it (the n-th click of a link is position n - 1 of the link's click stream), so a batch written
- * twice records nothing twice. While the database is away the clicks wait and are written when it is back; a process
- * stopping writes what it holds first. (A process that dies abruptly loses the clicks of its last few milliseconds
- * as events; the link's counter has them.)
+ * nothing to decide; clicks arriving within one window (FLUSH_AFTER_MS) go in with one multi-row insert, each at the
+ * position its number gives it (the n-th click of a link is position n - 1 of the link's click stream), so a batch
+ * written twice records nothing twice. While the database is away the clicks wait and are written when it is back; a
+ * process stopping writes what it holds first. (A process that dies abruptly loses the clicks of its last window as
+ * events; the link's counter has them.)
  */
 @Injectable()
 export class ClickRecorder implements BeforeApplicationShutdown {
