@@ -12,6 +12,14 @@ import { demo, signIn } from './support/session';
 
 const cards = (page: Page) => page.getByTestId('ticket-card');
 
+/** The number of tickets the count line says are shown ('Showing 5 of 28 tickets'). */
+async function shownCount(page: Page): Promise<number> {
+  const text = (await page.getByTestId('tickets-count').textContent()) ?? '';
+  const shown = /Showing (\d[\d,]*) of/.exec(text)?.[1];
+  if (!shown) throw new Error(`no count in '${text}'`);
+  return Number(shown.replace(/,/g, ''));
+}
+
 async function titles(page: Page): Promise<string[]> {
   return (await page.getByTestId('ticket-title').allTextContents()).map((t) => t.trim());
 }
@@ -44,6 +52,8 @@ test('filters by search, account, status and event, clears them, and sorts the l
   const search = page.getByPlaceholder('Search title, subtitle, venue, seat, account...');
   await search.fill('comets');
   await expect(page.getByTestId('tickets-count')).toContainText(`of ${total} tickets`);
+  // The count is shown before the grid has let go of the cards filtered out: wait for the grid to match it.
+  await expect(cards(page)).toHaveCount(await shownCount(page));
   for (const card of await cards(page).all()) await expect(card).toContainText(/comets/i);
   await search.fill('no ticket is called this');
   await expect(page.getByTestId('tickets-empty')).toContainText('No Tickets Found');
@@ -53,6 +63,8 @@ test('filters by search, account, status and event, clears them, and sorts the l
 
   // Account: each account named by name and e-mail.
   await page.getByLabel('Account').selectOption({ label: 'Sam Okafor (sam@wallet.test)' });
+  await expect(page.getByTestId('tickets-count')).toContainText(`of ${total} tickets`);
+  await expect(cards(page)).toHaveCount(await shownCount(page));
   for (const account of await page.getByTestId('ticket-account').allTextContents())
     expect(account).toBe('sam@wallet.test');
   await page.getByLabel('Account').selectOption({ label: 'All Accounts' });
