@@ -17,8 +17,8 @@ const STRIPE_API = 'https://api.stripe.com';
  *
  * The API's JSON answers (/v1, /health) carry only the headers OWASP's REST Security Cheat Sheet asks of an API
  * (nothing on them is a page to protect): `default-src 'none'; frame-ancestors 'none'`, X-Frame-Options DENY,
- * nosniff, the referrer policy, HSTS and the resource policy. A twelfth of the bytes of the dashboard's set, on every
- * answer. Pages under /v1 (`pagesUnderApi`: the queue board) get the dashboard's set.
+ * nosniff, the referrer policy, HSTS and the resource policy: about a quarter of the bytes of the dashboard's set, on
+ * every answer. Pages under /v1 (`pagesUnderApi`: the queue board) get the dashboard's set.
  *
  * Helmet's middleware is built once here and run on every request's response. (@fastify/helmet builds it again on
  * every request, parsing the policy each time: a tenth of the API's time per request under load.)

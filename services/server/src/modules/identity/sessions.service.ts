@@ -73,8 +73,9 @@ export class SessionsService {
 
   /**
    * The live session of a token, with its user as the users read model shows it (null while it does not yet); null
-   * when unknown, idle too long or expired. One indexed read (shared with the requests that arrive with it); the session's last use is written only when older than
-   * `touchEveryMs` (no write per request: no commit to wait for on the request path).
+   * when unknown, idle too long or expired. One indexed read, shared with the requests that arrive with it; the
+   * session's last use is written only when older than `touchEveryMs` (no write per request: no commit to wait for on
+   * the request path).
    */
   async resolve(token: string | undefined): Promise<(SessionInfo & { user: User | null }) | null> {
     if (!token || token.length > 256) return null;
