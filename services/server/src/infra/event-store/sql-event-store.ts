@@ -167,8 +167,8 @@ const ANY_ATTEMPTS = 20;
 export class SqlEventStore implements EventStore {
   private readonly localListeners = new Set<(types: ReadonlySet<string> | null) => void>();
   private notifyTimer: NodeJS.Timeout | null = null;
-  /** The types appended since the last NOTIFY, for the next one (null: too many to name). */
-  private notifyPending: Set<string> | null | undefined = undefined;
+  /** The types appended since the last NOTIFY, for the next one (none: nothing appended since). */
+  private notifyPending: Set<string> | undefined = undefined;
 
   constructor(
     private readonly database: Database,
@@ -362,16 +362,15 @@ export class SqlEventStore implements EventStore {
     // The first append after a quiet spell notifies at once; the appends that follow it within the window share one
     // NOTIFY at its end.
     if (this.notifyTimer) {
-      if (this.notifyPending === undefined) this.notifyPending = new Set(types);
-      else if (this.notifyPending !== null) for (const type of types) this.notifyPending.add(type);
-      if (this.notifyPending && payloadOf(this.notifyPending).length > MAX_NOTIFY_PAYLOAD) this.notifyPending = null;
+      this.notifyPending ??= new Set();
+      for (const type of types) this.notifyPending.add(type);
       return;
     }
     this.notify(types);
   }
 
-  private notify(types: ReadonlySet<string> | null) {
-    const payload = types === null ? '' : payloadOf(types);
+  private notify(types: ReadonlySet<string>) {
+    const payload = payloadOf(types);
     // A lost NOTIFY costs latency only: subscribers also poll.
     this.database
       .query(`select pg_notify('${CHANNEL}', $1)`, [payload.length > MAX_NOTIFY_PAYLOAD ? '' : payload])
