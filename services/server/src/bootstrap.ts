@@ -9,7 +9,7 @@ import { AppModule, type Role } from './app.module.js';
 import type { AppConfig } from './infra/config/config.js';
 import { HttpExceptionFilter } from './infra/http/http-exception.filter.js';
 import { registerOpenApi } from './infra/http/openapi.js';
-import { QUEUE_BOARD_PATH, registerQueueBoard } from './infra/queue/queue-board.js';
+import { registerQueueBoard } from './infra/queue/queue-board.js';
 import { keepRawJsonBody } from './infra/http/raw-body.js';
 import { AppLogger, inRequest, requestIdFrom } from './infra/logging/app-logger.js';
 import { Metrics } from './infra/metrics/metrics.js';
@@ -41,7 +41,7 @@ export async function createHttpApp(config: AppConfig, role: 'all' | 'api'): Pro
   });
   tagRequests(app);
   const dashboardOrigin = new URL(config.DASHBOARD_URL).origin;
-  await registerHttpHardening(app, dashboardOrigin, [QUEUE_BOARD_PATH]);
+  await registerHttpHardening(app, dashboardOrigin);
   await app.register(fastifyCookie);
   registerStatusOverride(app.getHttpAdapter().getInstance());
   keepRawJsonBody(app.getHttpAdapter().getInstance(), [PAYMENT_WEBHOOK_PATH]);

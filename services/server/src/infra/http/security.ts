@@ -18,16 +18,12 @@ const STRIPE_API = 'https://api.stripe.com';
  * The API's JSON answers (/v1, /health) carry only the headers OWASP's REST Security Cheat Sheet asks of an API
  * (nothing on them is a page to protect): `default-src 'none'; frame-ancestors 'none'`, X-Frame-Options DENY,
  * nosniff, the referrer policy, HSTS and the resource policy: about a quarter of the bytes of the dashboard's set, on
- * every answer. Pages under /v1 (`pagesUnderApi`: the queue board) get the dashboard's set.
+ * every answer. (The queue board, a page under /v1, sets a policy of its own.)
  *
  * Helmet's middleware is built once here and run on every request's response. (@fastify/helmet builds it again on
  * every request, parsing the policy each time: a tenth of the API's time per request under load.)
  */
-export async function registerHttpHardening(
-  app: NestFastifyApplication,
-  dashboardOrigin: string,
-  pagesUnderApi: readonly string[] = [],
-): Promise<void> {
+export async function registerHttpHardening(app: NestFastifyApplication, dashboardOrigin: string): Promise<void> {
   const socketOrigin = dashboardOrigin.replace(/^http/, 'ws');
   const pageHeaders = helmet({
     contentSecurityPolicy: {
@@ -64,8 +60,7 @@ export async function registerHttpHardening(
     xXssProtection: false,
   });
   const isApiAnswer = (url: string) =>
-    (url.startsWith('/v1/') || url === '/v1' || url === '/health' || url.startsWith('/health?')) &&
-    !pagesUnderApi.some((page) => url.startsWith(page));
+    url.startsWith('/v1/') || url === '/v1' || url === '/health' || url.startsWith('/health?');
   app
     .getHttpAdapter()
     .getInstance()
