@@ -104,8 +104,10 @@ export class AdminUsersController {
     );
     const banned = result.events.some((e) => e.type === 'UserBanned');
     if (banned) {
-      await this.sessions.endAllFor(userId);
+      // Told and closed at once, before anything else is awaited: the sessions reaction (maybe in a worker, through
+      // Redis) closes them too, and its 'session.ended' must not reach a socket this has not closed yet.
       this.realtime.disconnectUser(userId, 'banned');
+      await this.sessions.endAllFor(userId);
     }
     const pending = await this.waiter.pending(result);
     const user = (await this.accounts.getUser(userId)) ?? target;
