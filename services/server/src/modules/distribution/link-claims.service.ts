@@ -130,16 +130,17 @@ export class LinkClaims {
       if (!queue) {
         queue = [];
         this.queues.set(code, queue);
-        queue.push({ resolve, reject });
-        void this.drain(code, queue);
-      } else {
-        queue.push({ resolve, reject });
+        // The claims of this link read from the sockets in this turn of the event loop go in its first statement
+        // (sent once the turn's I/O is handled), not the first claim alone while the rest wait for it.
+        const started = queue;
+        setImmediate(() => void this.drain(code, started));
       }
+      queue.push({ resolve, reject });
     });
     return { walletUrl: claimed.walletUrl ?? fallbackUrl, clicks: claimed.clicks };
   }
 
-  /** Claims of one link waiting for the statement under way; present while one runs. */
+  /** Claims of one link waiting for the statement under way (or the first one); present while any wait or run. */
   private readonly queues = new Map<string, Waiting[]>();
 
   /** Runs a link's claims, a batch per statement, until none wait. */
