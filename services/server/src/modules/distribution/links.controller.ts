@@ -1,10 +1,30 @@
 import { Controller, ForbiddenException, Get, Headers, HttpCode, Inject, Param, Post } from '@nestjs/common';
 import { type ClaimResponse, LINK_MESSAGES, linkCodeParamSchema, type PublicLink } from '@seatlink/contracts';
 import { isbot } from 'isbot';
+import { LRUCache } from 'lru-cache';
 import { APP_CONFIG, type AppConfig } from '../../infra/config/config.js';
 import { Public } from '../identity/auth.decorators.js';
 import { linkUrl } from '../wallet-accounts/read-models/accounts.queries.js';
 import { LinkClaims } from './link-claims.service.js';
+
+/**
+ * User-Agent strings already judged: isbot runs one long regular expression, and a link's recipients send few
+ * different ones. Bounded in bytes; an agent longer than any browser's is judged each time and not kept.
+ */
+const judged = new LRUCache<string, boolean>({
+  max: 2000,
+  maxSize: 1024 * 1024,
+  maxEntrySize: 1024,
+  sizeCalculation: (_bot, userAgent) => userAgent.length || 1,
+});
+const isAutomated = (userAgent: string) => {
+  let bot = judged.get(userAgent);
+  if (bot === undefined) {
+    bot = isbot(userAgent);
+    judged.set(userAgent, bot);
+  }
+  return bot;
+};
 
 /**
  * A link's recipient side (public). Reading a link never counts: chat apps and unfurlers fetch links, and counting
@@ -30,7 +50,7 @@ export class LinksController {
     @Param('code', { schema: linkCodeParamSchema }) code: string,
     @Headers('user-agent') userAgent: string | undefined,
   ): Promise<ClaimResponse> {
-    if (!userAgent || isbot(userAgent)) {
+    if (!userAgent || isAutomated(userAgent)) {
       throw new ForbiddenException({ message: LINK_MESSAGES.automated, code: 'AUTOMATED_CLIENT' });
     }
     const { walletUrl } = await this.claims.claim(code, linkUrl(this.config.DASHBOARD_URL, code));

@@ -98,13 +98,21 @@ describe('links as recipients use them: viewing counts nothing, each claim count
       'TelegramBot (like TwitterBot)',
       'Mozilla/5.0 (compatible; Discordbot/2.0; +https://discordapp.com)',
       'curl/8.5.0',
+      // Longer than the judged agents remembered per entry: judged afresh each time, still refused.
+      `Googlebot/2.1 (+http://www.google.com/bot.html) ${'x'.repeat(8000)}`,
       null,
     ]) {
-      const res = await claim(code, agent);
-      expect(res.status, String(agent)).toBe(403);
-      expect(((await res.json()) as { code: string }).code).toBe('AUTOMATED_CLIENT');
+      // Twice: the second answer comes from the judged agents remembered, and must be the same.
+      for (const attempt of [1, 2]) {
+        const res = await claim(code, agent);
+        expect(res.status, `${String(agent).slice(0, 40)} (${attempt})`).toBe(403);
+        expect(((await res.json()) as { code: string }).code).toBe('AUTOMATED_CLIENT');
+      }
     }
     expect(await clicksOf(distributionId)).toBe(0);
+    // A person's browser after them all is counted, twice as well.
+    for (const attempt of [1, 2]) expect((await claim(code)).status, `browser (${attempt})`).toBe(200);
+    expect(await clicksOf(distributionId)).toBe(2);
   });
 
   it('lets exactly max_clicks of 200 claimers at once through, and says Limit Reached to the rest', async () => {
