@@ -130,11 +130,18 @@ function refuseForeignOrigins(app: NestFastifyApplication, dashboardOrigin: stri
   app
     .getHttpAdapter()
     .getInstance()
-    .addHook('onRequest', async (request, reply) => {
+    .addHook('onRequest', (request, reply, done) => {
       const origin = request.headers.origin;
-      if (SAFE_METHODS.has(request.method) || !origin) return;
-      if (origin === dashboardOrigin || origin === `${request.protocol}://${request.headers.host}`) return;
-      await reply.code(403).send({ message: 'Cross-origin request refused', statusCode: 403 });
+      if (
+        SAFE_METHODS.has(request.method) ||
+        !origin ||
+        origin === dashboardOrigin ||
+        origin === `${request.protocol}://${request.headers.host}`
+      ) {
+        done();
+        return;
+      }
+      void reply.code(403).send({ message: 'Cross-origin request refused', statusCode: 403 });
     });
 }
 

@@ -16,9 +16,9 @@ export function overriddenStatus(request: FastifyRequest): number | undefined {
 }
 
 export function registerStatusOverride(fastify: FastifyInstance): void {
-  fastify.addHook('onSend', async (request, reply, payload) => {
+  fastify.addHook('onSend', (request, reply, payload, done) => {
     const status = overriddenStatus(request);
     if (status !== undefined && reply.statusCode < 300) void reply.code(status);
-    return payload;
+    done(null, payload);
   });
 }
