@@ -94,7 +94,7 @@ function headersSetBy(middleware: ReturnType<typeof helmet>): Record<string, str
   middleware({} as IncomingMessage, response as unknown as ServerResponse, (err?: unknown) => {
     failure = err ?? null;
   });
-  if (failure) throw failure instanceof Error ? failure : new Error(String(failure));
+  if (failure !== null) throw new Error('helmet could not set its headers', { cause: failure });
   return headers;
 }
 
