@@ -1,6 +1,6 @@
 import { type ChildProcess, spawn, spawnSync } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { chmodSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { chmodSync, cpSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import {
@@ -192,6 +192,9 @@ export async function startTopology(options: TopologyOptions = {}): Promise<Topo
     chmodSync(dataDir, 0o755);
     const prefix = path.join(dataDir, 'nginx');
     mkdirSync(prefix, { recursive: true });
+    // And the dashboard's files: a copy beside them (the checkout may sit in a directory only its owner can enter).
+    const webDist = path.join(dataDir, 'web');
+    cpSync(path.join(root, 'web/dist'), webDist, { recursive: true });
     const conf = path.join(prefix, 'nginx.conf');
     writeFileSync(
       conf,
@@ -199,7 +202,7 @@ export async function startTopology(options: TopologyOptions = {}): Promise<Topo
         port: nginxPort,
         apiPorts,
         simPort,
-        webDist: path.join(root, 'web/dist'),
+        webDist,
         prefix,
       }),
     );
