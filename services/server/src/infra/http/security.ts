@@ -78,7 +78,7 @@ export async function registerHttpHardening(app: NestFastifyApplication, dashboa
 
 /**
  * The headers a helmet middleware sets, taken once: with no nonces they depend on nothing in the request, so each
- * answer gets them as one object instead of helmet's dozen middlewares running again.
+ * answer gets them from a list instead of helmet's dozen middlewares running again.
  */
 function headersSetBy(middleware: ReturnType<typeof helmet>): Record<string, string> {
   const headers: Record<string, string> = {};
