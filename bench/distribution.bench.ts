@@ -40,7 +40,7 @@ import {
   type TestStack,
 } from '../services/server/src/testing/test-app.js';
 import { testEnv } from '../services/server/src/testing/test-database.js';
-import { entryFromRounds, goalMet, recordResults, round } from './results.js';
+import { entryFromRounds, goalMet, median, recordResults, round } from './results.js';
 import { fmt, loadAverageAtStart, printTable, ROUNDS, roundOrder } from './support.js';
 
 const BROWSER = 'Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/131.0 Safari/537.36';
@@ -237,8 +237,7 @@ describe.skipIf(!testEnv.databaseUrl)('distribution and clicks through the API',
       await bare.close();
     }
     expect([...rounds, ...keyedRounds].every((x) => x.non2xx === 0)).toBe(true);
-    const medianP99 = (of: ClaimRound[]) => [...of.map((x) => x.p99)].sort((a, b) => a - b)[of.length >> 1]!;
-    const p99 = medianP99(rounds);
+    const p99 = median(rounds.map((x) => x.p99));
     printTable(
       `Claims of one unlimited link, 32 connections, ${CLAIM_SECONDS} s a run (keyed: an Idempotency-Key each)`,
       ['round', 'claims/s', 'p99 ms', 'keyed claims/s', 'keyed p99 ms', 'bare route req/s', 'bare p99 ms', 'ratio'],
@@ -277,7 +276,7 @@ describe.skipIf(!testEnv.databaseUrl)('distribution and clicks through the API',
           baselineName: 'a bare Fastify JSON POST route, same load (32 connections)',
         },
         keyedRounds,
-        { p99Ms: medianP99(keyedRounds), connections: 32, loadAverageAtStart: loadAverageAtStart() },
+        { p99Ms: median(keyedRounds.map((x) => x.p99)), connections: 32, loadAverageAtStart: loadAverageAtStart() },
       ),
     ]);
   }, 600_000);
@@ -436,7 +435,7 @@ describe.skipIf(!testEnv.databaseUrl)('distribution and clicks through the API',
             goal: { field: 'figure', atMost: 100 },
             dashboards: DASHBOARDS,
             clicksPerSecond: CLICKS_PER_SECOND,
-            p50Ms: round(rounds.map((x) => x.p50).sort((a, b) => a - b)[rounds.length >> 1]!, 1),
+            p50Ms: round(median(rounds.map((x) => x.p50)), 1),
             loadAverageAtStart: loadAverageAtStart(),
           },
         ),

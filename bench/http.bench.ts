@@ -11,7 +11,7 @@ import Fastify, { type FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ApiClient, startTestStack, type TestStack } from '../services/server/src/testing/test-app.js';
 import { testEnv } from '../services/server/src/testing/test-database.js';
-import { entryFromRounds, recordResults } from './results.js';
+import { entryFromRounds, median, recordResults } from './results.js';
 import { fmt, loadAverageAtStart, printTable, ROUNDS, roundOrder } from './support.js';
 
 const CONNECTIONS = 50;
@@ -62,7 +62,6 @@ describe.skipIf(!testEnv.databaseUrl)('the API request path', () => {
       rounds.map((x) => x.failed),
       `answers other than 200 to GET ${path}`,
     ).toEqual(rounds.map(() => 0));
-    const median = (values: number[]) => [...values].sort((a, b) => a - b)[values.length >> 1]!;
     printTable(
       `GET ${path}, ${CONNECTIONS} connections, ${SECONDS} s a run`,
       ['round', 'req/s', 'p99 ms', 'bare req/s', 'bare p99 ms', 'ratio'],
