@@ -35,10 +35,10 @@ export function messagesOf(
   const messages = new Map<string, { rooms: string[]; event: string; payload: unknown }>();
   for (const u of updates) {
     const key = `${u.event}\u0000${JSON.stringify(u.payload)}`;
+    const room = roomOf(u);
     const message = messages.get(key);
-    if (message) {
-      if (!message.rooms.includes(roomOf(u))) message.rooms.push(roomOf(u));
-    } else messages.set(key, { rooms: [roomOf(u)], event: u.event, payload: u.payload });
+    if (!message) messages.set(key, { rooms: [room], event: u.event, payload: u.payload });
+    else if (!message.rooms.includes(room)) message.rooms.push(room);
   }
   return [...messages.values()];
 }
