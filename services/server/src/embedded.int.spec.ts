@@ -1,4 +1,4 @@
-import type { Account, DuplicateGroup, Ticket } from '@seatlink/contracts';
+import type { Account, DistributeResponse, DuplicateGroup, PublicLink, Ticket, User } from '@seatlink/contracts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { seedDemoWallets } from './seed.js';
 import { freePort } from './testing/ports.js';
@@ -73,6 +73,25 @@ describe('the product on a bare machine: PGlite, the in-process queue and the mo
         { timeout: 20_000 },
       )
       .toBeLessThan(300);
+  });
+
+  it('distributes a ticket and counts its link’s claims, a retried key once', async () => {
+    const { id: userId } = (await user.request('GET', '/v1/me')).body as unknown as User;
+    expect((await admin.request('PUT', `/v1/admin/users/${userId}/credits`, { credits: 100 })).status).toBe(200);
+    const ticket = (await tickets()).find((t) => !t.is_duplicate && !t.distribution)!;
+    const made = await user.request('POST', '/v1/tickets/distribute', { ticket_ids: [ticket.id], max_clicks: 2 });
+    expect(made.status).toBe(200);
+    const code = (made.body as unknown as DistributeResponse).distributions[0]!.link.split('/l/')[1]!;
+    const claim = (key: string) =>
+      fetch(`${stack.baseUrl}/v1/links/${code}/claim`, {
+        method: 'POST',
+        headers: { 'user-agent': 'Mozilla/5.0 (X11; Linux x86_64) Chrome/131.0', 'idempotency-key': key },
+      });
+    const statuses = [];
+    for (const key of ['one', 'one', 'two', 'three', 'two']) statuses.push((await claim(key)).status);
+    expect(statuses).toEqual([200, 200, 200, 410, 200]);
+    const view = await fetch(`${stack.baseUrl}/v1/links/${code}`);
+    expect(((await view.json()) as PublicLink).state).toBe('limit_reached');
   });
 
   it('answers health, sign-in and a public form at once', async () => {

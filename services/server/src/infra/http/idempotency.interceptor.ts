@@ -31,10 +31,24 @@ const VALID_KEY = /^[\x21-\x7e]{1,255}$/;
 const SKIP = 'seatlink:no-idempotency';
 
 /**
- * The route ignores Idempotency-Key: its answer is not all it does (sign-in sets a session cookie, which a replayed
- * answer would not), and running it again is what a retry wants.
+ * The route is left out of the general Idempotency-Key handling: either it ignores the key (its answer is not all it
+ * does: sign-in sets a session cookie, which a replayed answer would not, and running it again is what a retry wants)
+ * or it honours the key itself (a link's claim, deduplicated where its clicks are counted).
  */
 export const NoIdempotencyKey = () => SetMetadata(SKIP, true);
+
+/** The request's Idempotency-Key, checked: undefined when none was sent; 400 when it is not 1–255 visible ASCII. */
+export function idempotencyKeyOf(request: FastifyRequest): string | undefined {
+  const header = request.headers[IDEMPOTENCY_HEADER];
+  if (header === undefined) return undefined;
+  if (typeof header !== 'string' || !VALID_KEY.test(header)) {
+    throw new BadRequestException({
+      message: 'Idempotency-Key must be 1 to 255 visible ASCII characters',
+      code: 'INVALID_IDEMPOTENCY_KEY',
+    });
+  }
+  return header;
+}
 
 const sha256 = (value: unknown) => createHash('sha256').update(JSON.stringify(value)).digest('hex');
 
@@ -62,15 +76,9 @@ export class IdempotencyInterceptor implements NestInterceptor {
   intercept(context: ExecutionContext, next: CallHandler): Observable<unknown> {
     const http = context.switchToHttp();
     const request = http.getRequest<FastifyRequest & { user?: { id: string } }>();
-    const header = request.headers[IDEMPOTENCY_HEADER];
-    if (!CHANGING.has(request.method) || header === undefined) return next.handle();
+    if (!CHANGING.has(request.method) || request.headers[IDEMPOTENCY_HEADER] === undefined) return next.handle();
     if (this.reflector.get<boolean>(SKIP, context.getHandler())) return next.handle();
-    if (typeof header !== 'string' || !VALID_KEY.test(header)) {
-      throw new BadRequestException({
-        message: 'Idempotency-Key must be 1 to 255 visible ASCII characters',
-        code: 'INVALID_IDEMPOTENCY_KEY',
-      });
-    }
+    const header = idempotencyKeyOf(request);
     const scope = request.user?.id ? `user:${request.user.id}` : `ip:${request.ip}`;
     const scopeHash = sha256([scope, request.method, request.url, header]);
     const fingerprint = sha256(request.body ?? null);

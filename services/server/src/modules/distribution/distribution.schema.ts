@@ -1,5 +1,16 @@
 import { sql } from 'drizzle-orm';
-import { boolean, index, integer, jsonb, pgTable, text, timestamp, uniqueIndex, uuid } from 'drizzle-orm/pg-core';
+import {
+  boolean,
+  index,
+  integer,
+  jsonb,
+  pgTable,
+  primaryKey,
+  text,
+  timestamp,
+  uniqueIndex,
+  uuid,
+} from 'drizzle-orm/pg-core';
 
 // Tables of distribution links and the audit log: read models, built by projections (`npm run replay` rebuilds them
 // from the events). `links.clicks` is also the link's counter: a claim raises it in one conditional statement, which
@@ -28,6 +39,27 @@ export const links = pgTable(
       .on(t.ticketId)
       .where(sql`recalled_at is null`),
     index('links_user_idx').on(t.userId),
+  ],
+);
+
+/**
+ * The Idempotency-Keys of a link's counted claims, for 24 hours: a claim retried with its key (the answer was lost) is
+ * answered with the click it was given, not counted again. Written by `seatlink_claim_link` under the link's row lock,
+ * in the statement that counts, so one key is one click across every API process; a refused claim keeps no key.
+ * Not a read model (no event has the keys): a rebuild leaves it as it is.
+ */
+export const linkClaimKeys = pgTable(
+  'link_claim_keys',
+  {
+    distributionId: uuid('distribution_id').notNull(),
+    key: text('key').notNull(),
+    /** The click the key was given (the link's n-th). */
+    n: integer('n').notNull(),
+    claimedAt: timestamp('claimed_at', { withTimezone: true }).notNull(),
+  },
+  (t) => [
+    primaryKey({ name: 'link_claim_keys_pkey', columns: [t.distributionId, t.key] }),
+    index('link_claim_keys_claimed_idx').on(t.claimedAt),
   ],
 );
 

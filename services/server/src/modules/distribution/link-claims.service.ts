@@ -13,28 +13,14 @@ import { ClickPusher } from './click-pusher.service.js';
 import { ClickRecorder } from './click-recorder.service.js';
 
 /**
- * Counted clicks, decided by one conditional statement on the link's row: the counter goes up only while the link is
- * live (not recalled, not expired, its ticket still held) and never past its limit. The claims of one link that
- * arrive while its previous statement runs go in the next one together ($2 of them): it grants as many as the limit
- * leaves and answers the count before and after, so with a limit of 100 and any number of claimers at once exactly
- * 100 succeed — and a popular link costs one commit per batch, not one per click.
+ * Counted clicks, decided on the link's row by one call of `seatlink_claim_link` (migration 0010): the counter goes up
+ * only while the link is live (not recalled, not expired, its ticket still held) and never past its limit. The claims
+ * of one link that arrive while its previous call runs go in the next one together: it grants as many as the limit
+ * leaves, in order, and answers each claim's click, so with a limit of 100 and any number of claimers at once exactly
+ * 100 succeed — and a popular link costs one commit per batch, not one per click. A claim sent with an Idempotency-Key
+ * (the recipient page sends one per press) is counted once: its retry gets the click it was given.
  */
-const CLAIM_SQL = `
-  with cur as (
-    select l.distribution_id, l.clicks from links l
-    where l.code = $1 and l.recalled_at is null
-      and (l.expires_at is null or l.expires_at > now())
-      and (l.max_clicks is null or l.clicks < l.max_clicks)
-      and exists (select 1 from tickets t where t.id = l.ticket_id)
-    for update
-  )
-  update links l
-  set clicks = l.clicks + least($2::integer, coalesce(l.max_clicks - l.clicks, $2::integer)),
-      last_click_at = date_trunc('milliseconds', now())
-  from cur
-  where l.distribution_id = cur.distribution_id
-  returning l.distribution_id, l.ticket_id, l.user_id, cur.clicks as before, l.clicks as after, l.last_click_at,
-            (select t.save_url from tickets t where t.id = l.ticket_id) as save_url`;
+const CLAIM_SQL = `select * from seatlink_claim_link($1, $2::text[])`;
 
 /** Claims of one link answered by one statement at most. */
 const MAX_BATCH = 1000;
@@ -71,14 +57,26 @@ interface ClaimRow {
   distribution_id: string;
   ticket_id: string;
   user_id: string;
+  /** The link's state before the batch. */
+  state: LinkState;
   before: number;
   after: number;
-  last_click_at: Date | string;
+  last_click_at: Date | string | null;
   save_url: string | null;
+  /** Per claim of the batch, the click it was given; null: refused. */
+  clicks: (number | null)[];
+}
+
+/** A counted claim: where to save the pass, the link's click it was, and whether an earlier claim with its key was. */
+export interface Claimed {
+  walletUrl: string;
+  clicks: number;
+  replayed: boolean;
 }
 
 interface Waiting {
-  resolve: (claimed: { walletUrl: string | null; clicks: number }) => void;
+  key: string | null;
+  resolve: (claimed: Omit<Claimed, 'walletUrl'> & { walletUrl: string | null }) => void;
   reject: (err: unknown) => void;
 }
 
@@ -123,9 +121,12 @@ export class LinkClaims {
     };
   }
 
-  /** Counts one click and answers where to save the pass; 404 for an unknown code, 410 when the link says no. */
-  async claim(code: string, fallbackUrl: string): Promise<{ walletUrl: string; clicks: number }> {
-    const claimed = await new Promise<{ walletUrl: string | null; clicks: number }>((resolve, reject) => {
+  /**
+   * Counts one click and answers where to save the pass; 404 for an unknown code, 410 when the link says no. With a
+   * key given a click before (within 24 hours), answers that click again and counts nothing.
+   */
+  async claim(code: string, fallbackUrl: string, key: string | null = null): Promise<Claimed> {
+    const claimed = await new Promise<Parameters<Waiting['resolve']>[0]>((resolve, reject) => {
       let queue = this.queues.get(code);
       if (!queue) {
         queue = [];
@@ -135,9 +136,9 @@ export class LinkClaims {
         const started = queue;
         setImmediate(() => void this.drain(code, started));
       }
-      queue.push({ resolve, reject });
+      queue.push({ key, resolve, reject });
     });
-    return { walletUrl: claimed.walletUrl ?? fallbackUrl, clicks: claimed.clicks };
+    return { ...claimed, walletUrl: claimed.walletUrl ?? fallbackUrl };
   }
 
   /** Claims of one link waiting for the statement under way (or the first one); present while any wait or run. */
@@ -160,31 +161,38 @@ export class LinkClaims {
   }
 
   private async grant(code: string, batch: Waiting[]) {
-    const [row] = await this.database.query<ClaimRow>(CLAIM_SQL, [code, batch.length], 'seatlink_link_claim');
+    const keys = batch.map((w) => w.key);
+    const [row] = await this.database.query<ClaimRow>(CLAIM_SQL, [code, keys], 'seatlink_link_claim');
     if (!row) {
-      const { state } = await this.view(code);
-      // Live a moment ago and full now (another process's claims took the last click), or gone since.
-      const refusal = new LinkGoneError(state === 'active' ? 'limit_reached' : state);
-      for (const w of batch) w.reject(refusal);
+      const gone = new LinkNotFoundError();
+      for (const w of batch) w.reject(gone);
       return;
     }
     const before = Number(row.before);
     const after = Number(row.after);
-    const at = new Date(row.last_click_at).toISOString();
+    // Claims refused while the link was live were past its limit.
+    const refusal = new LinkGoneError(row.state === 'active' ? 'limit_reached' : row.state);
+    const at = row.last_click_at ? new Date(row.last_click_at).toISOString() : '';
+    const recorded = new Set<number>();
     for (const [i, w] of batch.entries()) {
-      if (before + i >= after) {
-        w.reject(new LinkGoneError('limit_reached'));
+      const n = row.clicks[i];
+      if (n === null || n === undefined) {
+        w.reject(refusal);
         continue;
       }
-      const n = before + i + 1;
-      this.recorder.record({
-        distributionId: row.distribution_id,
-        ticketId: row.ticket_id,
-        userId: row.user_id,
-        n,
-        at,
-      });
-      w.resolve({ walletUrl: row.save_url, clicks: n });
+      // A click of this batch, the first time it is answered (a key sent twice in one batch is one click).
+      const fresh = n > before && !recorded.has(n);
+      if (fresh) {
+        recorded.add(n);
+        this.recorder.record({
+          distributionId: row.distribution_id,
+          ticketId: row.ticket_id,
+          userId: row.user_id,
+          n,
+          at,
+        });
+      }
+      w.resolve({ walletUrl: row.save_url, clicks: n, replayed: !fresh });
     }
     if (after > before) {
       this.pusher.clicked({

@@ -1,8 +1,10 @@
-import { Controller, ForbiddenException, Get, Headers, HttpCode, Inject, Param, Post } from '@nestjs/common';
+import { Controller, ForbiddenException, Get, Headers, HttpCode, Inject, Param, Post, Req, Res } from '@nestjs/common';
 import { type ClaimResponse, LINK_MESSAGES, linkCodeParamSchema, type PublicLink } from '@seatlink/contracts';
+import type { FastifyReply, FastifyRequest } from 'fastify';
 import { isbot } from 'isbot';
 import { LRUCache } from 'lru-cache';
 import { APP_CONFIG, type AppConfig } from '../../infra/config/config.js';
+import { idempotencyKeyOf, NoIdempotencyKey } from '../../infra/http/idempotency.interceptor.js';
 import { Public } from '../identity/auth.decorators.js';
 import { linkUrl } from '../wallet-accounts/read-models/accounts.queries.js';
 import { LinkClaims } from './link-claims.service.js';
@@ -44,16 +46,25 @@ export class LinksController {
     return this.claims.view(code);
   }
 
+  /**
+   * Counts a click. Its Idempotency-Key is honoured where the click is counted (a retry is answered with the click it
+   * was given, across API processes), not by the general handling, which would cost two more statements per claim.
+   */
   @Post(':code/claim')
   @HttpCode(200)
+  @NoIdempotencyKey()
   async claim(
     @Param('code', { schema: linkCodeParamSchema }) code: string,
     @Headers('user-agent') userAgent: string | undefined,
+    @Req() request: FastifyRequest,
+    @Res({ passthrough: true }) reply: FastifyReply,
   ): Promise<ClaimResponse> {
+    const key = idempotencyKeyOf(request) ?? null;
     if (!userAgent || isAutomated(userAgent)) {
       throw new ForbiddenException({ message: LINK_MESSAGES.automated, code: 'AUTOMATED_CLIENT' });
     }
-    const { walletUrl } = await this.claims.claim(code, linkUrl(this.config.DASHBOARD_URL, code));
-    return { wallet_url: walletUrl };
+    const claimed = await this.claims.claim(code, linkUrl(this.config.DASHBOARD_URL, code), key);
+    if (claimed.replayed) void reply.header('Idempotency-Replayed', 'true');
+    return { wallet_url: claimed.walletUrl };
   }
 }

@@ -1,4 +1,11 @@
-import { SOCKET_PATH, type DistributeResponse, type PublicLink, type Ticket, type User } from '@seatlink/contracts';
+import {
+  LINK_MESSAGES,
+  SOCKET_PATH,
+  type DistributeResponse,
+  type PublicLink,
+  type Ticket,
+  type User,
+} from '@seatlink/contracts';
 import type { WalletSimApp } from '@seatlink/wallet-sim';
 import { io, type Socket } from 'socket.io-client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -10,6 +17,7 @@ import { createVerifiedUser } from '../../testing/users.js';
 import { linkWalletWith, passes, simControl, startSim } from '../../testing/wallet-fixture.js';
 import { SubscriptionOperations } from '../../infra/subscriptions/subscription-operations.js';
 import { ClickRecorder } from './click-recorder.service.js';
+import { PurgeClaimKeysJob } from './purge-claim-keys.job.js';
 
 const BROWSER =
   'Mozilla/5.0 (Windows NT 10.0; Win64; x64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/131.0 Safari/537.36';
@@ -28,6 +36,27 @@ describe('links as recipients use them: viewing counts nothing, each claim count
       method: 'POST',
       headers: userAgent ? { 'user-agent': userAgent } : {},
     });
+  /** A claim as the recipient page sends it: with the Idempotency-Key of its press. */
+  const claimWithKey = (code: string, key: string, baseUrl = stack.baseUrl) =>
+    fetch(`${baseUrl}/v1/links/${code}/claim`, {
+      method: 'POST',
+      headers: { 'user-agent': BROWSER, 'idempotency-key': key },
+    });
+  const keptKeys = async (distributionId: string) =>
+    (
+      await database.query<{ key: string; n: number }>(
+        'select key, n from link_claim_keys where distribution_id = $1 order by n',
+        [distributionId],
+      )
+    ).map((r) => [r.key, r.n]);
+  const clickEvents = async (distributionId: string) => {
+    await stack.app.get(ClickRecorder).flush();
+    return (
+      await database.query<{ n: number }>(`select (data->>'n')::int as n from events where stream_id = $1 order by 1`, [
+        `link-clicks-${distributionId}`,
+      ])
+    ).map((r) => r.n);
+  };
   /** A new link on a fresh ticket; answers its code and ids. */
   const makeLink = async (options: { max_clicks?: number | null; expiry_date?: string | null } = {}) => {
     const ticket = tickets[next++]!;
@@ -53,7 +82,7 @@ describe('links as recipients use them: viewing counts nothing, each claim count
     await admin.login('admin@seatlink.test', 'Admin123!');
     userId = ((await user.login('user@seatlink.test', 'User1234!')).body.user as User).id;
     await admin.request('PUT', `/v1/admin/users/${userId}/credits`, { credits: 10_000 });
-    ({ tickets } = await linkWalletWith(user, simControl(url), 'links@wallet.test', passes('links', 20)));
+    ({ tickets } = await linkWalletWith(user, simControl(url), 'links@wallet.test', passes('links', 30)));
   }, 60_000);
   afterAll(async () => {
     await stack?.close();
@@ -163,6 +192,145 @@ describe('links as recipients use them: viewing counts nothing, each claim count
       await second.close();
     }
   }, 30_000);
+
+  it('counts a claim retried with its Idempotency-Key once, and answers the retry as the first', async () => {
+    const { code, distributionId } = await makeLink({ max_clicks: 10 });
+    const first = await claimWithKey(code, 'press-1');
+    expect(first.status).toBe(200);
+    expect(first.headers.get('idempotency-replayed')).toBeNull();
+    const retry = await claimWithKey(code, 'press-1');
+    expect(retry.status).toBe(200);
+    expect(retry.headers.get('idempotency-replayed')).toBe('true');
+    expect(await retry.json()).toEqual(await first.json());
+    // Another press (another key) and a claim without a key are clicks of their own.
+    expect((await claimWithKey(code, 'press-2')).status).toBe(200);
+    expect((await claim(code)).status).toBe(200);
+    expect(await clicksOf(distributionId)).toBe(3);
+    expect(await keptKeys(distributionId)).toEqual([
+      ['press-1', 1],
+      ['press-2', 2],
+    ]);
+    expect(await clickEvents(distributionId)).toEqual([1, 2, 3]);
+    // The same key on another link is another claim.
+    const other = await makeLink({ max_clicks: 10 });
+    expect((await claimWithKey(other.code, 'press-1')).headers.get('idempotency-replayed')).toBeNull();
+    expect(await clicksOf(other.distributionId)).toBe(1);
+  });
+
+  it('counts one click for a key sent by many at once, across two API processes, beside other keys', async () => {
+    const second = await createHttpApp(stack.config, 'api');
+    await second.listen({ port: 0, host: '127.0.0.1' });
+    try {
+      const address = second.getHttpServer().address();
+      const secondUrl = `http://127.0.0.1:${typeof address === 'object' && address ? address.port : 0}`;
+      const { code, distributionId } = await makeLink({ max_clicks: null });
+      // 60 retries of one press, split over both processes, among 40 presses of their own (and again).
+      const sends = [
+        ...Array.from({ length: 60 }, (_, i) => ({ key: 'same-press', url: i % 2 ? secondUrl : stack.baseUrl })),
+        ...Array.from({ length: 80 }, (_, i) => ({ key: `press-${i % 40}`, url: i % 3 ? secondUrl : stack.baseUrl })),
+      ].sort(() => Math.random() - 0.5);
+      const results = await Promise.all(sends.map(({ key, url }) => claimWithKey(code, key, url)));
+      expect(results.map((r) => r.status)).toEqual(sends.map(() => 200));
+      expect(results.filter((r) => r.headers.get('idempotency-replayed') === 'true')).toHaveLength(59 + 40);
+      expect(await clicksOf(distributionId)).toBe(41);
+      const kept = await keptKeys(distributionId);
+      expect(kept.map(([, n]) => n)).toEqual(Array.from({ length: 41 }, (_, i) => i + 1));
+      // Each process recorded the clicks it counted, each once.
+      await second.get(ClickRecorder).flush();
+      expect(await clickEvents(distributionId)).toEqual(Array.from({ length: 41 }, (_, i) => i + 1));
+    } finally {
+      await second.close();
+    }
+  }, 30_000);
+
+  it('at the limit: a counted key is answered again, a refused key is refused again and kept nowhere', async () => {
+    const { code, distributionId } = await makeLink({ max_clicks: 2 });
+    const first = await Promise.all(['a', 'b', 'c', 'd'].map((key) => claimWithKey(code, key)));
+    expect(first.filter((r) => r.status === 200)).toHaveLength(2);
+    expect(first.filter((r) => r.status === 410)).toHaveLength(2);
+    const counted = (await keptKeys(distributionId)).map(([key]) => key as string);
+    expect(counted).toHaveLength(2);
+    for (const key of ['a', 'b', 'c', 'd']) {
+      const again = await claimWithKey(code, key);
+      if (counted.includes(key)) {
+        expect(again.status, key).toBe(200);
+        expect(again.headers.get('idempotency-replayed')).toBe('true');
+      } else {
+        expect(again.status, key).toBe(410);
+        expect(await again.json()).toMatchObject({ code: 'LIMIT_REACHED', message: LINK_MESSAGES.limit_reached });
+      }
+    }
+    expect(await clicksOf(distributionId)).toBe(2);
+    expect(await keptKeys(distributionId)).toHaveLength(2);
+  });
+
+  it('answers a counted key 410 withdrawn once its link is recalled, and counts nothing for an expired one', async () => {
+    const { code, distributionId } = await makeLink({ max_clicks: 5 });
+    expect((await claimWithKey(code, 'before-recall')).status).toBe(200);
+    expect((await user.request('POST', `/v1/distributions/${distributionId}/recall`)).status).toBeLessThan(300);
+    const retry = await claimWithKey(code, 'before-recall');
+    expect(retry.status).toBe(410);
+    expect(await retry.json()).toMatchObject({ code: 'LINK_RECALLED' });
+
+    const expiring = await makeLink({ expiry_date: new Date(Date.now() + 2 * 3600_000).toISOString() });
+    await database.query(`update links set expires_at = now() - interval '1 second' where distribution_id = $1`, [
+      expiring.distributionId,
+    ]);
+    expect((await claimWithKey(expiring.code, 'late')).status).toBe(410);
+    expect(await keptKeys(expiring.distributionId)).toEqual([]);
+    expect(await clicksOf(expiring.distributionId)).toBe(0);
+  });
+
+  it('refuses a malformed Idempotency-Key with 400 and counts nothing', async () => {
+    const { code, distributionId } = await makeLink({ max_clicks: 5 });
+    for (const bad of ['', 'x'.repeat(256), 'with space', 'caf\u00e9', '\u00a0']) {
+      const res = await fetch(`${stack.baseUrl}/v1/links/${code}/claim`, {
+        method: 'POST',
+        headers: { 'user-agent': BROWSER, 'idempotency-key': bad },
+      });
+      expect(res.status, JSON.stringify(bad)).toBe(400);
+      expect(await res.json()).toMatchObject({ code: 'INVALID_IDEMPOTENCY_KEY' });
+    }
+    expect((await claimWithKey(code, 'x'.repeat(255))).status).toBe(200);
+    expect(await clicksOf(distributionId)).toBe(1);
+  });
+
+  it('keeps nothing of a claim whose statement fails half-way: the retry with its key counts it, once', async () => {
+    const { code, distributionId } = await makeLink({ max_clicks: 5 });
+    // The key is written before the counter; the counter's update fails (as a lost connection or a conflict would).
+    await database.query(`
+      create or replace function test_refuse_click() returns trigger language plpgsql as $$
+      begin raise exception 'refused by the test' using errcode = '40001'; end $$;
+      create trigger test_refuse_click before update on links for each row execute function test_refuse_click();`);
+    try {
+      const failed = await claimWithKey(code, 'half-way');
+      expect(failed.status).toBe(503);
+      expect(await keptKeys(distributionId)).toEqual([]);
+    } finally {
+      await database.query('drop trigger test_refuse_click on links; drop function test_refuse_click()');
+    }
+    const retry = await claimWithKey(code, 'half-way');
+    expect(retry.status).toBe(200);
+    expect(retry.headers.get('idempotency-replayed')).toBeNull();
+    expect(await clicksOf(distributionId)).toBe(1);
+    expect(await keptKeys(distributionId)).toEqual([['half-way', 1]]);
+  });
+
+  it('forgets a counted key after 24 hours (the hourly purge), so the same key counts again', async () => {
+    const { code, distributionId } = await makeLink({ max_clicks: 5 });
+    expect((await claimWithKey(code, 'old-press')).status).toBe(200);
+    expect((await claimWithKey(code, 'new-press')).status).toBe(200);
+    await database.query(
+      `update link_claim_keys set claimed_at = now() - interval '25 hours' where distribution_id = $1 and key = $2`,
+      [distributionId, 'old-press'],
+    );
+    await stack.app.get(PurgeClaimKeysJob).run();
+    expect(await keptKeys(distributionId)).toEqual([['new-press', 2]]);
+    expect((await claimWithKey(code, 'new-press')).headers.get('idempotency-replayed')).toBe('true');
+    const again = await claimWithKey(code, 'old-press');
+    expect(again.headers.get('idempotency-replayed')).toBeNull();
+    expect(await clicksOf(distributionId)).toBe(3);
+  });
 
   it('says a link expired once its time has passed (410 LINK_EXPIRED), and counts nothing', async () => {
     const { code, distributionId } = await makeLink({ expiry_date: new Date(Date.now() + 2 * 3600_000).toISOString() });
