@@ -37,12 +37,12 @@ if (!Number.isFinite(timeoutMs) || timeoutMs <= 0 || unknown.length > 0) {
 
 const started = Date.now();
 let lastPrint = 0;
-const progress = (read: number, force = false) => {
+const progress = (applied: number, force = false) => {
   if (!force && Date.now() - lastPrint < 1000) return;
   lastPrint = Date.now();
   const seconds = (Date.now() - started) / 1000;
   console.log(
-    `  ${read.toLocaleString('en-US')} events applied, all read models together (${Math.round(read / Math.max(seconds, 0.001)).toLocaleString('en-US')}/s)`,
+    `  ${applied.toLocaleString('en-US')} events applied, all read models together (${Math.round(applied / Math.max(seconds, 0.001)).toLocaleString('en-US')}/s)`,
   );
 };
 
@@ -58,8 +58,8 @@ try {
       projections.filter((p) => names.includes(p.name)),
       { batchSize: 2000 },
     );
-    const read = await host.drain({ names, deadlineMs: timeoutMs, onProgress: progress });
-    progress(read, true);
+    const applied = await host.drain({ names, deadlineMs: timeoutMs, onProgress: progress });
+    progress(applied, true);
   } else {
     console.log('Another process runs the subscriptions: it rebuilds them now; following its progress');
     const target = await store.headPosition();

@@ -67,23 +67,29 @@ export interface PositionedEvent extends NewEvent {
   revision: number;
 }
 
-/** A page of the feed for a reader of `types`, from the events `readAll` read (for stores that read them whole). */
-export function feedPageFor(read: readonly RecordedEvent[], types: readonly string[]): FeedPage {
+/**
+ * A page of the feed for a reader of `types`, from the events `readAll` read (at most `limit`; for stores that read
+ * the feed whole).
+ */
+export function feedPageFor(read: readonly RecordedEvent[], limit: number, types: readonly string[]): FeedPage {
   const wanted = new Set(types);
   return {
     events: read.filter((e) => wanted.has(e.type)),
-    read: read.length,
+    more: read.length === limit,
     last: read.at(-1)?.position ?? null,
   };
 }
 
 /** A page of the feed as a reader of some event types reads it (`readFeedFor`). */
 export interface FeedPage {
-  /** The events of the reader's types among those read, whole, in feed order. */
+  /** The reader's events, whole, in feed order (at most the limit asked for). */
   events: RecordedEvent[];
-  /** How many events were read (of any type); fewer than asked for: the end of what is readable now. */
-  read: number;
-  /** The position of the last event read (of any type): where the reader goes on from. Null: nothing read. */
+  /** The page stopped at its limit: more may be readable at once. False: this is the end of what is readable now. */
+  more: boolean;
+  /**
+   * Where the reader goes on from: its last event, or a later event of another type when the reader has passed
+   * events it does not read. Null: nothing new is readable.
+   */
   last: string | null;
 }
 
@@ -112,7 +118,7 @@ export interface EventStore {
 
   /**
    * Reads the feed as `readAll` does, for a reader of some event types: only its events come back (a reader of
-   * sign-ups passing a million clicks receives none of them), with how many were read and where the page ended.
+   * sign-ups passing a million clicks receives none of them), with where the page ended and whether more follow.
    */
   readFeedFor(after: string | null, limit: number, types: readonly string[]): Promise<FeedPage>;
 

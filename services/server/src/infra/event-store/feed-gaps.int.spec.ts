@@ -160,6 +160,30 @@ function followFeed(store: SqlEventStore, start: string | null, end: End, hardDe
   return { seen, done };
 }
 
+/**
+ * A live reader of the feed for one type (`readFeedFor`, as a subscription reads it), with pages of 1-3 of its events,
+ * moving on to where each page ended (past the events of other types), until it stands at the writers' head.
+ */
+function followFeedFor(store: SqlEventStore, start: string | null, types: string[], end: End, hardDeadline: number) {
+  const seen: RecordedEvent[] = [];
+  const done = (async () => {
+    let after = start;
+    while (Date.now() < hardDeadline && (end.at === undefined || Date.now() < end.at + 10_000)) {
+      const head = end.head;
+      const page = await store.readFeedFor(after, randomInt(1, 4), types);
+      expect(page.events.every((e) => types.includes(e.type))).toBe(true);
+      seen.push(...page.events);
+      if (page.last !== null) {
+        if (after !== null) expect(store.comparePositions(after, page.last)).toBeLessThan(0);
+        after = page.last;
+      } else if (head !== undefined && (head === null || (after !== null && store.comparePositions(after, head) >= 0)))
+        return;
+      else await sleep(1);
+    }
+  })();
+  return { seen, done };
+}
+
 /** The control: a reader that orders by the global position alone, without a visibility bound. */
 function followNaive(database: Database, start: bigint, end: End, hardDeadline: number) {
   const state = { after: start, seen: [] as Array<{ id: string; pos: bigint }> };
@@ -253,10 +277,13 @@ describe.skipIf(!testEnv.databaseUrl)('feed gaps on PostgreSQL', () => {
       const start = await store.headPosition();
       const end: End = {};
       const reader = followFeed(store, start, end, Date.now() + 45_000);
+      // A reader of one rare type, which moves past everything else without reading it.
+      const typed = followFeedFor(store, start, ['FeedGapSecond'], end, Date.now() + 45_000);
       const workload = await runWriters(first.url!, runId, { writers: 24, transactions: 50 });
       end.at = Date.now();
       end.head = await store.headPosition();
       await reader.done;
+      await typed.done;
       const lagMs = Date.now() - end.at;
 
       // The reader got everything while the other database's transaction was still open.
@@ -264,6 +291,15 @@ describe.skipIf(!testEnv.databaseUrl)('feed gaps on PostgreSQL', () => {
       expect(BigInt(rows[0]!.xid)).toBe(heldTx);
       expect(workload.rolledBack.size).toBeGreaterThan(0);
       expectComplete(store, reader.seen, workload, runId);
+      // The typed reader: every committed event of its type once (the whole reader above has them all), none other.
+      const ofType = new Set(reader.seen.filter((e) => e.type === 'FeedGapSecond').map((e) => e.id));
+      expect(ofType.size).toBeGreaterThan(0);
+      expectComplete(
+        store,
+        typed.seen,
+        { committed: ofType, rolledBack: workload.rolledBack, transactions: workload.transactions },
+        runId,
+      );
       // It was older than every event read: only the filter on this database kept it out of the bound.
       for (const e of reader.seen) expect(txOf(e.position)).toBeGreaterThan(heldTx);
       expect(lagMs).toBeLessThan(5_000);

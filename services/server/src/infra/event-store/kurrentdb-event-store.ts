@@ -274,7 +274,7 @@ export class KurrentDbEventStore implements EventStore {
   }
 
   async readFeedFor(after: string | null, limit: number, types: readonly string[]): Promise<FeedPage> {
-    return feedPageFor(await this.readAll(after, limit), types);
+    return feedPageFor(await this.readAll(after, limit), limit, types);
   }
 
   async headPosition(): Promise<string | null> {

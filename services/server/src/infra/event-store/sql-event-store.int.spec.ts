@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 import { type Database, openDatabase } from '../db/database.js';
-import { createTestDatabase, testEnv } from '../../testing/test-database.js';
+import { backendName, createTestDatabase, testEnv } from '../../testing/test-database.js';
 import { eventStoreContract } from './event-store.contract.js';
 import { WrongExpectedRevisionError } from './event-store.port.js';
 import { SqlEventStore } from './sql-event-store.js';
@@ -170,4 +170,39 @@ withinTransactionSuite('PGlite', async () => {
   const database = await openDatabase({});
   await database.migrate();
   return { database, dispose: () => database.close() };
+});
+
+describe(`SQL adapter on ${backendName()}: a reader of some types passes the others without reading them`, () => {
+  it('answers a reader of a rare type its events and the end of the feed in one read, past thousands of others', async () => {
+    const t = await createTestDatabase();
+    const store = new SqlEventStore(t.database);
+    try {
+      const start = await store.headPosition();
+      const noise = (n: number) =>
+        Array.from({ length: n }, (_, i) => ({ id: randomUUID(), type: 'Noise', data: { i } }));
+      await store.appendToStream(`noise-${randomUUID()}`, noise(1500));
+      const rare = { id: randomUUID(), type: 'Rare', data: { n: 1 } };
+      await store.appendToStream(`rare-${randomUUID()}`, [rare]);
+      await store.appendToStream(`noise-${randomUUID()}`, noise(1500));
+      const head = await store.headPosition();
+
+      const page = await store.readFeedFor(start, 500, ['Rare', 'Rare', 'Unheard']);
+      expect(page.events.map((e) => e.id)).toEqual([rare.id]);
+      expect(page.more).toBe(false);
+      expect(page.last).toBe(head);
+      // Full pages: the last event read is where the next page starts; nothing is skipped between pages.
+      const noisy = await store.readFeedFor(start, 1000, ['Noise']);
+      expect(noisy.events).toHaveLength(1000);
+      expect(noisy.more).toBe(true);
+      expect(noisy.last).toBe(noisy.events.at(-1)!.position);
+      const rest = await store.readFeedFor(noisy.last, 5000, ['Noise', 'Rare']);
+      expect(rest.events).toHaveLength(2001);
+      expect(rest.events[500]!.id).toBe(rare.id);
+      expect(rest.last).toBe(head);
+      // At the end: nothing.
+      expect(await store.readFeedFor(head, 500, ['Rare'])).toEqual({ events: [], more: false, last: null });
+    } finally {
+      await t.dispose();
+    }
+  });
 });

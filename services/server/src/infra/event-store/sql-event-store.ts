@@ -306,23 +306,21 @@ export class SqlEventStore implements EventStore {
   }
 
   async readFeedFor(after: string | null, limit: number, types: readonly string[]): Promise<FeedPage> {
-    // The page is read whole in the database; only the reader's events leave it, and the last one read (its place).
-    const rows = await this.run<EventRow & { mine: boolean; read: string }>(
+    // Only the reader's events are read, each type's from its own index; a last row of another type (data left out)
+    // is the end of what is readable now, which the reader moves on to.
+    const wanted = new Set(types);
+    const rows = await this.run<EventRow>(
       `select epoch, transaction_id::text as tx, global_position::text as pos, stream_id, stream_position, event_id,
-              type, case when mine then data end as data, case when mine then metadata else '{}'::jsonb end as metadata,
-              created_at, mine, read::text as read
-       from (select e.*, e.type = any($5::text[]) as mine, count(*) over () as read,
-                    row_number() over (order by e.epoch desc, e.transaction_id desc, e.global_position desc) as from_end
-             from seatlink_read_all($1, $2::bigint, $3::bigint, $4) e) page
-       where mine or from_end = 1
-       order by epoch, transaction_id, global_position`,
-      [...readAllParams(after, limit), [...types]],
+              type, data, metadata, created_at
+       from seatlink_read_feed_for($1, $2::bigint, $3::bigint, $4, $5::text[])`,
+      [...readAllParams(after, limit), [...wanted]],
       'seatlink_read_feed_for',
     );
     const last = rows.at(-1);
+    const events = rows.filter((r) => wanted.has(r.type)).map(toRecorded);
     return {
-      events: rows.filter((r) => r.mine).map(toRecorded),
-      read: last ? Number(last.read) : 0,
+      events,
+      more: events.length === limit,
       last: last ? encodePosition(last.epoch, String(last.tx), String(last.pos)) : null,
     };
   }

@@ -7,7 +7,12 @@ import { Backoff } from '../../shared/backoff.js';
 import { CheckpointMovedError, ensureCheckpoint } from './checkpoints.js';
 import { Signal } from '../../shared/signal.js';
 import type { LiveUpdate, Subscription } from './subscription.js';
-import { type RetryPolicy, type SubscriptionLogger, SubscriptionRunner } from './subscription-runner.js';
+import {
+  type RetryPolicy,
+  type StepResult,
+  type SubscriptionLogger,
+  SubscriptionRunner,
+} from './subscription-runner.js';
 
 /** Advisory-lock key of the subscriptions: exactly one process runs them at a time; the others stand by. */
 export const SUBSCRIPTIONS_LOCK_KEY = 7310002;
@@ -241,9 +246,9 @@ export class SubscriptionHost {
     const failures = new Backoff({ initialMs: 100, maxMs: 5000 });
     const invisible = new Backoff({ initialMs: 5, maxMs: this.pollMs, jitter: false });
     while (stillActive()) {
-      let read: number;
+      let step: StepResult;
       try {
-        read = await runner.step();
+        step = await runner.step();
         failures.reset();
       } catch (err) {
         if (!stillActive()) return;
@@ -253,10 +258,10 @@ export class SubscriptionHost {
         await signal.wait(failures.next());
         continue;
       }
-      if (read === this.batchSize) continue;
+      if (step.more) continue;
       // A whole poll interval without a wake-up: quiet; the next step reads the checkpoint afresh (a reset for a
       // rebuild while nothing was appended is seen within a poll; while events come, the next move's check sees it).
-      if (read > 0) {
+      if (step.moved) {
         invisible.reset();
         if (!(await signal.wait(this.pollMs))) runner.idle();
         continue;
@@ -277,10 +282,10 @@ export class SubscriptionHost {
   /**
    * Runs the named subscriptions (all by default) until each has read everything committed before the call, in this
    * process, without the loops: for the replay CLI and tests. The caller must hold the lock (or know nobody else runs
-   * them). `onProgress` is told the events read so far.
+   * them). `onProgress` is told the events applied so far; answers their number.
    */
   async drain(
-    options: { names?: readonly string[]; deadlineMs?: number; onProgress?: (read: number) => void } = {},
+    options: { names?: readonly string[]; deadlineMs?: number; onProgress?: (applied: number) => void } = {},
   ): Promise<number> {
     const runners = options.names ? this.runners.filter((r) => options.names!.includes(r.name)) : this.runners;
     const target = await this.store.headPosition();
@@ -294,11 +299,11 @@ export class SubscriptionHost {
           const checkpoint = await runner.checkpoint();
           if (checkpoint !== null && this.store.comparePositions(checkpoint, target) >= 0) return;
           if (Date.now() > deadline) throw new CatchUpTimeoutError([runner.name]);
-          const read = await runner.step();
-          total += read;
+          const step = await runner.step();
+          total += step.applied;
           options.onProgress?.(total);
           // Nothing readable yet: a transaction still open holds newer events back.
-          if (read === 0) await new Promise((r) => setTimeout(r, 10));
+          if (!step.moved) await new Promise((r) => setTimeout(r, 10));
         }
       }),
     );

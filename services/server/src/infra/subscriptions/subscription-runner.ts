@@ -29,6 +29,16 @@ export interface RunnerOptions {
   logger: SubscriptionLogger;
 }
 
+/** What one step of a runner did. */
+export interface StepResult {
+  /** Events of the subscription's types it applied (or parked). */
+  applied: number;
+  /** The checkpoint moved; false: nothing new was readable. */
+  moved: boolean;
+  /** The page was full: more may be readable at once. */
+  more: boolean;
+}
+
 const describe = (err: unknown) => safeErrorMessage(err).slice(0, 2000);
 
 /**
@@ -74,14 +84,17 @@ export class SubscriptionRunner {
     this.known = null;
   }
 
-  /** Processes one batch; answers how many feed events it read (0: nothing new is readable). */
-  async step(): Promise<number> {
+  /**
+   * Processes one batch: answers how many of its events it applied, whether its checkpoint moved (false: nothing new
+   * is readable) and whether more may be readable at once.
+   */
+  async step(): Promise<StepResult> {
     const from = await this.position();
     this.known = null;
     const page = await this.store.readFeedFor(from, this.options.batchSize, this.subscription.handles);
     if (page.last === null) {
       this.known = { position: from };
-      return 0;
+      return { applied: 0, moved: false, more: false };
     }
     try {
       if (page.events.length === 0) await this.skip(from, page.last);
@@ -91,7 +104,7 @@ export class SubscriptionRunner {
       if (err instanceof CheckpointMovedError || isTransientDatabaseError(err)) throw err;
       await this.isolate(page.events, from, page.last);
     }
-    return page.read;
+    return { applied: page.events.length, moved: true, more: page.more };
   }
 
   /**

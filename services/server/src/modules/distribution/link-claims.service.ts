@@ -170,14 +170,14 @@ export class LinkClaims {
     }
     const before = Number(row.before);
     const after = Number(row.after);
-    // Claims refused while the link was live were past its limit.
-    const refusal = new LinkGoneError(row.state === 'active' ? 'limit_reached' : row.state);
+    // Claims refused while the link was live were past its limit. (One error for all of them, made only when needed.)
+    let refusal: LinkGoneError | undefined;
     const at = row.last_click_at ? new Date(row.last_click_at).toISOString() : '';
     const recorded = new Set<number>();
     for (const [i, w] of batch.entries()) {
       const n = row.clicks[i];
       if (n === null || n === undefined) {
-        w.reject(refusal);
+        w.reject((refusal ??= new LinkGoneError(row.state === 'active' ? 'limit_reached' : row.state)));
         continue;
       }
       // A click of this batch, the first time it is answered (a key sent twice in one batch is one click).
