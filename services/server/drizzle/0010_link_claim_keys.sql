@@ -42,8 +42,13 @@ BEGIN
   ), firsts AS (
     SELECT DISTINCT ON (c.k) c.k, c.i FROM c WHERE c.k IS NOT NULL ORDER BY c.k, c.i
   ), known AS (
-    SELECT lk.key AS k, lk.n FROM link_claim_keys lk
-    WHERE lk.distribution_id = v_link.distribution_id AND lk.key IN (SELECT firsts.k FROM firsts)
+    -- One lookup by (link, key) each: a plan that scans the link's keys for the batch's would read them all.
+    SELECT f.k, f.n FROM (
+      SELECT firsts.k, (SELECT lk.n FROM link_claim_keys lk
+                        WHERE lk.distribution_id = v_link.distribution_id AND lk.key = firsts.k) AS n
+      FROM firsts
+    ) f
+    WHERE f.n IS NOT NULL
   ), fresh AS (
     SELECT c.i, c.k, v_link.clicks + (row_number() OVER (ORDER BY c.i))::integer AS n FROM c
     WHERE c.k IS NULL OR (c.i IN (SELECT firsts.i FROM firsts) AND c.k NOT IN (SELECT known.k FROM known))

@@ -19,6 +19,7 @@ import { TestPaymentGateway } from './infra/payments/test-payment-gateway.js';
 import { PAYMENT_WEBHOOK_PATH } from './modules/payments/payments.module.js';
 import { registerHttpHardening, staticCacheHeaders } from './infra/http/security.js';
 import { createValidationPipe } from './infra/http/validation.js';
+import { registerNativeRoutes } from './infra/http/native-route.js';
 import { SeatlinkIoAdapter } from './infra/realtime/io.adapter.js';
 
 const LEVELS: LogLevel[] = ['error', 'warn', 'log', 'debug', 'verbose'];
@@ -71,6 +72,7 @@ export async function createHttpApp(config: AppConfig, role: 'all' | 'api'): Pro
     }),
   );
   connectTestPayments(app);
+  registerNativeRoutes(app, app.getHttpAdapter().getInstance());
   app.enableShutdownHooks();
   return app;
 }

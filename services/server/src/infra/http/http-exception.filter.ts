@@ -26,9 +26,102 @@ function messageOf(body: unknown, fallback: string): string {
  * Unknown errors are logged and answered 500 without details. A GET for a page of the dashboard
  * that the API does not know gets the web app's index.html (client-side routing).
  */
+interface ErrorBody {
+  message: string;
+  code?: string;
+  error?: string;
+  retryAfterSeconds?: number;
+  statusCode: number;
+  [detail: string]: unknown;
+}
+
+const logger = new Logger('Http');
+
+/** The status and JSON body an error leaves as (logged when it is the server's fault). */
+export function errorAnswer(exception: unknown): { status: number; body: ErrorBody } {
+  if (exception instanceof HttpException) {
+    const status = exception.getStatus();
+    const response = exception.getResponse();
+    const extra = response && typeof response === 'object' ? (response as Record<string, unknown>) : {};
+    return {
+      status,
+      body: {
+        message: messageOf(response, exception.message),
+        ...(typeof extra.code === 'string' ? { code: extra.code } : {}),
+        // Nest's "error" (the status name, or the failure text where a call's contract puts it there).
+        ...(typeof extra.error === 'string' ? { error: extra.error } : {}),
+        ...(typeof extra.retryAfterSeconds === 'number' ? { retryAfterSeconds: extra.retryAfterSeconds } : {}),
+        statusCode: status,
+      },
+    };
+  }
+  if (exception instanceof DomainError) {
+    const status = exception.status;
+    return {
+      status,
+      body: { ...exception.details, message: exception.message, code: exception.code, statusCode: status },
+    };
+  }
+  if (exception instanceof WrongExpectedRevisionError) {
+    // Retries ran out under heavy contention on one stream: nothing was written; the client may try again.
+    return {
+      status: 409,
+      body: {
+        message: 'This changed at the same time elsewhere. Please try again.',
+        code: 'CONFLICT',
+        statusCode: 409,
+      },
+    };
+  }
+  if (exception instanceof InvalidEventDataError) {
+    // Text the database cannot keep (a NUL character): nothing was written.
+    return {
+      status: 400,
+      body: {
+        message: 'The request contains characters that cannot be stored',
+        code: 'INVALID_CHARACTERS',
+        statusCode: 400,
+      },
+    };
+  }
+  if (isClientError(exception)) {
+    // Fastify's own errors: malformed JSON, body too large, unsupported media type...
+    const status = exception.statusCode;
+    return { status, body: { message: clientMessage(exception), statusCode: status } };
+  }
+  if (isTransientDatabaseError(exception)) {
+    logger.warn(`Database unavailable: ${safeErrorMessage(rootCause(exception))}`);
+    return {
+      status: 503,
+      body: {
+        message: 'The service is unavailable for a moment. Please try again.',
+        code: 'UNAVAILABLE',
+        statusCode: 503,
+        retryAfterSeconds: 1,
+      },
+    };
+  }
+  // Never the query's parameters (drizzle puts them in its message): they may be hashes or tokens.
+  const root = rootCause(exception);
+  logger.error(root instanceof Error && root.stack ? root.stack : safeErrorMessage(exception));
+  return { status: 500, body: { message: 'Something went wrong', statusCode: 500 } };
+}
+
+/** Sends an error as every call answers one (`errorAnswer`), with Retry-After when the client should come back. */
+export function sendError(reply: FastifyReply, { status, body }: { status: number; body: ErrorBody }): void {
+  if (body.retryAfterSeconds !== undefined) void reply.header('Retry-After', String(body.retryAfterSeconds));
+  void reply.status(status).send(body);
+}
+
+/**
+ * Every error leaves as JSON `{ message, code?, statusCode }`, with `message` always a string (the web's request
+ * helper shows it). The database out of reach for a moment is a 503 with Retry-After (a retry with the same
+ * Idempotency-Key never does a change twice).
+ * Unknown errors are logged and answered 500 without details. A GET for a page of the dashboard
+ * that the API does not know gets the web app's index.html (client-side routing).
+ */
 @Catch()
 export class HttpExceptionFilter implements ExceptionFilter {
-  private readonly logger = new Logger('Http');
   private readonly indexHtml: string | null;
 
   constructor(webDist: string | null) {
@@ -40,73 +133,12 @@ export class HttpExceptionFilter implements ExceptionFilter {
     const ctx = host.switchToHttp();
     const reply = ctx.getResponse<FastifyReply>();
     const request = ctx.getRequest<FastifyRequest>();
-    let status = 500;
-    let body: {
-      message: string;
-      code?: string;
-      error?: string;
-      retryAfterSeconds?: number;
-      statusCode: number;
-      [detail: string]: unknown;
-    };
-
-    if (exception instanceof HttpException) {
-      status = exception.getStatus();
-      const response = exception.getResponse();
-      const extra = response && typeof response === 'object' ? (response as Record<string, unknown>) : {};
-      body = {
-        message: messageOf(response, exception.message),
-        ...(typeof extra.code === 'string' ? { code: extra.code } : {}),
-        // Nest's "error" (the status name, or the failure text where a call's contract puts it there).
-        ...(typeof extra.error === 'string' ? { error: extra.error } : {}),
-        ...(typeof extra.retryAfterSeconds === 'number' ? { retryAfterSeconds: extra.retryAfterSeconds } : {}),
-        statusCode: status,
-      };
-    } else if (exception instanceof DomainError) {
-      status = exception.status;
-      body = { ...exception.details, message: exception.message, code: exception.code, statusCode: status };
-    } else if (exception instanceof WrongExpectedRevisionError) {
-      // Retries ran out under heavy contention on one stream: nothing was written; the client may try again.
-      status = 409;
-      body = {
-        message: 'This changed at the same time elsewhere. Please try again.',
-        code: 'CONFLICT',
-        statusCode: 409,
-      };
-    } else if (exception instanceof InvalidEventDataError) {
-      // Text the database cannot keep (a NUL character): nothing was written.
-      status = 400;
-      body = {
-        message: 'The request contains characters that cannot be stored',
-        code: 'INVALID_CHARACTERS',
-        statusCode: 400,
-      };
-    } else if (isClientError(exception)) {
-      // Fastify's own errors: malformed JSON, body too large, unsupported media type...
-      status = exception.statusCode;
-      body = { message: clientMessage(exception), statusCode: status };
-    } else if (isTransientDatabaseError(exception)) {
-      status = 503;
-      this.logger.warn(`Database unavailable: ${safeErrorMessage(rootCause(exception))}`);
-      body = {
-        message: 'The service is unavailable for a moment. Please try again.',
-        code: 'UNAVAILABLE',
-        statusCode: 503,
-        retryAfterSeconds: 1,
-      };
-    } else {
-      // Never the query's parameters (drizzle puts them in its message): they may be hashes or tokens.
-      const root = rootCause(exception);
-      this.logger.error(root instanceof Error && root.stack ? root.stack : safeErrorMessage(exception));
-      body = { message: 'Something went wrong', statusCode: 500 };
-    }
-
-    if (status === 404 && this.indexHtml && request.method === 'GET' && !isApiPath(request.url)) {
+    const answer = errorAnswer(exception);
+    if (answer.status === 404 && this.indexHtml && request.method === 'GET' && !isApiPath(request.url)) {
       void reply.status(200).header('cache-control', 'no-cache').type('text/html; charset=utf-8').send(this.indexHtml);
       return;
     }
-    if (body.retryAfterSeconds !== undefined) void reply.header('Retry-After', String(body.retryAfterSeconds));
-    void reply.status(status).send(body);
+    sendError(reply, answer);
   }
 }
 

@@ -31,9 +31,8 @@ const VALID_KEY = /^[\x21-\x7e]{1,255}$/;
 const SKIP = 'seatlink:no-idempotency';
 
 /**
- * The route is left out of the general Idempotency-Key handling: either it ignores the key (its answer is not all it
- * does: sign-in sets a session cookie, which a replayed answer would not, and running it again is what a retry wants)
- * or it honours the key itself (a link's claim, deduplicated where its clicks are counted).
+ * The route ignores Idempotency-Key: its answer is not all it does (sign-in sets a session cookie, which a replayed
+ * answer would not), and running it again is what a retry wants.
  */
 export const NoIdempotencyKey = () => SetMetadata(SKIP, true);
 

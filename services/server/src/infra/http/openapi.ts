@@ -8,6 +8,7 @@ import type { NestFastifyApplication } from '@nestjs/platform-fastify';
 import { z } from 'zod';
 import { IS_ADMIN_ONLY, IS_PUBLIC } from '../../modules/identity/auth.decorators.js';
 import { SESSION_COOKIE } from '../../modules/identity/sessions.service.js';
+import { nativeRoutes } from './native-route.js';
 
 type JsonSchema = Record<string, unknown>;
 
@@ -42,6 +43,11 @@ const ERROR: JsonSchema = {
   properties: { message: { type: 'string' }, code: { type: 'string' }, statusCode: { type: 'integer' } },
 };
 
+const responsesOf = (status: number): Operation['responses'] => ({
+  [String(status)]: { description: 'Done' },
+  '4XX': { description: 'Refused: the message says why', content: { 'application/json': { schema: ERROR } } },
+});
+
 /** The zod schema as JSON Schema of what a caller sends (transforms and refinements are the server's business). */
 function jsonSchema(schema: unknown): JsonSchema {
   if (!(schema instanceof z.ZodType)) return {};
@@ -56,6 +62,8 @@ const joinPath = (...parts: string[]) =>
     .flatMap((p) => p.split('/'))
     .filter(Boolean)
     .join('/')}`;
+/** `/v1/links/:code` → `/v1/links/{code}`. */
+const openApiPath = (path: string) => path.replace(/:([A-Za-z_][A-Za-z0-9_]*)/g, '{$1}');
 const titleOf = (name: string) =>
   name
     .replace(/Controller$/, '')
@@ -108,7 +116,7 @@ export function buildOpenApiDocument(app: NestFastifyApplication): OpenApiDocume
         (method === 'post' ? HttpStatus.CREATED : HttpStatus.OK);
       for (const prefix of prefixes) {
         for (const sub of asArray(routePath)) {
-          const path = joinPath(prefix, sub).replace(/:([A-Za-z_][A-Za-z0-9_]*)/g, '{$1}');
+          const path = openApiPath(joinPath(prefix, sub));
           // The path's own parameters, also those read without a schema.
           for (const [, param] of path.matchAll(/\{([^}]+)\}/g)) {
             if (!parameters.some((p) => p.in === 'path' && p.name === param)) {
@@ -121,18 +129,27 @@ export function buildOpenApiDocument(app: NestFastifyApplication): OpenApiDocume
             ...(isPublic ? { security: [] } : {}),
             parameters,
             ...(body ? { requestBody: { required: true, content: { 'application/json': { schema: body } } } } : {}),
-            responses: {
-              [String(status)]: { description: 'Done' },
-              '4XX': {
-                description: 'Refused: the message says why',
-                content: { 'application/json': { schema: ERROR } },
-              },
-            },
+            responses: responsesOf(status),
           };
           (paths[path] ??= {})[method] = operation;
         }
       }
     }
+  }
+  // The calls Fastify serves itself (public), from their definitions.
+  for (const route of nativeRoutes(app)) {
+    (paths[openApiPath(route.path)] ??= {})[route.method.toLowerCase()] = {
+      summary: route.summary,
+      tags: [route.tag],
+      security: [],
+      parameters: Object.entries(route.params).map(([name, schema]) => ({
+        name,
+        in: 'path' as const,
+        required: true,
+        schema: jsonSchema(schema),
+      })),
+      responses: responsesOf(route.status),
+    };
   }
   return {
     openapi: '3.1.0',

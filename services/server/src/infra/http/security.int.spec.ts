@@ -67,6 +67,43 @@ describe('response headers, compression and caching', () => {
     },
   );
 
+  it('answers a link claim (served without Nest’s pipeline) like every other call: headers, request id, CORS, errors', async () => {
+    const origin = new URL(stack.config.DASHBOARD_URL).origin;
+    const claim = (code: string, headers: Record<string, string>, body?: string) =>
+      fetch(`${stack.baseUrl}/v1/links/${code}/claim`, { method: 'POST', headers: { origin, ...headers }, body });
+    const browser = { 'user-agent': 'Mozilla/5.0 (X11; Linux x86_64) Chrome/131.0' };
+    const cases: Array<[Response, number, Record<string, unknown>]> = [
+      [await claim('A'.repeat(22), browser), 404, { code: 'LINK_NOT_FOUND' }],
+      [await claim('short', browser), 400, {}],
+      [await claim('A'.repeat(22), { 'user-agent': 'Slackbot-LinkExpanding 1.0' }), 403, { code: 'AUTOMATED_CLIENT' }],
+      [await claim('A'.repeat(22), { ...browser, 'idempotency-key': 'a b' }), 400, { code: 'INVALID_IDEMPOTENCY_KEY' }],
+      [
+        await claim('A'.repeat(22), { ...browser, 'content-type': 'application/x-www-form-urlencoded' }, 'a=1'),
+        415,
+        { message: 'Unsupported content type; send JSON' },
+      ],
+    ];
+    for (const [res, status, body] of cases) {
+      expect(res.status).toBe(status);
+      const answer = (await res.json()) as { message?: unknown };
+      expect(answer).toMatchObject({ ...body, statusCode: status });
+      expect(typeof answer.message).toBe('string');
+      expect(res.headers.get('content-security-policy')).toBe("default-src 'none';frame-ancestors 'none'");
+      expect(res.headers.get('x-content-type-options')).toBe('nosniff');
+      expect(res.headers.get('x-request-id')).toMatch(/^[0-9a-f-]{36}$/);
+      expect(res.headers.get('access-control-allow-origin')).toBe(origin);
+    }
+    const given = await claim('A'.repeat(22), { ...browser, 'x-request-id': 'proxy-given.1' });
+    expect(given.headers.get('x-request-id')).toBe('proxy-given.1');
+    // From another site: refused before anything runs.
+    const foreign = await fetch(`${stack.baseUrl}/v1/links/${'A'.repeat(22)}/claim`, {
+      method: 'POST',
+      headers: { ...browser, origin: 'https://evil.example' },
+    });
+    expect(foreign.status).toBe(403);
+    expect(foreign.headers.get('access-control-allow-origin')).not.toBe('https://evil.example');
+  });
+
   it.skipIf(!testEnv.redisUrl)('gives the queue board, a page under /v1, a page policy, not the API one', async () => {
     const res = await get('/v1/admin/queues');
     expect(res.headers.get('content-security-policy')).toContain("default-src 'self'");

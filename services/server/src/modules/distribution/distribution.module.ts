@@ -11,6 +11,7 @@ import { auditLogProjection } from './read-models/audit-log.projection.js';
 import { linkClickTimelineProjection } from './read-models/link-click-timeline.projection.js';
 import { linksProjection } from './read-models/links.projection.js';
 import { RecallDistributionHandler } from './recall-distribution.handler.js';
+import { ClaimLinkRoute } from './claim-link.route.js';
 import { PurgeClaimKeysJob } from './purge-claim-keys.job.js';
 import { SettleDistributionJob } from './settle-distribution.job.js';
 
@@ -26,6 +27,7 @@ import { SettleDistributionJob } from './settle-distribution.job.js';
     SettleDistributionJob,
     PurgeClaimKeysJob,
     LinkClaims,
+    ClaimLinkRoute,
     ClickRecorder,
     ClickPusher,
     provideSubscription(linksProjection),

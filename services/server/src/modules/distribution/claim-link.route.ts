@@ -1,0 +1,65 @@
+import { ForbiddenException, Inject, Injectable } from '@nestjs/common';
+import { type ClaimResponse, LINK_MESSAGES, linkCodeParamSchema } from '@seatlink/contracts';
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import { isbot } from 'isbot';
+import { LRUCache } from 'lru-cache';
+import { APP_CONFIG, type AppConfig } from '../../infra/config/config.js';
+import { idempotencyKeyOf } from '../../infra/http/idempotency.interceptor.js';
+import { NativeRoute } from '../../infra/http/native-route.js';
+import { linkUrl } from '../wallet-accounts/read-models/accounts.queries.js';
+import { LinkClaims } from './link-claims.service.js';
+
+/**
+ * User-Agent strings already judged: isbot runs one long regular expression, and a link's recipients send few
+ * different ones. Bounded in bytes; an agent longer than any browser's is judged each time and not kept.
+ */
+const judged = new LRUCache<string, boolean>({
+  max: 2000,
+  maxSize: 1024 * 1024,
+  maxEntrySize: 1024,
+  sizeCalculation: (_bot, userAgent) => userAgent.length || 1,
+});
+const isAutomated = (userAgent: string) => {
+  let bot = judged.get(userAgent);
+  if (bot === undefined) {
+    bot = isbot(userAgent);
+    judged.set(userAgent, bot);
+  }
+  return bot;
+};
+
+const params = { code: linkCodeParamSchema };
+
+/**
+ * `POST /v1/links/{code}/claim` (public): counts a click when a person presses "Add to wallet" — never for a known bot
+ * or a client that does not say what it is (403) — and answers where to save the pass, or 404/410. Served natively (the
+ * hottest call of the product: every recipient's press). Its Idempotency-Key is honoured where the click is counted (a
+ * retry is answered with the click it was given, across API processes), not by the general handling, which would
+ * cost two more statements per claim.
+ */
+@Injectable()
+@NativeRoute()
+export class ClaimLinkRoute implements NativeRoute<typeof params> {
+  readonly method = 'POST';
+  readonly path = '/v1/links/:code/claim';
+  readonly summary = 'claim';
+  readonly tag = 'Links';
+  readonly params = params;
+  readonly status = 200;
+
+  constructor(
+    private readonly claims: LinkClaims,
+    @Inject(APP_CONFIG) private readonly config: AppConfig,
+  ) {}
+
+  async handle({ code }: { code: string }, request: FastifyRequest, reply: FastifyReply): Promise<ClaimResponse> {
+    const key = idempotencyKeyOf(request) ?? null;
+    const userAgent = request.headers['user-agent'];
+    if (!userAgent || isAutomated(userAgent)) {
+      throw new ForbiddenException({ message: LINK_MESSAGES.automated, code: 'AUTOMATED_CLIENT' });
+    }
+    const claimed = await this.claims.claim(code, linkUrl(this.config.DASHBOARD_URL, code), key);
+    if (claimed.replayed) void reply.header('Idempotency-Replayed', 'true');
+    return { wallet_url: claimed.walletUrl };
+  }
+}
