@@ -7,7 +7,7 @@
  * - `claim`: claims per second of one unlimited link, under 32 connections (autocannon, 5 s); baseline: a bare
  *   Fastify JSON route on the same machine under the same load. Goal: ratio ≥ 0.3. Records p99 latency too.
  * - `claim-keyed`: the same with an Idempotency-Key of its own on each claim, as the recipient page sends them (no
- *   goal; the keys go through the API's Idempotency-Key handling, two statements of their own per claim).
+ *   goal; the keys are kept by the call that counts the clicks).
  * - `max-clicks-race`: 200 concurrent claimers on a limit of 100, 20 runs: runs with exactly 100 claims through.
  *   Goal: 20 of 20.
  * - `click-to-dashboard`: 500 dashboards (sockets of the owner) connected, 200 claims a second over 200 links for

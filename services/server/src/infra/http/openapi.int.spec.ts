@@ -45,7 +45,14 @@ describe('/docs: the OpenAPI document of every call, from the controllers and th
       in: 'cookie',
       name: 'seatlink_session',
     });
-    expect(document.paths['/v1/links/{code}/claim']!.post!.security).toEqual([]);
+    const claim = document.paths['/v1/links/{code}/claim']!.post!;
+    expect(claim.security).toEqual([]);
+    // Served by Fastify itself (not a controller), described from its own definition all the same.
+    expect(claim.parameters.map(({ name, in: where, required }) => ({ name, where, required }))).toEqual([
+      { name: 'code', where: 'path', required: true },
+    ]);
+    expect(claim.parameters[0]!.schema).toMatchObject({ type: 'string', pattern: '^[A-Za-z0-9_-]{22}$' });
+    expect(Object.keys(claim.responses)).toEqual(['200', '4XX']);
     expect(document.paths['/v1/payments/webhook']!.post!.security).toEqual([]);
     expect(document.paths['/v1/me']!.get!.security).toBeUndefined();
   });

@@ -347,10 +347,17 @@ describe('links as recipients use them: viewing counts nothing, each claim count
 
   it('answers 404 for an unknown code and 400 for a malformed one', async () => {
     const unknown = 'A'.repeat(22);
-    expect((await claim(unknown)).status).toBe(404);
-    expect((await fetch(`${stack.baseUrl}/v1/links/${unknown}`)).status).toBe(404);
+    const answers = [await claim(unknown), await fetch(`${stack.baseUrl}/v1/links/${unknown}`)];
+    // The claim (served by Fastify itself) and the view (a controller) answer alike.
+    expect(answers.map((r) => r.status)).toEqual([404, 404]);
+    const [claimed, viewed]: unknown[] = await Promise.all(answers.map((r) => r.json()));
+    expect(claimed).toEqual(viewed);
+    expect(claimed).toEqual({ message: LINK_MESSAGES.notFound, code: 'LINK_NOT_FOUND', statusCode: 404 });
     for (const bad of ['short', `${'A'.repeat(21)}%00`, 'A'.repeat(23), '%E2%80%AE'.repeat(3)]) {
-      expect((await claim(bad)).status, bad).toBe(400);
+      const res = await claim(bad);
+      expect(res.status, bad).toBe(400);
+      const view = await fetch(`${stack.baseUrl}/v1/links/${bad}`);
+      expect(await res.json()).toEqual(await view.json());
     }
   });
 
