@@ -61,7 +61,7 @@ BEGIN
     ON CONFLICT DO NOTHING
   )
   SELECT (SELECT count(*) FROM given)::integer,
-         array_agg(coalesce(g.n, gk.n, CASE WHEN v_state <> 'recalled' THEN kn.n END) ORDER BY c.i)
+         coalesce(array_agg(coalesce(g.n, gk.n, CASE WHEN v_state <> 'recalled' THEN kn.n END) ORDER BY c.i), '{}')
   INTO v_given, v_clicks
   FROM c
   LEFT JOIN given g ON g.i = c.i

@@ -19,13 +19,7 @@ function messageOf(body: unknown, fallback: string): string {
   return fallback;
 }
 
-/**
- * Every error leaves as JSON `{ message, code?, statusCode }`, with `message` always a string (the web's request
- * helper shows it). The database out of reach for a moment is a 503 with Retry-After (a retry with the same
- * Idempotency-Key never does a change twice).
- * Unknown errors are logged and answered 500 without details. A GET for a page of the dashboard
- * that the API does not know gets the web app's index.html (client-side routing).
- */
+/** What an error answers: `message` always a string (the web's request helper shows it). */
 interface ErrorBody {
   message: string;
   code?: string;
