@@ -1,4 +1,6 @@
-CREATE INDEX "events_type_feed_idx" ON "events" USING btree ("type","epoch","transaction_id","global_position");--> statement-breakpoint
+-- IF NOT EXISTS: on a large store, build it beforehand without holding appends back (CREATE INDEX CONCURRENTLY
+-- "events_type_feed_idx" ON events (type, epoch, transaction_id, global_position)); this then finds it made.
+CREATE INDEX IF NOT EXISTS "events_type_feed_idx" ON "events" USING btree ("type","epoch","transaction_id","global_position");--> statement-breakpoint
 -- Where the gap-safe feed ends now: (epoch, transaction id) below which every event is committed for good. The
 -- transaction bound is the oldest transaction still open in THIS database (not the whole cluster: a long transaction
 -- in another database must not stall the feed). Call it in a statement of its own before the read, so a transaction
