@@ -3,9 +3,10 @@ import { DiscoveryService } from '@nestjs/core';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { z } from 'zod';
 import { errorAnswer, sendError } from './http-exception.filter.js';
+import { providerMark } from '../../shared/provider-mark.js';
 import { invalidRequest } from './validation.js';
 
-const BRAND = Symbol('seatlink:native-route');
+const routes = providerMark<NativeRoute>('seatlink.native-route');
 
 /**
  * A public call on the hot path that Fastify serves itself, without Nest's per-request pipeline (global guard,
@@ -33,22 +34,11 @@ export interface NativeRoute<Params extends Record<string, z.ZodType> = Record<s
   ): Promise<unknown>;
 }
 
-export function NativeRoute(): ClassDecorator {
-  return (target) => {
-    Object.defineProperty(target.prototype, BRAND, { value: true, enumerable: false });
-  };
-}
-
-const isNativeRoute = (value: unknown): value is NativeRoute =>
-  typeof value === 'object' && value !== null && (value as Record<symbol, unknown>)[BRAND] === true;
+export const NativeRoute = routes.markClass;
 
 /** The native routes of the application's modules. */
 export function nativeRoutes(app: INestApplication): NativeRoute[] {
-  return app
-    .get(DiscoveryService)
-    .getProviders()
-    .map((wrapper) => wrapper.instance as unknown)
-    .filter(isNativeRoute);
+  return routes.found(app.get(DiscoveryService));
 }
 
 /** Adds the native routes to the instance (after its hooks, which they run like every route). */

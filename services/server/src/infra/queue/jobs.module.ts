@@ -2,6 +2,7 @@ import { type DynamicModule, Inject, Injectable, Logger, Module, type OnApplicat
 import { DiscoveryModule, DiscoveryService } from '@nestjs/core';
 import type { QueueName } from '@seatlink/contracts';
 import { Metrics } from '../metrics/metrics.js';
+import { providerMark } from '../../shared/provider-mark.js';
 import { JOB_QUEUE, type JobQueue, type QueuedJob } from './queue.port.js';
 
 /** One class per job: its `name` is the job name. Runs at least once per add, so it must be idempotent. */
@@ -15,18 +16,10 @@ export interface Job<Data = unknown> {
   run(data: Data, job: QueuedJob<Data>): Promise<void>;
 }
 
-const BRAND = Symbol.for('seatlink.job');
+const jobs = providerMark<Job>('seatlink.job');
 
 /** Class decorator: the class is a job, run wherever jobs are processed. Its module lists it among its providers. */
-export function QueueJob(): ClassDecorator {
-  return (target) => {
-    Object.defineProperty(target.prototype, BRAND, { value: true, enumerable: false });
-  };
-}
-
-function isJob(value: unknown): value is Job {
-  return typeof value === 'object' && value !== null && (value as Record<symbol, unknown>)[BRAND] === true;
-}
+export const QueueJob = jobs.markClass;
 
 /**
  * Processes every queue that has jobs (the job classes the feature modules provide), dispatching on the job name,
@@ -43,11 +36,7 @@ export class JobRunner implements OnApplicationBootstrap {
   ) {}
 
   jobs(): Job[] {
-    const found = this.discovery
-      .getProviders()
-      .map((w) => w.instance as unknown)
-      .filter(isJob);
-    return found.filter((job, i) => found.indexOf(job) === i);
+    return jobs.found(this.discovery);
   }
 
   async onApplicationBootstrap() {

@@ -1,6 +1,7 @@
 import type { ServerEventName, ServerEventPayload } from '@seatlink/contracts';
 import type { Tx } from '../db/database.js';
 import type { EventStore, RecordedEvent } from '../event-store/event-store.port.js';
+import { providerMark } from '../../shared/provider-mark.js';
 
 /** A live update to push once the subscription's transaction has committed. */
 export interface LiveUpdate<E extends ServerEventName = ServerEventName> {
@@ -52,24 +53,16 @@ export interface Subscription {
   repair?: (event: RecordedEvent, ctx: SubscriptionContext) => Promise<void>;
 }
 
-const BRAND = Symbol.for('seatlink.subscription');
+const subscriptions = providerMark<Subscription>('seatlink.subscription');
 
 /** Marks an object or class instance as a subscription, so the module that provides it registers it. */
-export function asSubscription<S extends Subscription>(subscription: S): S {
-  Object.defineProperty(subscription, BRAND, { value: true, enumerable: false });
-  return subscription;
-}
+export const asSubscription = subscriptions.markObject;
 
 /** Class decorator: instances of the class are subscriptions. */
-export function EventSubscription(): ClassDecorator {
-  return (target) => {
-    Object.defineProperty(target.prototype, BRAND, { value: true, enumerable: false });
-  };
-}
+export const EventSubscription = subscriptions.markClass;
 
-export function isSubscription(value: unknown): value is Subscription {
-  return typeof value === 'object' && value !== null && (value as Record<symbol, unknown>)[BRAND] === true;
-}
+/** The application's subscriptions (each once). */
+export const findSubscriptions = subscriptions.found;
 
 /** The Nest provider of a plain-object subscription (`providers: [provideSubscription(usersProjection)]`). */
 export function provideSubscription(subscription: Subscription) {

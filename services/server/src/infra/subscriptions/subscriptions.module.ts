@@ -16,7 +16,7 @@ import type { Database } from '../db/database.js';
 import { EVENT_STORE, type EventStore } from '../event-store/event-store.port.js';
 import { REALTIME_PUBLISHER, type RealtimePublisher } from '../realtime/realtime.publisher.js';
 import { ReadModelWaiter } from './read-model-waiter.js';
-import { isSubscription, type Subscription } from './subscription.js';
+import { findSubscriptions, type Subscription } from './subscription.js';
 import { SubscriptionHost } from './subscription-host.js';
 import { SubscriptionOperations } from './subscription-operations.js';
 
@@ -32,11 +32,7 @@ export class SubscriptionRegistry implements OnModuleInit {
   }
 
   all(): readonly Subscription[] {
-    this.found ??= this.discovery
-      .getProviders()
-      .map((wrapper) => wrapper.instance as unknown)
-      .filter(isSubscription)
-      .filter((s, i, list) => list.indexOf(s) === i);
+    this.found ??= findSubscriptions(this.discovery);
     return this.found;
   }
 
