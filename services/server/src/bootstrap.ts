@@ -72,7 +72,7 @@ export async function createHttpApp(config: AppConfig, role: 'all' | 'api'): Pro
     }),
   );
   connectTestPayments(app);
-  registerNativeRoutes(app, app.getHttpAdapter().getInstance());
+  registerNativeRoutes(app);
   app.enableShutdownHooks();
   return app;
 }

@@ -31,80 +31,58 @@ interface ErrorBody {
 
 const logger = new Logger('Http');
 
-/** The status and JSON body an error leaves as (logged when it is the server's fault). */
-export function errorAnswer(exception: unknown): { status: number; body: ErrorBody } {
+/** The JSON body an error leaves as; its `statusCode` is the answer's status (logged when it is the server's fault). */
+export function errorAnswer(exception: unknown): ErrorBody {
   if (exception instanceof HttpException) {
-    const status = exception.getStatus();
     const response = exception.getResponse();
     const extra = response && typeof response === 'object' ? (response as Record<string, unknown>) : {};
     return {
-      status,
-      body: {
-        message: messageOf(response, exception.message),
-        ...(typeof extra.code === 'string' ? { code: extra.code } : {}),
-        // Nest's "error" (the status name, or the failure text where a call's contract puts it there).
-        ...(typeof extra.error === 'string' ? { error: extra.error } : {}),
-        ...(typeof extra.retryAfterSeconds === 'number' ? { retryAfterSeconds: extra.retryAfterSeconds } : {}),
-        statusCode: status,
-      },
+      message: messageOf(response, exception.message),
+      ...(typeof extra.code === 'string' ? { code: extra.code } : {}),
+      // Nest's "error" (the status name, or the failure text where a call's contract puts it there).
+      ...(typeof extra.error === 'string' ? { error: extra.error } : {}),
+      ...(typeof extra.retryAfterSeconds === 'number' ? { retryAfterSeconds: extra.retryAfterSeconds } : {}),
+      statusCode: exception.getStatus(),
     };
   }
   if (exception instanceof DomainError) {
-    const status = exception.status;
-    return {
-      status,
-      body: { ...exception.details, message: exception.message, code: exception.code, statusCode: status },
-    };
+    return { ...exception.details, message: exception.message, code: exception.code, statusCode: exception.status };
   }
   if (exception instanceof WrongExpectedRevisionError) {
     // Retries ran out under heavy contention on one stream: nothing was written; the client may try again.
-    return {
-      status: 409,
-      body: {
-        message: 'This changed at the same time elsewhere. Please try again.',
-        code: 'CONFLICT',
-        statusCode: 409,
-      },
-    };
+    return { message: 'This changed at the same time elsewhere. Please try again.', code: 'CONFLICT', statusCode: 409 };
   }
   if (exception instanceof InvalidEventDataError) {
     // Text the database cannot keep (a NUL character): nothing was written.
     return {
-      status: 400,
-      body: {
-        message: 'The request contains characters that cannot be stored',
-        code: 'INVALID_CHARACTERS',
-        statusCode: 400,
-      },
+      message: 'The request contains characters that cannot be stored',
+      code: 'INVALID_CHARACTERS',
+      statusCode: 400,
     };
   }
   if (isClientError(exception)) {
     // Fastify's own errors: malformed JSON, body too large, unsupported media type...
-    const status = exception.statusCode;
-    return { status, body: { message: clientMessage(exception), statusCode: status } };
+    return { message: clientMessage(exception), statusCode: exception.statusCode };
   }
   if (isTransientDatabaseError(exception)) {
     logger.warn(`Database unavailable: ${safeErrorMessage(rootCause(exception))}`);
     return {
-      status: 503,
-      body: {
-        message: 'The service is unavailable for a moment. Please try again.',
-        code: 'UNAVAILABLE',
-        statusCode: 503,
-        retryAfterSeconds: 1,
-      },
+      message: 'The service is unavailable for a moment. Please try again.',
+      code: 'UNAVAILABLE',
+      statusCode: 503,
+      retryAfterSeconds: 1,
     };
   }
   // Never the query's parameters (drizzle puts them in its message): they may be hashes or tokens.
   const root = rootCause(exception);
   logger.error(root instanceof Error && root.stack ? root.stack : safeErrorMessage(exception));
-  return { status: 500, body: { message: 'Something went wrong', statusCode: 500 } };
+  return { message: 'Something went wrong', statusCode: 500 };
 }
 
 /** Sends an error as every call answers one (`errorAnswer`), with Retry-After when the client should come back. */
-export function sendError(reply: FastifyReply, { status, body }: { status: number; body: ErrorBody }): void {
+export function sendError(reply: FastifyReply, body: ErrorBody): void {
   if (body.retryAfterSeconds !== undefined) void reply.header('Retry-After', String(body.retryAfterSeconds));
-  void reply.status(status).send(body);
+  void reply.status(body.statusCode).send(body);
 }
 
 /**
@@ -128,7 +106,7 @@ export class HttpExceptionFilter implements ExceptionFilter {
     const reply = ctx.getResponse<FastifyReply>();
     const request = ctx.getRequest<FastifyRequest>();
     const answer = errorAnswer(exception);
-    if (answer.status === 404 && this.indexHtml && request.method === 'GET' && !isApiPath(request.url)) {
+    if (answer.statusCode === 404 && this.indexHtml && request.method === 'GET' && !isApiPath(request.url)) {
       void reply.status(200).header('cache-control', 'no-cache').type('text/html; charset=utf-8').send(this.indexHtml);
       return;
     }

@@ -1,6 +1,7 @@
 import type { INestApplication } from '@nestjs/common';
 import { DiscoveryService } from '@nestjs/core';
-import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { NestFastifyApplication } from '@nestjs/platform-fastify';
+import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { z } from 'zod';
 import { errorAnswer, sendError } from './http-exception.filter.js';
 import { providerMark } from '../../shared/provider-mark.js';
@@ -42,26 +43,29 @@ export function nativeRoutes(app: INestApplication): NativeRoute[] {
 }
 
 /** Adds the native routes to the instance (after its hooks, which they run like every route). */
-export function registerNativeRoutes(app: INestApplication, fastify: FastifyInstance): void {
+export function registerNativeRoutes(app: NestFastifyApplication): void {
   for (const route of nativeRoutes(app)) {
-    fastify.route({
-      method: route.method,
-      url: route.path,
-      // Answers of a few bytes, never worth compressing; no compressed bodies either.
-      compress: false,
-      decompress: false,
-      errorHandler: (error, _request, reply) => sendError(reply, errorAnswer(error)),
-      handler: async (request, reply) => {
-        const given = request.params as Record<string, string>;
-        const params: Record<string, unknown> = {};
-        for (const [name, schema] of Object.entries(route.params)) {
-          const parsed = schema.safeParse(given[name]);
-          if (!parsed.success) throw invalidRequest(parsed.error.issues);
-          params[name] = parsed.data;
-        }
-        const body = await route.handle(params, request, reply);
-        return reply.status(route.status).send(body);
-      },
-    });
+    app
+      .getHttpAdapter()
+      .getInstance()
+      .route({
+        method: route.method,
+        url: route.path,
+        // Answers of a few bytes, never worth compressing; no compressed bodies either.
+        compress: false,
+        decompress: false,
+        errorHandler: (error, _request, reply) => sendError(reply, errorAnswer(error)),
+        handler: async (request, reply) => {
+          const given = request.params as Record<string, string>;
+          const params: Record<string, unknown> = {};
+          for (const [name, schema] of Object.entries(route.params)) {
+            const parsed = schema.safeParse(given[name]);
+            if (!parsed.success) throw invalidRequest(parsed.error.issues);
+            params[name] = parsed.data;
+          }
+          const body = await route.handle(params, request, reply);
+          return reply.status(route.status).send(body);
+        },
+      });
   }
 }
