@@ -7,11 +7,12 @@ import {
   type User,
 } from '@seatlink/contracts';
 import type { WalletSimApp } from '@seatlink/wallet-sim';
+import { sql } from 'drizzle-orm';
 import { io, type Socket } from 'socket.io-client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createHttpApp } from '../../bootstrap.js';
 import { DATABASE } from '../../infra/db/database.module.js';
-import type { Database } from '../../infra/db/database.js';
+import { queryRows, type Database } from '../../infra/db/database.js';
 import { ApiClient, startTestStack, subscriptionsCaughtUp, type TestStack } from '../../testing/test-app.js';
 import { createVerifiedUser } from '../../testing/users.js';
 import { linkWalletWith, passes, simControl, startSim } from '../../testing/wallet-fixture.js';
@@ -169,6 +170,30 @@ describe('links as recipients use them: viewing counts nothing, each claim count
     );
     expect(recorded[0]).toEqual({ n: 100, positions: 99, distinct_n: 100 });
   }, 30_000);
+
+  it('counts a batch without keys as far as the limit goes; only an unlimited link’s count skips waiting for the disk', async () => {
+    const counted = (code: string, claims: number) =>
+      database.db.transaction(async (tx) => {
+        const [row] = await queryRows<{ clicks: number[] }>(
+          tx,
+          sql`select clicks from seatlink_claim_link(${code}, ${`{${Array(claims).fill('NULL').join(',')}}`}::text[])`,
+        );
+        const [setting] = await queryRows<{ s: string }>(tx, sql`select current_setting('synchronous_commit') as s`);
+        return { clicks: row!.clicks, durable: setting!.s === 'on' };
+      });
+    const limited = await makeLink({ max_clicks: 5 });
+    expect(await counted(limited.code, 3)).toEqual({ clicks: [1, 2, 3], durable: true });
+    expect(await counted(limited.code, 4)).toEqual({ clicks: [4, 5, null, null], durable: true });
+    expect(await counted(limited.code, 2)).toEqual({ clicks: [null, null], durable: true });
+    expect(await counted(limited.code, 0)).toEqual({ clicks: [], durable: true });
+    expect(await clicksOf(limited.distributionId)).toBe(5);
+    const unlimited = await makeLink({ max_clicks: null });
+    expect(await counted(unlimited.code, 3)).toEqual({ clicks: [1, 2, 3], durable: false });
+    expect(await clicksOf(unlimited.distributionId)).toBe(3);
+    // The setting was the transaction's own: the next one waits for the disk again.
+    const [after] = await database.query<{ s: string }>(`select current_setting('synchronous_commit') as s`);
+    expect(after!.s).toBe('on');
+  });
 
   it('holds the limit across API processes: two processes, 200 claimers, exactly 100 through', async () => {
     const second = await createHttpApp(stack.config, 'api');
