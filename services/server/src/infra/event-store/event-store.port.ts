@@ -93,6 +93,14 @@ export interface FeedPage {
   last: string | null;
 }
 
+/** What a projection's database function did with one page (`EventStore.applyInDatabase`). */
+export interface InDatabaseStep {
+  /** Where it read up to; null: the page holds events it leaves to the process, which applies this page. */
+  last: string | null;
+  applied: number;
+  more: boolean;
+}
+
 export interface EventStore {
   appendToStream(
     streamId: string,
@@ -141,6 +149,15 @@ export interface EventStore {
    * store with a server of its own (KurrentDB) answers itself. `afterCommit` runs work once the transaction commits.
    */
   withinTransaction(tx: Tx, afterCommit: (work: () => void) => void): EventStore;
+
+  /**
+   * Only where the events are in the read side's own database (the SQL adapter): runs a projection's database
+   * function (`Subscription.inDatabase`) over the feed after `after` (at most `limit` of its events) inside `tx`, so
+   * that its events are applied without being read into the process. Answers where the function read up to (null:
+   * it left this page to the process), how many events it applied and whether more may be readable at once; null when
+   * nothing new is readable.
+   */
+  applyInDatabase?(tx: Tx, fn: string, after: string | null, limit: number): Promise<InDatabaseStep | null>;
 
   /** Orders two feed positions: negative, zero or positive. */
   comparePositions(a: string, b: string): number;

@@ -4,6 +4,7 @@ import {
   DuplicateEventIdError,
   type EventStore,
   type ExpectedRevision,
+  type InDatabaseStep,
   InvalidEventDataError,
   type NewEvent,
   type PositionedEvent,
@@ -323,6 +324,27 @@ export class SqlEventStore implements EventStore {
       more: events.length === limit,
       last: last ? encodePosition(last.epoch, String(last.tx), String(last.pos)) : null,
     };
+  }
+
+  async applyInDatabase(tx: Tx, fn: string, after: string | null, limit: number): Promise<InDatabaseStep | null> {
+    if (!/^[a-z_][a-z0-9_]*$/.test(fn)) throw new Error(`Not a function name: ${fn}`);
+    const [row] = await queryRows<{
+      o_epoch: number | null;
+      o_tx: string | null;
+      o_pos: string | null;
+      o_applied: number;
+      o_more: boolean;
+    }>(
+      tx,
+      sqlWithParams(
+        `select o_epoch, o_tx::text as o_tx, o_pos::text as o_pos, o_applied, o_more
+         from ${fn}($1, $2::bigint, $3::bigint, $4)`,
+        readAllParams(after, limit),
+      ),
+    );
+    if (!row) return null;
+    const last = row.o_epoch === null ? null : encodePosition(row.o_epoch, String(row.o_tx), String(row.o_pos));
+    return { last, applied: Number(row.o_applied), more: row.o_more === true };
   }
 
   async headPosition(): Promise<string | null> {

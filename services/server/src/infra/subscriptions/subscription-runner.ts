@@ -3,7 +3,7 @@ import { sql } from 'drizzle-orm';
 import type { Database, Tx } from '../db/database.js';
 import { safeErrorMessage } from '../db/db-errors.js';
 import { isTransientDatabaseError } from '../db/transient-errors.js';
-import type { EventStore, RecordedEvent } from '../event-store/event-store.port.js';
+import type { EventStore, InDatabaseStep, RecordedEvent } from '../event-store/event-store.port.js';
 import { advanceCheckpoint, CheckpointMovedError, readCheckpoint } from './checkpoints.js';
 import type { LiveUpdate, Subscription, SubscriptionContext } from './subscription.js';
 
@@ -91,6 +91,10 @@ export class SubscriptionRunner {
   async step(): Promise<StepResult> {
     const from = await this.position();
     this.known = null;
+    if (this.subscription.inDatabase && this.store.applyInDatabase) {
+      const done = await this.stepInDatabase(this.subscription.inDatabase, from);
+      if (done) return done;
+    }
     const page = await this.store.readFeedFor(from, this.options.batchSize, this.subscription.handles);
     if (page.last === null) {
       this.known = { position: from };
@@ -105,6 +109,35 @@ export class SubscriptionRunner {
       await this.isolate(page.events, from, page.last);
     }
     return { applied: page.events.length, moved: true, more: page.more };
+  }
+
+  /**
+   * One step by the subscription's database function, which reads and applies its page in the transaction that moves
+   * the checkpoint. Null when the page is left to `apply`: the function said so, or failed (not the database).
+   */
+  private async stepInDatabase(fn: string, from: string | null): Promise<StepResult | null> {
+    const apply = this.store.applyInDatabase!.bind(this.store);
+    let done: InDatabaseStep | null;
+    try {
+      done = await this.database.db.transaction(async (tx) => {
+        // First in the transaction: the read's feed bound is taken before this transaction writes anything.
+        const step = await apply(tx, fn, from, this.options.batchSize);
+        if (step?.last) await advanceCheckpoint(tx, this.name, from, step.last);
+        return step;
+      });
+    } catch (err) {
+      if (err instanceof CheckpointMovedError || isTransientDatabaseError(err)) throw err;
+      this.options.logger.warn(`${this.name}: ${fn} failed, applying the page in the process: ${describe(err)}`);
+      return null;
+    }
+    if (!done) {
+      this.known = { position: from };
+      return { applied: 0, moved: false, more: false };
+    }
+    if (done.last === null) return null;
+    this.known = { position: done.last };
+    this.options.onAdvanced?.(this.name, done.last);
+    return { applied: done.applied, moved: true, more: done.more };
   }
 
   /**

@@ -46,6 +46,15 @@ export interface Subscription {
    */
   apply(events: readonly RecordedEvent[], ctx: SubscriptionContext): Promise<void>;
   /**
+   * A projection of many small events (clicks) may also be a SQL function that applies a page of its events inside
+   * the database, so that they are never read into the process: `(p_epoch integer, p_tx bigint, p_pos bigint,
+   * p_limit integer)` answering one row `(o_epoch, o_tx, o_pos, o_applied)` — the feed position it read up to (as
+   * `seatlink_read_feed_for` reads it) and how many of its events it applied — or none when nothing new is readable.
+   * It must do exactly what `apply` does. Used where the events are in the same database; when it fails, the page goes
+   * through `apply` (which retries, and parks an event at fault).
+   */
+  readonly inDatabase?: string;
+  /**
    * Applies one parked event again, out of its turn (an operator's retry), so that the result is what it would have
    * been in turn: a row projection rebuilds the rows the event touches from their whole stream. Without it, a retry
    * applies the event as it is.

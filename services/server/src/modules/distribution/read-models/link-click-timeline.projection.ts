@@ -11,13 +11,16 @@ const minuteOf = (at: string) => {
 
 /**
  * `link_click_minutes`: each link's counted clicks per minute (the click timeline of a card). A subscription of its
- * own, set-based: a batch of clicks becomes one upsert of per-minute sums.
+ * own, set-based: a batch of clicks becomes one upsert of per-minute sums — inside the database where the events are
+ * (`seatlink_project_link_click_minutes`, migration 0013: a popular link's clicks are not read into the process),
+ * here otherwise.
  */
 export const linkClickTimelineProjection: Subscription = asSubscription({
   name: 'link-click-timeline',
   kind: 'projection',
   tables: ['link_click_minutes'],
   handles: ['LinkClicked'],
+  inDatabase: 'seatlink_project_link_click_minutes',
   async apply(events, { tx }) {
     const sums = new Map<string, { distributionId: string; minute: Date; clicks: number }>();
     for (const recorded of events) {

@@ -85,6 +85,8 @@ export const linksProjection: Subscription = asSubscription({
   kind: 'projection',
   tables: ['links'],
   handles: ['TicketDistributed', 'TicketRecalled', 'LinkClicked'],
+  // Runs of clicks are counted inside the database (migration 0013), without being read into the process.
+  inDatabase: 'seatlink_project_link_clicks',
   async apply(events, ctx) {
     const rows = events.filter((e) => e.type !== 'LinkClicked');
     if (rows.length > 0) await linkRows.apply(rows, ctx);

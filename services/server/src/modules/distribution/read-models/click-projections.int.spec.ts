@@ -1,0 +1,243 @@
+import { randomUUID } from 'node:crypto';
+import { sql } from 'drizzle-orm';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { openDatabase, queryRows, type Database } from '../../../infra/db/database.js';
+import type { EventStore, RecordedEvent } from '../../../infra/event-store/event-store.port.js';
+import { SqlEventStore } from '../../../infra/event-store/sql-event-store.js';
+import { SubscriptionHost } from '../../../infra/subscriptions/subscription-host.js';
+import { SubscriptionOperations } from '../../../infra/subscriptions/subscription-operations.js';
+import { asSubscription, type Subscription } from '../../../infra/subscriptions/subscription.js';
+import { createTestDatabase, testEnv } from '../../../testing/test-database.js';
+import { clickStream, ticketDistributionStream } from '../distribution.events.js';
+import { linkClickTimelineProjection } from './link-click-timeline.projection.js';
+import { linksProjection } from './links.projection.js';
+
+/**
+ * The two click projections apply their clicks inside the database (migration 0013) where the events are there too;
+ * `apply` does the same in the process. Both must build the same rows, an event either cannot apply must be parked by
+ * the process alone, and the links' other events must stay the process's.
+ */
+const backends: Array<[string, () => Promise<{ database: Database; dispose: () => Promise<void> }>]> = [
+  [
+    'PGlite',
+    async () => {
+      const database = await openDatabase({});
+      await database.migrate();
+      return { database, dispose: () => database.close() };
+    },
+  ],
+];
+if (testEnv.databaseUrl) backends.unshift(['PostgreSQL', () => createTestDatabase()]);
+
+const projections = [linksProjection, linkClickTimelineProjection];
+const names = projections.map((p) => p.name);
+const minute = (m: number, s = 0) => new Date(Date.UTC(2026, 10, 22, 20, m, s, 123)).toISOString();
+
+describe.each(backends)('click projections in the database and in the process (%s)', (_name, open) => {
+  let database: Database;
+  let dispose: () => Promise<void>;
+  let store: SqlEventStore;
+  /** The same store without its database functions: every page through `apply`. */
+  let inProcess: EventStore;
+  const warnings: string[] = [];
+  const logger = { log: () => undefined, warn: (m: string) => warnings.push(m), error: () => undefined };
+
+  beforeAll(async () => {
+    ({ database, dispose } = await open());
+    store = new SqlEventStore(database);
+    inProcess = Object.assign(Object.create(store) as EventStore, { applyInDatabase: undefined });
+  });
+  afterAll(async () => dispose?.());
+
+  const link = (maxClicks: number | null) => ({
+    distributionId: randomUUID(),
+    ticketId: randomUUID(),
+    userId: randomUUID(),
+    code: randomUUID().replaceAll('-', ''),
+    maxClicks,
+  });
+  type Link = ReturnType<typeof link>;
+  const distributed = (l: Link) =>
+    store.appendToStream(ticketDistributionStream(l.ticketId), [
+      {
+        id: randomUUID(),
+        type: 'TicketDistributed',
+        data: { ...l, accountId: randomUUID(), expiresAt: null, cost: 5, at: minute(0) },
+      },
+    ]);
+  const recalled = (l: Link) =>
+    store.appendToStream(ticketDistributionStream(l.ticketId), [
+      { id: randomUUID(), type: 'TicketRecalled', data: { ...l, at: minute(9) } },
+    ]);
+  /** Clicks as the recorder writes them: [link, n, at] each, one statement. */
+  const clicks = (...list: Array<[Link, number, string, Record<string, unknown>?]>) =>
+    store.recordAtPositions(
+      list.map(([l, n, at, odd]) => ({
+        streamId: clickStream(l.distributionId),
+        revision: n - 1,
+        id: randomUUID(),
+        type: 'LinkClicked',
+        data: { distributionId: l.distributionId, ticketId: l.ticketId, userId: l.userId, n, at, ...odd },
+        metadata: {},
+      })),
+    );
+
+  const iso = (column: string) => sql.raw(`to_char(${column} at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"')`);
+  /** The rows of the links given (the events of earlier tests stay in the store). */
+  const rows = async (...of: Link[]) => {
+    const ids = of.map((l) => l.distributionId);
+    return {
+      links: await queryRows<{
+        distribution_id: string;
+        clicks: number;
+        last_click_at: string | null;
+        recalled: boolean;
+      }>(
+        database.db,
+        sql`select distribution_id::text, clicks, ${iso('last_click_at')} as last_click_at,
+                   recalled_at is not null as recalled
+            from links where distribution_id::text in ${ids} order by distribution_id`,
+      ),
+      minutes: await queryRows<{ distribution_id: string; minute: string; clicks: number }>(
+        database.db,
+        sql`select distribution_id::text, ${iso('minute')} as minute, clicks from link_click_minutes
+            where distribution_id::text in ${ids} order by distribution_id, minute`,
+      ),
+    };
+  };
+  const parked = () =>
+    queryRows<{ subscription: string; event_id: string }>(
+      database.db,
+      sql`select subscription, event_id from parked_events where status = 'parked' order by subscription, event_id`,
+    );
+  const rebuild = async (from: EventStore, batchSize: number, ...of: Link[]) => {
+    await new SubscriptionOperations(database, store, () => projections).reset(names);
+    await new SubscriptionHost(database, from, projections, { batchSize, logger }).drain({ names });
+    return rows(...of);
+  };
+
+  it('build the same rows from clicks between the links made and recalled, whatever the batch', async () => {
+    const [a, b, c] = [link(null), link(5), link(2)];
+    await distributed(a);
+    await distributed(b);
+    await clicks([a, 1, minute(1)], [a, 2, minute(1, 30)], [b, 1, minute(1, 59)], [a, 3, minute(2)]);
+    await clicks([b, 3, minute(3)], [b, 2, minute(2, 10)], [a, 4, minute(3)]);
+    await recalled(a);
+    await clicks([a, 5, minute(4)], [b, 4, minute(4)]);
+    await distributed(c);
+    await clicks([c, 1, minute(5)], [b, 5, minute(5)], [c, 2, minute(5, 1)]);
+
+    const expected = {
+      links: [
+        { ...a, clicks: 5, last: minute(4), recalled: true },
+        { ...b, clicks: 5, last: minute(5), recalled: false },
+        { ...c, clicks: 2, last: minute(5, 1), recalled: false },
+      ]
+        .sort((x, y) => x.distributionId.localeCompare(y.distributionId))
+        .map((l) => ({
+          distribution_id: l.distributionId,
+          clicks: l.clicks,
+          last_click_at: l.last,
+          recalled: l.recalled,
+        })),
+      minutes: [
+        [a, 1, 2],
+        [a, 2, 1],
+        [a, 3, 1],
+        [a, 4, 1],
+        [b, 1, 1],
+        [b, 2, 1],
+        [b, 3, 1],
+        [b, 4, 1],
+        [b, 5, 1],
+        [c, 5, 2],
+      ]
+        .map(([l, m, n]) => ({
+          distribution_id: (l as Link).distributionId,
+          minute: minute(m as number).replace('.123', '.000'),
+          clicks: n as number,
+        }))
+        .sort((x, y) => x.distribution_id.localeCompare(y.distribution_id) || x.minute.localeCompare(y.minute)),
+    };
+    for (const batchSize of [1, 2, 3, 500]) {
+      expect(await rebuild(store, batchSize, a, b, c), `in the database, batches of ${batchSize}`).toEqual(expected);
+    }
+    expect(await rebuild(inProcess, 500, a, b, c), 'in the process').toEqual(expected);
+    expect(await parked()).toEqual([]);
+    expect(warnings).toEqual([]);
+  });
+
+  it('leave an event they cannot apply to the process, which parks it alone', async () => {
+    const l = link(null);
+    await distributed(l);
+    await clicks([l, 1, minute(1)], [l, 2, minute(1)]);
+    // Written by no recorder: a time the process cannot read, then a link id that is not one.
+    const [badTime, badLink] = [randomUUID(), randomUUID()];
+    await store.recordAtPositions([
+      {
+        streamId: clickStream(l.distributionId),
+        revision: 2,
+        id: badTime,
+        type: 'LinkClicked',
+        data: { distributionId: l.distributionId, ticketId: l.ticketId, userId: l.userId, n: 3, at: 'soon' },
+        metadata: {},
+      },
+      {
+        streamId: clickStream('nope'),
+        revision: 0,
+        id: badLink,
+        type: 'LinkClicked',
+        data: { distributionId: 'nope', ticketId: l.ticketId, userId: l.userId, n: 1, at: minute(2) },
+        metadata: {},
+      },
+    ]);
+    await clicks([l, 4, minute(3)]);
+
+    warnings.length = 0;
+    // Pages of two: the links' function meets the clicks too (it leaves a page that starts with a link made).
+    const built = await rebuild(store, 2, l);
+    expect(built.links.map((r) => [r.clicks, r.last_click_at])).toEqual([[4, minute(3)]]);
+    expect(built.minutes.map((m) => [m.minute, m.clicks])).toEqual([
+      ['2026-11-22T20:01:00.000Z', 2],
+      ['2026-11-22T20:03:00.000Z', 1],
+    ]);
+    // The timeline cannot place either; the links' count cannot cast 'soon' or 'nope'.
+    expect(await parked()).toEqual(
+      [
+        { subscription: 'link-click-timeline', event_id: badLink },
+        { subscription: 'link-click-timeline', event_id: badTime },
+        { subscription: 'links', event_id: badLink },
+        { subscription: 'links', event_id: badTime },
+      ].sort((x, y) => x.subscription.localeCompare(y.subscription) || x.event_id.localeCompare(y.event_id)),
+    );
+    expect(warnings.some((w) => w.includes('seatlink_project_link_click_minutes failed'))).toBe(true);
+    expect(warnings.some((w) => w.includes('seatlink_project_link_clicks failed'))).toBe(true);
+  });
+
+  it('run a subscription without a database function, or one that fails, through apply', async () => {
+    const seen: string[] = [];
+    const failing: Subscription = asSubscription({
+      name: `failing-${randomUUID().slice(0, 8)}`,
+      kind: 'projection',
+      handles: ['LinkClicked'],
+      inDatabase: 'seatlink_no_such_function',
+      async apply(events: readonly RecordedEvent[]) {
+        seen.push(...events.map((e) => e.id));
+      },
+    });
+    const l = link(null);
+    await clicks([l, 1, minute(1)], [l, 2, minute(1)]);
+    warnings.length = 0;
+    await new SubscriptionOperations(database, store, () => [failing]).reset([failing.name]);
+    await new SubscriptionHost(database, store, [failing], { logger }).drain({ names: [failing.name] });
+    expect(seen.length).toBeGreaterThanOrEqual(2);
+    expect(warnings.some((w) => w.includes('seatlink_no_such_function failed'))).toBe(true);
+    // A name that is not a plain SQL identifier never reaches the database.
+    const odd = { ...failing, name: `${failing.name}-odd`, inDatabase: 'x(); drop table links; --' };
+    await new SubscriptionOperations(database, store, () => [odd]).reset([odd.name]);
+    await new SubscriptionHost(database, store, [asSubscription(odd)], { logger }).drain({ names: [odd.name] });
+    expect(warnings.some((w) => w.includes('Not a function name'))).toBe(true);
+    const [table] = await queryRows<{ n: number }>(database.db, sql`select count(*)::int as n from links`);
+    expect(table!.n).toBeGreaterThan(0);
+  });
+});
