@@ -97,6 +97,9 @@ class PostgresDatabase implements Database {
     this.pool = new pg.Pool({ connectionString: url, max: poolSize, application_name: 'seatlink' });
     // An idle client that loses its connection must not crash the process.
     this.pool.on('error', (err) => this.events.onError?.('pool', err));
+    // Nor one lent out for a transaction (the pool listens to idle clients only): its error reaches the statement it
+    // runs, and the pool drops it when it is given back; unheard, the client's 'error' event would end the process.
+    this.pool.on('connect', (client) => client.on('error', () => undefined));
     this.db = drizzlePg(this.pool);
   }
 
