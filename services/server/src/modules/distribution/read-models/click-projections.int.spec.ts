@@ -240,4 +240,42 @@ describe.each(backends)('click projections in the database and in the process (%
     const [table] = await queryRows<{ n: number }>(database.db, sql`select count(*)::int as n from links`);
     expect(table!.n).toBeGreaterThan(0);
   });
+
+  it.skipIf(_name !== 'PostgreSQL')(
+    'park nothing and move nothing when the database goes away in the middle of a page',
+    async () => {
+      // A database function whose connection is cut while it runs: the step fails as the database, not the event.
+      await database.query(`create or replace function test_cut_off(p_epoch integer, p_tx bigint, p_pos bigint,
+                              p_limit integer)
+        returns table (o_epoch integer, o_tx bigint, o_pos bigint, o_applied integer, o_more boolean)
+        language plpgsql as $$ begin perform pg_terminate_backend(pg_backend_pid()); end $$`);
+      const seen: string[] = [];
+      const cut: Subscription = asSubscription({
+        name: `cut-${randomUUID().slice(0, 8)}`,
+        kind: 'projection',
+        handles: ['LinkClicked'],
+        inDatabase: 'test_cut_off',
+        async apply(events: readonly RecordedEvent[]) {
+          seen.push(...events.map((e) => e.id));
+        },
+      });
+      const l = link(null);
+      await clicks([l, 1, minute(1)]);
+      await new SubscriptionOperations(database, store, () => [cut]).reset([cut.name]);
+      const before = await queryRows<{ position: string | null }>(
+        database.db,
+        sql`select position from subscription_checkpoints where name = ${cut.name}`,
+      );
+      await expect(
+        new SubscriptionHost(database, store, [cut], { logger }).drain({ names: [cut.name] }),
+      ).rejects.toThrow();
+      expect(seen).toEqual([]);
+      expect(
+        await queryRows(database.db, sql`select position from subscription_checkpoints where name = ${cut.name}`),
+      ).toEqual(before);
+      expect(await queryRows(database.db, sql`select 1 from parked_events where subscription = ${cut.name}`)).toEqual(
+        [],
+      );
+    },
+  );
 });
