@@ -151,13 +151,20 @@ export interface EventStore {
   withinTransaction(tx: Tx, afterCommit: (work: () => void) => void): EventStore;
 
   /**
-   * Only where the events are in the read side's own database (the SQL adapter): runs a projection's database
-   * function (`Subscription.inDatabase`) over the feed after `after` (at most `limit` of its events) inside `tx`, so
-   * that its events are applied without being read into the process. Answers where the function read up to (null:
-   * it left this page to the process), how many events it applied and whether more may be readable at once; null when
+   * Only where the events are in the read side's own database (the SQL adapter): one step of a subscription whose
+   * projection is a database function (`Subscription.inDatabase`), in one statement: the function reads the feed after
+   * `after` (at most `limit` of its events) and applies them without their being read into the process, and the
+   * subscription's checkpoint moves from `after` to where it read (a compare-and-set: when it was moved meanwhile,
+   * nothing is written and the call fails with SQLSTATE `SL001`). Answers where the function read up to (null: it left this page to
+   * the process, and nothing moved), how many events it applied and whether more may be readable at once; null when
    * nothing new is readable.
    */
-  applyInDatabase?(tx: Tx, fn: string, after: string | null, limit: number): Promise<InDatabaseStep | null>;
+  applyInDatabase?(
+    fn: string,
+    subscription: string,
+    after: string | null,
+    limit: number,
+  ): Promise<InDatabaseStep | null>;
 
   /** Orders two feed positions: negative, zero or positive. */
   comparePositions(a: string, b: string): number;

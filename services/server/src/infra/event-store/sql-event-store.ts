@@ -326,21 +326,23 @@ export class SqlEventStore implements EventStore {
     };
   }
 
-  async applyInDatabase(tx: Tx, fn: string, after: string | null, limit: number): Promise<InDatabaseStep | null> {
-    if (!/^[a-z_][a-z0-9_]*$/.test(fn)) throw new Error(`Not a function name: ${fn}`);
-    const [row] = await queryRows<{
+  async applyInDatabase(
+    fn: string,
+    subscription: string,
+    after: string | null,
+    limit: number,
+  ): Promise<InDatabaseStep | null> {
+    const [row] = await this.run<{
       o_epoch: number | null;
       o_tx: string | null;
       o_pos: string | null;
       o_applied: number;
       o_more: boolean;
     }>(
-      tx,
-      sqlWithParams(
-        `select o_epoch, o_tx::text as o_tx, o_pos::text as o_pos, o_applied, o_more
-         from ${fn}($1, $2::bigint, $3::bigint, $4)`,
-        readAllParams(after, limit),
-      ),
+      `select o_epoch, o_tx::text as o_tx, o_pos::text as o_pos, o_applied, o_more
+       from seatlink_step_in_database($1, $2, $3, $4, $5::bigint, $6::bigint, $7)`,
+      [fn, subscription, after, ...readAllParams(after, limit)],
+      'seatlink_step_in_database',
     );
     if (!row) return null;
     const last = row.o_epoch === null ? null : encodePosition(row.o_epoch, String(row.o_tx), String(row.o_pos));

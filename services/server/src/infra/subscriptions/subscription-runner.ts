@@ -39,6 +39,9 @@ export interface StepResult {
   more: boolean;
 }
 
+/** The SQLSTATE of a database step whose checkpoint was moved meanwhile (`seatlink_step_in_database`). */
+const CHECKPOINT_MOVED = 'SL001';
+
 const describe = (err: unknown) => safeErrorMessage(err).slice(0, 2000);
 
 /**
@@ -112,20 +115,15 @@ export class SubscriptionRunner {
   }
 
   /**
-   * One step by the subscription's database function, which reads and applies its page in the transaction that moves
+   * One step by the subscription's database function, which reads and applies its page in the statement that moves
    * the checkpoint. Null when the page is left to `apply`: the function said so, or failed (not the database).
    */
   private async stepInDatabase(fn: string, from: string | null): Promise<StepResult | null> {
-    const apply = this.store.applyInDatabase!.bind(this.store);
     let done: InDatabaseStep | null;
     try {
-      done = await this.database.db.transaction(async (tx) => {
-        // First in the transaction: the read's feed bound is taken before this transaction writes anything.
-        const step = await apply(tx, fn, from, this.options.batchSize);
-        if (step?.last) await advanceCheckpoint(tx, this.name, from, step.last);
-        return step;
-      });
+      done = await this.store.applyInDatabase!(fn, this.name, from, this.options.batchSize);
     } catch (err) {
+      if ((err as { code?: unknown } | null)?.code === CHECKPOINT_MOVED) throw new CheckpointMovedError(this.name);
       if (err instanceof CheckpointMovedError || isTransientDatabaseError(err)) throw err;
       this.options.logger.warn(`${this.name}: ${fn} failed, applying the page in the process: ${describe(err)}`);
       return null;

@@ -214,6 +214,28 @@ describe.each(backends)('click projections in the database and in the process (%
     expect(warnings.some((w) => w.includes('seatlink_project_link_clicks failed'))).toBe(true);
   });
 
+  it('write nothing when the checkpoint moved under a step (a reset for a rebuild)', async () => {
+    const l = link(null);
+    await distributed(l);
+    const head = await store.headPosition();
+    await clicks([l, 1, minute(1)], [l, 2, minute(2)]);
+    await new SubscriptionOperations(database, store, () => projections).reset(names);
+    const before = await rows(l);
+    // The step believes the checkpoint is at `head`; a reset has moved it back to the start.
+    await expect(
+      store.applyInDatabase('seatlink_project_link_click_minutes', 'link-click-timeline', head, 500),
+    ).rejects.toMatchObject({ code: 'SL001' });
+    expect(await rows(l)).toEqual(before);
+    const [checkpoint] = await queryRows<{ position: string | null }>(
+      database.db,
+      sql`select position from subscription_checkpoints where name = 'link-click-timeline'`,
+    );
+    expect(checkpoint!.position).toBeNull();
+    // A runner reads the checkpoint again and goes on from there.
+    await new SubscriptionHost(database, store, projections, { logger }).drain({ names });
+    expect((await rows(l)).minutes.map((m) => m.clicks)).toEqual([1, 1]);
+  });
+
   it('run a subscription without a database function, or one that fails, through apply', async () => {
     const seen: string[] = [];
     const failing: Subscription = asSubscription({
@@ -232,11 +254,11 @@ describe.each(backends)('click projections in the database and in the process (%
     await new SubscriptionHost(database, store, [failing], { logger }).drain({ names: [failing.name] });
     expect(seen.length).toBeGreaterThanOrEqual(2);
     expect(warnings.some((w) => w.includes('seatlink_no_such_function failed'))).toBe(true);
-    // A name that is not a plain SQL identifier never reaches the database.
+    // A name that is not a plain SQL identifier is quoted as one: no such function.
     const odd = { ...failing, name: `${failing.name}-odd`, inDatabase: 'x(); drop table links; --' };
     await new SubscriptionOperations(database, store, () => [odd]).reset([odd.name]);
     await new SubscriptionHost(database, store, [asSubscription(odd)], { logger }).drain({ names: [odd.name] });
-    expect(warnings.some((w) => w.includes('Not a function name'))).toBe(true);
+    expect(warnings.some((w) => w.includes('x(); drop table links; -- failed'))).toBe(true);
     const [table] = await queryRows<{ n: number }>(database.db, sql`select count(*)::int as n from links`);
     expect(table!.n).toBeGreaterThan(0);
   });
