@@ -24,10 +24,8 @@ describe.skipIf(!testEnv.databaseUrl)('the PostgreSQL pool when a connection is 
     );
     const failed = outcomes.filter((o) => o.status === 'rejected');
     expect(failed).toHaveLength(3);
-    expect(failed.every((o) => isTransientDatabaseError((o as PromiseRejectedResult).reason))).toBe(true);
-    expect(
-      outcomes.filter((o) => o.status === 'fulfilled').map((o) => (o as PromiseFulfilledResult<number>).value),
-    ).toEqual([1, 3]);
+    expect(failed.every((o) => isTransientDatabaseError(o.reason))).toBe(true);
+    expect(outcomes.filter((o) => o.status === 'fulfilled').map((o) => o.value)).toEqual([1, 3]);
     // The pool lends working connections afterwards, in and out of transactions.
     const rows = await Promise.all(
       Array.from({ length: 8 }, (_, i) =>
