@@ -110,6 +110,20 @@ describe.each(backends)('click projections in the database and in the process (%
       database.db,
       sql`select subscription, event_id from parked_events where status = 'parked' order by subscription, event_id`,
     );
+  /** A subscription of clicks whose database function is `inDatabase`; its `apply` notes the events it is given. */
+  const clicksSeenBy = (name: string, inDatabase: string) => {
+    const seen: string[] = [];
+    const subscription: Subscription = asSubscription({
+      name: `${name}-${randomUUID().slice(0, 8)}`,
+      kind: 'projection',
+      handles: ['LinkClicked'],
+      inDatabase,
+      async apply(events: readonly RecordedEvent[]) {
+        seen.push(...events.map((e) => e.id));
+      },
+    });
+    return { subscription, seen };
+  };
   const rebuild = async (from: EventStore, batchSize: number, ...of: Link[]) => {
     await new SubscriptionOperations(database, store, () => projections).reset(names);
     await new SubscriptionHost(database, from, projections, { batchSize, logger }).drain({ names });
@@ -237,16 +251,7 @@ describe.each(backends)('click projections in the database and in the process (%
   });
 
   it('run a subscription without a database function, or one that fails, through apply', async () => {
-    const seen: string[] = [];
-    const failing: Subscription = asSubscription({
-      name: `failing-${randomUUID().slice(0, 8)}`,
-      kind: 'projection',
-      handles: ['LinkClicked'],
-      inDatabase: 'seatlink_no_such_function',
-      async apply(events: readonly RecordedEvent[]) {
-        seen.push(...events.map((e) => e.id));
-      },
-    });
+    const { subscription: failing, seen } = clicksSeenBy('failing', 'seatlink_no_such_function');
     const l = link(null);
     await clicks([l, 1, minute(1)], [l, 2, minute(1)]);
     warnings.length = 0;
@@ -271,16 +276,7 @@ describe.each(backends)('click projections in the database and in the process (%
                               p_limit integer)
         returns table (o_epoch integer, o_tx bigint, o_pos bigint, o_applied integer, o_more boolean)
         language plpgsql as $$ begin perform pg_terminate_backend(pg_backend_pid()); end $$`);
-      const seen: string[] = [];
-      const cut: Subscription = asSubscription({
-        name: `cut-${randomUUID().slice(0, 8)}`,
-        kind: 'projection',
-        handles: ['LinkClicked'],
-        inDatabase: 'test_cut_off',
-        async apply(events: readonly RecordedEvent[]) {
-          seen.push(...events.map((e) => e.id));
-        },
-      });
+      const { subscription: cut, seen } = clicksSeenBy('cut', 'test_cut_off');
       const l = link(null);
       await clicks([l, 1, minute(1)]);
       await new SubscriptionOperations(database, store, () => [cut]).reset([cut.name]);
