@@ -9,6 +9,12 @@ export function rootCause(err: unknown): unknown {
   return current;
 }
 
+/** The code of an error under drizzle's wrapper: a SQLSTATE (`23505`), or a network error's (`ECONNRESET`). */
+export function errorCode(err: unknown): string | undefined {
+  const code = (rootCause(err) as { code?: unknown } | null)?.code;
+  return typeof code === 'string' ? code : undefined;
+}
+
 /**
  * A message for logs and stored errors that never carries a query's parameters (passwords' hashes, tokens): drizzle's
  * wrapper puts them in its message, so the driver's own message and SQLSTATE are used instead.
@@ -16,6 +22,6 @@ export function rootCause(err: unknown): unknown {
 export function safeErrorMessage(err: unknown): string {
   const root = rootCause(err);
   if (!(root instanceof Error)) return String(root);
-  const code = (root as { code?: unknown }).code;
-  return typeof code === 'string' && !root.message.includes(code) ? `${root.message} (${code})` : root.message;
+  const code = errorCode(root);
+  return code !== undefined && !root.message.includes(code) ? `${root.message} (${code})` : root.message;
 }

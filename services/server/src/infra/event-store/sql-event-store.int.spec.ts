@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { type Database, openDatabase } from '../db/database.js';
 import { backendName, createTestDatabase, testEnv } from '../../testing/test-database.js';
 import { eventStoreContract } from './event-store.contract.js';
-import { WrongExpectedRevisionError } from './event-store.port.js';
+import { DuplicateEventIdError, InvalidEventDataError, WrongExpectedRevisionError } from './event-store.port.js';
 import { SqlEventStore } from './sql-event-store.js';
 
 // On the real PostgreSQL when DATABASE_URL is set (CI always sets it).
@@ -99,6 +99,30 @@ function withinTransactionSuite(
         expect(woken).toBeGreaterThan(0);
         expect((await store.readStream(stream)).events.map((e) => e.type)).toEqual(['A', 'C']);
         await stop();
+      } finally {
+        await dispose();
+      }
+    });
+
+    it('refuses a taken event id or data it cannot store as outside a transaction, and the transaction goes on', async () => {
+      const { database, dispose } = await open();
+      try {
+        const store = new SqlEventStore(database);
+        const id = randomUUID();
+        await store.appendToStream(`taken-${id}`, [{ id, type: 'A', data: {} }]);
+        await database.db.transaction(async (tx) => {
+          const bound = store.withinTransaction(tx, () => undefined);
+          await expect(bound.appendToStream(`other-${id}`, [{ id, type: 'A', data: {} }])).rejects.toBeInstanceOf(
+            DuplicateEventIdError,
+          );
+          await expect(
+            bound.appendToStream(`nul-${id}`, [{ id: randomUUID(), type: 'A', data: { s: 'a\u0000b' } }]),
+          ).rejects.toBeInstanceOf(InvalidEventDataError);
+          await bound.appendToStream(`after-${id}`, [{ id: randomUUID(), type: 'B', data: {} }]);
+        });
+        expect((await store.readStream(`after-${id}`)).revision).toBe(0);
+        expect((await store.readStream(`other-${id}`)).revision).toBe(-1);
+        expect((await store.readStream(`nul-${id}`)).revision).toBe(-1);
       } finally {
         await dispose();
       }

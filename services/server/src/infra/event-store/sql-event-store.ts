@@ -1,4 +1,5 @@
 import { type Database, queryRows, sqlWithParams, type Tx } from '../db/database.js';
+import { errorCode, rootCause } from '../db/db-errors.js';
 import {
   type AppendResult,
   DuplicateEventIdError,
@@ -98,10 +99,8 @@ const EXPECTED_CODES: Record<Exclude<ExpectedRevision, number>, number> = {
 /** SQLSTATEs of data PostgreSQL refuses to store (NUL in text or jsonb, bad encoding, a value out of range). */
 const INVALID_DATA_CODES = new Set(['22P05', '22P02', '22021', '22003', '22008', '22007', '54000']);
 
-function pgErrorCode(err: unknown): string | undefined {
-  const code = (err as { code?: unknown } | null)?.code;
-  return typeof code === 'string' ? code : undefined;
-}
+/** The driver's own message (inside a transaction, drizzle's wrapper carries the query and its parameters instead). */
+const driverMessage = (err: unknown) => String((rootCause(err) as Error | null)?.message ?? err);
 
 /**
  * One append, one statement: the events go in at the positions after the expected revision.
@@ -211,13 +210,13 @@ export class SqlEventStore implements EventStore {
             )
           : await this.database.query<AppendRow>(APPEND_SQL, params, 'seatlink_append');
       } catch (err) {
-        const code = pgErrorCode(err);
-        if (code && INVALID_DATA_CODES.has(code)) throw new InvalidEventDataError(streamId, (err as Error).message);
+        const code = errorCode(err);
+        if (code && INVALID_DATA_CODES.has(code)) throw new InvalidEventDataError(streamId, driverMessage(err));
         // 23505: an event id exists; 40001: only part of the positions were free (another append took the rest).
         if (code !== '23505' && code !== '40001') throw err;
         const refusal = await this.refusal(streamId, newEvents);
         if (refusal.repeated) return refusal.repeated;
-        if (String((err as Error).message).includes('events_event_id_key')) throw new DuplicateEventIdError(streamId);
+        if (driverMessage(err).includes('events_event_id_key')) throw new DuplicateEventIdError(streamId);
         // Another append took the position first.
         if (expected === 'any' && attempt < ANY_ATTEMPTS) continue;
         throw new WrongExpectedRevisionError(streamId, expected, refusal.revision);
@@ -279,9 +278,9 @@ export class SqlEventStore implements EventStore {
     try {
       await this.run(RECORD_AT_POSITIONS_SQL, [JSON.stringify(rows)], 'seatlink_record_at_positions');
     } catch (err) {
-      const code = pgErrorCode(err);
+      const code = errorCode(err);
       if (code && INVALID_DATA_CODES.has(code))
-        throw new InvalidEventDataError(events[0]!.streamId, (err as Error).message);
+        throw new InvalidEventDataError(events[0]!.streamId, driverMessage(err));
       throw err;
     }
     this.appended(typesOf(events));
