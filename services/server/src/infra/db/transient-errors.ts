@@ -1,4 +1,4 @@
-import { rootCause } from './db-errors.js';
+import { errorCode, rootCause } from './db-errors.js';
 
 /**
  * Whether an error says the database could not be reached or asked to try again (connection lost, server shutting
@@ -8,8 +8,8 @@ import { rootCause } from './db-errors.js';
 export function isTransientDatabaseError(thrown: unknown): boolean {
   const err = rootCause(thrown);
   if (!(err instanceof Error)) return false;
-  const code = (err as { code?: unknown }).code;
-  if (typeof code === 'string') {
+  const code = errorCode(err);
+  if (code !== undefined) {
     // 08: connection exception; 57P: operator intervention (admin shutdown, crash, cannot connect now);
     // 53: insufficient resources; 40001/40P01: serialization failure, deadlock; 55P03: lock not available;
     // 55006: object in use; 57014: statement cancelled (a timeout behind a lock); 25006: read-only (a failover).

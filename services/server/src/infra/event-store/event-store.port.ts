@@ -155,9 +155,9 @@ export interface EventStore {
    * projection is a database function (`Subscription.inDatabase`), in one statement: the function reads the feed after
    * `after` (at most `limit` of its events) and applies them without their being read into the process, and the
    * subscription's checkpoint moves from `after` to where it read (a compare-and-set: when it was moved meanwhile,
-   * nothing is written and the call fails with SQLSTATE `SL001`). Answers where the function read up to (null: it left this page to
-   * the process, and nothing moved), how many events it applied and whether more may be readable at once; null when
-   * nothing new is readable.
+   * nothing is written and the call fails with SQLSTATE `SL001`). Answers where the function read up to (null: it left
+   * this page to the process, and nothing moved), how many events it applied and whether more may be readable at once;
+   * null when nothing new is readable.
    */
   applyInDatabase?(
     fn: string,

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { sql } from 'drizzle-orm';
 import type { Database, Tx } from '../db/database.js';
-import { safeErrorMessage } from '../db/db-errors.js';
+import { errorCode, safeErrorMessage } from '../db/db-errors.js';
 import { isTransientDatabaseError } from '../db/transient-errors.js';
 import type { EventStore, InDatabaseStep, RecordedEvent } from '../event-store/event-store.port.js';
 import { advanceCheckpoint, CheckpointMovedError, readCheckpoint } from './checkpoints.js';
@@ -123,8 +123,8 @@ export class SubscriptionRunner {
     try {
       done = await this.store.applyInDatabase!(fn, this.name, from, this.options.batchSize);
     } catch (err) {
-      if ((err as { code?: unknown } | null)?.code === CHECKPOINT_MOVED) throw new CheckpointMovedError(this.name);
-      if (err instanceof CheckpointMovedError || isTransientDatabaseError(err)) throw err;
+      if (errorCode(err) === CHECKPOINT_MOVED) throw new CheckpointMovedError(this.name);
+      if (isTransientDatabaseError(err)) throw err;
       this.options.logger.warn(`${this.name}: ${fn} failed, applying the page in the process: ${describe(err)}`);
       return null;
     }
