@@ -104,10 +104,10 @@ export class AdminUsersController {
     );
     const banned = result.events.some((e) => e.type === 'UserBanned');
     if (banned) {
-      // Told and closed at once, before anything else is awaited: the sessions reaction (maybe in a worker, through
-      // Redis) closes them too, and its 'session.ended' must not reach a socket this has not closed yet.
-      this.realtime.disconnectUser(userId, 'banned');
-      await this.sessions.endAllFor(userId);
+      // The sockets are told once their sessions are gone (the page then asks who is signed in, and must hear "nobody"),
+      // by whichever ends them: this call, or the sessions reaction (maybe in a worker, through Redis) when it got
+      // there first — so 'session.ended' reaches a socket once.
+      if ((await this.sessions.endAllFor(userId)) > 0) this.realtime.disconnectUser(userId, 'banned');
     }
     const pending = await this.waiter.pending(result);
     const user = (await this.accounts.getUser(userId)) ?? target;

@@ -151,8 +151,8 @@ export class AccountController {
         { actorId: userId, ip: request.ip, commandId: commandIdOf(request) },
       ),
     );
-    await this.sessions.endAllFor(userId);
-    this.realtime.disconnectUser(userId, 'password-changed');
+    // Told once the sessions are gone, by whichever ended them: this call or the sessions reaction.
+    if ((await this.sessions.endAllFor(userId)) > 0) this.realtime.disconnectUser(userId, 'password-changed');
     const pending = await this.waiter.pending(result);
     return { message: IDENTITY_MESSAGES.passwordReset, ...(pending ? { pending } : {}) };
   }

@@ -2,10 +2,12 @@ import {
   type CanActivate,
   type ExecutionContext,
   ForbiddenException,
+  Inject,
   Injectable,
   UnauthorizedException,
 } from '@nestjs/common';
 import { Reflector } from '@nestjs/core';
+import { REALTIME_PUBLISHER, type RealtimePublisher } from '../../infra/realtime/realtime.publisher.js';
 import { type AuthenticatedRequest, IS_ADMIN_ONLY, IS_PUBLIC } from './auth.decorators.js';
 import { SESSION_COOKIE, SessionsService } from './sessions.service.js';
 import { UserAccounts } from './user-accounts.service.js';
@@ -20,6 +22,7 @@ export class AuthGuard implements CanActivate {
     private readonly reflector: Reflector,
     private readonly sessions: SessionsService,
     private readonly accounts: UserAccounts,
+    @Inject(REALTIME_PUBLISHER) private readonly realtime: RealtimePublisher,
   ) {}
 
   async canActivate(context: ExecutionContext): Promise<boolean> {
@@ -31,7 +34,8 @@ export class AuthGuard implements CanActivate {
     if (!signedIn) throw new UnauthorizedException('Not authenticated');
     const { user, tokenHash } = signedIn;
     if (user.is_banned) {
-      await this.sessions.endAllFor(user.id);
+      // Whoever ends a user's sessions tells their sockets (the ban's own call and reaction tell only what they end).
+      if ((await this.sessions.endAllFor(user.id)) > 0) this.realtime.disconnectUser(user.id, 'banned');
       throw new ForbiddenException('Your account has been banned');
     }
     request.user = user;

@@ -57,6 +57,7 @@ describe('who may call what: every route for a visitor, a user, a banned user an
   let socket: Socket<ServerToClientEvents, ClientToServerEvents>;
   /** What the banned user's open socket saw around the ban, in order. */
   let socketSaw: Promise<string[]>;
+  let meWhenTold: Promise<number> | undefined;
 
   /** A call with exactly this cookie (or none); the answer's cookies are not kept, so no caller changes identity. */
   async function send(cookie: string, method: string, path: string, body?: unknown): Promise<Answer> {
@@ -149,7 +150,11 @@ describe('who may call what: every route for a visitor, a user, a banned user an
     });
     socketSaw = new Promise<string[]>((resolve) => {
       const seen: string[] = [];
-      socket.on('session.ended', (p) => seen.push(`session.ended:${p.reason}`));
+      socket.on('session.ended', (p) => {
+        seen.push(`session.ended:${p.reason}`);
+        // What the page then does: ask who is signed in.
+        meWhenTold ??= send(cookies.banned, 'GET', '/v1/me').then((r) => r.status);
+      });
       socket.on('disconnect', (reason) => {
         seen.push(`disconnect:${reason}`);
         resolve(seen);
@@ -157,6 +162,11 @@ describe('who may call what: every route for a visitor, a user, a banned user an
       setTimeout(() => resolve(seen), 5000);
     });
 
+    // Ending the banned user's sessions takes a moment here (as under load): the socket must not hear of the end first.
+    await database.query(`create function test_slow_end() returns trigger language plpgsql
+                          as $$ begin perform pg_sleep(0.3); return old; end $$`);
+    await database.query(`create trigger test_slow_end before delete on sessions for each row
+                          when (old.user_id = '${bannedId}') execute function test_slow_end()`);
     const ban = await admin.request('POST', `/v1/admin/users/${bannedId}/toggle-ban`);
     expect(ban.status).toBe(200);
     expect(ban.body.message).toBe('User has been banned');
@@ -171,6 +181,8 @@ describe('who may call what: every route for a visitor, a user, a banned user an
 
   it("sends 'session.ended' to the banned user's open socket, then disconnects it", async () => {
     expect(await socketSaw).toEqual(['session.ended:banned', 'disconnect:io server disconnect']);
+    // Told once the session was gone: the page's question is already answered "nobody".
+    expect(await meWhenTold).toBe(401);
     expect(socket.connected).toBe(false);
     // The old cookie no longer opens a socket either.
     const again = io(stack.baseUrl, {

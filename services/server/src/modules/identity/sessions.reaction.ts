@@ -34,12 +34,19 @@ export class SessionsReaction implements Subscription {
         ended.set(event.data.userId, { reason: 'password-changed', at: new Date(event.data.at) });
       }
     }
-    for (const [userId, { at }] of ended) {
-      await tx.delete(sessions).where(and(eq(sessions.userId, userId), lte(sessions.createdAt, at)));
+    // Sockets are told only where this ended sessions: where another call ended them first (the admin's ban), it
+    // told them.
+    const told: Array<[string, string]> = [];
+    for (const [userId, { reason, at }] of ended) {
+      const gone = await tx
+        .delete(sessions)
+        .where(and(eq(sessions.userId, userId), lte(sessions.createdAt, at)))
+        .returning({ tokenHash: sessions.tokenHash });
+      if (gone.length > 0) told.push([userId, reason]);
     }
-    if (ended.size === 0) return;
+    if (told.length === 0) return;
     afterCommit(() => {
-      for (const [userId, { reason }] of ended) this.publisher.disconnectUser(userId, reason);
+      for (const [userId, reason] of told) this.publisher.disconnectUser(userId, reason);
     });
   }
 }

@@ -120,8 +120,13 @@ export class SessionsService {
     return new Set(rows.map((r) => r.tokenHash));
   }
 
-  async endAllFor(userId: string): Promise<void> {
-    await this.database.db.delete(sessions).where(eq(sessions.userId, userId));
+  /** Ends every session of the user; answers how many there were (0: none, or another call ended them first). */
+  async endAllFor(userId: string): Promise<number> {
+    const ended = await this.database.db
+      .delete(sessions)
+      .where(eq(sessions.userId, userId))
+      .returning({ tokenHash: sessions.tokenHash });
+    return ended.length;
   }
 
   /** Removes sessions that can no longer be used. */
