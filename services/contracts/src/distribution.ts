@@ -27,6 +27,8 @@ export const DISTRIBUTION_ERROR_CODES = [
   'INSUFFICIENT_CREDITS',
   'DISTRIBUTION_NOT_FOUND',
   'ALREADY_RECALLED',
+  /** Paid for, then not made (the database went away, or another request took the ticket): its credits came back. */
+  'LINK_NOT_MADE',
 ] as const;
 export type DistributionErrorCode = (typeof DISTRIBUTION_ERROR_CODES)[number];
 

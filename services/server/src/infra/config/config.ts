@@ -79,6 +79,11 @@ const schema = z.object({
   HEALTH_HOST_SILENT_SECONDS: z.coerce.number().int().min(1).default(30),
   HEALTH_MAX_TRANSACTION_SECONDS: z.coerce.number().int().min(1).default(60),
   /**
+   * How long after a distribution request its payment is settled, if the request did not settle it itself (the
+   * process died, the database went away): every link it paid for is made by then, or its credits come back.
+   */
+  DISTRIBUTION_SETTLE_AFTER_MS: z.coerce.number().int().min(1000).max(86_400_000).default(60_000),
+  /**
    * The wallet provider's API. Default: the simulator, mounted at /wallet-sim by every process with HTTP and reached
    * at http://127.0.0.1:<PORT>/wallet-sim (a worker on another host needs it set).
    */

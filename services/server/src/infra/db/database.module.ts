@@ -4,6 +4,7 @@ import type { AppConfig } from '../config/config.js';
 import { EVENT_STORE, type EventStore } from '../event-store/event-store.port.js';
 import { SqlEventStore } from '../event-store/sql-event-store.js';
 import { type Database, openDatabase } from './database.js';
+import { ProcessLiveness } from './process-liveness.js';
 
 export const DATABASE = Symbol('Database');
 
@@ -52,8 +53,13 @@ export class DatabaseModule {
           },
         },
         DatabaseCloser,
+        {
+          provide: ProcessLiveness,
+          inject: [DATABASE],
+          useFactory: (database: Database) => new ProcessLiveness(database),
+        },
       ],
-      exports: [DATABASE, EVENT_STORE],
+      exports: [DATABASE, EVENT_STORE, ProcessLiveness],
     };
   }
 }

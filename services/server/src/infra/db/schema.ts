@@ -128,6 +128,8 @@ export const idempotencyKeys = pgTable(
     createdAt: timestamp('created_at', { withTimezone: true }).notNull(),
     /** A running request that has not finished by then is taken to have died; a retry may run it again. */
     lockedUntil: timestamp('locked_until', { withTimezone: true }).notNull(),
+    /** The process running it (ProcessLiveness): once that process is gone, a retry may run it at once. */
+    owner: integer('owner'),
     expiresAt: timestamp('expires_at', { withTimezone: true }).notNull(),
   },
   (t) => [index('idempotency_keys_expires_idx').on(t.expiresAt)],

@@ -17,13 +17,17 @@ import type { FastifyReply, FastifyRequest } from 'fastify';
 import { catchError, from, mergeMap, type Observable, of, throwError } from 'rxjs';
 import { DATABASE } from '../db/database.module.js';
 import type { Database } from '../db/database.js';
+import { ProcessLiveness } from '../db/process-liveness.js';
 import { seedCommandIds } from './command-id.js';
 import { overriddenStatus, overrideStatus } from './response-status.js';
 
 export const IDEMPOTENCY_HEADER = 'idempotency-key';
 /** How long an answer is kept for retries. */
 export const IDEMPOTENCY_TTL_MS = 24 * 60 * 60 * 1000;
-/** A request still running after this long is taken to have died; a retry may run it again. */
+/**
+ * A request still running after this long is taken to have died (or hung); a retry may run it again. A process that
+ * dies gives its requests up at once (ProcessLiveness), not after this.
+ */
 const LEASE_MS = 60_000;
 const CHANGING = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
 const VALID_KEY = /^[\x21-\x7e]{1,255}$/;
@@ -67,10 +71,28 @@ interface KeyRow {
  */
 @Injectable()
 export class IdempotencyInterceptor implements NestInterceptor {
+  private readonly claimSql: string;
+
   constructor(
     @Inject(DATABASE) private readonly database: Database,
     private readonly reflector: Reflector,
-  ) {}
+    private readonly liveness: ProcessLiveness,
+  ) {
+    // Taken over: a finished answer past its 24 hours, or a request still running whose lease ran out or whose process
+    // is gone (killed, crashed: its retry must not wait out the lease).
+    this.claimSql = `insert into idempotency_keys (scope_hash, fingerprint, state, created_at, locked_until, expires_at, owner)
+       values ($1, $2, 'running', now(), now() + ($3 || ' milliseconds')::interval,
+               now() + ($4 || ' milliseconds')::interval, $5)
+       on conflict (scope_hash) do update
+         set fingerprint = excluded.fingerprint, state = 'running', status_code = null, body = null,
+             created_at = excluded.created_at, locked_until = excluded.locked_until, expires_at = excluded.expires_at,
+             owner = excluded.owner
+         where idempotency_keys.expires_at < now()
+            or (idempotency_keys.state = 'running'
+                and (idempotency_keys.locked_until < now()
+                     or (idempotency_keys.owner is not null and not ${liveness.aliveSql('idempotency_keys.owner')})))
+       returning scope_hash`;
+  }
 
   intercept(context: ExecutionContext, next: CallHandler): Observable<unknown> {
     const http = context.switchToHttp();
@@ -101,18 +123,13 @@ export class IdempotencyInterceptor implements NestInterceptor {
 
   /** Takes the key for this request; answers the earlier request's row when someone has it already. */
   private async claim(scopeHash: string, fingerprint: string): Promise<KeyRow | null> {
-    const claimed = await this.database.query<{ scope_hash: string }>(
-      `insert into idempotency_keys (scope_hash, fingerprint, state, created_at, locked_until, expires_at)
-       values ($1, $2, 'running', now(), now() + ($3 || ' milliseconds')::interval,
-               now() + ($4 || ' milliseconds')::interval)
-       on conflict (scope_hash) do update
-         set fingerprint = excluded.fingerprint, state = 'running', status_code = null, body = null,
-             created_at = excluded.created_at, locked_until = excluded.locked_until, expires_at = excluded.expires_at
-         where idempotency_keys.expires_at < now()
-            or (idempotency_keys.state = 'running' and idempotency_keys.locked_until < now())
-       returning scope_hash`,
-      [scopeHash, fingerprint, String(LEASE_MS), String(IDEMPOTENCY_TTL_MS)],
-    );
+    const claimed = await this.database.query<{ scope_hash: string }>(this.claimSql, [
+      scopeHash,
+      fingerprint,
+      String(LEASE_MS),
+      String(IDEMPOTENCY_TTL_MS),
+      this.liveness.owner,
+    ]);
     if (claimed.length > 0) return null;
     const [row] = await this.database.query<KeyRow>(
       'select fingerprint, state, status_code, body from idempotency_keys where scope_hash = $1',

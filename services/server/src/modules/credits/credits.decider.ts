@@ -5,13 +5,23 @@ export interface CreditsState {
   balance: number;
   /** Card payments that bought credits, by PaymentIntent: what they bought and how much of it went back. */
   purchases: Readonly<Record<string, { credits: number; reversed: number }>>;
+  /**
+   * Every link ever paid for, by distribution id: what it cost and whether that came back. A link is paid for once and
+   * given back once, whichever request, retry or settle asks, and in whatever order they arrive.
+   *
+   * A user may have tens of thousands of links, and a fold reads every debit: copying this map at each event would
+   * make a fold quadratic, so `evolve` adds to it in place. A fold starts from a fresh `initialState()` and owns its
+   * state; never evolve the same state twice.
+   */
+  links: Map<string, { cost: number; refunded: boolean }>;
 }
 
 export type CreditsCommand =
   | { type: 'SetCredits'; data: { userId: string; credits: number; setBy: string; now: string } }
   | {
+      /** Pays `cost` for each of the links not paid for yet (a retry pays nothing for what it paid before). */
       type: 'DebitCredits';
-      data: { userId: string; amount: number; reference: string; distributionIds: readonly string[]; now: string };
+      data: { userId: string; cost: number; reference: string; distributionIds: readonly string[]; now: string };
     }
   | {
       type: 'PurchaseCredits';
@@ -41,8 +51,9 @@ export type CreditsCommand =
       };
     }
   | {
+      /** Gives back what each of the links was paid, once; links not paid for, or given back already, get nothing. */
       type: 'RefundCredits';
-      data: { userId: string; amount: number; reference: string; distributionIds: readonly string[]; now: string };
+      data: { userId: string; reference: string; distributionIds: readonly string[]; now: string };
     };
 
 export const MAX_CREDITS = 1_000_000_000;
@@ -64,22 +75,34 @@ export class InsufficientCreditsError extends DomainError {
 
 /** The user's credits: never below zero, whatever runs at the same time (the stream decides each change in turn). */
 export const creditsDecider: Decider<CreditsState, CreditsCommand, CreditsEvent> = {
-  initialState: () => ({ balance: 0, purchases: {} }),
+  initialState: () => ({ balance: 0, purchases: {}, links: new Map() }),
   evolve: (state, event) => {
     switch (event.type) {
       case 'CreditsSet':
         return { ...state, balance: event.data.credits };
-      case 'CreditsDebited':
+      case 'CreditsDebited': {
+        const { amount, distributionIds } = event.data;
+        // Every link of a debit costs the same: the request's cost.
+        const cost = distributionIds.length > 0 ? amount / distributionIds.length : 0;
+        for (const id of distributionIds) state.links.set(id, { cost, refunded: false });
+        return { ...state, balance: event.data.balanceAfter };
+      }
       case 'CreditsRefunded':
+        for (const id of event.data.distributionIds) {
+          const paid = state.links.get(id);
+          if (paid) state.links.set(id, { ...paid, refunded: true });
+        }
         return { ...state, balance: event.data.balanceAfter };
       case 'CreditsPurchased':
         return {
+          ...state,
           balance: event.data.balanceAfter,
           purchases: { ...state.purchases, [event.data.paymentIntentId]: { credits: event.data.amount, reversed: 0 } },
         };
       case 'CreditsReversed': {
         const purchase = state.purchases[event.data.paymentIntentId];
         return {
+          ...state,
           balance: event.data.balanceAfter,
           purchases: purchase
             ? {
@@ -114,7 +137,11 @@ export const creditsDecider: Decider<CreditsState, CreditsCommand, CreditsEvent>
         ];
       }
       case 'DebitCredits': {
-        const { userId, amount, reference, distributionIds, now } = command.data;
+        const { userId, cost, reference, now } = command.data;
+        if (!wholeAmount(cost)) throw new DomainError('A debit is a whole number of credits', 'INVALID_CREDITS', 400);
+        const distributionIds = [...new Set(command.data.distributionIds)].filter((id) => !state.links.has(id));
+        if (distributionIds.length === 0) return [];
+        const amount = cost * distributionIds.length;
         if (!wholeAmount(amount)) throw new DomainError('A debit is a whole number of credits', 'INVALID_CREDITS', 400);
         if (amount > state.balance) throw new InsufficientCreditsError(amount, state.balance);
         return [
@@ -126,7 +153,7 @@ export const creditsDecider: Decider<CreditsState, CreditsCommand, CreditsEvent>
               balanceAfter: state.balance - amount,
               reason: 'distribution',
               reference,
-              distributionIds: [...distributionIds],
+              distributionIds,
               at: now,
             },
           },
@@ -185,9 +212,13 @@ export const creditsDecider: Decider<CreditsState, CreditsCommand, CreditsEvent>
         ];
       }
       case 'RefundCredits': {
-        const { userId, amount, reference, distributionIds, now } = command.data;
-        if (!wholeAmount(amount))
-          throw new DomainError('A refund is a whole number of credits', 'INVALID_CREDITS', 400);
+        const { userId, reference, now } = command.data;
+        const distributionIds = [...new Set(command.data.distributionIds)].filter((id) => {
+          const paid = state.links.get(id);
+          return paid !== undefined && !paid.refunded;
+        });
+        const amount = distributionIds.reduce((sum, id) => sum + state.links.get(id)!.cost, 0);
+        if (distributionIds.length === 0 || amount <= 0) return [];
         return [
           {
             type: 'CreditsRefunded',
@@ -197,7 +228,7 @@ export const creditsDecider: Decider<CreditsState, CreditsCommand, CreditsEvent>
               balanceAfter: Math.min(state.balance + amount, MAX_CREDITS),
               reason: 'distribution_not_made',
               reference,
-              distributionIds: [...distributionIds],
+              distributionIds,
               at: now,
             },
           },

@@ -35,25 +35,31 @@ describe('credits decider', () => {
 
 describe('credits decider: debits and refunds', () => {
   const spec = deciderSpec(creditsDecider);
-  const debit = (amount: number) =>
-    ({
-      type: 'DebitCredits',
-      data: { userId: 'u1', amount, reference: 'cmd-1', distributionIds: ['d1'], now },
-    }) as const;
-  const refund = (amount: number) =>
-    ({
-      type: 'RefundCredits',
-      data: { userId: 'u1', amount, reference: 'cmd-1', distributionIds: ['d1'], now },
-    }) as const;
-  const debited = (amount: number, balanceAfter: number) => ({
+  const debit = (cost: number, distributionIds: string[] = ['d1'], reference = 'cmd-1') =>
+    ({ type: 'DebitCredits', data: { userId: 'u1', cost, reference, distributionIds, now } }) as const;
+  const refund = (distributionIds: string[] = ['d1'], reference = 'cmd-1') =>
+    ({ type: 'RefundCredits', data: { userId: 'u1', reference, distributionIds, now } }) as const;
+  const debited = (amount: number, balanceAfter: number, distributionIds: string[] = ['d1'], reference = 'cmd-1') => ({
     type: 'CreditsDebited' as const,
     data: {
       userId: 'u1',
       amount,
       balanceAfter,
       reason: 'distribution' as const,
-      reference: 'cmd-1',
-      distributionIds: ['d1'],
+      reference,
+      distributionIds,
+      at: now,
+    },
+  });
+  const refunded = (amount: number, balanceAfter: number, distributionIds: string[] = ['d1'], reference = 'cmd-1') => ({
+    type: 'CreditsRefunded' as const,
+    data: {
+      userId: 'u1',
+      amount,
+      balanceAfter,
+      reason: 'distribution_not_made' as const,
+      reference,
+      distributionIds,
       at: now,
     },
   });
@@ -61,45 +67,78 @@ describe('credits decider: debits and refunds', () => {
   it('debits what the balance holds, down to exactly zero', () => {
     spec
       .given([set(10, 0)])
-      .when(debit(10))
-      .then([debited(10, 0)]);
+      .when(debit(5, ['d1', 'd2']))
+      .then([debited(10, 0, ['d1', 'd2'])]);
   });
 
   it('refuses a debit beyond the balance, saying what was needed and what there is', () => {
     spec
       .given([set(10, 0), debited(5, 5)])
-      .when(debit(6))
+      .when(debit(3, ['d2', 'd3']))
       .thenThrows({ code: 'INSUFFICIENT_CREDITS', message: /needs 6 credits and the balance is 5/ });
   });
 
-  it('refunds onto the balance', () => {
+  it('pays for each link once: a retry pays only for the links it did not pay for before', () => {
     spec
-      .given([set(10, 0), debited(10, 0)])
-      .when(refund(5))
-      .then([
-        {
-          type: 'CreditsRefunded',
-          data: {
-            userId: 'u1',
-            amount: 5,
-            balanceAfter: 5,
-            reason: 'distribution_not_made',
-            reference: 'cmd-1',
-            distributionIds: ['d1'],
-            at: now,
-          },
-        },
-      ]);
+      .given([set(20, 0), debited(10, 10, ['d1', 'd2'])])
+      .when(debit(5, ['d1', 'd2', 'd3'], 'cmd-1'))
+      .then([debited(5, 5, ['d3'])]);
+    spec
+      .given([set(20, 0), debited(10, 10, ['d1', 'd2'])])
+      .when(debit(5, ['d2', 'd1']))
+      .then([]);
+    // The same link twice in one command is one link.
+    spec
+      .given([set(20, 0)])
+      .when(debit(5, ['d1', 'd1']))
+      .then([debited(5, 15)]);
   });
 
-  it.each([0, -5, 1.5, Number.NaN])('refuses a debit or refund of %s', (amount) => {
+  it('refunds what each link was paid, onto the balance', () => {
+    spec
+      .given([set(10, 0), debited(10, 0, ['d1', 'd2'])])
+      .when(refund(['d2']))
+      .then([refunded(5, 5, ['d2'])]);
+  });
+
+  it('refunds a link once, and never one that was not paid for', () => {
+    spec
+      .given([set(10, 0), debited(10, 0, ['d1', 'd2']), refunded(5, 5, ['d2'])])
+      .when(refund(['d1', 'd2', 'd9']))
+      .then([refunded(5, 10, ['d1'])]);
+    spec
+      .given([set(10, 0), debited(10, 0, ['d1', 'd2']), refunded(10, 10, ['d1', 'd2'])])
+      .when(refund(['d1', 'd2']))
+      .then([]);
     spec
       .given([set(10, 0)])
-      .when(debit(amount))
-      .thenThrows({ code: 'INVALID_CREDITS' });
+      .when(refund(['d1']))
+      .then([]);
+  });
+
+  it('pays a link again once its payment came back (a new attempt), and gives that back once', () => {
+    // Each attempt of a request has ids of its own: a voided link is never paid for again under its id.
+    spec
+      .given([set(10, 0), debited(5, 5, ['d1']), refunded(5, 10, ['d1'])])
+      .when(debit(5, ['d1']))
+      .then([]);
+    spec
+      .given([set(10, 0), debited(5, 5, ['d1']), refunded(5, 10, ['d1'])])
+      .when(debit(5, ['d1#1']))
+      .then([debited(5, 5, ['d1#1'])]);
+  });
+
+  it('refunds at the price each link was paid, whatever the cost is now', () => {
+    spec
+      .given([set(100, 0), debited(10, 90, ['d1', 'd2']), debited(21, 69, ['d3', 'd4', 'd5'], 'cmd-2')])
+      .when(refund(['d2', 'd4'], 'cmd-2'))
+      .then([refunded(12, 81, ['d2', 'd4'], 'cmd-2')]);
+  });
+
+  it.each([0, -5, 1.5, Number.NaN])('refuses a debit at a cost of %s', (cost) => {
     spec
       .given([set(10, 0)])
-      .when(refund(amount))
+      .when(debit(cost))
       .thenThrows({ code: 'INVALID_CREDITS' });
   });
 });

@@ -7,10 +7,10 @@ export class DebitCreditsHandler implements ICommandHandler<DebitCreditsCommand>
   constructor(private readonly credits: CreditChanges) {}
 
   async execute({ input, now }: DebitCreditsCommand) {
-    const { userId, amount, reference, distributionIds } = input;
+    const { userId, cost, reference, distributionIds } = input;
     const result = await this.credits.run(
       userId,
-      { type: 'DebitCredits', data: { userId, amount, reference, distributionIds, now: now.toISOString() } },
+      { type: 'DebitCredits', data: { userId, cost, reference, distributionIds, now: now.toISOString() } },
       { actorId: userId, ip: input.ip, bulk: input.bulk, commandId: input.commandId },
     );
     const last = result.events.at(-1);

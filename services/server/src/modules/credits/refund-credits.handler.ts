@@ -7,12 +7,14 @@ export class RefundCreditsHandler implements ICommandHandler<RefundCreditsComman
   constructor(private readonly credits: CreditChanges) {}
 
   async execute({ input, now }: RefundCreditsCommand) {
-    const { userId, amount, reference, distributionIds } = input;
+    const { userId, reference, distributionIds } = input;
     const result = await this.credits.run(
       userId,
-      { type: 'RefundCredits', data: { userId, amount, reference, distributionIds, now: now.toISOString() } },
+      { type: 'RefundCredits', data: { userId, reference, distributionIds, now: now.toISOString() } },
       { actorId: userId, commandId: input.commandId },
     );
-    return { position: result.position, events: result.events };
+    const last = result.events.at(-1);
+    const balance = last && 'balanceAfter' in last.data ? last.data.balanceAfter : result.state.balance;
+    return { position: result.position, events: result.events, balance };
   }
 }

@@ -12,7 +12,6 @@ import {
   type ExpectedRevision,
   type NewEvent,
 } from '../../infra/event-store/event-store.port.js';
-import { JOB_QUEUE, type JobQueue } from '../../infra/queue/queue.port.js';
 import {
   ApiClient,
   startTestStack,
@@ -23,7 +22,8 @@ import {
 import { linkWalletWith, passes, simControl, startSim } from '../../testing/wallet-fixture.js';
 import { DistributeTicketsCommand } from './distribute-tickets.command.js';
 import { DistributeTicketsHandler } from './distribute-tickets.handler.js';
-import { SettleDistributionJob } from './settle-distribution.job.js';
+import { DistributionSettlements } from './distribution-settlements.service.js';
+import { SettleDistributionsJob } from './settle-distribution.job.js';
 
 const BROWSER = 'Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/131.0 Safari/537.36';
 
@@ -122,7 +122,7 @@ describe('distribution when the worker or the database goes away', () => {
     const handler = new DistributeTicketsHandler(
       store,
       api.app.get<Database>(DATABASE),
-      api.app.get<JobQueue>(JOB_QUEUE),
+      api.app.get(DistributionSettlements),
       api.app.get(CommandBus),
     );
     const outcome = await handler.execute(
@@ -146,22 +146,23 @@ describe('distribution when the worker or the database goes away', () => {
       stream.startsWith('ticket-distribution-'),
     );
     const bus = api.app.get(CommandBus);
-    const queued: Array<{ name: string; data: unknown }> = [];
-    const queue = {
-      add: (_queue: unknown, name: string, data: unknown) => {
-        queued.push({ name, data });
-        return Promise.resolve();
-      },
-    } as unknown as JobQueue;
+    const database = api.app.get<Database>(DATABASE);
     const before = await balanceOf();
     const commandId = randomUUID();
     // The refund fails too (the database is still away when the request gives back what it paid).
-    const handler = new DistributeTicketsHandler(store, api.app.get<Database>(DATABASE), queue, {
+    const failingRefunds = {
       execute: async (command: object) => {
         if (command.constructor.name === 'RefundCreditsCommand') throw new Error('injected: the refund failed');
         return bus.execute(command as never);
       },
-    } as unknown as CommandBus);
+    } as unknown as CommandBus;
+    const settlements = new DistributionSettlements(
+      api.app.get<EventStore>(EVENT_STORE),
+      database,
+      api.config,
+      failingRefunds,
+    );
+    const handler = new DistributeTicketsHandler(store, database, settlements, bus);
     const outcome = await handler.execute(
       new DistributeTicketsCommand({
         userId,
@@ -172,14 +173,30 @@ describe('distribution when the worker or the database goes away', () => {
       }),
     );
     expect(outcome.distributed).toEqual([]);
+    expect(outcome.refused.map((r) => r.code)).toEqual(['LINK_NOT_MADE']);
     await subscriptionsCaughtUp(worker!);
     expect(await balanceOf()).toBe(before - 5);
-    const settle = queued.find((q) => q.name === SettleDistributionJob.jobName)!;
-    expect(settle).toBeDefined();
-    const job = worker!.get(SettleDistributionJob);
-    await job.run(settle.data as Parameters<SettleDistributionJob['run']>[0]);
-    await job.run(settle.data as Parameters<SettleDistributionJob['run']>[0]);
+    // What it paid for is kept in the database, due in a minute.
+    const due = await database.query<{ command_id: string; due_at: Date }>(
+      'select command_id, due_at from distribution_settlements where command_id = $1',
+      [commandId],
+    );
+    expect(due).toHaveLength(1);
+    expect(due[0]!.due_at.getTime()).toBeGreaterThan(Date.now() + 30_000);
+    // Not due yet: nothing happens. Once due (moved to now here), the settle job gives the credits back, once.
+    const job = worker!.get(SettleDistributionsJob);
+    await job.run();
+    expect(await balanceOf()).toBe(before - 5);
+    await database.query('update distribution_settlements set due_at = now() where command_id = $1', [commandId]);
+    await Promise.all([job.run(), job.run(), worker!.get(SettleDistributionsJob).run()]);
     await subscriptionsCaughtUp(worker!);
     expect(await balanceOf()).toBe(before);
+    expect(
+      await database.query('select 1 from distribution_settlements where command_id = $1', [commandId]),
+    ).toHaveLength(0);
+    const refunds = (await api.app.get<EventStore>(EVENT_STORE).readStream(`credits-${userId}`)).events.filter(
+      (e) => e.type === 'CreditsRefunded' && (e.data as { reference: string }).reference === commandId,
+    );
+    expect(refunds).toHaveLength(1);
   });
 });

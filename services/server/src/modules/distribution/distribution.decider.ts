@@ -1,10 +1,14 @@
 import { type Decider, DomainError } from '../../shared/event-sourcing/decider.js';
 import type { TicketDistributionEvent } from './distribution.events.js';
 
-/** A ticket's distribution state: its live link, if any, and the links it had. */
+/** A ticket's distribution state: its live link, if any, the links it had, and the paid-for links given up. */
 export interface TicketDistributionState {
   current: { distributionId: string; userId: string } | null;
   recalled: ReadonlySet<string>;
+  /** Every link this ticket has had (live or recalled). */
+  made: ReadonlySet<string>;
+  /** Links paid for and never made, given up so they never will be: distribution id → the request that paid. */
+  voided: ReadonlyMap<string, string>;
 }
 
 export type TicketDistributionCommand =
@@ -24,7 +28,22 @@ export type TicketDistributionCommand =
         now: string;
       };
     }
-  | { type: 'Recall'; data: { ticketId: string; distributionId: string; userId: string; now: string } };
+  | { type: 'Recall'; data: { ticketId: string; distributionId: string; userId: string; now: string } }
+  | {
+      /** Give up a link that was paid for, unless it was made: afterwards it never can be (its credits go back). */
+      type: 'Void';
+      data: {
+        ticketId: string;
+        distributionId: string;
+        userId: string;
+        /** The request that paid for it. */
+        reference: string;
+        /** Why it was not made: the refusal's code and message. */
+        code: string;
+        reason: string;
+        now: string;
+      };
+    };
 
 export const DISTRIBUTION_REFUSALS = {
   notFound: () => new DomainError('Ticket not found', 'TICKET_NOT_FOUND', 404),
@@ -32,6 +51,7 @@ export const DISTRIBUTION_REFUSALS = {
   distributed: () => new DomainError('Ticket is already distributed', 'ALREADY_DISTRIBUTED', 409),
   noDistribution: () => new DomainError('Distribution not found', 'DISTRIBUTION_NOT_FOUND', 404),
   recalled: () => new DomainError('This link was already recalled', 'ALREADY_RECALLED', 409),
+  notMade: () => new DomainError('The link could not be made; its credits were given back', 'LINK_NOT_MADE', 409),
 };
 
 /** One live link per ticket, only for its owner, never for a duplicate; a recall only by the link's owner. */
@@ -40,13 +60,19 @@ export const ticketDistributionDecider: Decider<
   TicketDistributionCommand,
   TicketDistributionEvent
 > = {
-  initialState: () => ({ current: null, recalled: new Set() }),
+  initialState: () => ({ current: null, recalled: new Set(), made: new Set(), voided: new Map() }),
   evolve: (state, event) => {
     switch (event.type) {
       case 'TicketDistributed':
-        return { ...state, current: { distributionId: event.data.distributionId, userId: event.data.userId } };
+        return {
+          ...state,
+          current: { distributionId: event.data.distributionId, userId: event.data.userId },
+          made: new Set([...state.made, event.data.distributionId]),
+        };
       case 'TicketRecalled':
-        return { current: null, recalled: new Set([...state.recalled, event.data.distributionId]) };
+        return { ...state, current: null, recalled: new Set([...state.recalled, event.data.distributionId]) };
+      case 'DistributionVoided':
+        return { ...state, voided: new Map([...state.voided, [event.data.distributionId, event.data.reference]]) };
     }
   },
   decide: (command, state) => {
@@ -55,6 +81,7 @@ export const ticketDistributionDecider: Decider<
         const { ticket, userId, ticketId, distributionId, code, expiresAt, maxClicks, cost, now } = command.data;
         if (!ticket || ticket.ownerId !== userId) throw DISTRIBUTION_REFUSALS.notFound();
         if (ticket.isDuplicate) throw DISTRIBUTION_REFUSALS.duplicate();
+        if (state.voided.has(distributionId)) throw DISTRIBUTION_REFUSALS.notMade();
         if (state.current) throw DISTRIBUTION_REFUSALS.distributed();
         return [
           {
@@ -82,6 +109,14 @@ export const ticketDistributionDecider: Decider<
           throw DISTRIBUTION_REFUSALS.noDistribution();
         }
         return [{ type: 'TicketRecalled', data: { ticketId, distributionId, userId, at: now } }];
+      }
+      case 'Void': {
+        const { ticketId, distributionId, userId, reference, code, reason, now } = command.data;
+        // Made (what was paid for exists) or given up already: nothing to do.
+        if (state.made.has(distributionId) || state.voided.has(distributionId)) return [];
+        return [
+          { type: 'DistributionVoided', data: { ticketId, distributionId, userId, reference, code, reason, at: now } },
+        ];
       }
     }
   },

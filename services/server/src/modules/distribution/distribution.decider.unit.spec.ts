@@ -1,7 +1,7 @@
 import { describe, it } from 'vitest';
 import { deciderSpec } from '../../shared/event-sourcing/decider-specification.js';
 import { ticketDistributionDecider } from './distribution.decider.js';
-import type { TicketDistributed, TicketRecalled } from './distribution.events.js';
+import type { DistributionVoided, TicketDistributed, TicketRecalled } from './distribution.events.js';
 
 const now = '2026-11-22T12:00:00.000Z';
 const owned = { ownerId: 'u1', accountId: 'a1', isDuplicate: false };
@@ -41,6 +41,13 @@ const recalled = (distributionId: string, userId = 'u1'): TicketRecalled => ({
 });
 const recall = (distributionId: string, userId = 'u1') =>
   ({ type: 'Recall', data: { ticketId: 't1', distributionId, userId, now } }) as const;
+const why = { code: 'LINK_NOT_MADE', reason: 'The link could not be made; its credits were given back' };
+const voidLink = (distributionId: string) =>
+  ({ type: 'Void', data: { ticketId: 't1', distributionId, userId: 'u1', reference: 'cmd-1', ...why, now } }) as const;
+const voided = (distributionId: string): DistributionVoided => ({
+  type: 'DistributionVoided',
+  data: { ticketId: 't1', distributionId, userId: 'u1', reference: 'cmd-1', ...why, at: now },
+});
 
 describe('ticket distribution decider', () => {
   const spec = deciderSpec(ticketDistributionDecider);
@@ -95,5 +102,43 @@ describe('ticket distribution decider', () => {
       .given([distributed('d1')])
       .when(recall('d9'))
       .thenThrows({ code: 'DISTRIBUTION_NOT_FOUND' });
+  });
+
+  it('voids a link paid for and not made, once', () => {
+    spec
+      .given([])
+      .when(voidLink('d1'))
+      .then([voided('d1')]);
+    spec
+      .given([distributed('d0'), voided('d1')])
+      .when(voidLink('d1'))
+      .then([]);
+  });
+
+  it('never voids a link that was made, live or recalled: it stays paid for', () => {
+    spec
+      .given([distributed('d1')])
+      .when(voidLink('d1'))
+      .then([]);
+    spec
+      .given([distributed('d1'), recalled('d1')])
+      .when(voidLink('d1'))
+      .then([]);
+  });
+
+  it('never makes a voided link (its credits came back), and voiding one leaves the ticket free', () => {
+    spec
+      .given([voided('d1')])
+      .when(distribute('d1'))
+      .thenThrows({ code: 'LINK_NOT_MADE' });
+    spec
+      .given([voided('d1')])
+      .when(distribute('d2'))
+      .then([distributed('d2')]);
+    // Another request's live link: the void of this one changes nothing about it.
+    spec
+      .given([distributed('d2'), voided('d1')])
+      .when(recall('d2'))
+      .then([recalled('d2')]);
   });
 });

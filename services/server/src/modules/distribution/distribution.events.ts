@@ -25,6 +25,26 @@ export type TicketRecalled = DomainEvent<
   { ticketId: string; distributionId: string; userId: string; at: string }
 >;
 
+/**
+ * A link that was paid for and not made will never be made: its distribution id is given up on the ticket's stream
+ * (so a late append of it, or a retry of its request, is refused by the stream's revision), and only then are its
+ * credits given back. `reference` is the request that paid for it. A ticket's stream holds either the link or its
+ * voiding, never both, which is what keeps a refunded link from ever being made. `code` and `reason` say why it was
+ * not made (the audit log's FAILED entry).
+ */
+export type DistributionVoided = DomainEvent<
+  'DistributionVoided',
+  {
+    ticketId: string;
+    distributionId: string;
+    userId: string;
+    reference: string;
+    code: string;
+    reason: string;
+    at: string;
+  }
+>;
+
 /** A ticket the request asked for got no link (the audit log's FAILED entries). */
 export type DistributionRefused = DomainEvent<
   'DistributionRefused',
@@ -46,7 +66,7 @@ export type LinkClicked = DomainEvent<
   { distributionId: string; ticketId: string; userId: string; n: number; at: string }
 >;
 
-export type TicketDistributionEvent = TicketDistributed | TicketRecalled;
+export type TicketDistributionEvent = TicketDistributed | TicketRecalled | DistributionVoided;
 export type DistributionEvent = TicketDistributionEvent | DistributionRefused | RecallRefused | LinkClicked;
 
 /** A ticket's distribution stream: it decides whether the ticket can get a link now. */

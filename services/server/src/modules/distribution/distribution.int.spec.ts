@@ -314,18 +314,28 @@ describe('distributing tickets as links, and recalling them', () => {
     await stack.app.get(CommandBus).execute(
       new DebitCreditsCommand({
         userId,
-        amount: 5,
+        cost: 5,
         reference: commandId,
         distributionIds: [distributionId],
         commandId: `debit:${commandId}`,
       }),
     );
     await expect.poll(() => balanceOf(user)).toBe(95);
+    // A settle job queued by an earlier version, run twice (at least once delivery).
     const job = stack.app.get(SettleDistributionJob);
     const data = { userId, commandId, cost: 5, links: [{ ticketId: ticket.id, distributionId }] };
     await job.run(data);
     await job.run(data);
     await expect.poll(() => balanceOf(user)).toBe(100);
+    // The link can never be made now: its ticket's stream holds its voiding; the ticket itself is free.
+    const made = await distribute(user, { ticket_ids: [ticket.id] });
+    expect(made.status).toBe(200);
+    expect(await balanceOf(user)).toBe(95);
+    await expect
+      .poll(async () =>
+        (await audits(userId, `?status=FAILED&distribution_id=${distributionId}`)).map((a) => a.event_data.code),
+      )
+      .toEqual(['LINK_NOT_MADE']);
   });
 
   it('needs a session for distributing and recalling', async () => {

@@ -13,7 +13,8 @@ import { linksProjection } from './read-models/links.projection.js';
 import { RecallDistributionHandler } from './recall-distribution.handler.js';
 import { ClaimLinkRoute } from './claim-link.route.js';
 import { PurgeClaimKeysJob } from './purge-claim-keys.job.js';
-import { SettleDistributionJob } from './settle-distribution.job.js';
+import { DistributionSettlements } from './distribution-settlements.service.js';
+import { SettleDistributionJob, SettleDistributionsJob } from './settle-distribution.job.js';
 
 /**
  * Distribution: tickets become links that cost credits; recipients claim them (each claim one counted click, never
@@ -24,6 +25,8 @@ import { SettleDistributionJob } from './settle-distribution.job.js';
   providers: [
     DistributeTicketsHandler,
     RecallDistributionHandler,
+    DistributionSettlements,
+    SettleDistributionsJob,
     SettleDistributionJob,
     PurgeClaimKeysJob,
     LinkClaims,

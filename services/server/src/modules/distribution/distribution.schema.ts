@@ -100,3 +100,28 @@ export const auditEntries = pgTable(
     index('audit_user_ip_idx').on(t.userId, t.ipAddress.op('text_pattern_ops')),
   ],
 );
+
+/**
+ * Operational: what a distribution request is about to pay for, written before it pays (not a read model: no event
+ * says it, and a rebuild leaves it alone). The request deletes its row once every link it paid for is made or given
+ * back; a row left behind — the process died mid-way, the database went away — is settled once due by the
+ * settle-distributions job (DistributionSettlements.settleDue), which keeps working when the job queue loses its data,
+ * as its schedule is kept from here and not from the queue.
+ */
+export const distributionSettlements = pgTable(
+  'distribution_settlements',
+  {
+    /** The request and the links it pays for (a retry that pays for other links has a row of its own). */
+    id: text('id').primaryKey(),
+    userId: uuid('user_id').notNull(),
+    /** The request (its command id, from its Idempotency-Key when it has one). */
+    commandId: text('command_id').notNull(),
+    links: jsonb('links').$type<Array<{ ticketId: string; distributionId: string }>>().notNull(),
+    /** When the settle may look at it (then pushed on by a lease while one settles it). */
+    dueAt: timestamp('due_at', { withTimezone: true }).notNull(),
+    attempts: integer('attempts').notNull().default(0),
+    lastError: text('last_error'),
+    createdAt: timestamp('created_at', { withTimezone: true }).notNull(),
+  },
+  (t) => [index('distribution_settlements_due_idx').on(t.dueAt)],
+);

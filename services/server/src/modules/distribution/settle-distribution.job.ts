@@ -1,24 +1,49 @@
-import { Inject, Injectable, Logger } from '@nestjs/common';
-import { CommandBus } from '@nestjs/cqrs';
+import { Inject, Injectable } from '@nestjs/common';
 import { QueueName } from '@seatlink/contracts';
-import { EVENT_STORE, type EventStore } from '../../infra/event-store/event-store.port.js';
+import { APP_CONFIG, type AppConfig } from '../../infra/config/config.js';
 import { type Job, QueueJob } from '../../infra/queue/jobs.module.js';
-import type { CreditsEvent } from '../credits/credits.events.js';
-import { creditStream } from '../credits/credits.events.js';
-import { RefundCreditsCommand } from '../credits/refund-credits.command.js';
-import { ticketDistributionStream } from './distribution.events.js';
+import { DistributionSettlements, type PaidLink, unfinished } from './distribution-settlements.service.js';
 
+/** How many rounds of due settlements one run takes at most (the next run takes the rest). */
+const MAX_ROUNDS = 20;
+
+/**
+ * Settles the distribution requests that did not settle themselves (their process died, the database went away):
+ * every link they paid for is made, or voided and paid back. What is due is kept in the database
+ * (`distribution_settlements`), not in the queue, so a queue that loses its data loses nothing here.
+ */
+@Injectable()
+@QueueJob()
+export class SettleDistributionsJob implements Job {
+  static readonly jobName = 'settle-distributions';
+  readonly queue = QueueName.Maintenance;
+  readonly name = SettleDistributionsJob.jobName;
+  readonly every: { ms: number };
+
+  constructor(
+    private readonly settlements: DistributionSettlements,
+    @Inject(APP_CONFIG) config: AppConfig,
+  ) {
+    // A few looks per settle delay: a row is settled at most about a quarter of the delay late.
+    this.every = { ms: Math.min(15_000, Math.max(1000, Math.round(config.DISTRIBUTION_SETTLE_AFTER_MS / 4))) };
+  }
+
+  async run() {
+    for (let round = 0; round < MAX_ROUNDS && (await this.settlements.settleDue()) > 0; round++);
+  }
+}
+
+/** The data of a settle job queued by an earlier version, one per request. */
 export interface SettleDistributionData {
   userId: string;
   commandId: string;
   cost: number;
-  links: Array<{ ticketId: string; distributionId: string }>;
+  links: PaidLink[];
 }
 
 /**
- * After a distribution request: every link its debit paid for was made, or its credits come back. The request gives
- * back at once what it could not make; this catches what a crash (or a refund that failed) left behind. Idempotent:
- * it gives back only what no refund of the request has given back yet, under an id of its own.
+ * A settle job of one request, as earlier versions queued them (60 s after each request): kept so the jobs still in
+ * a queue when this version starts are run. New requests keep what is due in the database instead.
  */
 @Injectable()
 @QueueJob()
@@ -26,46 +51,10 @@ export class SettleDistributionJob implements Job<SettleDistributionData> {
   static readonly jobName = 'settle-distribution';
   readonly queue = QueueName.Maintenance;
   readonly name = SettleDistributionJob.jobName;
-  private readonly logger = new Logger('Distribution');
 
-  constructor(
-    @Inject(EVENT_STORE) private readonly store: EventStore,
-    private readonly commandBus: CommandBus,
-  ) {}
+  constructor(private readonly settlements: DistributionSettlements) {}
 
-  async run({ userId, commandId, cost, links }: SettleDistributionData) {
-    const credits = (await this.store.readStream(creditStream(userId))).events.map(
-      (e) => ({ type: e.type, data: e.data }) as CreditsEvent,
-    );
-    const debited = new Set<string>();
-    const refunded = new Set<string>();
-    for (const event of credits) {
-      if (event.type === 'CreditsDebited' && event.data.reference === commandId) {
-        event.data.distributionIds.forEach((id) => debited.add(id));
-      } else if (event.type === 'CreditsRefunded' && event.data.reference === commandId) {
-        event.data.distributionIds.forEach((id) => refunded.add(id));
-      }
-    }
-    const missing: string[] = [];
-    for (const { ticketId, distributionId } of links) {
-      if (!debited.has(distributionId) || refunded.has(distributionId)) continue;
-      const { events } = await this.store.readStream(ticketDistributionStream(ticketId));
-      const made = events.some(
-        (e) =>
-          e.type === 'TicketDistributed' && (e.data as { distributionId: string }).distributionId === distributionId,
-      );
-      if (!made) missing.push(distributionId);
-    }
-    if (missing.length === 0) return;
-    await this.commandBus.execute(
-      new RefundCreditsCommand({
-        userId,
-        amount: missing.length * cost,
-        reference: commandId,
-        distributionIds: missing,
-        commandId: `settle-refund:${commandId}`,
-      }),
-    );
-    this.logger.warn(`request ${commandId}: gave back ${missing.length * cost} credits for links not made`);
+  async run({ userId, commandId, links }: SettleDistributionData) {
+    await this.settlements.settle(userId, commandId, unfinished(links), { actorId: userId });
   }
 }

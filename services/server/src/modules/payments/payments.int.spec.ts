@@ -399,7 +399,7 @@ describe('card top-ups (test gateway, real PostgreSQL)', () => {
           .execute(
             new DebitCreditsCommand({
               userId: id,
-              amount: 7,
+              cost: 7,
               reference: randomUUID(),
               distributionIds: [randomUUID()],
               commandId: randomUUID(),

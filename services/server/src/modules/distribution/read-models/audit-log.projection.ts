@@ -35,12 +35,13 @@ export function auditRowOf(recorded: RecordedEvent): AuditRow | null {
       };
     }
     case 'DistributionRefused':
+    case 'DistributionVoided':
     case 'RecallRefused': {
       const { data } = event;
       return {
         ...base,
         userId: data.userId,
-        eventType: event.type === 'DistributionRefused' ? 'DISTRIBUTE' : 'TICKET_RECALLED',
+        eventType: event.type === 'RecallRefused' ? 'TICKET_RECALLED' : 'DISTRIBUTE',
         status: 'FAILED',
         ticketId: data.ticketId,
         distributionId: data.distributionId,
@@ -75,7 +76,7 @@ export const auditLogProjection: Subscription = asSubscription({
   name: 'audit-log',
   kind: 'projection',
   tables: ['audit_entries'],
-  handles: ['TicketDistributed', 'DistributionRefused', 'TicketRecalled', 'RecallRefused'],
+  handles: ['TicketDistributed', 'DistributionRefused', 'DistributionVoided', 'TicketRecalled', 'RecallRefused'],
   async apply(events, { tx, push }) {
     const rows = events.map(auditRowOf).filter((row): row is AuditRow => row !== null);
     for (let i = 0; i < rows.length; i += 500) {

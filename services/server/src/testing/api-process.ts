@@ -1,0 +1,80 @@
+import { type ChildProcess, spawn } from 'node:child_process';
+import { existsSync } from 'node:fs';
+import path from 'node:path';
+import type { AppConfig } from '../infra/config/config.js';
+import { freePort } from './ports.js';
+
+/** An API process of its own (the built `main.api.js`), to stop, pause and kill as a real one would be. */
+export interface ApiProcess {
+  baseUrl: string;
+  child: ChildProcess;
+  /** What it wrote to stdout and stderr so far. */
+  output(): string;
+  /** Sends a signal (SIGSTOP pauses it, SIGCONT resumes it); SIGKILL resolves once it has exited. */
+  signal(signal: NodeJS.Signals): Promise<void>;
+  /** Ends it (SIGTERM, then SIGKILL after 5 s) and waits for its exit. */
+  stop(): Promise<void>;
+}
+
+const ENTRY = path.resolve(import.meta.dirname, '../../dist/main.api.js');
+
+/** The environment that gives another process the same configuration as `config` (its database, Redis, prefix). */
+export function environmentOf(config: AppConfig): Record<string, string> {
+  const env: Record<string, string> = {};
+  for (const [key, value] of Object.entries(config)) {
+    if (!/^[A-Z][A-Z0-9_]*$/.test(key)) continue;
+    if (typeof value === 'string' || typeof value === 'number' || typeof value === 'boolean') env[key] = String(value);
+  }
+  env.WALLET_PROVIDER_URL = config.walletProviderUrl;
+  env.WALLET_SYNC_FOLLOW_UPS_MS = config.walletSyncFollowUpsMs.join(',');
+  env.WEB_DIST = config.webDist ?? '';
+  return env;
+}
+
+/** Starts the API (`services/server/dist`, built by `npm run build:server`) on a free port with `config`'s settings. */
+export async function startApiProcess(config: AppConfig, env: Record<string, string> = {}): Promise<ApiProcess> {
+  if (!existsSync(ENTRY)) throw new Error(`${ENTRY} is missing: run npm run build:server first`);
+  const port = await freePort();
+  const child = spawn(process.execPath, [ENTRY], {
+    env: { PATH: process.env.PATH, ...environmentOf(config), PORT: String(port), HOST: '127.0.0.1', ...env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let output = '';
+  child.stdout.on('data', (chunk: Buffer) => (output += chunk.toString()));
+  child.stderr.on('data', (chunk: Buffer) => (output += chunk.toString()));
+  const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
+  const baseUrl = `http://127.0.0.1:${port}`;
+  const deadline = Date.now() + 60_000;
+  for (;;) {
+    if (child.exitCode !== null) throw new Error(`the API process exited at start:\n${output}`);
+    const up = await fetch(`${baseUrl}/health`).then(
+      () => true,
+      () => false,
+    );
+    if (up) break;
+    if (Date.now() > deadline) {
+      child.kill('SIGKILL');
+      throw new Error(`the API process did not answer within 60 s:\n${output}`);
+    }
+    await new Promise((r) => setTimeout(r, 100));
+  }
+  const signal = async (sig: NodeJS.Signals) => {
+    if (child.exitCode !== null || child.signalCode !== null) return;
+    child.kill(sig);
+    if (sig === 'SIGKILL') await exited;
+  };
+  return {
+    baseUrl,
+    child,
+    output: () => output,
+    signal,
+    stop: async () => {
+      if (child.exitCode !== null || child.signalCode !== null) return;
+      child.kill('SIGCONT');
+      child.kill('SIGTERM');
+      const timer = setTimeout(() => child.kill('SIGKILL'), 5000);
+      await exited;
+      clearTimeout(timer);
+    },
+  };
+}
