@@ -66,11 +66,11 @@ describe.skipIf(!testEnv.databaseUrl)('Idempotency-Key of a request whose proces
       const retried = await admin.request('PUT', `/v1/admin/users/${userId}/credits`, body, { headers });
       expect(retried.status).toBe(200);
       expect((retried.body.user as User).balance).toBe(777);
-      const sets = await sql.query(
+      const sets = await sql.query<{ n: number }>(
         `select count(*)::int as n from events where stream_id = $1 and type = 'CreditsSet' and data->>'credits' = '777'`,
         [`credits-${userId}`],
       );
-      expect(sets.rows[0].n).toBe(1);
+      expect(sets.rows[0]!.n).toBe(1);
     } finally {
       await second.stop();
       await sql.query('drop trigger if exists hold_credits_set on events');

@@ -192,7 +192,9 @@ export class DistributionSettlements {
         );
         await this.close(row.id);
         if (voided.length > 0) {
-          this.logger.warn(`request ${row.command_id}: ${voided.length} link(s) not made, given up (what was paid for them came back)`);
+          this.logger.warn(
+            `request ${row.command_id}: ${voided.length} link(s) not made, given up (what was paid for them came back)`,
+          );
         }
       } catch (err) {
         const message = safeErrorMessage(err).slice(0, 1000);
