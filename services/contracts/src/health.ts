@@ -19,6 +19,10 @@ export interface HealthResponse {
     subscriptions: SubscriptionHealth[];
     host: { owner: string; heartbeatAgeSeconds: number } | null;
     oldestTransactionSeconds: number | null;
+    /** How long the oldest committed event the feed cannot show yet has waited; null when none waits. */
+    heldBackSeconds: number | null;
+    /** Whether a process holds the subscriptions' lock now (null where that cannot be known). */
+    hostHoldsLock: boolean | null;
     parked: number;
   } | null;
 }

@@ -32,6 +32,13 @@ export interface ServerToClientEvents {
   'audit.updated': (payload: { user_id: string }) => void;
   /** The session behind this socket ended (logout, ban); the client should re-check its status. */
   'session.ended': (payload: { reason: string }) => void;
+  /**
+   * Live updates from other processes do not reach this socket for now (Redis is away): what the page shows may be
+   * out of date until `live.restored`.
+   */
+  'live.interrupted': (payload: { reason: string }) => void;
+  /** Live updates flow again: the client reads again what a push may have missed meanwhile. */
+  'live.restored': (payload: Record<string, never>) => void;
 }
 
 // eslint-disable-next-line @typescript-eslint/no-empty-object-type

@@ -37,7 +37,7 @@ const features = (config: AppConfig) => [
   DistributionModule,
   PaymentsModule,
   AdminModule,
-  HealthModule.forRoot(config.REDIS_URL),
+  HealthModule.forRoot(config.REDIS_URL, config.REDIS_COMMAND_TIMEOUT_MS),
 ];
 
 /**
@@ -60,8 +60,17 @@ export class AppModule {
         CqrsModule.forRoot(),
         DiscoveryModule,
         DatabaseModule.forRoot(config),
-        QueueModule.forRoot({ redisUrl: config.REDIS_URL, prefix: config.REDIS_PREFIX }),
-        RealtimeModule.forRoot({ http, redisUrl: config.REDIS_URL, redisKey: `${config.REDIS_PREFIX}:socket.io` }),
+        QueueModule.forRoot({
+          redisUrl: config.REDIS_URL,
+          prefix: config.REDIS_PREFIX,
+          commandTimeoutMs: config.REDIS_COMMAND_TIMEOUT_MS,
+        }),
+        RealtimeModule.forRoot({
+          http,
+          redisUrl: config.REDIS_URL,
+          redisKey: `${config.REDIS_PREFIX}:socket.io`,
+          commandTimeoutMs: config.REDIS_COMMAND_TIMEOUT_MS,
+        }),
         SubscriptionsModule.forRoot({ runHost: background }),
         MailModule.forRoot({
           smtpUrl: config.SMTP_URL,

@@ -68,7 +68,15 @@ export async function createHttpApp(config: AppConfig, role: 'all' | 'api'): Pro
   app.useWebSocketAdapter(
     new SeatlinkIoAdapter(app, {
       dashboardOrigin,
-      ...(config.REDIS_URL ? { redis: { url: config.REDIS_URL, key: `${config.REDIS_PREFIX}:socket.io` } } : {}),
+      ...(config.REDIS_URL
+        ? {
+            redis: {
+              url: config.REDIS_URL,
+              key: `${config.REDIS_PREFIX}:socket.io`,
+              commandTimeoutMs: config.REDIS_COMMAND_TIMEOUT_MS,
+            },
+          }
+        : {}),
     }),
   );
   connectTestPayments(app);

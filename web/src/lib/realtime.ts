@@ -1,4 +1,4 @@
-import { useEffect, useRef } from 'react';
+import { useEffect, useRef, useState } from 'react';
 import type { ServerToClientEvents } from '@seatlink/contracts';
 import { connectSocket, disconnectSocket, getSocket } from './socket';
 
@@ -40,4 +40,21 @@ export function useSocketConnection(userId: string | null): void {
     connectSocket();
     return () => disconnectSocket();
   }, [userId]);
+}
+
+/**
+ * Whether live updates are interrupted (the server said `live.interrupted`: pushes from other processes do not reach
+ * this page for now). When they flow again (`live.restored`) the socket connects afresh, so every reader of `connect`
+ * reads again what a push may have missed.
+ */
+export function useLiveUpdatesInterrupted(): boolean {
+  const [interrupted, setInterrupted] = useState(false);
+  useServerEvent('live.interrupted', () => setInterrupted(true));
+  useServerEvent('live.restored', () => {
+    setInterrupted(false);
+    const socket = getSocket();
+    socket.disconnect();
+    socket.connect();
+  });
+  return interrupted;
 }

@@ -7,8 +7,12 @@ export interface PrivateRedis {
   url: string;
   /** Kills the server at once (SIGKILL: no goodbye to its clients). */
   kill(): Promise<void>;
-  /** Starts it again on the same port. */
+  /** Starts it again on the same port (empty: it keeps nothing on disk). */
   start(): Promise<void>;
+  /** Stops it without closing anything (SIGSTOP): connections stay open and nothing is answered — a hung Redis. */
+  pause(): void;
+  /** Lets a paused server go on (SIGCONT). */
+  resume(): void;
 }
 
 /** True when a `redis-server` binary is on the PATH. */
@@ -45,5 +49,18 @@ export async function startPrivateRedis(): Promise<PrivateRedis> {
     });
   };
   await start();
-  return { url: `redis://127.0.0.1:${port}`, kill, start };
+  const signal = (sig: NodeJS.Signals) => {
+    const running: ChildProcess | null = child;
+    if (running && running.exitCode === null) running.kill(sig);
+  };
+  return {
+    url: `redis://127.0.0.1:${port}`,
+    kill: async () => {
+      signal('SIGCONT');
+      await kill();
+    },
+    start,
+    pause: () => signal('SIGSTOP'),
+    resume: () => signal('SIGCONT'),
+  };
 }

@@ -1,8 +1,14 @@
 import { useCallback, useEffect, useRef, useState, type ReactNode } from 'react';
+import { Alert } from '../../components/ui/alert';
 import { Brand } from '../../components/ui/brand';
 import { Dialog } from '../../components/ui/dialog';
 import { CloseIcon, MenuIcon } from '../../components/ui/icons';
+import { useLiveUpdatesInterrupted } from '../../lib/realtime';
 import { Sidebar } from './sidebar';
+
+/** Said while live updates do not reach the page; it reads its data again when they resume. */
+export const LIVE_UPDATES_PAUSED =
+  'Live updates are paused: what you see may be out of date. It refreshes when they resume.';
 
 const DRAWER_ID = 'mobile-navigation';
 
@@ -44,6 +50,7 @@ function MobileDrawer({ onClose }: { onClose: () => void }) {
 export function AppFrame({ children }: { children: ReactNode }) {
   const [drawerOpen, setDrawerOpen] = useState(false);
   const closeDrawer = useCallback(() => setDrawerOpen(false), []);
+  const liveInterrupted = useLiveUpdatesInterrupted();
 
   // The drawer is for small screens: widened past the md breakpoint (where the sidebar shows), it closes, so a modal
   // dialog never sits over the page unseen.
@@ -81,6 +88,11 @@ export function AppFrame({ children }: { children: ReactNode }) {
       {drawerOpen ? <MobileDrawer onClose={closeDrawer} /> : null}
 
       <div className="md:pl-64">
+        {liveInterrupted ? (
+          <Alert tone="warning" className="mx-4 mt-4 sm:mx-6 lg:mx-8" data-testid="live-updates-paused">
+            {LIVE_UPDATES_PAUSED}
+          </Alert>
+        ) : null}
         <main className="mx-auto max-w-7xl px-4 py-6 sm:px-6 lg:px-8 lg:py-8">{children}</main>
       </div>
     </div>

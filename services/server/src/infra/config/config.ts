@@ -30,6 +30,13 @@ const schema = z.object({
   DASHBOARD_URL: optionalString.pipe(z.string().url().optional()),
   /** Built web app to serve from the API process; empty to serve none. */
   WEB_DIST: z.string().optional(),
+  /**
+   * How long a Redis command a request waits on may take (a job added, a throttle counted, the provider's pace): past
+   * it, and at once while Redis is away, the request answers 503 with Retry-After instead of hanging.
+   */
+  REDIS_COMMAND_TIMEOUT_MS: z.coerce.number().int().min(50).max(60_000).default(1000),
+  /** How often a process that runs jobs checks that the repeating schedules exist (they are made again if lost). */
+  JOB_SCHEDULES_CHECK_MS: z.coerce.number().int().min(100).max(3_600_000).default(60_000),
   /** Key prefix in Redis, so several deployments (or test runs) can share one Redis. */
   REDIS_PREFIX: z.string().default('seatlink'),
   SESSION_IDLE_MINUTES: z.coerce
@@ -78,6 +85,8 @@ const schema = z.object({
   HEALTH_MAX_LAG_EVENTS: z.coerce.number().int().min(0).default(10_000),
   HEALTH_HOST_SILENT_SECONDS: z.coerce.number().int().min(1).default(30),
   HEALTH_MAX_TRANSACTION_SECONDS: z.coerce.number().int().min(1).default(60),
+  /** /health is degraded when committed events have waited this long, unreadable, behind an open transaction. */
+  HEALTH_FEED_STALL_SECONDS: z.coerce.number().int().min(1).default(5),
   /**
    * How long after a distribution request its payment is settled, if the request did not settle it itself (the
    * process died, the database went away): every link it paid for is made by then, or its credits come back.

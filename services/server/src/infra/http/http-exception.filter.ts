@@ -6,6 +6,7 @@ import { DomainError } from '../../shared/event-sourcing/decider.js';
 import { InvalidEventDataError, WrongExpectedRevisionError } from '../event-store/event-store.port.js';
 import { rootCause, safeErrorMessage } from '../db/db-errors.js';
 import { isTransientDatabaseError } from '../db/transient-errors.js';
+import { isRedisUnavailableError } from '../redis/redis-client.js';
 
 const API_PREFIXES = ['/v1/', '/v1?', '/accounts/', '/health', '/socket.io', '/wallet-sim'];
 
@@ -64,8 +65,9 @@ export function errorAnswer(exception: unknown): ErrorBody {
     // Fastify's own errors: malformed JSON, body too large, unsupported media type...
     return { message: clientMessage(exception), statusCode: exception.statusCode };
   }
-  if (isTransientDatabaseError(exception)) {
-    logger.warn(`Database unavailable: ${safeErrorMessage(rootCause(exception))}`);
+  if (isTransientDatabaseError(exception) || isRedisUnavailableError(exception)) {
+    const what = isRedisUnavailableError(exception) ? 'Redis' : 'Database';
+    logger.warn(`${what} unavailable: ${safeErrorMessage(rootCause(exception))}`);
     return {
       message: 'The service is unavailable for a moment. Please try again.',
       code: 'UNAVAILABLE',
@@ -87,8 +89,8 @@ export function sendError(reply: FastifyReply, body: ErrorBody): void {
 
 /**
  * Every error leaves as JSON `{ message, code?, statusCode }`, with `message` always a string (the web's request
- * helper shows it). The database out of reach for a moment is a 503 with Retry-After (a retry with the same
- * Idempotency-Key never does a change twice).
+ * helper shows it). The database or Redis out of reach for a moment (refused, or past its command timeout) is a 503
+ * with Retry-After (a retry with the same Idempotency-Key never does a change twice).
  * Unknown errors are logged and answered 500 without details. A GET for a page of the dashboard
  * that the API does not know gets the web app's index.html (client-side routing).
  */

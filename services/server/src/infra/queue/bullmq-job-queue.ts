@@ -1,7 +1,8 @@
 import { Logger } from '@nestjs/common';
 import { QueueName } from '@seatlink/contracts';
 import { type Job, type JobsOptions, Queue, Worker } from 'bullmq';
-import { Redis } from 'ioredis';
+import type { Redis } from 'ioredis';
+import { closeRedis, createRedis, withinRedisBound } from '../redis/redis-client.js';
 import {
   type AddJobOptions,
   assertValidJobOptions,
@@ -12,6 +13,7 @@ import {
   JobQueueClosedError,
   type JobQueueLogger,
   type ProcessOptions,
+  type RepeatableState,
 } from './queue.port.js';
 import { throttledWarning } from '../../shared/throttled-warning.js';
 
@@ -20,6 +22,8 @@ export interface BullmqJobQueueOptions {
   /** Key prefix (`<prefix>:<queue>:...`), so deployments and test runs sharing one Redis never collide. */
   prefix: string;
   logger?: JobQueueLogger;
+  /** How long a command of the producer side may take (REDIS_COMMAND_TIMEOUT_MS): `add` fails past it. */
+  commandTimeoutMs?: number;
 }
 
 /**
@@ -31,10 +35,10 @@ const REMOVE_FINISHED = { removeOnComplete: true, removeOnFail: true } satisfies
 /**
  * The job queue on Redis through BullMQ: many processes, jobs survive restarts, stalled jobs run again.
  *
- * Connections: one shared by every Queue (producer side; commands fail after ioredis' retries, so `add` does not hang
- * during an outage), and per Worker the two that BullMQ duplicates from a template with `maxRetriesPerRequest: null`
- * (its blocking reads must wait out a reconnect). BullMQ's ESM build cannot load ioredis from connection options, so
- * it gets client instances. Both of ours connect lazily, on first use.
+ * Connections: one shared by every Queue (the producer side, bounded: a command fails after the command timeout, and at
+ * once while Redis is away, so `add` never hangs a request — it fails, and the request answers 503), and per Worker the
+ * two that BullMQ duplicates from a template with `maxRetriesPerRequest: null` (its blocking reads must wait out a
+ * reconnect). BullMQ's ESM build cannot load ioredis from connection options, so it gets client instances.
  */
 export class BullmqJobQueue implements JobQueue {
   private readonly producer: Redis;
@@ -48,14 +52,18 @@ export class BullmqJobQueue implements JobQueue {
   /** While Redis is away every queue and worker reports each failed reconnect: one line per source per 10 s. */
   private readonly warn: (key: string, message: string) => void;
   private closing: Promise<void> | null = null;
+  /** The most a producer call waits, connecting included (BullMQ waits for a connection without a bound). */
+  private readonly boundMs: number;
 
   constructor(options: BullmqJobQueueOptions) {
     this.prefix = options.prefix;
     this.logger = options.logger ?? new Logger('JobQueue');
     const logger = this.logger;
     this.warn = throttledWarning((message) => logger.warn(message));
-    this.producer = new Redis(options.redisUrl, { lazyConnect: true });
-    this.workerTemplate = new Redis(options.redisUrl, { lazyConnect: true, maxRetriesPerRequest: null });
+    const commandTimeoutMs = options.commandTimeoutMs;
+    this.producer = createRedis(options.redisUrl, 'commands', { role: 'job queue', commandTimeoutMs });
+    this.workerTemplate = createRedis(options.redisUrl, 'blocking', { role: 'job worker', lazyConnect: true });
+    this.boundMs = 3 * (commandTimeoutMs ?? 1000);
   }
 
   async add(queue: QueueName, name: string, data: unknown, options: AddJobOptions = {}): Promise<void> {
@@ -67,22 +75,46 @@ export class BullmqJobQueue implements JobQueue {
       ...(options.backoff && { backoff: { type: options.backoff.type, delay: options.backoff.delayMs } }),
     };
     if (options.repeat) {
-      await q.upsertJobScheduler(
-        options.jobId ?? name,
-        {
-          every: options.repeat.everyMs,
-          ...(options.delayMs ? { startDate: Date.now() + options.delayMs } : {}),
-        },
-        { name, data, opts: { ...REMOVE_FINISHED, ...retry } },
+      await withinRedisBound(
+        q.upsertJobScheduler(
+          options.jobId ?? name,
+          {
+            every: options.repeat.everyMs,
+            ...(options.delayMs ? { startDate: Date.now() + options.delayMs } : {}),
+          },
+          { name, data, opts: { ...REMOVE_FINISHED, ...retry } },
+        ),
+        this.boundMs,
+        `adding ${name}`,
       );
       return;
     }
-    await q.add(name, data, {
-      ...REMOVE_FINISHED,
-      ...retry,
-      ...(options.jobId !== undefined && { jobId: options.jobId }),
-      ...(options.delayMs ? { delay: options.delayMs } : {}),
-    });
+    await withinRedisBound(
+      q.add(name, data, {
+        ...REMOVE_FINISHED,
+        ...retry,
+        ...(options.jobId !== undefined && { jobId: options.jobId }),
+        ...(options.delayMs ? { delay: options.delayMs } : {}),
+      }),
+      this.boundMs,
+      `adding ${name}`,
+    );
+  }
+
+  async repeatables(queue: QueueName): Promise<Map<string, RepeatableState>> {
+    if (this.closing) throw new JobQueueClosedError();
+    const q = this.queue(queue);
+    const found = new Map<string, RepeatableState>();
+    const page = 500;
+    for (let start = 0; ; start += page) {
+      const schedulers = await withinRedisBound(
+        q.getJobSchedulers(start, start + page - 1, true),
+        this.boundMs,
+        'listing schedules',
+      );
+      for (const s of schedulers) found.set(s.key, { everyMs: s.every ?? null, nextAt: s.next ?? null });
+      if (schedulers.length < page) return found;
+    }
   }
 
   async process(queue: QueueName, handler: JobHandler, options: ProcessOptions = {}): Promise<void> {
@@ -120,11 +152,15 @@ export class BullmqJobQueue implements JobQueue {
 
   async removeRepeatable(queue: QueueName, key: string): Promise<boolean> {
     if (this.closing) throw new JobQueueClosedError();
-    return this.queue(queue).removeJobScheduler(key);
+    return withinRedisBound(this.queue(queue).removeJobScheduler(key), this.boundMs, `removing ${key}`);
   }
 
   async counts(queue: QueueName): Promise<JobCounts> {
-    const counts = await this.queue(queue).getJobCounts('waiting', 'active', 'delayed');
+    const counts = await withinRedisBound(
+      this.queue(queue).getJobCounts('waiting', 'active', 'delayed'),
+      this.boundMs,
+      'counting jobs',
+    );
     return {
       waiting: counts.waiting ?? 0,
       active: counts.active ?? 0,
@@ -144,7 +180,7 @@ export class BullmqJobQueue implements JobQueue {
     await Promise.allSettled([...this.queues.values()].map((q) => q.close()));
     this.workers.clear();
     this.queues.clear();
-    await closeClient(this.producer);
+    await closeRedis(this.producer);
     this.workerTemplate.disconnect();
   }
 
@@ -162,16 +198,4 @@ export class BullmqJobQueue implements JobQueue {
     }
     return queue;
   }
-}
-
-async function closeClient(client: Redis): Promise<void> {
-  if (client.status === 'ready') {
-    try {
-      await client.quit();
-      return;
-    } catch {
-      // Fall through: drop the connection instead.
-    }
-  }
-  client.disconnect();
 }

@@ -13,6 +13,7 @@ import {
   JobQueueClosedError,
   type JobQueueLogger,
   type ProcessOptions,
+  type RepeatableState,
 } from './queue.port.js';
 
 type JobState = 'delayed' | 'waiting' | 'active';
@@ -119,6 +120,15 @@ export class EmbeddedJobQueue implements JobQueue {
     if (schedule.next) this.drop(state, schedule.next);
     schedule.next = null;
     return true;
+  }
+
+  repeatables(queue: QueueName): Promise<Map<string, RepeatableState>> {
+    if (this.closing) return Promise.reject(new JobQueueClosedError());
+    const found = new Map<string, RepeatableState>();
+    for (const [key, schedule] of this.queues.get(queue)?.schedules ?? []) {
+      found.set(key, { everyMs: schedule.everyMs, nextAt: schedule.next?.dueAt ?? null });
+    }
+    return Promise.resolve(found);
   }
 
   counts(queue: QueueName): Promise<JobCounts> {

@@ -144,6 +144,20 @@ export function jobQueueContract(name: string, open: OpenJobQueue) {
       expect(runs.map((r) => r.data)).toEqual(runs.map(() => ({ v: 2 })));
     });
 
+    it('lists its repeating schedules by key, with their rhythm, and not a removed one', async () => {
+      await queue.add(Q, 'report', { club: 'a' }, { jobId: 'report-a', repeat: { everyMs: 60_000 } });
+      await queue.add(Q, 'tick', {}, { repeat: { everyMs: 30_000 }, delayMs: 10_000 });
+      await queue.add(OTHER, 'elsewhere', {}, { repeat: { everyMs: 45_000 } });
+      await queue.add(Q, 'once', {}, { jobId: 'once-x', delayMs: 60_000 });
+      const listed = await queue.repeatables(Q);
+      expect([...listed.keys()].sort()).toEqual(['report-a', 'tick']);
+      expect(listed.get('report-a')?.everyMs).toBe(60_000);
+      expect(listed.get('tick')?.nextAt).toBeGreaterThan(Date.now());
+      expect(await queue.removeRepeatable(Q, 'tick')).toBe(true);
+      expect([...(await queue.repeatables(Q)).keys()]).toEqual(['report-a']);
+      expect([...(await queue.repeatables(OTHER)).keys()]).toEqual(['elsewhere']);
+    });
+
     it('keys a repeatable job by its jobId when given', async () => {
       const { runs, handler } = recorder();
       await queue.process(Q, handler);

@@ -1,9 +1,20 @@
-import { type DynamicModule, Inject, Injectable, Logger, Module, type OnApplicationBootstrap } from '@nestjs/common';
+import { randomInt } from 'node:crypto';
+import {
+  type DynamicModule,
+  Inject,
+  Injectable,
+  Logger,
+  Module,
+  type OnApplicationBootstrap,
+  type OnModuleDestroy,
+} from '@nestjs/common';
 import { DiscoveryModule, DiscoveryService } from '@nestjs/core';
 import type { QueueName } from '@seatlink/contracts';
+import { APP_CONFIG, type AppConfig } from '../config/config.js';
+import { safeErrorMessage } from '../db/db-errors.js';
 import { Metrics } from '../metrics/metrics.js';
 import { providerMark } from '../../shared/provider-mark.js';
-import { JOB_QUEUE, type JobQueue, type QueuedJob } from './queue.port.js';
+import { type Backoff, JOB_QUEUE, type JobQueue, type QueuedJob } from './queue.port.js';
 
 /** One class per job: its `name` is the job name. Runs at least once per add, so it must be idempotent. */
 export interface Job<Data = unknown> {
@@ -21,18 +32,50 @@ const jobs = providerMark<Job>('seatlink.job');
 /** Class decorator: the class is a job, run wherever jobs are processed. Its module lists it among its providers. */
 export const QueueJob = jobs.markClass;
 
+/** A repeating job that must exist because the database says so (an account's periodic sync). */
+export interface ExpectedSchedule {
+  queue: QueueName;
+  name: string;
+  /** The schedule's key (its jobId). */
+  key: string;
+  data: unknown;
+  everyMs: number;
+  attempts?: number;
+  backoff?: Backoff;
+  /** When made again, its first run falls somewhere in the first `spreadMs` (so many schedules do not run at once). */
+  spreadMs?: number;
+}
+
+/**
+ * A provider that says which repeating jobs must exist, from the database: the job runner makes again those the queue
+ * lost (a Redis that lost its data keeps no schedule, and nothing else would bring them back).
+ */
+export interface ScheduleSource {
+  expectedSchedules(): Promise<ExpectedSchedule[]>;
+}
+
+const scheduleSources = providerMark<ScheduleSource>('seatlink.job-schedules');
+
+/** Class decorator: the class is a ScheduleSource. Its module lists it among its providers. */
+export const JobSchedules = scheduleSources.markClass;
+
 /**
  * Processes every queue that has jobs (the job classes the feature modules provide), dispatching on the job name,
- * and upserts the repeating schedules.
+ * and upserts the repeating schedules. The schedules live in the queue (in Redis with BullMQ), which may lose them:
+ * at start and every JOB_SCHEDULES_CHECK_MS it makes again those missing — the jobs' own (`every`) and what the
+ * schedule sources say must exist.
  */
 @Injectable()
-export class JobRunner implements OnApplicationBootstrap {
+export class JobRunner implements OnApplicationBootstrap, OnModuleDestroy {
   private readonly logger = new Logger('Jobs');
+  private timer: NodeJS.Timeout | null = null;
+  private checking: Promise<number> | null = null;
 
   constructor(
     @Inject(JOB_QUEUE) private readonly queue: JobQueue,
     private readonly discovery: DiscoveryService,
     private readonly metrics: Metrics,
+    @Inject(APP_CONFIG) private readonly config: AppConfig,
   ) {}
 
   jobs(): Job[] {
@@ -70,6 +113,52 @@ export class JobRunner implements OnApplicationBootstrap {
       await this.queue.add(job.queue, job.name, {}, { jobId: job.name, repeat: { everyMs: job.every!.ms } });
     }
     this.logger.log(`processing ${jobs.map((j) => j.name).join(', ')}`);
+    await this.ensureSchedules().catch((err: unknown) =>
+      this.logger.warn(`could not check the repeating schedules: ${safeErrorMessage(err)}`),
+    );
+    this.timer = setInterval(() => {
+      this.ensureSchedules().catch((err: unknown) =>
+        this.logger.warn(`could not check the repeating schedules: ${safeErrorMessage(err)}`),
+      );
+    }, this.config.JOB_SCHEDULES_CHECK_MS);
+    this.timer.unref();
+  }
+
+  onModuleDestroy() {
+    if (this.timer) clearInterval(this.timer);
+    this.timer = null;
+  }
+
+  /** Makes again the repeating schedules that should exist and the queue does not have; answers how many. */
+  ensureSchedules(): Promise<number> {
+    this.checking ??= this.makeMissingSchedules().finally(() => (this.checking = null));
+    return this.checking;
+  }
+
+  private async makeMissingSchedules(): Promise<number> {
+    const expected: ExpectedSchedule[] = this.jobs()
+      .filter((j) => j.every)
+      .map((j) => ({ queue: j.queue, name: j.name, key: j.name, data: {}, everyMs: j.every!.ms }));
+    for (const source of scheduleSources.found(this.discovery)) expected.push(...(await source.expectedSchedules()));
+    const made: string[] = [];
+    for (const queue of new Set(expected.map((e) => e.queue))) {
+      const existing = await this.queue.repeatables(queue);
+      for (const schedule of expected.filter((e) => e.queue === queue && !existing.has(e.key))) {
+        await this.queue.add(schedule.queue, schedule.name, schedule.data, {
+          jobId: schedule.key,
+          repeat: { everyMs: schedule.everyMs },
+          ...(schedule.attempts ? { attempts: schedule.attempts } : {}),
+          ...(schedule.backoff ? { backoff: schedule.backoff } : {}),
+          ...(schedule.spreadMs ? { delayMs: randomInt(Math.max(1, schedule.spreadMs)) } : {}),
+        });
+        made.push(schedule.key);
+      }
+    }
+    if (made.length > 0) {
+      const shown = made.slice(0, 5).join(', ') + (made.length > 5 ? ` and ${made.length - 5} more` : '');
+      this.logger.warn(`made again ${made.length} repeating schedule(s) the queue had lost: ${shown}`);
+    }
+    return made.length;
   }
 }
 

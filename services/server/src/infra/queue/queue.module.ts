@@ -8,6 +8,8 @@ export interface QueueModuleOptions {
   redisUrl?: string;
   /** Redis key prefix of the queues; default `seatlink`. */
   prefix?: string;
+  /** How long a producer command may take (REDIS_COMMAND_TIMEOUT_MS). */
+  commandTimeoutMs?: number;
 }
 
 /**
@@ -39,7 +41,12 @@ export class QueueModule {
             if (options.redisUrl) {
               const prefix = options.prefix ?? 'seatlink';
               logger.log(`BullMQ on Redis (REDIS_URL), keys under ${prefix}:`);
-              return new BullmqJobQueue({ redisUrl: options.redisUrl, prefix, logger });
+              return new BullmqJobQueue({
+                redisUrl: options.redisUrl,
+                prefix,
+                logger,
+                commandTimeoutMs: options.commandTimeoutMs,
+              });
             }
             logger.log('in-process queue (no REDIS_URL): jobs do not survive a restart');
             return new EmbeddedJobQueue({ logger });

@@ -76,6 +76,12 @@ export interface JobQueue {
   removeRepeatable(queue: QueueName, key: string): Promise<boolean>;
 
   /**
+   * The repeating schedules of the queue that exist now, by key: what a lost Redis no longer has (the job runner
+   * makes them again from what the database says must exist).
+   */
+  repeatables(queue: QueueName): Promise<Map<string, RepeatableState>>;
+
+  /**
    * How many jobs of the queue are waiting, running and delayed (all processes), and how many this process gave up
    * after their last attempt since it started. For metrics.
    */
@@ -83,6 +89,12 @@ export interface JobQueue {
 
   /** Stops taking jobs, waits for the running handlers to finish, and releases timers and connections. Idempotent. */
   close(): Promise<void>;
+}
+
+/** A repeating schedule as it stands: its rhythm and when its next run is due (epoch ms), when known. */
+export interface RepeatableState {
+  everyMs: number | null;
+  nextAt: number | null;
 }
 
 export interface JobCounts {

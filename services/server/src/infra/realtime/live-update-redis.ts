@@ -1,24 +1,21 @@
 import { Logger } from '@nestjs/common';
-import { Redis } from 'ioredis';
+import type { Redis } from 'ioredis';
 import { throttledWarning } from '../../shared/throttled-warning.js';
 import { safeErrorMessage } from '../db/db-errors.js';
+import { createRedis } from '../redis/redis-client.js';
 
 const logger = new Logger('Realtime');
 const warn = throttledWarning((message) => logger.warn(message));
 
 /**
- * A Redis client that carries live updates (socket.io's Redis adapter, or the worker's emitter) and survives Redis
- * going away.
- * - socket.io's adapter and emitter call PUBLISH and drop its promise (socket.io-redis-emitter#139). While Redis is
- *   away a publish waits in the client's queue (and goes out when Redis is back); once it is given up, or the client
- *   is closed, that promise rejects with nobody to catch it, and Node ends a process on an unhandled rejection. Live
- *   updates are best effort, so a publish that fails is reported, not thrown.
- * - Connection errors are reported too, at most one line per client every 10 s, instead of ioredis' "Unhandled error
- *   event" on every reconnect.
+ * A Redis client that carries live updates (socket.io's Redis adapter, or the worker's emitter), bounded like every
+ * client a request may wait on (a hung or absent Redis fails a publish fast instead of piling them up), and whose
+ * publishes never throw: socket.io's adapter and emitter call PUBLISH and drop its promise
+ * (socket.io-redis-emitter#139); a rejection nobody catches would end the process. Live updates are best effort, so
+ * a publish that fails is reported (now and then), and the dashboards are told to read again when Redis is back.
  */
-export function liveUpdateRedis(url: string, role: string): Redis {
-  const redis = new Redis(url);
-  watchErrors(redis, role);
+export function liveUpdateRedis(url: string, role: string, commandTimeoutMs?: number): Redis {
+  const redis = createRedis(url, 'publish', { role, commandTimeoutMs });
   const publish = redis.publish.bind(redis) as (...args: unknown[]) => Promise<number>;
   redis.publish = (...args: unknown[]) => {
     const sent = publish(...args);
@@ -27,11 +24,5 @@ export function liveUpdateRedis(url: string, role: string): Redis {
     );
     return sent;
   };
-  return redis;
-}
-
-/** Reports the connection errors of a client (its own, or one made with `duplicate()`), now and then. */
-export function watchErrors(redis: Redis, role: string): Redis {
-  redis.on('error', (err: unknown) => warn(role, `Redis (${role}): ${safeErrorMessage(err)}`));
   return redis;
 }

@@ -17,7 +17,12 @@ class EmitterCloser implements OnApplicationShutdown {
 @Global()
 @Module({})
 export class RealtimeModule {
-  static forRoot(options: { http: boolean; redisUrl?: string; redisKey: string }): DynamicModule {
+  static forRoot(options: {
+    http: boolean;
+    redisUrl?: string;
+    redisKey: string;
+    commandTimeoutMs?: number;
+  }): DynamicModule {
     if (options.http) {
       return {
         module: RealtimeModule,
@@ -31,7 +36,9 @@ export class RealtimeModule {
         {
           provide: REALTIME_PUBLISHER,
           useFactory: (): RealtimePublisher => {
-            if (options.redisUrl) return new RedisEmitterPublisher(options.redisUrl, options.redisKey);
+            if (options.redisUrl) {
+              return new RedisEmitterPublisher(options.redisUrl, options.redisKey, options.commandTimeoutMs);
+            }
             new Logger('Realtime').warn('No REDIS_URL: a separate worker cannot push live updates to browsers');
             return { publish: () => undefined, disconnectUser: () => undefined, disconnectSession: () => undefined };
           },

@@ -1,10 +1,11 @@
 import { Emitter } from '@socket.io/redis-emitter';
-import { Redis } from 'ioredis';
+import type { Redis } from 'ioredis';
 import { userRoom } from '@seatlink/contracts';
 import type { LiveUpdate } from '../subscriptions/subscription.js';
 import { messagesOf } from './realtime.gateway.js';
 import type { RealtimePublisher } from './realtime.publisher.js';
 import { liveUpdateRedis } from './live-update-redis.js';
+import { closeRedis } from '../redis/redis-client.js';
 import { sessionRoom } from './socket-authenticator.port.js';
 
 /** Used by a worker process: emits through Redis to the socket.io servers of every API process. */
@@ -12,8 +13,8 @@ export class RedisEmitterPublisher implements RealtimePublisher {
   private readonly redis: Redis;
   private readonly emitter: Emitter;
 
-  constructor(redisUrl: string, key: string) {
-    this.redis = liveUpdateRedis(redisUrl, 'emitter');
+  constructor(redisUrl: string, key: string, commandTimeoutMs?: number) {
+    this.redis = liveUpdateRedis(redisUrl, 'emitter', commandTimeoutMs);
     this.emitter = new Emitter(this.redis, { key });
   }
 
@@ -37,6 +38,6 @@ export class RedisEmitterPublisher implements RealtimePublisher {
   }
 
   async close() {
-    await this.redis.quit();
+    await closeRedis(this.redis);
   }
 }

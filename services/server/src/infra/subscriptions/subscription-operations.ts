@@ -4,7 +4,7 @@ import type { Database } from '../db/database.js';
 import type { EventStore, RecordedEvent } from '../event-store/event-store.port.js';
 import { decodePosition } from '../event-store/sql-event-store.js';
 import { readCheckpoints } from './checkpoints.js';
-import { HOST_ROLE } from './subscription-host.js';
+import { HOST_ROLE, SUBSCRIPTIONS_LOCK_KEY } from './subscription-host.js';
 import type { LiveUpdate, Subscription } from './subscription.js';
 import { SubscriptionRunner } from './subscription-runner.js';
 
@@ -16,12 +16,15 @@ export interface HealthThresholds {
   hostSilentSeconds: number;
   /** Seconds a transaction of this database may stay open while it holds the feed back. */
   oldestTransactionSeconds: number;
+  /** Seconds a committed event may wait, unreadable, behind a transaction still open (the feed stalled). */
+  heldBackSeconds: number;
 }
 
 export const DEFAULT_HEALTH_THRESHOLDS: HealthThresholds = {
   lagEvents: 10_000,
   hostSilentSeconds: 30,
   oldestTransactionSeconds: 60,
+  heldBackSeconds: 5,
 };
 
 export interface SubscriptionStatus {
@@ -39,6 +42,13 @@ export interface FeedStatus {
   host: { owner: string; heartbeatAgeSeconds: number } | null;
   /** Age of the oldest transaction open in this database (it holds newer events back), when known. */
   oldestTransactionSeconds: number | null;
+  /**
+   * How long the oldest committed event the feed cannot show yet has waited (a transaction open since before it holds
+   * every reader back); null when nothing is held back.
+   */
+  heldBackSeconds: number | null;
+  /** Whether a process holds the subscriptions' lock right now (null where that cannot be asked: PGlite). */
+  hostHoldsLock: boolean | null;
   parked: number;
   /** Why the pipeline counts as degraded; empty when healthy. */
   problems: string[];
@@ -86,7 +96,7 @@ export class SubscriptionOperations {
   ) {}
 
   async status(): Promise<FeedStatus> {
-    const [head, checkpoints, parkedRows, hostRows, oldestRows] = await Promise.all([
+    const [head, checkpoints, parkedRows, hostRows, oldestRows, heldRows, lockRows] = await Promise.all([
       this.store.headPosition(),
       readCheckpoints(this.database),
       this.database.query<{ subscription: string; n: number }>(
@@ -104,6 +114,24 @@ export class SubscriptionOperations {
              and backend_xid is not null and pid <> pg_backend_pid()`,
         )
         .catch(() => [{ age: null }]),
+      // The events committed beyond the feed's bound: readers cannot see them while an older transaction is open.
+      this.database
+        .query<{ age: number | null }>(
+          `select extract(epoch from now() - min(e.created_at))::float8 as age
+             from events e, seatlink_feed_bound() b
+            where (e.epoch, e.transaction_id) >= (b.o_epoch, b.o_bound)`,
+        )
+        .catch(() => [{ age: null }]),
+      // The subscriptions' lock as the server holds it now: a host whose connection died holds nothing, at once
+      // (its heartbeat would look fresh for a while).
+      this.database.kind === 'postgres'
+        ? this.database.query<{ held: boolean }>(
+            `select exists (select 1 from pg_locks where locktype = 'advisory' and granted and objsubid = 1
+                              and classid = 0 and objid = $1
+                              and database = (select oid from pg_database where datname = current_database())) as held`,
+            [SUBSCRIPTIONS_LOCK_KEY],
+          )
+        : Promise.resolve(null),
     ]);
     const parkedBy = new Map(parkedRows.map((r) => [r.subscription, Number(r.n)]));
     const headPos = globalPosition(head);
@@ -119,6 +147,9 @@ export class SubscriptionOperations {
     const oldestAge = oldestRows[0]?.age;
     const oldestTransactionSeconds = oldestAge == null ? null : Math.max(0, Math.round(Number(oldestAge)));
     const parked = [...parkedBy.values()].reduce((a, b) => a + b, 0);
+    const heldAge = heldRows[0]?.age;
+    const heldBackSeconds = heldAge == null ? null : Math.max(0, Math.round(Number(heldAge)));
+    const hostHoldsLock = lockRows ? lockRows[0]?.held === true : null;
 
     const problems: string[] = [];
     if (parked > 0) problems.push(`${parked} parked event(s)`);
@@ -128,11 +159,16 @@ export class SubscriptionOperations {
     if (!host) problems.push('no process has run the subscriptions yet');
     else if (host.heartbeatAgeSeconds > this.thresholds.hostSilentSeconds) {
       problems.push(`the subscriptions host has been silent for ${host.heartbeatAgeSeconds} s`);
+    } else if (hostHoldsLock === false) {
+      problems.push('no process runs the subscriptions now (their lock is free)');
+    }
+    if (heldBackSeconds !== null && heldBackSeconds > this.thresholds.heldBackSeconds) {
+      problems.push(`the feed is stalled: events committed ${heldBackSeconds} s ago cannot be read yet`);
     }
     if (oldestTransactionSeconds !== null && oldestTransactionSeconds > this.thresholds.oldestTransactionSeconds) {
       problems.push(`a transaction open for ${oldestTransactionSeconds} s holds the feed back`);
     }
-    return { head, subscriptions, host, oldestTransactionSeconds, parked, problems };
+    return { head, subscriptions, host, oldestTransactionSeconds, heldBackSeconds, hostHoldsLock, parked, problems };
   }
 
   async listParked(status: ParkedEvent['status'] | 'all' = 'parked'): Promise<ParkedEvent[]> {
@@ -209,7 +245,8 @@ export class SubscriptionOperations {
       for (const s of chosen) {
         await tx.execute(sql`insert into subscription_checkpoints (name, position, updated_at) values (${s.name}, null, now())
           on conflict (name) do update set position = null, updated_at = now()`);
-        await tx.execute(sql`delete from parked_events where subscription = ${s.name}`);
+        // A skip is an operator's decision: kept, so the rebuild leaves that event out again (see SubscriptionRunner).
+        await tx.execute(sql`delete from parked_events where subscription = ${s.name} and status <> 'skipped'`);
       }
     });
   }

@@ -69,12 +69,37 @@ export class SubscriptionRunner {
    */
   private known: { position: string | null } | null = null;
 
-  /** The checkpoint, read afresh (a reset for a rebuild may have moved it). */
+  /**
+   * The events an operator chose to skip (a decision, kept across rebuilds): never applied again, however often the
+   * feed is read from the start. Read with the checkpoint, so a rebuild (which moves the checkpoint) sees them.
+   */
+  private skipped: { ids: ReadonlySet<string>; last: string | null } = { ids: new Set(), last: null };
+
+  /** The checkpoint, read afresh (a reset for a rebuild may have moved it), and the events skipped for good. */
   async checkpoint(): Promise<string | null> {
-    const position = await readCheckpoint(this.database, this.name);
+    const [position, skipped] = await Promise.all([
+      readCheckpoint(this.database, this.name),
+      this.database.query<{ event_id: string; position: string }>(
+        `select event_id, position from parked_events where subscription = $1 and status = 'skipped'`,
+        [this.name],
+      ),
+    ]);
     if (position === undefined) throw new Error(`Subscription ${this.name} has no checkpoint yet`);
+    this.skipped = {
+      ids: new Set(skipped.map((r) => r.event_id)),
+      last: skipped.reduce<string | null>(
+        (p, r) => (p === null || this.store.comparePositions(r.position, p) > 0 ? r.position : p),
+        null,
+      ),
+    };
     this.known = { position };
     return position;
+  }
+
+  /** Whether events skipped for good lie ahead of `from` (then a page is applied here, where they are left out). */
+  private skippedAhead(from: string | null): boolean {
+    const { last } = this.skipped;
+    return last !== null && (from === null || this.store.comparePositions(last, from) > 0);
   }
 
   /** Where the next step reads from. */
@@ -94,7 +119,7 @@ export class SubscriptionRunner {
   async step(): Promise<StepResult> {
     const from = await this.position();
     this.known = null;
-    if (this.subscription.inDatabase && this.store.applyInDatabase) {
+    if (this.subscription.inDatabase && this.store.applyInDatabase && !this.skippedAhead(from)) {
       const done = await this.stepInDatabase(this.subscription.inDatabase, from);
       if (done) return done;
     }
@@ -103,15 +128,16 @@ export class SubscriptionRunner {
       this.known = { position: from };
       return { applied: 0, moved: false, more: false };
     }
+    const events = this.skippedAhead(from) ? page.events.filter((e) => !this.skipped.ids.has(e.id)) : page.events;
     try {
-      if (page.events.length === 0) await this.skip(from, page.last);
-      else await this.commit(page.events, from, page.last);
+      if (events.length === 0) await this.skip(from, page.last);
+      else await this.commit(events, from, page.last);
     } catch (err) {
       this.known = null;
       if (err instanceof CheckpointMovedError || isTransientDatabaseError(err)) throw err;
-      await this.isolate(page.events, from, page.last);
+      await this.isolate(events, from, page.last);
     }
-    return { applied: page.events.length, moved: true, more: page.more };
+    return { applied: events.length, moved: true, more: page.more };
   }
 
   /**

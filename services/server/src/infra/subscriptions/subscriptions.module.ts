@@ -112,6 +112,7 @@ export class SubscriptionsModule {
                 lagEvents: config.HEALTH_MAX_LAG_EVENTS,
                 hostSilentSeconds: config.HEALTH_HOST_SILENT_SECONDS,
                 oldestTransactionSeconds: config.HEALTH_MAX_TRANSACTION_SECONDS,
+                heldBackSeconds: config.HEALTH_FEED_STALL_SECONDS,
               },
             ),
         },

@@ -1,7 +1,8 @@
 import { HttpException, HttpStatus, Inject, Injectable, type OnApplicationShutdown } from '@nestjs/common';
-import { Redis } from 'ioredis';
+import type { Redis } from 'ioredis';
 import { RateLimiterMemory, RateLimiterRedis, RateLimiterRes, type RateLimiterAbstract } from 'rate-limiter-flexible';
 import { APP_CONFIG, type AppConfig } from '../config/config.js';
+import { createRedis } from '../redis/redis-client.js';
 
 /**
  * The limits, each counted in its own window:
@@ -48,8 +49,14 @@ export class ThrottleService implements OnApplicationShutdown {
       'login-ip': config.THROTTLE_LOGIN_IP,
       'public-ip': config.THROTTLE_PUBLIC_IP,
     };
-    this.redis = config.REDIS_URL ? new Redis(config.REDIS_URL, { enableOfflineQueue: false }) : null;
-    this.redis?.on('error', () => undefined);
+    // Counted on request paths (sign-in, visitor calls): bounded, so a hung Redis falls back to the memory count in
+    // time instead of holding the request.
+    this.redis = config.REDIS_URL
+      ? createRedis(config.REDIS_URL, 'commands', {
+          role: 'throttle',
+          commandTimeoutMs: config.REDIS_COMMAND_TIMEOUT_MS,
+        })
+      : null;
     const make = (policy: ThrottlePolicy): RateLimiterAbstract => {
       const options = {
         points: limits[policy],

@@ -1,6 +1,7 @@
 import { Global, Inject, Module, type OnApplicationShutdown } from '@nestjs/common';
-import { Redis } from 'ioredis';
+import type { Redis } from 'ioredis';
 import { APP_CONFIG, type AppConfig } from '../config/config.js';
+import { createRedis } from '../redis/redis-client.js';
 import { HttpWalletProvider } from './http-wallet-provider.js';
 import { ProviderRateLimiter } from './provider-rate-limiter.js';
 import { TokenCipher } from './token-cipher.js';
@@ -29,9 +30,12 @@ class WalletRedisCloser implements OnApplicationShutdown {
       inject: [APP_CONFIG],
       useFactory: (config: AppConfig) => {
         if (!config.REDIS_URL) return null;
-        const redis = new Redis(config.REDIS_URL, { enableOfflineQueue: false });
-        redis.on('error', () => undefined);
-        return redis;
+        // The provider's pace is taken on request paths (linking an account signs in): bounded, and with a memory
+        // limiter as its insurance while Redis is away or hung.
+        return createRedis(config.REDIS_URL, 'commands', {
+          role: 'wallet provider pace',
+          commandTimeoutMs: config.REDIS_COMMAND_TIMEOUT_MS,
+        });
       },
     },
     {

@@ -3,9 +3,7 @@ import {
   Controller,
   Get,
   HttpCode,
-  Inject,
   NotFoundException,
-  Optional,
   Param,
   Post,
   Query,
@@ -13,16 +11,13 @@ import {
 } from '@nestjs/common';
 import type { HealthResponse, ParkedEventView, User } from '@seatlink/contracts';
 import { z } from 'zod';
-import { DATABASE } from '../../infra/db/database.module.js';
-import type { Database } from '../../infra/db/database.js';
 import {
   ParkedEventNotFoundError,
   ParkedEventNotParkedError,
   SubscriptionOperations,
 } from '../../infra/subscriptions/subscription-operations.js';
 import { AdminOnly, CurrentUser } from '../identity/auth.decorators.js';
-import { checkHealth } from './health.controller.js';
-import { REDIS_HEALTH, type RedisHealth } from './redis-health.js';
+import { HealthService } from './health.service.js';
 
 const parkedIdSchema = z.uuid({ error: 'Parked event id must be a UUID' });
 const parkedQuerySchema = z.object({
@@ -36,14 +31,13 @@ const parkedQuerySchema = z.object({
 @AdminOnly()
 export class AdminOperationsController {
   constructor(
-    @Inject(DATABASE) private readonly database: Database,
     private readonly operations: SubscriptionOperations,
-    @Optional() @Inject(REDIS_HEALTH) private readonly redis: RedisHealth | null,
+    private readonly checks: HealthService,
   ) {}
 
   @Get('health')
   health(): Promise<HealthResponse> {
-    return checkHealth(this.database, this.redis, this.operations);
+    return this.checks.check();
   }
 
   @Get('parked-events')

@@ -2,11 +2,13 @@ import type { INestApplicationContext } from '@nestjs/common';
 import type { NestFastifyApplication } from '@nestjs/platform-fastify';
 import { CommandBus } from '@nestjs/cqrs';
 import type { HealthResponse, InviteCode, ParkedEventView, User } from '@seatlink/contracts';
+import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createHttpApp } from '../../bootstrap.js';
 import type { AppConfig } from '../../infra/config/config.js';
 import { DATABASE } from '../../infra/db/database.module.js';
 import type { Database } from '../../infra/db/database.js';
+import { SubscriptionOperations } from '../../infra/subscriptions/subscription-operations.js';
 import { seed } from '../../seed.js';
 import { ApiClient, startTestWorker, subscriptionsCaughtUp, testConfig } from '../../testing/test-app.js';
 import { testEnv } from '../../testing/test-database.js';
@@ -103,7 +105,7 @@ describe.skipIf(!testEnv.databaseUrl)('the event pipeline, with and without a wo
     it('reports itself degraded: no process runs the subscriptions', async () => {
       await expect.poll(async () => (await health()).status, { timeout: 10_000 }).toBe(503);
       expect((await health()).body.status).toBe('degraded');
-      expect((await details()).problems.join()).toMatch(/silent/);
+      expect((await details()).problems.join()).toMatch(/no process runs the subscriptions now/);
     });
 
     it('answers a credit change with 202 pending and the balance it set, not the stale one', async () => {
@@ -273,6 +275,46 @@ describe.skipIf(!testEnv.databaseUrl)('the event pipeline, with and without a wo
         (await admin.request('POST', `/v1/admin/parked-events/3f1c2b7a-0d9e-4c8b-a1f2-5e6d7c8b9a02/skip`)).status,
       ).toBe(404);
       expect((await new ApiClient(baseUrl).request('GET', '/v1/admin/parked-events')).status).toBe(401);
+
+      // A skip is a decision: a rebuild of the read model leaves the event out again, parks nothing, stays healthy.
+      await worker!.get(SubscriptionOperations).reset(['invite-codes']);
+      await subscriptionsCaughtUp(worker!);
+      expect((await details()).feed?.parked).toBe(0);
+      const after = (await admin.request('GET', '/v1/admin/parked-events?status=all')).body
+        .parked_events as ParkedEventView[];
+      expect(after.map((p) => [p.event_type, p.status])).toEqual([['InviteCodeCreated', 'skipped']]);
+      const invites = (await admin.request('GET', '/v1/admin/invites')).body.invite_codes as InviteCode[];
+      expect(invites.some((i) => i.code === 'POISON2345')).toBe(false);
+      expect(invites.some((i) => i.code === (next.body.invite_code as InviteCode).code)).toBe(true);
+      await expect.poll(async () => (await health()).status, { timeout: 10_000 }).toBe(200);
     });
+  });
+
+  describe('a transaction left open in the database', () => {
+    it('shows as a stalled feed within seconds, and clears when it ends', async () => {
+      if (!worker) await startWorker();
+      await expect.poll(async () => (await health()).status, { timeout: 10_000 }).toBe(200);
+      const idle = new pg.Client({ connectionString: config.DATABASE_URL });
+      await idle.connect();
+      try {
+        // Holds the feed back: a transaction with an id, left open.
+        await idle.query('begin');
+        await idle.query('select pg_current_xact_id()');
+        const users = (await admin.request('GET', '/v1/admin/users')).body.users as User[];
+        const someone = users.find((u) => u.email === 'user@seatlink.test')!;
+        await admin.request('PUT', `/v1/admin/users/${someone.id}/credits`, { credits: 31 });
+        // Within seconds: well before the 60 s a long transaction alone needs to be reported.
+        await expect
+          .poll(async () => (await details()).problems.join(), { timeout: 15_000, interval: 250 })
+          .toMatch(/the feed is stalled: events committed \d+ s ago cannot be read yet/);
+        expect((await details()).feed?.heldBackSeconds).toBeGreaterThanOrEqual(5);
+        expect((await health()).status).toBe(503);
+      } finally {
+        await idle.query('rollback').catch(() => undefined);
+        await idle.end();
+      }
+      await expect.poll(async () => (await health()).status, { timeout: 10_000 }).toBe(200);
+      expect((await details()).feed?.heldBackSeconds).toBeNull();
+    }, 40_000);
   });
 });

@@ -1,6 +1,8 @@
 import { Module, type DynamicModule, type OnApplicationShutdown, Inject, Optional } from '@nestjs/common';
+import { DiscoveryModule } from '@nestjs/core';
 import { AdminOperationsController } from './admin-operations.controller.js';
 import { HealthController } from './health.controller.js';
+import { HealthService } from './health.service.js';
 import { REDIS_HEALTH, RedisHealth } from './redis-health.js';
 
 class RedisHealthCloser implements OnApplicationShutdown {
@@ -12,13 +14,18 @@ class RedisHealthCloser implements OnApplicationShutdown {
 
 @Module({})
 export class HealthModule {
-  static forRoot(redisUrl: string | undefined): DynamicModule {
+  static forRoot(redisUrl: string | undefined, redisTimeoutMs?: number): DynamicModule {
     return {
       module: HealthModule,
+      imports: [DiscoveryModule],
       controllers: [HealthController, AdminOperationsController],
       providers: [
-        { provide: REDIS_HEALTH, useFactory: () => (redisUrl ? new RedisHealth(redisUrl) : null) },
+        {
+          provide: REDIS_HEALTH,
+          useFactory: () => (redisUrl ? new RedisHealth(redisUrl, redisTimeoutMs ?? 1000) : null),
+        },
         RedisHealthCloser,
+        HealthService,
       ],
     };
   }

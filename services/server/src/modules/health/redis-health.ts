@@ -1,30 +1,28 @@
-import { Redis } from 'ioredis';
+import type { Redis } from 'ioredis';
+import { closeRedis, createRedis, withinRedisBound } from '../../infra/redis/redis-client.js';
 
 export const REDIS_HEALTH = Symbol('RedisHealth');
 
+/** Whether Redis answers, within the command timeout: a hung Redis counts as down, and never hangs the check. */
 export class RedisHealth {
   private readonly client: Redis;
-  /** One connection attempt at a time: checks arriving together wait for the same one. */
-  private connecting: Promise<void> | null = null;
 
-  constructor(url: string) {
-    this.client = new Redis(url, { lazyConnect: true, maxRetriesPerRequest: 1, enableOfflineQueue: false });
-    this.client.on('error', () => undefined);
+  constructor(
+    url: string,
+    private readonly timeoutMs: number,
+  ) {
+    this.client = createRedis(url, 'commands', { role: 'health', commandTimeoutMs: timeoutMs });
   }
 
   async ping(): Promise<boolean> {
     try {
-      if (this.client.status === 'wait' || this.client.status === 'end') {
-        this.connecting ??= this.client.connect().finally(() => (this.connecting = null));
-      }
-      if (this.connecting) await this.connecting;
-      return (await this.client.ping()) === 'PONG';
+      return (await withinRedisBound(this.client.ping(), this.timeoutMs, 'ping')) === 'PONG';
     } catch {
       return false;
     }
   }
 
   async close() {
-    this.client.disconnect();
+    await closeRedis(this.client);
   }
 }

@@ -11,7 +11,8 @@ import { ticketsProjection } from './read-models/tickets.projection.js';
 import { walletAccountsProjection } from './read-models/wallet-accounts.projection.js';
 import { SyncWalletAccountJob } from './sync-wallet-account.job.js';
 import { WalletGateway } from './wallet-gateway.service.js';
-import { WalletSyncScheduleReaction } from './wallet-sync-schedule.reaction.js';
+import { WalletSyncScheduleReaction, WalletSyncSchedules } from './wallet-sync-schedule.reaction.js';
+import { WalletSyncHealth } from './wallet-sync.health.js';
 
 /**
  * Wallet accounts and their tickets: linking (the provider's sign-in, never its password kept), syncs by a job per
@@ -30,6 +31,8 @@ import { WalletSyncScheduleReaction } from './wallet-sync-schedule.reaction.js';
     provideSubscription(passGroupsProjection),
     PassClaimsReaction,
     WalletSyncScheduleReaction,
+    WalletSyncSchedules,
+    WalletSyncHealth,
   ],
 })
 export class WalletAccountsModule {}

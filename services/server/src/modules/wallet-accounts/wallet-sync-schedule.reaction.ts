@@ -3,6 +3,9 @@ import { QueueName } from '@seatlink/contracts';
 import { eq } from 'drizzle-orm';
 import { APP_CONFIG, type AppConfig } from '../../infra/config/config.js';
 import type { RecordedEvent } from '../../infra/event-store/event-store.port.js';
+import { DATABASE } from '../../infra/db/database.module.js';
+import type { Database } from '../../infra/db/database.js';
+import { type ExpectedSchedule, JobSchedules, type ScheduleSource } from '../../infra/queue/jobs.module.js';
 import { JOB_QUEUE, type JobQueue } from '../../infra/queue/queue.port.js';
 import {
   EventSubscription,
@@ -19,6 +22,19 @@ import { walletCredentials, walletSyncState } from './wallet-accounts.schema.js'
 export const periodicSyncKey = (accountId: string) => `sync-periodic-${accountId}`;
 
 const SYNC_OPTIONS = { attempts: 5, backoff: { type: 'exponential' as const, delayMs: 5000 } };
+
+/** The periodic sync of an account: every `everyMs`, its first run somewhere in the first interval. */
+function periodicSync(accountId: string, everyMs: number): ExpectedSchedule {
+  return {
+    queue: QueueName.WalletSync,
+    name: SyncWalletAccountJob.jobName,
+    key: periodicSyncKey(accountId),
+    data: { accountId, reason: 'periodic' } satisfies SyncWalletAccountData,
+    everyMs,
+    spreadMs: everyMs,
+    ...SYNC_OPTIONS,
+  };
+}
 
 /**
  * Keeps an account's syncs scheduled. Linked or signed in again: a sync at once, then again across the time passes
@@ -61,18 +77,13 @@ export class WalletSyncScheduleReaction implements Subscription {
           for (const [i, delayMs] of this.config.walletSyncFollowUpsMs.entries()) {
             await sync('follow-up', `sync-${accountId}-${tag}-f${i}`, delayMs);
           }
-          const every = this.config.WALLET_SYNC_EVERY_MS;
-          await this.queue.add(
-            QueueName.WalletSync,
-            SyncWalletAccountJob.jobName,
-            { accountId, reason: 'periodic' } satisfies SyncWalletAccountData,
-            {
-              ...SYNC_OPTIONS,
-              jobId: periodicSyncKey(accountId),
-              repeat: { everyMs: every },
-              delayMs: Math.floor(Math.random() * every),
-            },
-          );
+          const periodic = periodicSync(accountId, this.config.WALLET_SYNC_EVERY_MS);
+          await this.queue.add(periodic.queue, periodic.name, periodic.data, {
+            ...SYNC_OPTIONS,
+            jobId: periodic.key,
+            repeat: { everyMs: periodic.everyMs },
+            delayMs: Math.floor(Math.random() * periodic.everyMs),
+          });
           break;
         }
         case 'WalletAccountDeleted': {
@@ -99,5 +110,23 @@ export class WalletSyncScheduleReaction implements Subscription {
           break;
       }
     }
+  }
+}
+
+/**
+ * The periodic sync every linked account must have, from the database (an account keeps its sign-in until it is
+ * deleted): the job runner makes again the ones a queue that lost its data no longer has.
+ */
+@Injectable()
+@JobSchedules()
+export class WalletSyncSchedules implements ScheduleSource {
+  constructor(
+    @Inject(DATABASE) private readonly database: Database,
+    @Inject(APP_CONFIG) private readonly config: AppConfig,
+  ) {}
+
+  async expectedSchedules(): Promise<ExpectedSchedule[]> {
+    const accounts = await this.database.db.select({ accountId: walletCredentials.accountId }).from(walletCredentials);
+    return accounts.map(({ accountId }) => periodicSync(accountId, this.config.WALLET_SYNC_EVERY_MS));
   }
 }

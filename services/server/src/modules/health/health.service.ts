@@ -1,0 +1,82 @@
+import { Inject, Injectable, Optional } from '@nestjs/common';
+import { DiscoveryService } from '@nestjs/core';
+import type { HealthResponse } from '@seatlink/contracts';
+import { DATABASE } from '../../infra/db/database.module.js';
+import type { Database } from '../../infra/db/database.js';
+import { findHealthChecks } from '../../infra/health/health-check.js';
+import { SubscriptionOperations } from '../../infra/subscriptions/subscription-operations.js';
+import { REDIS_HEALTH, type RedisHealth } from './redis-health.js';
+
+/** The most one part of the check may take; past it, that part counts as failed (the check always answers). */
+export const HEALTH_PART_BOUND_MS = 1500;
+
+const TIMED_OUT = Symbol('timed out');
+
+/** `work`, or TIMED_OUT once `ms` have passed (the work goes on, unawaited; its failure is dropped). */
+async function within<T>(work: Promise<T>, ms: number): Promise<T | typeof TIMED_OUT> {
+  let timer: NodeJS.Timeout | undefined;
+  work.catch(() => undefined);
+  try {
+    return await Promise.race([
+      work,
+      new Promise<typeof TIMED_OUT>((r) => (timer = setTimeout(() => r(TIMED_OUT), ms))),
+    ]);
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
+/**
+ * The health of this deployment, as `/health` (the status only) and `/v1/admin/health` (every figure) tell it: the
+ * database, Redis, the event pipeline, and each feature's own checks (`@ProvidesHealthCheck()`). Every part has a
+ * bound (a hung Redis or database counts as down), so the check answers within about 1.5 s whatever hangs.
+ */
+@Injectable()
+export class HealthService {
+  constructor(
+    @Inject(DATABASE) private readonly database: Database,
+    private readonly operations: SubscriptionOperations,
+    private readonly discovery: DiscoveryService,
+    @Optional() @Inject(REDIS_HEALTH) private readonly redis: RedisHealth | null,
+  ) {}
+
+  async check(): Promise<HealthResponse> {
+    const checks = findHealthChecks(this.discovery);
+    const [databasePing, redisPing, feedStatus, ...checked] = await Promise.all([
+      within(this.database.ping(), HEALTH_PART_BOUND_MS),
+      this.redis ? within(this.redis.ping(), HEALTH_PART_BOUND_MS) : Promise.resolve(null),
+      within(
+        this.operations.status().catch(() => null),
+        HEALTH_PART_BOUND_MS,
+      ),
+      ...checks.map((c) =>
+        within(
+          c.problems().catch(() => [`${c.name}: the check failed`]),
+          HEALTH_PART_BOUND_MS,
+        ),
+      ),
+    ]);
+    const databaseUp = databasePing === true;
+    const redisState = redisPing === null ? 'not configured' : redisPing === true ? 'up' : 'down';
+    const feed = feedStatus === TIMED_OUT ? null : feedStatus;
+    const problems: string[] = [];
+    if (!databaseUp)
+      problems.push(
+        databasePing === TIMED_OUT ? 'the database does not answer in time' : 'the database does not answer',
+      );
+    if (redisState === 'down') problems.push('Redis does not answer');
+    if (databaseUp && !feed) problems.push('the subscriptions cannot be read');
+    if (feed) problems.push(...feed.problems);
+    for (const [i, result] of checked.entries()) {
+      if (result === TIMED_OUT) problems.push(`${checks[i]!.name}: no answer within ${HEALTH_PART_BOUND_MS} ms`);
+      else problems.push(...result);
+    }
+    return {
+      status: problems.length === 0 ? 'ok' : 'degraded',
+      database: databaseUp ? 'up' : 'down',
+      redis: redisState,
+      problems,
+      feed,
+    };
+  }
+}
