@@ -20,6 +20,7 @@ import { PAYMENT_WEBHOOK_PATH } from './modules/payments/payments.module.js';
 import { registerHttpHardening, staticCacheHeaders } from './infra/http/security.js';
 import { createValidationPipe } from './infra/http/validation.js';
 import { registerNativeRoutes } from './infra/http/native-route.js';
+import { WebApp } from './infra/http/web-app.js';
 import { SeatlinkIoAdapter } from './infra/realtime/io.adapter.js';
 
 const LEVELS: LogLevel[] = ['error', 'warn', 'log', 'debug', 'verbose'];
@@ -55,7 +56,7 @@ export async function createHttpApp(config: AppConfig, role: 'all' | 'api'): Pro
   await registerQueueBoard(app);
   app.useGlobalPipes(createValidationPipe());
   const webDist = config.webDist && existsSync(config.webDist) ? config.webDist : null;
-  app.useGlobalFilters(new HttpExceptionFilter(webDist));
+  app.useGlobalFilters(new HttpExceptionFilter(WebApp.load(webDist)));
   if (webDist) {
     app.useStaticAssets({
       root: webDist,
