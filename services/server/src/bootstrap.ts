@@ -84,8 +84,9 @@ export async function createHttpApp(config: AppConfig, role: 'all' | 'api'): Pro
  * time, or opens a connection and says nothing, is answered 408 and cut off once the headers or the request take
  * longer than their bound (Node checks every connection for that at least once a second); a kept-alive connection
  * closes when no request follows within its bound, and a connection silent both ways (a client that stops reading
- * its answer) after the idle bound. Neither the time an answer takes nor an open socket.io connection is bounded:
- * a WebSocket leaves HTTP when it is upgraded, and a long poll is a complete request waiting for its answer.
+ * its answer) after the idle bound. An answer may take its time (only that much silence both ways ends it), and an
+ * open socket.io connection is never cut: a WebSocket leaves HTTP when it is upgraded, and a long poll is a complete
+ * request waiting for its answer, at most socket.io's 25-second ping interval.
  */
 function connectionBounds(config: AppConfig) {
   const timeouts = {

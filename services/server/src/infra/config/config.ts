@@ -16,7 +16,7 @@ const schema = z.object({
    * headers must arrive within HTTP_HEADERS_TIMEOUT_MS of its start and the whole request, body included, within
    * HTTP_REQUEST_TIMEOUT_MS (else 408 and the connection closes); a kept-alive connection waits
    * HTTP_KEEP_ALIVE_TIMEOUT_MS for its next request; a connection silent both ways for HTTP_IDLE_TIMEOUT_MS closes.
-   * A request's answer may take as long as it needs, and an open socket.io connection is never cut: its WebSocket
+   * An answer may take its time (the idle bound aside), and an open socket.io connection is never cut: its WebSocket
    * leaves HTTP, and its long poll (at most socket.io's 25-second ping interval) stays under the idle bound.
    */
   HTTP_HEADERS_TIMEOUT_MS: z.coerce.number().int().min(100).max(600_000).default(10_000),
