@@ -151,13 +151,11 @@ test('links a batch with a result per account, and deletes one after confirming'
 
   // Each account is linked or refused on its own; the refused one stays in the form.
   const results = dialog.getByTestId('batch-results');
-  await expect(results).toContainText('Linked 2 of 3 accounts');
-  await expect(results.locator(`[data-email="${one.email}"]`)).toHaveAttribute('data-ok', 'true');
-  await expect(results.locator(`[data-email="${two.email}"]`)).toHaveAttribute('data-ok', 'true');
+  await expect(results.getByTestId('batch-results-title')).toHaveText('2 of 3 accounts added');
+  await expect(results.getByTestId('batch-result')).toHaveCount(1);
   await expect(results.locator('[data-email="nobody-here@wallet.test"]')).toContainText(
     'The wallet service did not accept this e-mail and password',
   );
-  await expect(page.getByText('Failed to add accounts', { exact: true })).toBeVisible();
   await expect(page.getByText('Google account successfully connected')).toBeVisible();
   await expect(dialog.getByTestId('account-entry')).toHaveCount(1);
   await expect(dialog.getByLabel('Email', { exact: true })).toHaveValue('nobody-here@wallet.test');
@@ -208,6 +206,62 @@ test('links a batch with a result per account, and deletes one after confirming'
   await page.reload();
   await expect(accountCard(page, one.email)).toBeVisible();
   await expect(accountCard(page, two.email)).toHaveCount(0);
+});
+
+test("a batch with some accounts added says how many and which were not, and why; none added is 'Failed to add accounts'", async ({
+  page,
+}) => {
+  const good = await createWallet('Mixedgood', 'Added');
+  const wrong = await createWallet('Mixedwrong', 'Refused');
+  const unknown = `nobody-${Date.now().toString(36)}@wallet.test`;
+  const refusal = 'The wallet service did not accept this e-mail and password';
+  await signIn(page, demo.user);
+  await page.goto('/dashboard/accounts');
+  const before = await totalAccounts(page);
+
+  await page.getByRole('button', { name: 'Add Accounts' }).first().click();
+  const dialog = page.getByRole('dialog', { name: 'Add Accounts' });
+  await dialog.getByLabel('Email', { exact: true }).fill(good.email);
+  await dialog.getByLabel('Password', { exact: true }).fill(good.password);
+  await dialog.getByRole('button', { name: 'Add another account' }).click();
+  await dialog.getByRole('button', { name: 'Add another account' }).click();
+  await dialog.getByLabel('Email (account 2)').fill(wrong.email);
+  await dialog.getByLabel('Password (account 2)').fill('Not-the-password1!');
+  await dialog.getByLabel('Email (account 3)').fill(unknown);
+  await dialog.getByLabel('Password (account 3)').fill(WALLET_PASSWORD);
+  await dialog.getByRole('button', { name: 'Add 3 Accounts' }).click();
+
+  // Some added: how many, and each one that was not with its reason; no red failure anywhere.
+  const results = dialog.getByTestId('batch-results');
+  await expect(results).toHaveAttribute('role', 'status');
+  await expect(results.getByTestId('batch-results-title')).toHaveText('1 of 3 accounts added');
+  await expect(results).toContainText('These could not be added:');
+  await expect(results.getByTestId('batch-result')).toHaveCount(2);
+  await expect(results.locator(`[data-email="${wrong.email}"]`)).toHaveText(`${wrong.email}: ${refusal}`);
+  await expect(results.locator(`[data-email="${unknown}"]`)).toHaveText(`${unknown}: ${refusal}`);
+  await expect(page.getByText('Google account successfully connected')).toBeVisible();
+  await expect(page.getByText('Failed to add accounts')).toHaveCount(0);
+  await expect(dialog.getByRole('alert')).toHaveCount(0);
+  // The two refused stay in the form, ready to correct; the added one is on the page behind.
+  await expect(dialog.getByTestId('account-entry')).toHaveCount(2);
+  await expect(dialog.getByLabel('Email (account 1)')).toHaveValue(wrong.email);
+  await expect(dialog.getByLabel('Email (account 2)')).toHaveValue(unknown);
+  await expectNoA11yViolations(page, 'add accounts dialog, some added');
+
+  // Sent again as they are: none added, and only then the red 'Failed to add accounts'.
+  await dialog.getByLabel('Password (account 1)').fill('Still-not-it1!');
+  await dialog.getByRole('button', { name: 'Add 2 Accounts' }).click();
+  await expect(results).toHaveAttribute('data-outcome', 'none');
+  await expect(results).toHaveAttribute('role', 'alert');
+  await expect(results.getByTestId('batch-results-title')).toHaveText('Failed to add accounts');
+  await expect(results.getByTestId('batch-result')).toHaveCount(2);
+  await expect(results).not.toContainText('These could not be added:');
+  await expectNoA11yViolations(page, 'add accounts dialog, none added');
+
+  await dialog.getByRole('button', { name: 'Close' }).click();
+  await expect(accountCard(page, good.email)).toBeVisible();
+  await expect(accountCard(page, wrong.email)).toHaveCount(0);
+  await expect(page.getByTestId('total-accounts')).toHaveText(String(before + 1));
 });
 
 test('shows a sync in progress and the tickets it brings, live, on the accounts page and the overview', async ({

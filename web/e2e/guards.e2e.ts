@@ -63,7 +63,9 @@ test.describe('error screens (SPEC.md §2)', () => {
   });
 
   test('an unknown address shows the 404 screen; Go to dashboard leads a visitor on to sign in', async ({ page }) => {
-    await page.goto('/no-such-page');
+    // The server answers it 404 (it knows the router's pages), and the router shows its designed screen.
+    const response = await page.goto('/no-such-page');
+    expect(response?.status()).toBe(404);
     await expect(page.getByRole('heading', { name: 'Unexpected Application Error!' })).toBeVisible();
     await expect(page.getByRole('heading', { name: '404 Not Found' })).toBeVisible();
     await expectNoA11yViolations(page, '404 screen');
@@ -73,7 +75,7 @@ test.describe('error screens (SPEC.md §2)', () => {
 
   test('a signed-in user gets the 404 screen inside the frame, with the navigation still there', async ({ page }) => {
     await signIn(page, demo.user);
-    await page.goto('/dashboard/no-such-page');
+    expect((await page.goto('/dashboard/no-such-page'))?.status()).toBe(404);
     await expect(page.getByRole('heading', { name: '404 Not Found' })).toBeVisible();
     await expect(page.getByRole('link', { name: 'Accounts' })).toBeVisible();
     await expectNoA11yViolations(page, '404 screen in the frame');

@@ -6,6 +6,7 @@ export * from './health.js';
 export * from './identity.js';
 export * from './text.js';
 export * from './routes.js';
+export * from './pages.js';
 export * from './accounts.js';
 export * from './tickets.js';
 export * from './distribution.js';

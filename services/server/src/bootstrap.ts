@@ -20,6 +20,7 @@ import { PAYMENT_WEBHOOK_PATH } from './modules/payments/payments.module.js';
 import { registerHttpHardening, staticCacheHeaders } from './infra/http/security.js';
 import { createValidationPipe } from './infra/http/validation.js';
 import { registerNativeRoutes } from './infra/http/native-route.js';
+import { WebApp } from './infra/http/web-app.js';
 import { SeatlinkIoAdapter } from './infra/realtime/io.adapter.js';
 
 const LEVELS: LogLevel[] = ['error', 'warn', 'log', 'debug', 'verbose'];
@@ -31,6 +32,7 @@ const appLogger = (config: AppConfig, role: Role) =>
 export async function createHttpApp(config: AppConfig, role: 'all' | 'api'): Promise<NestFastifyApplication> {
   // Which proxies may set X-Forwarded-For (the client IP that throttling counts): none unless configured.
   const adapter = new FastifyAdapter({
+    ...connectionBounds(config),
     trustProxy: config.trustProxy,
     bodyLimit: 256 * 1024,
     genReqId: (request: IncomingMessage) => requestIdFrom(request.headers['x-request-id']),
@@ -54,7 +56,7 @@ export async function createHttpApp(config: AppConfig, role: 'all' | 'api'): Pro
   await registerQueueBoard(app);
   app.useGlobalPipes(createValidationPipe());
   const webDist = config.webDist && existsSync(config.webDist) ? config.webDist : null;
-  app.useGlobalFilters(new HttpExceptionFilter(webDist));
+  app.useGlobalFilters(new HttpExceptionFilter(WebApp.load(webDist)));
   if (webDist) {
     app.useStaticAssets({
       root: webDist,
@@ -83,6 +85,33 @@ export async function createHttpApp(config: AppConfig, role: 'all' | 'api'): Pro
   registerNativeRoutes(app);
   app.enableShutdownHooks();
   return app;
+}
+
+/**
+ * How long a client may take (HTTP_*_TIMEOUT_MS): a slowloris client that trickles its headers or body a byte at a
+ * time, or opens a connection and says nothing, is answered 408 and cut off once the headers or the request take
+ * longer than their bound (Node checks every connection for that at least once a second); a kept-alive connection
+ * closes when no request follows within its bound, and a connection silent both ways (a client that stops reading
+ * its answer) after the idle bound. An answer may take its time (only that much silence both ways ends it), and an
+ * open socket.io connection is never cut: a WebSocket leaves HTTP when it is upgraded, and a long poll is a complete
+ * request waiting for its answer, at most socket.io's 25-second ping interval.
+ */
+function connectionBounds(config: AppConfig) {
+  const timeouts = {
+    headersTimeout: config.HTTP_HEADERS_TIMEOUT_MS,
+    requestTimeout: config.HTTP_REQUEST_TIMEOUT_MS,
+    keepAliveTimeout: config.HTTP_KEEP_ALIVE_TIMEOUT_MS,
+  };
+  return {
+    // Fastify's own settings of Node's server (its defaults: none for the request, 72 s kept alive, never idle).
+    requestTimeout: timeouts.requestTimeout,
+    keepAliveTimeout: timeouts.keepAliveTimeout,
+    connectionTimeout: config.HTTP_IDLE_TIMEOUT_MS,
+    http: {
+      ...timeouts,
+      connectionsCheckingInterval: Math.max(50, Math.min(1000, Math.floor(timeouts.headersTimeout / 2))),
+    },
+  };
 }
 
 /** Every request has an id (the proxy's, or a new one), answered in `X-Request-Id` and named by every log line of it. */

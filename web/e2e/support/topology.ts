@@ -46,7 +46,13 @@ export interface ApiProcess extends NodeProcess {
 export const nginxAvailable = () => spawnSync('nginx', ['-v']).status === 0;
 
 /** The site of infra/nginx.conf with this machine's addresses, inside the minimal main configuration it needs. */
-function nginxConfig(options: { port: number; apiPorts: number[]; simPort: number; webDist: string; prefix: string }) {
+export function nginxConfig(options: {
+  port: number;
+  apiPorts: number[];
+  simPort: number;
+  webDist: string;
+  prefix: string;
+}) {
   let site = readFileSync(path.join(root, 'infra/nginx.conf'), 'utf8');
   const replace = (pattern: RegExp, value: string) => {
     if (!pattern.test(site)) throw new Error(`infra/nginx.conf no longer has ${pattern}`);

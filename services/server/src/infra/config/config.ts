@@ -11,6 +11,18 @@ const optionalString = z
 const schema = z.object({
   PORT: z.coerce.number().int().min(0).max(65535).default(3000),
   HOST: z.string().default('0.0.0.0'),
+  /**
+   * Bounds on every HTTP connection, so slow or silent clients cannot hold the server's connections: a request's
+   * headers must arrive within HTTP_HEADERS_TIMEOUT_MS of its start and the whole request, body included, within
+   * HTTP_REQUEST_TIMEOUT_MS (else 408 and the connection closes); a kept-alive connection waits
+   * HTTP_KEEP_ALIVE_TIMEOUT_MS for its next request; a connection silent both ways for HTTP_IDLE_TIMEOUT_MS closes.
+   * An answer may take its time (the idle bound aside), and an open socket.io connection is never cut: its WebSocket
+   * leaves HTTP, and its long poll (at most socket.io's 25-second ping interval) stays under the idle bound.
+   */
+  HTTP_HEADERS_TIMEOUT_MS: z.coerce.number().int().min(100).max(600_000).default(10_000),
+  HTTP_REQUEST_TIMEOUT_MS: z.coerce.number().int().min(100).max(3_600_000).default(30_000),
+  HTTP_KEEP_ALIVE_TIMEOUT_MS: z.coerce.number().int().min(100).max(600_000).default(10_000),
+  HTTP_IDLE_TIMEOUT_MS: z.coerce.number().int().min(30_000).max(3_600_000).default(60_000),
   /** Prometheus's `/metrics` on a port of its own (0: any free port); none when unset. */
   METRICS_PORT: z.preprocess((v) => (v === '' ? undefined : v), z.coerce.number().int().min(0).max(65535).optional()),
   /** Where the metrics port listens: this machine only by default. */
@@ -173,6 +185,10 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Part
   if (!parsed.success) {
     const issues = parsed.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`).join('; ');
     throw new Error(`Invalid configuration: ${issues}`);
+  }
+  if (parsed.data.HTTP_HEADERS_TIMEOUT_MS > parsed.data.HTTP_REQUEST_TIMEOUT_MS) {
+    // The headers are part of the request: their bound cannot be the longer one (Node refuses it).
+    throw new Error('Invalid configuration: HTTP_HEADERS_TIMEOUT_MS must not exceed HTTP_REQUEST_TIMEOUT_MS');
   }
   const { STRIPE_SECRET_KEY, STRIPE_WEBHOOK_SECRET, STRIPE_PUBLISHABLE_KEY } = parsed.data;
   if (STRIPE_SECRET_KEY && (!STRIPE_WEBHOOK_SECRET || !STRIPE_PUBLISHABLE_KEY)) {

@@ -1,5 +1,3 @@
-import { existsSync, readFileSync } from 'node:fs';
-import path from 'node:path';
 import { type ArgumentsHost, Catch, type ExceptionFilter, HttpException, Logger } from '@nestjs/common';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { DomainError } from '../../shared/event-sourcing/decider.js';
@@ -7,8 +5,7 @@ import { InvalidEventDataError, WrongExpectedRevisionError } from '../event-stor
 import { rootCause, safeErrorMessage } from '../db/db-errors.js';
 import { isTransientDatabaseError } from '../db/transient-errors.js';
 import { isRedisUnavailableError } from '../redis/redis-client.js';
-
-const API_PREFIXES = ['/v1/', '/v1?', '/accounts/', '/health', '/socket.io', '/wallet-sim'];
+import type { WebApp } from './web-app.js';
 
 function messageOf(body: unknown, fallback: string): string {
   if (typeof body === 'string') return body;
@@ -91,33 +88,21 @@ export function sendError(reply: FastifyReply, body: ErrorBody): void {
  * Every error leaves as JSON `{ message, code?, statusCode }`, with `message` always a string (the web's request
  * helper shows it). The database or Redis out of reach for a moment (refused, or past its command timeout) is a 503
  * with Retry-After (a retry with the same Idempotency-Key never does a change twice).
- * Unknown errors are logged and answered 500 without details. A GET for a page of the dashboard
- * that the API does not know gets the web app's index.html (client-side routing).
+ * Unknown errors are logged and answered 500 without details. An address outside the API that nothing answers is
+ * the web app's to answer, when the server serves it (`WebApp`: a page, its not-found screen, or a plain 404).
  */
 @Catch()
 export class HttpExceptionFilter implements ExceptionFilter {
-  private readonly indexHtml: string | null;
-
-  constructor(webDist: string | null) {
-    const index = webDist ? path.join(webDist, 'index.html') : null;
-    this.indexHtml = index && existsSync(index) ? readFileSync(index, 'utf8') : null;
-  }
+  constructor(private readonly webApp: WebApp | null) {}
 
   catch(exception: unknown, host: ArgumentsHost) {
     const ctx = host.switchToHttp();
     const reply = ctx.getResponse<FastifyReply>();
     const request = ctx.getRequest<FastifyRequest>();
     const answer = errorAnswer(exception);
-    if (answer.statusCode === 404 && this.indexHtml && request.method === 'GET' && !isApiPath(request.url)) {
-      void reply.status(200).header('cache-control', 'no-cache').type('text/html; charset=utf-8').send(this.indexHtml);
-      return;
-    }
+    if (answer.statusCode === 404 && this.webApp?.answerUnknown(request, reply)) return;
     sendError(reply, answer);
   }
-}
-
-function isApiPath(url: string) {
-  return API_PREFIXES.some((p) => url.startsWith(p)) || url === '/v1';
 }
 
 function isClientError(e: unknown): e is Error & { statusCode: number; code?: string } {

@@ -1,13 +1,14 @@
 import { useState, type FormEvent } from 'react';
 import toast from 'react-hot-toast';
-import type { BatchLinkResult } from '@seatlink/contracts';
 import { Alert } from '../../../components/ui/alert';
 import { Button } from '../../../components/ui/button';
-import { CheckIcon, CloseIcon, PlusIcon, TrashIcon } from '../../../components/ui/icons';
+import { PlusIcon, TrashIcon } from '../../../components/ui/icons';
 import { Modal } from '../../../components/ui/modal';
 import { MAX_ACCOUNT_ROWS, validateAccountEntries, type AccountEntry, type AccountEntryErrors } from '../account-rules';
 import { ACCOUNT_MESSAGES, useAccountsStore } from '../accounts.store';
+import { batchOutcome, type BatchOutcome } from '../batch-outcome';
 import { AccountFields } from './account-form-fields';
+import { BatchAddResult } from './batch-add-result';
 
 interface Row extends AccountEntry {
   key: number;
@@ -20,13 +21,14 @@ const emptyRow = (): Row => ({ key: nextKey++, email: '', password: '' });
  * The Add Accounts form (SPEC.md §2 "Accounts overview"): the e-mail and password of one wallet account, or of several
  * ('Add another account'). One is linked with POST /v1/accounts, several with one batch call that links each on its
  * own: the linked ones leave the form, the refused ones stay with their reason, ready to correct and send again.
+ * A batch with some added says how many and which were not (BatchAddResult); only one with none added is a failure.
  */
 export function AddAccountsDialog({ onClose }: { onClose: () => void }) {
   const link = useAccountsStore((s) => s.link);
   const [rows, setRows] = useState<Row[]>(() => [emptyRow()]);
   const [errors, setErrors] = useState<AccountEntryErrors[]>([]);
   const [failure, setFailure] = useState<string | null>(null);
-  const [results, setResults] = useState<BatchLinkResult[] | null>(null);
+  const [results, setResults] = useState<BatchOutcome | null>(null);
   const [busy, setBusy] = useState(false);
 
   const update = (key: number, patch: Partial<AccountEntry>) => {
@@ -68,15 +70,16 @@ export function AddAccountsDialog({ onClose }: { onClose: () => void }) {
       toast.error(ACCOUNT_MESSAGES.addManyFailed);
       return;
     }
-    if (outcome.linked > 0) toast.success(ACCOUNT_MESSAGES.connected);
-    if (outcome.failed === 0) {
+    const summary = batchOutcome(outcome.results);
+    if (summary.kind !== 'none') toast.success(ACCOUNT_MESSAGES.connected);
+    if (summary.kind === 'all') {
       onClose();
       return;
     }
-    toast.error(ACCOUNT_MESSAGES.addManyFailed);
-    setResults(outcome.results);
+    if (summary.kind === 'none') toast.error(ACCOUNT_MESSAGES.addManyFailed);
+    setResults(summary);
     // The refused rows stay for another try; the linked ones are done.
-    const refused = new Set(outcome.results.filter((r) => r.error).map((r) => r.email.toLowerCase()));
+    const refused = new Set(outcome.results.filter((r) => !r.account).map((r) => r.email.toLowerCase()));
     setRows((current) => {
       const kept = current.filter((row) => refused.has(row.email.trim().toLowerCase()));
       return kept.length > 0 ? kept : [emptyRow()];
@@ -95,37 +98,7 @@ export function AddAccountsDialog({ onClose }: { onClose: () => void }) {
       testId="add-accounts-dialog"
     >
       <form noValidate onSubmit={(event) => void submit(event)} className="space-y-4">
-        {results ? (
-          <div role="status" className="rounded-lg border border-slate-200 p-3" data-testid="batch-results">
-            <p className="text-sm font-medium text-slate-900">
-              Linked {results.filter((r) => r.account).length} of {results.length} accounts
-            </p>
-            <ul className="mt-2 space-y-1 text-sm">
-              {results.map((result) => (
-                <li
-                  key={result.email}
-                  className="flex items-start gap-2"
-                  data-testid="batch-result"
-                  data-email={result.email}
-                  data-ok={result.account ? 'true' : 'false'}
-                >
-                  {result.account ? (
-                    <CheckIcon className="mt-0.5 h-4 w-4 text-green-600" />
-                  ) : (
-                    <CloseIcon className="mt-0.5 h-4 w-4 text-red-600" />
-                  )}
-                  <span className="min-w-0 break-words">
-                    <span className="font-medium text-slate-900">{result.email}</span>
-                    <span className="text-slate-600">
-                      {' '}
-                      — {result.account ? 'linked' : (result.error?.message ?? ACCOUNT_MESSAGES.addOneFailed)}
-                    </span>
-                  </span>
-                </li>
-              ))}
-            </ul>
-          </div>
-        ) : null}
+        {results ? <BatchAddResult outcome={results} /> : null}
 
         {failure ? (
           <Alert tone="error" data-testid="add-accounts-error">

@@ -1,0 +1,71 @@
+/**
+ * The dashboard's pages: every address the web router shows a page at (SPEC.md §2 route table, and a shared ticket's
+ * page `/l/:code`), defined once. The web router takes its paths from here, and the server answers exactly these
+ * addresses with the dashboard and status 200; any other address that could be a page gets the dashboard's
+ * not-found screen with status 404. A page added to the router without being added here would be answered 404 by
+ * the server: the router's unit test checks that both name the same pages.
+ *
+ * Parameters are written `:name`, as react-router writes them; each matches one non-empty path segment.
+ */
+export const pages = {
+  home: '/',
+  login: '/login',
+  register: '/register',
+  waitlist: '/waitlist',
+  resetPassword: '/reset-password',
+  verifyEmail: '/verify-email',
+  /** A shared ticket's page, for anyone with the link. */
+  link: '/l/:code',
+  dashboard: '/dashboard',
+  accounts: '/dashboard/accounts',
+  accountTickets: '/dashboard/accounts/:accountId',
+  admin: '/admin',
+  adminUsers: '/admin/users',
+  adminUserAudits: '/admin/users/:userId/audits',
+  adminInvites: '/admin/invites',
+  adminAccounts: '/admin/accounts',
+  adminDuplicateTickets: '/admin/duplicate-tickets',
+} as const;
+
+export type PagePath = (typeof pages)[keyof typeof pages];
+
+/** The path as react-router reads it: each segment percent-decoded (left as it is when it cannot be decoded). */
+function decodedPath(pathname: string): string {
+  return pathname
+    .split('/')
+    .map((segment) => {
+      try {
+        return decodeURIComponent(segment).replace(/\//g, '%2F');
+      } catch {
+        return segment;
+      }
+    })
+    .join('/');
+}
+
+/** A pattern as react-router matches it at the end of a route: letters in any case, trailing slashes allowed. */
+function compile(pattern: string): RegExp {
+  const source = pattern
+    .replace(/^\/*/, '/')
+    .replace(/[\\.*+^${}|()[\]]/g, '\\$&')
+    .replace(/\/:[\w-]+/g, '/([^\\/]+)');
+  return new RegExp(`^${source}\\/*$`, 'i');
+}
+
+const patterns = Object.values(pages).map(compile);
+
+/**
+ * Whether the router shows a page (rather than its not-found screen) at `pathname` (the path of a URL, without its
+ * query). A path with a dot in it is never a page: no page's address or parameter has one, so `/robots.txt`,
+ * `/x.php` or `/.env` are files, present or not.
+ */
+export function isPagePath(pathname: string): boolean {
+  const path = decodedPath(pathname);
+  if (path.includes('.')) return false;
+  return patterns.some((pattern) => pattern.test(path));
+}
+
+/** Whether `pathname` could be a page's address at all: a path with no dot in it (see {@link isPagePath}). */
+export function couldBePagePath(pathname: string): boolean {
+  return !decodedPath(pathname).includes('.');
+}

@@ -1,0 +1,199 @@
+import { cpSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startTestStack, type TestStack } from '../../testing/test-app.js';
+
+/** The web app's own public files (robots.txt, favicon.svg), as the build copies them into web/dist. */
+const WEB_PUBLIC = path.resolve(import.meta.dirname, '../../../../../web/public');
+const INDEX_MARK = 'seatlink-dashboard-index';
+
+/** Which addresses get the dashboard, and with which status; which get a plain 404; which the API's JSON 404. */
+describe('the dashboard, its files, and addresses that are not pages', () => {
+  let stack: TestStack;
+  let dist: string;
+  beforeAll(async () => {
+    dist = mkdtempSync(path.join(tmpdir(), 'seatlink-web-'));
+    cpSync(WEB_PUBLIC, dist, { recursive: true });
+    mkdirSync(path.join(dist, 'assets'));
+    writeFileSync(path.join(dist, 'index.html'), `<!doctype html><html><body>${INDEX_MARK}</body></html>`);
+    writeFileSync(path.join(dist, 'assets', 'index-Ab12Cd34.js'), 'console.log(1);');
+    stack = await startTestStack({ webDist: dist, role: 'api' });
+  });
+  afterAll(async () => {
+    await stack?.close();
+    rmSync(dist, { recursive: true, force: true });
+  });
+
+  const request = (p: string, method = 'GET') => fetch(stack.baseUrl + p, { method, redirect: 'manual' });
+
+  it.each([
+    '/',
+    '/login',
+    '/register',
+    '/waitlist',
+    '/reset-password?token=abc',
+    '/verify-email?token=abc',
+    `/l/${'A'.repeat(22)}`,
+    '/dashboard',
+    '/dashboard/',
+    '/Dashboard/Accounts',
+    '/dashboard/accounts/8c2f4a61-7d3e-4b9a-b5f0-1e6c9d2a7b34',
+    '/admin',
+    '/admin/users',
+    '/admin/users/8c2f4a61-7d3e-4b9a-b5f0-1e6c9d2a7b34/audits',
+    '/admin/invites',
+    '/admin/accounts',
+    '/admin/duplicate-tickets',
+  ])('answers the page %s with the dashboard and 200', async (p) => {
+    const res = await request(p);
+    expect(res.status).toBe(200);
+    expect(res.headers.get('content-type')).toContain('text/html');
+    expect(res.headers.get('cache-control')).toBe('no-cache');
+    expect(await res.text()).toContain(INDEX_MARK);
+  });
+
+  it.each([
+    '/nowhere',
+    '/dashboard/nowhere',
+    '/dashboard/accounts/8c2f4a61-7d3e-4b9a-b5f0-1e6c9d2a7b34/more',
+    '/admin/settings',
+    '/admin/users/8c2f4a61-7d3e-4b9a-b5f0-1e6c9d2a7b34',
+    '/l',
+    `/l/${'A'.repeat(22)}/extra`,
+    '/loginx',
+    '/healthz',
+    // Bytes at the edges: NUL, a bidi override.
+    '/%00',
+    '/%E2%80%AE',
+  ])('answers %s, which could be a page but is none, with the dashboard (its not-found screen) and 404', async (p) => {
+    const res = await request(p);
+    expect(res.status).toBe(404);
+    expect(res.headers.get('content-type')).toContain('text/html');
+    expect(await res.text()).toContain(INDEX_MARK);
+  });
+
+  it('answers a very long page-like path as a page that is none, and a very long file path as a file', async () => {
+    const long = await request(`/${'a'.repeat(8000)}`);
+    expect(long.status).toBe(404);
+    expect(await long.text()).toContain(INDEX_MARK);
+    const file = await request(`/${'a'.repeat(8000)}.php`);
+    expect(file.status).toBe(404);
+    expect(await file.text()).toBe('Not Found');
+  });
+
+  it.each([
+    '/metrics',
+    '/metrics/x',
+    '/anything.php',
+    '/wp-login.php',
+    '/.env',
+    '/.git/config',
+    '/dashboard/accounts.json',
+    '/l/abc.txt',
+    '/x%2Ephp',
+    '/assets/missing-Zz99Yy88.js',
+    '/docs/nothing-here',
+  ])('answers %s, which cannot be a page, with a plain 404', async (p) => {
+    const res = await request(p);
+    expect(res.status).toBe(404);
+    expect(res.headers.get('content-type')).toBe('text/plain; charset=utf-8');
+    const body = await res.text();
+    expect(body).toBe('Not Found');
+    expect(body).not.toContain(INDEX_MARK);
+  });
+
+  it.each(['/v1/nothing-here', '/v1', '/v1/admin/nothing/here', '/accounts/nothing', '/health/extra'])(
+    'answers %s, under the API, with its usual JSON 404',
+    async (p) => {
+      const res = await request(p);
+      expect(res.status).toBe(404);
+      expect(res.headers.get('content-type')).toContain('application/json');
+      const body = (await res.json()) as { message: unknown; statusCode: number };
+      expect(body.statusCode).toBe(404);
+      expect(typeof body.message).toBe('string');
+    },
+  );
+
+  it('leaves the wallet simulator’s addresses to it (JSON), and answers an undecodable path 400 with a message', async () => {
+    const sim = await request('/wallet-sim/nothing-here');
+    expect(sim.status).toBe(404);
+    expect(((await sim.json()) as { message: unknown }).message).toEqual(expect.any(String));
+    for (const p of ['/%ff', '/%ED%A0%80', '/dashboard/%E0%A4%A']) {
+      const res = await request(p);
+      expect(res.status).toBe(400);
+      expect(((await res.json()) as { message: unknown }).message).toEqual(expect.any(String));
+    }
+  });
+
+  it('answers a page for HEAD as for GET, and nothing but the API for other methods', async () => {
+    expect((await request('/dashboard', 'HEAD')).status).toBe(200);
+    expect((await request('/nowhere', 'HEAD')).status).toBe(404);
+    for (const p of ['/dashboard', '/nowhere', '/x.php']) {
+      const res = await request(p, 'DELETE');
+      expect(res.status).toBe(404);
+      expect(await res.text()).not.toContain(INDEX_MARK);
+    }
+    const post = await fetch(`${stack.baseUrl}/v1/nothing`, { method: 'POST', body: '{}' });
+    expect(post.status).toBe(404);
+  });
+
+  it('serves the web app’s files as files: robots.txt, the favicon, the built assets', async () => {
+    const robots = await request('/robots.txt');
+    expect(robots.status).toBe(200);
+    expect(robots.headers.get('content-type')).toContain('text/plain');
+    expect(await robots.text()).toBe(readFileSync(path.join(WEB_PUBLIC, 'robots.txt'), 'utf8'));
+    expect((await request('/favicon.svg')).headers.get('content-type')).toContain('image/svg+xml');
+    expect((await request('/assets/index-Ab12Cd34.js')).status).toBe(200);
+    expect((await request('/docs/json')).status).toBe(200);
+  });
+
+  it('asks crawlers to keep out of the shared links, the dashboard and the API, and lets them read the sign-in', () => {
+    const rules = parseRobots(readFileSync(path.join(WEB_PUBLIC, 'robots.txt'), 'utf8'));
+    for (const p of [
+      `/l/${'A'.repeat(22)}`,
+      '/dashboard',
+      '/dashboard/accounts',
+      '/admin/users',
+      '/reset-password?token=x',
+      '/verify-email?token=x',
+      '/v1/links/x',
+      '/docs',
+      '/wallet-sim/save/x',
+      '/',
+    ]) {
+      expect(crawlable(rules, p), p).toBe(false);
+    }
+    for (const p of ['/login', '/register', '/waitlist']) expect(crawlable(rules, p), p).toBe(true);
+  });
+});
+
+interface Rule {
+  allow: boolean;
+  path: string;
+}
+
+/** The rules for every crawler (`User-agent: *`), as RFC 9309 reads them. */
+function parseRobots(text: string): Rule[] {
+  const rules: Rule[] = [];
+  let forAll = false;
+  for (const raw of text.split('\n')) {
+    const line = raw.replace(/#.*/, '').trim();
+    const [field, ...rest] = line.split(':');
+    const value = rest.join(':').trim();
+    const name = field?.trim().toLowerCase();
+    if (name === 'user-agent') forAll = value === '*';
+    else if (forAll && (name === 'allow' || name === 'disallow') && value) {
+      rules.push({ allow: name === 'allow', path: value });
+    }
+  }
+  return rules;
+}
+
+/** RFC 9309: the longest matching rule wins; allow wins a tie; no rule, allowed. */
+function crawlable(rules: Rule[], target: string): boolean {
+  const matching = rules.filter((r) => target.startsWith(r.path));
+  if (matching.length === 0) return true;
+  const longest = Math.max(...matching.map((r) => r.path.length));
+  return matching.some((r) => r.path.length === longest && r.allow);
+}

@@ -1,0 +1,67 @@
+import { existsSync, readFileSync } from 'node:fs';
+import path from 'node:path';
+import { couldBePagePath, isPagePath } from '@seatlink/contracts';
+import type { FastifyReply, FastifyRequest } from 'fastify';
+
+/** The API's own addresses: what they do not know is answered as every call answers an error (JSON). */
+const API_PREFIXES = ['/v1', '/accounts', '/health', '/socket.io', '/wallet-sim'];
+/** Other addresses of the server's that are never a page: answered a plain 404 when unknown. */
+const SERVER_PREFIXES = ['/docs', '/metrics'];
+
+/** What an address the server has no route for is. */
+export type UnknownPathKind =
+  /** Under the API: the usual JSON error. */
+  | 'api'
+  /** A page of the dashboard: the dashboard, status 200 (the router shows it). */
+  | 'page'
+  /** Could be a page, but the router has none there: the dashboard's not-found screen, status 404. */
+  | 'unknown-page'
+  /** A file (a dot in the path) or an address of the server's own: a plain 404. */
+  | 'not-a-page';
+
+const under = (pathname: string, prefix: string) => pathname === prefix || pathname.startsWith(`${prefix}/`);
+
+/** `url` is the request's, query included. */
+export function kindOfUnknownPath(url: string): UnknownPathKind {
+  const pathname = url.split('?', 1)[0] ?? '/';
+  if (API_PREFIXES.some((p) => under(pathname, p))) return 'api';
+  if (SERVER_PREFIXES.some((p) => under(pathname, p)) || !couldBePagePath(pathname)) return 'not-a-page';
+  return isPagePath(pathname) ? 'page' : 'unknown-page';
+}
+
+/**
+ * The built dashboard's pages, for the addresses the server has no route of its own for. The dashboard's files
+ * (index.html, the hashed assets, favicon.svg, robots.txt) are served as files (`useStaticAssets`); a page's address
+ * is answered with index.html, and the web router shows the page. Only addresses that can be pages get it: the
+ * router's pages (`pages` of the contracts, the list the router itself is built from) with status 200, other
+ * page-like addresses with 404 (the router shows its not-found screen there), and a file or an address of the
+ * server's own (`/metrics`, `/docs/…`, anything with a dot) a plain 404 rather than a page that would claim it.
+ */
+export class WebApp {
+  private constructor(private readonly indexHtml: string) {}
+
+  /** The web app built in `webDist`; null when there is none (an API without the dashboard). */
+  static load(webDist: string | null): WebApp | null {
+    const index = webDist ? path.join(webDist, 'index.html') : null;
+    return index && existsSync(index) ? new WebApp(readFileSync(index, 'utf8')) : null;
+  }
+
+  /**
+   * Answers a request no route matched, unless it is under the API (false: the caller sends the usual JSON 404).
+   */
+  answerUnknown(request: FastifyRequest, reply: FastifyReply): boolean {
+    const kind = kindOfUnknownPath(request.url);
+    if (kind === 'api') return false;
+    const read = request.method === 'GET' || request.method === 'HEAD';
+    if (read && (kind === 'page' || kind === 'unknown-page')) {
+      void reply
+        .status(kind === 'page' ? 200 : 404)
+        .header('cache-control', 'no-cache')
+        .type('text/html; charset=utf-8')
+        .send(this.indexHtml);
+      return true;
+    }
+    void reply.status(404).type('text/plain; charset=utf-8').send('Not Found');
+    return true;
+  }
+}
