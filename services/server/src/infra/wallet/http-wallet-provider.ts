@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { cleanOptionalText, cleanText, hasUnsafeCharacters } from './provider-text.js';
+import { cleanOptionalText, cleanText, hasUnsafeCharacters, PASS_TEXT_LIMITS } from './provider-text.js';
 import {
   type SkippedPass,
   WalletAuthError,
@@ -12,16 +12,6 @@ import {
   WalletUnavailableError,
 } from './wallet-provider.port.js';
 
-/** Bounds of what a ticket keeps of a pass (longer text is cut). */
-export const PASS_TEXT_LIMITS = {
-  title: 200,
-  subtitle: 300,
-  venueName: 200,
-  section: 100,
-  row: 50,
-  seat: 50,
-  nextGame: 200,
-} as const;
 /** Longer than this, an id or barcode is not one (they cannot be cut: two passes would become one). */
 const MAX_ID_LENGTH = 200;
 const MAX_BARCODE_LENGTH = 500;

@@ -5,6 +5,17 @@
  * it again over what older events hold, so a rebuild cannot bring such text back.
  */
 
+/** Bounds of what a ticket keeps of a pass (longer text is cut). */
+export const PASS_TEXT_LIMITS = {
+  title: 200,
+  subtitle: 300,
+  venueName: 200,
+  section: 100,
+  row: 50,
+  seat: 50,
+  nextGame: 200,
+} as const;
+
 /** Lone surrogates: a high one not followed by a low one, a low one not after a high one. */
 const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/g;
 /** Line breaks and other spacing controls: a space, so words stay apart. */

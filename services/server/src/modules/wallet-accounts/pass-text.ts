@@ -1,5 +1,4 @@
-import { PASS_TEXT_LIMITS } from '../../infra/wallet/http-wallet-provider.js';
-import { cleanOptionalText, cleanText } from '../../infra/wallet/provider-text.js';
+import { cleanOptionalText, cleanText, PASS_TEXT_LIMITS } from '../../infra/wallet/provider-text.js';
 import type { PassDetails } from './wallet-account.events.js';
 
 /**
