@@ -41,8 +41,14 @@ export interface Account {
   last_synced_at: string | null;
   createdAt: string;
   updatedAt: string;
+  /** The wallet service refused the account's sign-in: its owner must sign in again (`last_error` says why). */
   in_error_state: boolean;
   last_error: string | null;
+  /** Why the last sync gave up (the wallet service out of reach for all its tries, or another failure); null once a
+   * sync goes through. The account keeps syncing meanwhile. */
+  sync_error: string | null;
+  /** Passes the wallet sent that the last sync had to leave out (unusable even once cleaned). */
+  skipped_passes: number;
   /** Tickets of the account now (gone ones not counted), and how many of them are distributed. */
   ticket_count: number;
   distributed_count: number;

@@ -22,6 +22,7 @@ import { createValidationPipe } from './infra/http/validation.js';
 import { registerNativeRoutes } from './infra/http/native-route.js';
 import { WebApp } from './infra/http/web-app.js';
 import { SeatlinkIoAdapter } from './infra/realtime/io.adapter.js';
+import { mountWalletSim } from './infra/wallet/wallet-sim.mount.js';
 
 const LEVELS: LogLevel[] = ['error', 'warn', 'log', 'debug', 'verbose'];
 export const logLevels = (config: AppConfig) => LEVELS.slice(0, LEVELS.indexOf(config.LOG_LEVEL) + 1);
@@ -182,22 +183,6 @@ function refuseForeignOrigins(app: NestFastifyApplication, dashboardOrigin: stri
       }
       void reply.code(403).send({ message: 'Cross-origin request refused', statusCode: 403 });
     });
-}
-
-/**
- * No WALLET_PROVIDER_URL: the simulated wallet provider is mounted at /wallet-sim in this process (its demo wallets
- * seeded; sign-ins valid 30 days, so hourly syncs keep working), and the product reaches it over HTTP like any
- * provider. The product calls it at 127.0.0.1; browsers load its logos from the dashboard's origin (the CSP allows
- * images from there), where the dashboard's server or dev proxy passes /wallet-sim on to this process.
- */
-async function mountWalletSim(app: NestFastifyApplication, config: AppConfig) {
-  const { walletSimPlugin } = await import('@seatlink/wallet-sim');
-  await app.register(walletSimPlugin, {
-    prefix: '/wallet-sim',
-    seedDemo: true,
-    tokenTtlMs: 30 * 24 * 3600_000,
-    publicUrl: `${config.DASHBOARD_URL.replace(/\/+$/, '')}/wallet-sim`,
-  });
 }
 
 /** A process without HTTP: the worker, or a CLI. */

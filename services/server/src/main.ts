@@ -1,5 +1,6 @@
 import { loadConfig } from './infra/config/config.js';
 import { createHttpApp, logger } from './bootstrap.js';
+import { walletSimControlKey } from './infra/wallet/wallet-sim.mount.js';
 import { demoUsers, demoWalletLogins, isDatabaseEmpty, seed, seedDemoWallets } from './seed.js';
 
 /** `npm start`: the whole product in one process — API, socket.io, projector, jobs, and the dashboard. */
@@ -23,10 +24,13 @@ async function main() {
     `Demo logins: ${demoUsers.map((u) => `${u.email} / ${u.password}${u.isAdmin ? ' (admin)' : ''}`).join(', ')}`,
   );
   if (config.mountWalletSim) {
+    const { file } = await walletSimControlKey(config);
     logger.log(
       `Wallet provider: the simulator at ${url}/wallet-sim; its demo wallets: ${demoWalletLogins
         .map((w) => `${w.email} / ${w.password}`)
-        .join(', ')} (linked), jordan@wallet.test / Wallet123! (free to link)`,
+        .join(', ')} (linked), jordan@wallet.test / Wallet123! (free to link); its control API takes the key ` +
+        `${file ? `in ${file}` : config.WALLET_SIM_CONTROL_KEY ? 'WALLET_SIM_CONTROL_KEY' : 'made for this process'} ` +
+        '(header x-control-key)',
     );
   }
 }

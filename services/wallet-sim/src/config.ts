@@ -1,3 +1,4 @@
+import { randomBytes } from 'node:crypto';
 import { z } from 'zod';
 
 /** A delay drawn uniformly between min and max milliseconds (both included). */
@@ -26,7 +27,10 @@ export interface WalletSimOptions {
   failure?: { errorRate?: number; latencyMs?: LatencyRange };
   /** Seed the demo wallets (and seed them again on POST /control/reset). Default false. */
   seedDemo?: boolean;
-  /** When set, the control API requires the header `x-control-key` with this value. */
+  /**
+   * The key every control call must carry in the header `x-control-key` (at least 16 characters). Absent (and no
+   * WALLET_SIM_CONTROL_KEY): a random one is made, readable as `sim.controlKey` — the control API is never open.
+   */
   controlKey?: string | null;
   /**
    * Where browsers reach this simulator (http or https, with its path): logo URLs are built on it. Default: the address
@@ -113,9 +117,16 @@ const publicUrlSchema = z
   .refine((url) => !/[?#]/.test(url), 'publicUrl takes no query or fragment')
   .transform((url) => url.replace(/\/+$/, ''));
 
+/** The shortest control key accepted: a guessable key would leave the control API open. */
+export const MIN_CONTROL_KEY_LENGTH = 16;
+
+/** A fresh random control key (256 bits). */
+export const newControlKey = () => randomBytes(32).toString('base64url');
+
 export interface ResolvedOptions {
   config: WalletSimConfig;
-  controlKey: string | null;
+  /** The control API's key: the one given, or a random one made for this simulator. */
+  controlKey: string;
   publicUrl: string | null;
   seedDemo: boolean;
   now: () => number;
@@ -146,7 +157,12 @@ export function resolveOptions(options: WalletSimOptions = {}): ResolvedOptions 
     const detail = parsed.error.issues.map((issue) => `${issue.path.join('.')}: ${issue.message}`).join('; ');
     throw new Error(`wallet-sim: invalid configuration (${detail})`);
   }
-  const controlKey = options.controlKey === undefined ? fromEnv.controlKey : options.controlKey;
+  const controlKey = (options.controlKey ?? fromEnv.controlKey)?.trim();
+  if (controlKey && (controlKey.length < MIN_CONTROL_KEY_LENGTH || !/^[\x21-\x7e]+$/.test(controlKey))) {
+    throw new Error(
+      `wallet-sim: invalid configuration (controlKey: at least ${MIN_CONTROL_KEY_LENGTH} visible ASCII characters)`,
+    );
+  }
   const rawPublicUrl = options.publicUrl === undefined ? fromEnv.publicUrl : options.publicUrl;
   const publicUrl = rawPublicUrl ? publicUrlSchema.safeParse(rawPublicUrl) : null;
   if (publicUrl && !publicUrl.success) {
@@ -154,7 +170,7 @@ export function resolveOptions(options: WalletSimOptions = {}): ResolvedOptions 
   }
   return {
     config: parsed.data,
-    controlKey: controlKey ? controlKey : null,
+    controlKey: controlKey || newControlKey(),
     publicUrl: publicUrl ? publicUrl.data : null,
     seedDemo: options.seedDemo ?? false,
     now: options.now ?? Date.now,

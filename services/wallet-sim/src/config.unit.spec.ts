@@ -11,7 +11,9 @@ describe('wallet-sim configuration', () => {
       rateLimit: { requestsPerSecond: 50 },
       failure: { errorRate: 0, latencyMs: { min: 0, max: 0 } },
     });
-    expect(resolved.controlKey).toBeNull();
+    // No key given: a random one (256 bits), never an open control API.
+    expect(resolved.controlKey).toMatch(/^[A-Za-z0-9_-]{43}$/);
+    expect(resolveOptions({ env: {} }).controlKey).not.toBe(resolved.controlKey);
     expect(resolved.seedDemo).toBe(false);
   });
 
@@ -23,7 +25,7 @@ describe('wallet-sim configuration', () => {
         WALLET_SIM_RATE_LIMIT_RPS: '10',
         WALLET_SIM_ERROR_RATE: '0.1',
         WALLET_SIM_LATENCY_MS: '50-250',
-        WALLET_SIM_CONTROL_KEY: 'key',
+        WALLET_SIM_CONTROL_KEY: 'key-from-the-env-0001',
       },
     });
     expect(resolved.config).toEqual({
@@ -32,19 +34,23 @@ describe('wallet-sim configuration', () => {
       rateLimit: { requestsPerSecond: 10 },
       failure: { errorRate: 0.1, latencyMs: { min: 50, max: 250 } },
     });
-    expect(resolved.controlKey).toBe('key');
+    expect(resolved.controlKey).toBe('key-from-the-env-0001');
   });
 
   it('lets options override the environment', () => {
     const resolved = resolveOptions({
-      env: { WALLET_SIM_TOKEN_TTL_MS: '60000', WALLET_SIM_ERROR_RATE: '0.5', WALLET_SIM_CONTROL_KEY: 'env' },
+      env: {
+        WALLET_SIM_TOKEN_TTL_MS: '60000',
+        WALLET_SIM_ERROR_RATE: '0.5',
+        WALLET_SIM_CONTROL_KEY: 'key-from-the-env-0001',
+      },
       tokenTtlMs: 1_000,
       failure: { errorRate: 0 },
-      controlKey: null,
+      controlKey: 'key-from-the-options',
     });
     expect(resolved.config.tokenTtlMs).toBe(1_000);
     expect(resolved.config.failure.errorRate).toBe(0);
-    expect(resolved.controlKey).toBeNull();
+    expect(resolved.controlKey).toBe('key-from-the-options');
   });
 
   it('ignores empty variables', () => {
@@ -66,6 +72,8 @@ describe('wallet-sim configuration', () => {
     [{ WALLET_SIM_RATE_LIMIT_RPS: '-5' }],
     [{ WALLET_SIM_LATENCY_MS: '300-100' }],
     [{ WALLET_SIM_ARRIVAL_DELAY_MAX_MS: '1.5' }],
+    [{ WALLET_SIM_CONTROL_KEY: 'short' }],
+    [{ WALLET_SIM_CONTROL_KEY: 'sixteen chars and a space' }],
   ])('refuses %j', (env) => {
     expect(() => resolveOptions({ env })).toThrow();
   });

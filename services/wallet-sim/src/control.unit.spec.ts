@@ -210,25 +210,137 @@ describe('wallet-sim control API', () => {
     expect(res.statusCode).toBe(200);
   });
 
-  describe('with a control key', () => {
-    it('requires x-control-key on /control only', async () => {
-      h = harness({ controlKey: 's3cret' });
-      const missing = await h.get('/control/stats');
+  describe('raw passes (a provider that sends what it should not)', () => {
+    it('answers a raw pass exactly as given, in id order among the others, and pages past it', async () => {
+      const { alex } = await twoWallets();
+      await h.addPass(ALEX, samplePass({ id: 'b-normal' }));
+      let deep: unknown = 'bottom';
+      for (let i = 0; i < 500; i++) deep = { deeper: deep };
+      const odd = {
+        id: 'a-odd',
+        barcode: 12345,
+        event: { title: 'Nul\u0000 and \ud800 lone, \u202Eesrever', subtitle: deep, logo_url: ['x'] },
+        venue: 'not an object',
+        next_game: { title: 'Far', date: '+275760-09-13T00:00:00.000Z' },
+      };
+      const raw = await h.request({
+        method: 'POST',
+        url: `/control/wallets/${ALEX}/raw-passes`,
+        payload: { id: 'a-odd', pass: odd },
+      });
+      expect(raw.statusCode).toBe(201);
+      expect(raw.json()).toMatchObject({ id: 'a-odd', raw: true });
+      const page = await h.get('/v1/passes?limit=1', alex);
+      expect(page.json().passes).toEqual([odd]);
+      expect(page.json().passes[0].event.title).toBe('Nul\u0000 and \ud800 lone, \u202Eesrever');
+      const next = await h.get(`/v1/passes?limit=1&cursor=${page.json().next_cursor}`, alex);
+      expect(ids(next)).toEqual(['b-normal']);
+      // Anything JSON: a bare string, a number, null.
+      for (const [i, pass] of ['just text', 42, null].entries()) {
+        const res = await h.request({
+          method: 'POST',
+          url: `/control/wallets/${ALEX}/raw-passes`,
+          payload: { id: `c-${i}`, pass },
+        });
+        expect(res.statusCode).toBe(201);
+      }
+      expect((await h.get('/v1/passes', alex)).json().passes.slice(1)).toEqual([
+        expect.objectContaining({ id: 'b-normal' }),
+        'just text',
+        42,
+        null,
+      ]);
+    });
+
+    it('takes a large raw pass, and refuses a missing one or a taken id', async () => {
+      await twoWallets();
+      const huge = await h.request({
+        method: 'POST',
+        url: `/control/wallets/${ALEX}/raw-passes`,
+        payload: { id: 'huge', pass: { id: 'huge', event: { title: 'x'.repeat(1_000_000) } } },
+      });
+      expect(huge.statusCode).toBe(201);
+      const missing = await h.request({ method: 'POST', url: `/control/wallets/${ALEX}/raw-passes`, payload: {} });
+      expect(missing.statusCode).toBe(400);
+      const taken = await h.request({
+        method: 'POST',
+        url: `/control/wallets/${ALEX}/raw-passes`,
+        payload: { id: 'huge', pass: {} },
+      });
+      expect(taken.statusCode).toBe(409);
+    });
+  });
+
+  describe('the control key', () => {
+    const KEY = 's3cret-control-key-0001';
+    const asStranger = (inject: { method?: 'GET' | 'POST' | 'PUT'; url: string; payload?: unknown }, key?: string) =>
+      h.app.inject({
+        method: inject.method ?? 'GET',
+        url: inject.url,
+        ...(inject.payload === undefined ? {} : { payload: inject.payload as Record<string, unknown> }),
+        headers: key === undefined ? {} : { 'x-control-key': key },
+      });
+
+    it('is required on every /control call, and only there', async () => {
+      h = harness({ controlKey: KEY });
+      const missing = await asStranger({ url: '/control/stats' });
       expect(missing.statusCode).toBe(401);
       expect(missing.json().error).toBe('invalid_control_key');
-      const wrong = await h.request({ method: 'GET', url: '/control/stats', headers: { 'x-control-key': 'nope' } });
-      expect(wrong.statusCode).toBe(401);
-      const right = await h.request({ method: 'GET', url: '/control/stats', headers: { 'x-control-key': 's3cret' } });
-      expect(right.statusCode).toBe(200);
+      expect((await asStranger({ url: '/control/stats' }, 'nope')).statusCode).toBe(401);
+      expect((await asStranger({ url: '/control/stats' }, `${KEY}x`)).statusCode).toBe(401);
+      expect((await asStranger({ url: '/control/stats' }, KEY.slice(0, -1))).statusCode).toBe(401);
+      expect((await asStranger({ url: '/control/stats' }, KEY)).statusCode).toBe(200);
       expect((await h.get('/health')).statusCode).toBe(200);
       expect((await h.get('/v1/me')).json().error).toBe('invalid_token');
     });
 
+    it('refuses a stranger every change (wallets, passes, passwords, errorRate, reset) and changes nothing', async () => {
+      h = harness({ controlKey: KEY });
+      await h.createWallet(ALEX);
+      const before = (await h.get('/control/config')).json();
+      const attempts = [
+        {
+          method: 'POST' as const,
+          url: '/control/wallets',
+          payload: { email: 'x@wallet.test', password: 'p', first_name: 'X', last_name: 'Y' },
+        },
+        { method: 'POST' as const, url: `/control/wallets/${ALEX}/passes`, payload: samplePass() },
+        { method: 'POST' as const, url: `/control/wallets/${ALEX}/raw-passes`, payload: { pass: { id: 'x' } } },
+        { method: 'POST' as const, url: `/control/wallets/${ALEX}/password`, payload: { password: 'taken-over' } },
+        { method: 'PUT' as const, url: '/control/config', payload: { errorRate: 1 } },
+        { method: 'POST' as const, url: '/control/reset' },
+        { method: 'GET' as const, url: '/control/wallets' },
+      ];
+      for (const attempt of attempts) {
+        for (const key of [undefined, '', 'wrong-key-of-some-length']) {
+          const res = await asStranger(attempt, key);
+          expect(res.statusCode, `${attempt.method} ${attempt.url} with ${String(key)}`).toBe(401);
+        }
+      }
+      expect((await h.get('/control/config')).json()).toEqual(before);
+      expect(
+        (await h.get('/control/wallets')).json().wallets.map((w: { account: { email: string } }) => w.account.email),
+      ).toEqual([ALEX]);
+      expect((await h.get(`/control/wallets/${ALEX}/passes`)).json().passes).toEqual([]);
+      // The password is the one it had: the owner still signs in with it.
+      expect(await h.login(ALEX)).toMatch(/^wst_/);
+    });
+
     it('reads the key from WALLET_SIM_CONTROL_KEY', async () => {
-      h = harness({ env: { WALLET_SIM_CONTROL_KEY: 'from-env' } });
-      expect((await h.get('/control/stats')).statusCode).toBe(401);
-      const right = await h.request({ method: 'GET', url: '/control/stats', headers: { 'x-control-key': 'from-env' } });
-      expect(right.statusCode).toBe(200);
+      h = harness({ env: { WALLET_SIM_CONTROL_KEY: 'from-env-key-0001' } });
+      expect((await asStranger({ url: '/control/stats' })).statusCode).toBe(401);
+      expect((await asStranger({ url: '/control/stats' }, 'from-env-key-0001')).statusCode).toBe(200);
+    });
+
+    it('is a random one when none is given: the control API is never open', async () => {
+      h = harness();
+      expect(h.app.walletSim.controlKey.length).toBeGreaterThanOrEqual(32);
+      expect((await asStranger({ url: '/control/stats' })).statusCode).toBe(401);
+      expect((await asStranger({ url: '/control/stats' }, h.app.walletSim.controlKey)).statusCode).toBe(200);
+    });
+
+    it('refuses a short key at start', () => {
+      expect(() => harness({ controlKey: 'short' })).toThrow(/controlKey/);
     });
   });
 });

@@ -3,7 +3,14 @@ import type { WalletSimOptions } from './config.js';
 import { createSimulator, sendError, sendNotFound, walletSimPlugin } from './wallet-sim.plugin.js';
 import type { WalletSim } from './wallet-sim.store.js';
 
-export { DEFAULT_CONFIG, type LatencyRange, type WalletSimConfig, type WalletSimOptions } from './config.js';
+export { CONTROL_KEY_FILE, storedControlKey, type StoredControlKey } from './control-key.js';
+export {
+  DEFAULT_CONFIG,
+  MIN_CONTROL_KEY_LENGTH,
+  type LatencyRange,
+  type WalletSimConfig,
+  type WalletSimOptions,
+} from './config.js';
 export { DEMO_CLUBS, DEMO_WALLETS, type Club, type DemoWallet } from './demo-data.js';
 export { createSimulator, walletSimPlugin, type WalletSimPluginOptions } from './wallet-sim.plugin.js';
 export {

@@ -3,6 +3,9 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { createSimulator, DEMO_WALLETS, walletSimPlugin } from './index.js';
 import { samplePass, T0 } from './testing/sim-harness.js';
 
+const KEY = 'mounting-control-key-0001';
+const control = { 'x-control-key': KEY };
+
 describe('wallet-sim mounted as a plugin under a prefix', () => {
   let host: FastifyInstance;
   afterEach(async () => {
@@ -12,7 +15,13 @@ describe('wallet-sim mounted as a plugin under a prefix', () => {
   async function mount() {
     host = Fastify();
     host.get('/api/hello', async () => ({ hello: 'world' }));
-    await host.register(walletSimPlugin, { prefix: '/wallet-sim', env: {}, now: () => T0, arrivalDelayMaxMs: 0 });
+    await host.register(walletSimPlugin, {
+      prefix: '/wallet-sim',
+      env: {},
+      now: () => T0,
+      arrivalDelayMaxMs: 0,
+      controlKey: KEY,
+    });
     return host;
   }
 
@@ -26,12 +35,14 @@ describe('wallet-sim mounted as a plugin under a prefix', () => {
     const wallet = await host.inject({
       method: 'POST',
       url: '/wallet-sim/control/wallets',
+      headers: control,
       payload: { email: 'p@wallet.test', password: 'pw', first_name: 'P', last_name: 'Q' },
     });
     expect(wallet.statusCode).toBe(201);
     await host.inject({
       method: 'POST',
       url: '/wallet-sim/control/wallets/p@wallet.test/passes',
+      headers: control,
       payload: samplePass({ id: 'p1', event: { title: 'T', subtitle: 'S', logo_slug: 'kingsmere-united' } }),
     });
     const login = await host.inject({
@@ -49,7 +60,8 @@ describe('wallet-sim mounted as a plugin under a prefix', () => {
     const logo = await host.inject({ url: new URL(logoUrl).pathname });
     expect(logo.statusCode).toBe(200);
     expect(logo.headers['content-type']).toMatch(/^image\/svg\+xml/);
-    const stats = await host.inject({ url: '/wallet-sim/control/stats' });
+    expect((await host.inject({ url: '/wallet-sim/control/stats' })).statusCode).toBe(401);
+    const stats = await host.inject({ url: '/wallet-sim/control/stats', headers: control });
     expect(Object.keys(stats.json().requests.by_route).sort()).toEqual(['GET /v1/passes', 'POST /v1/sessions']);
   });
 
@@ -57,18 +69,20 @@ describe('wallet-sim mounted as a plugin under a prefix', () => {
     host = Fastify();
     await host.register(walletSimPlugin, {
       prefix: '/wallet-sim',
-      env: { WALLET_SIM_PUBLIC_URL: 'https://seatlink.example/wallet-sim/' },
+      env: { WALLET_SIM_PUBLIC_URL: 'https://seatlink.example/wallet-sim/', WALLET_SIM_CONTROL_KEY: KEY },
       now: () => T0,
       arrivalDelayMaxMs: 0,
     });
     await host.inject({
       method: 'POST',
       url: '/wallet-sim/control/wallets',
+      headers: control,
       payload: { email: 'p@wallet.test', password: 'pw', first_name: 'P', last_name: 'Q' },
     });
     await host.inject({
       method: 'POST',
       url: '/wallet-sim/control/wallets/p@wallet.test/passes',
+      headers: control,
       payload: samplePass({ id: 'p1', event: { title: 'T', subtitle: 'S', logo_slug: 'kingsmere-united' } }),
     });
     const login = await host.inject({
@@ -104,8 +118,8 @@ describe('wallet-sim mounted as a plugin under a prefix', () => {
 
   it('seeds the demo wallets when asked', async () => {
     host = Fastify();
-    await host.register(walletSimPlugin, { prefix: '/wallet-sim', env: {}, seedDemo: true });
-    const wallets = (await host.inject({ url: '/wallet-sim/control/wallets' })).json().wallets;
+    await host.register(walletSimPlugin, { prefix: '/wallet-sim', env: {}, seedDemo: true, controlKey: KEY });
+    const wallets = (await host.inject({ url: '/wallet-sim/control/wallets', headers: control })).json().wallets;
     expect(wallets.map((w: { account: { email: string } }) => w.account.email)).toEqual(
       DEMO_WALLETS.map((w) => w.email),
     );

@@ -106,6 +106,12 @@ export const newPassBody = z
   })
   .strict();
 
+/** A pass answered as given (`pass`: any JSON); `id` only orders it among the wallet's passes and names it here. */
+export const rawPassBody = z
+  .object({ id: passId.optional(), pass: z.unknown(), visible_after_ms: visibleAfterMs.optional() })
+  .strict()
+  .refine((body) => body.pass !== undefined, { message: 'pass is required', path: ['pass'] });
+
 export const passChangesBody = z
   .object({
     barcode: text(200).optional(),

@@ -1,4 +1,4 @@
-import { timingSafeEqual } from 'node:crypto';
+import { createHash, timingSafeEqual } from 'node:crypto';
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { FastifyError, FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
 import { resolveOptions, type WalletSimConfig, type WalletSimOptions } from './config.js';
@@ -17,6 +17,7 @@ import {
   passIdParam,
   passParams,
   passwordBody,
+  rawPassBody,
   sessionBody,
   walletBody,
 } from './schemas.js';
@@ -34,6 +35,8 @@ export function createSimulator(options: WalletSimOptions = {}): WalletSim {
 
 /** Request bodies are small JSON documents. */
 const BODY_LIMIT = 64 * 1024;
+/** A raw pass may be large on purpose (a provider sending huge strings). */
+const RAW_PASS_BODY_LIMIT = 4 * 1024 * 1024;
 const LOGO_CACHE_CONTROL = 'public, max-age=86400';
 
 /** `{ error, message }` for every failure; framework 4xx errors (bad JSON, too large, wrong type) included. */
@@ -88,7 +91,8 @@ h1{font-size:1.25rem;margin:0 0 12px}p{margin:4px 0;color:#475569}small{display:
 }
 
 /** A pass as the provider API answers it. */
-function apiPass(entry: WalletPass, base: string) {
+function apiPass(entry: WalletPass, base: string): unknown {
+  if (entry.raw !== undefined) return entry.raw.value;
   const { pass } = entry;
   return {
     id: pass.id,
@@ -109,7 +113,9 @@ function apiPass(entry: WalletPass, base: string) {
 
 /** A pass as the control API answers it: the API's view plus when it was added and when it shows. */
 function controlPass(entry: WalletPass, base: string) {
-  return { ...apiPass(entry, base), added_at: iso(entry.addedAt), visible_at: iso(entry.visibleAt) };
+  const times = { added_at: iso(entry.addedAt), visible_at: iso(entry.visibleAt) };
+  if (entry.raw !== undefined) return { id: entry.pass.id, raw: true, ...times };
+  return { ...(apiPass(entry, base) as Record<string, unknown>), ...times };
 }
 
 /** The configuration in the shape PUT /control/config takes. */
@@ -129,10 +135,10 @@ function bearerToken(request: FastifyRequest): string | null {
   return /^Bearer[ \t]+([A-Za-z0-9._~+/=-]+)[ \t]*$/i.exec(header)?.[1] ?? null;
 }
 
+/** Compares digests of equal length, so neither the key's bytes nor its length show in the time taken. */
 function sameSecret(given: string, expected: string): boolean {
-  const a = Buffer.from(given, 'utf8');
-  const b = Buffer.from(expected, 'utf8');
-  return a.length === b.length && timingSafeEqual(a, b);
+  const digest = (text: string) => createHash('sha256').update(text, 'utf8').digest();
+  return timingSafeEqual(digest(given), digest(expected));
 }
 
 /**
@@ -263,8 +269,9 @@ export const walletSimPlugin: FastifyPluginAsync<WalletSimPluginOptions> = async
   // ---- control API: tests and the demo drive the remote ----------------------------------------------------------
   await app.register(
     async (control) => {
+      // Every control call needs the key: whoever reaches this API can add passes to any wallet, change passwords and
+      // take the provider down (errorRate). A simulator made without one has a random key (sim.controlKey).
       control.addHook('onRequest', async (request) => {
-        if (!sim.controlKey) return;
         const given = request.headers['x-control-key'];
         if (typeof given !== 'string' || !sameSecret(given, sim.controlKey)) {
           throw new WalletSimError(401, 'invalid_control_key', 'The control API needs the right x-control-key header');
@@ -301,6 +308,15 @@ export const walletSimPlugin: FastifyPluginAsync<WalletSimPluginOptions> = async
       control.post('/wallets/:email/passes', async (request, reply) => {
         const { email } = parse(emailParam, request.params);
         const entry = sim.addPass(email, parse(newPassBody, request.body));
+        return reply.code(201).send(controlPass(entry, publicBase(request)));
+      });
+
+      // A provider that misbehaves: the pass is answered by /v1/passes exactly as given, whatever it holds (control
+      // characters, lone surrogates, wrong types, deep nesting), so a product can be tried against one.
+      control.post('/wallets/:email/raw-passes', { bodyLimit: RAW_PASS_BODY_LIMIT }, async (request, reply) => {
+        const { email } = parse(emailParam, request.params);
+        const { id, pass, visible_after_ms } = parse(rawPassBody, request.body);
+        const entry = sim.addRawPass(email, { id, raw: pass, visible_after_ms });
         return reply.code(201).send(controlPass(entry, publicBase(request)));
       });
 

@@ -66,6 +66,8 @@ export interface PassChanges {
 /** A pass held by one wallet: when it was added, when it becomes visible through the API, when it last changed. */
 export interface WalletPass {
   pass: PassRecord;
+  /** A raw pass: the API answers `value` as it is instead of `pass` (a provider that misbehaves). */
+  raw?: { value: unknown };
   addedAt: number;
   visibleAt: number;
   modifiedAt: number;
@@ -142,7 +144,8 @@ export class WalletSim {
   private bucket: TokenBucket;
   private counters: RequestStats = WalletSim.emptyStats();
 
-  readonly controlKey: string | null;
+  /** The key every control call must carry (x-control-key). */
+  readonly controlKey: string;
   /** Where browsers reach the simulator (logo URLs), when the requests' own address is not it. */
   readonly publicUrl: string | null;
   readonly now: () => number;
@@ -415,6 +418,32 @@ export class WalletSim {
     return copyEntry(this.put(wallet, pass, delay));
   }
 
+  /**
+   * Adds a pass that the API answers exactly as `raw` (any JSON), to try a product against a provider that sends what
+   * it should not. It is listed in id order like any pass, visible after `visible_after_ms` (default: at once).
+   */
+  addRawPass(email: string, input: { id?: string; raw: unknown; visible_after_ms?: number }): WalletPass {
+    const wallet = this.wallet(email);
+    const id = input.id ?? `raw_${randomBytes(10).toString('hex')}`;
+    if (wallet.passes.has(id)) {
+      throw new WalletSimError(409, 'pass_exists', `The wallet of ${wallet.account.email} already holds pass ${id}`);
+    }
+    if (wallet.passes.size >= LIMITS.passesPerWallet) {
+      throw new WalletSimError(409, 'limit_reached', `A wallet holds at most ${LIMITS.passesPerWallet} passes`);
+    }
+    const placeholder: PassRecord = {
+      id,
+      barcode: '',
+      event: { title: 'A pass sent as given', subtitle: '', logo_slug: 'club' },
+      venue: { name: '' },
+      seat: null,
+      next_game: null,
+    };
+    const entry = this.put(wallet, placeholder, input.visible_after_ms ?? 0);
+    entry.raw = { value: structuredClone(input.raw) };
+    return copyEntry(entry);
+  }
+
   /** Changes a pass the wallet holds (as when the club moves the next game); its updated_at moves on. */
   updatePass(email: string, passId: string, changes: PassChanges): WalletPass {
     const entry = this.entry(email, passId);
@@ -451,7 +480,9 @@ export class WalletSim {
       throw new WalletSimError(409, 'limit_reached', `A wallet holds at most ${LIMITS.passesPerWallet} passes`);
     }
     source.passes.delete(passId);
-    return copyEntry(this.put(target, structuredClone(entry.pass), visibleAfterMs));
+    const moved = this.put(target, structuredClone(entry.pass), visibleAfterMs);
+    if (entry.raw) moved.raw = entry.raw;
+    return copyEntry(moved);
   }
 
   private entry(email: string, passId: string): WalletPass {
@@ -472,7 +503,7 @@ export class WalletSim {
 }
 
 function copyEntry(entry: WalletPass): WalletPass {
-  return { ...entry, pass: structuredClone(entry.pass) };
+  return { ...entry, pass: structuredClone(entry.pass), ...(entry.raw ? { raw: { value: entry.raw.value } } : {}) };
 }
 
 /** When a pass last changed as the API sees it: an arriving pass changes when it arrives. */

@@ -3,7 +3,7 @@ import { expect, request, type APIRequestContext, type Page } from '@playwright/
 import type { DistributeResponse, Ticket, TicketsResponse, User } from '@seatlink/contracts';
 import pg from 'pg';
 import { createVerifiedUser, demo, type NewUser } from './session';
-import { apiSession, createWallet, linkWallet, type TestWallet } from './wallet-sim';
+import { apiSession, createWallet, linkWallet, simControlHeaders, type TestWallet } from './wallet-sim';
 
 /**
  * Set-up for the distribution, link and audit specs: users of their own (never the demo user, whose untouched tickets
@@ -40,6 +40,7 @@ export async function addPassTo(walletEmails: readonly string[], pass: PassInput
     const barcode = pass.id ? uniqueBarcode() : undefined;
     for (const email of walletEmails) {
       const res = await api.post(`/wallet-sim/control/wallets/${encodeURIComponent(email)}/passes`, {
+        headers: simControlHeaders(),
         data: {
           ...(pass.id ? { id: pass.id, barcode } : {}),
           event: { title: pass.title, subtitle: pass.subtitle ?? 'Season Ticket 2026/27' },

@@ -30,7 +30,10 @@ export default async function globalSetup() {
     // Syncs after a link or a new sign-in come seconds apart instead of minutes, so the browser tests see what a
     // sync brings (a pass added meanwhile, a password changed at the wallet) without waiting a minute.
     WALLET_SYNC_FOLLOW_UPS_MS: '2000,5000',
+    // The mounted simulator's control API answers only this key (support/wallet-sim.ts sends it).
+    WALLET_SIM_CONTROL_KEY: randomBytes(24).toString('base64url'),
   };
+  process.env.E2E_SIM_CONTROL_KEY = env.WALLET_SIM_CONTROL_KEY;
   let dropDatabase = async () => {};
   if (process.env.DATABASE_URL) {
     const name = `seatlink_e2e_${Date.now().toString(36)}_${randomBytes(3).toString('hex')}`;

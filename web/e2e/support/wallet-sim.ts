@@ -8,6 +8,13 @@ import type { Account, AccountsResponse } from '@seatlink/contracts';
 
 export const WALLET_PASSWORD = 'Wallet123!';
 
+/** The header the simulator's control API asks for (its key is set by the global setup). */
+export function simControlHeaders(): Record<string, string> {
+  const key = process.env.E2E_SIM_CONTROL_KEY;
+  if (!key) throw new Error('E2E_SIM_CONTROL_KEY is not set (see support/global-setup.ts)');
+  return { 'x-control-key': key };
+}
+
 export interface TestWallet {
   email: string;
   password: string;
@@ -18,7 +25,7 @@ export interface TestWallet {
 async function control<T>(method: 'POST' | 'PUT' | 'GET', path: string, data?: unknown): Promise<T> {
   const api = await request.newContext({ baseURL: process.env.E2E_BASE_URL });
   try {
-    const res = await api.fetch(`/wallet-sim/control${path}`, { method, data });
+    const res = await api.fetch(`/wallet-sim/control${path}`, { method, data, headers: simControlHeaders() });
     expect(res.ok(), `${method} ${path}: ${res.status()} ${await res.text()}`).toBe(true);
     return (await res.json()) as T;
   } finally {
@@ -56,6 +63,19 @@ export async function addPass(
     visible_after_ms: 0,
   });
   return created.id;
+}
+
+/**
+ * Adds a pass the simulator answers exactly as given (any JSON), visible at once: a provider that sends what it
+ * should not.
+ */
+export async function addRawPass(walletEmail: string, id: string, pass: unknown): Promise<void> {
+  await control('POST', `/wallets/${encodeURIComponent(walletEmail)}/raw-passes`, { id, pass });
+}
+
+/** Sets the share of the simulator's provider calls that fail with 503 (0 to 1). */
+export async function setWalletErrorRate(errorRate: number): Promise<void> {
+  await control('PUT', '/config', { errorRate });
 }
 
 /** Changes a wallet's password at the wallet service: every sign-in the product holds for it is revoked. */

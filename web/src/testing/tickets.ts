@@ -40,6 +40,8 @@ export function anAccount(overrides: Partial<Account> = {}): Account {
     updatedAt: '2026-11-22T09:30:22.372Z',
     in_error_state: false,
     last_error: null,
+    sync_error: null,
+    skipped_passes: 0,
     ticket_count: 0,
     distributed_count: 0,
     syncing: false,

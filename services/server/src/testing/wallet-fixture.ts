@@ -4,22 +4,35 @@ import type { ApiClient } from './test-app.js';
 
 export const WALLET_PASSWORD = 'Wallet123!';
 
-/** The simulated wallet provider on a port of its own (its rate limit off unless given). */
+/** The control key of each simulator started here, by its address. */
+const controlKeys = new Map<string, string>();
+
+/** The simulated wallet provider on a port of its own (its rate limit off unless given; a random control key). */
 export async function startSim(
   options: Parameters<typeof createWalletSim>[0] = {},
 ): Promise<{ sim: WalletSimApp; url: string }> {
   const sim = createWalletSim({ env: {}, rateLimit: { requestsPerSecond: 0 }, ...options });
+  let url = '';
+  sim.addHook('onClose', async () => {
+    controlKeys.delete(url);
+  });
   await sim.listen({ port: 0, host: '127.0.0.1' });
   const address = sim.server.address();
-  return { sim, url: `http://127.0.0.1:${typeof address === 'object' && address ? address.port : 0}` };
+  url = `http://127.0.0.1:${typeof address === 'object' && address ? address.port : 0}`;
+  controlKeys.set(url, sim.walletSim.controlKey);
+  return { sim, url };
 }
 
-/** A caller of the simulator's control API. */
-export function simControl(url: string) {
+/** A caller of the simulator's control API (with its key, for a simulator of `startSim`, or the key given). */
+export function simControl(url: string, key = controlKeys.get(url)) {
+  if (!key) throw new Error(`No control key known for the simulator at ${url}`);
   return async (method: string, path: string, body?: unknown) => {
     const res = await fetch(`${url}/control${path}`, {
       method,
-      headers: body === undefined ? {} : { 'content-type': 'application/json' },
+      headers: {
+        'x-control-key': key,
+        ...(body === undefined ? {} : { 'content-type': 'application/json' }),
+      },
       body: body === undefined ? undefined : JSON.stringify(body),
     });
     if (res.status >= 400) throw new Error(`control ${method} ${path}: ${res.status} ${await res.text()}`);

@@ -32,11 +32,21 @@ export function samplePass(overrides: Record<string, unknown> = {}): Record<stri
   };
 }
 
-/** A simulator on a fake clock, ignoring the environment, with fixed randomness (0.5) unless told otherwise. */
+/**
+ * A simulator on a fake clock, ignoring the environment, with fixed randomness (0.5) unless told otherwise. Its
+ * requests to /control carry the simulator's key unless they set `x-control-key` themselves.
+ */
 export function harness(options: CreateWalletSimOptions = {}): Harness {
   let clock = T0;
   const app = createWalletSim({ env: {}, now: () => clock, random: () => 0.5, ...options });
-  const request = (inject: InjectOptions) => app.inject(inject);
+  const request = (inject: InjectOptions) => {
+    const url = typeof inject.url === 'string' ? inject.url : '';
+    const headers = { ...(inject.headers ?? {}) };
+    if (url.startsWith('/control') && !('x-control-key' in headers)) {
+      headers['x-control-key'] = app.walletSim.controlKey;
+    }
+    return app.inject({ ...inject, headers });
+  };
   return {
     app,
     advance: (ms) => {

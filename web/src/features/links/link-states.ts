@@ -1,4 +1,4 @@
-import { LINK_STATE_CODES, type LinkState } from '@seatlink/contracts';
+import { LINK_STATE_CODES, type LinkState, type PublicLink } from '@seatlink/contracts';
 
 /**
  * The recipient page's states (/l/{code}): a working link, the three ways a link stops working (SPEC.md §2, §4: 'Limit
@@ -60,4 +60,30 @@ export function isSafeRedirect(url: string): boolean {
   } catch {
     return false;
   }
+}
+
+/**
+ * Control and bidirectional formatting characters (C0, DEL, C1, U+202A–U+202E, U+2066–U+2069, U+200E, U+200F, U+061C,
+ * U+FEFF) and lone surrogates. The server cleans the wallet provider's text before it keeps it; the page drops these
+ * again, so a right-to-left override can never show a venue reversed whatever an answer holds.
+ */
+const FORMATTING =
+  // eslint-disable-next-line no-control-regex -- matching control characters is the point
+  /[\u0000-\u001F\u007F-\u009F\u202A-\u202E\u2066-\u2069\u200E\u200F\u061C\uFEFF]|[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/g;
+
+/** Text to show as it reads, in logical order: no control or bidirectional formatting character. */
+export function plainText<T extends string | null>(text: T): T {
+  return (text === null ? null : text.replace(FORMATTING, '')) as T;
+}
+
+/** The ticket of a link with its shown text made plain (see {@link plainText}). */
+export function shownTicket(ticket: PublicLink['ticket']): PublicLink['ticket'] {
+  return {
+    ...ticket,
+    title: plainText(ticket.title),
+    subtitle: plainText(ticket.subtitle),
+    venue_name: plainText(ticket.venue_name),
+    seat_info: plainText(ticket.seat_info),
+    next_game: plainText(ticket.next_game),
+  };
 }

@@ -3,7 +3,7 @@ import { LINK_MESSAGES, type PublicLink } from '@seatlink/contracts';
 import { ApiError, errorCode, errorMessage, newIdempotencyKey, withRetries } from '../../lib/api-client';
 import { claimLink } from './api/claim-link';
 import { viewLink } from './api/view-link';
-import { isLinkCode, stateOfClaimCode, type RecipientState } from './link-states';
+import { isLinkCode, shownTicket, stateOfClaimCode, type RecipientState } from './link-states';
 
 export interface LinkPageState {
   code: string | null;
@@ -61,7 +61,8 @@ export function createLinkPageStore() {
       }
       try {
         const link = await viewLink(code);
-        if (request === latest) set({ loading: false, link, state: link.state });
+        if (request === latest)
+          set({ loading: false, link: { ...link, ticket: shownTicket(link.ticket) }, state: link.state });
       } catch (error) {
         if (request !== latest) return;
         const gone = error instanceof ApiError && (error.status === 404 || error.status === 400);

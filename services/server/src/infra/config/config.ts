@@ -111,6 +111,11 @@ const schema = z.object({
   WALLET_PROVIDER_URL: optionalString,
   /** 32 bytes, base64: encrypts the provider's access tokens at rest. Default: generated under DATA_DIR. */
   WALLET_TOKEN_KEY: optionalString,
+  /**
+   * The key of the mounted simulator's control API (header x-control-key; at least 16 characters). Default: one made
+   * once in DATA_DIR/wallet-sim-control.key (mode 600) and printed at that start. Unused with WALLET_PROVIDER_URL.
+   */
+  WALLET_SIM_CONTROL_KEY: optionalString,
   /** Calls to the provider per second, shared by every worker. */
   WALLET_PROVIDER_RPS: z.coerce.number().int().min(1).max(10_000).default(20),
   /** Syncs after a link or a new sign-in, in ms from it (passes take up to 15 minutes to arrive). */

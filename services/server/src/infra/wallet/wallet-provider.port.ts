@@ -32,11 +32,32 @@ export interface WalletPass {
   nextGame: { title: string | null; date: string | null } | null;
 }
 
+/**
+ * A pass the provider sent that cannot be used even after its text is cleaned (no usable id, a wrong type, a date
+ * out of range, ...): it is left out of the sync and reported. `passId` is its id as far as it can be told (cleaned and
+ * cut short for the report), `reason` names the field and what is wrong, never a value.
+ */
+export interface SkippedPass {
+  passId: string | null;
+  reason: string;
+}
+
+export interface WalletPassPage {
+  /** The usable passes, their text cleaned (see provider-text.ts). */
+  passes: WalletPass[];
+  /** The passes of the page that could not be used. */
+  skipped: SkippedPass[];
+  nextCursor: string | null;
+}
+
 export interface WalletProvider {
   /** Signs in; throws WalletAuthError for a wrong e-mail or password. */
   signIn(email: string, password: string): Promise<WalletSession>;
-  /** One page of the wallet's passes; throws WalletTokenError when the token no longer works. */
-  listPasses(accessToken: string, cursor: string | null): Promise<{ passes: WalletPass[]; nextCursor: string | null }>;
+  /**
+   * One page of the wallet's passes; throws WalletTokenError when the token no longer works, WalletUnavailableError
+   * when the answer as a whole is unusable. A pass that is unusable on its own is skipped, not the page.
+   */
+  listPasses(accessToken: string, cursor: string | null): Promise<WalletPassPage>;
 }
 
 export const WALLET_PROVIDER = Symbol('WalletProvider');

@@ -45,6 +45,8 @@ function fromEvents(result: AccountCommandResult): Account | null {
     updatedAt: d.at,
     in_error_state: false,
     last_error: null,
+    sync_error: null,
+    skipped_passes: 0,
     ticket_count: 0,
     distributed_count: 0,
     syncing: false,

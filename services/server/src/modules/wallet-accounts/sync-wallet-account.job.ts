@@ -4,6 +4,7 @@ import { QueueName } from '@seatlink/contracts';
 import { eq, sql } from 'drizzle-orm';
 import { APP_CONFIG, type AppConfig } from '../../infra/config/config.js';
 import { safeErrorMessage } from '../../infra/db/db-errors.js';
+import { isTransientDatabaseError } from '../../infra/db/transient-errors.js';
 import { DATABASE } from '../../infra/db/database.module.js';
 import type { Database } from '../../infra/db/database.js';
 import { queryRows } from '../../infra/db/database.js';
@@ -13,11 +14,14 @@ import { REALTIME_PUBLISHER, type RealtimePublisher } from '../../infra/realtime
 import { ProviderRateLimiter } from '../../infra/wallet/provider-rate-limiter.js';
 import { TokenCipher } from '../../infra/wallet/token-cipher.js';
 import {
+  type SkippedPass,
   WALLET_PROVIDER,
   type WalletPass,
+  type WalletPassPage,
   type WalletProvider,
   WalletRateLimitedError,
   WalletTokenError,
+  WalletUnavailableError,
 } from '../../infra/wallet/wallet-provider.port.js';
 import { handleCommand } from '../../shared/event-sourcing/aggregate-handler.js';
 import { fold } from '../../shared/event-sourcing/decider.js';
@@ -35,8 +39,41 @@ export interface SyncWalletAccountData {
 const LEASE_SECONDS = 120;
 /** Passes of one wallet read at most (a sane bound on what a provider may answer). */
 const MAX_PASSES = 5000;
+/** Pages of one wallet read at most (a page holds up to 100 passes). */
+const MAX_PAGES = 500;
 /** How long a sync waits for the provider's Retry-After before it fails and is retried later with backoff. */
 const RATE_LIMIT_WAIT_MS = 30_000;
+/**
+ * Failed tries in a row after which a sync of an account gives up and its account shows the error: the tries of one
+ * sync job (5, see wallet-sync-schedule.reaction.ts), counted on the account so that it holds whatever the queue's
+ * setting. A failure that is not the wallet service being down shows at once.
+ */
+export const SYNC_GIVE_UP_AFTER = 5;
+
+/** What the account shows when its sync gave up (Accounts page), by cause; the cause itself is in the log. */
+export const SYNC_FAILURE_MESSAGES = {
+  unavailable: 'The wallet service could not be reached, so this account has not synced. It will be tried again.',
+  tooMany: `This wallet holds more than ${MAX_PASSES} passes, which is more than an account can sync.`,
+  failed: 'The last sync of this account could not be completed. It will be tried again.',
+} as const;
+
+/** The wallet lists more passes than a sync takes. */
+class WalletTooLargeError extends Error {
+  constructor() {
+    super(`The wallet lists more than ${MAX_PASSES} passes`);
+    this.name = 'WalletTooLargeError';
+  }
+}
+
+/** Whether a failure is the wallet service (or the database) being out of reach for now: it is retried quietly. */
+function isOutage(err: unknown): boolean {
+  return (
+    err instanceof WalletUnavailableError ||
+    err instanceof WalletRateLimitedError ||
+    (err instanceof Error && /rate limited/.test(err.message)) ||
+    isTransientDatabaseError(err)
+  );
+}
 
 /** A pass as a ticket keeps it. */
 export function passDetails(pass: WalletPass): PassDetails {
@@ -61,7 +98,10 @@ export function passDetails(pass: WalletPass): PassDetails {
  * changed, gone) on the account's stream, where the decider compares them with what it knew — so a sync run twice (a
  * stalled job run again) records nothing twice. One sync per account at a time (a lease); the provider is called at
  * the shared pace, a 429 pauses every worker for its Retry-After; a refused token puts the account in error (the user
- * must sign in again) and is not retried; other failures are retried with exponential backoff.
+ * must sign in again) and is not retried; other failures are retried with exponential backoff. A sync that gives up —
+ * SYNC_GIVE_UP_AFTER failed tries in a row, or at once for a failure that is not an outage — records why on the
+ * account's stream (WalletAccountSyncFailed), which its Accounts card shows until a sync goes through. Passes the
+ * wallet sent that cannot be used are left out, logged and recorded (WalletPassesSkipped); the others sync.
  */
 @Injectable()
 @QueueJob()
@@ -105,17 +145,22 @@ export class SyncWalletAccountJob implements Job<SyncWalletAccountData> {
         .select()
         .from(walletCredentials)
         .where(eq(walletCredentials.accountId, accountId));
-      if (!credentials) {
-        error = 'No sign-in is kept for this account';
+      let token: string | null = null;
+      try {
+        token = credentials ? this.cipher.decrypt(credentials.sealedToken) : null;
+      } catch {
+        // Sealed with another key (WALLET_TOKEN_KEY changed): only a new sign-in gives a token again.
+      }
+      if (!token) {
+        error = credentials ? 'The kept sign-in can no longer be read' : 'No sign-in is kept for this account';
         await this.authFailed(accountId, error);
         progress('failed', 0);
         return;
       }
-      const token = this.cipher.decrypt(credentials.sealedToken);
       progress('running', 0);
-      let passes: WalletPass[];
+      let read: { passes: WalletPass[]; skipped: SkippedPass[] };
       try {
-        passes = await this.readAll(token, (n) => progress('running', n));
+        read = await this.readAll(token, (n) => progress('running', n));
       } catch (err) {
         if (!(err instanceof WalletTokenError)) throw err;
         error = err.message;
@@ -123,34 +168,86 @@ export class SyncWalletAccountJob implements Job<SyncWalletAccountData> {
         progress('failed', 0);
         return;
       }
+      if (read.skipped.length > 0) {
+        const shown = read.skipped.slice(0, 5).map((s) => `${s.passId ?? '(no id)'}: ${s.reason}`);
+        this.logger.warn(
+          `account ${accountId}: left out ${read.skipped.length} of the passes the wallet sent, which cannot be ` +
+            `used (${shown.join('; ')}${read.skipped.length > shown.length ? '; ...' : ''})`,
+        );
+      }
       await handleCommand(
         this.store,
         walletAccountDecider,
         walletAccountStream(accountId),
         {
           type: 'RecordSync',
-          data: { accountId, passes: passes.map(passDetails), now: new Date().toISOString() },
+          data: {
+            accountId,
+            passes: read.passes.map(passDetails),
+            skipped: read.skipped,
+            now: new Date().toISOString(),
+          },
         },
         { metadata: { actorId: 'wallet-sync' }, commandId: randomUUID(), maxAttempts: 20 },
       );
       synced = true;
-      progress('done', passes.length);
+      progress('done', read.passes.length);
     } catch (err) {
       error = safeErrorMessage(err);
       progress('failed', 0);
+      await this.failed(accountId, err).catch((recordErr: unknown) => {
+        this.logger.warn(`account ${accountId}: the sync's failure was not recorded: ${safeErrorMessage(recordErr)}`);
+      });
       throw err;
     } finally {
       await this.releaseLease(accountId, userId, error, synced);
     }
   }
 
-  private async readAll(token: string, onPage: (fetched: number) => void): Promise<WalletPass[]> {
+  /**
+   * Counts a failed try; when the sync gives up on it (an outage SYNC_GIVE_UP_AFTER times in a row, anything else at
+   * once), the account's stream records why, in words for its owner.
+   */
+  private async failed(accountId: string, err: unknown): Promise<void> {
+    const [row] = await queryRows<{ failed_attempts: number }>(
+      this.database.db,
+      sql`update wallet_sync_state set failed_attempts = failed_attempts + 1
+          where account_id = ${accountId} returning failed_attempts`,
+    );
+    const outage = isOutage(err);
+    const failures = Number(row?.failed_attempts ?? 1);
+    this.logger.warn(
+      `account ${accountId}: sync failed (${failures} in a row${outage ? ', the wallet service is out of reach' : ''}): ` +
+        safeErrorMessage(err),
+    );
+    if (outage && failures < SYNC_GIVE_UP_AFTER) return;
+    const reason =
+      err instanceof WalletTooLargeError
+        ? SYNC_FAILURE_MESSAGES.tooMany
+        : outage
+          ? SYNC_FAILURE_MESSAGES.unavailable
+          : SYNC_FAILURE_MESSAGES.failed;
+    await handleCommand(
+      this.store,
+      walletAccountDecider,
+      walletAccountStream(accountId),
+      { type: 'RecordSyncFailure', data: { accountId, reason, now: new Date().toISOString() } },
+      { metadata: { actorId: 'wallet-sync' }, commandId: randomUUID() },
+    );
+  }
+
+  private async readAll(
+    token: string,
+    onPage: (fetched: number) => void,
+  ): Promise<{ passes: WalletPass[]; skipped: SkippedPass[] }> {
     const passes: WalletPass[] = [];
+    const skipped: SkippedPass[] = [];
     let cursor: string | null = null;
     let waited = 0;
+    let pages = 0;
     for (;;) {
       await this.limiter.take();
-      let page: { passes: WalletPass[]; nextCursor: string | null };
+      let page: WalletPassPage;
       try {
         page = await this.provider.listPasses(token, cursor);
       } catch (err) {
@@ -164,12 +261,17 @@ export class SyncWalletAccountJob implements Job<SyncWalletAccountData> {
         throw err;
       }
       passes.push(...page.passes);
+      skipped.push(...page.skipped);
       onPage(passes.length);
-      if (passes.length > MAX_PASSES) throw new Error(`The wallet lists more than ${MAX_PASSES} passes`);
+      if (passes.length + skipped.length > MAX_PASSES) throw new WalletTooLargeError();
       if (!page.nextCursor) break;
+      // A provider answering the cursor it was given (or empty pages without end) would keep the sync reading.
+      if (page.nextCursor === cursor || ++pages > MAX_PAGES) {
+        throw new WalletUnavailableError('pages that do not come to an end');
+      }
       cursor = page.nextCursor;
     }
-    return passes;
+    return { passes, skipped };
   }
 
   private async authFailed(accountId: string, reason: string) {
@@ -202,7 +304,7 @@ export class SyncWalletAccountJob implements Job<SyncWalletAccountData> {
       .set({
         runningUntil: null,
         lastSyncError: error ? error.slice(0, 500) : null,
-        ...(synced ? { lastSyncedAt: new Date() } : {}),
+        ...(synced ? { lastSyncedAt: new Date(), failedAttempts: 0 } : {}),
       })
       .where(eq(walletSyncState.accountId, accountId));
     // The card's "last synced" moved (not an event: a sync that changes nothing writes none).

@@ -1,9 +1,12 @@
 import { v5 as uuidv5 } from 'uuid';
 import { type Decider, DomainError } from '../../shared/event-sourcing/decider.js';
+import { cleanPassDetails } from './pass-text.js';
 import {
   dedupeKeyOf,
+  MAX_SKIPPED_LISTED,
   type PassDetails,
   type PassEvent,
+  type SkippedPassRecord,
   type WalletAccountEvent,
   type WalletAccountLinked,
   type WalletLinkEvent,
@@ -21,7 +24,11 @@ export interface WalletAccountState {
   userId: string | null;
   email: string;
   inError: boolean;
-  /** The tickets held now, by pass id: the ticket and what its pass looked like. */
+  /** Why the last sync gave up, until a sync goes through; null when none did. */
+  syncError: string | null;
+  /** The passes left out as last recorded (WalletPassesSkipped), as a comparable key. */
+  skipped: string;
+  /** The tickets held now, by pass id: the ticket and what its pass looked like (its text cleaned). */
   tickets: Map<string, { ticketId: string; dedupeKey: string; pass: PassDetails }>;
 }
 
@@ -30,12 +37,26 @@ export type WalletAccountCommand =
   | { type: 'Reauthenticate'; data: { accountId: string; userId: string; email: string; now: string } }
   | { type: 'RecordAuthFailure'; data: { accountId: string; reason: string; now: string } }
   | { type: 'DeleteAccount'; data: { accountId: string; userId: string; now: string } }
-  | { type: 'RecordSync'; data: { accountId: string; passes: PassDetails[]; now: string } };
+  | {
+      type: 'RecordSync';
+      data: { accountId: string; passes: PassDetails[]; skipped?: SkippedPassRecord[]; now: string };
+    }
+  | { type: 'RecordSyncFailure'; data: { accountId: string; reason: string; now: string } };
 
 export const ACCOUNT_NOT_FOUND = 'Account not found';
 
 /** Everything but a change to a pass's shown details is "the same". */
 const samePass = (a: PassDetails, b: PassDetails) => JSON.stringify(a) === JSON.stringify(b);
+
+/** The skipped passes as recorded: in a stable order (the provider's order may change), at most MAX_SKIPPED_LISTED. */
+function skippedList(skipped: readonly SkippedPassRecord[]): { skipped: SkippedPassRecord[]; total: number } {
+  const sorted = [...skipped].sort(
+    (a, b) => (a.passId ?? '').localeCompare(b.passId ?? '') || a.reason.localeCompare(b.reason),
+  );
+  return { skipped: sorted.slice(0, MAX_SKIPPED_LISTED), total: skipped.length };
+}
+const skippedKey = (list: { skipped: SkippedPassRecord[]; total: number }) => JSON.stringify(list);
+const NONE_SKIPPED = skippedKey({ skipped: [], total: 0 });
 
 const mustBeLive = (state: WalletAccountState, userId?: string) => {
   // Another user's account answers exactly like a missing one.
@@ -52,6 +73,8 @@ export const walletAccountDecider: Decider<WalletAccountState, WalletAccountComm
     userId: null,
     email: '',
     inError: false,
+    syncError: null,
+    skipped: NONE_SKIPPED,
     tickets: new Map(),
   }),
   evolve: (state, event) => {
@@ -68,18 +91,25 @@ export const walletAccountDecider: Decider<WalletAccountState, WalletAccountComm
         return { ...state, inError: false };
       case 'WalletAccountAuthFailed':
         return { ...state, inError: true };
+      case 'WalletPassesSkipped':
+        return { ...state, skipped: skippedKey({ skipped: event.data.skipped, total: event.data.total }) };
+      case 'WalletAccountSyncFailed':
+        return { ...state, syncError: event.data.reason };
+      case 'WalletAccountSyncRecovered':
+        return { ...state, syncError: null };
       case 'WalletAccountDeleted':
         return { ...state, deleted: true };
       case 'TicketDiscovered': {
         const tickets = new Map(state.tickets);
-        const { ticketId, dedupeKey, pass } = event.data;
+        const { ticketId, dedupeKey } = event.data;
+        const pass = cleanPassDetails(event.data.pass);
         tickets.set(pass.passId, { ticketId, dedupeKey, pass });
         return { ...state, tickets };
       }
       case 'TicketChanged': {
         const tickets = new Map(state.tickets);
         const known = tickets.get(event.data.pass.passId);
-        if (known) tickets.set(event.data.pass.passId, { ...known, pass: event.data.pass });
+        if (known) tickets.set(event.data.pass.passId, { ...known, pass: cleanPassDetails(event.data.pass) });
         return { ...state, tickets };
       }
       case 'TicketGone': {
@@ -120,16 +150,26 @@ export const walletAccountDecider: Decider<WalletAccountState, WalletAccountComm
           { type: 'WalletAccountDeleted', data: { accountId, userId, at: now } },
         ];
       }
+      case 'RecordSyncFailure': {
+        // Nothing to say for an account gone or waiting for its owner to sign in, or the same reason again.
+        if (!state.exists || state.deleted || state.inError) return [];
+        const { accountId, reason, now } = command.data;
+        if (state.syncError === reason) return [];
+        return [{ type: 'WalletAccountSyncFailed', data: { accountId, reason, at: now } }];
+      }
       case 'RecordSync': {
         // A sync that finishes after the account was deleted or fell into error changes nothing.
         if (!state.exists || state.deleted || state.inError) return [];
         const { accountId, passes, now } = command.data;
         const userId = state.userId!;
         const seen = new Set<string>();
+        // A pass the wallet still lists but sent unusable this time keeps its ticket: it is not gone.
+        const kept = new Set((command.data.skipped ?? []).map((s) => s.passId).filter((id) => id !== null));
         const events: WalletAccountEvent[] = [];
-        for (const pass of passes) {
-          if (seen.has(pass.passId)) continue;
-          seen.add(pass.passId);
+        for (const sent of passes) {
+          if (seen.has(sent.passId)) continue;
+          seen.add(sent.passId);
+          const pass = cleanPassDetails(sent);
           const known = state.tickets.get(pass.passId);
           if (!known) {
             const ticketId = ticketIdOf(accountId, pass.passId);
@@ -145,13 +185,18 @@ export const walletAccountDecider: Decider<WalletAccountState, WalletAccountComm
           }
         }
         for (const [passId, t] of state.tickets) {
-          if (!seen.has(passId)) {
+          if (!seen.has(passId) && !kept.has(passId)) {
             events.push({
               type: 'TicketGone',
               data: { accountId, userId, ticketId: t.ticketId, dedupeKey: t.dedupeKey, at: now },
             });
           }
         }
+        const skipped = skippedList(command.data.skipped ?? []);
+        if (skippedKey(skipped) !== state.skipped) {
+          events.push({ type: 'WalletPassesSkipped', data: { accountId, ...skipped, at: now } });
+        }
+        if (state.syncError !== null) events.push({ type: 'WalletAccountSyncRecovered', data: { accountId, at: now } });
         return events;
       }
     }

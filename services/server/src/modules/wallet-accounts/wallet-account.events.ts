@@ -40,6 +40,29 @@ export type WalletAccountAuthFailed = DomainEvent<
   'WalletAccountAuthFailed',
   { accountId: string; reason: string; at: string }
 >;
+/**
+ * The passes the wallet sent that a sync had to leave out (unusable even once their text was cleaned), as they stand
+ * after that sync: recorded when they change, so an empty list says none is left out any more. At most
+ * MAX_SKIPPED_LISTED are listed; `total` counts them all.
+ */
+export type WalletPassesSkipped = DomainEvent<
+  'WalletPassesSkipped',
+  { accountId: string; skipped: SkippedPassRecord[]; total: number; at: string }
+>;
+export interface SkippedPassRecord {
+  /** The pass's id as far as it could be told (cleaned), or null. */
+  passId: string | null;
+  /** The field and what is wrong with it. */
+  reason: string;
+}
+export const MAX_SKIPPED_LISTED = 50;
+/** A sync gave up (its retries spent, or a failure other than the wallet service being down); `reason` is for the user. */
+export type WalletAccountSyncFailed = DomainEvent<
+  'WalletAccountSyncFailed',
+  { accountId: string; reason: string; at: string }
+>;
+/** A sync went through after one had given up: the account's sync error is cleared. */
+export type WalletAccountSyncRecovered = DomainEvent<'WalletAccountSyncRecovered', { accountId: string; at: string }>;
 export type WalletAccountDeleted = DomainEvent<
   'WalletAccountDeleted',
   { accountId: string; userId: string; at: string }
@@ -61,6 +84,9 @@ export type WalletAccountEvent =
   | WalletAccountLinked
   | WalletAccountReauthenticated
   | WalletAccountAuthFailed
+  | WalletPassesSkipped
+  | WalletAccountSyncFailed
+  | WalletAccountSyncRecovered
   | WalletAccountDeleted
   | TicketDiscovered
   | TicketChanged

@@ -32,7 +32,10 @@ describe('wallet accounts and their tickets, against the simulated wallet provid
   const control = async (method: string, path: string, body?: unknown) => {
     const res = await fetch(`${simUrl}/control${path}`, {
       method,
-      headers: body === undefined ? {} : { 'content-type': 'application/json' },
+      headers: {
+        'x-control-key': sim.walletSim.controlKey,
+        ...(body === undefined ? {} : { 'content-type': 'application/json' }),
+      },
       body: body === undefined ? undefined : JSON.stringify(body),
     });
     if (res.status >= 400) throw new Error(`control ${method} ${path}: ${res.status} ${await res.text()}`);

@@ -1,4 +1,4 @@
-import { boolean, index, jsonb, pgTable, text, timestamp, uuid } from 'drizzle-orm/pg-core';
+import { boolean, index, integer, jsonb, pgTable, text, timestamp, uuid } from 'drizzle-orm/pg-core';
 
 // Tables of wallet accounts and tickets: three read models (built only by projections; `npm run replay` rebuilds them)
 // and two tables of operational state (the provider's token, the sync's progress), which are not events.
@@ -14,8 +14,13 @@ export const walletAccounts = pgTable(
     lastName: text('last_name').notNull(),
     displayName: text('display_name').notNull(),
     providerAccountId: text('provider_account_id').notNull(),
+    /** The provider refused the account's sign-in: its owner must sign in again (lastError says why). */
     inErrorState: boolean('in_error_state').notNull().default(false),
     lastError: text('last_error'),
+    /** Why the last sync gave up, until a sync goes through. */
+    syncError: text('sync_error'),
+    /** Passes the wallet sent that the last sync had to leave out. */
+    skippedPasses: integer('skipped_passes').notNull().default(0),
     createdAt: timestamp('created_at', { withTimezone: true }).notNull(),
     updatedAt: timestamp('updated_at', { withTimezone: true }).notNull(),
   },
@@ -74,4 +79,6 @@ export const walletSyncState = pgTable('wallet_sync_state', {
   lastSyncedAt: timestamp('last_synced_at', { withTimezone: true }),
   runningUntil: timestamp('running_until', { withTimezone: true }),
   lastSyncError: text('last_sync_error'),
+  /** Sync attempts that failed in a row (0 after one that went through): the sync gives up at SYNC_GIVE_UP_AFTER. */
+  failedAttempts: integer('failed_attempts').notNull().default(0),
 });

@@ -21,6 +21,13 @@ export interface AccountCardProps {
   onReauthenticate: (account: Account) => void;
 }
 
+/** Under an account's figures: passes its wallet sent that the last sync could not read (so no ticket shows them). */
+export function skippedPassesText(count: number): string {
+  return count === 1
+    ? '1 pass from this wallet could not be read and is not shown.'
+    : `${count} passes from this wallet could not be read and are not shown.`;
+}
+
 function SyncBadge({ account, syncing, now }: { account: Account; syncing: boolean; now: number }) {
   const status = syncStatus(account.last_synced_at, now);
   const title = account.last_synced_at ? `Last synced ${formatDateTime(account.last_synced_at)}` : 'Never synced';
@@ -37,7 +44,9 @@ function SyncBadge({ account, syncing, now }: { account: Account; syncing: boole
 
 /**
  * One linked account (SPEC.md §2 "Accounts overview"): name, e-mail, sync status, ticket counts, distribution bar,
- * the progress of a running sync, and its actions. An account in error carries the 'Authentication Required' banner.
+ * the progress of a running sync, and its actions. An account in error carries the 'Authentication Required' banner;
+ * one whose last sync gave up, the 'Sync Failed' banner with why (it keeps syncing; a sync that goes through clears it);
+ * passes the wallet sent that could not be read are counted under its figures.
  */
 export function AccountCard({ account, sync, now, onReauthenticate }: AccountCardProps) {
   const remove = useAccountsStore((s) => s.remove);
@@ -87,6 +96,18 @@ export function AccountCard({ account, sync, now, onReauthenticate }: AccountCar
             Re-authenticate
           </Button>
         </div>
+      ) : account.sync_error ? (
+        <div
+          role="alert"
+          className="flex items-start gap-3 border-b border-amber-200 bg-amber-50 px-4 py-3"
+          data-testid="sync-failed"
+        >
+          <AlertIcon className="h-5 w-5 shrink-0 text-amber-700" />
+          <div className="min-w-0 flex-1">
+            <p className="text-sm font-semibold text-amber-900">Sync Failed</p>
+            <p className="text-xs break-words text-amber-800">{account.sync_error}</p>
+          </div>
+        </div>
       ) : null}
 
       <div className="flex flex-1 flex-col gap-4 p-5">
@@ -116,6 +137,12 @@ export function AccountCard({ account, sync, now, onReauthenticate }: AccountCar
             </dd>
           </div>
         </dl>
+
+        {account.skipped_passes > 0 ? (
+          <p className="text-xs text-amber-800" data-testid="skipped-passes">
+            {skippedPassesText(account.skipped_passes)}
+          </p>
+        ) : null}
 
         <DistributionBar account={account} />
 

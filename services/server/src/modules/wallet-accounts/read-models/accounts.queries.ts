@@ -20,6 +20,8 @@ interface AccountRow {
   display_name: string;
   in_error_state: boolean;
   last_error: string | null;
+  sync_error: string | null;
+  skipped_passes: number;
   created_at: Date | string;
   updated_at: Date | string;
   last_synced_at: Date | string | null;
@@ -44,6 +46,8 @@ function toAccount(r: AccountRow): Account {
     updatedAt: iso(r.updated_at),
     in_error_state: r.in_error_state,
     last_error: r.last_error,
+    sync_error: r.sync_error,
+    skipped_passes: Number(r.skipped_passes),
     ticket_count: Number(r.ticket_count),
     distributed_count: Number(r.distributed_count),
     syncing: r.syncing,
@@ -52,7 +56,7 @@ function toAccount(r: AccountRow): Account {
 
 const ACCOUNTS = sql`
   select a.id, a.user_id, a.email, a.first_name, a.last_name, a.display_name, a.in_error_state, a.last_error,
-         a.created_at, a.updated_at, s.last_synced_at, coalesce(s.running_until > now(), false) as syncing,
+         a.sync_error, a.skipped_passes, a.created_at, a.updated_at, s.last_synced_at, coalesce(s.running_until > now(), false) as syncing,
          (select count(*)::int from tickets t where t.account_id = a.id) as ticket_count,
          (select count(*)::int from tickets t join links l on l.ticket_id = t.id and l.recalled_at is null
           where t.account_id = a.id) as distributed_count,

@@ -1,8 +1,12 @@
 import { rowProjection } from '../../../infra/subscriptions/row-projection.js';
+import { cleanPassDetails } from '../pass-text.js';
 import { dedupeKeyOf, type WalletAccountEvent } from '../wallet-account.events.js';
 import { tickets } from '../wallet-accounts.schema.js';
 
-/** `tickets`: the tickets the linked accounts hold now. A ticket that left its wallet leaves the table. */
+/**
+ * `tickets`: the tickets the linked accounts hold now. A ticket that left its wallet leaves the table. The pass's text
+ * is cleaned again here (pass-text.ts), so a rebuild from older events shows no control or bidi formatting character.
+ */
 export const ticketsProjection = rowProjection<typeof tickets, WalletAccountEvent>({
   name: 'tickets',
   table: tickets,
@@ -16,7 +20,7 @@ export const ticketsProjection = rowProjection<typeof tickets, WalletAccountEven
     switch (event.type) {
       case 'TicketDiscovered':
       case 'TicketChanged': {
-        const { pass } = event.data;
+        const pass = cleanPassDetails(event.data.pass);
         const at = new Date(event.data.at);
         return {
           id: event.data.ticketId,

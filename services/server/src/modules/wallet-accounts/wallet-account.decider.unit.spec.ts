@@ -1,0 +1,176 @@
+import { describe, expect, it } from 'vitest';
+import { deciderSpec } from '../../shared/event-sourcing/decider-specification.js';
+import { fold } from '../../shared/event-sourcing/decider.js';
+import { ticketIdOf, walletAccountDecider } from './wallet-account.decider.js';
+import type {
+  PassDetails,
+  TicketDiscovered,
+  WalletAccountEvent,
+  WalletAccountLinked,
+  WalletAccountSyncFailed,
+} from './wallet-account.events.js';
+
+const now = '2026-11-22T12:00:00.000Z';
+const later = '2026-11-22T13:00:00.000Z';
+const linked: WalletAccountLinked = {
+  type: 'WalletAccountLinked',
+  data: {
+    accountId: 'a1',
+    userId: 'u1',
+    email: 'alex@wallet.test',
+    providerAccountId: 'acct_1',
+    firstName: 'Alex',
+    lastName: 'Carter',
+    displayName: 'Alex Carter',
+    at: now,
+  },
+};
+const pass = (id: string, overrides: Partial<PassDetails> = {}): PassDetails => ({
+  passId: id,
+  barcode: `BC-${id}`,
+  title: `Match ${id}`,
+  subtitle: null,
+  logo: null,
+  saveUrl: null,
+  venueName: 'Quayside Stadium',
+  section: null,
+  row: null,
+  seat: null,
+  nextGame: null,
+  nextGameDate: null,
+  ...overrides,
+});
+const discovered = (p: PassDetails, at = now): TicketDiscovered => ({
+  type: 'TicketDiscovered',
+  data: {
+    accountId: 'a1',
+    userId: 'u1',
+    ticketId: ticketIdOf('a1', p.passId),
+    dedupeKey: `barcode:${p.barcode}`,
+    pass: p,
+    at,
+  },
+});
+const sync = (passes: PassDetails[], skipped: { passId: string | null; reason: string }[] = [], at = later) =>
+  ({ type: 'RecordSync', data: { accountId: 'a1', passes, skipped, now: at } }) as const;
+const syncFailed = (reason: string, at = later): WalletAccountSyncFailed => ({
+  type: 'WalletAccountSyncFailed',
+  data: { accountId: 'a1', reason, at },
+});
+const failure = (reason: string) =>
+  ({ type: 'RecordSyncFailure', data: { accountId: 'a1', reason, now: later } }) as const;
+
+describe('wallet account decider: syncs that skip passes, give up and recover', () => {
+  const spec = deciderSpec(walletAccountDecider);
+
+  it('records the passes a sync left out, with why, once; and again only when they change', () => {
+    const skipped = [
+      { passId: 'p9', reason: 'next_game.date: not a date between 2000 and 2100' },
+      { passId: null, reason: 'id: Invalid input: expected string, received number' },
+    ];
+    spec
+      .given([linked])
+      .when(sync([pass('p1')], skipped))
+      .then([
+        discovered(pass('p1'), later),
+        {
+          type: 'WalletPassesSkipped',
+          data: { accountId: 'a1', skipped: [skipped[1]!, skipped[0]!], total: 2, at: later },
+        },
+      ]);
+    const recorded: WalletAccountEvent = {
+      type: 'WalletPassesSkipped',
+      data: { accountId: 'a1', skipped: [skipped[1]!, skipped[0]!], total: 2, at: later },
+    };
+    // The same passes left out again (in another order): nothing new to say.
+    spec
+      .given([linked, discovered(pass('p1')), recorded])
+      .when(sync([pass('p1')], [skipped[0]!, skipped[1]!]))
+      .then([]);
+    // None left out any more: said once.
+    spec
+      .given([linked, discovered(pass('p1')), recorded])
+      .when(sync([pass('p1')], []))
+      .then([{ type: 'WalletPassesSkipped', data: { accountId: 'a1', skipped: [], total: 0, at: later } }]);
+  });
+
+  it('keeps the ticket of a pass the wallet still lists but sent unusable this time', () => {
+    spec
+      .given([linked, discovered(pass('p1')), discovered(pass('p2'))])
+      .when(sync([pass('p1')], [{ passId: 'p2', reason: 'event.title: empty' }]))
+      .then([
+        {
+          type: 'WalletPassesSkipped',
+          data: { accountId: 'a1', skipped: [{ passId: 'p2', reason: 'event.title: empty' }], total: 1, at: later },
+        },
+      ]);
+  });
+
+  it('lists at most 50 skipped passes, and counts them all', () => {
+    const many = Array.from({ length: 70 }, (_, i) => ({
+      passId: `p${String(i).padStart(2, '0')}`,
+      reason: 'pass: not an object',
+    }));
+    const events = walletAccountDecider.decide(sync([], many), fold(walletAccountDecider, [linked]));
+    expect(events).toHaveLength(1);
+    const event = events[0] as Extract<WalletAccountEvent, { type: 'WalletPassesSkipped' }>;
+    expect(event.data.total).toBe(70);
+    expect(event.data.skipped).toHaveLength(50);
+  });
+
+  it('records a sync that gave up, once per reason, and not for an account gone or waiting for a sign-in', () => {
+    spec
+      .given([linked])
+      .when(failure('The wallet service could not be reached'))
+      .then([syncFailed('The wallet service could not be reached')]);
+    spec
+      .given([linked, syncFailed('The wallet service could not be reached')])
+      .when(failure('The wallet service could not be reached'))
+      .then([]);
+    spec
+      .given([linked, syncFailed('The wallet service could not be reached')])
+      .when(failure('The last sync could not be completed'))
+      .then([syncFailed('The last sync could not be completed')]);
+    spec
+      .given([linked, { type: 'WalletAccountAuthFailed', data: { accountId: 'a1', reason: 'revoked', at: now } }])
+      .when(failure('x'))
+      .then([]);
+    spec
+      .given([linked, { type: 'WalletAccountDeleted', data: { accountId: 'a1', userId: 'u1', at: now } }])
+      .when(failure('x'))
+      .then([]);
+    spec.given([]).when(failure('x')).then([]);
+  });
+
+  it('clears the sync error with the next sync that goes through', () => {
+    spec
+      .given([linked, discovered(pass('p1')), syncFailed('down')])
+      .when(sync([pass('p1')]))
+      .then([{ type: 'WalletAccountSyncRecovered', data: { accountId: 'a1', at: later } }]);
+    spec
+      .given([
+        linked,
+        discovered(pass('p1')),
+        syncFailed('down'),
+        { type: 'WalletAccountSyncRecovered', data: { accountId: 'a1', at: later } },
+      ])
+      .when(sync([pass('p1')]))
+      .then([]);
+  });
+
+  it("keeps passes cleaned: text from older events is cleaned when folded, and a command's text before it is recorded", () => {
+    const dirty = pass('p1', { title: 'Match\u0000 p1', venueName: '\u202EQuayside Stadium' });
+    const state = fold(walletAccountDecider, [linked, discovered(dirty)]);
+    expect(state.tickets.get('p1')!.pass).toEqual(pass('p1', { title: 'Match p1' }));
+    // The wallet now sends the same pass, cleaned at the port: nothing changed.
+    spec
+      .given([linked, discovered(dirty)])
+      .when(sync([pass('p1', { title: 'Match p1' })]))
+      .then([]);
+    // A command that was not cleaned still records clean text.
+    spec
+      .given([linked])
+      .when(sync([pass('p2', { subtitle: 'Round\u202E 10\u0007', row: '\uD800K' })]))
+      .then([discovered(pass('p2', { subtitle: 'Round 10', row: '\uFFFDK' }), later)]);
+  });
+});
