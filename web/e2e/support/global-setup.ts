@@ -27,6 +27,10 @@ export default async function globalSetup() {
     THROTTLE_LOGIN_IP: '1000',
     THROTTLE_LOGIN_ACCOUNT_IP: '1000',
     THROTTLE_LOGIN_ACCOUNT: '1000',
+    THROTTLE_TOPUP_USER: '1000',
+    THROTTLE_TOPUP_IP: '1000',
+    THROTTLE_WALLET_SIGNIN_USER: '1000',
+    THROTTLE_WALLET_SIGNIN_IP: '1000',
     // Syncs after a link or a new sign-in come seconds apart instead of minutes, so the browser tests see what a
     // sync brings (a pass added meanwhile, a password changed at the wallet) without waiting a minute.
     WALLET_SYNC_FOLLOW_UPS_MS: '2000,5000',

@@ -7,8 +7,8 @@ import { startTestStack, type TestStack } from '../../testing/test-app.js';
 import { testEnv } from '../../testing/test-database.js';
 
 const PASSWORD = 'Thr0ttle!pw';
-const LOGIN_MESSAGE = /^Too many failed sign-in attempts\. Please try again in \d+ minutes\.$/;
-const PUBLIC_MESSAGE = /^Too many requests\. Please try again in \d+ minutes\.$/;
+const LOGIN_MESSAGE = /^Too many failed sign-in attempts\. Please try again in (1 minute|\d+ minutes)\.$/;
+const PUBLIC_MESSAGE = /^Too many requests\. Please try again in (1 minute|\d+ minutes)\.$/;
 
 interface Answer {
   status: number;
