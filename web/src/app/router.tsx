@@ -58,6 +58,14 @@ export const routes: RouteObject[] = [
           (m) => m.LinkPage,
         ),
       },
+      // The one-time link e-mailed when a sign-in needs a second proof.
+      {
+        path: '/sign-in-link',
+        lazy: lazyPage(
+          () => import('../features/auth/sign-in-link.page'),
+          (m) => m.SignInLinkPage,
+        ),
+      },
       {
         path: '/verify-email',
         lazy: lazyPage(

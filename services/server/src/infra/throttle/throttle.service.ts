@@ -6,12 +6,15 @@ import { APP_CONFIG, type AppConfig } from '../config/config.js';
 /**
  * The limits, each counted in its own window:
  * - `login-account-ip`: sign-in attempts on one account from one IP (strict: a stranger locks out only themselves);
- * - `login-account`: sign-in attempts on one account from anywhere (looser: a spread-out attack);
+ * - `login-account`: sign-in attempts on one account from anywhere (looser: a spread-out attack). Past it a sign-in is
+ *   not refused: it needs a second proof (a link e-mailed to the account), so an attacker cannot lock the owner out;
  * - `login-ip`: sign-in attempts from one IP on any account;
  * - `public-ip`: the visitor calls (register, waitlist, forgotten password, e-mail links) from one IP;
  * - `topup-user` / `topup-ip`: card payments tried by one user / from one IP (a succeeded payment gives its try back);
  * - `wallet-sign-in-user` / `wallet-sign-in-ip`: sign-ins to the wallet provider by one user / from one IP (one per
- *   account of a batch; a sign-in that links the account gives its try back).
+ *   account of a batch; a sign-in that links the account gives its try back);
+ * - `login-known`: not a limit, a memory: (account, IP) pairs that signed in fully in the last KNOWN_SIGN_IN_DAYS. Past
+ *   the account's count, the right password from such an IP signs in without the e-mailed link.
  */
 export type ThrottlePolicy =
   | 'login-account-ip'
@@ -21,7 +24,8 @@ export type ThrottlePolicy =
   | 'topup-user'
   | 'topup-ip'
   | 'wallet-sign-in-user'
-  | 'wallet-sign-in-ip';
+  | 'wallet-sign-in-ip'
+  | 'login-known';
 
 /** Work a signed-in user asks for that costs money or a shared outside allowance: limited per user and per IP. */
 export type AllowanceKind = 'top-up' | 'wallet-sign-in';
@@ -50,11 +54,20 @@ function limited(refusal: RateLimiterRes, message: string): RateLimitedException
   return new RateLimitedException(seconds, message.replace('{time}', inMinutes(seconds)));
 }
 
+/** What a sign-in attempt may do after its count: go on to the password, or go on but need a second proof. */
+export type SignInVerdict = 'allowed' | 'second-proof';
+
 /** What an allowance call took, to give back when the work turns out not to count (see giveBack). */
 export interface AllowanceTaken {
   readonly entries: ReadonlyArray<readonly [ThrottlePolicy, string]>;
   readonly points: number;
 }
+
+/**
+ * How long an (account, IP) that signed in stays known (see `login-known`): as long as a session lives by default.
+ * Under 24.8 days, the longest timer Node keeps (the in-memory store expires its keys with timers).
+ */
+export const KNOWN_SIGN_IN_DAYS = 14;
 
 const ALLOWANCES: Record<AllowanceKind, { user: ThrottlePolicy; ip: ThrottlePolicy; message: string }> = {
   'top-up': { user: 'topup-user', ip: 'topup-ip', message: THROTTLE_MESSAGES.topUp },
@@ -83,6 +96,7 @@ export class ThrottleService implements OnApplicationShutdown {
       'topup-ip': config.THROTTLE_TOPUP_IP,
       'wallet-sign-in-user': config.THROTTLE_WALLET_SIGNIN_USER,
       'wallet-sign-in-ip': config.THROTTLE_WALLET_SIGNIN_IP,
+      'login-known': 1,
     };
     // The one Redis client of the throttles: every limiter below shares it.
     this.redis = config.REDIS_URL ? new Redis(config.REDIS_URL, { enableOfflineQueue: false }) : null;
@@ -90,7 +104,7 @@ export class ThrottleService implements OnApplicationShutdown {
     const make = (policy: ThrottlePolicy): RateLimiterAbstract => {
       const options = {
         points: limits[policy],
-        duration: window,
+        duration: policy === 'login-known' ? KNOWN_SIGN_IN_DAYS * 24 * 60 * 60 : window,
         keyPrefix: `${config.REDIS_PREFIX}:throttle:${policy}`,
       };
       // If Redis is unreachable, fall back to counting in memory rather than failing every call.
@@ -119,13 +133,41 @@ export class ThrottleService implements OnApplicationShutdown {
 
   /**
    * Counts a sign-in attempt, before the password is checked, on each limit in turn — per IP, per account from this
-   * IP, per account — and throws 429 at the first one spent. An attempt refused by one limit is not counted by the
-   * next: a stranger who exhausts the account's count from their IP does not use up the account's wider count.
+   * IP, per account — and throws 429 at the first per-IP one spent. An attempt refused by one limit is not counted by
+   * the next: a stranger who exhausts the account's count from their IP does not use up the account's wider count.
+   *
+   * The account's count from anywhere refuses nobody: anyone can spend it from enough addresses, and refusing there
+   * would lock the owner out. Past it the attempt still counts and goes on, but answers `second-proof`: even the right
+   * password signs in only through a link e-mailed to the account.
    */
-  async consumeSignIn(account: string, ip: string): Promise<void> {
+  async consumeSignIn(account: string, ip: string): Promise<SignInVerdict> {
     await this.consume('login-ip', ip, THROTTLE_MESSAGES.login);
     await this.consume('login-account-ip', `${account}|${ip}`, THROTTLE_MESSAGES.login);
-    await this.consume('login-account', account, THROTTLE_MESSAGES.login);
+    try {
+      await this.limiters['login-account'].consume(account);
+      return 'allowed';
+    } catch (err) {
+      if (err instanceof RateLimiterRes) return 'second-proof';
+      throw err;
+    }
+  }
+
+  /** A full sign-in (the session made) from this IP: past the account's count, this IP needs no second proof. */
+  async rememberSignIn(account: string, ip: string): Promise<void> {
+    try {
+      await this.limiters['login-known'].set(`${account}|${ip}`, 1, KNOWN_SIGN_IN_DAYS * 24 * 60 * 60);
+    } catch (err) {
+      this.logger.warn(`could not remember a sign-in: ${(err as Error).message}`);
+    }
+  }
+
+  /** Whether the account signed in fully from this IP in the last KNOWN_SIGN_IN_DAYS (see rememberSignIn). */
+  async knownSignIn(account: string, ip: string): Promise<boolean> {
+    try {
+      return (await this.limiters['login-known'].get(`${account}|${ip}`)) !== null;
+    } catch {
+      return false;
+    }
   }
 
   /** A sign-in with the right password: it was no failure. The account's count from that IP starts again. */

@@ -16,8 +16,8 @@ import { type AllowanceKind, THROTTLE_MESSAGES, ThrottleService } from './thrott
 
 /**
  * - `public`: a visitor call, limited per IP.
- * - `sign-in`: limited per (account, IP), per account and per IP; a correct sign-in then forgives itself
- *   (ThrottleService.forgiveSignIn).
+ * - `sign-in`: limited per (account, IP) and per IP; past the account's count from anywhere it needs a second proof
+ *   (signInNeedsSecondProof); a correct sign-in then forgives itself (ThrottleService.forgiveSignIn).
  * - `top-up`: a card payment, per user and per IP; a payment that succeeded gives its attempt back.
  * - `wallet-sign-in`: one sign-in to the wallet provider (link, re-authenticate), per user and per IP; an account
  *   linked gives its attempt back.
@@ -60,6 +60,14 @@ const ALLOWANCE_RULES: Record<'top-up' | 'wallet-sign-in' | 'wallet-sign-in-batc
   },
 };
 
+/** Requests whose sign-in is past the account's count from anywhere (set by the guard, read by the sign-in route). */
+const secondProof = new WeakSet<object>();
+
+/** Whether this sign-in needs a second proof: the account's count from anywhere is spent (see ThrottleService). */
+export function signInNeedsSecondProof(request: object): boolean {
+  return secondProof.has(request);
+}
+
 /** Counts the call against the caller's limits before anything else of it runs (see ThrottleService). */
 @Injectable()
 export class ThrottledGuard implements CanActivate {
@@ -75,7 +83,10 @@ export class ThrottledGuard implements CanActivate {
     ]);
     const request = context.switchToHttp().getRequest<FastifyRequest>();
     if (kind === 'public') await this.throttle.consume('public-ip', request.ip, THROTTLE_MESSAGES.public);
-    if (kind === 'sign-in') await this.throttle.consumeSignIn(signInAccount(request.body), request.ip);
+    if (kind === 'sign-in') {
+      const verdict = await this.throttle.consumeSignIn(signInAccount(request.body), request.ip);
+      if (verdict === 'second-proof') secondProof.add(request);
+    }
     return true;
   }
 }
