@@ -61,3 +61,18 @@ export function signInLinkEmail(to: string, firstName: string, dashboardUrl: str
     link,
   );
 }
+
+export function duplicateRegistrationEmail(to: string, firstName: string, dashboardUrl: string): MailMessage {
+  const link = `${dashboardUrl.replace(/\/$/, '')}/login`;
+  return message(
+    to,
+    'Someone tried to register with your email address',
+    `Hello ${firstName},`,
+    [
+      'Someone tried to create a Seatlink account with this email address. You already have an account, so nothing was changed.',
+      'If it was you, sign in instead. If you have forgotten your password, choose "Forgot your password" on the sign-in page to reset it. If it was not you, you can ignore this email.',
+    ],
+    'Sign in to Seatlink',
+    link,
+  );
+}

@@ -17,12 +17,17 @@ export interface UserState {
   lastLoggedInAt: string | null;
   /** When the password last changed: a sign-in link asked for before then no longer works. */
   passwordChangedAt: string | null;
+  /** When the user was last told that someone registered with their address. */
+  duplicateRegistrationNoticeAt: string | null;
   /** When a sign-in link was last asked for. */
   signInLinkRequestedAt: string | null;
 }
 
 /** A sign-in link is sent at most once per this long: the one already sent still works (15 minutes). */
 export const SIGN_IN_LINK_INTERVAL_MS = 60 * 1000;
+
+/** At most one "someone registered with your address" e-mail per this long, however often it is tried. */
+export const DUPLICATE_REGISTRATION_NOTICE_INTERVAL_MS = 60 * 60 * 1000;
 
 export type UserCommand =
   | { type: 'RegisterUser'; data: Omit<UserRegistered['data'], 'registeredAt'> & { now: string } }
@@ -33,7 +38,8 @@ export type UserCommand =
   | { type: 'RequestVerificationEmail'; data: { userId: string; now: string } }
   | { type: 'RequestPasswordReset'; data: { userId: string; by: string; now: string } }
   | { type: 'RequestSignInLink'; data: { userId: string; now: string } }
-  | { type: 'SignInWithLink'; data: { userId: string; linkIssuedAt: string; now: string } };
+  | { type: 'SignInWithLink'; data: { userId: string; linkIssuedAt: string; now: string } }
+  | { type: 'ReportDuplicateRegistration'; data: { userId: string; now: string } };
 
 const linkInvalid = () => new DomainError(IDENTITY_MESSAGES.signInLinkInvalid, 'SIGN_IN_LINK_INVALID', 400);
 
@@ -54,6 +60,7 @@ export const initialUserState = (): UserState => ({
   registeredAt: null,
   lastLoggedInAt: null,
   passwordChangedAt: null,
+  duplicateRegistrationNoticeAt: null,
   signInLinkRequestedAt: null,
 });
 
@@ -86,6 +93,8 @@ export const userDecider: Decider<UserState, UserCommand, UserEvent> = {
         return { ...state, lastLoggedInAt: event.data.at };
       case 'PasswordChanged':
         return { ...state, passwordHash: event.data.passwordHash, passwordChangedAt: event.data.at };
+      case 'DuplicateRegistrationAttempted':
+        return { ...state, duplicateRegistrationNoticeAt: event.data.at };
       case 'SignInLinkRequested':
         return { ...state, signInLinkRequestedAt: event.data.at };
       case 'VerificationEmailRequested':
@@ -165,6 +174,18 @@ export const userDecider: Decider<UserState, UserCommand, UserEvent> = {
           throw linkInvalid();
         }
         return [{ type: 'UserLoggedIn', data: { userId, at: now, method: 'link' } }];
+      }
+      case 'ReportDuplicateRegistration': {
+        if (!state.exists || state.banned) return [];
+        const { userId, now } = command.data;
+        const last = state.duplicateRegistrationNoticeAt;
+        if (last && Date.parse(now) - Date.parse(last) < DUPLICATE_REGISTRATION_NOTICE_INTERVAL_MS) return [];
+        return [
+          {
+            type: 'DuplicateRegistrationAttempted',
+            data: { userId, email: state.email, firstName: state.firstName, at: now },
+          },
+        ];
       }
     }
   },

@@ -1,4 +1,4 @@
-import { describe, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { deciderSpec } from '../../shared/event-sourcing/decider-specification.js';
 import { emailClaimDecider, userDecider } from './user.decider.js';
 import type { UserRegistered } from './user.events.js';
@@ -212,5 +212,47 @@ describe('user decider: a sign-in link, when a sign-in needs a second proof', ()
       .given([])
       .when({ type: 'SignInWithLink', data: { userId: 'u1', linkIssuedAt: at, now: at } })
       .thenThrows({ code: 'SIGN_IN_LINK_INVALID' });
+  });
+});
+
+describe('user decider: someone registered with the address', () => {
+  const spec = deciderSpec(userDecider);
+  const at = '2026-05-01T12:00:00.000Z';
+  const later = (ms: number) => new Date(Date.parse(at) + ms).toISOString();
+  const noticed = {
+    type: 'DuplicateRegistrationAttempted' as const,
+    data: { userId: 'u1', email: 'ann@example.com', firstName: 'Ann', at },
+  };
+
+  it('tells the holder, and changes nothing else of the user', () => {
+    spec
+      .given([registered])
+      .when({ type: 'ReportDuplicateRegistration', data: { userId: 'u1', now: at } })
+      .then([noticed]);
+    const state = [registered, noticed].reduce(userDecider.evolve, userDecider.initialState());
+    const before = [registered].reduce(userDecider.evolve, userDecider.initialState());
+    expect({ ...state, duplicateRegistrationNoticeAt: null }).toEqual(before);
+  });
+
+  it('tells them at most once an hour, however often it is tried', () => {
+    spec
+      .given([registered, noticed])
+      .when({ type: 'ReportDuplicateRegistration', data: { userId: 'u1', now: later(59 * 60_000) } })
+      .then([]);
+    spec
+      .given([registered, noticed])
+      .when({ type: 'ReportDuplicateRegistration', data: { userId: 'u1', now: later(60 * 60_000) } })
+      .then([{ ...noticed, data: { ...noticed.data, at: later(60 * 60_000) } }]);
+  });
+
+  it('tells nobody when the holder is not registered (yet) or is banned', () => {
+    spec
+      .given([])
+      .when({ type: 'ReportDuplicateRegistration', data: { userId: 'u1', now: at } })
+      .then([]);
+    spec
+      .given([registered, { type: 'UserBanned', data: { userId: 'u1', by: 'a1', at } }])
+      .when({ type: 'ReportDuplicateRegistration', data: { userId: 'u1', now: at } })
+      .then([]);
   });
 });

@@ -51,6 +51,14 @@ export type SignInLinkRequested = DomainEvent<
   'SignInLinkRequested',
   { userId: string; email: string; firstName: string; at: string }
 >;
+/**
+ * Someone registered with the user's address (it is taken, so nothing was created); a reaction tells the user, with a
+ * way to sign in or reset the password. The visitor was answered as for a new address.
+ */
+export type DuplicateRegistrationAttempted = DomainEvent<
+  'DuplicateRegistrationAttempted',
+  { userId: string; email: string; firstName: string; at: string }
+>;
 
 export type UserEvent =
   | UserRegistered
@@ -61,7 +69,8 @@ export type UserEvent =
   | UserUnbanned
   | VerificationEmailRequested
   | PasswordResetRequested
-  | SignInLinkRequested;
+  | SignInLinkRequested
+  | DuplicateRegistrationAttempted;
 
 /** The claim on an e-mail address: one stream per address, so two registrations cannot both take it. */
 export type EmailClaimed = DomainEvent<'EmailClaimed', { email: string; userId: string }>;
