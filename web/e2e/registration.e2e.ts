@@ -1,7 +1,18 @@
-import { expect, test } from '@playwright/test';
+import { expect, request, test } from '@playwright/test';
+import type { InviteCodeResponse } from '@seatlink/contracts';
 import { expectNoA11yViolations } from './support/axe';
 import { linkIn, waitForMail } from './support/mail-catcher';
-import { demo, generateInviteCode, inviteRow, newUser, signIn, submitSignIn } from './support/session';
+import {
+  createVerifiedUser,
+  demo,
+  generateInviteCode,
+  inviteRow,
+  newUser,
+  signIn,
+  submitRegistration,
+  submitSignIn,
+  utcDate,
+} from './support/session';
 
 const VERIFY_SUBJECT = /Verify your email address/;
 
@@ -122,4 +133,35 @@ test('an invitee registers with a new code, verifies the address, signs in and o
   await expect(row.getByTestId('invite-usage')).toHaveText('1 / 5');
   await expect(row.getByTestId('usage-bar')).toHaveAttribute('data-level', 'green');
   await expect(row).toHaveAttribute('data-status', 'Active');
+});
+
+test('registering with a taken address shows what a new address shows; the owner is told by e-mail', async ({
+  page,
+}) => {
+  const owner = await createVerifiedUser(page, 'owner');
+  const api = await request.newContext({ baseURL: process.env.E2E_BASE_URL });
+  let code: string;
+  try {
+    expect((await api.post('/v1/auth', { data: { ...demo.admin, token: null } })).status()).toBe(200);
+    const invite = await api.post('/v1/admin/invites', { data: { max_uses: 5, expires_at: utcDate(2) } });
+    code = ((await invite.json()) as InviteCodeResponse).invite_code.code;
+  } finally {
+    await api.dispose();
+  }
+
+  const fresh = newUser('fresh');
+  await submitRegistration(page, fresh, code);
+  await expect(page.getByTestId('register-success')).toBeVisible();
+  const shownForNew = await page.getByTestId('register-success').textContent();
+  expect(shownForNew).toContain('Please check your email');
+
+  const triedAt = Date.now();
+  await submitRegistration(page, { ...newUser('taken'), email: owner.email }, code);
+  await expect(page.getByTestId('register-success')).toHaveText(shownForNew!);
+  await expect(page.getByTestId('register-form-error')).toHaveCount(0);
+
+  const mail = await waitForMail(owner.email, /Someone tried to register with your email address/, triedAt);
+  expect(mail.text).toContain('/login');
+  // The owner's account is as it was: their own password still signs them in.
+  await signIn(page, owner);
 });

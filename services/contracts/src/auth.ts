@@ -22,6 +22,7 @@ export const loginErrorCodes = [
   'ACCOUNT_BANNED',
   'CAPTCHA_FAILED',
   'RATE_LIMITED',
+  'SIGN_IN_LINK_SENT',
   'UNKNOWN_ERROR',
 ] as const;
 export type LoginErrorCode = (typeof loginErrorCodes)[number];
@@ -46,6 +47,13 @@ export interface User {
 export interface LoginResponse {
   user: User;
 }
+
+/**
+ * The sign-in answer (401, code SIGN_IN_LINK_SENT) once an account has had too many failed sign-ins from anywhere:
+ * the same for a right password, a wrong one and an unknown address, so it tells an attacker nothing; only the right
+ * password gets a one-time sign-in link e-mailed to the account.
+ */
+export const SIGN_IN_LINK_SENT = 'SIGN_IN_LINK_SENT';
 
 export interface ErrorResponse {
   message: string;

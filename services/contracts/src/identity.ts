@@ -74,7 +74,7 @@ export type RegisterRequest = z.infer<typeof registerRequestSchema>;
 export const emailRequestSchema = z.object({ email });
 export type EmailRequest = z.infer<typeof emailRequestSchema>;
 
-/** POST /v1/auth/validate-reset-token and POST /v1/auth/verify-email */
+/** POST /v1/auth/validate-reset-token, POST /v1/auth/verify-email and POST /v1/auth/sign-in-link */
 export const tokenRequestSchema = z.object({ token: linkToken });
 export type TokenRequest = z.infer<typeof tokenRequestSchema>;
 
@@ -122,6 +122,9 @@ export const IDENTITY_MESSAGES = {
   verificationInvalid: 'This verification link is invalid or has expired.',
   waitlistJoined: "You're on the list! We'll notify you when registrations open.",
   adminResetSent: 'Password reset email sent',
+  signInLinkSent:
+    "For your security, we need to check it's you. If your email and password are correct, we've emailed you a link to sign in. It works for 15 minutes.",
+  signInLinkInvalid: 'This sign-in link is invalid or has expired.',
 } as const;
 
 // --- Invite codes (admin) -------------------------------------------------------------------------------

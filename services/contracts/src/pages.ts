@@ -14,6 +14,8 @@ export const pages = {
   waitlist: '/waitlist',
   resetPassword: '/reset-password',
   verifyEmail: '/verify-email',
+  /** The one-time sign-in link e-mailed when a sign-in needs a second proof. */
+  signInLink: '/sign-in-link',
   /** A shared ticket's page, for anyone with the link. */
   link: '/l/:code',
   dashboard: '/dashboard',

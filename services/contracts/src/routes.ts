@@ -21,6 +21,8 @@ export const routes = {
   register: { method: 'POST', path: '/v1/auth/register' },
   resendVerification: { method: 'POST', path: '/v1/auth/resend-verification' },
   verifyEmail: { method: 'POST', path: '/v1/auth/verify-email' },
+  /** Signs in with the one-time link e-mailed when an account's sign-ins needed a second proof. */
+  signInWithLink: { method: 'POST', path: '/v1/auth/sign-in-link' },
   joinWaitlist: { method: 'POST', path: '/v1/waitlist' },
   /** What the browser needs at run time (captcha site key); not in SPEC.md §7. */
   publicConfig: { method: 'GET', path: '/v1/config' },

@@ -26,7 +26,13 @@ export default async function globalSetup() {
     THROTTLE_PUBLIC_IP: '1000',
     THROTTLE_LOGIN_IP: '1000',
     THROTTLE_LOGIN_ACCOUNT_IP: '1000',
-    THROTTLE_LOGIN_ACCOUNT: '1000',
+    // Low enough for sign-in-link.e2e.ts to spend an account's count (failures only: a right password gives its
+    // attempt back, so the many sign-ins of the demo users never add up).
+    THROTTLE_LOGIN_ACCOUNT: '25',
+    THROTTLE_TOPUP_USER: '1000',
+    THROTTLE_TOPUP_IP: '1000',
+    THROTTLE_WALLET_SIGNIN_USER: '1000',
+    THROTTLE_WALLET_SIGNIN_IP: '1000',
     // Syncs after a link or a new sign-in come seconds apart instead of minutes, so the browser tests see what a
     // sync brings (a pass added meanwhile, a password changed at the wallet) without waiting a minute.
     WALLET_SYNC_FOLLOW_UPS_MS: '2000,5000',

@@ -153,6 +153,10 @@ export async function startTopology(options: TopologyOptions = {}): Promise<Topo
     THROTTLE_LOGIN_IP: '1000',
     THROTTLE_LOGIN_ACCOUNT_IP: '1000',
     THROTTLE_LOGIN_ACCOUNT: '1000',
+    THROTTLE_TOPUP_USER: '1000',
+    THROTTLE_TOPUP_IP: '1000',
+    THROTTLE_WALLET_SIGNIN_USER: '1000',
+    THROTTLE_WALLET_SIGNIN_IP: '1000',
   };
   const seed = runNode(path.join(serverDist, 'cli/seed.js'), env, 'seed');
   if ((await exited(seed.child)) !== 0) throw new Error(`seeding failed:\n${seed.output()}`);

@@ -61,6 +61,14 @@ export const routes: RouteObject[] = [
           (m) => m.LinkPage,
         ),
       },
+      // The one-time link e-mailed when a sign-in needs a second proof.
+      {
+        path: pages.signInLink,
+        lazy: lazyPage(
+          () => import('../features/auth/sign-in-link.page'),
+          (m) => m.SignInLinkPage,
+        ),
+      },
       {
         path: pages.verifyEmail,
         lazy: lazyPage(

@@ -50,6 +50,10 @@ export async function testConfig(
       THROTTLE_LOGIN_ACCOUNT_IP: '1000',
       SEED_DEMO_WALLETS: 'false',
       THROTTLE_PUBLIC_IP: '1000',
+      THROTTLE_TOPUP_USER: '1000',
+      THROTTLE_TOPUP_IP: '1000',
+      THROTTLE_WALLET_SIGNIN_USER: '1000',
+      THROTTLE_WALLET_SIGNIN_IP: '1000',
       ...options.env,
     },
     // No dashboard build in API tests; PGlite in memory (no DATA_DIR on disk) when there is no PostgreSQL.

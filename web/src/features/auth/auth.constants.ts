@@ -4,6 +4,12 @@ export const VERIFICATION_NOTICE_HIDE_MS = 5_000;
 /** Login error code that offers to resend the verification email (SPEC.md §8). */
 export const EMAIL_NOT_VERIFIED = 'EMAIL_NOT_VERIFIED';
 
+/**
+ * Login answer once an account has had too many failed sign-ins: not a failure to show in red, but a notice that a
+ * one-time sign-in link was e-mailed (when the password was right).
+ */
+export { SIGN_IN_LINK_SENT } from '@seatlink/contracts';
+
 /** Redirect delays (SPEC.md §9): to /login 5 s after registering and 2 s after verifying; to / 2 s after a reset. */
 export const REGISTRATION_REDIRECT_MS = 5_000;
 export const VERIFICATION_REDIRECT_MS = 2_000;

@@ -5,6 +5,7 @@ import { useSessionStore, type SessionStore } from '../../lib/session.store';
 import { getMe } from './api/get-me';
 import { login as loginCall } from './api/login';
 import { logout as logoutCall } from './api/logout';
+import { signInWithLink as signInWithLinkCall } from './api/sign-in-with-link';
 
 /** A failed auth call as the screens need it: the server's message (or a fallback) and its code (SPEC.md §8). */
 export type AuthError = Pick<ErrorResponse, 'message' | 'code'>;
@@ -23,6 +24,8 @@ export interface AuthState {
 export interface AuthActions {
   /** Login (SPEC.md §4). Resolves true when signed in; a failure is stored in `error`. */
   login(credentials: LoginRequest): Promise<boolean>;
+  /** Signs in with an e-mailed one-time link's token, as login does (same flags, same session). */
+  signInWithLink(token: string): Promise<boolean>;
   /** Status check at start (SPEC.md §4): GET /v1/me; any failure resets to the signed-out initial state. */
   checkStatus(): Promise<void>;
   /**
@@ -60,6 +63,19 @@ export function createAuthStore(session: UseBoundStore<StoreApi<SessionStore>> =
         set({ loading: true, error: null, success: false });
         try {
           const { user } = await loginCall(credentials);
+          session.getState().signedIn(user);
+          set({ loading: false, error: null, success: true });
+          return true;
+        } catch (error) {
+          set({ loading: false, success: false, error: toAuthError(error, 'Login failed') });
+          return false;
+        }
+      },
+
+      async signInWithLink(token) {
+        set({ loading: true, error: null, success: false });
+        try {
+          const { user } = await signInWithLinkCall({ token });
           session.getState().signedIn(user);
           set({ loading: false, error: null, success: true });
           return true;

@@ -85,6 +85,42 @@ describe('auth store: login', () => {
   });
 });
 
+describe('auth store: sign-in with an e-mailed link', () => {
+  it('keeps the notice that a link was e-mailed (code SIGN_IN_LINK_SENT), signed out', async () => {
+    const message = "For your security, we need to check it's you.";
+    stubFetch({ status: 401, body: { message, code: 'SIGN_IN_LINK_SENT' } });
+    const { store, stateOf } = setup();
+    await expect(store.getState().login(credentials)).resolves.toBe(false);
+    expect(stateOf()).toEqual({ ...signedOut, error: { message, code: 'SIGN_IN_LINK_SENT' } });
+  });
+
+  it("posts the link's token with cookies and signs in as login does", async () => {
+    const user = aUser();
+    const calls = stubFetch({ status: 200, body: { user } });
+    const { store, stateOf } = setup();
+
+    await expect(store.getState().signInWithLink('tok_123')).resolves.toBe(true);
+
+    expect(calls).toEqual([
+      { url: '/v1/auth/sign-in-link', method: 'POST', body: { token: 'tok_123' }, credentials: 'include' },
+    ]);
+    expect(stateOf()).toEqual({ loading: false, error: null, success: true, isAuthenticated: true, user });
+  });
+
+  it('stores the message of a used or expired link, signed out', async () => {
+    stubFetch({
+      status: 400,
+      body: { message: 'This sign-in link is invalid or has expired.', code: 'SIGN_IN_LINK_INVALID' },
+    });
+    const { store, stateOf } = setup();
+    await expect(store.getState().signInWithLink('used')).resolves.toBe(false);
+    expect(stateOf()).toEqual({
+      ...signedOut,
+      error: { message: 'This sign-in link is invalid or has expired.', code: 'SIGN_IN_LINK_INVALID' },
+    });
+  });
+});
+
 describe('auth store: status check', () => {
   it('takes the body of GET /v1/me as the user', async () => {
     const user = aUser({ is_admin: true });

@@ -72,6 +72,21 @@ const schema = z.object({
   THROTTLE_LOGIN_ACCOUNT: z.coerce.number().int().min(1).default(30),
   THROTTLE_LOGIN_IP: z.coerce.number().int().min(1).default(50),
   THROTTLE_PUBLIC_IP: z.coerce.number().int().min(1).default(30),
+  /**
+   * Card top-up attempts (POST /v1/topup and its completion) in each window, per user and per IP. Counted before the
+   * payment is tried; a payment that succeeds gives its attempt back, so what is left counts declines and failures
+   * (a card tester's signature).
+   */
+  THROTTLE_TOPUP_USER: z.coerce.number().int().min(1).default(5),
+  THROTTLE_TOPUP_IP: z.coerce.number().int().min(1).default(10),
+  /**
+   * Sign-ins to the wallet provider (linking an account, each account of a batch, re-authenticating) in each window,
+   * per user and per IP. Counted before the provider is asked; a sign-in that links the account gives its attempt
+   * back. A batch is refused whole when it does not fit what is left, so the per-user figure should allow one full
+   * batch (MAX_BATCH_ACCOUNTS, 20).
+   */
+  THROTTLE_WALLET_SIGNIN_USER: z.coerce.number().int().min(1).default(20),
+  THROTTLE_WALLET_SIGNIN_IP: z.coerce.number().int().min(1).default(40),
   /** reCAPTCHA v3; the human check is off unless both keys are set. */
   RECAPTCHA_SECRET_KEY: optionalString,
   RECAPTCHA_SITE_KEY: optionalString,

@@ -1,4 +1,4 @@
-import { HttpException, HttpStatus, Inject, Injectable, type OnApplicationShutdown } from '@nestjs/common';
+import { HttpException, HttpStatus, Inject, Injectable, Logger, type OnApplicationShutdown } from '@nestjs/common';
 import type { Redis } from 'ioredis';
 import { RateLimiterMemory, RateLimiterRedis, RateLimiterRes, type RateLimiterAbstract } from 'rate-limiter-flexible';
 import { APP_CONFIG, type AppConfig } from '../config/config.js';
@@ -7,11 +7,29 @@ import { createRedis } from '../redis/redis-client.js';
 /**
  * The limits, each counted in its own window:
  * - `login-account-ip`: sign-in attempts on one account from one IP (strict: a stranger locks out only themselves);
- * - `login-account`: sign-in attempts on one account from anywhere (looser: a spread-out attack);
+ * - `login-account`: sign-in attempts on one account from anywhere (looser: a spread-out attack). Past it a sign-in is
+ *   not refused: it needs a second proof (a link e-mailed to the account), so an attacker cannot lock the owner out;
  * - `login-ip`: sign-in attempts from one IP on any account;
- * - `public-ip`: the visitor calls (register, waitlist, forgotten password, e-mail links) from one IP.
+ * - `public-ip`: the visitor calls (register, waitlist, forgotten password, e-mail links) from one IP;
+ * - `topup-user` / `topup-ip`: card payments tried by one user / from one IP (a succeeded payment gives its try back);
+ * - `wallet-sign-in-user` / `wallet-sign-in-ip`: sign-ins to the wallet provider by one user / from one IP (one per
+ *   account of a batch; a sign-in that links the account gives its try back);
+ * - `login-known`: not a limit, a memory: (account, IP) pairs that signed in fully in the last KNOWN_SIGN_IN_DAYS. Past
+ *   the account's count, the right password from such an IP signs in without the e-mailed link.
  */
-export type ThrottlePolicy = 'login-account-ip' | 'login-account' | 'login-ip' | 'public-ip';
+export type ThrottlePolicy =
+  | 'login-account-ip'
+  | 'login-account'
+  | 'login-ip'
+  | 'public-ip'
+  | 'topup-user'
+  | 'topup-ip'
+  | 'wallet-sign-in-user'
+  | 'wallet-sign-in-ip'
+  | 'login-known';
+
+/** Work a signed-in user asks for that costs money or a shared outside allowance: limited per user and per IP. */
+export type AllowanceKind = 'top-up' | 'wallet-sign-in';
 
 export class RateLimitedException extends HttpException {
   constructor(retryAfterSeconds: number, message: string) {
@@ -19,17 +37,43 @@ export class RateLimitedException extends HttpException {
   }
 }
 
+/** `{time}` becomes "1 minute" or "N minutes", rounded up. */
 export const THROTTLE_MESSAGES = {
-  login: 'Too many failed sign-in attempts. Please try again in {minutes} minutes.',
-  public: 'Too many requests. Please try again in {minutes} minutes.',
+  login: 'Too many failed sign-in attempts. Please try again in {time}.',
+  public: 'Too many requests. Please try again in {time}.',
+  topUp: 'Too many payment attempts. Please try again in {time}.',
+  walletSignIn: 'Too many wallet sign-ins. Please try again in {time}.',
 } as const;
 
-const minutes = (seconds: number) => Math.max(1, Math.ceil(seconds / 60));
+const inMinutes = (seconds: number) => {
+  const minutes = Math.max(1, Math.ceil(seconds / 60));
+  return minutes === 1 ? '1 minute' : `${minutes} minutes`;
+};
 
 function limited(refusal: RateLimiterRes, message: string): RateLimitedException {
   const seconds = Math.max(1, Math.ceil(refusal.msBeforeNext / 1000));
-  return new RateLimitedException(seconds, message.replace('{minutes}', String(minutes(seconds))));
+  return new RateLimitedException(seconds, message.replace('{time}', inMinutes(seconds)));
 }
+
+/** What a sign-in attempt may do after its count: go on to the password, or go on but need a second proof. */
+export type SignInVerdict = 'allowed' | 'second-proof';
+
+/** What an allowance call took, to give back when the work turns out not to count (see giveBack). */
+export interface AllowanceTaken {
+  readonly entries: ReadonlyArray<readonly [ThrottlePolicy, string]>;
+  readonly points: number;
+}
+
+/**
+ * How long an (account, IP) that signed in stays known (see `login-known`): as long as a session lives by default.
+ * Under 24.8 days, the longest timer Node keeps (the in-memory store expires its keys with timers).
+ */
+export const KNOWN_SIGN_IN_DAYS = 14;
+
+const ALLOWANCES: Record<AllowanceKind, { user: ThrottlePolicy; ip: ThrottlePolicy; message: string }> = {
+  'top-up': { user: 'topup-user', ip: 'topup-ip', message: THROTTLE_MESSAGES.topUp },
+  'wallet-sign-in': { user: 'wallet-sign-in-user', ip: 'wallet-sign-in-ip', message: THROTTLE_MESSAGES.walletSignIn },
+};
 
 /**
  * Counting windows shared by every API process (Redis when REDIS_URL is set, this process's memory otherwise), with
@@ -38,6 +82,7 @@ function limited(refusal: RateLimiterRes, message: string): RateLimitedException
  */
 @Injectable()
 export class ThrottleService implements OnApplicationShutdown {
+  private readonly logger = new Logger('Throttle');
   private readonly limiters: Record<ThrottlePolicy, RateLimiterAbstract>;
   private readonly redis: Redis | null;
 
@@ -48,9 +93,15 @@ export class ThrottleService implements OnApplicationShutdown {
       'login-account': config.THROTTLE_LOGIN_ACCOUNT,
       'login-ip': config.THROTTLE_LOGIN_IP,
       'public-ip': config.THROTTLE_PUBLIC_IP,
+      'topup-user': config.THROTTLE_TOPUP_USER,
+      'topup-ip': config.THROTTLE_TOPUP_IP,
+      'wallet-sign-in-user': config.THROTTLE_WALLET_SIGNIN_USER,
+      'wallet-sign-in-ip': config.THROTTLE_WALLET_SIGNIN_IP,
+      'login-known': 1,
     };
-    // Counted on request paths (sign-in, visitor calls): bounded, so a hung Redis falls back to the memory count in
-    // time instead of holding the request.
+    // The one Redis client of the throttles (every limiter below shares it), counted on request paths (sign-in,
+    // visitor calls, top-ups): bounded, so a hung Redis falls back to the memory count in time instead of holding
+    // the request.
     this.redis = config.REDIS_URL
       ? createRedis(config.REDIS_URL, 'commands', {
           role: 'throttle',
@@ -60,7 +111,7 @@ export class ThrottleService implements OnApplicationShutdown {
     const make = (policy: ThrottlePolicy): RateLimiterAbstract => {
       const options = {
         points: limits[policy],
-        duration: window,
+        duration: policy === 'login-known' ? KNOWN_SIGN_IN_DAYS * 24 * 60 * 60 : window,
         keyPrefix: `${config.REDIS_PREFIX}:throttle:${policy}`,
       };
       // If Redis is unreachable, fall back to counting in memory rather than failing every call.
@@ -72,12 +123,9 @@ export class ThrottleService implements OnApplicationShutdown {
           })
         : new RateLimiterMemory(options);
     };
-    this.limiters = {
-      'login-account-ip': make('login-account-ip'),
-      'login-account': make('login-account'),
-      'login-ip': make('login-ip'),
-      'public-ip': make('public-ip'),
-    };
+    this.limiters = Object.fromEntries(
+      (Object.keys(limits) as ThrottlePolicy[]).map((policy) => [policy, make(policy)]),
+    ) as Record<ThrottlePolicy, RateLimiterAbstract>;
   }
 
   /** Counts one attempt; throws 429 when that was one too many. */
@@ -92,12 +140,40 @@ export class ThrottleService implements OnApplicationShutdown {
 
   /**
    * Counts a sign-in attempt, before the password is checked, on each limit in turn — per IP, per account from this
-   * IP, per account — and throws 429 at the first one spent. An attempt refused by one limit is not counted by the
-   * next: a stranger who exhausts the account's count from their IP does not use up the account's wider count.
+   * IP, per account — and throws 429 at the first per-IP one spent. An attempt refused by one limit is not counted by
+   * the next: a stranger who exhausts the account's count from their IP does not use up the account's wider count.
+   *
+   * The account's count from anywhere refuses nobody: anyone can spend it from enough addresses, and refusing there
+   * would lock the owner out. Past it the attempt still counts and goes on, but answers `second-proof`: even the right
+   * password signs in only through a link e-mailed to the account.
    */
-  async consumeSignIn(account: string, ip: string): Promise<void> {
-    for (const [policy, key] of this.signInKeys(account, ip)) {
-      await this.consume(policy, key, THROTTLE_MESSAGES.login);
+  async consumeSignIn(account: string, ip: string): Promise<SignInVerdict> {
+    await this.consume('login-ip', ip, THROTTLE_MESSAGES.login);
+    await this.consume('login-account-ip', `${account}|${ip}`, THROTTLE_MESSAGES.login);
+    try {
+      await this.limiters['login-account'].consume(account);
+      return 'allowed';
+    } catch (err) {
+      if (err instanceof RateLimiterRes) return 'second-proof';
+      throw err;
+    }
+  }
+
+  /** A full sign-in (the session made) from this IP: past the account's count, this IP needs no second proof. */
+  async rememberSignIn(account: string, ip: string): Promise<void> {
+    try {
+      await this.limiters['login-known'].set(`${account}|${ip}`, 1, KNOWN_SIGN_IN_DAYS * 24 * 60 * 60);
+    } catch (err) {
+      this.logger.warn(`could not remember a sign-in: ${(err as Error).message}`);
+    }
+  }
+
+  /** Whether the account signed in fully from this IP in the last KNOWN_SIGN_IN_DAYS (see rememberSignIn). */
+  async knownSignIn(account: string, ip: string): Promise<boolean> {
+    try {
+      return (await this.limiters['login-known'].get(`${account}|${ip}`)) !== null;
+    } catch {
+      return false;
     }
   }
 
@@ -110,12 +186,56 @@ export class ThrottleService implements OnApplicationShutdown {
     ]);
   }
 
-  private signInKeys(account: string, ip: string): Array<[ThrottlePolicy, string]> {
-    return [
-      ['login-ip', ip],
-      ['login-account-ip', `${account}|${ip}`],
-      ['login-account', account],
-    ];
+  /**
+   * Takes `points` of an allowance, per IP then per user, before the work runs; throws 429 when either is spent.
+   * Atomic per limit (an increment in Redis or in memory), so a burst of parallel calls cannot all slip through before
+   * the first is counted. A refused call takes nothing: what it counted is given back at once, so a batch too big for
+   * what is left does not use up the rest of the window.
+   */
+  async takeAllowance(
+    kind: AllowanceKind,
+    subject: { userId: string | null; ip: string },
+    points: number,
+  ): Promise<AllowanceTaken> {
+    const { user, ip, message } = ALLOWANCES[kind];
+    const entries: Array<[ThrottlePolicy, string]> = [[ip, subject.ip]];
+    if (subject.userId) entries.push([user, subject.userId]);
+    const taken: Array<[ThrottlePolicy, string]> = [];
+    for (const [policy, key] of entries) {
+      try {
+        await this.limiters[policy].consume(key, points);
+        taken.push([policy, key]);
+      } catch (err) {
+        await Promise.all(
+          [...taken, ...(err instanceof RateLimiterRes ? [[policy, key] as [ThrottlePolicy, string]] : [])].map(
+            ([p, k]) => this.limiters[p].reward(k, points).catch(() => undefined),
+          ),
+        );
+        if (err instanceof RateLimiterRes) throw limited(err, message);
+        throw err;
+      }
+    }
+    return { entries: taken, points };
+  }
+
+  /**
+   * Gives back up to `points` of what takeAllowance took (work that turned out not to count: a payment that succeeded,
+   * a wallet that linked). Never more than was taken, and nothing into a window that has passed meanwhile (that would
+   * lend the next window an extra allowance). Best effort: a failure to give back leaves the count higher, never lower.
+   */
+  async giveBack(taken: AllowanceTaken, points: number): Promise<void> {
+    const back = Math.min(Math.max(0, Math.floor(points)), taken.points);
+    if (back === 0) return;
+    await Promise.all(
+      taken.entries.map(async ([policy, key]) => {
+        try {
+          const current = await this.limiters[policy].get(key);
+          if (current && current.consumedPoints >= back) await this.limiters[policy].reward(key, back);
+        } catch (err) {
+          this.logger.warn(`could not give back ${policy} attempts: ${(err as Error).message}`);
+        }
+      }),
+    );
   }
 
   async onApplicationShutdown() {

@@ -53,6 +53,11 @@ export class AccountController {
     @Inject(REALTIME_PUBLISHER) private readonly realtime: RealtimePublisher,
   ) {}
 
+  /**
+   * Answers a taken address exactly as a new one (the same status and message, about as long: the password is hashed
+   * either way): the visitor cannot learn which addresses have accounts. Nothing is registered then, the invite use is
+   * given back, and the address's owner is told by e-mail.
+   */
   @Post('auth/register')
   @HttpCode(201)
   @HumanCheck('register')
@@ -71,8 +76,10 @@ export class AccountController {
         inviteCode: body.invite_code,
         commandId: commandIdOf(request),
         ip: request.ip,
+        ifEmailTaken: 'tell-owner',
       }),
     );
+    // Either way the answer waits for the subscriptions reading what was decided (the e-mail reaction reads both).
     const pending = await this.waiter.pending(result);
     return { message: IDENTITY_MESSAGES.registered, ...(pending ? { pending } : {}) };
   }

@@ -3,8 +3,10 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { IDENTITY_MESSAGES, type InviteCode, type User } from '@seatlink/contracts';
 import { type Database, queryRows } from '../../infra/db/database.js';
 import { DATABASE } from '../../infra/db/database.module.js';
-import { ApiClient, startTestStack, type TestStack } from '../../testing/test-app.js';
+import { EVENT_STORE, type EventStore } from '../../infra/event-store/event-store.port.js';
+import { ApiClient, startTestStack, subscriptionsCaughtUp, type TestStack } from '../../testing/test-app.js';
 import { TestSmtpServer } from '../../testing/test-smtp.js';
+import { emailClaimStream, userStream } from './user.events.js';
 
 const tomorrow = () => new Date(Date.now() + 36 * 3600_000).toISOString().slice(0, 10);
 const STRONG = 'Str0ng!pass';
@@ -133,22 +135,110 @@ describe('registration, verification and password reset, with the e-mails read f
     expect(rows).toEqual([]);
   });
 
-  it('refuses an e-mail address that is taken, and gives the invite use back', async () => {
+  /** The event types on a stream, in order. */
+  const streamTypes = async (streamId: string) =>
+    (await stack.app.get<EventStore>(EVENT_STORE).readStream(streamId)).events.map((e) => e.type);
+  const inviteUsed = async (code: string) =>
+    ((await admin.request('GET', '/v1/admin/invites')).body.invite_codes as InviteCode[]).find((c) => c.code === code)
+      ?.used;
+
+  it('answers a taken address exactly as a new one, registers and changes nothing, and tells the owner', async () => {
     const invite = await newInvite(5);
+    const owner = (await admin.request('GET', '/v1/admin/users?limit=100')).body.users as User[];
+    const ownerId = owner.find((u) => u.email === 'user@seatlink.test')!.id;
+    const userEventsBefore = await streamTypes(userStream(ownerId));
+    const claimBefore = await streamTypes(emailClaimStream('user@seatlink.test'));
+    const rowBefore = await queryRows(database.db, sql`select * from users where email = 'user@seatlink.test'`);
+
+    const fresh = `fresh-${Date.now()}@example.com`;
+    const newOne = await new ApiClient(stack.baseUrl).request(
+      'POST',
+      '/v1/auth/register',
+      registration(fresh, invite.code),
+    );
+    // Written as the visitor likes: the address is the account's however it is cased.
+    const taken = await new ApiClient(stack.baseUrl).request(
+      'POST',
+      '/v1/auth/register',
+      registration(' User@Seatlink.TEST', invite.code, 'Oth3r!pass'),
+    );
+    expect(newOne.status).toBe(201);
+    expect(taken.status).toBe(newOne.status);
+    expect(taken.body).toEqual(newOne.body);
+    expect(taken.body).toEqual({ message: IDENTITY_MESSAGES.registered });
+    expect(taken.setCookie).toEqual([]);
+
+    // The owner is told, with the way to sign in (and to reset the password from there).
+    const mail = await smtp.waitFor('user@seatlink.test', /Someone tried to register with your email address/);
+    expect(mail.text).toContain('http://localhost:3000/login');
+    expect(mail.text).toContain('Forgot your password');
+    expect(smtp.messages.filter((m) => m.to === 'user@seatlink.test' && /Verify/.test(m.subject))).toEqual([]);
+
+    // The invite use went to the new address alone.
+    await expect.poll(() => inviteUsed(invite.code)).toBe(1);
+    // Nothing of the account changed: its row, its password, its claim; its stream only gained the notice.
+    await subscriptionsCaughtUp(stack.app);
+    expect(await queryRows(database.db, sql`select * from users where email = 'user@seatlink.test'`)).toEqual(
+      rowBefore,
+    );
+    expect(await streamTypes(emailClaimStream('user@seatlink.test'))).toEqual(claimBefore);
+    expect(await streamTypes(userStream(ownerId))).toEqual([...userEventsBefore, 'DuplicateRegistrationAttempted']);
+    expect((await new ApiClient(stack.baseUrl).login('user@seatlink.test', 'Oth3r!pass')).status).toBe(401);
+    expect((await new ApiClient(stack.baseUrl).login('user@seatlink.test', 'User1234!')).status).toBe(200);
+  });
+
+  it('answers 12 parallel registrations of a taken address alike, gives every use back, and tells the owner once', async () => {
+    const invite = await newInvite(12);
+    const ownerId = ((await admin.request('GET', '/v1/admin/users?limit=100')).body.users as User[]).find(
+      (u) => u.email === 'admin@seatlink.test',
+    )!.id;
+    const before = (await streamTypes(userStream(ownerId))).filter((t) => t === 'DuplicateRegistrationAttempted');
+    const answers = await Promise.all(
+      Array.from({ length: 12 }, () =>
+        new ApiClient(stack.baseUrl).request(
+          'POST',
+          '/v1/auth/register',
+          registration('admin@seatlink.test', invite.code),
+        ),
+      ),
+    );
+    for (const res of answers) {
+      expect(res.status).toBe(201);
+      expect(res.body).toEqual({ message: IDENTITY_MESSAGES.registered });
+    }
+    await expect.poll(() => inviteUsed(invite.code)).toBe(0);
+    const after = (await streamTypes(userStream(ownerId))).filter((t) => t === 'DuplicateRegistrationAttempted');
+    expect(after).toHaveLength(before.length + 1);
+    const rows = await queryRows<{ n: number }>(
+      database.db,
+      sql`select count(*)::int as n from users where email = 'admin@seatlink.test'`,
+    );
+    expect(rows[0]!.n).toBe(1);
+    // The code still works for a new address: nothing was kept by the taken one.
+    expect(
+      (
+        await new ApiClient(stack.baseUrl).request(
+          'POST',
+          '/v1/auth/register',
+          registration(`after-${Date.now()}@example.com`, invite.code),
+        )
+      ).status,
+    ).toBe(201);
+  });
+
+  it('still refuses a taken address with an invite that is not valid, as it refuses a new one', async () => {
     const res = await new ApiClient(stack.baseUrl).request(
       'POST',
       '/v1/auth/register',
-      registration('user@seatlink.test', invite.code),
+      registration('user@seatlink.test', 'NOSUCHCODE'),
     );
-    expect(res.status).toBe(409);
-    expect(res.body.message).toBe('An account with this email already exists');
-    // The refusal gave the use back on the invite's stream; the admin list shows it as soon as it has read it.
-    await expect
-      .poll(async () => {
-        const codes = (await admin.request('GET', '/v1/admin/invites')).body.invite_codes as InviteCode[];
-        return codes.find((c) => c.code === invite.code)?.used;
-      })
-      .toBe(0);
+    const fresh = await new ApiClient(stack.baseUrl).request(
+      'POST',
+      '/v1/auth/register',
+      registration(`nocode-${Date.now()}@example.com`, 'NOSUCHCODE'),
+    );
+    expect(res.status).toBe(400);
+    expect(res.body).toEqual(fresh.body);
   });
 
   it.each([

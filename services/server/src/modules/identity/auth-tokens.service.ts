@@ -6,12 +6,13 @@ import type { Database, Executor } from '../../infra/db/database.js';
 import { authTokens } from './identity.schema.js';
 import { hashToken } from './sessions.service.js';
 
-export type TokenKind = 'verify_email' | 'reset_password';
+export type TokenKind = 'verify_email' | 'reset_password' | 'sign_in';
 
-/** How long an e-mailed link works: verification 24 hours, password reset 1 hour. */
+/** How long an e-mailed link works: verification 24 hours, password reset 1 hour, sign-in 15 minutes. */
 export const TOKEN_TTL_MS: Record<TokenKind, number> = {
   verify_email: 24 * 60 * 60 * 1000,
   reset_password: 60 * 60 * 1000,
+  sign_in: 15 * 60 * 1000,
 };
 
 /** Random single-use tokens for e-mailed links, stored only as their SHA-256. */
@@ -54,12 +55,17 @@ export class AuthTokensService {
 
   /** Uses the token up and answers its user; null when unknown, used or expired. Atomic: one caller wins. */
   async consume(token: string, kind: TokenKind, now = new Date()): Promise<string | null> {
+    return (await this.redeem(token, kind, now))?.userId ?? null;
+  }
+
+  /** As consume, with when the token was issued (a later password change voids a sign-in link). */
+  async redeem(token: string, kind: TokenKind, now = new Date()): Promise<{ userId: string; issuedAt: Date } | null> {
     const [row] = await this.database.db
       .update(authTokens)
       .set({ usedAt: now })
       .where(this.usable(token, kind, now))
-      .returning({ userId: authTokens.userId });
-    return row?.userId ?? null;
+      .returning({ userId: authTokens.userId, issuedAt: authTokens.createdAt });
+    return row ?? null;
   }
 
   private usable(token: string, kind: TokenKind, now: Date) {

@@ -1,10 +1,13 @@
+import { randomUUID } from 'node:crypto';
 import {
+  BadRequestException,
   Body,
   Controller,
   ForbiddenException,
   Get,
   HttpCode,
   Inject,
+  Logger,
   Post,
   Req,
   Res,
@@ -12,24 +15,38 @@ import {
 } from '@nestjs/common';
 import { CommandBus } from '@nestjs/cqrs';
 import {
+  IDENTITY_MESSAGES,
   type LoginRequest,
   type LoginResponse,
   loginRequestSchema,
   type PublicConfig,
+  QueueName,
+  SIGN_IN_LINK_SENT,
+  type TokenRequest,
+  tokenRequestSchema,
   type User,
 } from '@seatlink/contracts';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { CAPTCHA_VERIFIER, type CaptchaVerifier } from '../../infra/captcha/captcha.port.js';
 import { HumanCheck } from '../../infra/captcha/human-check.guard.js';
+import { safeErrorMessage } from '../../infra/db/db-errors.js';
+import { JOB_QUEUE, type JobQueue } from '../../infra/queue/queue.port.js';
 import { REALTIME_PUBLISHER, type RealtimePublisher } from '../../infra/realtime/realtime.publisher.js';
 import { commandIdOf } from '../../infra/http/command-id.js';
 import { NoIdempotencyKey } from '../../infra/http/idempotency.interceptor.js';
 import { ReadModelWaiter } from '../../infra/subscriptions/read-model-waiter.js';
 import { ThrottleService } from '../../infra/throttle/throttle.service.js';
-import { signInAccount, Throttled } from '../../infra/throttle/throttled.guard.js';
+import { signInAccount, signInNeedsSecondProof, Throttled } from '../../infra/throttle/throttled.guard.js';
 import { CurrentUser, Public } from './auth.decorators.js';
+import { AuthTokensService } from './auth-tokens.service.js';
+import {
+  IDENTITY_REQUEST_OPTIONS,
+  RequestSignInLinkJob,
+  type SignInLinkRequestData,
+} from './identity-requests.jobs.js';
 import { PasswordHasher } from './password-hasher.js';
 import { SESSION_COOKIE, SessionsService } from './sessions.service.js';
+import type { UserState } from './user.decider.js';
 import { toUser, UserAccounts } from './user-accounts.service.js';
 import { UserCommandMessage } from './user.command.js';
 
@@ -50,9 +67,12 @@ export function sessionCookieOptions(request: FastifyRequest, expires?: Date) {
 const LOGIN_READ_MODEL_WAIT_MS = 300;
 
 const INVALID = { message: 'Invalid email or password', code: 'INVALID_CREDENTIALS' } as const;
+/** The answer past an account's count from anywhere: the same for a right password, a wrong one and an unknown address. */
+const LINK_SENT = { message: IDENTITY_MESSAGES.signInLinkSent, code: SIGN_IN_LINK_SENT } as const;
 
 @Controller('v1')
 export class AuthController {
+  private readonly logger = new Logger('SignIn');
   /** Verified against when the e-mail is unknown, so both failures take the same time. */
   private dummyHash: Promise<string> | null = null;
 
@@ -63,6 +83,8 @@ export class AuthController {
     private readonly accounts: UserAccounts,
     private readonly waiter: ReadModelWaiter,
     private readonly throttle: ThrottleService,
+    private readonly tokens: AuthTokensService,
+    @Inject(JOB_QUEUE) private readonly queue: JobQueue,
     @Inject(CAPTCHA_VERIFIER) private readonly captcha: CaptchaVerifier,
     @Inject(REALTIME_PUBLISHER) private readonly realtime: RealtimePublisher,
   ) {}
@@ -76,9 +98,15 @@ export class AuthController {
 
   /**
    * Sign-in. Every attempt counts, before the password is checked, per account from this IP, per account and per IP;
-   * past a limit the answer is 429 RATE_LIMITED until the window passes. A correct password forgives its attempt and
-   * clears the account's count from this IP. The password, ban and verification are checked against the
+   * past the per-IP limits the answer is 429 RATE_LIMITED until the window passes. A correct password forgives its
+   * attempt and clears the account's count from this IP. The password, ban and verification are checked against the
    * user's own streams, not a read model that may lag: a ban or a new password holds from the moment it is made.
+   *
+   * Past the account's count from anywhere (an attack spread over many addresses) nobody is refused, so nobody can
+   * lock the owner out; instead a sign-in needs a second proof. Every attempt then gets the same answer, 401
+   * SIGN_IN_LINK_SENT — right password or wrong, known address or not, so it tells a guesser nothing — and only the
+   * right password has a one-time link e-mailed to the account, which signs in (POST /v1/auth/sign-in-link). The right
+   * password from an address the account fully signed in from before signs in as usual.
    */
   @Public()
   @Post('auth')
@@ -95,8 +123,13 @@ export class AuthController {
     const ok = account
       ? await this.hasher.verify(account.passwordHash, body.password)
       : await this.hasher.verify(await this.getDummyHash(), body.password).then(() => false);
+    const key = signInAccount(body);
+    if (signInNeedsSecondProof(request) && !(account && ok && (await this.throttle.knownSignIn(key, request.ip)))) {
+      if (account && ok) this.sendSignInLink(account, key, request.ip);
+      throw new UnauthorizedException(LINK_SENT);
+    }
     if (!account || !ok) throw new UnauthorizedException(INVALID);
-    await this.throttle.forgiveSignIn(signInAccount(body), request.ip);
+    await this.throttle.forgiveSignIn(key, request.ip);
     if (account.banned) {
       throw new ForbiddenException({ message: 'Your account has been banned', code: 'ACCOUNT_BANNED' });
     }
@@ -118,6 +151,7 @@ export class AuthController {
         { actorId: userId, ip: request.ip, commandId: commandIdOf(request) },
       ),
     );
+    await this.throttle.rememberSignIn(key, request.ip);
     // A short courtesy wait, so that the next GET /v1/me shows this sign-in; never long (sign-in must stay quick
     // when the read models lag): the answer below carries it either way.
     await this.waiter.pending(recorded, LOGIN_READ_MODEL_WAIT_MS);
@@ -127,6 +161,46 @@ export class AuthController {
     return {
       user: { ...known, email_verified: true, is_banned: false, last_logged_in_at: new Date(now).toISOString() },
     };
+  }
+
+  /**
+   * Signs in with the one-time link e-mailed when a sign-in needed a second proof: single use, 15 minutes, void once
+   * the password changes; a banned user is refused as at sign-in. The link's page sends it when the person presses
+   * its button (a mail scanner that opens links does not use it up).
+   */
+  @Public()
+  @Post('auth/sign-in-link')
+  @HttpCode(200)
+  @Throttled('public')
+  @NoIdempotencyKey()
+  async signInWithLink(
+    @Body({ schema: tokenRequestSchema }) body: TokenRequest,
+    @Req() request: FastifyRequest,
+    @Res({ passthrough: true }) reply: FastifyReply,
+  ): Promise<LoginResponse> {
+    const redeemed = await this.tokens.redeem(body.token, 'sign_in');
+    if (!redeemed) {
+      throw new BadRequestException({ message: IDENTITY_MESSAGES.signInLinkInvalid, code: 'SIGN_IN_LINK_INVALID' });
+    }
+    const { userId } = redeemed;
+    const now = new Date().toISOString();
+    // The user's stream decides (banned, password changed since the link was sent) before any session is made.
+    const recorded = await this.commandBus.execute(
+      new UserCommandMessage(
+        { type: 'SignInWithLink', data: { userId, linkIssuedAt: redeemed.issuedAt.toISOString(), now } },
+        { actorId: userId, ip: request.ip, commandId: commandIdOf(request) },
+      ),
+    );
+    const { token, expiresAt } = await this.sessions.create(userId, {
+      ip: request.ip,
+      userAgent: request.headers['user-agent'],
+    });
+    // The owner proved it is them from this address: their password signs in here again without a link.
+    await this.throttle.rememberSignIn(recorded.state.email, request.ip);
+    await this.waiter.pending(recorded, LOGIN_READ_MODEL_WAIT_MS);
+    reply.setCookie(SESSION_COOKIE, token, sessionCookieOptions(request, expiresAt));
+    const known = (await this.accounts.getUser(userId)) ?? toUser(recorded.state);
+    return { user: { ...known, email_verified: true, is_banned: false, last_logged_in_at: now } };
   }
 
   /** Ends the session, and closes the sockets it opened (on every API process). */
@@ -144,6 +218,23 @@ export class AuthController {
   @Get('me')
   me(@CurrentUser() user: User): User {
     return user;
+  }
+
+  /**
+   * Queues the one-time link (a job appends SignInLinkRequested; a reaction mails it). Not awaited: the answer must
+   * take as long as for a wrong password, which sends nothing. A lost request only means the owner signs in again.
+   */
+  private sendSignInLink(account: UserState, key: string, ip: string) {
+    const data: SignInLinkRequestData = {
+      requestId: randomUUID(),
+      userId: account.userId!,
+      at: new Date().toISOString(),
+      ip,
+    };
+    void Promise.all([
+      this.throttle.forgiveSignIn(key, ip),
+      this.queue.add(QueueName.Identity, RequestSignInLinkJob.jobName, data, IDENTITY_REQUEST_OPTIONS),
+    ]).catch((err: unknown) => this.logger.warn(`sign-in link not requested: ${safeErrorMessage(err)}`));
   }
 
   private getDummyHash() {

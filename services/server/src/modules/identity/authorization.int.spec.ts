@@ -278,6 +278,15 @@ describe('who may call what: every route for a visitor, a user, a banned user an
       },
     },
     {
+      route: 'POST /v1/auth/sign-in-link',
+      access: 'public',
+      ok: 200,
+      call: async (c) => {
+        const token = await stack.app.get(AuthTokensService).issue(await freshUser(true), 'sign_in');
+        return send(c, 'POST', '/v1/auth/sign-in-link', { token });
+      },
+    },
+    {
       route: 'POST /v1/forgot-password',
       access: 'public',
       ok: 200,

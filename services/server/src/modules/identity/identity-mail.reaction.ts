@@ -13,14 +13,20 @@ import {
   type SubscriptionContext,
 } from '../../infra/subscriptions/subscription.js';
 import { AuthTokensService } from './auth-tokens.service.js';
-import { passwordResetEmail, verificationEmail } from './identity.emails.js';
+import {
+  duplicateRegistrationEmail,
+  passwordResetEmail,
+  signInLinkEmail,
+  verificationEmail,
+} from './identity.emails.js';
 import type { UserEvent } from './user.events.js';
 
 const MAIL_ID_NAMESPACE = '5a3c8f1e-2b7d-4c19-9e0a-6d4f2c8b1a73';
 
 /**
  * E-mails of identity: a verification link when a user registers unverified or asks again, a reset link when a reset
- * is asked for. Each message is queued in the outbox in the transaction that moves this reaction's checkpoint, keyed by
+ * is asked for, a one-time sign-in link when a sign-in needs a second proof, and a word to the owner of an address
+ * someone tried to register with. Each message is queued in the outbox in the transaction that moves this reaction's checkpoint, keyed by
  * the event, with its single-use token: a crash loses nothing and queues nothing twice.
  */
 @Injectable()
@@ -28,7 +34,13 @@ const MAIL_ID_NAMESPACE = '5a3c8f1e-2b7d-4c19-9e0a-6d4f2c8b1a73';
 export class IdentityMailReaction implements Subscription {
   readonly name = 'identity-mail';
   readonly kind = 'reaction' as const;
-  readonly handles = ['UserRegistered', 'VerificationEmailRequested', 'PasswordResetRequested'] as const;
+  readonly handles = [
+    'UserRegistered',
+    'VerificationEmailRequested',
+    'PasswordResetRequested',
+    'SignInLinkRequested',
+    'DuplicateRegistrationAttempted',
+  ] as const;
 
   constructor(
     private readonly tokens: AuthTokensService,
@@ -66,6 +78,17 @@ export class IdentityMailReaction implements Subscription {
           const d = event.data;
           const token = await this.tokens.issue(d.userId, 'reset_password', now, tx);
           message = passwordResetEmail(d.email, d.firstName, this.config.DASHBOARD_URL, token);
+          break;
+        }
+        case 'SignInLinkRequested': {
+          const d = event.data;
+          const token = await this.tokens.issue(d.userId, 'sign_in', now, tx);
+          message = signInLinkEmail(d.email, d.firstName, this.config.DASHBOARD_URL, token);
+          break;
+        }
+        case 'DuplicateRegistrationAttempted': {
+          const d = event.data;
+          message = duplicateRegistrationEmail(d.email, d.firstName, this.config.DASHBOARD_URL);
           break;
         }
         default:

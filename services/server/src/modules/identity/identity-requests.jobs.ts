@@ -71,3 +71,34 @@ export class RequestVerificationEmailJob extends EmailRequestJob {
     return { type: 'RequestVerificationEmail', data: { userId, now: at } };
   }
 }
+
+/** A sign-in that needed a second proof, with the right password: the user to send a one-time link to. */
+export interface SignInLinkRequestData {
+  requestId: string;
+  userId: string;
+  at: string;
+  ip?: string;
+}
+
+/**
+ * SignInLinkRequested for a user who may sign in (a reaction mails the link). Queued, not run in the sign-in call, so
+ * the right password is answered as quickly as a wrong one (the answers are the same). Run twice, it asks once.
+ */
+@Injectable()
+@QueueJob()
+export class RequestSignInLinkJob implements Job<SignInLinkRequestData> {
+  static readonly jobName = 'request-sign-in-link';
+  readonly queue = QueueName.Identity;
+  readonly name = RequestSignInLinkJob.jobName;
+
+  constructor(private readonly commandBus: CommandBus) {}
+
+  async run(data: SignInLinkRequestData) {
+    await this.commandBus.execute(
+      new UserCommandMessage(
+        { type: 'RequestSignInLink', data: { userId: data.userId, now: data.at } },
+        { actorId: data.userId, ip: data.ip, commandId: `request:${data.requestId}` },
+      ),
+    );
+  }
+}

@@ -46,3 +46,33 @@ export function passwordResetEmail(to: string, firstName: string, dashboardUrl: 
     link,
   );
 }
+
+export function signInLinkEmail(to: string, firstName: string, dashboardUrl: string, token: string): MailMessage {
+  const link = `${dashboardUrl.replace(/\/$/, '')}/sign-in-link?token=${encodeURIComponent(token)}`;
+  return message(
+    to,
+    'Your sign-in link',
+    `Hello ${firstName},`,
+    [
+      'Someone signed in to your Seatlink account with the right password, after many failed attempts on it. To keep your account safe, that sign-in needs this link too.',
+      'This link works once, for 15 minutes. If it was not you, someone knows your password: reset it with "Forgot your password" on the sign-in page.',
+    ],
+    'Sign in to Seatlink',
+    link,
+  );
+}
+
+export function duplicateRegistrationEmail(to: string, firstName: string, dashboardUrl: string): MailMessage {
+  const link = `${dashboardUrl.replace(/\/$/, '')}/login`;
+  return message(
+    to,
+    'Someone tried to register with your email address',
+    `Hello ${firstName},`,
+    [
+      'Someone tried to create a Seatlink account with this email address. You already have an account, so nothing was changed.',
+      'If it was you, sign in instead. If you have forgotten your password, choose "Forgot your password" on the sign-in page to reset it. If it was not you, you can ignore this email.',
+    ],
+    'Sign in to Seatlink',
+    link,
+  );
+}

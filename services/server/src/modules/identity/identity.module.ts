@@ -7,7 +7,11 @@ import { AuthGuard } from './auth.guard.js';
 import { AuthTokensService } from './auth-tokens.service.js';
 import { GetUserHandler, ListUsersHandler } from './get-user.query.js';
 import { IdentityMailReaction } from './identity-mail.reaction.js';
-import { RequestPasswordResetJob, RequestVerificationEmailJob } from './identity-requests.jobs.js';
+import {
+  RequestPasswordResetJob,
+  RequestSignInLinkJob,
+  RequestVerificationEmailJob,
+} from './identity-requests.jobs.js';
 import { PasswordHasher } from './password-hasher.js';
 import { PurgeSessionsJob } from './purge-sessions.job.js';
 import { usersProjection } from './read-models/users/users.projection.js';
@@ -56,6 +60,7 @@ export class SocketAuthenticationModule {}
     SessionsReaction,
     RequestPasswordResetJob,
     RequestVerificationEmailJob,
+    RequestSignInLinkJob,
     ReleaseRegistrationClaimsJob,
     PurgeSessionsJob,
     { provide: APP_GUARD, useClass: AuthGuard },

@@ -35,12 +35,12 @@ export const sessions = pgTable(
   (t) => [index('sessions_user_idx').on(t.userId)],
 );
 
-/** Single-use tokens of e-mailed links (verification, password reset), stored only as their SHA-256. */
+/** Single-use tokens of e-mailed links (verification, password reset, sign-in), stored only as their SHA-256. */
 export const authTokens = pgTable(
   'auth_tokens',
   {
     tokenHash: text('token_hash').primaryKey(),
-    kind: text('kind', { enum: ['verify_email', 'reset_password'] }).notNull(),
+    kind: text('kind', { enum: ['verify_email', 'reset_password', 'sign_in'] }).notNull(),
     userId: uuid('user_id').notNull(),
     createdAt: timestamp('created_at', { withTimezone: true }).notNull(),
     expiresAt: timestamp('expires_at', { withTimezone: true }).notNull(),

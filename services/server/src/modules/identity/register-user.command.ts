@@ -1,8 +1,19 @@
 import { Command } from '@nestjs/cqrs';
 import type { UserEvent } from './user.events.js';
 
+export interface RegisterUserResult {
+  userId: string;
+  position: string | null;
+  events: UserEvent[];
+  /**
+   * The address was taken (only with `ifEmailTaken: 'tell-owner'`): nothing was registered, the invite use was given
+   * back, and `events` are those that tell the address's owner.
+   */
+  emailTaken?: true;
+}
+
 /** Registers a user: a visitor with an invite code, or an admin's new user (an invite use, the e-mail, the user). */
-export class RegisterUserCommand extends Command<{ userId: string; position: string | null; events: UserEvent[] }> {
+export class RegisterUserCommand extends Command<RegisterUserResult> {
   constructor(
     readonly input: {
       email: string;
@@ -19,6 +30,11 @@ export class RegisterUserCommand extends Command<{ userId: string; position: str
       commandId?: string;
       actorId?: string;
       ip?: string;
+      /**
+       * What a taken address does: refuse with 409 EMAIL_TAKEN (the default), or — for a visitor, who must not learn
+       * which addresses have accounts — succeed quietly, registering nothing, and tell the address's owner.
+       */
+      ifEmailTaken?: 'refuse' | 'tell-owner';
     },
     readonly now: Date = new Date(),
   ) {

@@ -7,12 +7,13 @@ import { v5 as uuidv5 } from 'uuid';
 import { EVENT_STORE, type EventStore } from '../../infra/event-store/event-store.port.js';
 import { JOB_QUEUE, type JobQueue } from '../../infra/queue/queue.port.js';
 import { handleCommand, type HandleOptions } from '../../shared/event-sourcing/aggregate-handler.js';
+import { DomainError, fold } from '../../shared/event-sourcing/decider.js';
 import { inviteDecider } from '../invites/invite.decider.js';
 import { inviteStream } from '../invites/invite.events.js';
 import { PasswordHasher } from './password-hasher.js';
 import { emailClaimDecider, userDecider } from './user.decider.js';
-import { emailClaimStream, userStream } from './user.events.js';
-import { RegisterUserCommand } from './register-user.command.js';
+import { type EmailClaimEvent, emailClaimStream, userStream } from './user.events.js';
+import { RegisterUserCommand, type RegisterUserResult } from './register-user.command.js';
 import {
   releaseClaims,
   ReleaseRegistrationClaimsJob,
@@ -26,6 +27,10 @@ const USER_ID_NAMESPACE = '0b8e5f2a-7c4d-4e1b-a9f3-5d2c8e7b6a14';
  * registrations cannot overrun it), claim the e-mail address (its own stream, so it is taken once), then register the
  * user. A step that fails gives back what the earlier ones took; when even that fails (the database went away), a job
  * retries it until it succeeds, so nothing stays claimed.
+ *
+ * A visitor's registration with a taken address (`ifEmailTaken: 'tell-owner'`) ends as a new address's does, as far
+ * as the visitor can tell: the invite use is given back, the password is hashed all the same (the answer takes as
+ * long), nothing of the owner's account changes, and the owner is told by e-mail (DuplicateRegistrationAttempted).
  */
 @CommandHandler(RegisterUserCommand)
 export class RegisterUserHandler implements ICommandHandler<RegisterUserCommand> {
@@ -37,7 +42,7 @@ export class RegisterUserHandler implements ICommandHandler<RegisterUserCommand>
     @Inject(JOB_QUEUE) private readonly queue: JobQueue,
   ) {}
 
-  async execute({ input, now }: RegisterUserCommand) {
+  async execute({ input, now }: RegisterUserCommand): Promise<RegisterUserResult> {
     const userId = input.userId ?? (input.commandId ? uuidv5(input.commandId, USER_ID_NAMESPACE) : randomUUID());
     const email = input.email.trim().toLowerCase();
     const at = now.toISOString();
@@ -96,8 +101,31 @@ export class RegisterUserHandler implements ICommandHandler<RegisterUserCommand>
       return { userId, position: result.position, events: result.events };
     } catch (err) {
       if (taken.invite || taken.email) await this.giveBack(claims, taken);
+      const emailTaken = err instanceof DomainError && err.code === 'EMAIL_TAKEN' && !taken.email;
+      if (emailTaken && input.ifEmailTaken === 'tell-owner') {
+        await this.hasher.hash(input.password);
+        return { userId, ...(await this.tellOwner(email, at, options('duplicate-notice'))), emailTaken: true };
+      }
       throw err;
     }
+  }
+
+  /** Tells the holder of a taken address that someone tried to register with it (their stream decides whether). */
+  private async tellOwner(email: string, at: string, options: HandleOptions) {
+    const claim = await this.store.readStream(emailClaimStream(email));
+    const { claimedBy } = fold(
+      emailClaimDecider,
+      claim.events.map((e) => ({ type: e.type, data: e.data }) as EmailClaimEvent),
+    );
+    if (!claimedBy) return { position: null, events: [] };
+    const result = await handleCommand(
+      this.store,
+      userDecider,
+      userStream(claimedBy),
+      { type: 'ReportDuplicateRegistration', data: { userId: claimedBy, now: at } },
+      options,
+    );
+    return { position: result.position, events: result.events };
   }
 
   private async giveBack(claims: RegistrationClaims, taken: { invite: boolean; email: boolean }) {

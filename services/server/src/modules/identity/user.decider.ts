@@ -1,3 +1,4 @@
+import { IDENTITY_MESSAGES } from '@seatlink/contracts';
 import { type Decider, DomainError } from '../../shared/event-sourcing/decider.js';
 import type { EmailClaimEvent, UserEvent, UserRegistered } from './user.events.js';
 
@@ -14,7 +15,19 @@ export interface UserState {
   banned: boolean;
   registeredAt: string | null;
   lastLoggedInAt: string | null;
+  /** When the password last changed: a sign-in link asked for before then no longer works. */
+  passwordChangedAt: string | null;
+  /** When the user was last told that someone registered with their address. */
+  duplicateRegistrationNoticeAt: string | null;
+  /** When a sign-in link was last asked for. */
+  signInLinkRequestedAt: string | null;
 }
+
+/** A sign-in link is sent at most once per this long: the one already sent still works (15 minutes). */
+export const SIGN_IN_LINK_INTERVAL_MS = 60 * 1000;
+
+/** At most one "someone registered with your address" e-mail per this long, however often it is tried. */
+export const DUPLICATE_REGISTRATION_NOTICE_INTERVAL_MS = 60 * 60 * 1000;
 
 export type UserCommand =
   | { type: 'RegisterUser'; data: Omit<UserRegistered['data'], 'registeredAt'> & { now: string } }
@@ -23,7 +36,12 @@ export type UserCommand =
   | { type: 'ChangePassword'; data: { userId: string; passwordHash: string; now: string } }
   | { type: 'ToggleBan'; data: { userId: string; by: string; now: string } }
   | { type: 'RequestVerificationEmail'; data: { userId: string; now: string } }
-  | { type: 'RequestPasswordReset'; data: { userId: string; by: string; now: string } };
+  | { type: 'RequestPasswordReset'; data: { userId: string; by: string; now: string } }
+  | { type: 'RequestSignInLink'; data: { userId: string; now: string } }
+  | { type: 'SignInWithLink'; data: { userId: string; linkIssuedAt: string; now: string } }
+  | { type: 'ReportDuplicateRegistration'; data: { userId: string; now: string } };
+
+const linkInvalid = () => new DomainError(IDENTITY_MESSAGES.signInLinkInvalid, 'SIGN_IN_LINK_INVALID', 400);
 
 const mustExist = (state: UserState) => {
   if (!state.exists) throw new DomainError('User not found', 'USER_NOT_FOUND', 404);
@@ -41,6 +59,9 @@ export const initialUserState = (): UserState => ({
   banned: false,
   registeredAt: null,
   lastLoggedInAt: null,
+  passwordChangedAt: null,
+  duplicateRegistrationNoticeAt: null,
+  signInLinkRequestedAt: null,
 });
 
 export const userDecider: Decider<UserState, UserCommand, UserEvent> = {
@@ -71,7 +92,11 @@ export const userDecider: Decider<UserState, UserCommand, UserEvent> = {
       case 'UserLoggedIn':
         return { ...state, lastLoggedInAt: event.data.at };
       case 'PasswordChanged':
-        return { ...state, passwordHash: event.data.passwordHash };
+        return { ...state, passwordHash: event.data.passwordHash, passwordChangedAt: event.data.at };
+      case 'DuplicateRegistrationAttempted':
+        return { ...state, duplicateRegistrationNoticeAt: event.data.at };
+      case 'SignInLinkRequested':
+        return { ...state, signInLinkRequestedAt: event.data.at };
       case 'VerificationEmailRequested':
       case 'PasswordResetRequested':
         return state;
@@ -127,6 +152,38 @@ export const userDecider: Decider<UserState, UserCommand, UserEvent> = {
           {
             type: 'PasswordResetRequested',
             data: { userId, email: state.email, firstName: state.firstName, by, at: now },
+          },
+        ];
+      }
+      case 'RequestSignInLink': {
+        // Only a user who could sign in gets a link; the caller answers the same either way.
+        if (!state.exists || state.banned || !state.emailVerified) return [];
+        const { userId, now } = command.data;
+        const last = state.signInLinkRequestedAt;
+        if (last && Date.parse(now) - Date.parse(last) < SIGN_IN_LINK_INTERVAL_MS) return [];
+        return [
+          { type: 'SignInLinkRequested', data: { userId, email: state.email, firstName: state.firstName, at: now } },
+        ];
+      }
+      case 'SignInWithLink': {
+        const { userId, linkIssuedAt, now } = command.data;
+        if (!state.exists || !state.emailVerified) throw linkInvalid();
+        if (state.banned) throw new DomainError('Your account has been banned', 'ACCOUNT_BANNED', 403);
+        // A new password voids the links asked for with the old one.
+        if (state.passwordChangedAt && Date.parse(state.passwordChangedAt) >= Date.parse(linkIssuedAt)) {
+          throw linkInvalid();
+        }
+        return [{ type: 'UserLoggedIn', data: { userId, at: now, method: 'link' } }];
+      }
+      case 'ReportDuplicateRegistration': {
+        if (!state.exists || state.banned) return [];
+        const { userId, now } = command.data;
+        const last = state.duplicateRegistrationNoticeAt;
+        if (last && Date.parse(now) - Date.parse(last) < DUPLICATE_REGISTRATION_NOTICE_INTERVAL_MS) return [];
+        return [
+          {
+            type: 'DuplicateRegistrationAttempted',
+            data: { userId, email: state.email, firstName: state.firstName, at: now },
           },
         ];
       }

@@ -1,4 +1,4 @@
-import { describe, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { deciderSpec } from '../../shared/event-sourcing/decider-specification.js';
 import { emailClaimDecider, userDecider } from './user.decider.js';
 import type { UserRegistered } from './user.events.js';
@@ -138,6 +138,121 @@ describe('email claim decider: release', () => {
     spec
       .given([claimed])
       .when({ type: 'ReleaseEmail', data: { email: 'ann@example.com', userId: 'u2' } })
+      .then([]);
+  });
+});
+
+describe('user decider: a sign-in link, when a sign-in needs a second proof', () => {
+  const spec = deciderSpec(userDecider);
+  const at = '2026-05-01T12:00:00.000Z';
+  const later = (ms: number) => new Date(Date.parse(at) + ms).toISOString();
+  const requested = {
+    type: 'SignInLinkRequested' as const,
+    data: { userId: 'u1', email: 'ann@example.com', firstName: 'Ann', at },
+  };
+  const banned = { type: 'UserBanned' as const, data: { userId: 'u1', by: 'a1', at } };
+  const unverified: UserRegistered = { ...registered, data: { ...registered.data, emailVerified: false } };
+
+  it('asks for a link for a verified user who may sign in', () => {
+    spec
+      .given([registered])
+      .when({ type: 'RequestSignInLink', data: { userId: 'u1', now: at } })
+      .then([requested]);
+  });
+
+  it('sends nothing for an unknown, banned or unverified user (the caller answers the same)', () => {
+    for (const history of [[], [registered, banned], [unverified]]) {
+      spec
+        .given(history)
+        .when({ type: 'RequestSignInLink', data: { userId: 'u1', now: at } })
+        .then([]);
+    }
+  });
+
+  it('sends at most one link a minute: the one sent still works', () => {
+    spec
+      .given([registered, requested])
+      .when({ type: 'RequestSignInLink', data: { userId: 'u1', now: later(59_000) } })
+      .then([]);
+    spec
+      .given([registered, requested])
+      .when({ type: 'RequestSignInLink', data: { userId: 'u1', now: later(60_000) } })
+      .then([{ ...requested, data: { ...requested.data, at: later(60_000) } }]);
+  });
+
+  it('signs in with a link: a login by link', () => {
+    spec
+      .given([registered, requested])
+      .when({ type: 'SignInWithLink', data: { userId: 'u1', linkIssuedAt: later(1_000), now: later(60_000) } })
+      .then([{ type: 'UserLoggedIn', data: { userId: 'u1', at: later(60_000), method: 'link' } }]);
+  });
+
+  it('refuses a link of a banned user as sign-in does', () => {
+    spec
+      .given([registered, requested, banned])
+      .when({ type: 'SignInWithLink', data: { userId: 'u1', linkIssuedAt: at, now: later(1_000) } })
+      .thenThrows({ code: 'ACCOUNT_BANNED' });
+  });
+
+  it('refuses a link sent before the password changed, and one of an unknown user', () => {
+    const changed = {
+      type: 'PasswordChanged' as const,
+      data: { userId: 'u1', passwordHash: 'h2', at: later(5_000), reason: 'reset' as const },
+    };
+    spec
+      .given([registered, requested, changed])
+      .when({ type: 'SignInWithLink', data: { userId: 'u1', linkIssuedAt: later(1_000), now: later(10_000) } })
+      .thenThrows({ code: 'SIGN_IN_LINK_INVALID', message: 'This sign-in link is invalid or has expired.' });
+    // A link sent after the change works.
+    spec
+      .given([registered, changed])
+      .when({ type: 'SignInWithLink', data: { userId: 'u1', linkIssuedAt: later(6_000), now: later(10_000) } })
+      .then([{ type: 'UserLoggedIn', data: { userId: 'u1', at: later(10_000), method: 'link' } }]);
+    spec
+      .given([])
+      .when({ type: 'SignInWithLink', data: { userId: 'u1', linkIssuedAt: at, now: at } })
+      .thenThrows({ code: 'SIGN_IN_LINK_INVALID' });
+  });
+});
+
+describe('user decider: someone registered with the address', () => {
+  const spec = deciderSpec(userDecider);
+  const at = '2026-05-01T12:00:00.000Z';
+  const later = (ms: number) => new Date(Date.parse(at) + ms).toISOString();
+  const noticed = {
+    type: 'DuplicateRegistrationAttempted' as const,
+    data: { userId: 'u1', email: 'ann@example.com', firstName: 'Ann', at },
+  };
+
+  it('tells the holder, and changes nothing else of the user', () => {
+    spec
+      .given([registered])
+      .when({ type: 'ReportDuplicateRegistration', data: { userId: 'u1', now: at } })
+      .then([noticed]);
+    const state = [registered, noticed].reduce(userDecider.evolve, userDecider.initialState());
+    const before = [registered].reduce(userDecider.evolve, userDecider.initialState());
+    expect({ ...state, duplicateRegistrationNoticeAt: null }).toEqual(before);
+  });
+
+  it('tells them at most once an hour, however often it is tried', () => {
+    spec
+      .given([registered, noticed])
+      .when({ type: 'ReportDuplicateRegistration', data: { userId: 'u1', now: later(59 * 60_000) } })
+      .then([]);
+    spec
+      .given([registered, noticed])
+      .when({ type: 'ReportDuplicateRegistration', data: { userId: 'u1', now: later(60 * 60_000) } })
+      .then([{ ...noticed, data: { ...noticed.data, at: later(60 * 60_000) } }]);
+  });
+
+  it('tells nobody when the holder is not registered (yet) or is banned', () => {
+    spec
+      .given([])
+      .when({ type: 'ReportDuplicateRegistration', data: { userId: 'u1', now: at } })
+      .then([]);
+    spec
+      .given([registered, { type: 'UserBanned', data: { userId: 'u1', by: 'a1', at } }])
+      .when({ type: 'ReportDuplicateRegistration', data: { userId: 'u1', now: at } })
       .then([]);
   });
 });

@@ -15,7 +15,15 @@ export type UserRegistered = DomainEvent<
     inviteCode?: string;
   }
 >;
-export type UserLoggedIn = DomainEvent<'UserLoggedIn', { userId: string; at: string }>;
+export type UserLoggedIn = DomainEvent<
+  'UserLoggedIn',
+  {
+    userId: string;
+    at: string;
+    /** `link`: with a one-time link e-mailed to them (a second proof); absent: with the password. */
+    method?: 'link';
+  }
+>;
 export type EmailVerified = DomainEvent<'EmailVerified', { userId: string; at: string }>;
 export type PasswordChanged = DomainEvent<
   'PasswordChanged',
@@ -35,6 +43,23 @@ export type PasswordResetRequested = DomainEvent<
   { userId: string; email: string; firstName: string; by: string; at: string }
 >;
 
+/**
+ * The right password arrived for an account past its count of failed sign-ins from anywhere: the user must prove it is
+ * them with a one-time link; a reaction e-mails it.
+ */
+export type SignInLinkRequested = DomainEvent<
+  'SignInLinkRequested',
+  { userId: string; email: string; firstName: string; at: string }
+>;
+/**
+ * Someone registered with the user's address (it is taken, so nothing was created); a reaction tells the user, with a
+ * way to sign in or reset the password. The visitor was answered as for a new address.
+ */
+export type DuplicateRegistrationAttempted = DomainEvent<
+  'DuplicateRegistrationAttempted',
+  { userId: string; email: string; firstName: string; at: string }
+>;
+
 export type UserEvent =
   | UserRegistered
   | UserLoggedIn
@@ -43,7 +68,9 @@ export type UserEvent =
   | UserBanned
   | UserUnbanned
   | VerificationEmailRequested
-  | PasswordResetRequested;
+  | PasswordResetRequested
+  | SignInLinkRequested
+  | DuplicateRegistrationAttempted;
 
 /** The claim on an e-mail address: one stream per address, so two registrations cannot both take it. */
 export type EmailClaimed = DomainEvent<'EmailClaimed', { email: string; userId: string }>;

@@ -31,6 +31,7 @@ import {
 } from '../../infra/payments/payment-gateway.port.js';
 import { TestPaymentGateway } from '../../infra/payments/test-payment-gateway.js';
 import { ReadModelWaiter } from '../../infra/subscriptions/read-model-waiter.js';
+import { Throttled } from '../../infra/throttle/throttled.guard.js';
 import { DomainError } from '../../shared/event-sourcing/decider.js';
 import { ClientIp, CurrentUser } from '../identity/auth.decorators.js';
 import { CommandId } from '../../infra/http/command-id.js';
@@ -78,6 +79,7 @@ export class PaymentsController {
   /** Charges the card and, when the payment succeeded, credits the balance before answering. */
   @Post('topup')
   @HttpCode(200)
+  @Throttled('top-up')
   async topup(
     @Body({ schema: topupRequestSchema }) body: TopupCommandInput,
     @CurrentUser() user: User,
@@ -107,6 +109,7 @@ export class PaymentsController {
    */
   @Post('topup/:id/complete')
   @HttpCode(200)
+  @Throttled('top-up')
   async complete(
     @Param('id', { schema: paymentIntentIdParamSchema }) paymentIntentId: string,
     @CurrentUser() user: User,

@@ -20,6 +20,7 @@ import { DATABASE } from '../../infra/db/database.module.js';
 import type { Database } from '../../infra/db/database.js';
 import { CommandId } from '../../infra/http/command-id.js';
 import { ReadModelWaiter } from '../../infra/subscriptions/read-model-waiter.js';
+import { Throttled } from '../../infra/throttle/throttled.guard.js';
 import { DomainError } from '../../shared/event-sourcing/decider.js';
 import { ClientIp, CurrentUser } from '../identity/auth.decorators.js';
 import { DeleteWalletAccountCommand } from './delete-account.command.js';
@@ -72,6 +73,7 @@ export class AccountsController {
   }
 
   @Post('accounts')
+  @Throttled('wallet-sign-in')
   async link(
     @Body({ schema: linkAccountRequestSchema }) body: LinkAccountRequest,
     @CurrentUser() user: User,
@@ -87,6 +89,7 @@ export class AccountsController {
   /** Links each account on its own: the good ones are linked, each refusal says why. */
   @Post('accounts/batch')
   @HttpCode(200)
+  @Throttled('wallet-sign-in-batch')
   async linkBatch(
     @Body({ schema: batchLinkRequestSchema }) body: BatchLinkRequest,
     @CurrentUser() user: User,
@@ -119,6 +122,7 @@ export class AccountsController {
 
   @Post('accounts/:id/reauth')
   @HttpCode(200)
+  @Throttled('wallet-sign-in')
   async reauth(
     @Param('id', { schema: accountIdParamSchema }) accountId: string,
     @Body({ schema: linkAccountRequestSchema }) body: LinkAccountRequest,

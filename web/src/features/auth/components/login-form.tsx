@@ -5,7 +5,7 @@ import { linkClassName } from '../../../components/ui/auth-shell';
 import { Button } from '../../../components/ui/button';
 import { FormField } from '../../../components/ui/form-field';
 import { getCaptchaToken } from '../../../lib/captcha';
-import { EMAIL_NOT_VERIFIED } from '../auth.constants';
+import { EMAIL_NOT_VERIFIED, SIGN_IN_LINK_SENT } from '../auth.constants';
 import { useAuthStore } from '../auth.store';
 import { EmailNotVerifiedNotice } from './email-not-verified-notice';
 import { ForgotPasswordModal } from './forgot-password-modal';
@@ -97,6 +97,10 @@ export function LoginForm() {
 
         {error && error.code === EMAIL_NOT_VERIFIED ? (
           <EmailNotVerifiedNotice message={error.message} email={email} onDismiss={clearError} />
+        ) : error && error.code === SIGN_IN_LINK_SENT ? (
+          <Alert tone="info" data-testid="sign-in-link-sent">
+            {error.message}
+          </Alert>
         ) : error ? (
           <Alert tone="error" data-testid="login-error">
             {error.message}
