@@ -63,9 +63,9 @@ describe('a streamed answer that fails ends that answer, never the process', () 
     database = stack.app.get<Database>(DATABASE);
     admin = new ApiClient(stack.baseUrl);
     await admin.login('admin@seatlink.test', 'Admin123!');
-    [farUser, infiniteUser, plainUser] = await Promise.all(
-      [0, 1, 2].map(async () => (await createVerifiedUser(stack.app)).id),
-    );
+    farUser = (await createVerifiedUser(stack.app)).id;
+    infiniteUser = (await createVerifiedUser(stack.app)).id;
+    plainUser = (await createVerifiedUser(stack.app)).id;
     const insert = (userId: string, count: number, firstAt: string) =>
       database.query(
         `insert into audit_entries (id, user_id, created_at, event_type, status, ticket_id, distribution_id,
