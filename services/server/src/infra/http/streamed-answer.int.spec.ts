@@ -148,6 +148,23 @@ describe('a streamed answer that fails ends that answer, never the process', () 
     await stillServing();
   });
 
+  it('a burst of exports, failing and whole, at once: each ends as it should, and the process serves on', async () => {
+    const failing = Array.from({ length: 8 }, async () => {
+      const res = await exportOf(farUser, 'identity');
+      return { status: res.status, ...(await readToEnd(res)) };
+    });
+    const early = Array.from({ length: 4 }, async () => (await exportOf(infiniteUser, 'identity')).status);
+    const whole = Array.from({ length: 4 }, async () => readToEnd(await exportOf(plainUser, 'gzip')));
+    const { result } = await captureOutput(() =>
+      Promise.all([Promise.all(failing), Promise.all(early), Promise.all(whole)]),
+    );
+    const [cut, refused, complete] = result;
+    expect(cut.every((r) => r.status === 200 && r.cutOff)).toBe(true);
+    expect(refused).toEqual([500, 500, 500, 500]);
+    expect(complete.every((r) => !r.cutOff && r.text.trim().split(/\r?\n/).length === 1 + 2100)).toBe(true);
+    await stillServing();
+  });
+
   it('a client that goes away mid-answer stops the export, and is no error of the server', async () => {
     const controller = new AbortController();
     const { log } = await captureOutput(async () => {

@@ -2,7 +2,7 @@ import { PassThrough, pipeline, Readable } from 'node:stream';
 import { Logger } from '@nestjs/common';
 import type { FastifyReply } from 'fastify';
 import { rootCause } from '../db/db-errors.js';
-const loggableError = (e: unknown) => String(e);
+import { loggableError } from './http-exception.filter.js';
 
 const logger = new Logger('Http');
 
