@@ -499,7 +499,8 @@ describe('the API under fuzzing: no 5xx, the process alive, and a refused reques
         WALLET_PROVIDER_URL: url,
         // No sync of its own during the run (the one on linking is waited for): every write is a request's.
         WALLET_SYNC_FOLLOW_UPS_MS: '',
-        WALLET_SYNC_EVERY_MS: String(365 * 24 * 3600_000),
+        // (Twenty days: the in-process queue's timers hold at most 24.8 days.)
+        WALLET_SYNC_EVERY_MS: String(20 * 24 * 3600_000),
       },
     });
     database = stack.app.get<Database>(DATABASE);
@@ -550,7 +551,8 @@ describe('the API under fuzzing: no 5xx, the process alive, and a refused reques
       .sort()
       .map((name) => `select '${name}' as t, count(*)::text as n from "${name}"`)
       .join(' union all ');
-    await settle();
+    // The wallet's sync and what it set going (who holds each pass first) done, and quiet for a while.
+    await settle(100, 5);
   }, 120_000);
   afterAll(async () => {
     await stack?.close();
@@ -572,14 +574,15 @@ describe('the API under fuzzing: no 5xx, the process alive, and a refused reques
   }
 
   /** Until what a request set going is done (e-mails, jobs): caught up, and nothing moving for a moment. */
-  async function settle() {
+  async function settle(quietMs = 25, quietRounds = 1) {
     let last = '';
-    for (let i = 0; i < 40; i++) {
+    let quiet = 0;
+    for (let i = 0; i < 400 && quiet < quietRounds; i++) {
       await caughtUp();
       const now = JSON.stringify(await snapshot());
-      if (now === last) return;
+      quiet = now === last ? quiet + 1 : 0;
       last = now;
-      await new Promise((r) => setTimeout(r, 25));
+      if (quiet < quietRounds) await new Promise((r) => setTimeout(r, quietMs));
     }
   }
 
