@@ -47,6 +47,8 @@ const sharedNotFeatures = {
 };
 
 const serverFiles = ['services/server/src/**/*.ts'];
+const streamedAnswers =
+  'Answer with a stream through sendStreamed() (infra/http/streamed-answer): an error must end its answer, not the process.';
 
 export default tseslint.config(
   {
@@ -105,5 +107,25 @@ export default tseslint.config(
   {
     files: ['web/src/lib/**/*.{ts,tsx}'],
     rules: { 'no-restricted-imports': ['error', { patterns: [sharedNotFeatures] }] },
+  },
+  // A feature answers with a stream only through sendStreamed() (infra/http/streamed-answer.ts): streams joined with
+  // .pipe() leave an error without a listener, and one unheard 'error' ends the whole process.
+  {
+    files: ['services/server/src/modules/**/*.ts'],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        {
+          paths: ['node:stream', 'stream', 'node:stream/promises', 'stream/promises'].map((name) => ({
+            name,
+            message: streamedAnswers,
+          })),
+        },
+      ],
+      'no-restricted-syntax': [
+        'error',
+        { selector: "CallExpression[callee.property.name='pipe']", message: streamedAnswers },
+      ],
+    },
   },
 );

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { dateMessages, isoDateTime } from './dates.js';
 import { hasForbiddenCharacters } from './text.js';
 
 /** SPEC.md §9: the audit log's event types, with their labels. */
@@ -35,13 +36,7 @@ export interface AuditsResponse {
 const repeated = <T extends z.ZodType>(item: T) =>
   z.preprocess((value) => (value === undefined ? [] : Array.isArray(value) ? value : [value]), z.array(item).max(10));
 
-const isoDate = (label: string) =>
-  z
-    .string()
-    .max(64, `${label} must be a date and time`)
-    .refine((value) => !Number.isNaN(Date.parse(value)), `${label} must be a date and time`)
-    .transform((value) => new Date(value).toISOString())
-    .optional();
+const isoDate = (label: string) => isoDateTime(dateMessages(label)).optional();
 
 /** The start of an id or address to match (the filter boxes match what an entry's value starts with). */
 const prefix = (label: string) =>
@@ -126,9 +121,5 @@ export interface UserStateAt {
 }
 
 export const historyQuerySchema = z.object({
-  at: z
-    .string({ error: 'at must be a date and time' })
-    .max(64, 'at must be a date and time')
-    .refine((value) => !Number.isNaN(Date.parse(value)), 'at must be a date and time')
-    .transform((value) => new Date(value).toISOString()),
+  at: isoDateTime(dateMessages('at')),
 });

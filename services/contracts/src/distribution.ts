@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { isoDateTime } from './dates.js';
 import type { MaybePending } from './identity.js';
 
 /** Tickets one distribute request may carry. */
@@ -32,13 +33,12 @@ export const DISTRIBUTION_ERROR_CODES = [
 ] as const;
 export type DistributionErrorCode = (typeof DISTRIBUTION_ERROR_CODES)[number];
 
-const expiryDate = z
-  .string({ error: DISTRIBUTION_MESSAGES.expiryInvalid })
-  .max(64, DISTRIBUTION_MESSAGES.expiryInvalid)
-  .refine((value) => !Number.isNaN(Date.parse(value)), DISTRIBUTION_MESSAGES.expiryInvalid)
+const expiryDate = isoDateTime({
+  invalid: DISTRIBUTION_MESSAGES.expiryInvalid,
+  outOfRange: DISTRIBUTION_MESSAGES.expiryTooLate,
+})
   .refine((value) => Date.parse(value) >= Date.now() + MIN_LINK_EXPIRY_MS - 60_000, DISTRIBUTION_MESSAGES.expiryTooSoon)
-  .refine((value) => Date.parse(value) <= Date.now() + MAX_LINK_EXPIRY_MS, DISTRIBUTION_MESSAGES.expiryTooLate)
-  .transform((value) => new Date(value).toISOString());
+  .refine((value) => Date.parse(value) <= Date.now() + MAX_LINK_EXPIRY_MS, DISTRIBUTION_MESSAGES.expiryTooLate);
 
 /**
  * POST /v1/tickets/distribute (SPEC.md §7). `expiry_date` null or absent: the link does not expire by time (a minute

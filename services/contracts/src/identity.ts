@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import type { User } from './auth.js';
+import { isoDateText } from './dates.js';
 import { clientToken, emailAddress, hasForbiddenCharacters, notAllowedMessage, plainText } from './text.js';
 
 const email = emailAddress('Please enter a valid email address');
@@ -153,9 +154,7 @@ export const createInviteRequestSchema = z.object({
     .min(INVITE_MAX_USES.min, 'max_uses must be between 1 and 1000')
     .max(INVITE_MAX_USES.max, 'max_uses must be between 1 and 1000')
     .default(INVITE_MAX_USES.default),
-  expires_at: z.iso
-    .date({ error: 'expires_at must be a date (YYYY-MM-DD)' })
-    .or(z.iso.datetime({ offset: true, error: 'expires_at must be a date (YYYY-MM-DD)' })),
+  expires_at: isoDateText({ invalid: 'expires_at must be a date (YYYY-MM-DD)' }),
 });
 export type CreateInviteRequest = z.input<typeof createInviteRequestSchema>;
 

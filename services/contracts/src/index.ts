@@ -5,6 +5,7 @@ export * from './queues.js';
 export * from './health.js';
 export * from './identity.js';
 export * from './text.js';
+export * from './dates.js';
 export * from './routes.js';
 export * from './pages.js';
 export * from './accounts.js';

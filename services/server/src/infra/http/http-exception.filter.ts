@@ -2,7 +2,7 @@ import { type ArgumentsHost, Catch, type ExceptionFilter, HttpException, Logger 
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { DomainError } from '../../shared/event-sourcing/decider.js';
 import { InvalidEventDataError, WrongExpectedRevisionError } from '../event-store/event-store.port.js';
-import { rootCause, safeErrorMessage } from '../db/db-errors.js';
+import { errorCode, rootCause, safeErrorMessage } from '../db/db-errors.js';
 import { isTransientDatabaseError } from '../db/transient-errors.js';
 import { isRedisUnavailableError } from '../redis/redis-client.js';
 import type { WebApp } from './web-app.js';
@@ -72,16 +72,26 @@ export function errorAnswer(exception: unknown): ErrorBody {
       retryAfterSeconds: 1,
     };
   }
-  // Never the query's parameters (drizzle puts them in its message): they may be hashes or tokens.
-  const root = rootCause(exception);
-  logger.error(root instanceof Error && root.stack ? root.stack : safeErrorMessage(exception));
+  logger.error(loggableError(exception));
   return { message: 'Something went wrong', statusCode: 500 };
+}
+
+/**
+ * An unexpected error as a log line may show it: the driver's error and stack, never drizzle's wrapper (its message
+ * carries the query's parameters, which may be hashes or tokens), and never the value PostgreSQL quotes back from a
+ * parameter it refused (`invalid input syntax for type uuid: "…"`).
+ */
+export function loggableError(exception: unknown): string {
+  const root = rootCause(exception);
+  const text = root instanceof Error && root.stack ? root.stack : safeErrorMessage(exception);
+  return errorCode(root) === undefined ? text : text.replace(/^(.*?: )".*"/gm, '$1"…"');
 }
 
 /** Sends an error as every call answers one (`errorAnswer`), with Retry-After when the client should come back. */
 export function sendError(reply: FastifyReply, body: ErrorBody): void {
   if (body.retryAfterSeconds !== undefined) void reply.header('Retry-After', String(body.retryAfterSeconds));
-  void reply.status(body.statusCode).send(body);
+  // JSON whatever the call answers when it succeeds (a CSV export that failed before its first byte).
+  void reply.status(body.statusCode).type('application/json; charset=utf-8').send(body);
 }
 
 /**

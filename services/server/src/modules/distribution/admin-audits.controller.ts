@@ -1,4 +1,3 @@
-import { Readable } from 'node:stream';
 import { Controller, Get, Header, Inject, Param, Query, Res } from '@nestjs/common';
 import {
   AUDIT_EVENT_TYPES,
@@ -13,6 +12,7 @@ import { stringify } from 'csv-stringify';
 import type { FastifyReply } from 'fastify';
 import { DATABASE } from '../../infra/db/database.module.js';
 import type { Database } from '../../infra/db/database.js';
+import { sendStreamed } from '../../infra/http/streamed-answer.js';
 import { AdminOnly } from '../identity/auth.decorators.js';
 import { auditBatches, listAudits } from './read-models/audit.queries.js';
 
@@ -68,12 +68,10 @@ export class AdminAuditsController {
     @Res() reply: FastifyReply,
   ) {
     const batches = auditBatches(this.database.db, userId, query, 2000, MAX_AUDIT_EXPORT_ROWS);
-    const rows = Readable.from(
-      (async function* () {
-        for await (const batch of batches) for (const entry of batch) yield csvRow(entry);
-      })(),
-    );
-    const csv = rows.pipe(stringify({ header: true, columns: CSV_COLUMNS, bom: true }));
-    return reply.header('content-disposition', `attachment; filename="audit-${userId}.csv"`).send(csv);
+    const rows = (async function* () {
+      for await (const batch of batches) for (const entry of batch) yield csvRow(entry);
+    })();
+    void reply.header('content-disposition', `attachment; filename="audit-${userId}.csv"`);
+    return sendStreamed(reply, 'Audit CSV export', rows, stringify({ header: true, columns: CSV_COLUMNS, bom: true }));
   }
 }
