@@ -18,6 +18,9 @@ import {
 
 type JobState = 'delayed' | 'waiting' | 'active';
 
+/** The longest wait one Node timer holds. */
+const MAX_TIMER_MS = 2 ** 31 - 1;
+
 interface EmbeddedJob {
   readonly id: string;
   name: string;
@@ -222,12 +225,19 @@ export class EmbeddedJobQueue implements JobQueue {
       return;
     }
     job.state = 'delayed';
+    // Node holds a timer at most 2^31 - 1 ms (24.8 days) and fires a longer one at once: a longer wait is waited in
+    // parts.
+    const wait = Math.min(delayMs, MAX_TIMER_MS);
     job.timer = setTimeout(() => {
       job.timer = null;
+      if (delayMs > wait) {
+        this.enqueue(queue, state, job, delayMs - wait);
+        return;
+      }
       job.state = 'waiting';
       state.waiting.push(job);
       this.pump(queue, state);
-    }, delayMs);
+    }, wait);
   }
 
   /** Forgets a job that has not started (a running one just finishes). */

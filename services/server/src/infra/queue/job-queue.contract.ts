@@ -117,6 +117,16 @@ export function jobQueueContract(name: string, open: OpenJobQueue) {
       expect(runs[1]!.at - t0).toBeGreaterThanOrEqual(150 - SLACK_MS);
     });
 
+    it('waits out delays and rhythms longer than a timer holds (24.8 days)', async () => {
+      const { runs, handler } = recorder();
+      await queue.process(Q, handler);
+      const days = (n: number) => n * 24 * 3600 * 1000;
+      await queue.add(Q, 'in-a-month', {}, { delayMs: days(30) });
+      await queue.add(Q, 'every-forty-days', {}, { repeat: { everyMs: days(40) }, delayMs: days(40) });
+      await sleep(300);
+      expect(runs).toEqual([]);
+    });
+
     it('repeats a job every N ms until it is removed', async () => {
       const { runs, handler } = recorder();
       await queue.process(Q, handler);

@@ -1,22 +1,19 @@
+import { randomUUID } from 'node:crypto';
 import type { INestApplicationContext } from '@nestjs/common';
-import { type DistributeResponse, QueueName, SOCKET_PATH, type Ticket, type User } from '@seatlink/contracts';
+import { type DistributeResponse, QueueName, SOCKET_PATH, type Ticket } from '@seatlink/contracts';
 import type { WalletSimApp } from '@seatlink/wallet-sim';
 import { Redis } from 'ioredis';
 import { io } from 'socket.io-client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { hasRedisServer, type PrivateRedis, startPrivateRedis } from '../../testing/private-redis.js';
-import {
-  ApiClient,
-  startTestStack,
-  startTestWorker,
-  subscriptionsCaughtUp,
-  type TestStack,
-} from '../../testing/test-app.js';
+import { startSplitStack } from '../../testing/split-stack.js';
+import { type ApiClient, startTestWorker, subscriptionsCaughtUp, type TestStack } from '../../testing/test-app.js';
 import { testEnv } from '../../testing/test-database.js';
-import { linkWalletWith, passes, type SimControl, simControl, startSim } from '../../testing/wallet-fixture.js';
+import { linkWalletWith, passes, type SimControl } from '../../testing/wallet-fixture.js';
 import { DATABASE } from '../db/database.module.js';
 import type { Database } from '../db/database.js';
 import { JOB_QUEUE, type JobQueue } from '../queue/queue.port.js';
+import { periodicSyncKey, SyncWalletAccountJob } from '../../modules/wallet-accounts/sync-wallet-account.job.js';
 
 /** A request must answer within this, whatever Redis does (a bound on hanging, not a measure of speed). */
 const ANSWERS_WITHIN_MS = 8000;
@@ -56,27 +53,12 @@ describe.skipIf(!testEnv.databaseUrl || !hasRedisServer())('when Redis loses its
 
   beforeAll(async () => {
     redis = await startPrivateRedis();
-    let url: string;
-    ({ sim, url } = await startSim());
-    control = simControl(url);
-    api = await startTestStack({
-      role: 'api',
-      env: {
-        REDIS_URL: redis.url,
-        REDIS_COMMAND_TIMEOUT_MS: '300',
-        WALLET_PROVIDER_URL: url,
-        WALLET_SYNC_FOLLOW_UPS_MS: '',
-        WALLET_SYNC_EVERY_MS: '1500',
-        JOB_SCHEDULES_CHECK_MS: '500',
-      },
-    });
-    worker = await startTestWorker(api.config);
-    const { seed } = await import('../../seed.js');
-    await seed(worker);
-    admin = new ApiClient(api.baseUrl);
-    user = new ApiClient(api.baseUrl);
-    await admin.login('admin@seatlink.test', 'Admin123!');
-    userId = ((await user.login('user@seatlink.test', 'User1234!')).body.user as User).id;
+    ({ sim, control, api, worker, admin, user, userId } = await startSplitStack({
+      REDIS_URL: redis.url,
+      REDIS_COMMAND_TIMEOUT_MS: '300',
+      WALLET_SYNC_EVERY_MS: '1500',
+      JOB_SCHEDULES_CHECK_MS: '500',
+    }));
     await admin.request('PUT', `/v1/admin/users/${userId}/credits`, { credits: 100 });
     ({ tickets } = await linkWalletWith(user, control, 'redis@wallet.test', passes('redis', 4)));
     await subscriptionsCaughtUp(worker);
@@ -105,6 +87,21 @@ describe.skipIf(!testEnv.databaseUrl || !hasRedisServer())('when Redis loses its
     const after = await syncCalls();
     await expect.poll(syncCalls, { timeout: 15_000 }).toBeGreaterThan(after + 1);
   }, 40_000);
+
+  it('drops a schedule made again for an account deleted meanwhile, at its first run', async () => {
+    const queue = worker!.get<JobQueue>(JOB_QUEUE);
+    const gone = randomUUID();
+    // As a check that read the accounts just before a deletion would make it.
+    await queue.add(
+      QueueName.WalletSync,
+      SyncWalletAccountJob.jobName,
+      { accountId: gone, reason: 'periodic' },
+      { jobId: periodicSyncKey(gone), repeat: { everyMs: 600_000 } },
+    );
+    expect((await queue.repeatables(QueueName.WalletSync)).has(periodicSyncKey(gone))).toBe(true);
+    await worker!.get(SyncWalletAccountJob).run({ accountId: gone, reason: 'periodic' });
+    expect((await queue.repeatables(QueueName.WalletSync)).has(periodicSyncKey(gone))).toBe(false);
+  });
 
   it('says in /health when wallet syncs are overdue', async () => {
     const database = api.app.get<Database>(DATABASE);

@@ -135,7 +135,8 @@ export class DistributeTicketsHandler implements ICommandHandler<DistributeTicke
       position = this.latest([position, outcome.position]);
       if (outcome.conflicts.length === 0) break;
       if (round >= MAX_ROUNDS) {
-        refused.push(...outcome.conflicts.map((c) => ({ ...c, error: DISTRIBUTION_REFUSALS.distributed() })));
+        // Beaten again and again: voided and paid back, which is what the answer says.
+        refused.push(...outcome.conflicts.map((c) => ({ ...c, error: DISTRIBUTION_REFUSALS.notMade() })));
         break;
       }
       // Decided again: taken by another request meanwhile (refused), or given up by the settle of this very request

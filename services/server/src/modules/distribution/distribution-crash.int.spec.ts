@@ -6,15 +6,10 @@ import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { EVENT_STORE, type EventStore } from '../../infra/event-store/event-store.port.js';
 import { type ApiProcess, startApiProcess } from '../../testing/api-process.js';
-import {
-  ApiClient,
-  startTestStack,
-  startTestWorker,
-  subscriptionsCaughtUp,
-  type TestStack,
-} from '../../testing/test-app.js';
+import { startSplitStack } from '../../testing/split-stack.js';
+import { ApiClient, subscriptionsCaughtUp, type TestStack } from '../../testing/test-app.js';
 import { testEnv } from '../../testing/test-database.js';
-import { linkWalletWith, passes, simControl, startSim } from '../../testing/wallet-fixture.js';
+import { linkWalletWith, passes, type SimControl } from '../../testing/wallet-fixture.js';
 import { creditStream } from '../credits/credits.events.js';
 import { DistributionSettlements } from './distribution-settlements.service.js';
 
@@ -45,33 +40,19 @@ describe.skipIf(!testEnv.databaseUrl)('a distribution request killed half-way, t
   const balanceOf = async () => ((await user.request('GET', '/v1/me')).body as unknown as User).balance;
 
   beforeAll(async () => {
-    let url: string;
-    ({ sim, url } = await startSim());
-    api = await startTestStack({
-      role: 'api',
-      env: {
-        WALLET_PROVIDER_URL: url,
-        WALLET_SYNC_FOLLOW_UPS_MS: '',
-        WALLET_SYNC_EVERY_MS: '600000',
-        DISTRIBUTION_SETTLE_AFTER_MS: '1000',
-      },
-    });
-    worker = await startTestWorker(api.config);
-    const { seed } = await import('../../seed.js');
-    await seed(worker);
+    let control: SimControl;
+    ({ sim, control, api, worker, admin, user, userId } = await startSplitStack({
+      DISTRIBUTION_SETTLE_AFTER_MS: '1000',
+    }));
     sql = new pg.Client({ connectionString: api.config.DATABASE_URL });
     await sql.connect();
     // Every new session checks, during a long statement, whether its client is still there.
     await sql.query(
       `alter database ${pg.escapeIdentifier(sql.database!)} set client_connection_check_interval = '50ms'`,
     );
-    admin = new ApiClient(api.baseUrl);
-    user = new ApiClient(api.baseUrl);
-    await admin.login('admin@seatlink.test', 'Admin123!');
-    userId = ((await user.login('user@seatlink.test', 'User1234!')).body.user as User).id;
     ({ tickets } = await linkWalletWith(
       user,
-      simControl(url),
+      control,
       'crash@wallet.test',
       passes('crash', 2 * REQUESTS * TICKETS_PER_REQUEST),
       60_000,
@@ -219,13 +200,17 @@ describe.skipIf(!testEnv.databaseUrl)('a distribution request killed half-way, t
     await admin.request('PUT', `/v1/admin/users/${userId}/credits`, { credits: 1000 });
     const { requests } = await crash(batch);
     const settlements = worker.get(DistributionSettlements);
-    await sql.query('update distribution_settlements set due_at = now()');
+    // What the dead process left is due now, and settled while the retries run (their own payments are due only
+    // when their settle delay has passed, as in life).
+    const [{ now }] = (await sql.query<{ now: Date }>('select now()')).rows as [{ now: Date }];
+    const due = () => sql.query('update distribution_settlements set due_at = now() where created_at <= $1', [now]);
+    await due();
     await Promise.all([
       retry(requests),
       settlements.settleDue(),
       (async () => {
         for (let i = 0; i < 20; i++) {
-          await sql.query('update distribution_settlements set due_at = now()');
+          await due();
           await settlements.settleDue(5);
         }
       })(),

@@ -12,14 +12,9 @@ import {
   type ExpectedRevision,
   type NewEvent,
 } from '../../infra/event-store/event-store.port.js';
-import {
-  ApiClient,
-  startTestStack,
-  startTestWorker,
-  subscriptionsCaughtUp,
-  type TestStack,
-} from '../../testing/test-app.js';
-import { linkWalletWith, passes, simControl, startSim } from '../../testing/wallet-fixture.js';
+import { startSplitStack } from '../../testing/split-stack.js';
+import { ApiClient, startTestWorker, subscriptionsCaughtUp, type TestStack } from '../../testing/test-app.js';
+import { linkWalletWith, passes, type SimControl } from '../../testing/wallet-fixture.js';
 import { DistributeTicketsCommand } from './distribute-tickets.command.js';
 import { DistributeTicketsHandler } from './distribute-tickets.handler.js';
 import { DistributionSettlements } from './distribution-settlements.service.js';
@@ -56,26 +51,10 @@ describe('distribution when the worker or the database goes away', () => {
   const balanceOf = async () => ((await user.request('GET', '/v1/me')).body as unknown as User).balance;
 
   beforeAll(async () => {
-    let url: string;
-    ({ sim, url } = await startSim());
-    api = await startTestStack({
-      role: 'api',
-      env: {
-        WALLET_PROVIDER_URL: url,
-        WALLET_SYNC_FOLLOW_UPS_MS: '',
-        WALLET_SYNC_EVERY_MS: '600000',
-        READ_MODEL_WAIT_MS: '300',
-      },
-    });
-    worker = await startTestWorker(api.config);
-    const { seed } = await import('../../seed.js');
-    await seed(worker);
-    user = new ApiClient(api.baseUrl);
-    admin = new ApiClient(api.baseUrl);
-    await admin.login('admin@seatlink.test', 'Admin123!');
-    userId = ((await user.login('user@seatlink.test', 'User1234!')).body.user as User).id;
+    let control: SimControl;
+    ({ sim, control, api, worker, admin, user, userId } = await startSplitStack({ READ_MODEL_WAIT_MS: '300' }));
     await admin.request('PUT', `/v1/admin/users/${userId}/credits`, { credits: 100 });
-    ({ tickets } = await linkWalletWith(user, simControl(url), 'outage@wallet.test', passes('outage', 6)));
+    ({ tickets } = await linkWalletWith(user, control, 'outage@wallet.test', passes('outage', 6)));
     await subscriptionsCaughtUp(worker);
   }, 60_000);
   afterAll(async () => {

@@ -10,6 +10,7 @@ import type { Database } from '../../infra/db/database.js';
 import { queryRows } from '../../infra/db/database.js';
 import { EVENT_STORE, type EventStore } from '../../infra/event-store/event-store.port.js';
 import { type Job, QueueJob } from '../../infra/queue/jobs.module.js';
+import { JOB_QUEUE, type JobQueue } from '../../infra/queue/queue.port.js';
 import { REALTIME_PUBLISHER, type RealtimePublisher } from '../../infra/realtime/realtime.publisher.js';
 import { ProviderRateLimiter } from '../../infra/wallet/provider-rate-limiter.js';
 import { TokenCipher } from '../../infra/wallet/token-cipher.js';
@@ -28,6 +29,9 @@ import { fold } from '../../shared/event-sourcing/decider.js';
 import { walletAccountDecider } from './wallet-account.decider.js';
 import { type PassDetails, type WalletAccountEvent, walletAccountStream } from './wallet-account.events.js';
 import { walletCredentials, walletSyncState } from './wallet-accounts.schema.js';
+
+/** The repeating sync of an account, by its key. */
+export const periodicSyncKey = (accountId: string) => `sync-periodic-${accountId}`;
 
 export interface SyncWalletAccountData {
   accountId: string;
@@ -120,6 +124,7 @@ export class SyncWalletAccountJob implements Job<SyncWalletAccountData> {
     private readonly limiter: ProviderRateLimiter,
     private readonly cipher: TokenCipher,
     @Inject(APP_CONFIG) config: AppConfig,
+    @Inject(JOB_QUEUE) private readonly jobs: JobQueue,
   ) {
     this.concurrency = config.WALLET_SYNC_CONCURRENCY;
   }
@@ -130,7 +135,12 @@ export class SyncWalletAccountJob implements Job<SyncWalletAccountData> {
       walletAccountDecider,
       events.map((e) => ({ type: e.type, data: e.data }) as WalletAccountEvent),
     );
-    if (!state.exists || state.deleted || state.inError) return;
+    if (!state.exists || state.deleted) {
+      // A schedule that outlived its account (made again from the database while the deletion was under way): gone.
+      await this.jobs.removeRepeatable(QueueName.WalletSync, periodicSyncKey(accountId)).catch(() => false);
+      return;
+    }
+    if (state.inError) return;
     if (!(await this.takeLease(accountId))) return;
     const userId = state.userId!;
     const progress = (s: 'running' | 'done' | 'failed', fetched: number) => {

@@ -9,7 +9,7 @@ import { SubscriptionOperations } from '../../infra/subscriptions/subscription-o
 import { ApiClient, startTestStack, subscriptionsCaughtUp, type TestStack } from '../../testing/test-app.js';
 import { passes, simControl, startSim, WALLET_PASSWORD } from '../../testing/wallet-fixture.js';
 import { SYNC_FAILURE_MESSAGES, SYNC_GIVE_UP_AFTER, SyncWalletAccountJob } from './sync-wallet-account.job.js';
-import { periodicSyncKey } from './wallet-sync-schedule.reaction.js';
+import { periodicSyncKey } from './sync-wallet-account.job.js';
 
 /** Characters that must never reach a stored event or a page. */
 // eslint-disable-next-line no-control-regex -- matching control characters is the point

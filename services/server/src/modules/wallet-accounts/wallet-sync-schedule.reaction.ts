@@ -13,13 +13,10 @@ import {
   type SubscriptionContext,
 } from '../../infra/subscriptions/subscription.js';
 import { handleCommand } from '../../shared/event-sourcing/aggregate-handler.js';
-import { SyncWalletAccountJob, type SyncWalletAccountData } from './sync-wallet-account.job.js';
+import { periodicSyncKey, SyncWalletAccountJob, type SyncWalletAccountData } from './sync-wallet-account.job.js';
 import { walletLinkDecider } from './wallet-account.decider.js';
 import { type WalletAccountEvent, walletLinkStream } from './wallet-account.events.js';
 import { walletCredentials, walletSyncState } from './wallet-accounts.schema.js';
-
-/** The repeating sync of an account, by its key. */
-export const periodicSyncKey = (accountId: string) => `sync-periodic-${accountId}`;
 
 const SYNC_OPTIONS = { attempts: 5, backoff: { type: 'exponential' as const, delayMs: 5000 } };
 
