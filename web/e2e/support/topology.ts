@@ -100,13 +100,15 @@ export interface TopologyOptions {
   apis?: number;
   nginx?: boolean;
   logLevel?: string;
+  /** Another Redis than REDIS_URL (one a test stops and starts). */
+  redisUrl?: string;
 }
 
 export async function startTopology(options: TopologyOptions = {}): Promise<Topology> {
   const apiCount = options.apis ?? 2;
   const withNginx = options.nginx ?? true;
   const databaseUrl = process.env.DATABASE_URL;
-  const redisUrl = process.env.REDIS_URL;
+  const redisUrl = options.redisUrl ?? process.env.REDIS_URL;
   if (!databaseUrl || !redisUrl) throw new Error('The scale-out topology needs DATABASE_URL and REDIS_URL');
   const dataDir = mkdtempSync(path.join(tmpdir(), 'seatlink-topology-'));
   const name = `seatlink_topology_${Date.now().toString(36)}_${randomBytes(3).toString('hex')}`;

@@ -44,17 +44,26 @@ export function useSocketConnection(userId: string | null): void {
 
 /**
  * Whether live updates are interrupted (the server said `live.interrupted`: pushes from other processes do not reach
- * this page for now). When they flow again (`live.restored`) the socket connects afresh, so every reader of `connect`
- * reads again what a push may have missed.
+ * this page for now). Every (re)connection starts afresh — a server still cut off says so again at once. When they
+ * flow again (`live.restored`) the socket connects afresh, after a moment's jitter so that every open page does not
+ * come back at once, and every reader of `connect` reads again what a push may have missed.
  */
 export function useLiveUpdatesInterrupted(): boolean {
   const [interrupted, setInterrupted] = useState(false);
+  useServerEvent('connect', () => setInterrupted(false));
   useServerEvent('live.interrupted', () => setInterrupted(true));
   useServerEvent('live.restored', () => {
     setInterrupted(false);
-    const socket = getSocket();
-    socket.disconnect();
-    socket.connect();
+    setTimeout(() => {
+      const socket = getSocket();
+      // Not when it was closed meanwhile (signed out).
+      if (!socket.connected) return;
+      socket.disconnect();
+      socket.connect();
+    }, Math.random() * RECONNECT_JITTER_MS);
   });
   return interrupted;
 }
+
+/** How far apart the pages that read again after live updates resume are spread. */
+const RECONNECT_JITTER_MS = 2000;

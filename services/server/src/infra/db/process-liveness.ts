@@ -8,12 +8,12 @@ import type { Database, HeldLock } from './database.js';
 const LIVENESS_CLASS = 0x5e47;
 
 /**
- * Tells whether the process that took something (an Idempotency-Key, a lease on a row) is still alive, so what a dead
- * process held is free at once instead of after a fixed lease.
+ * Tells whether the process that took something (an Idempotency-Key of a request it runs) is still alive, so what a
+ * dead process held is free at once instead of after a fixed lease.
  *
  * Each process holds a PostgreSQL advisory lock of its own (`owner`) on a connection of its own for as long as it
  * lives: when the process dies — killed, crashed, its machine gone — the server ends its session and the lock goes with
- * it, at once. Rows a process takes record its `owner`; `aliveSql` is true while that owner's lock is held. A process
+ * it, at once. What a process takes records its `owner`; `aliveSql` is true while that owner's lock is held. A process
  * alive but cut off from the database counts as dead too (it cannot finish what it holds); what it holds may then run
  * twice, which every command allows (their ids derive from the request). The lock is taken again when its connection
  * comes back. On embedded PGlite one process owns the database, so only this process's own rows are alive: what a

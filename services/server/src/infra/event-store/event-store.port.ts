@@ -210,3 +210,11 @@ export function matchesExpected(expected: ExpectedRevision, actual: number): boo
 }
 
 export const EVENT_STORE = Symbol('EventStore');
+
+/** The latest of some feed positions (null ones left out), or null when there is none. */
+export function latestPosition(
+  store: Pick<EventStore, 'comparePositions'>,
+  positions: ReadonlyArray<string | null>,
+): string | null {
+  return positions.reduce<string | null>((p, q) => (q && (!p || store.comparePositions(q, p) > 0) ? q : p), null);
+}

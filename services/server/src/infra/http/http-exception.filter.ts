@@ -3,8 +3,8 @@ import type { FastifyReply, FastifyRequest } from 'fastify';
 import { DomainError } from '../../shared/event-sourcing/decider.js';
 import { InvalidEventDataError, WrongExpectedRevisionError } from '../event-store/event-store.port.js';
 import { errorCode, rootCause, safeErrorMessage } from '../db/db-errors.js';
-import { isTransientDatabaseError } from '../db/transient-errors.js';
 import { isRedisUnavailableError } from '../redis/redis-client.js';
+import { isTransientFailure } from '../transient-failure.js';
 import type { WebApp } from './web-app.js';
 
 function messageOf(body: unknown, fallback: string): string {
@@ -62,7 +62,7 @@ export function errorAnswer(exception: unknown): ErrorBody {
     // Fastify's own errors: malformed JSON, body too large, unsupported media type...
     return { message: clientMessage(exception), statusCode: exception.statusCode };
   }
-  if (isTransientDatabaseError(exception) || isRedisUnavailableError(exception)) {
+  if (isTransientFailure(exception)) {
     const what = isRedisUnavailableError(exception) ? 'Redis' : 'Database';
     logger.warn(`${what} unavailable: ${safeErrorMessage(rootCause(exception))}`);
     return {

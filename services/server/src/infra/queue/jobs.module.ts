@@ -61,9 +61,10 @@ export const JobSchedules = scheduleSources.markClass;
 
 /**
  * Processes every queue that has jobs (the job classes the feature modules provide), dispatching on the job name,
- * and upserts the repeating schedules. The schedules live in the queue (in Redis with BullMQ), which may lose them:
- * at start and every JOB_SCHEDULES_CHECK_MS it makes again those missing — the jobs' own (`every`) and what the
- * schedule sources say must exist.
+ * and keeps the repeating schedules. The schedules live in the queue (in Redis with BullMQ), which may lose them: at
+ * start and every JOB_SCHEDULES_CHECK_MS it makes those missing or at another rhythm — the jobs' own (`every`) and
+ * what the schedule sources say must exist. A Redis that is away at start delays this to the next check; it does not
+ * stop the process.
  */
 @Injectable()
 export class JobRunner implements OnApplicationBootstrap, OnModuleDestroy {
@@ -109,9 +110,6 @@ export class JobRunner implements OnApplicationBootstrap, OnModuleDestroy {
         { concurrency },
       );
     }
-    for (const job of jobs.filter((j) => j.every)) {
-      await this.queue.add(job.queue, job.name, {}, { jobId: job.name, repeat: { everyMs: job.every!.ms } });
-    }
     this.logger.log(`processing ${jobs.map((j) => j.name).join(', ')}`);
     await this.ensureSchedules().catch((err: unknown) =>
       this.logger.warn(`could not check the repeating schedules: ${safeErrorMessage(err)}`),
@@ -129,7 +127,10 @@ export class JobRunner implements OnApplicationBootstrap, OnModuleDestroy {
     this.timer = null;
   }
 
-  /** Makes again the repeating schedules that should exist and the queue does not have; answers how many. */
+  /**
+   * Makes the repeating schedules that should exist and the queue does not have (lost, or never made), or has at
+   * another rhythm (its setting changed); answers how many it made.
+   */
   ensureSchedules(): Promise<number> {
     this.checking ??= this.makeMissingSchedules().finally(() => (this.checking = null));
     return this.checking;
@@ -143,7 +144,8 @@ export class JobRunner implements OnApplicationBootstrap, OnModuleDestroy {
     const made: string[] = [];
     for (const queue of new Set(expected.map((e) => e.queue))) {
       const existing = await this.queue.repeatables(queue);
-      for (const schedule of expected.filter((e) => e.queue === queue && !existing.has(e.key))) {
+      const wanted = (e: ExpectedSchedule) => e.queue === queue && existing.get(e.key)?.everyMs !== e.everyMs;
+      for (const schedule of expected.filter(wanted)) {
         await this.queue.add(schedule.queue, schedule.name, schedule.data, {
           jobId: schedule.key,
           repeat: { everyMs: schedule.everyMs },
@@ -156,7 +158,7 @@ export class JobRunner implements OnApplicationBootstrap, OnModuleDestroy {
     }
     if (made.length > 0) {
       const shown = made.slice(0, 5).join(', ') + (made.length > 5 ? ` and ${made.length - 5} more` : '');
-      this.logger.warn(`made again ${made.length} repeating schedule(s) the queue had lost: ${shown}`);
+      this.logger.log(`made ${made.length} repeating schedule(s) the queue did not have as they should be: ${shown}`);
     }
     return made.length;
   }

@@ -1,6 +1,7 @@
 import { Logger } from '@nestjs/common';
 import { Redis, type RedisOptions } from 'ioredis';
 import { safeErrorMessage } from '../db/db-errors.js';
+import { withDeadline } from '../../shared/deadline.js';
 import { throttledWarning } from '../../shared/throttled-warning.js';
 
 const logger = new Logger('Redis');
@@ -69,16 +70,8 @@ export class RedisUnavailableError extends Error {
  * `work` that talks to Redis, failed with RedisUnavailableError past `ms`: for calls that wait on more than one
  * command, or on a connection that is still being made (BullMQ waits for one without a bound).
  */
-export async function withinRedisBound<T>(work: Promise<T>, ms: number, what: string): Promise<T> {
-  let timer: NodeJS.Timeout | undefined;
-  const bound = new Promise<never>((_, reject) => {
-    timer = setTimeout(() => reject(new RedisUnavailableError(what)), ms);
-  });
-  try {
-    return await Promise.race([work, bound]);
-  } finally {
-    clearTimeout(timer);
-  }
+export function withinRedisBound<T>(work: Promise<T>, ms: number, what: string): Promise<T> {
+  return withDeadline(work, ms, () => new RedisUnavailableError(what));
 }
 
 /**

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { INestApplicationContext } from '@nestjs/common';
-import { type DistributeResponse, QueueName, SOCKET_PATH, type Ticket } from '@seatlink/contracts';
+import { type Account, type DistributeResponse, QueueName, SOCKET_PATH, type Ticket } from '@seatlink/contracts';
 import type { WalletSimApp } from '@seatlink/wallet-sim';
 import { Redis } from 'ioredis';
 import { io } from 'socket.io-client';
@@ -9,7 +9,7 @@ import { hasRedisServer, type PrivateRedis, startPrivateRedis } from '../../test
 import { startSplitStack } from '../../testing/split-stack.js';
 import { type ApiClient, startTestWorker, subscriptionsCaughtUp, type TestStack } from '../../testing/test-app.js';
 import { testEnv } from '../../testing/test-database.js';
-import { linkWalletWith, passes, type SimControl } from '../../testing/wallet-fixture.js';
+import { linkWalletWith, passes, type SimControl, WALLET_PASSWORD } from '../../testing/wallet-fixture.js';
 import { DATABASE } from '../db/database.module.js';
 import type { Database } from '../db/database.js';
 import { JOB_QUEUE, type JobQueue } from '../queue/queue.port.js';
@@ -153,6 +153,37 @@ describe.skipIf(!testEnv.databaseUrl || !hasRedisServer())('when Redis loses its
     await expect.poll(health, { timeout: 10_000 }).toBe(200);
     expect((await forgotPassword()).status).toBe(200);
     socket.disconnect();
+  }, 60_000);
+
+  it('parks nothing when a reaction meets a hung Redis: it waits, and schedules the sync once Redis answers', async () => {
+    await control('POST', '/wallets', {
+      email: 'later@wallet.test',
+      password: WALLET_PASSWORD,
+      first_name: 'Lat',
+      last_name: 'Er',
+    });
+    redis.pause();
+    let accountId: string;
+    try {
+      // Linking needs no Redis (the provider's pace falls back to memory); the reaction that schedules its syncs does.
+      const linked = await user.request('POST', '/v1/accounts', {
+        email: 'later@wallet.test',
+        password: WALLET_PASSWORD,
+      });
+      expect(linked.status).toBeLessThan(300);
+      accountId = (linked.body as unknown as Account).id;
+      // Longer than a reaction's tries take to park an event (5 tries, a command timeout each).
+      await new Promise((r) => setTimeout(r, 6000));
+    } finally {
+      redis.resume();
+    }
+    const queue = worker!.get<JobQueue>(JOB_QUEUE);
+    await expect
+      .poll(async () => (await queue.repeatables(QueueName.WalletSync)).has(periodicSyncKey(accountId)), {
+        timeout: 20_000,
+      })
+      .toBe(true);
+    expect(((await admin.request('GET', '/v1/admin/parked-events')).body.parked_events as unknown[]).length).toBe(0);
   }, 60_000);
 
   it('answers while Redis is away (refused): 503 at once, and works again when it is back', async () => {

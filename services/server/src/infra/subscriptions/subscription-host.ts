@@ -1,7 +1,7 @@
 import { hostname } from 'node:os';
 import { safeErrorMessage } from '../db/db-errors.js';
 import type { Database, HeldLock } from '../db/database.js';
-import { isTransientDatabaseError } from '../db/transient-errors.js';
+import { isTransientFailure } from '../transient-failure.js';
 import type { EventStore } from '../event-store/event-store.port.js';
 import { Backoff } from '../../shared/backoff.js';
 import { CheckpointMovedError, ensureCheckpoint } from './checkpoints.js';
@@ -253,7 +253,7 @@ export class SubscriptionHost {
       } catch (err) {
         if (!stillActive()) return;
         if (err instanceof CheckpointMovedError) continue;
-        const transient = isTransientDatabaseError(err);
+        const transient = isTransientFailure(err);
         this.logger[transient ? 'warn' : 'error'](`${runner.name}: ${safeErrorMessage(err)}; trying again`);
         await signal.wait(failures.next());
         continue;

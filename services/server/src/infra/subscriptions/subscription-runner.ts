@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { sql } from 'drizzle-orm';
 import type { Database, Tx } from '../db/database.js';
 import { errorCode, safeErrorMessage } from '../db/db-errors.js';
-import { isTransientDatabaseError } from '../db/transient-errors.js';
+import { isTransientFailure } from '../transient-failure.js';
 import type { EventStore, InDatabaseStep, RecordedEvent } from '../event-store/event-store.port.js';
 import { advanceCheckpoint, CheckpointMovedError, readCheckpoint } from './checkpoints.js';
 import type { LiveUpdate, Subscription, SubscriptionContext } from './subscription.js';
@@ -134,7 +134,7 @@ export class SubscriptionRunner {
       else await this.commit(events, from, page.last);
     } catch (err) {
       this.known = null;
-      if (err instanceof CheckpointMovedError || isTransientDatabaseError(err)) throw err;
+      if (err instanceof CheckpointMovedError || isTransientFailure(err)) throw err;
       await this.isolate(events, from, page.last);
     }
     return { applied: events.length, moved: true, more: page.more };
@@ -150,7 +150,7 @@ export class SubscriptionRunner {
       done = await this.store.applyInDatabase!(fn, this.name, from, this.options.batchSize);
     } catch (err) {
       if (errorCode(err) === CHECKPOINT_MOVED) throw new CheckpointMovedError(this.name);
-      if (isTransientDatabaseError(err)) throw err;
+      if (isTransientFailure(err)) throw err;
       this.options.logger.warn(`${this.name}: ${fn} failed, applying the page in the process: ${describe(err)}`);
       return null;
     }
@@ -192,7 +192,7 @@ export class SubscriptionRunner {
         await this.commit([event], from, event.position);
         return;
       } catch (err) {
-        if (err instanceof CheckpointMovedError || isTransientDatabaseError(err)) throw err;
+        if (err instanceof CheckpointMovedError || isTransientFailure(err)) throw err;
         lastError = err;
         if (attempt < attempts) await new Promise((r) => setTimeout(r, initialMs * 2 ** (attempt - 1)));
       }

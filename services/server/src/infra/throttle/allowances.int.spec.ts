@@ -248,6 +248,22 @@ describe.each([...(testEnv.redisUrl ? [{ store: 'Redis', redis: true }] : []), {
         expect(((await caller.call('GET', '/v1/accounts')).body.accounts as Account[]).length).toBe(7);
       });
 
+      it('keeps counting good re-authentications: they link nothing new, and the provider pace is everyone’s', async () => {
+        const caller = await newCaller(`192.0.${redis ? 4 : 5}.77`);
+        const email = await newWallet('reauth-good');
+        const linked = await caller.call('POST', '/v1/accounts', { email, password: WALLET_PASSWORD });
+        expect(linked.status).toBe(201);
+        const id = (linked.body as unknown as Account).id;
+        for (let i = 0; i < 5; i++) {
+          const res = await caller.call('POST', `/v1/accounts/${id}/reauth`, { email, password: WALLET_PASSWORD });
+          expect(res.status).toBe(200);
+        }
+        expectLimited(
+          await caller.call('POST', `/v1/accounts/${id}/reauth`, { email, password: WALLET_PASSWORD }),
+          WALLET_MESSAGE,
+        );
+      });
+
       it('counts re-authentication, and counts per IP across users (8)', async () => {
         const ip = `192.0.${redis ? 2 : 3}.77`;
         const a = await newCaller(ip);

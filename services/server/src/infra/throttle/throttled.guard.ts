@@ -24,7 +24,8 @@ import { type AllowanceKind, THROTTLE_MESSAGES, ThrottleService } from './thrott
  * - `wallet-sign-in-batch`: as `wallet-sign-in`, one attempt per account of the body's `accounts`, taken together
  *   before any is tried (a batch that does not fit is refused whole); each account linked gives its attempt back.
  */
-export type ThrottleKind = 'public' | 'sign-in' | 'top-up' | 'wallet-sign-in' | 'wallet-sign-in-batch';
+export type ThrottleKind =
+  'public' | 'sign-in' | 'top-up' | 'wallet-sign-in' | 'wallet-sign-in-batch' | 'wallet-reauth';
 const THROTTLE_KIND = 'seatlink:throttle';
 
 /** The most attempts one batch is counted as: its schema's limit, however long a list a client sends. */
@@ -41,12 +42,15 @@ interface AllowanceRule {
 const field = (value: unknown, name: string): unknown =>
   typeof value === 'object' && value !== null ? (value as Record<string, unknown>)[name] : undefined;
 
-const ALLOWANCE_RULES: Record<'top-up' | 'wallet-sign-in' | 'wallet-sign-in-batch', AllowanceRule> = {
+const ALLOWANCE_RULES: Record<'top-up' | 'wallet-sign-in' | 'wallet-sign-in-batch' | 'wallet-reauth', AllowanceRule> = {
   // Only a payment that succeeded is given back: a decline, a failure and a payment still waiting for 3-D Secure
   // (which tells a tester the card is live) keep counting.
   'top-up': { allowance: 'top-up', cost: () => 1, givenBack: (answer) => (field(answer, 'success') === true ? 1 : 0) },
   // An answer (not an error) is the account signed in and linked.
   'wallet-sign-in': { allowance: 'wallet-sign-in', cost: () => 1, givenBack: () => 1 },
+  // Signing in again links nothing new: it always counts (given back, a loop of good re-authentications would spend
+  // the provider's pace, which every user's syncs share).
+  'wallet-reauth': { allowance: 'wallet-sign-in', cost: () => 1, givenBack: () => 0 },
   'wallet-sign-in-batch': {
     allowance: 'wallet-sign-in',
     cost: (body) => {
@@ -109,7 +113,7 @@ export class AllowanceInterceptor implements NestInterceptor {
       context.getHandler(),
       context.getClass(),
     ]);
-    if (kind !== 'top-up' && kind !== 'wallet-sign-in' && kind !== 'wallet-sign-in-batch') return next.handle();
+    if (kind === undefined || kind === 'public' || kind === 'sign-in') return next.handle();
     const rule = ALLOWANCE_RULES[kind];
     const request = context.switchToHttp().getRequest<FastifyRequest & { user?: { id: string } }>();
     const taken = await this.throttle.takeAllowance(

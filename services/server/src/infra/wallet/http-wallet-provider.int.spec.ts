@@ -115,7 +115,7 @@ describe('the HTTP wallet provider adapter against a provider that answers anyth
       { passId: 'notadate', reason: 'next_game.date: not a date between 2000 and 2100' },
       { passId: null, reason: 'id: Invalid input: expected string, received number' },
       { passId: 'badid', reason: 'id: holds characters an id cannot' },
-      { passId: 'x'.repeat(100), reason: 'id: longer than 200 characters' },
+      { passId: 'x'.repeat(200), reason: 'id: longer than 200 characters' },
       { passId: 'nested', reason: 'event.title: Invalid input: expected string, received array' },
       { passId: 'venue', reason: 'venue: Invalid input: expected object, received string' },
       { passId: 'notitle', reason: 'event.title: empty' },

@@ -146,7 +146,8 @@ export function readPass(raw: unknown): { pass: WalletPass } | { skipped: Skippe
   const parsed = passSchema.safeParse(raw);
   if (!parsed.success) {
     const id = raw !== null && typeof raw === 'object' && !Array.isArray(raw) ? (raw as { id?: unknown }).id : null;
-    const passId = typeof id === 'string' ? cleanOptionalText(id, 100) : null;
+    // As long as a valid id may be: a ticket kept from an earlier sync is known by it, and stays.
+    const passId = typeof id === 'string' ? cleanOptionalText(id, MAX_ID_LENGTH) : null;
     const reason =
       raw === null || typeof raw !== 'object' || Array.isArray(raw) ? 'pass: not an object' : reasonOf(parsed.error);
     return { skipped: { passId, reason } };

@@ -26,7 +26,7 @@ const domain = <E>(events: readonly RecordedEvent[]) => events.map((e) => ({ typ
 /** The credit stream's events as the changes they made, folded in turn (a set replaces the balance). */
 function creditChangesOf(events: readonly RecordedEvent[]): CreditChange[] {
   let balance = 0;
-  return events.map((recorded) => {
+  return events.flatMap((recorded): CreditChange[] => {
     const event = { type: recorded.type, data: recorded.data } as CreditsEvent;
     const at = recorded.createdAt.toISOString();
     const before = balance;
@@ -55,8 +55,11 @@ function creditChangesOf(events: readonly RecordedEvent[]): CreditChange[] {
       case 'PaymentDisputed':
         change = { kind: 'disputed', payment_intent_id: event.data.paymentIntentId, reason: event.data.reason };
         break;
+      case 'LinkPaymentsCancelled':
+        // Nothing was paid: not a change of credits.
+        return [];
     }
-    return { at, ...change, change: balance - before, balance_after: balance };
+    return [{ at, ...change, change: balance - before, balance_after: balance }];
   });
 }
 

@@ -6,20 +6,25 @@ export interface CreditsState {
   /** Card payments that bought credits, by PaymentIntent: what they bought and how much of it went back. */
   purchases: Readonly<Record<string, { credits: number; reversed: number }>>;
   /**
-   * Every link ever paid for, by distribution id: what it cost and whether that came back. A link is paid for once and
-   * given back once, whichever request, retry or settle asks, and in whatever order they arrive.
+   * The payment of every link a request ever paid for or gave up, by distribution id: what it cost, and whether it is
+   * paid, paid back, or cancelled (given up before it was paid: no debit takes it afterwards). A link is paid for once
+   * and given back once, whichever request, retry or settle asks, and in whatever order they arrive.
    *
    * A user may have tens of thousands of links, and a fold reads every debit: copying this map at each event would
    * make a fold quadratic, so `evolve` adds to it in place. A fold starts from a fresh `initialState()` and owns its
    * state; never evolve the same state twice.
    */
-  links: Map<string, { cost: number; refunded: boolean }>;
+  links: Map<string, { cost: number; status: 'paid' | 'refunded' | 'cancelled' }>;
 }
 
 export type CreditsCommand =
   | { type: 'SetCredits'; data: { userId: string; credits: number; setBy: string; now: string } }
   | {
-      /** Pays `cost` for each of the links not paid for yet (a retry pays nothing for what it paid before). */
+      /**
+       * Pays `cost` for each of the links not paid for (a retry pays nothing for what it paid before); a link given up
+       * before it was paid for is never paid for. A link paid back is paid for again: its link was voided, so only a
+       * request that decided on it before the voiding debits it again, and its settle pays it back again.
+       */
       type: 'DebitCredits';
       data: { userId: string; cost: number; reference: string; distributionIds: readonly string[]; now: string };
     }
@@ -51,7 +56,10 @@ export type CreditsCommand =
       };
     }
   | {
-      /** Gives back what each of the links was paid, once; links not paid for, or given back already, get nothing. */
+      /**
+       * Gives back what each of the links was paid, once; a link not paid for is cancelled instead (never paid for
+       * afterwards), one given back already gets nothing. The links must be voided already (they can never be made).
+       */
       type: 'RefundCredits';
       data: { userId: string; reference: string; distributionIds: readonly string[]; now: string };
     };
@@ -84,15 +92,20 @@ export const creditsDecider: Decider<CreditsState, CreditsCommand, CreditsEvent>
         const { amount, distributionIds } = event.data;
         // Every link of a debit costs the same: the request's cost.
         const cost = distributionIds.length > 0 ? amount / distributionIds.length : 0;
-        for (const id of distributionIds) state.links.set(id, { cost, refunded: false });
+        for (const id of distributionIds) state.links.set(id, { cost, status: 'paid' });
         return { ...state, balance: event.data.balanceAfter };
       }
       case 'CreditsRefunded':
         for (const id of event.data.distributionIds) {
           const paid = state.links.get(id);
-          if (paid) state.links.set(id, { ...paid, refunded: true });
+          if (paid) state.links.set(id, { ...paid, status: 'refunded' });
         }
         return { ...state, balance: event.data.balanceAfter };
+      case 'LinkPaymentsCancelled':
+        for (const id of event.data.distributionIds) {
+          if (!state.links.has(id)) state.links.set(id, { cost: 0, status: 'cancelled' });
+        }
+        return state;
       case 'CreditsPurchased':
         return {
           ...state,
@@ -139,7 +152,10 @@ export const creditsDecider: Decider<CreditsState, CreditsCommand, CreditsEvent>
       case 'DebitCredits': {
         const { userId, cost, reference, now } = command.data;
         if (!wholeAmount(cost)) throw new DomainError('A debit is a whole number of credits', 'INVALID_CREDITS', 400);
-        const distributionIds = [...new Set(command.data.distributionIds)].filter((id) => !state.links.has(id));
+        const distributionIds = [...new Set(command.data.distributionIds)].filter((id) => {
+          const status = state.links.get(id)?.status;
+          return status === undefined || status === 'refunded';
+        });
         if (distributionIds.length === 0) return [];
         const amount = cost * distributionIds.length;
         if (!wholeAmount(amount)) throw new DomainError('A debit is a whole number of credits', 'INVALID_CREDITS', 400);
@@ -213,13 +229,17 @@ export const creditsDecider: Decider<CreditsState, CreditsCommand, CreditsEvent>
       }
       case 'RefundCredits': {
         const { userId, reference, now } = command.data;
-        const distributionIds = [...new Set(command.data.distributionIds)].filter((id) => {
-          const paid = state.links.get(id);
-          return paid !== undefined && !paid.refunded;
-        });
+        const asked = [...new Set(command.data.distributionIds)];
+        const distributionIds = asked.filter((id) => state.links.get(id)?.status === 'paid');
+        const unpaid = asked.filter((id) => !state.links.has(id));
         const amount = distributionIds.reduce((sum, id) => sum + state.links.get(id)!.cost, 0);
-        if (distributionIds.length === 0 || amount <= 0) return [];
+        const cancelled: CreditsEvent[] =
+          unpaid.length > 0
+            ? [{ type: 'LinkPaymentsCancelled', data: { userId, reference, distributionIds: unpaid, at: now } }]
+            : [];
+        if (distributionIds.length === 0 || amount <= 0) return cancelled;
         return [
+          ...cancelled,
           {
             type: 'CreditsRefunded',
             data: {

@@ -101,11 +101,15 @@ describe('credits decider: debits and refunds', () => {
       .then([refunded(5, 5, ['d2'])]);
   });
 
-  it('refunds a link once, and never one that was not paid for', () => {
+  it('refunds a link once, and never one that was not paid for (that one is cancelled)', () => {
+    const cancelled = (distributionIds: string[]) => ({
+      type: 'LinkPaymentsCancelled' as const,
+      data: { userId: 'u1', reference: 'cmd-1', distributionIds, at: now },
+    });
     spec
       .given([set(10, 0), debited(10, 0, ['d1', 'd2']), refunded(5, 5, ['d2'])])
       .when(refund(['d1', 'd2', 'd9']))
-      .then([refunded(5, 10, ['d1'])]);
+      .then([cancelled(['d9']), refunded(5, 10, ['d1'])]);
     spec
       .given([set(10, 0), debited(10, 0, ['d1', 'd2']), refunded(10, 10, ['d1', 'd2'])])
       .when(refund(['d1', 'd2']))
@@ -113,19 +117,39 @@ describe('credits decider: debits and refunds', () => {
     spec
       .given([set(10, 0)])
       .when(refund(['d1']))
-      .then([]);
+      .then([cancelled(['d1'])]);
   });
 
-  it('pays a link again once its payment came back (a new attempt), and gives that back once', () => {
-    // Each attempt of a request has ids of its own: a voided link is never paid for again under its id.
+  it('pays a link paid back again (a request that decided on it before it was voided); its settle gives it back', () => {
     spec
       .given([set(10, 0), debited(5, 5, ['d1']), refunded(5, 10, ['d1'])])
       .when(debit(5, ['d1']))
+      .then([debited(5, 5, ['d1'])]);
+    spec
+      .given([set(10, 0), debited(5, 5, ['d1']), refunded(5, 10, ['d1']), debited(5, 5, ['d1'])])
+      .when(refund(['d1']))
+      .then([refunded(5, 10, ['d1'])]);
+  });
+
+  it('cancels the payment of a link given up before it was paid for: no debit takes it afterwards', () => {
+    const cancelled = (distributionIds: string[]) => ({
+      type: 'LinkPaymentsCancelled' as const,
+      data: { userId: 'u1', reference: 'cmd-1', distributionIds, at: now },
+    });
+    // The settle of a request that stalled before paying: d2 is paid, d3 not yet.
+    spec
+      .given([set(10, 0), debited(5, 5, ['d2'])])
+      .when(refund(['d2', 'd3']))
+      .then([cancelled(['d3']), refunded(5, 10, ['d2'])]);
+    // The request wakes up and pays: nothing for d3.
+    spec
+      .given([set(10, 0), debited(5, 5, ['d2']), cancelled(['d3']), refunded(5, 10, ['d2'])])
+      .when(debit(5, ['d3']))
       .then([]);
     spec
-      .given([set(10, 0), debited(5, 5, ['d1']), refunded(5, 10, ['d1'])])
-      .when(debit(5, ['d1#1']))
-      .then([debited(5, 5, ['d1#1'])]);
+      .given([set(10, 0), cancelled(['d3'])])
+      .when(refund(['d3']))
+      .then([]);
   });
 
   it('refunds at the price each link was paid, whatever the cost is now', () => {

@@ -34,6 +34,15 @@ export type CreditsRefunded = DomainEvent<
   }
 >;
 
+/**
+ * Links given up before they were paid for (a request that stalled past its settle): no later debit takes their
+ * payment. The balance does not change.
+ */
+export type LinkPaymentsCancelled = DomainEvent<
+  'LinkPaymentsCancelled',
+  { userId: string; reference: string; distributionIds: string[]; at: string }
+>;
+
 /** Credits bought by card: one per pound of a PaymentIntent that succeeded (granted once per PaymentIntent). */
 export type CreditsPurchased = DomainEvent<
   'CreditsPurchased',
@@ -65,7 +74,13 @@ export type PaymentDisputed = DomainEvent<
 >;
 
 export type CreditsEvent =
-  CreditsSet | CreditsDebited | CreditsRefunded | CreditsPurchased | CreditsReversed | PaymentDisputed;
+  | CreditsSet
+  | CreditsDebited
+  | CreditsRefunded
+  | LinkPaymentsCancelled
+  | CreditsPurchased
+  | CreditsReversed
+  | PaymentDisputed;
 
 /** One stream per user: it owns the user's credits and decides every change to them. */
 export const creditStream = (userId: string) => `credits-${userId}`;

@@ -11,6 +11,7 @@ import {
   EVENT_STORE,
   type EventMetadata,
   type EventStore,
+  latestPosition,
   type RecordedEvent,
   WrongExpectedRevisionError,
 } from '../../infra/event-store/event-store.port.js';
@@ -30,7 +31,7 @@ import {
   ticketDistributionStream,
 } from './distribution.events.js';
 import { links } from './distribution.schema.js';
-import { DistributionSettlements, type NotMade, type PaidLink } from './distribution-settlements.service.js';
+import { DistributionSettlements, notMadeBecause, type PaidLink } from './distribution-settlements.service.js';
 
 const DISTRIBUTION_ID_NAMESPACE = '5b0f6c1e-3a2d-4e8f-9c7b-1d2e3f4a5b6c';
 /** Ticket streams read and written at once by one request. */
@@ -132,7 +133,7 @@ export class DistributeTicketsHandler implements ICommandHandler<DistributeTicke
       made.push(...outcome.made);
       refused.push(...outcome.refused);
       balance = outcome.balance ?? balance;
-      position = this.latest([position, outcome.position]);
+      position = latestPosition(this.store, [position, outcome.position]);
       if (outcome.conflicts.length === 0) break;
       if (round >= MAX_ROUNDS) {
         // Beaten again and again: voided and paid back, which is what the answer says.
@@ -180,7 +181,7 @@ export class DistributeTicketsHandler implements ICommandHandler<DistributeTicke
     const settlement = DistributionSettlements.idOf(commandId, paidFor);
     const outcome: RoundOutcome = { made: [], refused: [], conflicts: [], balance: null, position: null };
     // Written before the payment: should this process die past it, the settle job finds what it paid for.
-    await this.settlements.open(settlement, userId, commandId, paidFor, now);
+    await this.settlements.open(settlement, userId, commandId, paidFor);
     try {
       const debit = await this.commandBus.execute(
         new DebitCreditsCommand(
@@ -221,7 +222,9 @@ export class DistributeTicketsHandler implements ICommandHandler<DistributeTicke
               [{ id: d.eventId, ...d.event, metadata }],
               { expectedRevision: d.revision === -1 ? 'no_stream' : d.revision },
             );
-            outcome.made.push({ kind: 'made-before', ticketId: d.ticketId, event: d.event });
+            // Written before by another copy of this request (a retry running beside it): its link, with its code.
+            const event = result.repeated ? await this.storedLink(d.ticketId, d.event.data.distributionId) : d.event;
+            outcome.made.push({ kind: 'made-before', ticketId: d.ticketId, event });
             return result.position;
           } catch (err) {
             const conflict = err instanceof WrongExpectedRevisionError;
@@ -232,7 +235,7 @@ export class DistributeTicketsHandler implements ICommandHandler<DistributeTicke
         }),
       ),
     );
-    outcome.position = this.latest([outcome.position, ...appended]);
+    outcome.position = latestPosition(this.store, [outcome.position, ...appended]);
     if (notMade.length === 0) {
       await this.close(settlement, commandId);
       return outcome;
@@ -249,10 +252,8 @@ export class DistributeTicketsHandler implements ICommandHandler<DistributeTicke
       // Its voiding is the audit log's entry, not a refusal of its own.
       voided: true,
     });
-    const why = (conflict: boolean): NotMade => {
-      const error = conflict ? DISTRIBUTION_REFUSALS.distributed() : DISTRIBUTION_REFUSALS.notMade();
-      return { code: error.code, reason: error.message };
-    };
+    const why = (conflict: boolean) =>
+      notMadeBecause(conflict ? DISTRIBUTION_REFUSALS.distributed() : DISTRIBUTION_REFUSALS.notMade());
     let settled;
     try {
       settled = await this.settlements.settle(
@@ -272,12 +273,13 @@ export class DistributeTicketsHandler implements ICommandHandler<DistributeTicke
       return outcome;
     }
     outcome.balance = settled.balance ?? outcome.balance;
-    outcome.position = this.latest([outcome.position, settled.position]);
+    outcome.position = latestPosition(this.store, [outcome.position, settled.position]);
     const voided = new Set(settled.voided.map((v) => v.distributionId));
     for (const n of notMade) {
       if (!voided.has(n.event.data.distributionId)) {
-        // Not voided: its append had gone through after all.
-        outcome.made.push({ kind: 'made-before', ticketId: n.ticketId, event: n.event });
+        // Not voided: its append had gone through after all (this one's, or another copy's, with its own code).
+        const event = await this.storedLink(n.ticketId, n.event.data.distributionId);
+        outcome.made.push({ kind: 'made-before', ticketId: n.ticketId, event });
       } else if (n.conflict) {
         outcome.conflicts.push(refusal(n, DISTRIBUTION_REFUSALS.distributed()));
       } else {
@@ -288,6 +290,16 @@ export class DistributeTicketsHandler implements ICommandHandler<DistributeTicke
     return outcome;
   }
 
+  /** The link as its ticket's stream holds it: the code that works is the one written, whichever copy wrote it. */
+  private async storedLink(ticketId: string, distributionId: string): Promise<TicketDistributed> {
+    const { events } = await this.store.readStream(ticketDistributionStream(ticketId));
+    const written = events.find(
+      (e) => e.type === 'TicketDistributed' && (e.data as TicketDistributed['data']).distributionId === distributionId,
+    );
+    if (!written) throw new Error(`ticket ${ticketId}: link ${distributionId} is not on its stream`);
+    return asDistributed(written);
+  }
+
   private async close(settlement: string, commandId: string) {
     await this.settlements
       .close(settlement)
@@ -296,32 +308,23 @@ export class DistributeTicketsHandler implements ICommandHandler<DistributeTicke
       );
   }
 
-  private latest(positions: ReadonlyArray<string | null>): string | null {
-    return positions.reduce<string | null>(
-      (p, q) => (q && (!p || this.store.comparePositions(q, p) > 0) ? q : p),
-      null,
-    );
-  }
-
   /**
    * The links work at once, whether or not the projections run right now (a worker may be down): their rows are
    * written here as the links projection would write them; it finds them there and keeps them.
    */
-  private async openLinks(made: readonly Decision[]) {
-    const rows = made
-      .filter((d): d is Extract<Decision, { kind: 'made-before' }> => d.kind === 'made-before')
-      .map(({ event: { data } }) => ({
-        distributionId: data.distributionId,
-        code: data.code,
-        ticketId: data.ticketId,
-        userId: data.userId,
-        maxClicks: data.maxClicks,
-        expiresAt: data.expiresAt ? new Date(data.expiresAt) : null,
-        recalledAt: null,
-        clicks: 0,
-        lastClickAt: null,
-        createdAt: new Date(data.at),
-      }));
+  private async openLinks(made: readonly Made[]) {
+    const rows = made.map(({ event: { data } }) => ({
+      distributionId: data.distributionId,
+      code: data.code,
+      ticketId: data.ticketId,
+      userId: data.userId,
+      maxClicks: data.maxClicks,
+      expiresAt: data.expiresAt ? new Date(data.expiresAt) : null,
+      recalledAt: null,
+      clicks: 0,
+      lastClickAt: null,
+      createdAt: new Date(data.at),
+    }));
     for (let i = 0; i < rows.length; i += 500) {
       await this.database.db
         .insert(links)

@@ -178,4 +178,50 @@ describe('distribution when the worker or the database goes away', () => {
     );
     expect(refunds).toHaveLength(1);
   });
+
+  it('takes nothing for links the settle gave up before the request paid (a request stalled past its settle, then killed)', async () => {
+    const bus = api.app.get(CommandBus);
+    const database = api.app.get<Database>(DATABASE);
+    const settlements = worker!.get(DistributionSettlements);
+    const before = await balanceOf();
+    const commandId = randomUUID();
+    const stalledThenKilled = {
+      execute: async (command: object) => {
+        if (command.constructor.name !== 'DebitCreditsCommand') return bus.execute(command as never);
+        // Stalled past its settle delay: the settle job finds the row and gives its links up.
+        await database.query('update distribution_settlements set due_at = now() where command_id = $1', [commandId]);
+        expect(await settlements.settleDue()).toBeGreaterThan(0);
+        // Then it wakes up, pays, and is killed before it can append or settle anything.
+        await bus.execute(command as never);
+        throw new Error('injected: the process was killed');
+      },
+    } as unknown as CommandBus;
+    const handler = new DistributeTicketsHandler(
+      api.app.get<EventStore>(EVENT_STORE),
+      database,
+      api.app.get(DistributionSettlements),
+      stalledThenKilled,
+    );
+    await expect(
+      handler.execute(
+        new DistributeTicketsCommand({
+          userId,
+          ticketIds: [tickets[5]!.id],
+          expiresAt: null,
+          maxClicks: null,
+          commandId,
+        }),
+      ),
+    ).rejects.toThrow(/killed/);
+    await subscriptionsCaughtUp(worker!);
+    // Nothing is left to settle, and nothing was taken: the payment of a link given up is cancelled.
+    expect(await database.query('select 1 from distribution_settlements where command_id = $1', [commandId])).toEqual(
+      [],
+    );
+    expect(await balanceOf()).toBe(before);
+    const types = (await api.app.get<EventStore>(EVENT_STORE).readStream(`credits-${userId}`)).events
+      .filter((e) => (e.data as { reference?: string }).reference === commandId)
+      .map((e) => e.type);
+    expect(types).toEqual(['LinkPaymentsCancelled']);
+  });
 });

@@ -6,7 +6,13 @@ import { APP_CONFIG, type AppConfig } from '../../infra/config/config.js';
 import { safeErrorMessage } from '../../infra/db/db-errors.js';
 import { DATABASE } from '../../infra/db/database.module.js';
 import type { Database } from '../../infra/db/database.js';
-import { EVENT_STORE, type EventMetadata, type EventStore } from '../../infra/event-store/event-store.port.js';
+import {
+  EVENT_STORE,
+  type EventMetadata,
+  type EventStore,
+  latestPosition,
+} from '../../infra/event-store/event-store.port.js';
+import type { DomainError } from '../../shared/event-sourcing/decider.js';
 import { handleCommand } from '../../shared/event-sourcing/aggregate-handler.js';
 import { RefundCreditsCommand } from '../credits/refund-credits.command.js';
 import { DISTRIBUTION_REFUSALS, ticketDistributionDecider } from './distribution.decider.js';
@@ -38,14 +44,13 @@ const PARALLEL_STREAMS = 16;
 /** How long a settle holds a row it took (another process takes it after that). */
 const LEASE_MS = 60_000;
 
+/** A refusal as a voiding records why its link was not made. */
+export const notMadeBecause = (error: DomainError): NotMade => ({ code: error.code, reason: error.message });
+
 /** The links of a request that did not finish, paid for and (maybe) not made. */
 export function unfinished(links: readonly PaidLink[]): Array<PaidLink & { why: NotMade }> {
-  const error = DISTRIBUTION_REFUSALS.notMade();
-  return links.map(({ ticketId, distributionId }) => ({
-    ticketId,
-    distributionId,
-    why: { code: error.code, reason: error.message },
-  }));
+  const why = notMadeBecause(DISTRIBUTION_REFUSALS.notMade());
+  return links.map(({ ticketId, distributionId }) => ({ ticketId, distributionId, why }));
 }
 
 interface SettlementRow {
@@ -88,20 +93,16 @@ export class DistributionSettlements {
       .slice(0, 40);
   }
 
-  /** Before paying: what the request pays for, settled after DISTRIBUTION_SETTLE_AFTER_MS unless it closes it. */
-  async open(id: string, userId: string, commandId: string, links: readonly PaidLink[], now: Date): Promise<void> {
+  /**
+   * Before paying: what the request pays for, settled after DISTRIBUTION_SETTLE_AFTER_MS unless it closes it (by the
+   * database's clock, the one `settleDue` reads).
+   */
+  async open(id: string, userId: string, commandId: string, links: readonly PaidLink[]): Promise<void> {
     await this.database.query(
       `insert into distribution_settlements (id, user_id, command_id, links, due_at, created_at)
-       values ($1, $2, $3, $4::jsonb, $5::timestamptz + ($6 || ' milliseconds')::interval, $5::timestamptz)
+       values ($1, $2, $3, $4::jsonb, now() + ($5 || ' milliseconds')::interval, now())
        on conflict (id) do nothing`,
-      [
-        id,
-        userId,
-        commandId,
-        JSON.stringify(links),
-        now.toISOString(),
-        String(this.config.DISTRIBUTION_SETTLE_AFTER_MS),
-      ],
+      [id, userId, commandId, JSON.stringify(links), String(this.config.DISTRIBUTION_SETTLE_AFTER_MS)],
     );
   }
 
@@ -149,7 +150,10 @@ export class DistributionSettlements {
         }),
       ),
     );
-    let position = this.latest(outcomes.map((o) => o.position));
+    let position = latestPosition(
+      this.store,
+      outcomes.map((o) => o.position),
+    );
     const voided = outcomes.filter((o) => o.voided).map((o) => o.link);
     if (voided.length === 0) return { voided, balance: null, position };
     const refund = await this.commandBus.execute(
@@ -163,7 +167,7 @@ export class DistributionSettlements {
         now,
       ),
     );
-    position = this.latest([position, refund.position]);
+    position = latestPosition(this.store, [position, refund.position]);
     return { voided, balance: refund.balance, position };
   }
 
@@ -205,12 +209,5 @@ export class DistributionSettlements {
       }
     }
     return rows.length;
-  }
-
-  private latest(positions: ReadonlyArray<string | null>): string | null {
-    return positions.reduce<string | null>(
-      (p, q) => (q && (!p || this.store.comparePositions(q, p) > 0) ? q : p),
-      null,
-    );
   }
 }

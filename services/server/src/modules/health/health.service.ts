@@ -5,6 +5,7 @@ import { DATABASE } from '../../infra/db/database.module.js';
 import type { Database } from '../../infra/db/database.js';
 import { findHealthChecks } from '../../infra/health/health-check.js';
 import { SubscriptionOperations } from '../../infra/subscriptions/subscription-operations.js';
+import { withDeadline } from '../../shared/deadline.js';
 import { REDIS_HEALTH, type RedisHealth } from './redis-health.js';
 
 /** The most one part of the check may take; past it, that part counts as failed (the check always answers). */
@@ -12,19 +13,15 @@ export const HEALTH_PART_BOUND_MS = 1500;
 
 const TIMED_OUT = Symbol('timed out');
 
-/** `work`, or TIMED_OUT once `ms` have passed (the work goes on, unawaited; its failure is dropped). */
-async function within<T>(work: Promise<T>, ms: number): Promise<T | typeof TIMED_OUT> {
-  let timer: NodeJS.Timeout | undefined;
-  work.catch(() => undefined);
-  try {
-    return await Promise.race([
-      work,
-      new Promise<typeof TIMED_OUT>((r) => (timer = setTimeout(() => r(TIMED_OUT), ms))),
-    ]);
-  } finally {
-    clearTimeout(timer);
-  }
+/** `work`, or TIMED_OUT once `ms` have passed. */
+function within<T>(work: Promise<T>, ms: number): Promise<T | typeof TIMED_OUT> {
+  return withDeadline<T | typeof TIMED_OUT>(work, ms, () => new TimedOut()).catch((err: unknown) => {
+    if (err instanceof TimedOut) return TIMED_OUT;
+    throw err;
+  });
 }
+
+class TimedOut extends Error {}
 
 /**
  * The health of this deployment, as `/health` (the status only) and `/v1/admin/health` (every figure) tell it: the

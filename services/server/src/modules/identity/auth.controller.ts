@@ -124,9 +124,13 @@ export class AuthController {
       ? await this.hasher.verify(account.passwordHash, body.password)
       : await this.hasher.verify(await this.getDummyHash(), body.password).then(() => false);
     const key = signInAccount(body);
-    if (signInNeedsSecondProof(request) && !(account && ok && (await this.throttle.knownSignIn(key, request.ip)))) {
-      if (account && ok) this.sendSignInLink(account, key, request.ip);
-      throw new UnauthorizedException(LINK_SENT);
+    if (signInNeedsSecondProof(request)) {
+      // Asked for every attempt, right or wrong, so its time tells nothing about the password.
+      const known = await this.throttle.knownSignIn(key, request.ip);
+      if (!(account && ok && known)) {
+        if (account && ok) this.sendSignInLink(account, key, request.ip);
+        throw new UnauthorizedException(LINK_SENT);
+      }
     }
     if (!account || !ok) throw new UnauthorizedException(INVALID);
     await this.throttle.forgiveSignIn(key, request.ip);

@@ -82,7 +82,9 @@ export class IdentityMailReaction implements Subscription {
         }
         case 'SignInLinkRequested': {
           const d = event.data;
-          const token = await this.tokens.issue(d.userId, 'sign_in', now, tx);
+          // Dated when it was asked for, not when it is mailed: a password changed in between voids it, however late
+          // the mail goes.
+          const token = await this.tokens.issue(d.userId, 'sign_in', new Date(d.at), tx);
           message = signInLinkEmail(d.email, d.firstName, this.config.DASHBOARD_URL, token);
           break;
         }

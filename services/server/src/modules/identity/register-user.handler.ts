@@ -29,7 +29,7 @@ const USER_ID_NAMESPACE = '0b8e5f2a-7c4d-4e1b-a9f3-5d2c8e7b6a14';
  * retries it until it succeeds, so nothing stays claimed.
  *
  * A visitor's registration with a taken address (`ifEmailTaken: 'tell-owner'`) ends as a new address's does, as far
- * as the visitor can tell: the invite use is given back, the password is hashed all the same (the answer takes as
+ * as the visitor can tell: the invite use stays spent, the password is hashed all the same (the answer takes as
  * long), nothing of the owner's account changes, and the owner is told by e-mail (DuplicateRegistrationAttempted).
  */
 @CommandHandler(RegisterUserCommand)
@@ -58,15 +58,17 @@ export class RegisterUserHandler implements ICommandHandler<RegisterUserCommand>
     const code = input.inviteCode?.trim().toUpperCase();
     const claims: RegistrationClaims = { userId, email, ...(code ? { inviteCode: code } : {}), at, attempt };
     const taken = { invite: false, email: false };
+    let inviteUse: string | null = null;
     try {
       if (code) {
-        await handleCommand(
+        const use = await handleCommand(
           this.store,
           inviteDecider,
           inviteStream(code),
           { type: 'UseInvite', data: { code, userId, email, now: at } },
           options('invite-use'),
         );
+        inviteUse = use.position;
         taken.invite = true;
       }
       await handleCommand(
@@ -100,12 +102,16 @@ export class RegisterUserHandler implements ICommandHandler<RegisterUserCommand>
       );
       return { userId, position: result.position, events: result.events };
     } catch (err) {
-      if (taken.invite || taken.email) await this.giveBack(claims, taken);
       const emailTaken = err instanceof DomainError && err.code === 'EMAIL_TAKEN' && !taken.email;
       if (emailTaken && input.ifEmailTaken === 'tell-owner') {
+        // As a new address's registration would: the invite use stays spent (giving it back would tell the visitor,
+        // by the uses left, that the address is someone's), the password is hashed all the same, and the answer
+        // waits on something written (the notice, or else the use) as a registration's waits on the new user.
         await this.hasher.hash(input.password);
-        return { userId, ...(await this.tellOwner(email, at, options('duplicate-notice'))), emailTaken: true };
+        const told = await this.tellOwner(email, at, options('duplicate-notice'));
+        return { userId, position: told.position ?? inviteUse, events: told.events, emailTaken: true };
       }
+      if (taken.invite || taken.email) await this.giveBack(claims, taken);
       throw err;
     }
   }

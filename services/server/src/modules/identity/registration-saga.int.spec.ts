@@ -150,11 +150,11 @@ describe('registration as a saga: what a failed step took is given back', () => 
     await attempt();
     expect(await used(invite.code)).toBe(1);
     // The one-use code is spent and the address is taken: nobody else registers with either (a taken address is
-    // answered as a new one, but registers nothing and keeps no use of the other code).
+    // answered as a new one, and spends a use of the other code as a new one would, but registers nothing).
     expect((await registerByApi(`other-${email}`, invite.code)).status).toBe(400);
     const other = await newInvite();
     expect((await registerByApi(email, other.code)).status).toBe(201);
-    expect(await used(other.code)).toBe(0);
+    expect(await used(other.code)).toBe(1);
     const users = await database.query<{ n: number }>('select count(*)::int as n from users where email = $1', [email]);
     expect(users[0]!.n).toBe(1);
   });
@@ -185,7 +185,7 @@ describe('registration as a saga: what a failed step took is given back', () => 
     expect((await registerByApi(`third-${email}`, invite.code)).status).toBe(400);
   });
 
-  it('gives the invite use back when the address is taken, and a retried key answers the same', async () => {
+  it('spends the invite use when the address is taken, as for a new one, and a retried key answers the same', async () => {
     const invite = await newInvite();
     const headers = { 'idempotency-key': `taken-${randomUUID()}` };
     const register = () =>
@@ -207,9 +207,9 @@ describe('registration as a saga: what a failed step took is given back', () => 
     expect(first.status).toBe(201);
     expect(again.status).toBe(201);
     expect(again.body).toEqual(first.body);
-    expect(await used(invite.code)).toBe(0);
-    // The one use is still there for someone new.
-    expect((await registerByApi(`new-${randomUUID().slice(0, 8)}@example.com`, invite.code)).status).toBe(201);
+    // One use spent (not two: the retry answered what the first did), as a new address's registration spends it.
+    expect(await used(invite.code)).toBe(1);
+    expect((await registerByApi(`new-${randomUUID().slice(0, 8)}@example.com`, invite.code)).status).toBe(400);
   });
 
   it('answers a name the database cannot keep (NUL) with 400, and burns neither the invite nor the address', async () => {

@@ -122,7 +122,7 @@ export class AccountsController {
 
   @Post('accounts/:id/reauth')
   @HttpCode(200)
-  @Throttled('wallet-sign-in')
+  @Throttled('wallet-reauth')
   async reauth(
     @Param('id', { schema: accountIdParamSchema }) accountId: string,
     @Body({ schema: linkAccountRequestSchema }) body: LinkAccountRequest,

@@ -4,7 +4,7 @@ import { QueueName } from '@seatlink/contracts';
 import { eq, sql } from 'drizzle-orm';
 import { APP_CONFIG, type AppConfig } from '../../infra/config/config.js';
 import { safeErrorMessage } from '../../infra/db/db-errors.js';
-import { isTransientDatabaseError } from '../../infra/db/transient-errors.js';
+import { isTransientFailure } from '../../infra/transient-failure.js';
 import { DATABASE } from '../../infra/db/database.module.js';
 import type { Database } from '../../infra/db/database.js';
 import { queryRows } from '../../infra/db/database.js';
@@ -75,7 +75,7 @@ function isOutage(err: unknown): boolean {
     err instanceof WalletUnavailableError ||
     err instanceof WalletRateLimitedError ||
     (err instanceof Error && /rate limited/.test(err.message)) ||
-    isTransientDatabaseError(err)
+    isTransientFailure(err)
   );
 }
 

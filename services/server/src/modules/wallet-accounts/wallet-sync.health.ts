@@ -8,9 +8,10 @@ import { type HealthCheck, ProvidesHealthCheck } from '../../infra/health/health
 const GRACE_MS = 60_000;
 
 /**
- * Wallet syncs that should have run and did not: an account (not waiting for its owner to sign in again) whose last
- * sync — or its linking, when it never synced — is older than two sync periods. Syncs stop silently when their
- * schedules are lost or the workers stop taking jobs; this says so.
+ * Wallet syncs that should have run and did not: an account whose last sync — or its linking, when it never synced —
+ * is older than two sync periods. Syncs stop silently when their schedules are lost or the workers stop taking jobs;
+ * this says so. An account whose syncs fail for a reason of its own (waiting for its owner to sign in again, a sync
+ * that gave up: its card says why) is its owner's to see, not a reason to take the deployment out of a balancer.
  */
 @Injectable()
 @ProvidesHealthCheck()
@@ -27,7 +28,7 @@ export class WalletSyncHealth implements HealthCheck {
     const [row] = await this.database.query<{ n: number }>(
       `select count(*)::int as n
          from wallet_accounts a left join wallet_sync_state s on s.account_id = a.id
-        where not a.in_error_state
+        where not a.in_error_state and a.sync_error is null
           and coalesce(s.last_synced_at, a.created_at) < now() - ($1 || ' milliseconds')::interval`,
       [String(overdueMs)],
     );

@@ -20,6 +20,7 @@ export const balanceProjection = rowProjection<typeof creditBalances, CreditsEve
       case 'CreditsReversed':
         return { userId: event.data.userId, balance: event.data.balanceAfter, updatedAt: recorded.createdAt };
       case 'PaymentDisputed':
+      case 'LinkPaymentsCancelled':
         return row;
     }
   },
