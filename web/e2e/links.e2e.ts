@@ -1,11 +1,11 @@
-import { expect, test, type Browser, type BrowserContext, type Page } from '@playwright/test';
+import { expect, test, type Page } from '@playwright/test';
 import { expectNoA11yViolations } from './support/axe';
 import {
   distributeByApi,
   hasDatabase,
   letLinkExpire,
   listTickets,
-  PERSON_USER_AGENT,
+  RecipientPhones,
   recallByApi,
   setCredits,
   ticketHolder,
@@ -21,20 +21,12 @@ import {
  */
 
 let holder: TicketHolder | undefined;
-let recipients: BrowserContext[] = [];
+const phones = new RecipientPhones();
 test.afterEach(async () => {
   await holder?.api.dispose();
   holder = undefined;
-  for (const context of recipients) await context.close();
-  recipients = [];
+  await phones.closeAll();
 });
-
-/** A recipient's phone: a browser of its own, with a person's user agent. */
-async function recipientPhone(browser: Browser): Promise<Page> {
-  const context = await browser.newContext({ userAgent: PERSON_USER_AGENT, viewport: { width: 375, height: 812 } });
-  recipients.push(context);
-  return context.newPage();
-}
 
 const stateOf = (page: Page) => page.getByTestId('link-card');
 const statePanel = (page: Page) => page.getByTestId('link-state');
@@ -57,7 +49,7 @@ test("a recipient adds a shared ticket to their wallet and lands on the wallet's
   await setCredits(holder.userId, 5);
   const [link] = (await distributeByApi(holder.api, [kestrel.id], { max_clicks: 1 })).distributions;
 
-  const phone = await recipientPhone(browser);
+  const phone = await phones.open(browser);
   await phone.goto(link!.link);
   await expect(phone.getByText('A ticket was shared with you')).toBeVisible();
   await expect(stateOf(phone)).toHaveAttribute('data-state', 'active');
@@ -99,8 +91,8 @@ test('a claim refused meanwhile turns the open page into why: the limit reached 
   const [mapleLink] = (await distributeByApi(holder.api, [maple.id])).distributions;
 
   // Two people have the link open; the first to claim takes its one click.
-  const first = await recipientPhone(browser);
-  const second = await recipientPhone(browser);
+  const first = await phones.open(browser);
+  const second = await phones.open(browser);
   await first.goto(larchLink!.link);
   await second.goto(larchLink!.link);
   await expect(second.getByRole('button', { name: 'Add to wallet' })).toBeVisible();
@@ -136,7 +128,7 @@ test("an expired link says 'Expired' and when it stopped working", async ({ page
   const expiresAt = new Date(Date.now() + 61 * 60_000).toISOString();
   const [link] = (await distributeByApi(holder.api, [nettle.id], { expiry_date: expiresAt })).distributions;
 
-  const phone = await recipientPhone(browser);
+  const phone = await phones.open(browser);
   await phone.goto(link!.link);
   await expect(phone.getByText(/^This link works until \d{2} [A-Z][a-z]{2} \d{4}, \d{2}:\d{2}\./)).toBeVisible();
 
@@ -157,7 +149,7 @@ test("an expired link says 'Expired' and when it stopped working", async ({ page
 });
 
 test('an address that is no link says so, and an automated client cannot claim', async ({ page, browser }) => {
-  const phone = await recipientPhone(browser);
+  const phone = await phones.open(browser);
   await phone.goto('/l/AAAAAAAAAAAAAAAAAAAAAA');
   await expect(stateOf(phone)).toHaveAttribute('data-state', 'not_found');
   await expect(statePanel(phone).getByRole('heading')).toHaveText('Link not found');

@@ -1,8 +1,8 @@
-import { expect, test, type Browser, type BrowserContext, type Page } from '@playwright/test';
+import { expect, test, type Page } from '@playwright/test';
 import { expectNoA11yViolations } from './support/axe';
 import {
   distributeByApi,
-  PERSON_USER_AGENT,
+  RecipientPhones,
   setCredits,
   ticketHolder,
   ticketTitled,
@@ -18,19 +18,12 @@ import { addPass, addRawPass, apiSession, createWallet, linkWallet, setWalletErr
  */
 
 let holder: TicketHolder | undefined;
-let recipients: BrowserContext[] = [];
+const phones = new RecipientPhones();
 test.afterEach(async () => {
   await holder?.api.dispose();
   holder = undefined;
-  for (const context of recipients) await context.close();
-  recipients = [];
+  await phones.closeAll();
 });
-
-async function recipientPhone(browser: Browser): Promise<Page> {
-  const context = await browser.newContext({ userAgent: PERSON_USER_AGENT, viewport: { width: 375, height: 812 } });
-  recipients.push(context);
-  return context.newPage();
-}
 
 /** Where the first and the last character of an element's text are drawn, left to right. */
 async function drawnOrder(page: Page, testId: string): Promise<{ text: string; firstLeft: number; lastLeft: number }> {
@@ -59,7 +52,7 @@ test('the recipient page shows a venue sent with a right-to-left override in log
   await setCredits(holder.userId, 5);
   const [link] = (await distributeByApi(holder.api, [ticket.id])).distributions;
 
-  const phone = await recipientPhone(browser);
+  const phone = await phones.open(browser);
   await phone.goto(link!.link);
   await expect(phone.getByRole('heading', { level: 1 })).toHaveText('Kestrel County');
   await expect(phone.getByTestId('link-subtitle')).toHaveText('Cup Final');

@@ -1,5 +1,12 @@
 import { randomBytes } from 'node:crypto';
-import { expect, request, type APIRequestContext, type Page } from '@playwright/test';
+import {
+  type APIRequestContext,
+  type Browser,
+  type BrowserContext,
+  expect,
+  type Page,
+  request,
+} from '@playwright/test';
 import type { DistributeResponse, Ticket, TicketsResponse, User } from '@seatlink/contracts';
 import pg from 'pg';
 import { createVerifiedUser, demo, type NewUser } from './session';
@@ -17,6 +24,21 @@ import { apiSession, createWallet, linkWallet, simControlHeaders, type TestWalle
  */
 export const PERSON_USER_AGENT =
   'Mozilla/5.0 (Linux; Android 14; Pixel 8) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/131.0.0.0 Mobile Safari/537.36';
+
+/** The phones of a test's recipients: each a browser of its own with a person's user agent, closed by `closeAll`. */
+export class RecipientPhones {
+  private contexts: BrowserContext[] = [];
+
+  async open(browser: Browser): Promise<Page> {
+    const context = await browser.newContext({ userAgent: PERSON_USER_AGENT, viewport: { width: 375, height: 812 } });
+    this.contexts.push(context);
+    return context.newPage();
+  }
+
+  async closeAll(): Promise<void> {
+    for (const context of this.contexts.splice(0)) await context.close();
+  }
+}
 
 export interface PassInput {
   title: string;

@@ -4,30 +4,10 @@ import Fastify from 'fastify';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { DATABASE } from '../db/database.module.js';
 import type { Database } from '../db/database.js';
+import { captureOutput } from '../../testing/capture-output.js';
 import { ApiClient, startTestStack, type TestStack } from '../../testing/test-app.js';
 import { createVerifiedUser } from '../../testing/users.js';
 import { sendStreamed } from './streamed-answer.js';
-
-/** Everything the process writes to stdout and stderr while `work` runs (Nest's logger writes there). */
-async function captureOutput<T>(work: () => Promise<T>): Promise<{ result: T; log: string }> {
-  const chunks: string[] = [];
-  const out = process.stdout.write.bind(process.stdout);
-  const err = process.stderr.write.bind(process.stderr);
-  const tap =
-    (write: typeof process.stdout.write) =>
-    (chunk: string | Uint8Array, ...rest: unknown[]) => {
-      chunks.push(typeof chunk === 'string' ? chunk : Buffer.from(chunk).toString('utf8'));
-      return (write as (c: unknown, ...r: unknown[]) => boolean)(chunk, ...rest);
-    };
-  process.stdout.write = tap(out);
-  process.stderr.write = tap(err);
-  try {
-    return { result: await work(), log: chunks.join('') };
-  } finally {
-    process.stdout.write = out;
-    process.stderr.write = err;
-  }
-}
 
 /** Errors no listener heard (an unheard stream 'error' is one): each would have ended a production process. */
 const uncaught: unknown[] = [];

@@ -111,14 +111,12 @@ export class JobRunner implements OnApplicationBootstrap, OnModuleDestroy {
       );
     }
     this.logger.log(`processing ${jobs.map((j) => j.name).join(', ')}`);
-    await this.ensureSchedules().catch((err: unknown) =>
-      this.logger.warn(`could not check the repeating schedules: ${safeErrorMessage(err)}`),
-    );
-    this.timer = setInterval(() => {
+    const check = () =>
       this.ensureSchedules().catch((err: unknown) =>
         this.logger.warn(`could not check the repeating schedules: ${safeErrorMessage(err)}`),
       );
-    }, this.config.JOB_SCHEDULES_CHECK_MS);
+    await check();
+    this.timer = setInterval(() => void check(), this.config.JOB_SCHEDULES_CHECK_MS);
     this.timer.unref();
   }
 

@@ -8,7 +8,7 @@ const logger = new Logger('Redis');
 const warn = throttledWarning((message) => logger.warn(message));
 
 /** How long a Redis command may take by default before it fails (REDIS_COMMAND_TIMEOUT_MS). */
-export const DEFAULT_REDIS_COMMAND_TIMEOUT_MS = 1000;
+const DEFAULT_REDIS_COMMAND_TIMEOUT_MS = 1000;
 
 /**
  * What a client is for, which decides how it behaves when Redis is away (refused) or hung (stopped, not answering):
@@ -29,9 +29,16 @@ export interface RedisClientOptions {
   lazyConnect?: boolean;
 }
 
+/** Fails after the command timeout, and at once while the connection is down. */
+const bounded = (timeoutMs: number): RedisOptions => ({
+  commandTimeout: timeoutMs,
+  enableOfflineQueue: false,
+  maxRetriesPerRequest: 1,
+});
+
 const BY_USE: Record<RedisUse, (timeoutMs: number) => RedisOptions> = {
-  commands: (timeoutMs) => ({ commandTimeout: timeoutMs, enableOfflineQueue: false, maxRetriesPerRequest: 1 }),
-  publish: (timeoutMs) => ({ commandTimeout: timeoutMs, enableOfflineQueue: false, maxRetriesPerRequest: 1 }),
+  commands: bounded,
+  publish: bounded,
   subscribe: () => ({}),
   blocking: () => ({ maxRetriesPerRequest: null }),
 };
@@ -49,12 +56,8 @@ export function createRedis(url: string, use: RedisUse, options: RedisClientOpti
     ...(options.lazyConnect ? { lazyConnect: true } : {}),
     ...BY_USE[use](timeoutMs),
   });
-  return watchRedisErrors(redis, options.role);
-}
-
-/** Reports the connection errors of a client (its own, or one made with `duplicate()`), now and then. */
-export function watchRedisErrors(redis: Redis, role: string): Redis {
-  redis.on('error', (err: unknown) => warn(role, `Redis (${role}): ${safeErrorMessage(err)}`));
+  // Its connection errors, now and then.
+  redis.on('error', (err: unknown) => warn(options.role, `Redis (${options.role}): ${safeErrorMessage(err)}`));
   return redis;
 }
 

@@ -31,6 +31,7 @@ import {
   ticketDistributionStream,
 } from './distribution.events.js';
 import { links } from './distribution.schema.js';
+import { newLinkRow } from './read-models/links.projection.js';
 import { DistributionSettlements, notMadeBecause, type PaidLink } from './distribution-settlements.service.js';
 
 const DISTRIBUTION_ID_NAMESPACE = '5b0f6c1e-3a2d-4e8f-9c7b-1d2e3f4a5b6c';
@@ -313,18 +314,7 @@ export class DistributeTicketsHandler implements ICommandHandler<DistributeTicke
    * written here as the links projection would write them; it finds them there and keeps them.
    */
   private async openLinks(made: readonly Made[]) {
-    const rows = made.map(({ event: { data } }) => ({
-      distributionId: data.distributionId,
-      code: data.code,
-      ticketId: data.ticketId,
-      userId: data.userId,
-      maxClicks: data.maxClicks,
-      expiresAt: data.expiresAt ? new Date(data.expiresAt) : null,
-      recalledAt: null,
-      clicks: 0,
-      lastClickAt: null,
-      createdAt: new Date(data.at),
-    }));
+    const rows = made.map(({ event }) => newLinkRow(event.data));
     for (let i = 0; i < rows.length; i += 500) {
       await this.database.db
         .insert(links)

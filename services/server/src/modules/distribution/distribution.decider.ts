@@ -1,5 +1,5 @@
 import { type Decider, DomainError } from '../../shared/event-sourcing/decider.js';
-import type { TicketDistributionEvent } from './distribution.events.js';
+import type { DistributionVoided, TicketDistributionEvent } from './distribution.events.js';
 
 /** A ticket's distribution state: its live link, if any, the links it had, and the paid-for links given up. */
 export interface TicketDistributionState {
@@ -32,17 +32,8 @@ export type TicketDistributionCommand =
   | {
       /** Give up a link that was paid for, unless it was made: afterwards it never can be (its credits go back). */
       type: 'Void';
-      data: {
-        ticketId: string;
-        distributionId: string;
-        userId: string;
-        /** The request that paid for it. */
-        reference: string;
-        /** Why it was not made: the refusal's code and message. */
-        code: string;
-        reason: string;
-        now: string;
-      };
+      /** What its voiding records (the request that paid, why it was not made), and when. */
+      data: Omit<DistributionVoided['data'], 'at'> & { now: string };
     };
 
 export const DISTRIBUTION_REFUSALS = {
@@ -111,12 +102,10 @@ export const ticketDistributionDecider: Decider<
         return [{ type: 'TicketRecalled', data: { ticketId, distributionId, userId, at: now } }];
       }
       case 'Void': {
-        const { ticketId, distributionId, userId, reference, code, reason, now } = command.data;
+        const { now, ...voided } = command.data;
         // Made (what was paid for exists) or given up already: nothing to do.
-        if (state.made.has(distributionId) || state.voided.has(distributionId)) return [];
-        return [
-          { type: 'DistributionVoided', data: { ticketId, distributionId, userId, reference, code, reason, at: now } },
-        ];
+        if (state.made.has(voided.distributionId) || state.voided.has(voided.distributionId)) return [];
+        return [{ type: 'DistributionVoided', data: { ...voided, at: now } }];
       }
     }
   },

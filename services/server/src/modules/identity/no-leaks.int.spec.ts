@@ -2,32 +2,11 @@ import type { InviteCode } from '@seatlink/contracts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DATABASE } from '../../infra/db/database.module.js';
 import type { Database } from '../../infra/db/database.js';
+import { captureOutput } from '../../testing/capture-output.js';
 import { ApiClient, startTestStack, type TestStack } from '../../testing/test-app.js';
 
 const tomorrow = () => new Date(Date.now() + 36 * 3600_000).toISOString().slice(0, 10);
 const PASSWORD = 'Secr3t!Horse-Battery';
-
-/** Everything the process writes to stdout and stderr while `work` runs (Nest's logger writes there). */
-async function captureOutput(work: () => Promise<void>): Promise<string> {
-  const chunks: string[] = [];
-  const out = process.stdout.write.bind(process.stdout);
-  const err = process.stderr.write.bind(process.stderr);
-  const tap =
-    (write: typeof process.stdout.write) =>
-    (chunk: string | Uint8Array, ...rest: unknown[]) => {
-      chunks.push(typeof chunk === 'string' ? chunk : Buffer.from(chunk).toString('utf8'));
-      return (write as (c: unknown, ...r: unknown[]) => boolean)(chunk, ...rest);
-    };
-  process.stdout.write = tap(out);
-  process.stderr.write = tap(err);
-  try {
-    await work();
-  } finally {
-    process.stdout.write = out;
-    process.stderr.write = err;
-  }
-  return chunks.join('');
-}
 
 describe('what a failure shows: no secret in a log line or an error body, no account told apart', () => {
   let stack: TestStack;
@@ -51,7 +30,7 @@ describe('what a failure shows: no secret in a log line or an error body, no acc
       `alter table events add constraint test_no_registrations check (type <> 'UserRegistered') not valid`,
     );
     let res: Awaited<ReturnType<ApiClient['request']>> | undefined;
-    const log = await captureOutput(async () => {
+    const { log } = await captureOutput(async () => {
       res = await new ApiClient(stack.baseUrl).request('POST', '/v1/auth/register', {
         email: 'leak@example.com',
         first_name: 'Lee',
@@ -77,7 +56,7 @@ describe('what a failure shows: no secret in a log line or an error body, no acc
     await database.query(
       `alter table users add constraint test_no_leak2 check (email <> 'leak2@example.com') not valid`,
     );
-    const log = await captureOutput(async () => {
+    const { log } = await captureOutput(async () => {
       const res = await new ApiClient(stack.baseUrl).request('POST', '/v1/auth/register', {
         email: 'leak2@example.com',
         first_name: 'Lee',

@@ -6,8 +6,24 @@ import {
   type Subscription,
   type SubscriptionContext,
 } from '../../../infra/subscriptions/subscription.js';
-import type { DistributionEvent, LinkClicked } from '../distribution.events.js';
+import type { DistributionEvent, LinkClicked, TicketDistributed } from '../distribution.events.js';
 import { links } from '../distribution.schema.js';
+
+/** A link's row as it is made: not recalled, no clicks yet. */
+export function newLinkRow(data: TicketDistributed['data']): typeof links.$inferSelect {
+  return {
+    distributionId: data.distributionId,
+    code: data.code,
+    ticketId: data.ticketId,
+    userId: data.userId,
+    maxClicks: data.maxClicks,
+    expiresAt: data.expiresAt ? new Date(data.expiresAt) : null,
+    recalledAt: null,
+    clicks: 0,
+    lastClickAt: null,
+    createdAt: new Date(data.at),
+  };
+}
 
 /** The rows of `links`: made by TicketDistributed, marked by TicketRecalled. */
 const linkRows = rowProjection<typeof links, DistributionEvent>({
@@ -20,21 +36,7 @@ const linkRows = rowProjection<typeof links, DistributionEvent>({
   evolve(row, event) {
     switch (event.type) {
       case 'TicketDistributed': {
-        const { data } = event;
-        return (
-          row ?? {
-            distributionId: data.distributionId,
-            code: data.code,
-            ticketId: data.ticketId,
-            userId: data.userId,
-            maxClicks: data.maxClicks,
-            expiresAt: data.expiresAt ? new Date(data.expiresAt) : null,
-            recalledAt: null,
-            clicks: 0,
-            lastClickAt: null,
-            createdAt: new Date(data.at),
-          }
-        );
+        return row ?? newLinkRow(event.data);
       }
       case 'TicketRecalled':
         return row ? { ...row, recalledAt: row.recalledAt ?? new Date(event.data.at) } : null;
