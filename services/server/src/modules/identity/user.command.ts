@@ -1,20 +1,13 @@
-import { Command } from '@nestjs/cqrs';
+import { AggregateCommand } from '../../shared/event-sourcing/aggregate-command.js';
+import type { HandleResult } from '../../shared/event-sourcing/aggregate-handler.js';
 import type { UserCommand, UserState } from './user.decider.js';
 import type { UserEvent } from './user.events.js';
 
-export interface UserCommandResult {
-  position: string | null;
-  events: UserEvent[];
-  /** The user's state the command was decided on. */
-  state: UserState;
-}
+export type UserCommandResult = HandleResult<UserState, UserEvent>;
 
 /** Any command on one user's stream (login, verification, password change, ban, requests), with who asked and from where. */
-export class UserCommandMessage extends Command<UserCommandResult> {
-  constructor(
-    readonly command: Exclude<UserCommand, { type: 'RegisterUser' }>,
-    readonly meta: { actorId: string; ip?: string; commandId?: string },
-  ) {
-    super();
-  }
-}
+export class UserCommandMessage extends AggregateCommand<
+  Exclude<UserCommand, { type: 'RegisterUser' }>,
+  UserState,
+  UserEvent
+> {}

@@ -1,6 +1,6 @@
 import { createHash, randomInt } from 'node:crypto';
-import { Command } from '@nestjs/cqrs';
-import type { InviteCommand } from './invite.decider.js';
+import { AggregateCommand } from '../../shared/event-sourcing/aggregate-command.js';
+import type { InviteCommand, InviteState } from './invite.decider.js';
 import type { InviteEvent } from './invite.events.js';
 
 const CODE_ALPHABET = 'ABCDEFGHJKLMNPQRSTUVWXYZ23456789';
@@ -17,11 +17,4 @@ export function generateInviteCode(seed?: string): string {
 }
 
 /** Any command on one invite code's stream, with who asked and from where. */
-export class InviteCommandMessage extends Command<{ position: string | null; events: InviteEvent[] }> {
-  constructor(
-    readonly command: InviteCommand,
-    readonly meta: { actorId: string; ip?: string; commandId?: string },
-  ) {
-    super();
-  }
-}
+export class InviteCommandMessage extends AggregateCommand<InviteCommand, InviteState, InviteEvent> {}

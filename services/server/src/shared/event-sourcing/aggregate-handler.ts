@@ -37,9 +37,65 @@ export interface HandleResult<State, Event extends DomainEvent> {
   repeated: boolean;
 }
 
+/** A command decided on a stream's state, not yet appended: what `appendDecision` writes. */
+export interface Decision<State, Event extends DomainEvent> {
+  streamId: string;
+  /** The stream's revision the decision was made on (-1: no stream yet). */
+  revision: number;
+  state: State;
+  /** The events decided, or, when `earlier` is set, the events this command appended before. */
+  events: Event[];
+  /** Set when this very command was appended before: its position (nothing is to be appended again). */
+  earlier: { position: string } | null;
+}
+
 /**
- * Reads the stream, folds its state, decides, and appends with the expected revision; on a concurrency conflict it
- * reads again and decides again, so a decision is never made on stale state.
+ * The first half of a command: reads the stream, folds its state and decides. A flow that must do something between
+ * deciding and appending (pay for what it decided) appends with `appendDecision` at the revision decided on, so a
+ * stream that moved meanwhile refuses the append; everything else uses `handleCommand`, which does both halves.
+ */
+export async function decideOn<State, Command, Event extends DomainEvent>(
+  store: EventStore,
+  decider: Decider<State, Command, Event>,
+  streamId: string,
+  command: Command,
+  commandId: string,
+): Promise<Decision<State, Event>> {
+  const { revision, events: history } = await store.readStream(streamId);
+  const state = fold(
+    decider,
+    history.map((e) => ({ type: e.type, data: e.data }) as Event),
+  );
+  const earlier = earlierOutcome<Event>(history, streamId, commandId);
+  if (earlier) return { streamId, revision, state, events: earlier.events, earlier: { position: earlier.position } };
+  return { streamId, revision, state, events: decider.decide(command, state), earlier: null };
+}
+
+/**
+ * The second half: appends a decision's events at the revision it was decided on, with ids derived from the command
+ * (the same command, the same ids). Throws WrongExpectedRevisionError when the stream moved since.
+ */
+export function appendDecision<Event extends DomainEvent>(
+  store: EventStore,
+  decision: Pick<Decision<unknown, Event>, 'streamId' | 'revision' | 'events'>,
+  options: Pick<HandleOptions, 'metadata' | 'commandId'>,
+): Promise<AppendResult> {
+  const { streamId, revision, events } = decision;
+  return store.appendToStream(
+    streamId,
+    events.map((e, i) => ({
+      id: commandEventId(options.commandId, streamId, i),
+      type: e.type,
+      data: e.data,
+      metadata: { ...options.metadata, commandId: options.commandId },
+    })),
+    { expectedRevision: revision === -1 ? 'no_stream' : revision },
+  );
+}
+
+/**
+ * A command on one stream: decides on the stream's state and appends with the expected revision; on a concurrency
+ * conflict it reads again and decides again, so a decision is never made on stale state.
  */
 export async function handleCommand<State, Command, Event extends DomainEvent>(
   store: EventStore,
@@ -50,26 +106,12 @@ export async function handleCommand<State, Command, Event extends DomainEvent>(
 ): Promise<HandleResult<State, Event>> {
   const maxAttempts = options.maxAttempts ?? 10;
   for (let attempt = 1; ; attempt++) {
-    const { revision, events: history } = await store.readStream(streamId);
-    const state = fold(
-      decider,
-      history.map((e) => ({ type: e.type, data: e.data }) as Event),
-    );
-    const earlier = earlierOutcome<Event>(history, streamId, options.commandId);
-    if (earlier) return { ...earlier, append: null, state, repeated: true };
-    const events = decider.decide(command, state);
+    const decision = await decideOn(store, decider, streamId, command, options.commandId);
+    const { state, events } = decision;
+    if (decision.earlier) return { events, position: decision.earlier.position, append: null, state, repeated: true };
     if (events.length === 0) return { events, position: null, append: null, state, repeated: false };
     try {
-      const append = await store.appendToStream(
-        streamId,
-        events.map((e, i) => ({
-          id: commandEventId(options.commandId, streamId, i),
-          type: e.type,
-          data: e.data,
-          metadata: { ...options.metadata, commandId: options.commandId },
-        })),
-        { expectedRevision: revision === -1 ? 'no_stream' : revision },
-      );
+      const append = await appendDecision(store, decision, options);
       return { events, position: append.position, append, state, repeated: append.repeated === true };
     } catch (err) {
       if (!(err instanceof WrongExpectedRevisionError) || attempt >= maxAttempts) throw err;

@@ -1,0 +1,76 @@
+import { randomUUID } from 'node:crypto';
+import { Inject, type Type } from '@nestjs/common';
+import { Command, CommandHandler, type ICommandHandler } from '@nestjs/cqrs';
+import { EVENT_STORE, type EventStore } from '../../infra/event-store/event-store.port.js';
+import { KeyedMutex } from '../keyed-mutex.js';
+import { handleCommand, type HandleResult } from './aggregate-handler.js';
+import type { Decider, DomainEvent } from './decider.js';
+
+/** Who sent a command and as what: copied onto every event it appends. */
+export interface CommandMeta {
+  /** The user who asked (absent for a visitor or the system). */
+  actorId?: string;
+  ip?: string;
+  bulk?: boolean;
+  /**
+   * The command's id: event ids derive from it, so the same id sent twice (a retried job, a request repeated with its
+   * Idempotency-Key) appends nothing the second time and answers what the first time decided. A fresh id when absent.
+   */
+  commandId?: string;
+}
+
+/**
+ * A command on one aggregate's stream, as sent on the CommandBus: the decider's own command (`{ type, data }`) and who
+ * sent it. Each aggregate has one such message class and one handler (`aggregateCommandHandler`); controllers, jobs,
+ * reactions, flows and other modules all send it the same way.
+ */
+export abstract class AggregateCommand<C, State, Event extends DomainEvent> extends Command<
+  HandleResult<State, Event>
+> {
+  constructor(
+    readonly command: C,
+    readonly meta: CommandMeta = {},
+  ) {
+    super();
+  }
+}
+
+export interface AggregateDefinition<C, State, Event extends DomainEvent> {
+  decider: Decider<State, C, Event>;
+  /** The stream the command is decided on. */
+  streamOf: (command: C) => string;
+  /**
+   * Commands on one stream take turns in this process (a hot stream: a user's credits under a burst of requests),
+   * instead of all reading the same revision and retrying against each other. Across processes the expected revision
+   * still decides.
+   */
+  oneAtATime?: boolean;
+  /** Attempts when another append beats this one (default 10). */
+  maxAttempts?: number;
+}
+
+/** The one handler of an aggregate's command message: decides on the stream and appends (`handleCommand`). */
+export function aggregateCommandHandler<C, State, Event extends DomainEvent>(
+  message: Type<AggregateCommand<C, State, Event>>,
+  aggregate: AggregateDefinition<C, State, Event>,
+): Type<ICommandHandler<AggregateCommand<C, State, Event>>> {
+  @CommandHandler(message)
+  class Handler implements ICommandHandler<AggregateCommand<C, State, Event>> {
+    private readonly turns = new KeyedMutex();
+
+    constructor(@Inject(EVENT_STORE) readonly store: EventStore) {}
+
+    execute({ command, meta }: AggregateCommand<C, State, Event>): Promise<HandleResult<State, Event>> {
+      const stream = aggregate.streamOf(command);
+      const run = () =>
+        handleCommand(this.store, aggregate.decider, stream, command, {
+          metadata: { actorId: meta.actorId, ip: meta.ip, ...(meta.bulk ? { bulk: true } : {}) },
+          commandId: meta.commandId ?? randomUUID(),
+          maxAttempts: aggregate.maxAttempts,
+        });
+      return aggregate.oneAtATime ? this.turns.run(stream, run) : run();
+    }
+  }
+  Object.defineProperty(Handler, 'name', { value: `${message.name}Handler` });
+  return Handler;
+}
