@@ -2,7 +2,8 @@ import { type DynamicModule, Module } from '@nestjs/common';
 import { DiscoveryModule } from '@nestjs/core';
 import { CqrsModule } from '@nestjs/cqrs';
 import { CaptchaModule } from './infra/captcha/captcha.module.js';
-import { APP_CONFIG, type AppConfig } from './infra/config/config.js';
+import type { AppConfig } from './infra/config/config.js';
+import { ConfigModule } from './infra/config/config.module.js';
 import { DatabaseModule } from './infra/db/database.module.js';
 import { HttpModule } from './infra/http/http.module.js';
 import { MailModule } from './infra/mail/mail.module.js';
@@ -55,8 +56,8 @@ export class AppModule {
     const background = role === 'all' || role === 'worker';
     return {
       module: AppModule,
-      global: true,
       imports: [
+        ConfigModule.forRoot(config),
         CqrsModule.forRoot(),
         DiscoveryModule,
         DatabaseModule.forRoot(config),
@@ -92,8 +93,6 @@ export class AppModule {
         HttpModule,
         ...features(config),
       ],
-      providers: [{ provide: APP_CONFIG, useValue: config }],
-      exports: [APP_CONFIG],
     };
   }
 }
