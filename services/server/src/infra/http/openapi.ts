@@ -7,7 +7,7 @@ import { DiscoveryService } from '@nestjs/core';
 import type { NestFastifyApplication } from '@nestjs/platform-fastify';
 import { z } from 'zod';
 import { IS_ADMIN_ONLY, IS_PUBLIC } from '../../modules/identity/auth.decorators.js';
-import { SESSION_COOKIE } from '../../modules/identity/sessions.service.js';
+import { SESSION_COOKIE } from './session-cookie.js';
 import { nativeRoutes } from './native-route.js';
 
 type JsonSchema = Record<string, unknown>;

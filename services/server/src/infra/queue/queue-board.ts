@@ -3,8 +3,8 @@ import { BullMQAdapter } from '@bull-board/api/bullMQAdapter';
 import { FastifyAdapter } from '@bull-board/fastify';
 import type { NestFastifyApplication } from '@nestjs/platform-fastify';
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import { SESSION_COOKIE } from '../../modules/identity/sessions.service.js';
-import { UserAccounts } from '../../modules/identity/user-accounts.service.js';
+import { SESSION_COOKIE } from '../http/session-cookie.js';
+import { SESSION_GATE, type SessionGate } from '../http/session-gate.port.js';
 import { BullmqJobQueue } from './bullmq-job-queue.js';
 import { JOB_QUEUE, type JobQueue } from './queue.port.js';
 
@@ -18,12 +18,12 @@ const BOARD_CSP =
 /**
  * The queues for admins (Bull Board) at /v1/admin/queues, when the jobs run on BullMQ (REDIS_URL): waiting, delayed,
  * failed and finished jobs of every queue, with retry and clean. Signed-in admins only (the same session cookie as
- * the dashboard): 401 without a session, 403 for others.
+ * the dashboard, admitted by the same policy): 401 without a session (or banned), 403 for others.
  */
 export async function registerQueueBoard(app: NestFastifyApplication): Promise<void> {
   const queue = app.get<JobQueue>(JOB_QUEUE);
   if (!(queue instanceof BullmqJobQueue)) return;
-  const accounts = app.get(UserAccounts);
+  const gate = app.get<SessionGate>(SESSION_GATE);
   const board = new FastifyAdapter();
   board.setBasePath(QUEUE_BOARD_PATH);
   createBullBoard({
@@ -32,9 +32,12 @@ export async function registerQueueBoard(app: NestFastifyApplication): Promise<v
     options: { uiConfig: { boardTitle: 'Seatlink queues' } },
   });
   const adminsOnly = async (request: FastifyRequest, reply: FastifyReply) => {
-    const user = (await accounts.signedIn(request.cookies?.[SESSION_COOKIE]))?.user;
-    if (!user || user.is_banned) return reply.code(401).send({ message: 'Not authenticated', statusCode: 401 });
-    if (!user.is_admin) return reply.code(403).send({ message: 'Admin access required', statusCode: 403 });
+    const admitted = await gate.authenticate(request.cookies?.[SESSION_COOKIE], 'admin');
+    if (admitted.ok) return;
+    if (admitted.refused === 'not-admin') {
+      return reply.code(403).send({ message: 'Admin access required', statusCode: 403 });
+    }
+    return reply.code(401).send({ message: 'Not authenticated', statusCode: 401 });
   };
   const fastify = app.getHttpAdapter().getInstance();
   await fastify.register(async (scope) => {

@@ -4,7 +4,6 @@ import {
   Controller,
   Get,
   HttpCode,
-  Inject,
   NotFoundException,
   Param,
   Post,
@@ -26,9 +25,8 @@ import {
   userIdParamSchema,
 } from '@seatlink/contracts';
 import { CommandId } from '../../infra/http/command-id.js';
-import { REALTIME_PUBLISHER, type RealtimePublisher } from '../../infra/realtime/realtime.publisher.js';
 import { ReadModelWaiter } from '../../infra/subscriptions/read-model-waiter.js';
-import { SessionsService } from '../identity/sessions.service.js';
+import { SessionPolicy } from '../identity/session-policy.js';
 import { UserAccounts } from '../identity/user-accounts.service.js';
 import { UserCommandMessage } from '../identity/user.command.js';
 import { SetCreditsCommand } from '../credits/set-credits.command.js';
@@ -42,9 +40,8 @@ export class AdminUsersController {
     private readonly commandBus: CommandBus,
     private readonly queryBus: QueryBus,
     private readonly waiter: ReadModelWaiter,
-    private readonly sessions: SessionsService,
+    private readonly policy: SessionPolicy,
     private readonly accounts: UserAccounts,
-    @Inject(REALTIME_PUBLISHER) private readonly realtime: RealtimePublisher,
   ) {}
 
   @Get()
@@ -103,12 +100,7 @@ export class AdminUsersController {
       ),
     );
     const banned = result.events.some((e) => e.type === 'UserBanned');
-    if (banned) {
-      // The sockets are told once their sessions are gone (the page then asks who is signed in, and must hear "nobody"),
-      // by whichever ends them: this call, or the sessions reaction (maybe in a worker, through Redis) when it got
-      // there first — so 'session.ended' reaches a socket once.
-      if ((await this.sessions.endAllFor(userId)) > 0) this.realtime.disconnectUser(userId, 'banned');
-    }
+    if (banned) await this.policy.endSessions(userId, 'banned');
     const pending = await this.waiter.pending(result);
     const user = (await this.accounts.getUser(userId)) ?? target;
     return {

@@ -18,7 +18,6 @@ import type { FastifyRequest } from 'fastify';
 import { HumanCheck } from '../../infra/captcha/human-check.guard.js';
 import { commandIdOf } from '../../infra/http/command-id.js';
 import { JOB_QUEUE, type JobQueue } from '../../infra/queue/queue.port.js';
-import { REALTIME_PUBLISHER, type RealtimePublisher } from '../../infra/realtime/realtime.publisher.js';
 import { ReadModelWaiter } from '../../infra/subscriptions/read-model-waiter.js';
 import { Throttled } from '../../infra/throttle/throttled.guard.js';
 import { Public } from './auth.decorators.js';
@@ -31,7 +30,7 @@ import {
 } from './identity-requests.jobs.js';
 import { PasswordHasher } from './password-hasher.js';
 import { RegisterUserCommand } from './register-user.command.js';
-import { SessionsService } from './sessions.service.js';
+import { SessionPolicy } from './session-policy.js';
 import { UserCommandMessage } from './user.command.js';
 
 /**
@@ -49,8 +48,7 @@ export class AccountController {
     private readonly hasher: PasswordHasher,
     private readonly waiter: ReadModelWaiter,
     @Inject(JOB_QUEUE) private readonly queue: JobQueue,
-    private readonly sessions: SessionsService,
-    @Inject(REALTIME_PUBLISHER) private readonly realtime: RealtimePublisher,
+    private readonly policy: SessionPolicy,
   ) {}
 
   /**
@@ -158,8 +156,7 @@ export class AccountController {
         { actorId: userId, ip: request.ip, commandId: commandIdOf(request) },
       ),
     );
-    // Told once the sessions are gone, by whichever ended them: this call or the sessions reaction.
-    if ((await this.sessions.endAllFor(userId)) > 0) this.realtime.disconnectUser(userId, 'password-changed');
+    await this.policy.endSessions(userId, 'password-changed');
     const pending = await this.waiter.pending(result);
     return { message: IDENTITY_MESSAGES.passwordReset, ...(pending ? { pending } : {}) };
   }

@@ -31,9 +31,9 @@ import { CAPTCHA_VERIFIER, type CaptchaVerifier } from '../../infra/captcha/capt
 import { HumanCheck } from '../../infra/captcha/human-check.guard.js';
 import { safeErrorMessage } from '../../infra/db/db-errors.js';
 import { JOB_QUEUE, type JobQueue } from '../../infra/queue/queue.port.js';
-import { REALTIME_PUBLISHER, type RealtimePublisher } from '../../infra/realtime/realtime.publisher.js';
 import { commandIdOf } from '../../infra/http/command-id.js';
 import { NoIdempotencyKey } from '../../infra/http/idempotency.interceptor.js';
+import { SESSION_COOKIE } from '../../infra/http/session-cookie.js';
 import { ReadModelWaiter } from '../../infra/subscriptions/read-model-waiter.js';
 import { ThrottleService } from '../../infra/throttle/throttle.service.js';
 import { signInAccount, signInNeedsSecondProof, Throttled } from '../../infra/throttle/throttled.guard.js';
@@ -45,7 +45,8 @@ import {
   type SignInLinkRequestData,
 } from './identity-requests.jobs.js';
 import { PasswordHasher } from './password-hasher.js';
-import { SESSION_COOKIE, SessionsService } from './sessions.service.js';
+import { SessionPolicy } from './session-policy.js';
+import { SessionsService } from './sessions.service.js';
 import type { UserState } from './user.decider.js';
 import { toUser, UserAccounts } from './user-accounts.service.js';
 import { UserCommandMessage } from './user.command.js';
@@ -86,7 +87,7 @@ export class AuthController {
     private readonly tokens: AuthTokensService,
     @Inject(JOB_QUEUE) private readonly queue: JobQueue,
     @Inject(CAPTCHA_VERIFIER) private readonly captcha: CaptchaVerifier,
-    @Inject(REALTIME_PUBLISHER) private readonly realtime: RealtimePublisher,
+    private readonly policy: SessionPolicy,
   ) {}
 
   /** What the browser needs at run time. */
@@ -213,8 +214,7 @@ export class AuthController {
   @HttpCode(200)
   @NoIdempotencyKey()
   async logout(@Req() request: FastifyRequest, @Res({ passthrough: true }) reply: FastifyReply) {
-    const ended = await this.sessions.end(request.cookies[SESSION_COOKIE]);
-    if (ended) this.realtime.disconnectSession(ended, 'logout');
+    await this.policy.endSession(request.cookies[SESSION_COOKIE]);
     reply.clearCookie(SESSION_COOKIE, sessionCookieOptions(request));
     return { message: 'Logged out' };
   }

@@ -17,9 +17,11 @@ import { PurgeSessionsJob } from './purge-sessions.job.js';
 import { usersProjection } from './read-models/users/users.projection.js';
 import { RegisterUserHandler } from './register-user.handler.js';
 import { ReleaseRegistrationClaimsJob } from './release-registration-claims.job.js';
+import { SessionPolicy } from './session-policy.js';
 import { SessionsReaction } from './sessions.reaction.js';
 import { SessionsService } from './sessions.service.js';
 import { SessionSocketAuthenticator } from './socket-authenticator.js';
+import { SESSION_GATE } from '../../infra/http/session-gate.port.js';
 import { SOCKET_AUTHENTICATOR } from '../../infra/realtime/socket-authenticator.port.js';
 import { UserAccounts } from './user-accounts.service.js';
 import { UserCommandHandler } from './user.handler.js';
@@ -28,25 +30,30 @@ import { UserCommandHandler } from './user.handler.js';
 @Module({ providers: [SessionsService], exports: [SessionsService] })
 export class SessionsModule {}
 
-/** How the socket.io gateway (infra) admits sockets: by the session cookie. Global, as the gateway's port. */
+/**
+ * The session policy, and the ports through which infra asks it: how the socket.io gateway admits sockets and the
+ * queue board its callers. Global, as those ports are.
+ */
 @Global()
 @Module({
   imports: [SessionsModule],
   providers: [
     UserAccounts,
+    SessionPolicy,
     SessionSocketAuthenticator,
     { provide: SOCKET_AUTHENTICATOR, useExisting: SessionSocketAuthenticator },
+    { provide: SESSION_GATE, useExisting: SessionPolicy },
   ],
-  exports: [SOCKET_AUTHENTICATOR, UserAccounts],
+  exports: [SOCKET_AUTHENTICATOR, SESSION_GATE, SessionPolicy, UserAccounts],
 })
-export class SocketAuthenticationModule {}
+export class SessionPolicyModule {}
 
 /**
  * Sign-in, registration, verification, password reset, sessions, and the guard every route passes; the users read
  * model, the reactions that e-mail links and end sessions, and the jobs behind the visitor requests.
  */
 @Module({
-  imports: [SessionsModule, SocketAuthenticationModule],
+  imports: [SessionsModule, SessionPolicyModule],
   controllers: [AuthController, AccountController],
   providers: [
     PasswordHasher,
@@ -65,6 +72,6 @@ export class SocketAuthenticationModule {}
     PurgeSessionsJob,
     { provide: APP_GUARD, useClass: AuthGuard },
   ],
-  exports: [SessionsModule, SocketAuthenticationModule],
+  exports: [SessionsModule, SessionPolicyModule],
 })
 export class IdentityModule {}

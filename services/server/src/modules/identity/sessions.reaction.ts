@@ -1,13 +1,11 @@
-import { Inject, Injectable } from '@nestjs/common';
-import { and, eq, lte } from 'drizzle-orm';
-import { sessions } from './identity.schema.js';
+import { Injectable } from '@nestjs/common';
 import type { RecordedEvent } from '../../infra/event-store/event-store.port.js';
-import { REALTIME_PUBLISHER, type RealtimePublisher } from '../../infra/realtime/realtime.publisher.js';
 import {
   EventSubscription,
   type Subscription,
   type SubscriptionContext,
 } from '../../infra/subscriptions/subscription.js';
+import { SessionPolicy, type SessionsEndReason } from './session-policy.js';
 import type { UserEvent } from './user.events.js';
 
 /**
@@ -21,12 +19,12 @@ export class SessionsReaction implements Subscription {
   readonly kind = 'reaction' as const;
   readonly handles = ['UserBanned', 'PasswordChanged'] as const;
 
-  constructor(@Inject(REALTIME_PUBLISHER) private readonly publisher: RealtimePublisher) {}
+  constructor(private readonly policy: SessionPolicy) {}
 
-  async apply(events: readonly RecordedEvent[], { tx, afterCommit }: SubscriptionContext) {
+  async apply(events: readonly RecordedEvent[], context: SubscriptionContext) {
     // A session is ended by the events after it began only: a reaction that runs late (its worker was down) must not
     // end the sessions of a sign-in made after the new password or after an unban.
-    const ended = new Map<string, { reason: string; at: Date }>();
+    const ended = new Map<string, { reason: SessionsEndReason; at: Date }>();
     for (const recorded of events) {
       const event = { type: recorded.type, data: recorded.data } as UserEvent;
       if (event.type === 'UserBanned') ended.set(event.data.userId, { reason: 'banned', at: new Date(event.data.at) });
@@ -34,19 +32,8 @@ export class SessionsReaction implements Subscription {
         ended.set(event.data.userId, { reason: 'password-changed', at: new Date(event.data.at) });
       }
     }
-    // Sockets are told only where this ended sessions: where another call ended them first (the admin's ban), it
-    // told them.
-    const told: Array<[string, string]> = [];
     for (const [userId, { reason, at }] of ended) {
-      const gone = await tx
-        .delete(sessions)
-        .where(and(eq(sessions.userId, userId), lte(sessions.createdAt, at)))
-        .returning({ tokenHash: sessions.tokenHash });
-      if (gone.length > 0) told.push([userId, reason]);
+      await this.policy.endSessions(userId, reason, { begunBy: at, within: context });
     }
-    if (told.length === 0) return;
-    afterCommit(() => {
-      for (const [userId, reason] of told) this.publisher.disconnectUser(userId, reason);
-    });
   }
 }

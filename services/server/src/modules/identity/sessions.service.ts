@@ -1,15 +1,13 @@
 import { createHash, randomBytes } from 'node:crypto';
 import { Inject, Injectable } from '@nestjs/common';
-import { and, eq, gt, inArray, lt, or } from 'drizzle-orm';
+import { and, eq, gt, inArray, lt, lte, or } from 'drizzle-orm';
 import { APP_CONFIG, type AppConfig } from '../../infra/config/config.js';
 import { DATABASE } from '../../infra/db/database.module.js';
-import type { Database } from '../../infra/db/database.js';
+import type { Database, Executor } from '../../infra/db/database.js';
 import type { User } from '@seatlink/contracts';
 import { sessions } from './identity.schema.js';
 import DataLoader from 'dataloader';
 import { findSessionUsers, type SessionUser } from './read-models/users/users.queries.js';
-
-export const SESSION_COOKIE = 'seatlink_session';
 
 export const hashToken = (token: string) => createHash('sha256').update(token).digest('hex');
 
@@ -120,11 +118,15 @@ export class SessionsService {
     return new Set(rows.map((r) => r.tokenHash));
   }
 
-  /** Ends every session of the user; answers how many there were (0: none, or another call ended them first). */
-  async endAllFor(userId: string): Promise<number> {
-    const ended = await this.database.db
+  /**
+   * Ends every session of the user (only those begun at or before `begunBy`, when given), in `db` when given (a
+   * reaction's transaction); answers how many there were (0: none, or another call ended them first).
+   */
+  async endAllFor(userId: string, options: { begunBy?: Date; db?: Executor } = {}): Promise<number> {
+    const { begunBy, db = this.database.db } = options;
+    const ended = await db
       .delete(sessions)
-      .where(eq(sessions.userId, userId))
+      .where(and(eq(sessions.userId, userId), begunBy ? lte(sessions.createdAt, begunBy) : undefined))
       .returning({ tokenHash: sessions.tokenHash });
     return ended.length;
   }

@@ -7,7 +7,6 @@ import { fold } from '../../shared/event-sourcing/decider.js';
 import { creditsDecider } from '../credits/credits.decider.js';
 import { type CreditsEvent, creditStream } from '../credits/credits.events.js';
 import { findUserById } from './read-models/users/users.queries.js';
-import { SessionsService } from './sessions.service.js';
 import { emailClaimDecider, type UserState, userDecider } from './user.decider.js';
 import { emailClaimStream, type EmailClaimEvent, type UserEvent, userStream } from './user.events.js';
 
@@ -20,19 +19,7 @@ export class UserAccounts {
   constructor(
     @Inject(EVENT_STORE) private readonly store: EventStore,
     @Inject(DATABASE) private readonly database: Database,
-    private readonly sessions: SessionsService,
   ) {}
-
-  /**
-   * The user of a session token and the session's id: the read model's user, which the session's own read brings
-   * along, or the user's stream while the read model does not show them yet. Null without a live session or user.
-   */
-  async signedIn(token: string | undefined): Promise<{ user: User; tokenHash: string } | null> {
-    const session = await this.sessions.resolve(token);
-    if (!session) return null;
-    const user = session.user ?? (await this.getUser(session.userId));
-    return user ? { user, tokenHash: session.tokenHash } : null;
-  }
 
   /** The user holding this e-mail address, from its claim and the user's own stream; null when none. */
   async byEmail(email: string): Promise<UserState | null> {
