@@ -1,4 +1,5 @@
 import {
+  Inject,
   BadRequestException,
   Body,
   Controller,
@@ -10,7 +11,7 @@ import {
   Put,
   Query,
 } from '@nestjs/common';
-import { CommandBus, QueryBus } from '@nestjs/cqrs';
+import { CommandBus } from '@nestjs/cqrs';
 import {
   type AdminUsersResponse,
   type PageQuery,
@@ -24,6 +25,8 @@ import {
   type User,
   userIdParamSchema,
 } from '@seatlink/contracts';
+import { DATABASE } from '../../infra/db/database.module.js';
+import type { Database } from '../../infra/db/database.js';
 import { CommandId } from '../../infra/http/command-id.js';
 import { ReadModelWaiter } from '../../infra/subscriptions/read-model-waiter.js';
 import { SessionPolicy } from '../identity/session-policy.js';
@@ -31,14 +34,14 @@ import { UserAccounts } from '../identity/user-accounts.service.js';
 import { UserCommandMessage } from '../identity/user.command.js';
 import { SetCreditsCommand } from '../credits/set-credits.command.js';
 import { AdminOnly, ClientIp, CurrentUser } from '../identity/auth.decorators.js';
-import { ListUsersQuery } from '../identity/get-user.query.js';
+import { listUsers } from '../identity/read-models/users/users.queries.js';
 
 @Controller('v1/admin/users')
 @AdminOnly()
 export class AdminUsersController {
   constructor(
     private readonly commandBus: CommandBus,
-    private readonly queryBus: QueryBus,
+    @Inject(DATABASE) private readonly database: Database,
     private readonly waiter: ReadModelWaiter,
     private readonly policy: SessionPolicy,
     private readonly accounts: UserAccounts,
@@ -46,7 +49,7 @@ export class AdminUsersController {
 
   @Get()
   async list(@Query({ schema: pageQuerySchema }) query: PageQuery): Promise<AdminUsersResponse> {
-    const result = await this.queryBus.execute(new ListUsersQuery(query.page, query.limit));
+    const result = await listUsers(this.database.db, query.page, query.limit, new Date());
     return {
       users: result.users,
       pagination: { page: query.page, limit: query.limit, total: result.total },

@@ -5,7 +5,6 @@ import { AccountController } from './account.controller.js';
 import { AuthController } from './auth.controller.js';
 import { AuthGuard } from './auth.guard.js';
 import { AuthTokensService } from './auth-tokens.service.js';
-import { GetUserHandler, ListUsersHandler } from './get-user.query.js';
 import { IdentityMailReaction } from './identity-mail.reaction.js';
 import {
   RequestPasswordResetJob,
@@ -60,8 +59,6 @@ export class SessionPolicyModule {}
     AuthTokensService,
     RegisterUserHandler,
     UserCommandHandler,
-    GetUserHandler,
-    ListUsersHandler,
     provideSubscription(usersProjection),
     IdentityMailReaction,
     SessionsReaction,
