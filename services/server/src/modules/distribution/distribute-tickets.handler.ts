@@ -17,7 +17,7 @@ import {
 } from '../../infra/event-store/event-store.port.js';
 import { commandEventId } from '../../shared/event-sourcing/aggregate-handler.js';
 import { DomainError, fold } from '../../shared/event-sourcing/decider.js';
-import { DebitCreditsCommand } from '../credits/debit-credits.command.js';
+import { balanceAfter, CreditsCommandMessage } from '../credits/credits.command.js';
 import { InsufficientCreditsError } from '../credits/credits.decider.js';
 import { findUserById } from '../identity/read-models/users/users.queries.js';
 import { ticketsForDistribution } from '../wallet-accounts/read-models/accounts.queries.js';
@@ -185,20 +185,21 @@ export class DistributeTicketsHandler implements ICommandHandler<DistributeTicke
     await this.settlements.open(settlement, userId, commandId, paidFor);
     try {
       const debit = await this.commandBus.execute(
-        new DebitCreditsCommand(
+        new CreditsCommandMessage(
           {
-            userId,
-            cost: request.cost,
-            reference: commandId,
-            distributionIds: paidFor.map((p) => p.distributionId),
-            ip: request.ip,
-            bulk: request.bulk,
-            commandId: `debit:${settlement}`,
+            type: 'DebitCredits',
+            data: {
+              userId,
+              cost: request.cost,
+              reference: commandId,
+              distributionIds: paidFor.map((p) => p.distributionId),
+              now: now.toISOString(),
+            },
           },
-          now,
+          { actorId: userId, ip: request.ip, bulk: request.bulk, commandId: `debit:${settlement}` },
         ),
       );
-      outcome.balance = debit.balance;
+      outcome.balance = balanceAfter(debit);
       outcome.position = debit.position;
     } catch (err) {
       if (!(err instanceof InsufficientCreditsError)) throw err;

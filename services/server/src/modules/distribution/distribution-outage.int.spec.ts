@@ -15,6 +15,7 @@ import {
 import { startSplitStack } from '../../testing/split-stack.js';
 import { ApiClient, startTestWorker, subscriptionsCaughtUp, type TestStack } from '../../testing/test-app.js';
 import { linkWalletWith, passes, type SimControl } from '../../testing/wallet-fixture.js';
+import { CreditsCommandMessage } from '../credits/credits.command.js';
 import { DistributeTicketsCommand } from './distribute-tickets.command.js';
 import { DistributeTicketsHandler } from './distribute-tickets.handler.js';
 import { DistributionSettlements } from './distribution-settlements.service.js';
@@ -38,6 +39,10 @@ function failingAppends(
         : (Reflect.get(target, property, receiver) as unknown),
   });
 }
+
+/** Whether a command sent on the bus is this command on a credit stream. */
+const isCredits = (command: object, type: string) =>
+  command instanceof CreditsCommandMessage && command.command.type === type;
 
 describe('distribution when the worker or the database goes away', () => {
   let sim: WalletSimApp;
@@ -131,7 +136,7 @@ describe('distribution when the worker or the database goes away', () => {
     // The refund fails too (the database is still away when the request gives back what it paid).
     const failingRefunds = {
       execute: async (command: object) => {
-        if (command.constructor.name === 'RefundCreditsCommand') throw new Error('injected: the refund failed');
+        if (isCredits(command, 'RefundCredits')) throw new Error('injected: the refund failed');
         return bus.execute(command as never);
       },
     } as unknown as CommandBus;
@@ -187,7 +192,7 @@ describe('distribution when the worker or the database goes away', () => {
     const commandId = randomUUID();
     const stalledThenKilled = {
       execute: async (command: object) => {
-        if (command.constructor.name !== 'DebitCreditsCommand') return bus.execute(command as never);
+        if (!isCredits(command, 'DebitCredits')) return bus.execute(command as never);
         // Stalled past its settle delay: the settle job finds the row and gives its links up.
         await database.query('update distribution_settlements set due_at = now() where command_id = $1', [commandId]);
         expect(await settlements.settleDue()).toBeGreaterThan(0);

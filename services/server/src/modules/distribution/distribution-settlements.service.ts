@@ -14,7 +14,7 @@ import {
 } from '../../infra/event-store/event-store.port.js';
 import type { DomainError } from '../../shared/event-sourcing/decider.js';
 import { handleCommand } from '../../shared/event-sourcing/aggregate-handler.js';
-import { RefundCreditsCommand } from '../credits/refund-credits.command.js';
+import { balanceAfter, CreditsCommandMessage } from '../credits/credits.command.js';
 import { DISTRIBUTION_REFUSALS, ticketDistributionDecider } from './distribution.decider.js';
 import { ticketDistributionStream } from './distribution.events.js';
 
@@ -157,18 +157,16 @@ export class DistributionSettlements {
     const voided = outcomes.filter((o) => o.voided).map((o) => o.link);
     if (voided.length === 0) return { voided, balance: null, position };
     const refund = await this.commandBus.execute(
-      new RefundCreditsCommand(
+      new CreditsCommandMessage(
         {
-          userId,
-          reference: commandId,
-          distributionIds: voided.map((v) => v.distributionId),
-          commandId: `refund:${DistributionSettlements.idOf(commandId, voided)}`,
+          type: 'RefundCredits',
+          data: { userId, reference: commandId, distributionIds: voided.map((v) => v.distributionId), now: at },
         },
-        now,
+        { actorId: userId, commandId: `refund:${DistributionSettlements.idOf(commandId, voided)}` },
       ),
     );
     position = latestPosition(this.store, [position, refund.position]);
-    return { voided, balance: refund.balance, position };
+    return { voided, balance: balanceAfter(refund), position };
   }
 
   /**
