@@ -6,7 +6,7 @@ import { CreditsCommandMessage } from '../../modules/credits/credits.command.js'
 import { ClickRecorder } from '../../modules/distribution/click-recorder.service.js';
 import { DistributeTicketsCommand } from '../../modules/distribution/distribute-tickets.command.js';
 import { LinkClaims } from '../../modules/distribution/link-claims.service.js';
-import { RecallDistributionCommand } from '../../modules/distribution/recall-distribution.command.js';
+import { TicketDistributionCommandMessage } from '../../modules/distribution/ticket-distribution.command.js';
 import { RegisterUserCommand } from '../../modules/identity/register-user.command.js';
 import { UserCommandMessage } from '../../modules/identity/user.command.js';
 import { InviteCommandMessage } from '../../modules/invites/invite.command.js';
@@ -191,11 +191,18 @@ describe('replay', () => {
     }
     await stack.app.get(ClickRecorder).flush();
     await bus.execute(
-      new RecallDistributionCommand({
-        userId: ids[0]!,
-        distributionId: outcome.distributed[0]!.distributionId,
-        commandId: randomUUID(),
-      }),
+      new TicketDistributionCommandMessage(
+        {
+          type: 'Recall',
+          data: {
+            ticketId: outcome.distributed[0]!.ticketId,
+            distributionId: outcome.distributed[0]!.distributionId,
+            userId: ids[0]!,
+            now: new Date().toISOString(),
+          },
+        },
+        { actorId: ids[0]!, commandId: randomUUID() },
+      ),
     );
     await subscriptionsCaughtUp(stack.app);
     await subscriptionsCaughtUp(stack.app);

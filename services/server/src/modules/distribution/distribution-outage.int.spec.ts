@@ -17,7 +17,7 @@ import { ApiClient, startTestWorker, subscriptionsCaughtUp, type TestStack } fro
 import { linkWalletWith, passes, type SimControl } from '../../testing/wallet-fixture.js';
 import { CreditsCommandMessage } from '../credits/credits.command.js';
 import { DistributeTicketsCommand } from './distribute-tickets.command.js';
-import { DistributeTicketsHandler } from './distribute-tickets.handler.js';
+import { DistributeTicketsFlow } from './distribute-tickets.flow.js';
 import { DistributionSettlements } from './distribution-settlements.service.js';
 import { SettleDistributionsJob } from './settle-distribution.job.js';
 
@@ -103,13 +103,13 @@ describe('distribution when the worker or the database goes away', () => {
     const store = failingAppends(api.app.get<EventStore>(EVENT_STORE), (stream) =>
       stream.startsWith('ticket-distribution-'),
     );
-    const handler = new DistributeTicketsHandler(
+    const flow = new DistributeTicketsFlow(
       store,
       api.app.get<Database>(DATABASE),
       api.app.get(DistributionSettlements),
       api.app.get(CommandBus),
     );
-    const outcome = await handler.execute(
+    const outcome = await flow.execute(
       new DistributeTicketsCommand({
         userId,
         ticketIds: [tickets[2]!.id, tickets[3]!.id],
@@ -146,8 +146,8 @@ describe('distribution when the worker or the database goes away', () => {
       api.config,
       failingRefunds,
     );
-    const handler = new DistributeTicketsHandler(store, database, settlements, bus);
-    const outcome = await handler.execute(
+    const flow = new DistributeTicketsFlow(store, database, settlements, bus);
+    const outcome = await flow.execute(
       new DistributeTicketsCommand({
         userId,
         ticketIds: [tickets[4]!.id],
@@ -201,14 +201,14 @@ describe('distribution when the worker or the database goes away', () => {
         throw new Error('injected: the process was killed');
       },
     } as unknown as CommandBus;
-    const handler = new DistributeTicketsHandler(
+    const flow = new DistributeTicketsFlow(
       api.app.get<EventStore>(EVENT_STORE),
       database,
       api.app.get(DistributionSettlements),
       stalledThenKilled,
     );
     await expect(
-      handler.execute(
+      flow.execute(
         new DistributeTicketsCommand({
           userId,
           ticketIds: [tickets[5]!.id],
