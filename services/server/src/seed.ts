@@ -10,7 +10,7 @@ import { APP_CONFIG, type AppConfig } from './infra/config/config.js';
 import { LinkWalletAccountCommand } from './modules/wallet-accounts/link-account.command.js';
 import { listAccounts } from './modules/wallet-accounts/read-models/accounts.queries.js';
 import { ReadModelWaiter } from './infra/subscriptions/read-model-waiter.js';
-import { SetCreditsCommand } from './modules/credits/set-credits.command.js';
+import { CreditsCommandMessage } from './modules/credits/credits.command.js';
 import { findCredentialsByEmail } from './modules/identity/read-models/users/users.queries.js';
 import { RegisterUserCommand } from './modules/identity/register-user.command.js';
 
@@ -57,7 +57,10 @@ export async function seed(app: INestApplicationContext): Promise<string[]> {
     await waiter.waitFor(registered.position, ['UserRegistered'], 30_000);
     if (demo.credits > 0) {
       const set = await bus.execute(
-        new SetCreditsCommand({ userId, credits: demo.credits, actorId: 'seed', commandId: `seed-credits:${userId}` }),
+        new CreditsCommandMessage(
+          { type: 'SetCredits', data: { userId, credits: demo.credits, setBy: 'seed', now: new Date().toISOString() } },
+          { actorId: 'seed', commandId: `seed-credits:${userId}` },
+        ),
       );
       await waiter.waitFor(set.position, ['CreditsSet'], 30_000);
     }

@@ -2,11 +2,11 @@ import { randomUUID } from 'node:crypto';
 import { CommandBus } from '@nestjs/cqrs';
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { SetCreditsCommand } from '../../modules/credits/set-credits.command.js';
+import { CreditsCommandMessage } from '../../modules/credits/credits.command.js';
 import { ClickRecorder } from '../../modules/distribution/click-recorder.service.js';
 import { DistributeTicketsCommand } from '../../modules/distribution/distribute-tickets.command.js';
 import { LinkClaims } from '../../modules/distribution/link-claims.service.js';
-import { RecallDistributionCommand } from '../../modules/distribution/recall-distribution.command.js';
+import { TicketDistributionCommandMessage } from '../../modules/distribution/ticket-distribution.command.js';
 import { RegisterUserCommand } from '../../modules/identity/register-user.command.js';
 import { UserCommandMessage } from '../../modules/identity/user.command.js';
 import { InviteCommandMessage } from '../../modules/invites/invite.command.js';
@@ -24,6 +24,13 @@ import { SubscriptionHostService, SubscriptionRegistry } from './subscriptions.m
 async function dump(database: Database, table: string) {
   return queryRows<Record<string, unknown>>(database.db, sql.raw(`select * from "${table}" t order by t::text`));
 }
+
+/** An admin (`by`) sets a user's credits. */
+const setCredits = (userId: string, credits: number, by: string) =>
+  new CreditsCommandMessage(
+    { type: 'SetCredits', data: { userId, credits, setBy: by, now: new Date().toISOString() } },
+    { actorId: by },
+  );
 
 describe('replay', () => {
   let stack: TestStack;
@@ -50,7 +57,7 @@ describe('replay', () => {
     }
     for (let round = 0; round < 5; round++) {
       for (const [i, userId] of ids.entries()) {
-        await bus.execute(new SetCreditsCommand({ userId, credits: round * 10 + i, actorId: ids[0]! }));
+        await bus.execute(setCredits(userId, round * 10 + i, ids[0]!));
       }
     }
     for (const userId of ids.slice(0, 3)) {
@@ -152,7 +159,7 @@ describe('replay', () => {
     );
     await subscriptionsCaughtUp(stack.app);
     // Links: three made (one in a bulk request), clicked, one recalled, a request refused; clicks as events.
-    await bus.execute(new SetCreditsCommand({ userId: ids[0]!, credits: 100, actorId: ids[0]! }));
+    await bus.execute(setCredits(ids[0]!, 100, ids[0]!));
     await subscriptionsCaughtUp(stack.app);
     const own = await queryRows<{ id: string }>(
       stack.app.get<Database>(DATABASE).db,
@@ -184,11 +191,18 @@ describe('replay', () => {
     }
     await stack.app.get(ClickRecorder).flush();
     await bus.execute(
-      new RecallDistributionCommand({
-        userId: ids[0]!,
-        distributionId: outcome.distributed[0]!.distributionId,
-        commandId: randomUUID(),
-      }),
+      new TicketDistributionCommandMessage(
+        {
+          type: 'Recall',
+          data: {
+            ticketId: outcome.distributed[0]!.ticketId,
+            distributionId: outcome.distributed[0]!.distributionId,
+            userId: ids[0]!,
+            now: new Date().toISOString(),
+          },
+        },
+        { actorId: ids[0]!, commandId: randomUUID() },
+      ),
     );
     await subscriptionsCaughtUp(stack.app);
     await subscriptionsCaughtUp(stack.app);

@@ -32,7 +32,7 @@ import { ReadModelWaiter } from '../../infra/subscriptions/read-model-waiter.js'
 import { SessionPolicy } from '../identity/session-policy.js';
 import { UserAccounts } from '../identity/user-accounts.service.js';
 import { UserCommandMessage } from '../identity/user.command.js';
-import { SetCreditsCommand } from '../credits/set-credits.command.js';
+import { CreditsCommandMessage } from '../credits/credits.command.js';
 import { AdminOnly, ClientIp, CurrentUser } from '../identity/auth.decorators.js';
 import { listUsers } from '../identity/read-models/users/users.queries.js';
 
@@ -69,7 +69,13 @@ export class AdminUsersController {
     const target = await this.accounts.getUser(userId);
     if (!target) throw new NotFoundException('User not found');
     const result = await this.commandBus.execute(
-      new SetCreditsCommand({ userId, credits: body.credits, actorId: admin.id, ip, commandId }),
+      new CreditsCommandMessage(
+        {
+          type: 'SetCredits',
+          data: { userId, credits: body.credits, setBy: admin.id, now: new Date().toISOString() },
+        },
+        { actorId: admin.id, ip, commandId },
+      ),
     );
     const pending = await this.waiter.pending(result);
     const user = (await this.accounts.getUser(userId)) ?? target;

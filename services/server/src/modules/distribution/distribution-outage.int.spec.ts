@@ -15,8 +15,9 @@ import {
 import { startSplitStack } from '../../testing/split-stack.js';
 import { ApiClient, startTestWorker, subscriptionsCaughtUp, type TestStack } from '../../testing/test-app.js';
 import { linkWalletWith, passes, type SimControl } from '../../testing/wallet-fixture.js';
+import { CreditsCommandMessage } from '../credits/credits.command.js';
 import { DistributeTicketsCommand } from './distribute-tickets.command.js';
-import { DistributeTicketsHandler } from './distribute-tickets.handler.js';
+import { DistributeTicketsFlow } from './distribute-tickets.flow.js';
 import { DistributionSettlements } from './distribution-settlements.service.js';
 import { SettleDistributionsJob } from './settle-distribution.job.js';
 
@@ -38,6 +39,10 @@ function failingAppends(
         : (Reflect.get(target, property, receiver) as unknown),
   });
 }
+
+/** Whether a command sent on the bus is this command on a credit stream. */
+const isCredits = (command: object, type: string) =>
+  command instanceof CreditsCommandMessage && command.command.type === type;
 
 describe('distribution when the worker or the database goes away', () => {
   let sim: WalletSimApp;
@@ -98,13 +103,13 @@ describe('distribution when the worker or the database goes away', () => {
     const store = failingAppends(api.app.get<EventStore>(EVENT_STORE), (stream) =>
       stream.startsWith('ticket-distribution-'),
     );
-    const handler = new DistributeTicketsHandler(
+    const flow = new DistributeTicketsFlow(
       store,
       api.app.get<Database>(DATABASE),
       api.app.get(DistributionSettlements),
       api.app.get(CommandBus),
     );
-    const outcome = await handler.execute(
+    const outcome = await flow.execute(
       new DistributeTicketsCommand({
         userId,
         ticketIds: [tickets[2]!.id, tickets[3]!.id],
@@ -131,7 +136,7 @@ describe('distribution when the worker or the database goes away', () => {
     // The refund fails too (the database is still away when the request gives back what it paid).
     const failingRefunds = {
       execute: async (command: object) => {
-        if (command.constructor.name === 'RefundCreditsCommand') throw new Error('injected: the refund failed');
+        if (isCredits(command, 'RefundCredits')) throw new Error('injected: the refund failed');
         return bus.execute(command as never);
       },
     } as unknown as CommandBus;
@@ -141,8 +146,8 @@ describe('distribution when the worker or the database goes away', () => {
       api.config,
       failingRefunds,
     );
-    const handler = new DistributeTicketsHandler(store, database, settlements, bus);
-    const outcome = await handler.execute(
+    const flow = new DistributeTicketsFlow(store, database, settlements, bus);
+    const outcome = await flow.execute(
       new DistributeTicketsCommand({
         userId,
         ticketIds: [tickets[4]!.id],
@@ -187,7 +192,7 @@ describe('distribution when the worker or the database goes away', () => {
     const commandId = randomUUID();
     const stalledThenKilled = {
       execute: async (command: object) => {
-        if (command.constructor.name !== 'DebitCreditsCommand') return bus.execute(command as never);
+        if (!isCredits(command, 'DebitCredits')) return bus.execute(command as never);
         // Stalled past its settle delay: the settle job finds the row and gives its links up.
         await database.query('update distribution_settlements set due_at = now() where command_id = $1', [commandId]);
         expect(await settlements.settleDue()).toBeGreaterThan(0);
@@ -196,14 +201,14 @@ describe('distribution when the worker or the database goes away', () => {
         throw new Error('injected: the process was killed');
       },
     } as unknown as CommandBus;
-    const handler = new DistributeTicketsHandler(
+    const flow = new DistributeTicketsFlow(
       api.app.get<EventStore>(EVENT_STORE),
       database,
       api.app.get(DistributionSettlements),
       stalledThenKilled,
     );
     await expect(
-      handler.execute(
+      flow.execute(
         new DistributeTicketsCommand({
           userId,
           ticketIds: [tickets[5]!.id],

@@ -6,17 +6,12 @@ import { APP_CONFIG, type AppConfig } from '../../infra/config/config.js';
 import { safeErrorMessage } from '../../infra/db/db-errors.js';
 import { DATABASE } from '../../infra/db/database.module.js';
 import type { Database } from '../../infra/db/database.js';
-import {
-  EVENT_STORE,
-  type EventMetadata,
-  type EventStore,
-  latestPosition,
-} from '../../infra/event-store/event-store.port.js';
+import { EVENT_STORE, type EventStore, latestPosition } from '../../infra/event-store/event-store.port.js';
+import type { CommandMeta } from '../../shared/event-sourcing/aggregate-command.js';
 import type { DomainError } from '../../shared/event-sourcing/decider.js';
-import { handleCommand } from '../../shared/event-sourcing/aggregate-handler.js';
-import { RefundCreditsCommand } from '../credits/refund-credits.command.js';
-import { DISTRIBUTION_REFUSALS, ticketDistributionDecider } from './distribution.decider.js';
-import { ticketDistributionStream } from './distribution.events.js';
+import { balanceAfter, CreditsCommandMessage } from '../credits/credits.command.js';
+import { DISTRIBUTION_REFUSALS } from './distribution.decider.js';
+import { TicketDistributionCommandMessage } from './ticket-distribution.command.js';
 
 /** A link a request paid for: its ticket and its distribution id. */
 export interface PaidLink {
@@ -61,8 +56,8 @@ interface SettlementRow {
 }
 
 /**
- * The money of a distribution request: every link it paid for is made, or given up and paid back — never both, and
- * never paid back twice.
+ * The money of a distribution request, and the distribute flow's compensation: every link it paid for is made, or
+ * given up and paid back — never both, and never paid back twice.
  *
  * Giving a link up is a command on its ticket's stream (`Void`): it is decided on the stream's revision, as making the
  * link is, so of a late append of the link (a slow or retried request) and its voiding exactly one happens. Only what
@@ -119,7 +114,7 @@ export class DistributionSettlements {
     userId: string,
     commandId: string,
     links: ReadonlyArray<PaidLink & { why: NotMade }>,
-    metadata: EventMetadata,
+    meta: Omit<CommandMeta, 'commandId'>,
     now = new Date(),
   ): Promise<SettleOutcome> {
     const at = now.toISOString();
@@ -127,23 +122,22 @@ export class DistributionSettlements {
     const outcomes = await Promise.all(
       links.map(({ ticketId, distributionId, why }) =>
         limit(async () => {
-          const result = await handleCommand(
-            this.store,
-            ticketDistributionDecider,
-            ticketDistributionStream(ticketId),
-            {
-              type: 'Void',
-              data: {
-                ticketId,
-                distributionId,
-                userId,
-                reference: commandId,
-                code: why.code,
-                reason: why.reason,
-                now: at,
+          const result = await this.commandBus.execute(
+            new TicketDistributionCommandMessage(
+              {
+                type: 'Void',
+                data: {
+                  ticketId,
+                  distributionId,
+                  userId,
+                  reference: commandId,
+                  code: why.code,
+                  reason: why.reason,
+                  now: at,
+                },
               },
-            },
-            { metadata, commandId: `void:${distributionId}` },
+              { ...meta, commandId: `void:${distributionId}` },
+            ),
           );
           const voided = result.events.length > 0 || result.state.voided.has(distributionId);
           return { link: { ticketId, distributionId }, voided, position: result.position };
@@ -157,18 +151,16 @@ export class DistributionSettlements {
     const voided = outcomes.filter((o) => o.voided).map((o) => o.link);
     if (voided.length === 0) return { voided, balance: null, position };
     const refund = await this.commandBus.execute(
-      new RefundCreditsCommand(
+      new CreditsCommandMessage(
         {
-          userId,
-          reference: commandId,
-          distributionIds: voided.map((v) => v.distributionId),
-          commandId: `refund:${DistributionSettlements.idOf(commandId, voided)}`,
+          type: 'RefundCredits',
+          data: { userId, reference: commandId, distributionIds: voided.map((v) => v.distributionId), now: at },
         },
-        now,
+        { actorId: userId, commandId: `refund:${DistributionSettlements.idOf(commandId, voided)}` },
       ),
     );
     position = latestPosition(this.store, [position, refund.position]);
-    return { voided, balance: refund.balance, position };
+    return { voided, balance: balanceAfter(refund), position };
   }
 
   /**

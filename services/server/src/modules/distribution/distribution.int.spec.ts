@@ -7,7 +7,7 @@ import { DATABASE } from '../../infra/db/database.module.js';
 import type { Database } from '../../infra/db/database.js';
 import { ApiClient, startTestStack, subscriptionsCaughtUp, type TestStack } from '../../testing/test-app.js';
 import { linkWalletWith, passes, type SimControl, simControl, startSim } from '../../testing/wallet-fixture.js';
-import { DebitCreditsCommand } from '../credits/debit-credits.command.js';
+import { CreditsCommandMessage } from '../credits/credits.command.js';
 import { SettleDistributionJob } from './settle-distribution.job.js';
 
 const inHours = (h: number) => new Date(Date.now() + h * 3600_000).toISOString();
@@ -312,13 +312,19 @@ describe('distributing tickets as links, and recalling them', () => {
     const commandId = randomUUID();
     const distributionId = randomUUID();
     await stack.app.get(CommandBus).execute(
-      new DebitCreditsCommand({
-        userId,
-        cost: 5,
-        reference: commandId,
-        distributionIds: [distributionId],
-        commandId: `debit:${commandId}`,
-      }),
+      new CreditsCommandMessage(
+        {
+          type: 'DebitCredits',
+          data: {
+            userId,
+            cost: 5,
+            reference: commandId,
+            distributionIds: [distributionId],
+            now: new Date().toISOString(),
+          },
+        },
+        { actorId: userId, commandId: `debit:${commandId}` },
+      ),
     );
     await expect.poll(() => balanceOf(user)).toBe(95);
     // A settle job queued by an earlier version, run twice (at least once delivery).

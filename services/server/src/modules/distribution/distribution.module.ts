@@ -3,18 +3,18 @@ import { provideSubscription } from '../../infra/subscriptions/subscription.js';
 import { AdminAuditsController } from './admin-audits.controller.js';
 import { ClickPusher } from './click-pusher.service.js';
 import { ClickRecorder } from './click-recorder.service.js';
-import { DistributeTicketsHandler } from './distribute-tickets.handler.js';
+import { DistributeTicketsFlow } from './distribute-tickets.flow.js';
 import { DistributionController } from './distribution.controller.js';
 import { LinkClaims } from './link-claims.service.js';
 import { LinksController } from './links.controller.js';
 import { auditLogProjection } from './read-models/audit-log.projection.js';
 import { linkClickTimelineProjection } from './read-models/link-click-timeline.projection.js';
 import { linksProjection } from './read-models/links.projection.js';
-import { RecallDistributionHandler } from './recall-distribution.handler.js';
 import { ClaimLinkRoute } from './claim-link.route.js';
 import { PurgeClaimKeysJob } from './purge-claim-keys.job.js';
 import { DistributionSettlements } from './distribution-settlements.service.js';
 import { SettleDistributionJob, SettleDistributionsJob } from './settle-distribution.job.js';
+import { TicketDistributionCommandHandler } from './ticket-distribution.handler.js';
 
 /**
  * Distribution: tickets become links that cost credits; recipients claim them (each claim one counted click, never
@@ -23,8 +23,8 @@ import { SettleDistributionJob, SettleDistributionsJob } from './settle-distribu
 @Module({
   controllers: [DistributionController, LinksController, AdminAuditsController],
   providers: [
-    DistributeTicketsHandler,
-    RecallDistributionHandler,
+    DistributeTicketsFlow,
+    TicketDistributionCommandHandler,
     DistributionSettlements,
     SettleDistributionsJob,
     SettleDistributionJob,

@@ -1,13 +1,22 @@
-import { Inject, Injectable, Logger } from '@nestjs/common';
+import { Injectable, Logger } from '@nestjs/common';
 import { CommandBus } from '@nestjs/cqrs';
 import { CURRENCY } from '@seatlink/contracts';
-import { type CardPayment, PAYMENT_GATEWAY, type PaymentGateway } from '../../infra/payments/payment-gateway.port.js';
-import { ApplyPaymentCommand, type PaymentChange } from '../credits/apply-payment.command.js';
+import type { CardPayment } from '../../infra/payments/payment-gateway.port.js';
+import { balanceAfter, CreditsCommandMessage } from '../credits/credits.command.js';
+import type { CreditsCommand } from '../credits/credits.decider.js';
 
 /** The actor of what the payment provider reports (refunds, disputes) in the event metadata and the user's history. */
 export const PAYMENT_PROVIDER_ACTOR = 'payment-provider';
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+type PaymentCommand = Extract<CreditsCommand, { type: 'PurchaseCredits' | 'ReverseCredits' | 'RecordDispute' }>;
+/** One of the payment commands of the credit stream, without its time (given when it is sent). */
+type PaymentChange = PaymentCommand extends infer C
+  ? C extends { type: infer T; data: infer D }
+    ? { type: T; data: Omit<D, 'now'> }
+    : never
+  : never;
 
 export interface Fulfilment {
   /** Whether the payment's credits are on the balance (now or before). */
@@ -20,16 +29,15 @@ export interface Fulfilment {
  * Turns confirmed card payments into credits, following Stripe's guidance: fulfil from what the provider says of the
  * payment (its status, amount and currency, the payer in its metadata), never from what the browser says. The
  * synchronous answer, the browser's return from 3-D Secure and every webhook may all report one payment, in any order,
- * any number of times: the credit stream grants it once (commands keyed by the PaymentIntent).
+ * any number of times: the credit stream grants it once. Each report is a command on the payer's credit stream whose
+ * id is derived from the provider's own ids, so the same report changes the credits once however often it comes. The
+ * callers ask the provider how the payment stands first (this asks it nothing).
  */
 @Injectable()
 export class PaymentFulfilment {
   private readonly logger = new Logger('Payments');
 
-  constructor(
-    private readonly commandBus: CommandBus,
-    @Inject(PAYMENT_GATEWAY) private readonly gateway: PaymentGateway,
-  ) {}
+  constructor(private readonly commandBus: CommandBus) {}
 
   /** The payer a payment is for (from its metadata), or null when it is not one of ours. */
   static payerOf(payment: Pick<CardPayment, 'metadata'>): string | null {
@@ -55,15 +63,15 @@ export class PaymentFulfilment {
       actor.actorId ?? userId,
       actor.ip,
     );
-    return { fulfilled: true, balance: result.balance, position: result.position };
+    return { fulfilled: true, balance: balanceAfter(result), position: result.position };
   }
 
   /**
-   * Money that went back to the card: the credits it stands for in all so far (Stripe reports refunds cumulatively),
-   * taken back once each. The payment is fulfilled first, should its refund be reported before its success.
+   * Money that went back to the card (the payment as the provider has it now): the credits it stands for in all so far
+   * (Stripe reports refunds cumulatively), taken back once each. The payment is fulfilled first, should its refund be
+   * reported before its success.
    */
-  async refunded(paymentIntentId: string, amountRefundedPence: number): Promise<void> {
-    const payment = await this.gateway.retrieve(paymentIntentId);
+  async refunded(payment: CardPayment, amountRefundedPence: number): Promise<void> {
     const { fulfilled } = await this.fulfil(payment, { actorId: PAYMENT_PROVIDER_ACTOR });
     const userId = PaymentFulfilment.payerOf(payment);
     if (!fulfilled || !userId) return;
@@ -75,20 +83,20 @@ export class PaymentFulfilment {
           totalCredits: Math.ceil(amountRefundedPence / 100),
           reason: 'refund',
           reference: `refund:${amountRefundedPence}`,
-          paymentIntentId,
+          paymentIntentId: payment.id,
         },
       },
-      `payment:${paymentIntentId}:refunded:${amountRefundedPence}`,
+      `payment:${payment.id}:refunded:${amountRefundedPence}`,
       PAYMENT_PROVIDER_ACTOR,
     );
   }
 
-  /** A dispute opened (recorded) or closed: lost, the payment's credits are taken back. */
+  /** A dispute of the payment opened (recorded) or closed: lost, the payment's credits are taken back. */
   async disputed(
-    dispute: { id: string; paymentIntentId: string; amountPence: number; reason: string; status: string },
+    payment: CardPayment,
+    dispute: { id: string; amountPence: number; reason: string; status: string },
     phase: 'opened' | 'closed',
   ): Promise<void> {
-    const payment = await this.gateway.retrieve(dispute.paymentIntentId);
     const { fulfilled } = await this.fulfil(payment, { actorId: PAYMENT_PROVIDER_ACTOR });
     const userId = PaymentFulfilment.payerOf(payment);
     if (!fulfilled || !userId) return;
@@ -125,7 +133,9 @@ export class PaymentFulfilment {
     }
   }
 
+  /** `actorId`: who caused it, the payer (a top-up) or the payment provider (a webhook). */
   private apply(change: PaymentChange, commandId: string, actorId: string, ip?: string) {
-    return this.commandBus.execute(new ApplyPaymentCommand({ change, commandId, actorId, ...(ip ? { ip } : {}) }));
+    const command = { type: change.type, data: { ...change.data, now: new Date().toISOString() } } as CreditsCommand;
+    return this.commandBus.execute(new CreditsCommandMessage(command, { actorId, ip, commandId }));
   }
 }

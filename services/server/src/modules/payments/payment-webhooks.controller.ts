@@ -89,7 +89,9 @@ export class PaymentWebhooksController {
       case 'charge.refunded': {
         const charge = event.data.object;
         const paymentIntentId = idOf(charge.payment_intent);
-        if (paymentIntentId) await this.fulfilment.refunded(paymentIntentId, charge.amount_refunded);
+        if (paymentIntentId) {
+          await this.fulfilment.refunded(await this.gateway.retrieve(paymentIntentId), charge.amount_refunded);
+        }
         return;
       }
       case 'charge.dispute.created':
@@ -98,9 +100,9 @@ export class PaymentWebhooksController {
         const paymentIntentId = idOf(dispute.payment_intent);
         if (!paymentIntentId) return;
         await this.fulfilment.disputed(
+          await this.gateway.retrieve(paymentIntentId),
           {
             id: dispute.id,
-            paymentIntentId,
             amountPence: dispute.amount,
             reason: dispute.reason,
             status: dispute.status,

@@ -9,7 +9,6 @@ import {
   Param,
   Post,
 } from '@nestjs/common';
-import { CommandBus } from '@nestjs/cqrs';
 import {
   PAYMENT_MESSAGES,
   paymentIntentIdParamSchema,
@@ -36,8 +35,6 @@ import { DomainError } from '../../shared/event-sourcing/decider.js';
 import { ClientIp, CurrentUser } from '../identity/auth.decorators.js';
 import { CommandId } from '../../infra/http/command-id.js';
 import { PaymentFulfilment } from './payment-fulfilment.service.js';
-import { TopUpCommand } from './top-up.command.js';
-import { answerFor } from './top-up.handler.js';
 
 /**
  * The gateway's refusals as the browser reads them (SPEC.md §8: the provider's own message for card errors and
@@ -65,7 +62,6 @@ export function paymentError(err: unknown): unknown {
 @Controller('v1')
 export class PaymentsController {
   constructor(
-    private readonly commandBus: CommandBus,
     private readonly fulfilment: PaymentFulfilment,
     private readonly waiter: ReadModelWaiter,
     @Inject(PAYMENT_GATEWAY) private readonly gateway: PaymentGateway,
@@ -76,7 +72,12 @@ export class PaymentsController {
     return { mode: this.gateway.mode, publishable_key: this.gateway.publishableKey };
   }
 
-  /** Charges the card and, when the payment succeeded, credits the balance before answering. */
+  /**
+   * Charges the card and, when the payment succeeded, credits the balance before answering. The PaymentIntent (amount
+   * in pence, GBP, the payer in its metadata) is keyed by the request's Idempotency-Key, so a double-clicked Pay
+   * charges once; one that needs 3-D Secure is answered with its client secret for the browser. Should the credits not
+   * be written after the charge, the provider's webhook (or the browser's return) writes them: both fulfil the same way.
+   */
   @Post('topup')
   @HttpCode(200)
   @Throttled('top-up')
@@ -87,17 +88,15 @@ export class PaymentsController {
     @CommandId() commandId: string,
   ): Promise<TopupResponse> {
     try {
-      return await this.commandBus.execute(
-        new TopUpCommand({
-          userId: user.id,
-          amount: body.amount,
-          paymentMethodId: body.payment_id,
-          email: body.email,
-          billing: body.billing_info,
-          ip,
-          commandId,
-        }),
-      );
+      const payment = await this.gateway.payByCard({
+        amountPence: body.amount * 100,
+        paymentMethodId: body.payment_id,
+        email: body.email,
+        billing: body.billing_info,
+        metadata: { userId: user.id, topupId: commandId },
+        idempotencyKey: `topup-${user.id}-${commandId}`,
+      });
+      return await this.answer(payment, { actorId: user.id, ip });
     } catch (err) {
       throw paymentError(err);
     }
@@ -116,7 +115,7 @@ export class PaymentsController {
     @ClientIp() ip: string,
   ): Promise<TopupResponse> {
     const payment = await this.ownPayment(paymentIntentId, user);
-    return answerFor(payment, this.fulfilment, this.waiter, { actorId: user.id, ip });
+    return this.answer(payment, { actorId: user.id, ip });
   }
 
   /** The test gateway's 3-D Secure challenge, approved or failed by the payer (test mode only). */
@@ -135,6 +134,21 @@ export class PaymentsController {
     } catch (err) {
       throw paymentError(err);
     }
+  }
+
+  /** The answer to the payer about a payment: credited when it succeeded, else what the browser must do next. */
+  private async answer(payment: CardPayment, actor: { actorId: string; ip: string }): Promise<TopupResponse> {
+    const { fulfilled, balance, position } = await this.fulfilment.fulfil(payment, actor);
+    // Read-your-writes: the user's next look at the balance shows the credits.
+    const pending = !(await this.waiter.waitFor(position, ['CreditsPurchased']));
+    return {
+      success: fulfilled,
+      payment_intent_status: payment.status,
+      payment_intent_client_secret: payment.clientSecret,
+      payment_intent_id: payment.id,
+      ...(fulfilled && balance !== null ? { balance } : {}),
+      ...(pending ? { pending: true as const } : {}),
+    };
   }
 
   private async ownPayment(paymentIntentId: string, user: User): Promise<CardPayment> {

@@ -13,7 +13,7 @@ import type { TestPaymentGateway } from '../../infra/payments/test-payment-gatew
 import { ApiClient, startTestStack, subscriptionsCaughtUp, type TestStack } from '../../testing/test-app.js';
 import { createVerifiedUser } from '../../testing/users.js';
 import { creditStream } from '../credits/credits.events.js';
-import { DebitCreditsCommand } from '../credits/debit-credits.command.js';
+import { CreditsCommandMessage } from '../credits/credits.command.js';
 
 const WEBHOOK_SECRET = `whsec_test_${randomUUID().replaceAll('-', '')}`;
 
@@ -397,13 +397,19 @@ describe('card top-ups (test gateway, real PostgreSQL)', () => {
         stack.app
           .get(CommandBus)
           .execute(
-            new DebitCreditsCommand({
-              userId: id,
-              cost: 7,
-              reference: randomUUID(),
-              distributionIds: [randomUUID()],
-              commandId: randomUUID(),
-            }),
+            new CreditsCommandMessage(
+              {
+                type: 'DebitCredits',
+                data: {
+                  userId: id,
+                  cost: 7,
+                  reference: randomUUID(),
+                  distributionIds: [randomUUID()],
+                  now: new Date().toISOString(),
+                },
+              },
+              { actorId: id, commandId: randomUUID() },
+            ),
           )
           .then(
             () => ({ kind: 'spend' as const, ok: true, amount: 7, status: 200 }),

@@ -10,7 +10,7 @@ import { HumanCheck } from '../../infra/captcha/human-check.guard.js';
 import { CommandId } from '../../infra/http/command-id.js';
 import { Throttled } from '../../infra/throttle/throttled.guard.js';
 import { ClientIp, Public } from '../identity/auth.decorators.js';
-import { JoinWaitlistCommand } from './join-waitlist.command.js';
+import { WaitlistCommandMessage } from './waitlist.command.js';
 
 /** Register Interest: visitors without an invite code ask to be told when registrations open. */
 @Controller('v1/waitlist')
@@ -28,13 +28,18 @@ export class WaitlistController {
     @CommandId() commandId: string,
   ): Promise<MessageResponse> {
     await this.commandBus.execute(
-      new JoinWaitlistCommand({
-        email: body.email,
-        firstName: body.first_name,
-        lastName: body.last_name,
-        ip,
-        commandId,
-      }),
+      new WaitlistCommandMessage(
+        {
+          type: 'JoinWaitlist',
+          data: {
+            email: body.email,
+            firstName: body.first_name,
+            lastName: body.last_name,
+            now: new Date().toISOString(),
+          },
+        },
+        { ip, commandId },
+      ),
     );
     return { message: IDENTITY_MESSAGES.waitlistJoined };
   }

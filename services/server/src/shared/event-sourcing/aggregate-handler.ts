@@ -40,6 +40,8 @@ export interface HandleResult<State, Event extends DomainEvent> {
 /** A command decided on a stream's state, not yet appended: what `appendDecision` writes. */
 export interface Decision<State, Event extends DomainEvent> {
   streamId: string;
+  /** The id of the command decided (the one given, or the one chosen from the stream's state). */
+  commandId: string;
   /** The stream's revision the decision was made on (-1: no stream yet). */
   revision: number;
   state: State;
@@ -48,6 +50,9 @@ export interface Decision<State, Event extends DomainEvent> {
   /** Set when this very command was appended before: its position (nothing is to be appended again). */
   earlier: { position: string } | null;
 }
+
+/** A command and its id chosen from the stream's state (a flow whose command depends on what the stream holds). */
+export type ChooseCommand<State, Command> = (state: State) => { command: Command; commandId: string };
 
 /**
  * The first half of a command: reads the stream, folds its state and decides. A flow that must do something between
@@ -58,17 +63,19 @@ export async function decideOn<State, Command, Event extends DomainEvent>(
   store: EventStore,
   decider: Decider<State, Command, Event>,
   streamId: string,
-  command: Command,
-  commandId: string,
+  ...what: [command: Command, commandId: string] | [choose: ChooseCommand<State, Command>]
 ): Promise<Decision<State, Event>> {
   const { revision, events: history } = await store.readStream(streamId);
   const state = fold(
     decider,
     history.map((e) => ({ type: e.type, data: e.data }) as Event),
   );
+  const { command, commandId } = what.length === 1 ? what[0](state) : { command: what[0], commandId: what[1] };
   const earlier = earlierOutcome<Event>(history, streamId, commandId);
-  if (earlier) return { streamId, revision, state, events: earlier.events, earlier: { position: earlier.position } };
-  return { streamId, revision, state, events: decider.decide(command, state), earlier: null };
+  if (earlier) {
+    return { streamId, commandId, revision, state, events: earlier.events, earlier: { position: earlier.position } };
+  }
+  return { streamId, commandId, revision, state, events: decider.decide(command, state), earlier: null };
 }
 
 /**
