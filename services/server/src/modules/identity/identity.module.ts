@@ -15,14 +15,14 @@ import {
 import { PasswordHasher } from './password-hasher.js';
 import { PurgeSessionsJob } from './purge-sessions.job.js';
 import { usersProjection } from './read-models/users/users.projection.js';
-import { RegisterUserHandler } from './register-user.handler.js';
-import { ReleaseRegistrationClaimsJob } from './release-registration-claims.job.js';
+import { RegistrationClaimsWatch, ReleaseRegistrationClaimsJob } from './register-user.compensation.job.js';
+import { RegisterUserFlow } from './register-user.flow.js';
 import { SessionsReaction } from './sessions.reaction.js';
 import { SessionsService } from './sessions.service.js';
 import { SessionSocketAuthenticator } from './socket-authenticator.js';
 import { SOCKET_AUTHENTICATOR } from '../../infra/realtime/socket-authenticator.port.js';
 import { UserAccounts } from './user-accounts.service.js';
-import { UserCommandHandler } from './user.handler.js';
+import { EmailClaimCommandHandler, UserCommandHandler } from './user.handler.js';
 
 /** Sessions alone. */
 @Module({ providers: [SessionsService], exports: [SessionsService] })
@@ -51,8 +51,9 @@ export class SocketAuthenticationModule {}
   providers: [
     PasswordHasher,
     AuthTokensService,
-    RegisterUserHandler,
+    RegisterUserFlow,
     UserCommandHandler,
+    EmailClaimCommandHandler,
     GetUserHandler,
     ListUsersHandler,
     provideSubscription(usersProjection),
@@ -62,6 +63,7 @@ export class SocketAuthenticationModule {}
     RequestVerificationEmailJob,
     RequestSignInLinkJob,
     ReleaseRegistrationClaimsJob,
+    RegistrationClaimsWatch,
     PurgeSessionsJob,
     { provide: APP_GUARD, useClass: AuthGuard },
   ],
