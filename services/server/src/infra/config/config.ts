@@ -120,6 +120,11 @@ const schema = z.object({
    */
   DISTRIBUTION_SETTLE_AFTER_MS: z.coerce.number().int().min(1000).max(86_400_000).default(60_000),
   /**
+   * How long after a registration or an account link took its first claim (an invite use, an e-mail address, a
+   * wallet link) its compensation job looks whether it finished, and gives back what one that died half-way took.
+   */
+  FLOW_CHECK_AFTER_MS: z.coerce.number().int().min(1000).max(86_400_000).default(300_000),
+  /**
    * The wallet provider's API. Default: the simulator, mounted at /wallet-sim by every process with HTTP and reached
    * at http://127.0.0.1:<PORT>/wallet-sim (a worker on another host needs it set).
    */

@@ -14,8 +14,8 @@ import {
 import { PasswordHasher } from './password-hasher.js';
 import { PurgeSessionsJob } from './purge-sessions.job.js';
 import { usersProjection } from './read-models/users/users.projection.js';
-import { RegisterUserHandler } from './register-user.handler.js';
-import { ReleaseRegistrationClaimsJob } from './release-registration-claims.job.js';
+import { RegistrationClaimsWatch, ReleaseRegistrationClaimsJob } from './register-user.compensation.job.js';
+import { RegisterUserFlow } from './register-user.flow.js';
 import { SessionPolicy } from './session-policy.js';
 import { SessionsReaction } from './sessions.reaction.js';
 import { SessionsService } from './sessions.service.js';
@@ -23,7 +23,7 @@ import { SessionSocketAuthenticator } from './socket-authenticator.js';
 import { SESSION_GATE } from '../../infra/http/session-gate.port.js';
 import { SOCKET_AUTHENTICATOR } from '../../infra/realtime/socket-authenticator.port.js';
 import { UserAccounts } from './user-accounts.service.js';
-import { UserCommandHandler } from './user.handler.js';
+import { EmailClaimCommandHandler, UserCommandHandler } from './user.handler.js';
 
 /** Sessions alone. */
 @Module({ providers: [SessionsService], exports: [SessionsService] })
@@ -57,8 +57,9 @@ export class SessionPolicyModule {}
   providers: [
     PasswordHasher,
     AuthTokensService,
-    RegisterUserHandler,
+    RegisterUserFlow,
     UserCommandHandler,
+    EmailClaimCommandHandler,
     provideSubscription(usersProjection),
     IdentityMailReaction,
     SessionsReaction,
@@ -66,6 +67,7 @@ export class SessionPolicyModule {}
     RequestVerificationEmailJob,
     RequestSignInLinkJob,
     ReleaseRegistrationClaimsJob,
+    RegistrationClaimsWatch,
     PurgeSessionsJob,
     { provide: APP_GUARD, useClass: AuthGuard },
   ],

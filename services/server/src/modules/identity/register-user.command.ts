@@ -12,7 +12,10 @@ export interface RegisterUserResult {
   emailTaken?: true;
 }
 
-/** Registers a user: a visitor with an invite code, or an admin's new user (an invite use, the e-mail, the user). */
+/**
+ * Registers a user: a visitor with an invite code, or an admin's new user (an invite use, the e-mail, the user). The
+ * registration flow's entry command (register-user.flow.ts).
+ */
 export class RegisterUserCommand extends Command<RegisterUserResult> {
   constructor(
     readonly input: {

@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { InviteCode } from '@seatlink/contracts';
+import { CommandBus, type ICommandHandler } from '@nestjs/cqrs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DATABASE } from '../../infra/db/database.module.js';
 import type { Database } from '../../infra/db/database.js';
@@ -13,9 +14,13 @@ import {
 } from '../../infra/event-store/event-store.port.js';
 import { JOB_QUEUE, type JobQueue } from '../../infra/queue/queue.port.js';
 import { ApiClient, startTestStack, type TestStack } from '../../testing/test-app.js';
+import { InviteCommandMessage } from '../invites/invite.command.js';
+import { InviteCommandHandler } from '../invites/invite.handler.js';
 import { PasswordHasher } from './password-hasher.js';
 import { RegisterUserCommand } from './register-user.command.js';
-import { RegisterUserHandler } from './register-user.handler.js';
+import { RegisterUserFlow } from './register-user.flow.js';
+import { EmailClaimCommandMessage, UserCommandMessage } from './user.command.js';
+import { EmailClaimCommandHandler, UserCommandHandler } from './user.handler.js';
 
 const tomorrow = () => new Date(Date.now() + 36 * 3600_000).toISOString().slice(0, 10);
 
@@ -43,6 +48,16 @@ class FailingStore implements EventStore {
   close = () => Promise.resolve();
 }
 
+/** The real handlers of the streams registration touches, on `store`: the bus of a flow that meets its failures. */
+function busOn(store: EventStore): CommandBus {
+  const handlers = new Map<unknown, ICommandHandler>([
+    [InviteCommandMessage, new InviteCommandHandler(store)],
+    [EmailClaimCommandMessage, new EmailClaimCommandHandler(store)],
+    [UserCommandMessage, new UserCommandHandler(store)],
+  ]);
+  return { execute: (message: object) => handlers.get(message.constructor)!.execute(message) } as unknown as CommandBus;
+}
+
 /**
  * Registration takes an invite use, claims the e-mail address, then registers: three streams. A failure after each
  * step must give back what was taken, so a retry (or another visitor) can use them.
@@ -51,16 +66,17 @@ describe('registration as a saga: what a failed step took is given back', () => 
   let stack: TestStack;
   let admin: ApiClient;
   let store: FailingStore;
-  let handler: RegisterUserHandler;
+  let flow: RegisterUserFlow;
   let database: Database;
 
   beforeAll(async () => {
-    stack = await startTestStack();
+    // A registration found unfinished is looked at a second after its first claim.
+    stack = await startTestStack({ env: { FLOW_CHECK_AFTER_MS: '1000' } });
     admin = new ApiClient(stack.baseUrl);
     await admin.login('admin@seatlink.test', 'Admin123!');
     database = stack.app.get<Database>(DATABASE);
     store = new FailingStore(stack.app.get<EventStore>(EVENT_STORE));
-    handler = new RegisterUserHandler(store, stack.app.get(PasswordHasher), stack.app.get<JobQueue>(JOB_QUEUE));
+    flow = new RegisterUserFlow(busOn(store), stack.app.get(PasswordHasher), stack.app.get<JobQueue>(JOB_QUEUE), store);
   });
   afterAll(async () => stack?.close());
 
@@ -77,7 +93,7 @@ describe('registration as a saga: what a failed step took is given back', () => 
       )
     )[0]!.used;
   const register = (email: string, code: string) =>
-    handler.execute(
+    flow.execute(
       new RegisterUserCommand({
         email,
         password: 'Str0ng!pass',
@@ -131,7 +147,7 @@ describe('registration as a saga: what a failed step took is given back', () => 
     const email = `again-${randomUUID().slice(0, 8)}@example.com`;
     const commandId = randomUUID();
     const attempt = () =>
-      handler.execute(
+      flow.execute(
         new RegisterUserCommand({
           email,
           password: 'Str0ng!pass',
@@ -164,7 +180,7 @@ describe('registration as a saga: what a failed step took is given back', () => 
     const key = `saga-${randomUUID()}`;
     const email = `keyed-${randomUUID().slice(0, 8)}@example.com`;
     const attempt = () =>
-      handler.execute(
+      flow.execute(
         new RegisterUserCommand({
           email,
           password: 'Str0ng!pass',
@@ -210,6 +226,37 @@ describe('registration as a saga: what a failed step took is given back', () => 
     // One use spent (not two: the retry answered what the first did), as a new address's registration spends it.
     expect(await used(invite.code)).toBe(1);
     expect((await registerByApi(`new-${randomUUID().slice(0, 8)}@example.com`, invite.code)).status).toBe(400);
+  });
+
+  it('gives back the claims of a registration that died half-way, and only those, once it is looked at', async () => {
+    const bus = stack.app.get(CommandBus);
+    // Looked at the same way, before the one that died: a registration that finished, and one with a taken address.
+    const finished = await newInvite();
+    const finishedEmail = `done-${randomUUID().slice(0, 8)}@example.com`;
+    expect((await registerByApi(finishedEmail, finished.code)).status).toBe(201);
+    const metTaken = await newInvite();
+    expect((await registerByApi('user@seatlink.test', metTaken.code)).status).toBe(201);
+    // What a registration whose process died after its claims leaves: a use and the address, no user.
+    const invite = await newInvite();
+    const email = `died-${randomUUID().slice(0, 8)}@example.com`;
+    const userId = randomUUID();
+    await bus.execute(
+      new InviteCommandMessage({
+        type: 'UseInvite',
+        data: { code: invite.code, userId, email, now: new Date().toISOString() },
+      }),
+    );
+    await bus.execute(new EmailClaimCommandMessage({ type: 'ClaimEmail', data: { email, userId } }));
+    expect(await used(invite.code)).toBe(1);
+    await expect.poll(() => used(invite.code), { timeout: 15_000 }).toBe(0);
+    expect((await registerByApi(email, invite.code)).status).toBe(201);
+    // The finished registration keeps its use, and so does the one that met a taken address (as a new one would).
+    expect(await used(finished.code)).toBe(1);
+    expect(await used(metTaken.code)).toBe(1);
+    const users = await database.query<{ n: number }>('select count(*)::int as n from users where email = $1', [
+      finishedEmail,
+    ]);
+    expect(users[0]!.n).toBe(1);
   });
 
   it('answers a name the database cannot keep (NUL) with 400, and burns neither the invite nor the address', async () => {

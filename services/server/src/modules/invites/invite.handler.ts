@@ -7,4 +7,6 @@ import { inviteStream } from './invite.events.js';
 export const InviteCommandHandler = aggregateCommandHandler(InviteCommandMessage, {
   decider: inviteDecider,
   streamOf: (command) => inviteStream(command.data.code),
+  // Registrations with one code race for its uses on its stream.
+  maxAttempts: 50,
 });

@@ -18,16 +18,18 @@ import {
 import { APP_CONFIG, type AppConfig } from '../../infra/config/config.js';
 import { DATABASE } from '../../infra/db/database.module.js';
 import type { Database } from '../../infra/db/database.js';
+import { EVENT_STORE, type EventStore } from '../../infra/event-store/event-store.port.js';
 import { CommandId } from '../../infra/http/command-id.js';
 import { ReadModelWaiter } from '../../infra/subscriptions/read-model-waiter.js';
 import { Throttled } from '../../infra/throttle/throttled.guard.js';
 import { DomainError } from '../../shared/event-sourcing/decider.js';
 import { ClientIp, CurrentUser } from '../identity/auth.decorators.js';
-import { DeleteWalletAccountCommand } from './delete-account.command.js';
 import { type AccountCommandResult, LinkWalletAccountCommand } from './link-account.command.js';
 import { accountTickets, findAccount, listAccounts, listTickets } from './read-models/accounts.queries.js';
-import { ReauthenticateWalletAccountCommand } from './reauthenticate-account.command.js';
+import { refuseEarly, WalletAccountCommandMessage } from './wallet-account.command.js';
+import type { WalletAccountCommand } from './wallet-account.decider.js';
 import type { WalletAccountLinked } from './wallet-account.events.js';
+import { WalletGateway } from './wallet-gateway.service.js';
 
 /** The account as the command left it, when the read model does not show it yet. */
 function fromEvents(result: AccountCommandResult): Account | null {
@@ -65,6 +67,8 @@ export class AccountsController {
     private readonly waiter: ReadModelWaiter,
     @Inject(DATABASE) private readonly database: Database,
     @Inject(APP_CONFIG) private readonly config: AppConfig,
+    @Inject(EVENT_STORE) private readonly store: EventStore,
+    private readonly wallet: WalletGateway,
   ) {}
 
   @Get('accounts')
@@ -130,17 +134,18 @@ export class AccountsController {
     @ClientIp() ip: string,
     @CommandId() commandId: string,
   ): Promise<AccountResponse> {
+    const email = body.email.trim().toLowerCase();
+    const reauthenticate: WalletAccountCommand = {
+      type: 'Reauthenticate',
+      data: { accountId, userId: user.id, email, now: new Date().toISOString() },
+    };
+    // The account must be the caller's, live, and this e-mail's before the wallet is asked anything.
+    await refuseEarly(this.store, reauthenticate, commandId);
+    await this.wallet.keepToken(accountId, await this.wallet.signIn(email, body.password));
     const result = await this.commandBus.execute(
-      new ReauthenticateWalletAccountCommand({
-        userId: user.id,
-        accountId,
-        email: body.email,
-        password: body.password,
-        commandId,
-        ip,
-      }),
+      new WalletAccountCommandMessage(reauthenticate, { actorId: user.id, ip, commandId }),
     );
-    return this.answer(result, user.id, { in_error_state: false, last_error: null });
+    return this.answer({ accountId, ...result }, user.id, { in_error_state: false, last_error: null });
   }
 
   @Delete('accounts/:id')
@@ -151,7 +156,10 @@ export class AccountsController {
     @CommandId() commandId: string,
   ): Promise<MessageResponse> {
     const result = await this.commandBus.execute(
-      new DeleteWalletAccountCommand({ userId: user.id, accountId, commandId, ip }),
+      new WalletAccountCommandMessage(
+        { type: 'DeleteAccount', data: { accountId, userId: user.id, now: new Date().toISOString() } },
+        { actorId: user.id, ip, commandId },
+      ),
     );
     const pending = await this.waiter.pending(result);
     return { message: 'Account successfully deleted', ...(pending ? { pending } : {}) };

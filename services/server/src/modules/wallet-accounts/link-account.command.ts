@@ -7,7 +7,10 @@ export interface AccountCommandResult {
   position: string | null;
 }
 
-/** Links an external wallet account: signs in with its e-mail and password, keeps the token, never the password. */
+/**
+ * Links an external wallet account: signs in with its e-mail and password, keeps the token, never the password. The
+ * link flow's entry command (link-account.flow.ts).
+ */
 export class LinkWalletAccountCommand extends Command<AccountCommandResult> {
   constructor(
     readonly input: { userId: string; email: string; password: string; commandId?: string; ip?: string },

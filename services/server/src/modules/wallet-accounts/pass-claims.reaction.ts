@@ -1,13 +1,13 @@
 import { Injectable } from '@nestjs/common';
+import { CommandBus } from '@nestjs/cqrs';
 import type { RecordedEvent } from '../../infra/event-store/event-store.port.js';
 import {
   EventSubscription,
   type Subscription,
   type SubscriptionContext,
 } from '../../infra/subscriptions/subscription.js';
-import { handleCommand } from '../../shared/event-sourcing/aggregate-handler.js';
-import { passDecider } from './wallet-account.decider.js';
-import { passStream, type WalletAccountEvent } from './wallet-account.events.js';
+import { PassCommandMessage } from './wallet-account.command.js';
+import type { WalletAccountEvent } from './wallet-account.events.js';
 
 /**
  * A ticket that appears claims its pass; one that goes gives it back. The pass's stream decides who holds it first
@@ -23,27 +23,25 @@ export class PassClaimsReaction implements Subscription {
   readonly startFrom = 'beginning' as const;
   readonly handles = ['TicketDiscovered', 'TicketGone'] as const;
 
+  constructor(private readonly commandBus: CommandBus) {}
+
   async apply(events: readonly RecordedEvent[], { store }: SubscriptionContext) {
     for (const recorded of events) {
       const event = { type: recorded.type, data: recorded.data } as WalletAccountEvent;
-      const options = { metadata: { actorId: 'pass-claims' }, commandId: `pass:${recorded.id}`, maxAttempts: 50 };
+      const meta = { actorId: 'pass-claims', commandId: `pass:${recorded.id}` };
       if (event.type === 'TicketDiscovered') {
         const { dedupeKey, ticketId, accountId, userId, at } = event.data;
-        await handleCommand(
-          store,
-          passDecider,
-          passStream(dedupeKey),
-          { type: 'ClaimPass', data: { dedupeKey, ticketId, accountId, userId, now: at } },
-          options,
+        await this.commandBus.execute(
+          new PassCommandMessage(
+            { type: 'ClaimPass', data: { dedupeKey, ticketId, accountId, userId, now: at } },
+            meta,
+            store,
+          ),
         );
       } else if (event.type === 'TicketGone') {
         const { dedupeKey, ticketId, at } = event.data;
-        await handleCommand(
-          store,
-          passDecider,
-          passStream(dedupeKey),
-          { type: 'ReleasePass', data: { dedupeKey, ticketId, now: at } },
-          options,
+        await this.commandBus.execute(
+          new PassCommandMessage({ type: 'ReleasePass', data: { dedupeKey, ticketId, now: at } }, meta, store),
         );
       }
     }

@@ -1,10 +1,12 @@
 import { randomUUID } from 'node:crypto';
 import type { Account, AccountTicketsResponse, DuplicateGroup, Ticket, User } from '@seatlink/contracts';
 import { createWalletSim, type WalletSimApp } from '@seatlink/wallet-sim';
+import { CommandBus } from '@nestjs/cqrs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DATABASE } from '../../infra/db/database.module.js';
 import type { Database } from '../../infra/db/database.js';
 import { ApiClient, startTestStack, type TestStack } from '../../testing/test-app.js';
+import { WalletLinkCommandMessage } from './wallet-account.command.js';
 
 const PASSWORD = 'Wallet123!';
 
@@ -56,7 +58,13 @@ describe('wallet accounts and their tickets, against the simulated wallet provid
     const address = sim.server.address();
     simUrl = `http://127.0.0.1:${typeof address === 'object' && address ? address.port : 0}`;
     stack = await startTestStack({
-      env: { WALLET_PROVIDER_URL: simUrl, WALLET_SYNC_FOLLOW_UPS_MS: '300,1000', WALLET_SYNC_EVERY_MS: '60000' },
+      env: {
+        WALLET_PROVIDER_URL: simUrl,
+        WALLET_SYNC_FOLLOW_UPS_MS: '300,1000',
+        WALLET_SYNC_EVERY_MS: '60000',
+        // A link found unfinished is looked at a second after its claim.
+        FLOW_CHECK_AFTER_MS: '1000',
+      },
     });
     database = stack.app.get<Database>(DATABASE);
     admin = new ApiClient(stack.baseUrl);
@@ -266,6 +274,23 @@ describe('wallet accounts and their tickets, against the simulated wallet provid
         timeout: 10_000,
       })
       .toBeLessThan(300);
+  });
+
+  it('gives back the claim of a link that died before recording its account, and keeps those of linked ones', async () => {
+    const link = (email: string) => user.request('POST', '/v1/accounts', { email, password: PASSWORD });
+    const linked = unique('kept');
+    await wallet(linked);
+    expect((await link(linked)).status).toBeLessThan(300);
+    // What a link whose process died after its claim leaves: the claim, no account.
+    const email = unique('died');
+    await wallet(email);
+    const userId = (await user.request('GET', '/v1/me')).body.id as string;
+    const claim = { userId, email, accountId: randomUUID() };
+    await stack.app.get(CommandBus).execute(new WalletLinkCommandMessage({ type: 'ClaimLink', data: claim }));
+    expect((await link(email)).status).toBe(409);
+    await expect.poll(async () => (await link(email)).status, { timeout: 15_000 }).toBeLessThan(300);
+    // The linked account's claim was looked at the same way, and holds.
+    expect((await link(linked)).status).toBe(409);
   });
 
   it('lists every account with its owner for admins, and refuses the admin calls to others', async () => {

@@ -8,8 +8,8 @@ import { JOB_QUEUE, type JobQueue } from '../../infra/queue/queue.port.js';
 import { SubscriptionOperations } from '../../infra/subscriptions/subscription-operations.js';
 import { ApiClient, startTestStack, subscriptionsCaughtUp, type TestStack } from '../../testing/test-app.js';
 import { passes, simControl, startSim, WALLET_PASSWORD } from '../../testing/wallet-fixture.js';
-import { SYNC_FAILURE_MESSAGES, SYNC_GIVE_UP_AFTER, SyncWalletAccountJob } from './sync-wallet-account.job.js';
-import { periodicSyncKey } from './sync-wallet-account.job.js';
+import { periodicSyncKey, SyncWalletAccountJob } from './sync-wallet-account.job.js';
+import { SYNC_FAILURE_MESSAGES, SYNC_GIVE_UP_AFTER } from './wallet-sync-state.js';
 
 /** Characters that must never reach a stored event or a page. */
 // eslint-disable-next-line no-control-regex -- matching control characters is the point

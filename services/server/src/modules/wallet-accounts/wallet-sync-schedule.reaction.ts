@@ -1,4 +1,5 @@
 import { Inject, Injectable } from '@nestjs/common';
+import { CommandBus } from '@nestjs/cqrs';
 import { QueueName } from '@seatlink/contracts';
 import { eq } from 'drizzle-orm';
 import { APP_CONFIG, type AppConfig } from '../../infra/config/config.js';
@@ -12,10 +13,9 @@ import {
   type Subscription,
   type SubscriptionContext,
 } from '../../infra/subscriptions/subscription.js';
-import { handleCommand } from '../../shared/event-sourcing/aggregate-handler.js';
 import { periodicSyncKey, SyncWalletAccountJob, type SyncWalletAccountData } from './sync-wallet-account.job.js';
-import { walletLinkDecider } from './wallet-account.decider.js';
-import { type WalletAccountEvent, walletLinkStream } from './wallet-account.events.js';
+import { WalletLinkCommandMessage } from './wallet-account.command.js';
+import type { WalletAccountEvent } from './wallet-account.events.js';
 import { walletCredentials, walletSyncState } from './wallet-accounts.schema.js';
 
 const SYNC_OPTIONS = { attempts: 5, backoff: { type: 'exponential' as const, delayMs: 5000 } };
@@ -49,6 +49,7 @@ export class WalletSyncScheduleReaction implements Subscription {
   constructor(
     @Inject(JOB_QUEUE) private readonly queue: JobQueue,
     @Inject(APP_CONFIG) private readonly config: AppConfig,
+    private readonly commandBus: CommandBus,
   ) {}
 
   async apply(events: readonly RecordedEvent[], { tx, store }: SubscriptionContext) {
@@ -93,12 +94,12 @@ export class WalletSyncScheduleReaction implements Subscription {
           );
           const email = (linked?.data as { email?: string } | undefined)?.email;
           if (email) {
-            await handleCommand(
-              store,
-              walletLinkDecider,
-              walletLinkStream(userId, email),
-              { type: 'ReleaseLink', data: { userId, email, accountId } },
-              { metadata: { actorId: userId }, commandId: `unlink:${recorded.id}` },
+            await this.commandBus.execute(
+              new WalletLinkCommandMessage(
+                { type: 'ReleaseLink', data: { userId, email, accountId } },
+                { actorId: userId, commandId: `unlink:${recorded.id}` },
+                store,
+              ),
             );
           }
           break;

@@ -1,3 +1,12 @@
+/*
+ * Shape 1 — a command on one stream. Each aggregate (a decider and its stream) has one message class, extending
+ * AggregateCommand: the decider's own command (`{ type, data }`) and a CommandMeta. Its one handler is made by
+ * `aggregateCommandHandler`: it reads the stream, decides and appends at the revision it read (again on a conflict),
+ * and answers a HandleResult. Every caller — controller, job, reaction, flow, another module — sends the message on
+ * the CommandBus; nothing else appends to a decided stream. Work the decider must not do (a call to the wallet
+ * provider or the payment gateway, hashing a password) is done by the caller before it sends; a reaction passes its
+ * transaction's store, so what it appends commits with its checkpoint. Several streams: a flow (flow.ts).
+ */
 import { randomUUID } from 'node:crypto';
 import { Inject, type Type } from '@nestjs/common';
 import { Command, CommandHandler, type ICommandHandler } from '@nestjs/cqrs';
@@ -30,6 +39,11 @@ export abstract class AggregateCommand<C, State, Event extends DomainEvent> exte
   constructor(
     readonly command: C,
     readonly meta: CommandMeta = {},
+    /**
+     * The store to decide on and append to instead of the application's: a reaction's, inside the transaction that
+     * moves its checkpoint, so what the command appends commits with it.
+     */
+    readonly store?: EventStore,
   ) {
     super();
   }
@@ -60,10 +74,10 @@ export function aggregateCommandHandler<C, State, Event extends DomainEvent>(
 
     constructor(@Inject(EVENT_STORE) readonly store: EventStore) {}
 
-    execute({ command, meta }: AggregateCommand<C, State, Event>): Promise<HandleResult<State, Event>> {
+    execute({ command, meta, store }: AggregateCommand<C, State, Event>): Promise<HandleResult<State, Event>> {
       const stream = aggregate.streamOf(command);
       const run = () =>
-        handleCommand(this.store, aggregate.decider, stream, command, {
+        handleCommand(store ?? this.store, aggregate.decider, stream, command, {
           metadata: { actorId: meta.actorId, ip: meta.ip, ...(meta.bulk ? { bulk: true } : {}) },
           commandId: meta.commandId ?? randomUUID(),
           maxAttempts: aggregate.maxAttempts,

@@ -1,45 +1,48 @@
 import { randomUUID } from 'node:crypto';
-import { safeErrorMessage } from '../../infra/db/db-errors.js';
 import { Inject, Logger } from '@nestjs/common';
-import { CommandHandler, type ICommandHandler } from '@nestjs/cqrs';
+import { CommandBus, CommandHandler, type ICommandHandler } from '@nestjs/cqrs';
 import { QueueName } from '@seatlink/contracts';
 import { v5 as uuidv5 } from 'uuid';
+import { safeErrorMessage } from '../../infra/db/db-errors.js';
 import { EVENT_STORE, type EventStore } from '../../infra/event-store/event-store.port.js';
 import { JOB_QUEUE, type JobQueue } from '../../infra/queue/queue.port.js';
-import { handleCommand, type HandleOptions } from '../../shared/event-sourcing/aggregate-handler.js';
-import { DomainError, fold } from '../../shared/event-sourcing/decider.js';
-import { inviteDecider } from '../invites/invite.decider.js';
-import { inviteStream } from '../invites/invite.events.js';
+import type { CommandMeta } from '../../shared/event-sourcing/aggregate-command.js';
+import { DomainError } from '../../shared/event-sourcing/decider.js';
+import { COMPENSATION_JOB_OPTIONS } from '../../shared/event-sourcing/flow.js';
+import { InviteCommandMessage } from '../invites/invite.command.js';
 import { PasswordHasher } from './password-hasher.js';
-import { emailClaimDecider, userDecider } from './user.decider.js';
-import { type EmailClaimEvent, emailClaimStream, userStream } from './user.events.js';
-import { RegisterUserCommand, type RegisterUserResult } from './register-user.command.js';
 import {
-  releaseClaims,
-  ReleaseRegistrationClaimsJob,
+  emailHolder,
+  giveBackClaims,
   type RegistrationClaims,
-} from './release-registration-claims.job.js';
+  ReleaseRegistrationClaimsJob,
+  type Taken,
+} from './register-user.compensation.job.js';
+import { RegisterUserCommand, type RegisterUserResult } from './register-user.command.js';
+import { EmailClaimCommandMessage, UserCommandMessage } from './user.command.js';
 
 const USER_ID_NAMESPACE = '0b8e5f2a-7c4d-4e1b-a9f3-5d2c8e7b6a14';
 
 /**
- * Registration over three streams, as a saga: take one use of the invite code (its stream decides, so racing
- * registrations cannot overrun it), claim the e-mail address (its own stream, so it is taken once), then register the
- * user. A step that fails gives back what the earlier ones took; when even that fails (the database went away), a job
- * retries it until it succeeds, so nothing stays claimed.
+ * Registration over three streams: take one use of the invite code (its stream decides, so racing registrations
+ * cannot overrun it), claim the e-mail address (its own stream, so it is taken once), then register the user. A step
+ * that fails gives back what the earlier ones took; when even that fails (the database went away), the compensation
+ * job gives it back later. The first claim is the record that a registration started: a process that dies half-way
+ * leaves it, and the compensation job, handed it by RegistrationClaimsWatch, gives back what was not registered.
  *
  * A visitor's registration with a taken address (`ifEmailTaken: 'tell-owner'`) ends as a new address's does, as far
  * as the visitor can tell: the invite use stays spent, the password is hashed all the same (the answer takes as
  * long), nothing of the owner's account changes, and the owner is told by e-mail (DuplicateRegistrationAttempted).
  */
 @CommandHandler(RegisterUserCommand)
-export class RegisterUserHandler implements ICommandHandler<RegisterUserCommand> {
+export class RegisterUserFlow implements ICommandHandler<RegisterUserCommand> {
   private readonly logger = new Logger('Registration');
 
   constructor(
-    @Inject(EVENT_STORE) private readonly store: EventStore,
+    private readonly commandBus: CommandBus,
     private readonly hasher: PasswordHasher,
     @Inject(JOB_QUEUE) private readonly queue: JobQueue,
+    @Inject(EVENT_STORE) private readonly store: EventStore,
   ) {}
 
   async execute({ input, now }: RegisterUserCommand): Promise<RegisterUserResult> {
@@ -50,55 +53,46 @@ export class RegisterUserHandler implements ICommandHandler<RegisterUserCommand>
     // Taking a use and claiming the address are idempotent by the user (the deciders answer "nothing to do" when this
     // user holds them), so each attempt has its own command ids; registering is never given back, so its id is the
     // user's: a retry after it was written answers what was written.
-    const options = (step: string, once = false): HandleOptions => ({
-      metadata: { actorId: input.actorId ?? userId, ip: input.ip },
+    const meta = (step: string, once = false): CommandMeta => ({
+      actorId: input.actorId ?? userId,
+      ip: input.ip,
       commandId: once ? `${step}:${userId}` : `${step}:${userId}:${attempt}`,
-      maxAttempts: 50,
     });
     const code = input.inviteCode?.trim().toUpperCase();
     const claims: RegistrationClaims = { userId, email, ...(code ? { inviteCode: code } : {}), at, attempt };
-    const taken = { invite: false, email: false };
+    const taken: Taken = { invite: false, email: false };
     let inviteUse: string | null = null;
     try {
       if (code) {
-        const use = await handleCommand(
-          this.store,
-          inviteDecider,
-          inviteStream(code),
-          { type: 'UseInvite', data: { code, userId, email, now: at } },
-          options('invite-use'),
+        const use = await this.commandBus.execute(
+          new InviteCommandMessage({ type: 'UseInvite', data: { code, userId, email, now: at } }, meta('invite-use')),
         );
         inviteUse = use.position;
         taken.invite = true;
       }
-      await handleCommand(
-        this.store,
-        emailClaimDecider,
-        emailClaimStream(email),
-        { type: 'ClaimEmail', data: { email, userId } },
-        options('claim'),
+      await this.commandBus.execute(
+        new EmailClaimCommandMessage({ type: 'ClaimEmail', data: { email, userId } }, meta('claim')),
       );
       taken.email = true;
       const passwordHash = await this.hasher.hash(input.password);
-      const result = await handleCommand(
-        this.store,
-        userDecider,
-        userStream(userId),
-        {
-          type: 'RegisterUser',
-          data: {
-            userId,
-            email,
-            firstName: input.firstName,
-            lastName: input.lastName,
-            passwordHash,
-            isAdmin: input.isAdmin,
-            emailVerified: input.emailVerified,
-            ...(code ? { inviteCode: code } : {}),
-            now: at,
+      const result = await this.commandBus.execute(
+        new UserCommandMessage(
+          {
+            type: 'RegisterUser',
+            data: {
+              userId,
+              email,
+              firstName: input.firstName,
+              lastName: input.lastName,
+              passwordHash,
+              isAdmin: input.isAdmin,
+              emailVerified: input.emailVerified,
+              ...(code ? { inviteCode: code } : {}),
+              now: at,
+            },
           },
-        },
-        options('register', true),
+          meta('register', true),
+        ),
       );
       return { userId, position: result.position, events: result.events };
     } catch (err) {
@@ -108,7 +102,7 @@ export class RegisterUserHandler implements ICommandHandler<RegisterUserCommand>
         // by the uses left, that the address is someone's), the password is hashed all the same, and the answer
         // waits on something written (the notice, or else the use) as a registration's waits on the new user.
         await this.hasher.hash(input.password);
-        const told = await this.tellOwner(email, at, options('duplicate-notice'));
+        const told = await this.tellOwner(email, at, meta('duplicate-notice'));
         return { userId, position: told.position ?? inviteUse, events: told.events, emailTaken: true };
       }
       if (taken.invite || taken.email) await this.giveBack(claims, taken);
@@ -117,26 +111,18 @@ export class RegisterUserHandler implements ICommandHandler<RegisterUserCommand>
   }
 
   /** Tells the holder of a taken address that someone tried to register with it (their stream decides whether). */
-  private async tellOwner(email: string, at: string, options: HandleOptions) {
-    const claim = await this.store.readStream(emailClaimStream(email));
-    const { claimedBy } = fold(
-      emailClaimDecider,
-      claim.events.map((e) => ({ type: e.type, data: e.data }) as EmailClaimEvent),
-    );
-    if (!claimedBy) return { position: null, events: [] };
-    const result = await handleCommand(
-      this.store,
-      userDecider,
-      userStream(claimedBy),
-      { type: 'ReportDuplicateRegistration', data: { userId: claimedBy, now: at } },
-      options,
+  private async tellOwner(email: string, at: string, meta: CommandMeta) {
+    const owner = await emailHolder(this.store, email);
+    if (!owner) return { position: null, events: [] };
+    const result = await this.commandBus.execute(
+      new UserCommandMessage({ type: 'ReportDuplicateRegistration', data: { userId: owner, now: at } }, meta),
     );
     return { position: result.position, events: result.events };
   }
 
-  private async giveBack(claims: RegistrationClaims, taken: { invite: boolean; email: boolean }) {
+  private async giveBack(claims: RegistrationClaims, taken: Taken) {
     try {
-      await releaseClaims(this.store, claims, taken);
+      await giveBackClaims(this.commandBus, this.store, claims, taken);
     } catch (err) {
       this.logger.warn(
         `could not give back the claims of registration ${claims.userId} at once (${safeErrorMessage(err)}); queued`,
@@ -146,11 +132,7 @@ export class RegisterUserHandler implements ICommandHandler<RegisterUserCommand>
           QueueName.Identity,
           ReleaseRegistrationClaimsJob.jobName,
           { ...claims, taken },
-          {
-            jobId: `release-${claims.userId}`,
-            attempts: 20,
-            backoff: { type: 'exponential', delayMs: 1000 },
-          },
+          { ...COMPENSATION_JOB_OPTIONS, jobId: `release-${claims.userId}` },
         )
         .catch((queueErr: unknown) =>
           this.logger.error(`registration ${claims.userId}: claims not given back: ${safeErrorMessage(queueErr)}`),

@@ -1,0 +1,79 @@
+import { eq, sql } from 'drizzle-orm';
+import { type Executor, queryRows } from '../../infra/db/database.js';
+import { isTransientFailure } from '../../infra/transient-failure.js';
+import { WalletRateLimitedError, WalletUnavailableError } from '../../infra/wallet/wallet-provider.port.js';
+import { MAX_PASSES, WalletTooLargeError } from './wallet-pass-reader.js';
+import { walletSyncState } from './wallet-accounts.schema.js';
+
+// An account's sync as the database keeps it beside the events: who holds it now (a lease), how many tries failed in
+// a row, when it last went through. And when a failed try gives up, in words for the account's owner.
+
+/** A sync holds its account this long at most (a worker that died mid-sync gives it up then). */
+const LEASE_SECONDS = 120;
+
+/**
+ * Failed tries in a row after which a sync of an account gives up and its account shows the error: the tries of one
+ * sync job (5, see wallet-sync-schedule.reaction.ts), counted on the account so that it holds whatever the queue's
+ * setting. A failure that is not the wallet service being down shows at once.
+ */
+export const SYNC_GIVE_UP_AFTER = 5;
+
+/** What the account shows when its sync gave up (Accounts page), by cause; the cause itself is in the log. */
+export const SYNC_FAILURE_MESSAGES = {
+  unavailable: 'The wallet service could not be reached, so this account has not synced. It will be tried again.',
+  tooMany: `This wallet holds more than ${MAX_PASSES} passes, which is more than an account can sync.`,
+  failed: 'The last sync of this account could not be completed. It will be tried again.',
+} as const;
+
+/** Whether a failure is the wallet service (or the database) being out of reach for now: it is retried quietly. */
+export function isOutage(err: unknown): boolean {
+  return (
+    err instanceof WalletUnavailableError ||
+    err instanceof WalletRateLimitedError ||
+    (err instanceof Error && /rate limited/.test(err.message)) ||
+    isTransientFailure(err)
+  );
+}
+
+/** What the account shows for a failed try that is the `failures`-th in a row; null while the sync keeps trying. */
+export function givingUpReason(err: unknown, failures: number): string | null {
+  const outage = isOutage(err);
+  if (outage && failures < SYNC_GIVE_UP_AFTER) return null;
+  if (err instanceof WalletTooLargeError) return SYNC_FAILURE_MESSAGES.tooMany;
+  return outage ? SYNC_FAILURE_MESSAGES.unavailable : SYNC_FAILURE_MESSAGES.failed;
+}
+
+/** Takes the account's sync lease; false when another sync holds it. */
+export async function takeLease(db: Executor, accountId: string): Promise<boolean> {
+  const rows = await queryRows<{ account_id: string }>(
+    db,
+    sql`insert into wallet_sync_state (account_id, running_until)
+        values (${accountId}, now() + make_interval(secs => ${LEASE_SECONDS}))
+        on conflict (account_id) do update set running_until = excluded.running_until
+        where wallet_sync_state.running_until is null or wallet_sync_state.running_until < now()
+        returning account_id`,
+  );
+  return rows.length > 0;
+}
+
+/** Counts a failed try; answers how many failed in a row. */
+export async function countFailure(db: Executor, accountId: string): Promise<number> {
+  const [row] = await queryRows<{ failed_attempts: number }>(
+    db,
+    sql`update wallet_sync_state set failed_attempts = failed_attempts + 1
+        where account_id = ${accountId} returning failed_attempts`,
+  );
+  return Number(row?.failed_attempts ?? 1);
+}
+
+/** Gives the lease back with the try's error (null: none); a sync that went through also clears the failures. */
+export async function releaseLease(db: Executor, accountId: string, error: string | null, synced: boolean) {
+  await db
+    .update(walletSyncState)
+    .set({
+      runningUntil: null,
+      lastSyncError: error ? error.slice(0, 500) : null,
+      ...(synced ? { lastSyncedAt: new Date(), failedAttempts: 0 } : {}),
+    })
+    .where(eq(walletSyncState.accountId, accountId));
+}
