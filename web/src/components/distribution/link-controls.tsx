@@ -4,7 +4,7 @@ import { DISTRIBUTION_TEXTS, linkPreview } from '../../lib/distribution';
 import { cx } from '../ui/cx';
 import { CopyIcon, ExternalLinkIcon, LinkIcon } from '../ui/icons';
 
-export const iconButtonClassName =
+const iconButtonClassName =
   'inline-flex h-7 w-7 shrink-0 items-center justify-center rounded-md text-slate-600 hover:bg-white hover:text-slate-900 ' +
   'focus-visible:outline-2 focus-visible:outline-indigo-600 disabled:cursor-not-allowed';
 

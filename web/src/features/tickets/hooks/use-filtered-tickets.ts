@@ -17,5 +17,5 @@ export function useFilteredTickets() {
   const events = useMemo(() => eventOptions(tickets), [tickets]);
   const accountChoices = useMemo(() => accountOptions(accounts, tickets), [accounts, tickets]);
 
-  return { tickets, filters, sort, shown, events, accountChoices, filtered: hasActiveFilters(filters) };
+  return { tickets, filters, shown, events, accountChoices, filtered: hasActiveFilters(filters) };
 }
