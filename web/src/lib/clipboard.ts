@@ -1,3 +1,5 @@
+import toast from 'react-hot-toast';
+
 /** Puts `text` on the clipboard; resolves false when the browser refuses (no permission, not a secure page). */
 export async function copyText(text: string): Promise<boolean> {
   try {
@@ -7,4 +9,10 @@ export async function copyText(text: string): Promise<boolean> {
   } catch {
     return false;
   }
+}
+
+/** Copies `text` and says in a toast whether it worked (a Copy button's whole job). */
+export async function copyWithToast(text: string, texts: { copied: string; failed: string }): Promise<void> {
+  if (await copyText(text)) toast.success(texts.copied);
+  else toast.error(texts.failed);
 }

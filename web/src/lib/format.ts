@@ -51,6 +51,11 @@ export function formatCredits(amount: number): string {
   return credits.format(amount);
 }
 
+/** A count of things: '10,000'. */
+export function formatCount(n: number): string {
+  return n.toLocaleString('en-GB');
+}
+
 /** Whole percent of `part` in `total`, 0 when there is nothing to divide: percentOf(1, 3) → 33. */
 export function percentOf(part: number, total: number): number {
   if (!Number.isFinite(part) || !Number.isFinite(total) || total <= 0) return 0;

@@ -1,5 +1,13 @@
 import { describe, expect, it } from 'vitest';
-import { formatCredits, formatDate, formatDateTime, formatGBP, formatMinutesAgo, percentOf } from './format';
+import {
+  formatCount,
+  formatCredits,
+  formatDate,
+  formatDateTime,
+  formatGBP,
+  formatMinutesAgo,
+  percentOf,
+} from './format';
 
 describe('formatters', () => {
   it('formats dates en-GB', () => {
@@ -20,6 +28,11 @@ describe('formatters', () => {
     expect(formatCredits(1250)).toBe('1,250');
     expect(formatCredits(12.5)).toBe('12.5');
     expect(formatCredits(0)).toBe('0');
+  });
+
+  it('groups the thousands of a count', () => {
+    expect(formatCount(10000)).toBe('10,000');
+    expect(formatCount(1)).toBe('1');
   });
 
   it('gives whole percentages and 0 for an empty total', () => {

@@ -1,4 +1,5 @@
-import { create } from 'zustand';
+import { useEffect } from 'react';
+import { create, type StoreApi, type UseBoundStore } from 'zustand';
 import { errorMessage } from './api-client';
 
 /** A one-call slice (SPEC.md §3/§4: forgot password, registration, waitlist): idle, loading, then success or error. */
@@ -56,4 +57,23 @@ export function createRequestStore<Payload>(
       if (get().error !== null) set({ error: null });
     },
   }));
+}
+
+/**
+ * A form's use of its request slice: the state to render and the actions. The slice is cleared as the form opens and
+ * again as it closes, so every visit starts afresh and leaves nothing behind.
+ */
+export function useRequestForm<Payload>(useStore: UseBoundStore<StoreApi<RequestStore<Payload>>>) {
+  const loading = useStore((s) => s.loading);
+  const error = useStore((s) => s.error);
+  const success = useStore((s) => s.success);
+  const message = useStore((s) => s.message);
+  const { submit, clear, clearError } = useStore.getState();
+
+  useEffect(() => {
+    clear();
+    return clear;
+  }, [clear]);
+
+  return { loading, error, success, message, submit, clearError };
 }

@@ -4,10 +4,10 @@ import { LoadFailed, LoadingStatus } from '../../components/ui/load-states';
 import { Badge } from '../../components/ui/badge';
 import { cx } from '../../components/ui/cx';
 import { EmptyState } from '../../components/ui/empty-state';
-import { AccountsIcon, AlertIcon, SearchIcon, TicketIcon, UsersIcon } from '../../components/ui/icons';
-import { Input } from '../../components/ui/input';
+import { AccountsIcon, AlertIcon, TicketIcon, UsersIcon } from '../../components/ui/icons';
 import { PageHeader } from '../../components/ui/page-header';
 import { Pager } from '../../components/ui/pager';
+import { SearchField } from '../../components/ui/search-field';
 import { StatCard } from '../../components/ui/stat-card';
 import { formatDateTime } from '../../lib/format';
 import { useServerEvent } from '../../lib/realtime';
@@ -191,24 +191,17 @@ export function AdminAccountsPage() {
           icon={<AlertIcon />}
         />
       </div>
-      <div className="relative mb-4">
-        <label htmlFor="admin-account-search" className="sr-only">
-          Search accounts
-        </label>
-        <SearchIcon className="pointer-events-none absolute top-1/2 left-3 h-4 w-4 -translate-y-1/2 text-slate-500" />
-        <Input
-          id="admin-account-search"
-          type="search"
-          placeholder="Search name, email or owner..."
-          value={search}
-          onChange={(event) => {
-            setSearch(event.target.value);
-            setPage(1);
-          }}
-          className="pl-9"
-          autoComplete="off"
-        />
-      </div>
+      <SearchField
+        id="admin-account-search"
+        label="Search accounts"
+        containerClassName="mb-4"
+        placeholder="Search name, email or owner..."
+        value={search}
+        onChange={(event) => {
+          setSearch(event.target.value);
+          setPage(1);
+        }}
+      />
       {content}
     </>
   );

@@ -1,5 +1,5 @@
 import { create, type StoreApi, type UseBoundStore } from 'zustand';
-import type { ErrorResponse, LoginRequest } from '@seatlink/contracts';
+import type { ErrorResponse, LoginRequest, LoginResponse } from '@seatlink/contracts';
 import { ApiError, errorCode, errorMessage } from '../../lib/api-client';
 import { useSessionStore, type SessionStore } from '../../lib/session.store';
 import { getMe } from './api/get-me';
@@ -56,34 +56,26 @@ export function createAuthStore(session: UseBoundStore<StoreApi<SessionStore>> =
       session.getState().signedOut();
     };
 
+    /** A sign-in call (password or e-mailed link): its user is signed in, or its failure is stored in `error`. */
+    const signIn = async (call: () => Promise<LoginResponse>): Promise<boolean> => {
+      set({ loading: true, error: null, success: false });
+      try {
+        const { user } = await call();
+        session.getState().signedIn(user);
+        set({ loading: false, error: null, success: true });
+        return true;
+      } catch (error) {
+        set({ loading: false, success: false, error: toAuthError(error, 'Login failed') });
+        return false;
+      }
+    };
+
     return {
       ...initialAuthState,
 
-      async login(credentials) {
-        set({ loading: true, error: null, success: false });
-        try {
-          const { user } = await loginCall(credentials);
-          session.getState().signedIn(user);
-          set({ loading: false, error: null, success: true });
-          return true;
-        } catch (error) {
-          set({ loading: false, success: false, error: toAuthError(error, 'Login failed') });
-          return false;
-        }
-      },
+      login: (credentials) => signIn(() => loginCall(credentials)),
 
-      async signInWithLink(token) {
-        set({ loading: true, error: null, success: false });
-        try {
-          const { user } = await signInWithLinkCall({ token });
-          session.getState().signedIn(user);
-          set({ loading: false, error: null, success: true });
-          return true;
-        } catch (error) {
-          set({ loading: false, success: false, error: toAuthError(error, 'Login failed') });
-          return false;
-        }
-      },
+      signInWithLink: (token) => signIn(() => signInWithLinkCall({ token })),
 
       async checkStatus() {
         set({ loading: true });

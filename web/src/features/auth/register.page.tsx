@@ -1,14 +1,16 @@
-import { useEffect, useState, type FormEvent } from 'react';
-import { Link, useNavigate, useSearchParams } from 'react-router-dom';
+import { useState, type FormEvent } from 'react';
+import { Link, useSearchParams } from 'react-router-dom';
 import { Alert } from '../../components/ui/alert';
 import { AuthShell, linkClassName } from '../../components/ui/auth-shell';
 import { Button } from '../../components/ui/button';
 import { FormField } from '../../components/ui/form-field';
 import { getCaptchaToken } from '../../lib/captcha';
+import { useRequestForm } from '../../lib/request-store';
 import { REGISTRATION_REDIRECT_MS } from './auth.constants';
 import { PasswordFields } from './components/password-fields';
 import { useRegistrationStore } from './registration.store';
-import { usePasswordCheck } from './use-password-check';
+import { useNewPassword } from './use-new-password';
+import { useRedirectWhen } from './use-redirect-when';
 
 /**
  * /register (SPEC.md §2 "Registration page"): all six fields required, the password rules of §5, a captcha token
@@ -16,43 +18,24 @@ import { usePasswordCheck } from './use-password-check';
  * `?code=` prefills the invite code (the link an invitee is sent).
  */
 export function RegisterPage() {
-  const navigate = useNavigate();
   const [searchParams] = useSearchParams();
-  const loading = useRegistrationStore((s) => s.loading);
-  const error = useRegistrationStore((s) => s.error);
-  const success = useRegistrationStore((s) => s.success);
-  const message = useRegistrationStore((s) => s.message);
-  const register = useRegistrationStore((s) => s.submit);
-  const clear = useRegistrationStore((s) => s.clear);
-  const clearError = useRegistrationStore((s) => s.clearError);
+  const { loading, error, success, message, submit: register, clearError } = useRequestForm(useRegistrationStore);
 
   const [email, setEmail] = useState('');
   const [firstName, setFirstName] = useState('');
   const [lastName, setLastName] = useState('');
-  const [password, setPassword] = useState('');
-  const [confirmation, setConfirmation] = useState('');
   const [inviteCode, setInviteCode] = useState(() => searchParams.get('code')?.trim() ?? '');
   const [submitting, setSubmitting] = useState(false);
-  const { formError, setFormError, confirmationRef, check } = usePasswordCheck();
+  const { password, formError, check, fields } = useNewPassword();
   const busy = loading || submitting;
 
-  // A fresh form on every visit; nothing left behind.
-  useEffect(() => {
-    clear();
-    return clear;
-  }, [clear]);
-
-  useEffect(() => {
-    if (!success) return;
-    const timer = window.setTimeout(() => void navigate('/login', { replace: true }), REGISTRATION_REDIRECT_MS);
-    return () => window.clearTimeout(timer);
-  }, [success, navigate]);
+  useRedirectWhen(success, '/login', REGISTRATION_REDIRECT_MS);
 
   const submit = async (event: FormEvent<HTMLFormElement>) => {
     event.preventDefault();
     if (busy) return;
     clearError();
-    if (!check(password, confirmation)) return;
+    if (!check()) return;
     setSubmitting(true);
     try {
       const token = await getCaptchaToken('register');
@@ -133,19 +116,7 @@ export function RegisterPage() {
             onChange={(event) => setLastName(event.target.value)}
           />
         </div>
-        <PasswordFields
-          password={password}
-          confirmation={confirmation}
-          onPasswordChange={(value) => {
-            setPassword(value);
-            setFormError(null);
-          }}
-          onConfirmationChange={setConfirmation}
-          passwordLabel="Password"
-          confirmationLabel="Confirm Password"
-          disabled={busy}
-          confirmationRef={confirmationRef}
-        />
+        <PasswordFields {...fields} passwordLabel="Password" confirmationLabel="Confirm Password" disabled={busy} />
         <FormField
           id="register-invite-code"
           label="Invite Code"

@@ -1,13 +1,14 @@
-import { useEffect, useState, type FormEvent } from 'react';
+import { useEffect, type FormEvent } from 'react';
 import toast from 'react-hot-toast';
-import { Link, useNavigate, useSearchParams } from 'react-router-dom';
+import { Link, useSearchParams } from 'react-router-dom';
 import { Alert } from '../../components/ui/alert';
 import { AuthShell, linkClassName } from '../../components/ui/auth-shell';
 import { Button } from '../../components/ui/button';
 import { RESET_REDIRECT_MS } from './auth.constants';
 import { PasswordFields } from './components/password-fields';
 import { useResetPasswordStore } from './reset-password.store';
-import { usePasswordCheck } from './use-password-check';
+import { useNewPassword } from './use-new-password';
+import { useRedirectWhen } from './use-redirect-when';
 
 export const PASSWORD_RESET_SUCCESS = 'Password reset successfully';
 
@@ -30,7 +31,6 @@ function InvalidResetLink({ message }: { message: string | null }) {
  * 'Password reset successfully' and goes to / after 2 s.
  */
 export function ResetPasswordPage() {
-  const navigate = useNavigate();
   const [searchParams] = useSearchParams();
   const token = searchParams.get('token')?.trim() ?? '';
   const tokenValid = useResetPasswordStore((s) => s.tokenValid);
@@ -41,20 +41,14 @@ export function ResetPasswordPage() {
   const resetPassword = useResetPasswordStore((s) => s.resetPassword);
   const clear = useResetPasswordStore((s) => s.clear);
 
-  const [password, setPassword] = useState('');
-  const [confirmation, setConfirmation] = useState('');
-  const { formError, setFormError, confirmationRef, check } = usePasswordCheck();
+  const { password, formError, check, fields } = useNewPassword();
 
   useEffect(() => {
     if (token) void validateToken(token);
     return clear;
   }, [token, validateToken, clear]);
 
-  useEffect(() => {
-    if (!success) return;
-    const timer = window.setTimeout(() => void navigate('/', { replace: true }), RESET_REDIRECT_MS);
-    return () => window.clearTimeout(timer);
-  }, [success, navigate]);
+  useRedirectWhen(success, '/', RESET_REDIRECT_MS);
 
   if (!token) return <InvalidResetLink message={null} />;
   if (tokenValid === false) return <InvalidResetLink message={error} />;
@@ -71,7 +65,7 @@ export function ResetPasswordPage() {
   const submit = async (event: FormEvent<HTMLFormElement>) => {
     event.preventDefault();
     if (loading || success) return;
-    if (!check(password, confirmation)) return;
+    if (!check()) return;
     if (await resetPassword(token, password)) toast.success(PASSWORD_RESET_SUCCESS);
   };
 
@@ -84,17 +78,10 @@ export function ResetPasswordPage() {
       ) : (
         <form className="space-y-4" onSubmit={(event) => void submit(event)} data-testid="reset-form">
           <PasswordFields
-            password={password}
-            confirmation={confirmation}
-            onPasswordChange={(value) => {
-              setPassword(value);
-              setFormError(null);
-            }}
-            onConfirmationChange={setConfirmation}
+            {...fields}
             passwordLabel="New Password"
             confirmationLabel="Confirm New Password"
             disabled={loading}
-            confirmationRef={confirmationRef}
           />
           {formError ? (
             <Alert tone="error" data-testid="reset-form-error">

@@ -1,8 +1,9 @@
 import { useEffect } from 'react';
-import { Link, useNavigate, useSearchParams } from 'react-router-dom';
+import { Link, useSearchParams } from 'react-router-dom';
 import { Alert } from '../../components/ui/alert';
 import { AuthShell, linkClassName } from '../../components/ui/auth-shell';
 import { VERIFICATION_REDIRECT_MS } from './auth.constants';
+import { useRedirectWhen } from './use-redirect-when';
 import { useVerifyEmailStore, VERIFICATION_TOKEN_MISSING } from './verify-email.store';
 
 /**
@@ -10,7 +11,6 @@ import { useVerifyEmailStore, VERIFICATION_TOKEN_MISSING } from './verify-email.
  * error. Without a token: 'Verification token is missing', and no call.
  */
 export function VerifyEmailPage() {
-  const navigate = useNavigate();
   const [searchParams] = useSearchParams();
   const token = searchParams.get('token')?.trim() ?? '';
   const status = useVerifyEmailStore((s) => s.status);
@@ -29,11 +29,7 @@ export function VerifyEmailPage() {
   const current =
     stateToken === (token || null) && status !== 'idle' ? status : token ? 'verifying' : ('error' as const);
 
-  useEffect(() => {
-    if (current !== 'success') return;
-    const timer = window.setTimeout(() => void navigate('/login', { replace: true }), VERIFICATION_REDIRECT_MS);
-    return () => window.clearTimeout(timer);
-  }, [current, navigate]);
+  useRedirectWhen(current === 'success', '/login', VERIFICATION_REDIRECT_MS);
 
   return (
     <AuthShell title="Email Verification">

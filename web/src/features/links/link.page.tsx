@@ -7,24 +7,10 @@ import { Brand } from '../../components/ui/brand';
 import { Button } from '../../components/ui/button';
 import { cx } from '../../components/ui/cx';
 import { AlertIcon, CalendarIcon, PinIcon, TicketIcon, WalletIcon } from '../../components/ui/icons';
+import { Logo } from '../../components/ui/logo';
 import { formatDateTime } from '../../lib/format';
 import { isSafeRedirect, stateCopy, type RecipientState } from './link-states';
 import { useLinkPageStore } from './link.store';
-
-function Logo({ src }: { src: string | null }) {
-  const [failed, setFailed] = useState(false);
-  // SPEC.md §2: a logo that fails to load is hidden.
-  if (!src || failed) return null;
-  return (
-    <img
-      src={src}
-      alt=""
-      onError={() => setFailed(true)}
-      className="h-16 w-16 shrink-0 rounded-xl bg-white object-contain p-1 shadow-sm"
-      data-testid="link-logo"
-    />
-  );
-}
 
 function Detail({ icon, label, children }: { icon: ReactNode; label: string; children: ReactNode }) {
   return (
@@ -125,7 +111,12 @@ export function LinkPage() {
         {ticket ? (
           <div className="bg-gradient-to-br from-indigo-600 to-indigo-800 px-5 pt-6 pb-5 text-white">
             <div className="flex items-center gap-4">
-              <Logo key={ticket.logo ?? ''} src={ticket.logo} />
+              <Logo
+                key={ticket.logo ?? ''}
+                src={ticket.logo}
+                className="h-16 w-16 shrink-0 rounded-xl bg-white object-contain p-1 shadow-sm"
+                testId="link-logo"
+              />
               <div className="min-w-0">
                 <h1 className="text-xl leading-tight font-bold break-words" data-testid="link-title">
                   {ticket.title}

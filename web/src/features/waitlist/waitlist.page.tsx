@@ -1,10 +1,11 @@
-import { useEffect, useState, type FormEvent } from 'react';
+import { useState, type FormEvent } from 'react';
 import { useNavigate } from 'react-router-dom';
 import { Alert } from '../../components/ui/alert';
 import { AuthShell } from '../../components/ui/auth-shell';
 import { Button } from '../../components/ui/button';
 import { FormField } from '../../components/ui/form-field';
 import { getCaptchaToken } from '../../lib/captcha';
+import { useRequestForm } from '../../lib/request-store';
 import { INVALID_EMAIL_MESSAGE, isValidWaitlistEmail } from './waitlist-email';
 import { useWaitlistStore } from './waitlist.store';
 
@@ -15,12 +16,7 @@ import { useWaitlistStore } from './waitlist.store';
  */
 export function WaitlistPage() {
   const navigate = useNavigate();
-  const loading = useWaitlistStore((s) => s.loading);
-  const error = useWaitlistStore((s) => s.error);
-  const success = useWaitlistStore((s) => s.success);
-  const join = useWaitlistStore((s) => s.submit);
-  const clear = useWaitlistStore((s) => s.clear);
-  const clearError = useWaitlistStore((s) => s.clearError);
+  const { loading, error, success, submit: join, clearError } = useRequestForm(useWaitlistStore);
 
   const [firstName, setFirstName] = useState('');
   const [lastName, setLastName] = useState('');
@@ -28,11 +24,6 @@ export function WaitlistPage() {
   const [emailError, setEmailError] = useState<string | null>(null);
   const [submitting, setSubmitting] = useState(false);
   const busy = loading || submitting;
-
-  useEffect(() => {
-    clear();
-    return clear;
-  }, [clear]);
 
   const submit = async (event: FormEvent<HTMLFormElement>) => {
     event.preventDefault();

@@ -11,10 +11,10 @@ interface Waiting {
 }
 
 /**
- * Read-your-writes, as a courtesy with a bound: a command's answer waits until the subscriptions that read its events
- * (read models and reactions) have passed them, so the caller's next query sees its change — also when they run in
- * another process. One poller per process serves every waiting request (one query per round, whatever the number of
- * waiters); a subscription host in the same process wakes it at once.
+ * Read-your-writes, as a courtesy with a bound. A command's answer waits until the subscriptions that read its events
+ * (read models and reactions) have passed them, so the caller's next query sees its change. This holds also when they
+ * run in another process. One poller per process serves every waiting request, with one query per round whatever the
+ * number of waiters. A subscription host in the same process wakes it at once.
  */
 export class ReadModelWaiter {
   private readonly waiting = new Set<Waiting>();

@@ -26,10 +26,10 @@ export interface RowProjectionDefinition<Table extends PgTable, Event extends { 
 }
 
 /**
- * A read model of one row per key, applied set-based: a batch loads the rows it touches in one statement (locked, so
- * an operator's retry of a parked event cannot interleave), folds each row's events in memory, then writes the last
- * value of each row with one multi-row upsert and one delete. The same rows as one statement per event, in a few
- * statements per batch.
+ * A read model of one row per key, applied set-based. A batch loads the rows it touches in one statement, locked so
+ * that an operator's retry of a parked event cannot interleave. It folds each row's events in memory, then writes the
+ * last value of each row with one multi-row upsert and one delete. The rows are those of one statement per event, in
+ * a few statements per batch.
  */
 export function rowProjection<Table extends PgTable, Event extends { type: string; data: unknown }>(
   definition: RowProjectionDefinition<Table, Event>,

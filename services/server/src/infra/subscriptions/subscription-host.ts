@@ -45,10 +45,10 @@ export class CatchUpTimeoutError extends Error {
 }
 
 /**
- * Runs every subscription in the process that holds the lock, each in a loop of its own (a slow or failing one never
- * holds the others back), woken by appends and polling as a fallback. Losing the lock's connection stops the loops at
- * once and goes back to trying for the lock, as a standby does; the compare-and-set on each checkpoint keeps a batch
- * already under way from being applied twice.
+ * Runs every subscription in the process that holds the lock. Each has a loop of its own, so a slow or failing one
+ * never holds the others back. Appends wake the loops; polling is the fallback. Losing the lock's connection stops the
+ * loops at once, and the process goes back to trying for the lock, as a standby does. The compare-and-set on each
+ * checkpoint keeps a batch already under way from being applied twice.
  */
 export class SubscriptionHost {
   readonly runners: SubscriptionRunner[];
@@ -204,8 +204,8 @@ export class SubscriptionHost {
   }
 
   /**
-   * Has these subscriptions read their checkpoints afresh and look now (one that waits for them to catch up, after
-   * it may have moved a checkpoint itself, need not wait for a poll or a lazy wake).
+   * Has these subscriptions read their checkpoints afresh and look now. A caller that waits for them to catch up, and
+   * may have moved a checkpoint itself, then need not wait for a poll or a lazy wake.
    */
   wake(names: Iterable<string>) {
     for (const name of names) {
@@ -219,8 +219,8 @@ export class SubscriptionHost {
   private lazyTimer: NodeJS.Timeout | null = null;
 
   /**
-   * New events: the subscriptions that read any of their types look at once; the others only have to move their
-   * checkpoints past them, which waits up to LAZY_WAKE_MS (a busy link's clicks wake two subscriptions, not all).
+   * New events: the subscriptions that read any of their types look at once. The others only have to move their
+   * checkpoints past them, which waits up to LAZY_WAKE_MS. So a busy link's clicks wake two subscriptions, not all.
    */
   private wakeReaders(types: ReadonlySet<string> | null) {
     for (const runner of this.runners) {
@@ -259,8 +259,8 @@ export class SubscriptionHost {
         continue;
       }
       if (step.more) continue;
-      // A whole poll interval without a wake-up: quiet; the next step reads the checkpoint afresh (a reset for a
-      // rebuild while nothing was appended is seen within a poll; while events come, the next move's check sees it).
+      // A whole poll interval without a wake-up means quiet: the next step reads the checkpoint afresh. So a reset for
+      // a rebuild while nothing was appended is seen within a poll. While events come, the next move's check sees it.
       if (step.moved) {
         invisible.reset();
         if (!(await signal.wait(this.pollMs))) runner.idle();

@@ -46,13 +46,15 @@ export interface Subscription {
    */
   apply(events: readonly RecordedEvent[], ctx: SubscriptionContext): Promise<void>;
   /**
-   * A projection of many small events (clicks) may also be a SQL function that applies a page of its events inside
-   * the database, so that they are never read into the process: `(p_epoch integer, p_tx bigint, p_pos bigint,
-   * p_limit integer)` answering one row `(o_epoch, o_tx, o_pos, o_applied, o_more)` — the feed position it read up to
-   * (as `seatlink_read_feed_for` reads it), how many of its events it applied and whether more may be readable at once
-   * — a row without a position to leave this page to `apply`, or none when nothing new is readable. It must do exactly
-   * what `apply` does. Used where the events are in the same database (its checkpoint moves in the same statement);
-   * when it fails, the page goes through `apply` (which retries, and parks an event at fault).
+   * A SQL function that applies a page of the projection's events inside the database. It suits a projection of many
+   * small events (clicks): they are never read into the process. It must do exactly what `apply` does.
+   * - It takes `(p_epoch integer, p_tx bigint, p_pos bigint, p_limit integer)`: the feed position to read after, and
+   *   at most how many of its events.
+   * - It answers one row `(o_epoch, o_tx, o_pos, o_applied, o_more)`: the feed position it read up to (as
+   *   `seatlink_read_feed_for` reads it), how many of its events it applied, and whether more may be readable at once.
+   * - A row without a position leaves this page to `apply`. No row means nothing new is readable.
+   * It is used only where the events are in the same database, and the checkpoint moves in the same statement. When it
+   * fails, the page goes through `apply`, which retries and parks an event at fault.
    */
   readonly inDatabase?: string;
   /**

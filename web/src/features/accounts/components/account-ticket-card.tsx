@@ -1,13 +1,11 @@
 import { memo, useId } from 'react';
-import toast from 'react-hot-toast';
 import type { AccountTicket } from '@seatlink/contracts';
+import { CopyLinkButton, LinkLine, OpenLinkButton } from '../../../components/distribution/link-controls';
 import { LinkFacts } from '../../../components/distribution/link-facts';
 import { Badge } from '../../../components/ui/badge';
 import { Button } from '../../../components/ui/button';
 import { cx } from '../../../components/ui/cx';
-import { CopyIcon, ExternalLinkIcon, LinkIcon } from '../../../components/ui/icons';
-import { copyText } from '../../../lib/clipboard';
-import { DISTRIBUTION_TEXTS, linkPreview, needCreditsText } from '../../../lib/distribution';
+import { DISTRIBUTION_TEXTS, needCreditsText } from '../../../lib/distribution';
 import type { TicketLinkInfo } from '../account-links.store';
 
 /** Every card has this height, so the grid can be windowed (an account may hold thousands of passes). */
@@ -25,14 +23,6 @@ function SeatPart({ label, value, className }: { label: string; value: string | 
       </dd>
     </div>
   );
-}
-
-const iconLink =
-  'inline-flex h-7 w-7 shrink-0 items-center justify-center rounded-md text-slate-600 hover:bg-white hover:text-slate-900 focus-visible:outline-2 focus-visible:outline-indigo-600';
-
-async function copyLink(link: string) {
-  if (await copyText(link)) toast.success(DISTRIBUTION_TEXTS.linkCopied);
-  else toast.error(DISTRIBUTION_TEXTS.copyFailed);
 }
 
 /** Why this one ticket cannot get a link now, or null when it can. */
@@ -123,35 +113,10 @@ export const AccountTicketCard = memo(function AccountTicketCard({
           </p>
         ) : distribution ? (
           <div className="space-y-1.5 rounded-lg bg-slate-50 px-3 py-2" data-testid="account-ticket-link">
-            <div className="flex min-w-0 items-center gap-1">
-              <LinkIcon className="h-4 w-4 shrink-0 text-slate-500" />
-              <span
-                className="min-w-0 flex-1 truncate font-mono text-xs text-slate-700"
-                title={distribution.link}
-                data-testid="link-preview"
-              >
-                {linkPreview(distribution.link)}
-              </span>
-              <button
-                type="button"
-                aria-label="Copy link"
-                title="Copy link"
-                className={iconLink}
-                onClick={() => void copyLink(distribution.link)}
-              >
-                <CopyIcon className="h-4 w-4" />
-              </button>
-              <a
-                href={distribution.link}
-                target="_blank"
-                rel="noopener noreferrer"
-                aria-label="Open link (new tab)"
-                title="Open link"
-                className={iconLink}
-              >
-                <ExternalLinkIcon className="h-4 w-4" />
-              </a>
-            </div>
+            <LinkLine link={distribution.link} className="gap-1">
+              <CopyLinkButton link={distribution.link} />
+              <OpenLinkButton link={distribution.link} />
+            </LinkLine>
             <LinkFacts link={distribution} now={now} />
           </div>
         ) : (

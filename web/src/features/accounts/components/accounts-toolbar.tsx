@@ -1,6 +1,6 @@
-import { Input } from '../../../components/ui/input';
 import { cx } from '../../../components/ui/cx';
-import { SearchIcon, SortIcon } from '../../../components/ui/icons';
+import { SortIcon } from '../../../components/ui/icons';
+import { SearchField } from '../../../components/ui/search-field';
 import { SelectField } from '../../../components/ui/select';
 import {
   ACCOUNT_FILTER_OPTIONS,
@@ -23,21 +23,14 @@ export interface AccountsToolbarProps {
 export function AccountsToolbar({ search, filter, sort, onSearch, onFilter, onSort }: AccountsToolbarProps) {
   return (
     <div className="flex flex-col gap-3 lg:flex-row lg:items-center">
-      <div className="relative flex-1">
-        <label htmlFor="account-search" className="sr-only">
-          Search accounts
-        </label>
-        <SearchIcon className="pointer-events-none absolute top-1/2 left-3 h-4 w-4 -translate-y-1/2 text-slate-500" />
-        <Input
-          id="account-search"
-          type="search"
-          placeholder="Search name or email..."
-          value={search}
-          onChange={(event) => onSearch(event.target.value)}
-          className="pl-9"
-          autoComplete="off"
-        />
-      </div>
+      <SearchField
+        id="account-search"
+        label="Search accounts"
+        containerClassName="flex-1"
+        placeholder="Search name or email..."
+        value={search}
+        onChange={(event) => onSearch(event.target.value)}
+      />
       <div className="flex flex-wrap items-center gap-3">
         <SelectField
           label="Filter"

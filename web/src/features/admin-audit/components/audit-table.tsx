@@ -57,6 +57,28 @@ function Header({
   );
 }
 
+/** A header filtered by ticking values; its filter is active while any is ticked. */
+function ChecklistHeader<T extends string>({
+  label,
+  width,
+  ...checklist
+}: {
+  label: string;
+  width: string;
+  options: ReadonlyArray<{ value: T; label: string }>;
+  value: readonly T[];
+  onChange: (value: T[]) => void;
+}) {
+  return (
+    <Header
+      label={label}
+      width={width}
+      active={checklist.value.length > 0}
+      filter={<CheckboxFilter legend={label} {...checklist} />}
+    />
+  );
+}
+
 function IdCell({ value, testId }: { value: string | null; testId: string }) {
   return (
     <td className="px-3 py-2.5">
@@ -74,6 +96,13 @@ function IdCell({ value, testId }: { value: string | null; testId: string }) {
 }
 
 const COLUMN_COUNT = 7;
+
+/** The columns filtered by a text (a part of an ID or address), in their order. */
+const TEXT_COLUMNS = [
+  { label: 'Ticket ID', field: 'ticketId', width: 'w-[8.5rem]', placeholder: 'e.g. 3f6c1a2e' },
+  { label: 'Distribution ID', field: 'distributionId', width: '', placeholder: 'e.g. 9b2d4e10' },
+  { label: 'IP Address', field: 'ipAddress', width: 'w-[8rem]', placeholder: 'e.g. 192.168.' },
+] as const satisfies ReadonlyArray<{ label: string; field: keyof AuditFilters; width: string; placeholder: string }>;
 
 /**
  * The audit table (SPEC.md §2): Event Time, Status, Event Type, Ticket ID, Distribution ID, IP Address and Details;
@@ -172,71 +201,36 @@ export function AuditTable({
               active={filters.range !== 'default'}
               filter={<DateRangeFilter startDate={filters.startDate} endDate={filters.endDate} onChange={onDate} />}
             />
-            <Header
+            <ChecklistHeader
               label="Status"
               width="w-[6.25rem]"
-              active={filters.status.length > 0}
-              filter={
-                <CheckboxFilter
-                  legend="Status"
-                  options={STATUS_OPTIONS}
-                  value={filters.status}
-                  onChange={(status) => onFilters({ status })}
-                />
-              }
+              options={STATUS_OPTIONS}
+              value={filters.status}
+              onChange={(status) => onFilters({ status })}
             />
-            <Header
+            <ChecklistHeader
               label="Event Type"
               width="w-[9.5rem]"
-              active={filters.eventTypes.length > 0}
-              filter={
-                <CheckboxFilter
-                  legend="Event Type"
-                  options={EVENT_TYPE_OPTIONS}
-                  value={filters.eventTypes}
-                  onChange={(eventTypes) => onFilters({ eventTypes })}
-                />
-              }
+              options={EVENT_TYPE_OPTIONS}
+              value={filters.eventTypes}
+              onChange={(eventTypes) => onFilters({ eventTypes })}
             />
-            <Header
-              label="Ticket ID"
-              width="w-[8.5rem]"
-              active={filters.ticketId.trim() !== ''}
-              filter={
-                <TextFilter
-                  label="Ticket ID"
-                  value={filters.ticketId}
-                  placeholder="e.g. 3f6c1a2e"
-                  onCommit={(ticketId) => onFilters({ ticketId })}
-                />
-              }
-            />
-            <Header
-              label="Distribution ID"
-              width=""
-              active={filters.distributionId.trim() !== ''}
-              filter={
-                <TextFilter
-                  label="Distribution ID"
-                  value={filters.distributionId}
-                  placeholder="e.g. 9b2d4e10"
-                  onCommit={(distributionId) => onFilters({ distributionId })}
-                />
-              }
-            />
-            <Header
-              label="IP Address"
-              width="w-[8rem]"
-              active={filters.ipAddress.trim() !== ''}
-              filter={
-                <TextFilter
-                  label="IP Address"
-                  value={filters.ipAddress}
-                  placeholder="e.g. 192.168."
-                  onCommit={(ipAddress) => onFilters({ ipAddress })}
-                />
-              }
-            />
+            {TEXT_COLUMNS.map(({ label, field, width, placeholder }) => (
+              <Header
+                key={field}
+                label={label}
+                width={width}
+                active={filters[field].trim() !== ''}
+                filter={
+                  <TextFilter
+                    label={label}
+                    value={filters[field]}
+                    placeholder={placeholder}
+                    onCommit={(value) => onFilters({ [field]: value })}
+                  />
+                }
+              />
+            ))}
             <Header label="Details" width="w-[9rem]" />
           </tr>
         </thead>

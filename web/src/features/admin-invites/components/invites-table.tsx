@@ -5,6 +5,7 @@ import { Badge } from '../../../components/ui/badge';
 import { DataTable } from '../../../components/ui/data-table';
 import { Button } from '../../../components/ui/button';
 import { ConfirmDialog } from '../../../components/ui/confirm-dialog';
+import { copyWithToast } from '../../../lib/clipboard';
 import { formatDate, formatDateTime } from '../../../lib/format';
 import { useAdminInvitesStore } from '../admin-invites.store';
 import { inviteLastDay, inviteStatus, type InviteStatus } from '../invite-codes';
@@ -17,14 +18,8 @@ const statusTones = { Active: 'green', Disabled: 'slate', Expired: 'amber' } as 
   string
 >;
 
-async function copyCode(code: string) {
-  try {
-    if (!navigator.clipboard) throw new Error('Clipboard unavailable');
-    await navigator.clipboard.writeText(code);
-    toast.success('Invite code copied to clipboard');
-  } catch {
-    toast.error('Failed to copy code');
-  }
+function copyCode(code: string): Promise<void> {
+  return copyWithToast(code, { copied: 'Invite code copied to clipboard', failed: 'Failed to copy code' });
 }
 
 function InviteRow({ invite }: { invite: InviteCode }) {

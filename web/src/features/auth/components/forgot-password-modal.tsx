@@ -1,8 +1,9 @@
-import { useEffect, useRef, useState, type FormEvent } from 'react';
+import { useRef, useState, type FormEvent } from 'react';
 import { Alert } from '../../../components/ui/alert';
 import { Button } from '../../../components/ui/button';
 import { FormField } from '../../../components/ui/form-field';
 import { Modal } from '../../../components/ui/modal';
+import { useRequestForm } from '../../../lib/request-store';
 import { useForgotPasswordStore } from '../forgot-password.store';
 
 export const FORGOT_PASSWORD_SUCCESS = 'Password reset instructions have been sent to your email.';
@@ -14,19 +15,9 @@ export const FORGOT_PASSWORD_SUCCESS = 'Password reset instructions have been se
  * button that does not).
  */
 export function ForgotPasswordModal({ onClose }: { onClose: () => void }) {
-  const loading = useForgotPasswordStore((s) => s.loading);
-  const error = useForgotPasswordStore((s) => s.error);
-  const success = useForgotPasswordStore((s) => s.success);
-  const sendResetInstructions = useForgotPasswordStore((s) => s.submit);
-  const clear = useForgotPasswordStore((s) => s.clear);
+  const { loading, error, success, submit: sendResetInstructions } = useRequestForm(useForgotPasswordStore);
   const [email, setEmail] = useState('');
   const emailRef = useRef<HTMLInputElement>(null);
-
-  // Open on a clean slate, and leave none behind.
-  useEffect(() => {
-    clear();
-    return clear;
-  }, [clear]);
 
   const submit = (event: FormEvent<HTMLFormElement>) => {
     event.preventDefault();

@@ -4,18 +4,13 @@ import { cx } from '../../../components/ui/cx';
 import { CalendarIcon, PinIcon, TicketIcon, UserIcon } from '../../../components/ui/icons';
 import { formatDateTime } from '../../../lib/format';
 import { ticketStatus } from '../ticket-filters';
+import { SelectTicketBox, type TicketSelection } from './select-box';
 import { TicketLinkArea } from './ticket-link-area';
 import { TicketLogo } from './ticket-logo';
 import { TicketStatusBadge } from './ticket-status-badge';
 
 /** Every card has this height, so the grid can be windowed (lib/windowing.ts); its content is cut to fit. */
 export const TICKET_CARD_HEIGHT = 384;
-
-/** A card's selection (SPEC.md §2: selectable by click or checkbox). */
-export interface TicketSelection {
-  selected: boolean;
-  onToggle: (ticketId: string) => void;
-}
 
 export interface TicketCardProps {
   ticket: Ticket;
@@ -95,16 +90,7 @@ export const TicketCard = memo(function TicketCard({
       ) : null}
       <div className="flex min-h-0 flex-1 flex-col gap-2.5 p-4">
         <header className="flex items-start gap-3">
-          {selection ? (
-            <input
-              type="checkbox"
-              checked={selection.selected}
-              onChange={() => selection.onToggle(ticket.id)}
-              aria-label={`Select ${ticket.title}`}
-              className="mt-1 h-4 w-4 shrink-0 cursor-pointer rounded border-slate-300 accent-indigo-600"
-              data-testid="select-ticket"
-            />
-          ) : null}
+          {selection ? <SelectTicketBox ticket={ticket} selection={selection} className="mt-1" /> : null}
           <TicketLogo key={ticket.logo ?? ''} src={ticket.logo} size="md" />
           <div className="min-w-0 flex-1">
             <h3

@@ -1,5 +1,4 @@
-import { Input } from '../../../components/ui/input';
-import { SearchIcon } from '../../../components/ui/icons';
+import { SearchField } from '../../../components/ui/search-field';
 import { SelectField } from '../../../components/ui/select';
 import { STATUS_FILTER_OPTIONS, type AccountOption, type StatusFilter, type TicketFilters } from '../ticket-filters';
 
@@ -20,21 +19,14 @@ export function TicketFiltersBar({ filters, accounts, events, onChange }: Ticket
   const eventMissing = filters.event !== '' && !events.includes(filters.event);
   return (
     <div className="grid grid-cols-1 gap-3 md:grid-cols-3">
-      <div className="relative md:col-span-3">
-        <label htmlFor="ticket-search" className="sr-only">
-          Search tickets
-        </label>
-        <SearchIcon className="pointer-events-none absolute top-1/2 left-3 h-4 w-4 -translate-y-1/2 text-slate-500" />
-        <Input
-          id="ticket-search"
-          type="search"
-          placeholder={SEARCH_PLACEHOLDER}
-          value={filters.search}
-          onChange={(event) => onChange({ search: event.target.value })}
-          className="pl-9"
-          autoComplete="off"
-        />
-      </div>
+      <SearchField
+        id="ticket-search"
+        label="Search tickets"
+        containerClassName="md:col-span-3"
+        placeholder={SEARCH_PLACEHOLDER}
+        value={filters.search}
+        onChange={(event) => onChange({ search: event.target.value })}
+      />
       <SelectField
         label="Account"
         hideLabel

@@ -1,53 +1,30 @@
-import { useState, type ComponentProps, type ReactNode } from 'react';
+import { useState, type ReactNode } from 'react';
 import toast from 'react-hot-toast';
 import type { Ticket } from '@seatlink/contracts';
 import { LinkFacts } from '../../../components/distribution/link-facts';
+import {
+  copyLink,
+  CopyLinkButton,
+  IconButton,
+  LinkLine,
+  OpenLinkButton,
+} from '../../../components/distribution/link-controls';
 import { Button } from '../../../components/ui/button';
 import { ConfirmDialog } from '../../../components/ui/confirm-dialog';
 import { cx } from '../../../components/ui/cx';
-import { CopyIcon, ExternalLinkIcon, LinkIcon, QrIcon, UndoIcon } from '../../../components/ui/icons';
-import { copyText } from '../../../lib/clipboard';
-import { DISTRIBUTION_TEXTS, linkPreview } from '../../../lib/distribution';
+import { QrIcon, UndoIcon } from '../../../components/ui/icons';
+import { DISTRIBUTION_TEXTS } from '../../../lib/distribution';
 import { useTicketsStore } from '../tickets.store';
 import { ClickSparkline } from './click-sparkline';
 import { QrDialog } from './qr-dialog';
-
-const iconButton =
-  'inline-flex h-7 w-7 shrink-0 items-center justify-center rounded-md text-slate-600 hover:bg-white hover:text-slate-900 ' +
-  'focus-visible:outline-2 focus-visible:outline-indigo-600 disabled:cursor-not-allowed';
-
-function IconButton({ label, children, className, ...props }: ComponentProps<'button'> & { label: string }) {
-  return (
-    <button type="button" aria-label={label} title={label} className={cx(iconButton, className)} {...props}>
-      {children}
-    </button>
-  );
-}
-
-async function copyLink(link: string) {
-  if (await copyText(link)) toast.success(DISTRIBUTION_TEXTS.linkCopied);
-  else toast.error(DISTRIBUTION_TEXTS.copyFailed);
-}
 
 /** Copy, Open (a new tab) and the QR code of a link, as icon buttons. */
 function LinkButtons({ ticket, link, children }: { ticket: Ticket; link: string; children?: ReactNode }) {
   const [showQr, setShowQr] = useState(false);
   return (
     <>
-      <IconButton label="Copy link" onClick={() => void copyLink(link)} data-testid="copy-link">
-        <CopyIcon className="h-4 w-4" />
-      </IconButton>
-      <a
-        href={link}
-        target="_blank"
-        rel="noopener noreferrer"
-        aria-label="Open link (new tab)"
-        title="Open link"
-        className={iconButton}
-        data-testid="open-link"
-      >
-        <ExternalLinkIcon className="h-4 w-4" />
-      </a>
+      <CopyLinkButton link={link} data-testid="copy-link" />
+      <OpenLinkButton link={link} data-testid="open-link" />
       <IconButton label="Show QR code" onClick={() => setShowQr(true)} data-testid="show-qr">
         <QrIcon className="h-4 w-4" />
       </IconButton>
@@ -125,14 +102,6 @@ function RecallButton({ ticket, compact }: { ticket: Ticket; compact: boolean })
   );
 }
 
-function LinkPreview({ link }: { link: string }) {
-  return (
-    <span className="min-w-0 flex-1 truncate font-mono text-xs" title={link} data-testid="link-preview">
-      {linkPreview(link)}
-    </span>
-  );
-}
-
 export interface TicketLinkAreaProps {
   ticket: Ticket;
   /** One tight block for a table row. */
@@ -170,20 +139,17 @@ export function TicketLinkArea({ ticket, compact = false, distributing = false, 
   }
   const distribution = ticket.distribution;
   if (distribution?.link) {
-    if (compact) {
-      // A table row has room for two lines: the link (its 30 characters in full), then its clicks and expiry with
-      // the buttons beside them.
-      return (
-        <div
-          className={cx(box, 'space-y-0.5 text-slate-700')}
-          data-testid="ticket-link-area"
-          data-state="linked"
-          data-distribution-id={distribution.id}
-        >
-          <div className="flex min-w-0 items-center gap-1.5">
-            <LinkIcon className="h-4 w-4 shrink-0 text-slate-500" />
-            <LinkPreview link={distribution.link} />
-          </div>
+    return (
+      <div
+        className={cx(box, 'text-slate-700', compact ? 'space-y-0.5' : 'space-y-1.5 bg-slate-50')}
+        data-testid="ticket-link-area"
+        data-state="linked"
+        data-distribution-id={distribution.id}
+      >
+        <LinkLine link={distribution.link} className="gap-1.5" />
+        {compact ? (
+          // A table row has room for two lines: the link (its 30 characters in full), then its clicks and expiry with
+          // the buttons beside them.
           <div className="flex min-w-0 items-center justify-between gap-2">
             <LinkFacts link={distribution} now={now} compact />
             <div className="-my-1 flex shrink-0 items-center">
@@ -192,29 +158,19 @@ export function TicketLinkArea({ ticket, compact = false, distributing = false, 
               </LinkButtons>
             </div>
           </div>
-        </div>
-      );
-    }
-    return (
-      <div
-        className={cx(box, 'space-y-1.5 bg-slate-50 text-slate-700')}
-        data-testid="ticket-link-area"
-        data-state="linked"
-        data-distribution-id={distribution.id}
-      >
-        <div className="flex min-w-0 items-center gap-1.5">
-          <LinkIcon className="h-4 w-4 shrink-0 text-slate-500" />
-          <LinkPreview link={distribution.link} />
-        </div>
-        <LinkFacts
-          link={distribution}
-          now={now}
-          chart={<ClickSparkline distributionId={distribution.id} clicks={distribution.clicks} now={now} />}
-        />
-        <div className="flex items-center gap-1">
-          <RecallButton ticket={ticket} compact={false} />
-          <LinkButtons ticket={ticket} link={distribution.link} />
-        </div>
+        ) : (
+          <>
+            <LinkFacts
+              link={distribution}
+              now={now}
+              chart={<ClickSparkline distributionId={distribution.id} clicks={distribution.clicks} now={now} />}
+            />
+            <div className="flex items-center gap-1">
+              <RecallButton ticket={ticket} compact={false} />
+              <LinkButtons ticket={ticket} link={distribution.link} />
+            </div>
+          </>
+        )}
       </div>
     );
   }

@@ -6,7 +6,7 @@ import { SortIcon } from '../../../components/ui/icons';
 import { formatDateTime } from '../../../lib/format';
 import { useWindowedGrid } from '../../../lib/windowing';
 import { ticketStatus, type SortKey, type TicketSort } from '../ticket-filters';
-import type { TicketSelection } from './ticket-card';
+import { SelectBox, SelectTicketBox } from './select-box';
 import { TicketLinkArea } from './ticket-link-area';
 import { TicketLogo } from './ticket-logo';
 import { TicketStatusBadge } from './ticket-status-badge';
@@ -47,30 +47,20 @@ const TicketRow = memo(function TicketRow({
   distributing: boolean;
   now: number;
 }) {
-  const selection: TicketSelection = { selected, onToggle };
   const seat = ticket.seat?.seat_info_combined || 'N/A';
   const { next_game: nextGame, next_game_date: nextGameDate } = ticket.metadata ?? {};
   return (
     <tr
       aria-rowindex={rowIndex}
       style={{ height: TICKET_ROW_HEIGHT }}
-      className={cx('bg-white', ticket.is_duplicate && 'bg-amber-50/40', selection?.selected && 'bg-indigo-50/60')}
+      className={cx('bg-white', ticket.is_duplicate && 'bg-amber-50/40', selected && 'bg-indigo-50/60')}
       data-testid="ticket-row"
       data-ticket-id={ticket.id}
-      data-selected={selection?.selected ? 'true' : 'false'}
+      data-selected={selected ? 'true' : 'false'}
     >
       <td className={cell}>
         <div className="flex items-center gap-3">
-          {selection ? (
-            <input
-              type="checkbox"
-              checked={selection.selected}
-              onChange={() => selection.onToggle(ticket.id)}
-              aria-label={`Select ${ticket.title}`}
-              className="h-4 w-4 shrink-0 cursor-pointer rounded border-slate-300 accent-indigo-600"
-              data-testid="select-ticket"
-            />
-          ) : null}
+          <SelectTicketBox ticket={ticket} selection={{ selected, onToggle }} />
           <TicketLogo key={ticket.logo ?? ''} src={ticket.logo} size="sm" />
           <div className="min-w-0">
             <p className="truncate font-medium text-slate-900" title={ticket.title} data-testid="ticket-title">
@@ -121,13 +111,11 @@ function SelectAll({ state, onChange }: { state: 'none' | 'some' | 'all'; onChan
     if (ref.current) ref.current.indeterminate = state === 'some';
   }, [state]);
   return (
-    <input
+    <SelectBox
       ref={ref}
-      type="checkbox"
       checked={state === 'all'}
       onChange={() => onChange(state !== 'all')}
       aria-label="Select all tickets"
-      className="h-4 w-4 shrink-0 cursor-pointer rounded border-slate-300 accent-indigo-600"
       data-testid="select-all"
     />
   );

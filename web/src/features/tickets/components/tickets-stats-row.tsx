@@ -1,10 +1,8 @@
 import { ChartIcon, PinIcon, TicketIcon, WalletIcon } from '../../../components/ui/icons';
 import { StatCard } from '../../../components/ui/stat-card';
-import { formatCredits } from '../../../lib/format';
+import { formatCount, formatCredits } from '../../../lib/format';
 import type { ReactNode } from 'react';
 import type { TicketStats } from '../ticket-stats';
-
-const count = (n: number) => n.toLocaleString('en-GB');
 
 export interface TicketsStatsRowProps {
   balance: number;
@@ -24,17 +22,22 @@ export function TicketsStatsRow({ balance, stats, topUp }: TicketsStatsRowProps)
         icon={<WalletIcon />}
         action={topUp}
       />
-      <StatCard label="Total Tickets" value={count(stats.total)} valueTestId="total-tickets" icon={<TicketIcon />} />
+      <StatCard
+        label="Total Tickets"
+        value={formatCount(stats.total)}
+        valueTestId="total-tickets"
+        icon={<TicketIcon />}
+      />
       <StatCard
         label="Distribution Rate"
         value={`${stats.distributionRate}%`}
         valueTestId="distribution-rate"
-        detail={`${count(stats.distributed)} of ${count(stats.total)} distributed`}
+        detail={`${formatCount(stats.distributed)} of ${formatCount(stats.total)} distributed`}
         icon={<ChartIcon />}
       />
       <StatCard
         label="Unique Venues"
-        value={count(stats.uniqueVenues)}
+        value={formatCount(stats.uniqueVenues)}
         valueTestId="unique-venues"
         icon={<PinIcon />}
       />

@@ -1,0 +1,16 @@
+import { useState, type ComponentProps } from 'react';
+
+export interface LogoProps extends Omit<ComponentProps<'img'>, 'src' | 'alt' | 'onError'> {
+  src: string | null;
+  testId: string;
+}
+
+/**
+ * A ticket's club logo. SPEC.md §2: hidden if it fails to load (or there is none). Decorative: the title beside it
+ * names the event.
+ */
+export function Logo({ src, testId, ...props }: LogoProps) {
+  const [failed, setFailed] = useState(false);
+  if (!src || failed) return null;
+  return <img src={src} alt="" onError={() => setFailed(true)} data-testid={testId} {...props} />;
+}

@@ -1,0 +1,71 @@
+import { useMemo, useState } from 'react';
+import toast from 'react-hot-toast';
+import { DistributionSettingsModal } from '../../../components/distribution/distribution-settings-modal';
+import { useCreditsStore } from '../../../lib/credits.store';
+import {
+  DISTRIBUTION_TEXTS,
+  distributeButtonState,
+  distributionCostOf,
+  distributionStartedText,
+  type DistributionSettings,
+} from '../../../lib/distribution';
+import { useSessionStore } from '../../../lib/session.store';
+import { useTicketsStore } from '../tickets.store';
+import { DistributeBar } from './distribute-bar';
+
+/**
+ * The bulk action on the selected tickets (SPEC.md §2): the bottom bar while any is ticked, and the Distribution
+ * Settings modal it opens for those eligible; its settings distribute them.
+ */
+export function BulkDistribution() {
+  const balance = useCreditsStore((s) => s.balance);
+  const tickets = useTicketsStore((s) => s.tickets);
+  const selectedIds = useTicketsStore((s) => s.selectedIds);
+  const { distribute, clearSelection } = useTicketsStore.getState();
+  const costPerTicket = useSessionStore((s) => distributionCostOf(s.user));
+  /** The tickets the open Distribution Settings modal is for (those eligible when it opened). */
+  const [settingsFor, setSettingsFor] = useState<string[] | null>(null);
+
+  const selectedTickets = useMemo(() => tickets.filter((t) => selectedIds.has(t.id)), [tickets, selectedIds]);
+  const button = distributeButtonState(selectedTickets, balance, costPerTicket);
+
+  const openSettings = () => {
+    if (button.eligibleIds.length === 0) {
+      toast.error(DISTRIBUTION_TEXTS.noValidTickets);
+      return;
+    }
+    setSettingsFor(button.eligibleIds);
+  };
+
+  const onSettings = async (settings: DistributionSettings) => {
+    // Only what is still eligible is sent: a live push may have changed a ticket while the modal was open.
+    const stillEligible = new Set(button.eligibleIds);
+    const ids = (settingsFor ?? []).filter((id) => stillEligible.has(id));
+    setSettingsFor(null);
+    const outcome = await distribute(ids, settings);
+    if (outcome.ok) toast.success(distributionStartedText(outcome.count));
+    else toast.error(DISTRIBUTION_TEXTS.distributeFailedToast);
+  };
+
+  return (
+    <>
+      {selectedIds.size > 0 ? (
+        <DistributeBar
+          selectedCount={selectedIds.size}
+          button={button}
+          onDistribute={openSettings}
+          onClear={clearSelection}
+        />
+      ) : null}
+      {settingsFor ? (
+        <DistributionSettingsModal
+          count={settingsFor.length}
+          cost={settingsFor.length * costPerTicket}
+          balance={balance}
+          onSubmit={(settings) => void onSettings(settings)}
+          onClose={() => setSettingsFor(null)}
+        />
+      ) : null}
+    </>
+  );
+}
