@@ -30,8 +30,7 @@ import {
   type TicketDistributionEvent,
   ticketDistributionStream,
 } from './distribution.events.js';
-import { links } from './distribution.schema.js';
-import { newLinkRow } from './read-models/links.projection.js';
+import { openLinkCounters } from './link-counters.js';
 import { DistributionSettlements, notMadeBecause, type PaidLink } from './distribution-settlements.service.js';
 
 const DISTRIBUTION_ID_NAMESPACE = '5b0f6c1e-3a2d-4e8f-9c7b-1d2e3f4a5b6c';
@@ -310,19 +309,16 @@ export class DistributeTicketsHandler implements ICommandHandler<DistributeTicke
   }
 
   /**
-   * The links work at once, whether or not the projections run right now (a worker may be down): their rows are
-   * written here as the links projection would write them; it finds them there and keeps them.
+   * The links work at once, whether or not the subscriptions run right now (a worker may be down): their counters,
+   * which claims decide on, are written here, right after the appends.
    */
   private async openLinks(made: readonly Made[]) {
-    const rows = made.map(({ event }) => newLinkRow(event.data));
-    for (let i = 0; i < rows.length; i += 500) {
-      await this.database.db
-        .insert(links)
-        .values(rows.slice(i, i + 500))
-        .onConflictDoNothing()
-        // The projection writes them anyway; only the head start is lost.
-        .catch((err: unknown) => this.logger.warn(`links left to the projection: ${safeErrorMessage(err)}`));
-    }
+    await openLinkCounters(
+      this.database.db,
+      made.map(({ event }) => event.data),
+    )
+      // The link-counters reaction writes them anyway; only the head start is lost.
+      .catch((err: unknown) => this.logger.warn(`link counters left to their reaction: ${safeErrorMessage(err)}`));
   }
 
   /**

@@ -6,6 +6,7 @@ import { ClickRecorder } from './click-recorder.service.js';
 import { DistributeTicketsHandler } from './distribute-tickets.handler.js';
 import { DistributionController } from './distribution.controller.js';
 import { LinkClaims } from './link-claims.service.js';
+import { linkCountersReaction } from './link-counters.js';
 import { LinksController } from './links.controller.js';
 import { auditLogProjection } from './read-models/audit-log.projection.js';
 import { linkClickTimelineProjection } from './read-models/link-click-timeline.projection.js';
@@ -34,6 +35,7 @@ import { SettleDistributionJob, SettleDistributionsJob } from './settle-distribu
     ClickRecorder,
     ClickPusher,
     provideSubscription(linksProjection),
+    provideSubscription(linkCountersReaction),
     provideSubscription(auditLogProjection),
     provideSubscription(linkClickTimelineProjection),
   ],

@@ -1,6 +1,5 @@
 import { Inject } from '@nestjs/common';
 import { CommandHandler, type ICommandHandler } from '@nestjs/cqrs';
-import { and, eq, isNull } from 'drizzle-orm';
 import { DATABASE } from '../../infra/db/database.module.js';
 import type { Database } from '../../infra/db/database.js';
 import { EVENT_STORE, type EventStore, WrongExpectedRevisionError } from '../../infra/event-store/event-store.port.js';
@@ -8,13 +7,14 @@ import { commandEventId, handleCommand } from '../../shared/event-sourcing/aggre
 import { DomainError } from '../../shared/event-sourcing/decider.js';
 import { DISTRIBUTION_REFUSALS, ticketDistributionDecider } from './distribution.decider.js';
 import { refusalStream, type RecallRefused, ticketDistributionStream } from './distribution.events.js';
-import { links } from './distribution.schema.js';
+import { recallLinkCounters, ticketOfLink } from './link-counters.js';
 import { RecallDistributionCommand } from './recall-distribution.command.js';
 
 /**
- * Recalls a link on its ticket's stream (only the owner's live link), and stops it at once: the link's row is marked
- * recalled in the same breath, so a claim a moment later is refused even while the projections catch up. A refusal
- * is recorded for the audit log, then answered.
+ * Recalls a link on its ticket's stream (only the owner's live link), and stops it at once: the link's counter is
+ * marked recalled in the same breath, so a claim a moment later is refused whether or not the subscriptions run (the
+ * link-counters reaction marks it too, should this process die between). A refusal is recorded for the audit log, then
+ * answered.
  */
 @CommandHandler(RecallDistributionCommand)
 export class RecallDistributionHandler implements ICommandHandler<RecallDistributionCommand> {
@@ -27,27 +27,20 @@ export class RecallDistributionHandler implements ICommandHandler<RecallDistribu
     const { userId, distributionId, commandId } = input;
     const at = now.toISOString();
     const metadata = { actorId: userId, ip: input.ip, commandId };
-    const [link] = await this.database.db
-      .select({ ticketId: links.ticketId })
-      .from(links)
-      .where(eq(links.distributionId, distributionId))
-      .limit(1);
+    const ticketId = await ticketOfLink(this.database.db, distributionId);
     try {
-      if (!link) throw DISTRIBUTION_REFUSALS.noDistribution();
+      if (!ticketId) throw DISTRIBUTION_REFUSALS.noDistribution();
       const result = await handleCommand(
         this.store,
         ticketDistributionDecider,
-        ticketDistributionStream(link.ticketId),
-        { type: 'Recall', data: { ticketId: link.ticketId, distributionId, userId, now: at } },
+        ticketDistributionStream(ticketId),
+        { type: 'Recall', data: { ticketId, distributionId, userId, now: at } },
         { metadata, commandId },
       );
-      await this.database.db
-        .update(links)
-        .set({ recalledAt: now })
-        .where(and(eq(links.distributionId, distributionId), isNull(links.recalledAt)));
-      return { ticketId: link.ticketId, distributionId, position: result.position };
+      await recallLinkCounters(this.database.db, [{ distributionId, at }]);
+      return { ticketId, distributionId, position: result.position };
     } catch (err) {
-      if (err instanceof DomainError) await this.recordRefusal(input, link?.ticketId ?? null, err, metadata, at);
+      if (err instanceof DomainError) await this.recordRefusal(input, ticketId, err, metadata, at);
       throw err;
     }
   }
