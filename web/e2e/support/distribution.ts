@@ -201,9 +201,9 @@ export function linkCode(link: string): string {
 export const hasDatabase = () => Boolean(process.env.E2E_DATABASE_URL);
 
 /**
- * Lets a link's expiry pass: it is moved into the past in the read model the server answers from (an expiry can
- * only be set an hour or more ahead, and a test does not wait an hour). The server then treats it as any link whose
- * time is up: the recipient page says 'Expired' and a claim is refused.
+ * Lets a link's expiry pass: it is moved into the past in the link's counter, which the recipient page and a claim
+ * decide on (an expiry can only be set an hour or more ahead, and a test does not wait an hour). The server then
+ * treats it as any link whose time is up: the recipient page says 'Expired' and a claim is refused.
  */
 export async function letLinkExpire(link: string): Promise<void> {
   const url = process.env.E2E_DATABASE_URL;
@@ -212,10 +212,10 @@ export async function letLinkExpire(link: string): Promise<void> {
   await client.connect();
   try {
     const { rowCount } = await client.query(
-      `update links set expires_at = now() - interval '1 minute' where code = $1`,
+      `update link_counters set expires_at = now() - interval '1 minute' where code = $1`,
       [linkCode(link)],
     );
-    expect(rowCount, `link ${link} in the read model`).toBe(1);
+    expect(rowCount, `link ${link} counted`).toBe(1);
   } finally {
     await client.end();
   }

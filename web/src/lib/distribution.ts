@@ -1,6 +1,8 @@
 import {
   DEFAULT_DISTRIBUTION_COST,
   DISTRIBUTION_MESSAGES,
+  hasClickLimit,
+  linkState,
   MAX_LINK_CLICKS,
   MAX_LINK_EXPIRY_MS,
   MIN_LINK_EXPIRY_MS,
@@ -73,7 +75,7 @@ export type LinkFacts = Pick<TicketDistribution, 'clicks' | 'max_clicks' | 'expi
 
 /** SPEC.md §3: max_clicks null or 0 means unlimited. */
 export function isUnlimited(maxClicks: number | null | undefined): boolean {
-  return maxClicks === null || maxClicks === undefined || !(maxClicks > 0);
+  return !hasClickLimit(maxClicks);
 }
 
 /** Clicks used out of the limit: '3 / 10', or '3 / ∞' for an unlimited link. */
@@ -81,16 +83,20 @@ export function clicksLabel(link: Pick<LinkFacts, 'clicks' | 'max_clicks'>): str
   return `${link.clicks.toLocaleString('en-GB')} / ${isUnlimited(link.max_clicks) ? '∞' : link.max_clicks!.toLocaleString('en-GB')}`;
 }
 
+// A card shows each badge on its own (an expired link at its limit shows both), so each asks the link-state rule
+// about its one fact.
+
 /** SPEC.md §4: Limit Reached when max_clicks is above 0 and the clicks are at or above it. */
 export function isLimitReached(link: Pick<LinkFacts, 'clicks' | 'max_clicks'>): boolean {
-  return !isUnlimited(link.max_clicks) && link.clicks >= link.max_clicks!;
+  return (
+    linkState({ recalled: false, expiresAt: null, maxClicks: link.max_clicks, clicks: link.clicks }, 0) ===
+    'limit_reached'
+  );
 }
 
 /** SPEC.md §4: Expired when the expiry is in the past. */
 export function isExpired(link: Pick<LinkFacts, 'expiry'>, now: number): boolean {
-  if (!link.expiry) return false;
-  const at = Date.parse(link.expiry);
-  return Number.isFinite(at) && at <= now;
+  return linkState({ recalled: false, expiresAt: link.expiry, maxClicks: null, clicks: 0 }, now) === 'expired';
 }
 
 const expiryFormat = (timeZone?: string) =>

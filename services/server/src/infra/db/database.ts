@@ -10,6 +10,7 @@ import type { PgDatabase, PgQueryResultHKT, PgTransaction } from 'drizzle-orm/pg
 import { type ExtractTablesWithRelations, type SQL, type SQLChunk, param, sql } from 'drizzle-orm';
 import pg from 'pg';
 import { Backoff } from '../../shared/backoff.js';
+import { ROUTINES } from './routines.js';
 
 // No relational schema: each module declares its own tables (`*.schema.ts`) and queries them with the query builder.
 type NoSchema = Record<string, never>;
@@ -19,6 +20,19 @@ export type Tx = PgTransaction<PgQueryResultHKT, NoSchema, ExtractTablesWithRela
 export type Executor = Db | Tx;
 
 const MIGRATIONS = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../../drizzle');
+
+/**
+ * A function the product runs in the database, kept as source by the code that calls it: `sql` is its whole
+ * `CREATE OR REPLACE FUNCTION` statement. The migration that first made it keeps its history; this is what it is now.
+ */
+export interface Routine {
+  /** The function's name (one function of that name: the routines are not overloaded). */
+  readonly name: string;
+  readonly sql: string;
+}
+
+/** Every routine, in order, in one transaction: a failing one leaves the functions as they were. */
+const ROUTINES_SCRIPT = `BEGIN;\n${ROUTINES.map((r) => r.sql.trim()).join('\n')}\nCOMMIT;`;
 
 /**
  * A statement written as text with `$1`-style parameters, as drizzle SQL: the statements the hot paths run on the
@@ -75,7 +89,11 @@ export interface Database {
   listen(channel: string, handler: (payload: string) => void): Promise<() => Promise<void>>;
   /** Session-level advisory lock held on a dedicated connection; null when another holder has it. */
   tryAdvisoryLock(key: number): Promise<HeldLock | null>;
-  /** Applies the migrations, then raises the feed's epoch when the database was restored into another cluster. */
+  /**
+   * Applies the migrations, then every routine (`CREATE OR REPLACE`, so the functions are the source's whatever the
+   * migrations left), then raises the feed's epoch when the database was restored into another cluster. Processes
+   * that start together take turns.
+   */
   migrate(): Promise<void>;
   ping(): Promise<boolean>;
   close(): Promise<void>;
@@ -216,6 +234,11 @@ class PostgresDatabase implements Database {
     try {
       await client.query('select pg_advisory_lock($1)', [MIGRATION_LOCK_KEY]);
       await migratePg(drizzlePg(client), { migrationsFolder: MIGRATIONS });
+      // One round trip (a script of statements); on failure, the transaction it opened is rolled back.
+      await client.query(ROUTINES_SCRIPT).catch(async (err: unknown) => {
+        await client.query('ROLLBACK').catch(() => undefined);
+        throw err;
+      });
       await client.query('select seatlink_rebase_if_restored()');
     } finally {
       await client.query('select pg_advisory_unlock($1)', [MIGRATION_LOCK_KEY]).catch(() => undefined);
@@ -263,6 +286,10 @@ class PgliteDatabase implements Database {
 
   async migrate() {
     await migratePglite(drizzlePglite(this.client), { migrationsFolder: MIGRATIONS });
+    await this.client.exec(ROUTINES_SCRIPT).catch(async (err: unknown) => {
+      await this.client.exec('ROLLBACK').catch(() => undefined);
+      throw err;
+    });
     await this.client.query('select seatlink_rebase_if_restored()');
   }
 

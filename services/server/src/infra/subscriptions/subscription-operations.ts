@@ -1,6 +1,7 @@
 import type { ParkedEventView } from '@seatlink/contracts';
 import { sql } from 'drizzle-orm';
 import type { Database } from '../db/database.js';
+import { errorCode } from '../db/db-errors.js';
 import type { EventStore, RecordedEvent } from '../event-store/event-store.port.js';
 import { decodePosition } from '../event-store/sql-event-store.js';
 import { readCheckpoints } from './checkpoints.js';
@@ -240,15 +241,25 @@ export class SubscriptionOperations {
     if (reactions.length > 0)
       throw new Error(`Only read models are rebuilt, not ${reactions.map((r) => r.name).join(', ')}`);
     const tables = [...new Set(chosen.flatMap((s) => s.tables ?? []))];
-    await this.database.db.transaction(async (tx) => {
-      if (tables.length > 0) await tx.execute(sql.raw(`truncate ${tables.map((t) => `"${t}"`).join(', ')}`));
-      for (const s of chosen) {
-        await tx.execute(sql`insert into subscription_checkpoints (name, position, updated_at) values (${s.name}, null, now())
-          on conflict (name) do update set position = null, updated_at = now()`);
-        // A skip is an operator's decision: kept, so the rebuild leaves that event out again (see SubscriptionRunner).
-        await tx.execute(sql`delete from parked_events where subscription = ${s.name} and status <> 'skipped'`);
+    // A subscription committing a step meanwhile locks its checkpoint, then its tables: the other order from this one.
+    // The database then gives up one of the two (a deadlock), and a reset given up is tried again.
+    for (let attempt = 1; ; attempt++) {
+      try {
+        await this.database.db.transaction(async (tx) => {
+          if (tables.length > 0) await tx.execute(sql.raw(`truncate ${tables.map((t) => `"${t}"`).join(', ')}`));
+          for (const s of chosen) {
+            await tx.execute(sql`insert into subscription_checkpoints (name, position, updated_at) values (${s.name}, null, now())
+              on conflict (name) do update set position = null, updated_at = now()`);
+            // A skip is an operator's decision: kept, so the rebuild leaves that event out again (see
+            // SubscriptionRunner).
+            await tx.execute(sql`delete from parked_events where subscription = ${s.name} and status <> 'skipped'`);
+          }
+        });
+        return;
+      } catch (err) {
+        if (attempt >= 5 || errorCode(err) !== '40P01') throw err;
       }
-    });
+    }
   }
 
   private async findParked(id: string): Promise<ParkedEvent> {

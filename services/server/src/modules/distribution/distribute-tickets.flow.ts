@@ -13,8 +13,7 @@ import { DistributeTicketsCommand, type DistributeOutcome } from './distribute-t
 import { DISTRIBUTION_REFUSALS } from './distribution.decider.js';
 import { type DistributionRefused, refusalStream } from './distribution.events.js';
 import { recordRefusals } from './distribution-refusals.js';
-import { links } from './distribution.schema.js';
-import { newLinkRow } from './read-models/links.projection.js';
+import { openLinkCounters } from './link-counters.js';
 import { DistributionSettlements } from './distribution-settlements.service.js';
 import { LinkPayments, type Round } from './link-payments.js';
 
@@ -134,19 +133,16 @@ export class DistributeTicketsFlow implements ICommandHandler<DistributeTicketsC
   }
 
   /**
-   * The links work at once, whether or not the projections run right now (a worker may be down): their rows are
-   * written here as the links projection would write them; it finds them there and keeps them.
+   * The links work at once, whether or not the subscriptions run right now (a worker may be down): their counters,
+   * which claims decide on, are written here, right after the appends.
    */
   private async openLinks(made: readonly Made[]) {
-    const rows = made.map(({ event }) => newLinkRow(event.data));
-    for (let i = 0; i < rows.length; i += 500) {
-      await this.database.db
-        .insert(links)
-        .values(rows.slice(i, i + 500))
-        .onConflictDoNothing()
-        // The projection writes them anyway; only the head start is lost.
-        .catch((err: unknown) => this.logger.warn(`links left to the projection: ${safeErrorMessage(err)}`));
-    }
+    await openLinkCounters(
+      this.database.db,
+      made.map(({ event }) => event.data),
+    )
+      // The link-counters reaction writes them anyway; only the head start is lost.
+      .catch((err: unknown) => this.logger.warn(`link counters left to their reaction: ${safeErrorMessage(err)}`));
   }
 
   private async balanceOf(userId: string): Promise<number> {

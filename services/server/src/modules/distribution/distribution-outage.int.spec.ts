@@ -54,12 +54,14 @@ describe('distribution when the worker or the database goes away', () => {
   let tickets: Ticket[];
 
   const balanceOf = async () => ((await user.request('GET', '/v1/me')).body as unknown as User).balance;
+  const claim = (code: string) =>
+    fetch(`${api.baseUrl}/v1/links/${code}/claim`, { method: 'POST', headers: { 'user-agent': BROWSER } });
 
   beforeAll(async () => {
     let control: SimControl;
     ({ sim, control, api, worker, admin, user, userId } = await startSplitStack({ READ_MODEL_WAIT_MS: '300' }));
     await admin.request('PUT', `/v1/admin/users/${userId}/credits`, { credits: 100 });
-    ({ tickets } = await linkWalletWith(user, control, 'outage@wallet.test', passes('outage', 6)));
+    ({ tickets } = await linkWalletWith(user, control, 'outage@wallet.test', passes('outage', 8)));
     await subscriptionsCaughtUp(worker);
   }, 60_000);
   afterAll(async () => {
@@ -78,11 +80,7 @@ describe('distribution when the worker or the database goes away', () => {
     expect(made.pending).toBe(true);
     expect(made.balance).toBe(90);
     const code = made.distributions[0]!.link.split('/l/')[1]!;
-    const claim = await fetch(`${api.baseUrl}/v1/links/${code}/claim`, {
-      method: 'POST',
-      headers: { 'user-agent': BROWSER },
-    });
-    expect(claim.status).toBe(200);
+    expect((await claim(code)).status).toBe(200);
     const recalled = await user.request('POST', `/v1/distributions/${made.distributions[1]!.distribution_id}/recall`);
     expect(recalled.status).toBe(202);
     expect(recalled.body.pending).toBe(true);
@@ -95,6 +93,42 @@ describe('distribution when the worker or the database goes away', () => {
     expect(await balanceOf()).toBe(90);
     const log = (await admin.request('GET', `/v1/admin/users/${userId}/audits`)).body.audits as AuditEntry[];
     expect(log.filter((a) => a.event_data.status === 'SUCCESS')).toHaveLength(3);
+  }, 30_000);
+
+  it('makes a link whose counter was never written claimable, and stops one recalled, once the reaction runs', async () => {
+    await worker!.close();
+    worker = null;
+    const database = api.app.get<Database>(DATABASE);
+    const res = await user.request('POST', '/v1/tickets/distribute', { ticket_ids: [tickets[6]!.id, tickets[7]!.id] });
+    expect(res.status).toBe(202);
+    const [lost, recalled] = (res.body as unknown as DistributeResponse).distributions.map((d) => ({
+      id: d.distribution_id,
+      code: d.link.split('/l/')[1]!,
+    }));
+    // One recalled while no worker runs: stopped at once.
+    expect((await user.request('POST', `/v1/distributions/${recalled!.id}/recall`)).status).toBe(202);
+    expect((await claim(recalled!.code)).status).toBe(410);
+    // As if the process had died after its appends, before writing the counters: the first link's counter was never
+    // written, the recall's mark on the second never made.
+    await database.query('delete from link_counters where distribution_id = $1', [lost!.id]);
+    await database.query('update link_counters set recalled_at = null where distribution_id = $1', [recalled!.id]);
+    expect((await claim(lost!.code)).status).toBe(404);
+
+    worker = await startTestWorker(api.config);
+    await subscriptionsCaughtUp(worker);
+    expect((await claim(lost!.code)).status).toBe(200);
+    const gone = await claim(recalled!.code);
+    expect(gone.status).toBe(410);
+    expect(await gone.json()).toMatchObject({ code: 'LINK_RECALLED' });
+    const counters = await database.query<{ distribution_id: string; clicks: number; recalled: boolean }>(
+      `select distribution_id, clicks, recalled_at is not null as recalled from link_counters
+       where distribution_id = any($1::uuid[]) order by clicks desc`,
+      [[lost!.id, recalled!.id]],
+    );
+    expect(counters).toEqual([
+      { distribution_id: lost!.id, clicks: 1, recalled: false },
+      { distribution_id: recalled!.id, clicks: 0, recalled: true },
+    ]);
   }, 30_000);
 
   it('gives the credits back when the links cannot be written after the payment', async () => {

@@ -1,6 +1,5 @@
 import { Body, Controller, Get, HttpCode, Inject, NotFoundException, Param, Post } from '@nestjs/common';
 import { CommandBus } from '@nestjs/cqrs';
-import { and, eq, isNull } from 'drizzle-orm';
 import {
   type ClickTimelineResponse,
   type DistributeCommandInput,
@@ -14,19 +13,14 @@ import {
 import { APP_CONFIG, type AppConfig } from '../../infra/config/config.js';
 import { DATABASE } from '../../infra/db/database.module.js';
 import type { Database } from '../../infra/db/database.js';
-import { EVENT_STORE, type EventStore } from '../../infra/event-store/event-store.port.js';
 import { CommandId } from '../../infra/http/command-id.js';
-import { ReadModelWaiter } from '../../infra/subscriptions/read-model-waiter.js';
 import { DomainError } from '../../shared/event-sourcing/decider.js';
+import { ReadModelWaiter } from '../../infra/subscriptions/read-model-waiter.js';
 import { ClientIp, CurrentUser } from '../identity/auth.decorators.js';
-import { linkUrl } from '../wallet-accounts/read-models/accounts.queries.js';
+import { linkUrl } from './link-url.js';
 import { DistributeTicketsCommand } from './distribute-tickets.command.js';
-import { DISTRIBUTION_REFUSALS } from './distribution.decider.js';
-import { refusalStream } from './distribution.events.js';
-import { recordRefusals } from './distribution-refusals.js';
-import { links } from './distribution.schema.js';
 import { clickTimeline } from './read-models/links.queries.js';
-import { TicketDistributionCommandMessage } from './ticket-distribution.command.js';
+import { RecallLinkCommand } from './recall-link.flow.js';
 
 const STATUS_OF_REFUSAL: Record<string, 402 | 404 | 409> = {
   INSUFFICIENT_CREDITS: 402,
@@ -43,7 +37,6 @@ export class DistributionController {
     private readonly waiter: ReadModelWaiter,
     @Inject(APP_CONFIG) private readonly config: AppConfig,
     @Inject(DATABASE) private readonly database: Database,
-    @Inject(EVENT_STORE) private readonly store: EventStore,
   ) {}
 
   /** A link's click timeline (counted clicks per minute): its owner's, or any link for admins. */
@@ -108,11 +101,7 @@ export class DistributionController {
     };
   }
 
-  /**
-   * Recalls a link on its ticket's stream (only the owner's live link), and stops it at once: the link's row is marked
-   * recalled in the same breath, so a claim a moment later is refused even while the projections catch up. A refusal
-   * is recorded for the audit log, then answered.
-   */
+  /** Recalls the user's link: see RecallLinkFlow. */
   @Post('distributions/:id/recall')
   @HttpCode(200)
   async recall(
@@ -121,51 +110,14 @@ export class DistributionController {
     @ClientIp() ip: string,
     @CommandId() commandId: string,
   ): Promise<RecallResponse> {
-    const now = new Date();
-    const meta = { actorId: user.id, ip, commandId };
-    const [link] = await this.database.db
-      .select({ ticketId: links.ticketId })
-      .from(links)
-      .where(eq(links.distributionId, distributionId))
-      .limit(1);
-    let position: string | null;
-    try {
-      if (!link) throw DISTRIBUTION_REFUSALS.noDistribution();
-      ({ position } = await this.commandBus.execute(
-        new TicketDistributionCommandMessage(
-          {
-            type: 'Recall',
-            data: { ticketId: link.ticketId, distributionId, userId: user.id, now: now.toISOString() },
-          },
-          meta,
-        ),
-      ));
-      await this.database.db
-        .update(links)
-        .set({ recalledAt: now })
-        .where(and(eq(links.distributionId, distributionId), isNull(links.recalledAt)));
-    } catch (err) {
-      if (err instanceof DomainError) {
-        const refused = {
-          type: 'RecallRefused' as const,
-          data: {
-            ticketId: link?.ticketId ?? null,
-            distributionId,
-            userId: user.id,
-            code: err.code,
-            reason: err.message,
-            at: now.toISOString(),
-          },
-        };
-        await recordRefusals(this.store, refusalStream(user.id, commandId), commandId, [refused], meta);
-      }
-      throw err;
-    }
+    const { ticketId, position } = await this.commandBus.execute(
+      new RecallLinkCommand({ userId: user.id, distributionId, ip, commandId }),
+    );
     const pending = !(await this.waiter.waitFor(position, ['TicketRecalled']));
     return {
       message: DISTRIBUTION_MESSAGES.recalled,
       distribution_id: distributionId,
-      ticket_id: link.ticketId,
+      ticket_id: ticketId,
       ...(pending ? { pending } : {}),
     };
   }

@@ -1,6 +1,15 @@
 import { randomUUID } from 'node:crypto';
 import { CommandBus } from '@nestjs/cqrs';
-import type { AuditEntry, DistributeResponse, Ticket, User } from '@seatlink/contracts';
+import type {
+  Account,
+  AccountTicket,
+  AdminAccount,
+  AdminTicket,
+  AuditEntry,
+  DistributeResponse,
+  Ticket,
+  User,
+} from '@seatlink/contracts';
 import type { WalletSimApp } from '@seatlink/wallet-sim';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DATABASE } from '../../infra/db/database.module.js';
@@ -8,6 +17,7 @@ import type { Database } from '../../infra/db/database.js';
 import { ApiClient, startTestStack, subscriptionsCaughtUp, type TestStack } from '../../testing/test-app.js';
 import { linkWalletWith, passes, type SimControl, simControl, startSim } from '../../testing/wallet-fixture.js';
 import { CreditsCommandMessage } from '../credits/credits.command.js';
+import { ClickRecorder } from './click-recorder.service.js';
 import { SettleDistributionJob } from './settle-distribution.job.js';
 
 const inHours = (h: number) => new Date(Date.now() + h * 3600_000).toISOString();
@@ -342,6 +352,59 @@ describe('distributing tickets as links, and recalling them', () => {
         (await audits(userId, `?status=FAILED&distribution_id=${distributionId}`)).map((a) => a.event_data.code),
       )
       .toEqual(['LINK_NOT_MADE']);
+  });
+
+  it('shows the same live links in every list: the tickets, the accounts and their tickets, and the admins’', async () => {
+    await setCredits(userId, 100);
+    const made = (await distribute(user, { ticket_ids: [fresh().id, fresh().id, fresh().id] })).body
+      .distributions as DistributeResponse['distributions'];
+    expect((await user.request('POST', `/v1/distributions/${made[0]!.distribution_id}/recall`)).status).toBe(200);
+    const code = made[1]!.link.split('/l/')[1]!;
+    const browser = { 'user-agent': 'Mozilla/5.0 (X11; Linux x86_64) Chrome/131.0 Safari/537.36' };
+    for (let i = 0; i < 2; i++) {
+      expect(
+        (await fetch(`${stack.baseUrl}/v1/links/${code}/claim`, { method: 'POST', headers: browser })).status,
+      ).toBe(200);
+    }
+    await stack.app.get(ClickRecorder).flush();
+    await subscriptionsCaughtUp(stack.app);
+    // The live links of the user's tickets, as the links read model holds them.
+    const live = await database.query<{ ticket_id: string; distribution_id: string; clicks: number }>(
+      `select l.ticket_id, l.distribution_id, l.clicks from links l join tickets t on t.id = l.ticket_id
+       where t.user_id = $1 and l.recalled_at is null order by l.ticket_id`,
+      [userId],
+    );
+    expect(live.length).toBeGreaterThanOrEqual(2);
+    expect(live.find((l) => l.distribution_id === made[1]!.distribution_id)?.clicks).toBe(2);
+    expect(live.some((l) => l.distribution_id === made[0]!.distribution_id)).toBe(false);
+    const mine = await myTickets();
+    const shown = mine.filter((t) => t.is_distributed).sort((a, b) => a.id.localeCompare(b.id));
+    expect(shown.map((t) => [t.id, t.distribution?.id, t.distribution?.clicks])).toEqual(
+      live.map((l) => [l.ticket_id, l.distribution_id, l.clicks]),
+    );
+    expect(mine.every((t) => t.is_distributed === (t.distribution !== null))).toBe(true);
+
+    const distributedIn = (accountId: string) => shown.filter((t) => t.account_id === accountId).length;
+    const accounts = (await user.request('GET', '/v1/accounts')).body.accounts as Account[];
+    expect(accounts.map((a) => a.distributed_count)).toEqual(accounts.map((a) => distributedIn(a.id)));
+    for (const account of accounts) {
+      const res = await user.request('GET', `/accounts/${account.id}/tickets`);
+      expect((res.body.account as Account).distributed_count).toBe(distributedIn(account.id));
+      const listed = res.body.tickets as AccountTicket[];
+      expect(listed.filter((t) => t.is_distributed).map((t) => t.id)).toEqual(
+        mine.filter((t) => t.account_id === account.id && t.is_distributed).map((t) => t.id),
+      );
+    }
+
+    const adminTickets = (await admin.request('GET', '/v1/admin/tickets')).body.tickets as AdminTicket[];
+    const ofUser = adminTickets.filter((t) => t.user.id === userId);
+    expect(ofUser.map(({ user: _user, ...ticket }) => ticket)).toEqual(mine);
+    const adminAccounts = (await admin.request('GET', '/v1/admin/accounts')).body.accounts as AdminAccount[];
+    for (const account of accounts) {
+      const seen = adminAccounts.find((a) => a.id === account.id)!;
+      expect(seen.distributed_count).toBe(distributedIn(account.id));
+      expect(seen.tickets.filter((t) => t.is_distributed).length).toBe(distributedIn(account.id));
+    }
   });
 
   it('needs a session for distributing and recalling', async () => {

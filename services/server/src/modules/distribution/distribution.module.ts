@@ -5,7 +5,9 @@ import { ClickPusher } from './click-pusher.service.js';
 import { ClickRecorder } from './click-recorder.service.js';
 import { DistributeTicketsFlow } from './distribute-tickets.flow.js';
 import { DistributionController } from './distribution.controller.js';
+import { RecallLinkFlow } from './recall-link.flow.js';
 import { LinkClaims } from './link-claims.service.js';
+import { linkCountersReaction } from './link-counters.js';
 import { LinksController } from './links.controller.js';
 import { auditLogProjection } from './read-models/audit-log.projection.js';
 import { linkClickTimelineProjection } from './read-models/link-click-timeline.projection.js';
@@ -24,6 +26,7 @@ import { TicketDistributionCommandHandler } from './ticket-distribution.handler.
   controllers: [DistributionController, LinksController, AdminAuditsController],
   providers: [
     DistributeTicketsFlow,
+    RecallLinkFlow,
     TicketDistributionCommandHandler,
     DistributionSettlements,
     SettleDistributionsJob,
@@ -34,6 +37,7 @@ import { TicketDistributionCommandHandler } from './ticket-distribution.handler.
     ClickRecorder,
     ClickPusher,
     provideSubscription(linksProjection),
+    provideSubscription(linkCountersReaction),
     provideSubscription(auditLogProjection),
     provideSubscription(linkClickTimelineProjection),
   ],

@@ -12,11 +12,37 @@ import {
   uuid,
 } from 'drizzle-orm/pg-core';
 
-// Tables of distribution links and the audit log: read models, built by projections (`npm run replay` rebuilds them
-// from the events). `links.clicks` is also the link's counter: a claim raises it in one conditional statement, which
-// is what holds a link to exactly its max clicks; the clicks are recorded as events too, and a rebuild counts them.
+// Tables of distribution links and the audit log. `links`, `link_click_minutes` and `audit_entries` are read models,
+// built from the events alone (`npm run replay` rebuilds them). What a claim decides on is `link_counters`, write-side
+// state of its own that no rebuild touches: a claim raises its count in one conditional statement, which is what holds
+// a link to exactly its max clicks; each counted click is then recorded as an event, and `links` counts those.
 
-/** Read model: every link made (a recalled one stays, so its code answers "withdrawn" rather than "not found"). */
+/**
+ * What a claim decides on, one row per link: written when the link is made and when it is recalled (by the request
+ * itself, and again by the link-counters reaction should the request have died between), and counted by
+ * `seatlink_claim_link`, the only writer of `clicks`. Not a read model: a rebuild never empties it, so no count is
+ * lost while one runs.
+ */
+export const linkCounters = pgTable(
+  'link_counters',
+  {
+    distributionId: uuid('distribution_id').primaryKey(),
+    code: text('code').notNull(),
+    ticketId: uuid('ticket_id').notNull(),
+    userId: uuid('user_id').notNull(),
+    maxClicks: integer('max_clicks'),
+    expiresAt: timestamp('expires_at', { withTimezone: true }),
+    recalledAt: timestamp('recalled_at', { withTimezone: true }),
+    clicks: integer('clicks').notNull().default(0),
+    lastClickAt: timestamp('last_click_at', { withTimezone: true }),
+  },
+  (t) => [uniqueIndex('link_counters_code_idx').on(t.code)],
+);
+
+/**
+ * Read model: every link made (a recalled one stays, so its owner still sees it), with the clicks recorded for it:
+ * behind its counter by the clicks not yet recorded as events and projected.
+ */
 export const links = pgTable(
   'links',
   {

@@ -13,12 +13,13 @@ import { ClickPusher } from './click-pusher.service.js';
 import { ClickRecorder } from './click-recorder.service.js';
 
 /**
- * Counted clicks, decided on the link's row by one call of `seatlink_claim_link` (migrations 0010 and 0012): the
- * counter goes up only while the link is live (not recalled, not expired, its ticket still held) and never past its
- * limit. The claims of one link that arrive while its calls run go in the next one together: it grants as many as the
- * limit leaves, in order, and answers each claim's click, so with a limit of 100 and any number of claimers at once
- * exactly 100 succeed — and a popular link costs one commit per batch, not one per click. A claim sent with an
- * Idempotency-Key (the recipient page sends one per press) is counted once: its retry gets the click it was given.
+ * Counted clicks, decided on the link's counter (`link_counters`) by one call of `seatlink_claim_link`
+ * (distribution.routines.ts): the counter goes up only while the link is live (not recalled, not expired, its ticket
+ * still held) and never past its limit. The claims of one link that arrive while its calls run go in the next one
+ * together: it grants as many as the limit leaves, in order, and answers each claim's click, so with a limit of 100 and
+ * any number of claimers at once exactly 100 succeed — and a popular link costs one commit per batch, not one per
+ * click. A claim sent with an Idempotency-Key (the recipient page sends one per press) is counted once: its retry gets
+ * the click it was given.
  */
 const CLAIM_SQL = `select * from seatlink_claim_link($1, $2::text[])`;
 
@@ -33,22 +34,21 @@ const MAX_BATCH = 1000;
  */
 const UNDER_WAY = 2;
 
-/** Why a link answers no (or that it would answer yes), without counting anything. */
+/**
+ * Why a link answers no (or that it would answer yes), without counting anything: from its counter, as a claim would
+ * decide it this moment.
+ */
 const LINK_SQL = `
-  select l.code, l.expires_at, l.max_clicks, l.clicks,
-         case when l.recalled_at is not null or t.id is null then 'recalled'
-              when l.expires_at is not null and l.expires_at <= now() then 'expired'
-              when l.max_clicks is not null and l.clicks >= l.max_clicks then 'limit_reached'
-              else 'active' end as state,
+  select c.code, c.expires_at,
+         seatlink_link_state(c.recalled_at is not null, t.id is not null, c.expires_at, c.max_clicks, c.clicks,
+                             now()) as state,
          t.title, t.subtitle, t.logo, t.venue_name, t.section, t.row, t.seat, t.next_game, t.next_game_date
-  from links l left join tickets t on t.id = l.ticket_id
-  where l.code = $1`;
+  from link_counters c left join tickets t on t.id = c.ticket_id
+  where c.code = $1`;
 
 interface LinkRow {
   code: string;
   expires_at: Date | string | null;
-  max_clicks: number | null;
-  clicks: number;
   state: LinkState;
   title: string | null;
   subtitle: string | null;

@@ -66,10 +66,31 @@ describe('links as recipients use them: viewing counts nothing, each claim count
     const made = (res.body as unknown as DistributeResponse).distributions[0]!;
     return { code: made.link.split('/l/')[1]!, distributionId: made.distribution_id, ticket };
   };
-  const clicksOf = async (distributionId: string) =>
+  /** The link's counter, which claims decide on: exact the moment a claim is answered. */
+  const counterOf = async (distributionId: string) =>
     (
-      await database.query<{ clicks: number }>('select clicks from links where distribution_id = $1', [distributionId])
+      await database.query<{ clicks: number }>('select clicks from link_counters where distribution_id = $1', [
+        distributionId,
+      ])
     )[0]!.clicks;
+  /**
+   * The clicks its owner sees (the links read model), once the clicks counted so far are recorded and projected: the
+   * read model follows the counter by the recorder's flush and the projection. Checked against the counter.
+   */
+  const clicksOf = async (distributionId: string) => {
+    await stack.app.get(ClickRecorder).flush();
+    await subscriptionsCaughtUp(stack.app);
+    const [row] = await database.query<{ clicks: number }>('select clicks from links where distribution_id = $1', [
+      distributionId,
+    ]);
+    expect(row?.clicks, 'the read model shows what the counter counted').toBe(await counterOf(distributionId));
+    return row!.clicks;
+  };
+  /** Two hours later, as the database's clock sees it: the link's expiry has passed. */
+  const expire = (distributionId: string) =>
+    database.query(`update link_counters set expires_at = now() - interval '1 second' where distribution_id = $1`, [
+      distributionId,
+    ]);
 
   beforeAll(async () => {
     let url: string;
@@ -186,13 +207,23 @@ describe('links as recipients use them: viewing counts nothing, each claim count
     expect(await counted(limited.code, 4)).toEqual({ clicks: [4, 5, null, null], durable: true });
     expect(await counted(limited.code, 2)).toEqual({ clicks: [null, null], durable: true });
     expect(await counted(limited.code, 0)).toEqual({ clicks: [], durable: true });
-    expect(await clicksOf(limited.distributionId)).toBe(5);
+    // Counted by the function alone (no click recorded): the counter has them.
+    expect(await counterOf(limited.distributionId)).toBe(5);
     const unlimited = await makeLink({ max_clicks: null });
     expect(await counted(unlimited.code, 3)).toEqual({ clicks: [1, 2, 3], durable: false });
-    expect(await clicksOf(unlimited.distributionId)).toBe(3);
+    expect(await counterOf(unlimited.distributionId)).toBe(3);
     // The setting was the transaction's own: the next one waits for the disk again.
     const [after] = await database.query<{ s: string }>(`select current_setting('synchronous_commit') as s`);
     expect(after!.s).toBe('on');
+  });
+
+  it('takes a limit of 0 as no limit, as the dashboard shows it (SPEC.md §3: null or 0 is unlimited)', async () => {
+    const { code, distributionId } = await makeLink({ max_clicks: 5 });
+    // The API takes limits from 1; a 0 can only come from older data.
+    await database.query('update link_counters set max_clicks = 0 where distribution_id = $1', [distributionId]);
+    for (let i = 0; i < 3; i++) expect((await claim(code)).status).toBe(200);
+    expect(((await (await fetch(`${stack.baseUrl}/v1/links/${code}`)).json()) as PublicLink).state).toBe('active');
+    expect(await counterOf(distributionId)).toBe(3);
   });
 
   it('holds the limit across API processes: two processes, 200 claimers, exactly 100 through', async () => {
@@ -212,6 +243,8 @@ describe('links as recipients use them: viewing counts nothing, each claim count
       );
       expect(results.filter((r) => r.status === 200)).toHaveLength(100);
       expect(results.filter((r) => r.status === 410)).toHaveLength(100);
+      expect(await counterOf(distributionId)).toBe(100);
+      await second.get(ClickRecorder).flush();
       expect(await clicksOf(distributionId)).toBe(100);
     } finally {
       await second.close();
@@ -257,12 +290,13 @@ describe('links as recipients use them: viewing counts nothing, each claim count
       const results = await Promise.all(sends.map(({ key, url }) => claimWithKey(code, key, url)));
       expect(results.map((r) => r.status)).toEqual(sends.map(() => 200));
       expect(results.filter((r) => r.headers.get('idempotency-replayed') === 'true')).toHaveLength(59 + 40);
-      expect(await clicksOf(distributionId)).toBe(41);
+      expect(await counterOf(distributionId)).toBe(41);
       const kept = await keptKeys(distributionId);
       expect(kept.map(([, n]) => n)).toEqual(Array.from({ length: 41 }, (_, i) => i + 1));
       // Each process recorded the clicks it counted, each once.
       await second.get(ClickRecorder).flush();
       expect(await clickEvents(distributionId)).toEqual(Array.from({ length: 41 }, (_, i) => i + 1));
+      expect(await clicksOf(distributionId)).toBe(41);
     } finally {
       await second.close();
     }
@@ -298,9 +332,7 @@ describe('links as recipients use them: viewing counts nothing, each claim count
     expect(await retry.json()).toMatchObject({ code: 'LINK_RECALLED' });
 
     const expiring = await makeLink({ expiry_date: new Date(Date.now() + 2 * 3600_000).toISOString() });
-    await database.query(`update links set expires_at = now() - interval '1 second' where distribution_id = $1`, [
-      expiring.distributionId,
-    ]);
+    await expire(expiring.distributionId);
     expect((await claimWithKey(expiring.code, 'late')).status).toBe(410);
     expect(await keptKeys(expiring.distributionId)).toEqual([]);
     expect(await clicksOf(expiring.distributionId)).toBe(0);
@@ -326,13 +358,13 @@ describe('links as recipients use them: viewing counts nothing, each claim count
     await database.query(`
       create or replace function test_refuse_click() returns trigger language plpgsql as $$
       begin raise exception 'refused by the test' using errcode = '40001'; end $$;
-      create trigger test_refuse_click before update on links for each row execute function test_refuse_click();`);
+      create trigger test_refuse_click before update on link_counters for each row execute function test_refuse_click();`);
     try {
       const failed = await claimWithKey(code, 'half-way');
       expect(failed.status).toBe(503);
       expect(await keptKeys(distributionId)).toEqual([]);
     } finally {
-      await database.query('drop trigger test_refuse_click on links; drop function test_refuse_click()');
+      await database.query('drop trigger test_refuse_click on link_counters; drop function test_refuse_click()');
     }
     const retry = await claimWithKey(code, 'half-way');
     expect(retry.status).toBe(200);
@@ -359,10 +391,7 @@ describe('links as recipients use them: viewing counts nothing, each claim count
 
   it('says a link expired once its time has passed (410 LINK_EXPIRED), and counts nothing', async () => {
     const { code, distributionId } = await makeLink({ expiry_date: new Date(Date.now() + 2 * 3600_000).toISOString() });
-    // Two hours later, as the database's clock sees it.
-    await database.query(`update links set expires_at = now() - interval '1 second' where distribution_id = $1`, [
-      distributionId,
-    ]);
+    await expire(distributionId);
     const res = await claim(code);
     expect(res.status).toBe(410);
     expect(await res.json()).toMatchObject({ code: 'LINK_EXPIRED', message: 'This link has expired' });
@@ -440,4 +469,44 @@ describe('links as recipients use them: viewing counts nothing, each claim count
     expect((await claim(code)).status).toBe(200);
     expect(await clicksOf(distributionId)).toBe(5);
   });
+
+  it('loses no count to rebuilds run while claims arrive, and leaves `links` as a fresh rebuild builds it', async () => {
+    const limited = await makeLink({ max_clicks: 60 });
+    const unlimited = await makeLink({ max_clicks: null });
+    const operations = stack.app.get(SubscriptionOperations);
+    const answered = { limited: [] as number[], unlimited: [] as number[] };
+    const claiming = (async () => {
+      for (let wave = 0; wave < 10; wave++) {
+        const [a, b] = await Promise.all([
+          Promise.all(Array.from({ length: 10 }, () => claim(limited.code))),
+          Promise.all(Array.from({ length: 10 }, () => claim(unlimited.code))),
+        ]);
+        answered.limited.push(...a.map((r) => r.status));
+        answered.unlimited.push(...b.map((r) => r.status));
+        await new Promise((r) => setTimeout(r, 15));
+      }
+    })();
+    // `links` emptied and rebuilt three times while the claims come in.
+    const rebuilding = (async () => {
+      for (let i = 0; i < 3; i++) {
+        await operations.reset(['links']);
+        await new Promise((r) => setTimeout(r, 40));
+      }
+    })();
+    await Promise.all([claiming, rebuilding]);
+    expect(answered.limited.filter((s) => s === 200)).toHaveLength(60);
+    expect(answered.limited.filter((s) => s === 410)).toHaveLength(40);
+    expect(answered.unlimited.every((s) => s === 200)).toBe(true);
+    expect(await counterOf(limited.distributionId)).toBe(60);
+    expect(await counterOf(unlimited.distributionId)).toBe(100);
+    // The read model shows every count (clicksOf checks it against the counter)...
+    expect(await clicksOf(limited.distributionId)).toBe(60);
+    expect(await clicksOf(unlimited.distributionId)).toBe(100);
+    // ... and is, row for row, what a rebuild from the events alone makes.
+    const dump = () => queryRows(database.db, sql`select * from links order by distribution_id`);
+    const live = await dump();
+    await operations.reset(['links']);
+    await subscriptionsCaughtUp(stack.app);
+    expect(await dump()).toEqual(live);
+  }, 60_000);
 });

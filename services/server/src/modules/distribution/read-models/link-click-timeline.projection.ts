@@ -12,7 +12,8 @@ const minuteOf = (at: string) => {
 /**
  * `link_click_minutes`: each link's counted clicks per minute (the click timeline of a card). A subscription of its
  * own, set-based: a batch of clicks becomes one upsert of per-minute sums — inside the database where the events are
- * (`seatlink_project_link_click_minutes`, migration 0013: a popular link's clicks are not read into the process),
+ * (`seatlink_project_link_click_minutes`, distribution.routines.ts: a popular link's clicks are not read into the
+ * process),
  * here otherwise.
  */
 export const linkClickTimelineProjection: Subscription = asSubscription({

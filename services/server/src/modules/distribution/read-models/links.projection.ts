@@ -10,7 +10,7 @@ import type { DistributionEvent, LinkClicked, TicketDistributed } from '../distr
 import { links } from '../distribution.schema.js';
 
 /** A link's row as it is made: not recalled, no clicks yet. */
-export function newLinkRow(data: TicketDistributed['data']): typeof links.$inferSelect {
+function newLinkRow(data: TicketDistributed['data']): typeof links.$inferSelect {
   return {
     distributionId: data.distributionId,
     code: data.code,
@@ -56,9 +56,9 @@ const linkRows = rowProjection<typeof links, DistributionEvent>({
 });
 
 /**
- * Raises each link's count to the highest click number recorded. Live, a claim has raised the counter already, so the
- * condition is false and the row is neither written nor locked (a popular link's claims never wait for this); in a
- * rebuild it restores the count from the events.
+ * Raises each link's count to the highest click number recorded (its counter handed the numbers out, so the highest is
+ * the count), never lowers it: clicks recorded out of order (two API processes) end at the same row. The claims count
+ * on their own table (`link_counters`), so none waits for this.
  */
 async function countClicks(events: readonly RecordedEvent[], { tx }: SubscriptionContext) {
   const highest = new Map<string, { n: number; at: string }>();
@@ -79,15 +79,16 @@ async function countClicks(events: readonly RecordedEvent[], { tx }: Subscriptio
 }
 
 /**
- * `links`: every link made, recalled or not, with its click count. A claim raises `clicks` on the row itself (the
- * counter); the clicks recorded as events raise it too when it is lower (a rebuild), never lower it.
+ * `links`: every link made, recalled or not, with its click count, built from the events alone (live and in a rebuild
+ * alike): TicketDistributed makes the row, TicketRecalled marks it, LinkClicked raises its count. The owner's views
+ * read it; claims do not (they decide on `link_counters`).
  */
 export const linksProjection: Subscription = asSubscription({
   name: 'links',
   kind: 'projection',
   tables: ['links'],
   handles: ['TicketDistributed', 'TicketRecalled', 'LinkClicked'],
-  // Runs of clicks are counted inside the database (migration 0013), without being read into the process.
+  // Runs of clicks are counted inside the database (distribution.routines.ts), without being read into the process.
   inDatabase: 'seatlink_project_link_clicks',
   async apply(events, ctx) {
     const rows = events.filter((e) => e.type !== 'LinkClicked');

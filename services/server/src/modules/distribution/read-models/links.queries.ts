@@ -1,5 +1,5 @@
 import type { ClickTimelineResponse } from '@seatlink/contracts';
-import { desc, eq } from 'drizzle-orm';
+import { and, desc, eq, isNull, param, sql } from 'drizzle-orm';
 import type { Executor } from '../../../infra/db/database.js';
 import { linkClickMinutes, links } from '../distribution.schema.js';
 
@@ -30,4 +30,51 @@ export async function clickTimeline(
     max_clicks: link.maxClicks,
     minutes: minutes.reverse().map((m) => ({ minute: m.minute.toISOString(), clicks: m.clicks })),
   };
+}
+
+/** A ticket's live link (not recalled), as its owner's views show it. */
+export interface LiveLink {
+  distributionId: string;
+  ticketId: string;
+  code: string;
+  /** The clicks recorded and projected so far (a claim shows here once its click is recorded). */
+  clicks: number;
+  maxClicks: number | null;
+  expiresAt: Date | null;
+}
+
+/** Tickets asked about per query (one array parameter). */
+const TICKETS_PER_QUERY = 10_000;
+
+/**
+ * The live links of these tickets, by ticket id (a ticket without one is absent): one query per 10,000 tickets. Without
+ * ticket ids, every live link (the admins' lists of every ticket).
+ */
+export async function liveLinksByTicket(db: Executor, ticketIds?: readonly string[]): Promise<Map<string, LiveLink>> {
+  const found = new Map<string, LiveLink>();
+  const columns = {
+    distributionId: links.distributionId,
+    ticketId: links.ticketId,
+    code: links.code,
+    clicks: links.clicks,
+    maxClicks: links.maxClicks,
+    expiresAt: links.expiresAt,
+  };
+  const chunks: Array<readonly string[] | null> = [];
+  if (ticketIds === undefined) chunks.push(null);
+  else
+    for (let i = 0; i < ticketIds.length; i += TICKETS_PER_QUERY)
+      chunks.push(ticketIds.slice(i, i + TICKETS_PER_QUERY));
+  for (const chunk of chunks) {
+    const rows = await db
+      .select(columns)
+      .from(links)
+      .where(
+        chunk === null
+          ? isNull(links.recalledAt)
+          : and(isNull(links.recalledAt), sql`${links.ticketId} = any(${param([...chunk])}::uuid[])`),
+      );
+    for (const row of rows) found.set(row.ticketId, row);
+  }
+  return found;
 }

@@ -10,6 +10,7 @@ import {
 } from '@seatlink/contracts';
 import { param, sql } from 'drizzle-orm';
 import { type Executor, queryRows } from '../../../infra/db/database.js';
+import { type LiveLink, liveLinksByTicket } from '../../distribution/read-models/links.queries.js';
 
 interface AccountRow {
   id: string;
@@ -27,13 +28,12 @@ interface AccountRow {
   last_synced_at: Date | string | null;
   syncing: boolean;
   ticket_count: number;
-  distributed_count: number;
   owner_email?: string;
 }
 
 const iso = (v: Date | string) => new Date(v).toISOString();
 
-function toAccount(r: AccountRow): Account {
+function toAccount(r: AccountRow, distributedCount: number): Account {
   return {
     id: r.id,
     user_id: r.user_id,
@@ -49,7 +49,7 @@ function toAccount(r: AccountRow): Account {
     sync_error: r.sync_error,
     skipped_passes: Number(r.skipped_passes),
     ticket_count: Number(r.ticket_count),
-    distributed_count: Number(r.distributed_count),
+    distributed_count: distributedCount,
     syncing: r.syncing,
   };
 }
@@ -58,10 +58,35 @@ const ACCOUNTS = sql`
   select a.id, a.user_id, a.email, a.first_name, a.last_name, a.display_name, a.in_error_state, a.last_error,
          a.sync_error, a.skipped_passes, a.created_at, a.updated_at, s.last_synced_at, coalesce(s.running_until > now(), false) as syncing,
          (select count(*)::int from tickets t where t.account_id = a.id) as ticket_count,
-         (select count(*)::int from tickets t join links l on l.ticket_id = t.id and l.recalled_at is null
-          where t.account_id = a.id) as distributed_count,
          (select u.email from users u where u.id = a.user_id) as owner_email
   from wallet_accounts a left join wallet_sync_state s on s.account_id = a.id`;
+
+/** Per account, its tickets with a live link, from its tickets (id and account) and the live links by ticket. */
+function distributedCounts(
+  tickets: ReadonlyArray<{ id: string; account_id: string }>,
+  live: ReadonlyMap<string, LiveLink>,
+): Map<string, number> {
+  const counts = new Map<string, number>();
+  for (const t of tickets) if (live.has(t.id)) counts.set(t.account_id, (counts.get(t.account_id) ?? 0) + 1);
+  return counts;
+}
+
+/** The accounts with their distributed counts: two queries (their tickets, the tickets' live links) for them all. */
+async function toAccounts(db: Executor, rows: readonly AccountRow[]): Promise<Account[]> {
+  if (rows.length === 0) return [];
+  const tickets = await queryRows<{ id: string; account_id: string }>(
+    db,
+    sql`select t.id, t.account_id from tickets t where t.account_id = any(${param(rows.map((r) => r.id))}::uuid[])`,
+  );
+  const counts = distributedCounts(
+    tickets,
+    await liveLinksByTicket(
+      db,
+      tickets.map((t) => t.id),
+    ),
+  );
+  return rows.map((r) => toAccount(r, counts.get(r.id) ?? 0));
+}
 
 /** A user's accounts (all accounts when `userId` is null), oldest first. */
 export async function listAccounts(db: Executor, userId: string | null): Promise<Account[]> {
@@ -71,14 +96,14 @@ export async function listAccounts(db: Executor, userId: string | null): Promise
       ? sql`${ACCOUNTS} order by a.created_at, a.id`
       : sql`${ACCOUNTS} where a.user_id = ${userId} order by a.created_at, a.id`,
   );
-  return rows.map(toAccount);
+  return toAccounts(db, rows);
 }
 
 /** One account of the user's; null when missing or another user's (the same answer). */
 export async function findAccount(db: Executor, accountId: string, userId: string | null): Promise<Account | null> {
   const [row] = await queryRows<AccountRow>(db, sql`${ACCOUNTS} where a.id = ${accountId}`);
   if (!row || (userId !== null && row.user_id !== userId)) return null;
-  return toAccount(row);
+  return (await toAccounts(db, [row]))[0]!;
 }
 
 interface TicketRow {
@@ -98,28 +123,20 @@ interface TicketRow {
   account_email: string;
   master_ticket_id: string | null;
   user_email?: string;
-  distribution_id: string | null;
-  link_code: string | null;
-  link_clicks: number | null;
-  link_max_clicks: number | null;
-  link_expires_at: Date | string | null;
 }
 
 const TICKETS = sql`
   select t.id, t.account_id, t.user_id, t.title, t.subtitle, t.logo, t.venue_name, t.section, t.row, t.seat,
          t.next_game, t.next_game_date, t.created_at, a.email as account_email, g.master_ticket_id,
-         (select u.email from users u where u.id = t.user_id) as user_email,
-         l.distribution_id, l.code as link_code, l.clicks as link_clicks, l.max_clicks as link_max_clicks,
-         l.expires_at as link_expires_at
+         (select u.email from users u where u.id = t.user_id) as user_email
   from tickets t
   join wallet_accounts a on a.id = t.account_id
-  left join pass_groups g on g.dedupe_key = t.dedupe_key
-  left join links l on l.ticket_id = t.id and l.recalled_at is null`;
+  left join pass_groups g on g.dedupe_key = t.dedupe_key`;
 
 /** The public address of a link: `<dashboard>/l/<code>`. */
 export const linkUrl = (dashboardUrl: string, code: string) => `${dashboardUrl.replace(/\/+$/, '')}/l/${code}`;
 
-function toTicket(r: TicketRow, dashboardUrl: string): Ticket {
+function toTicket(r: TicketRow, link: LiveLink | undefined, dashboardUrl: string): Ticket {
   const seat = { section: r.section, row: r.row, seat: r.seat };
   return {
     id: r.id,
@@ -132,17 +149,16 @@ function toTicket(r: TicketRow, dashboardUrl: string): Ticket {
     seat: { ...seat, seat_info_combined: seatInfoCombined(seat) },
     metadata: { next_game: r.next_game, next_game_date: r.next_game_date },
     is_duplicate: r.master_ticket_id !== null && r.master_ticket_id !== r.id,
-    is_distributed: r.distribution_id !== null,
-    distribution:
-      r.distribution_id !== null && r.link_code !== null
-        ? {
-            id: r.distribution_id,
-            link: linkUrl(dashboardUrl, r.link_code),
-            clicks: Number(r.link_clicks ?? 0),
-            max_clicks: r.link_max_clicks,
-            expiry: r.link_expires_at ? iso(r.link_expires_at) : null,
-          }
-        : null,
+    is_distributed: link !== undefined,
+    distribution: link
+      ? {
+          id: link.distributionId,
+          link: linkUrl(dashboardUrl, link.code),
+          clicks: link.clicks,
+          max_clicks: link.maxClicks,
+          expiry: link.expiresAt ? iso(link.expiresAt) : null,
+        }
+      : null,
     created_at: iso(r.created_at),
   };
 }
@@ -150,7 +166,11 @@ function toTicket(r: TicketRow, dashboardUrl: string): Ticket {
 /** A user's tickets, in the order they were first seen. */
 export async function listTickets(db: Executor, userId: string, dashboardUrl: string): Promise<Ticket[]> {
   const rows = await queryRows<TicketRow>(db, sql`${TICKETS} where t.user_id = ${userId} order by t.created_at, t.id`);
-  return rows.map((r) => toTicket(r, dashboardUrl));
+  const live = await liveLinksByTicket(
+    db,
+    rows.map((r) => r.id),
+  );
+  return rows.map((r) => toTicket(r, live.get(r.id), dashboardUrl));
 }
 
 /** Some of a user's tickets as distribution sees them: owner, account and whether a duplicate. */
@@ -180,18 +200,24 @@ export async function ticketsForDistribution(
 
 /** Every ticket, with its owner (admins). */
 export async function listAllTickets(db: Executor, dashboardUrl: string): Promise<AdminTicket[]> {
-  const rows = await queryRows<TicketRow>(db, sql`${TICKETS} order by t.created_at, t.id`);
-  return rows.map((r) => ({ ...toTicket(r, dashboardUrl), user: { id: r.user_id, email: r.user_email ?? '' } }));
+  const [rows, live] = await Promise.all([
+    queryRows<TicketRow>(db, sql`${TICKETS} order by t.created_at, t.id`),
+    liveLinksByTicket(db),
+  ]);
+  return rows.map((r) => ({
+    ...toTicket(r, live.get(r.id), dashboardUrl),
+    user: { id: r.user_id, email: r.user_email ?? '' },
+  }));
 }
 
-function toAccountTicket(r: TicketRow): AccountTicket {
+function toAccountTicket(r: TicketRow, live: ReadonlyMap<string, LiveLink>): AccountTicket {
   return {
     id: r.id,
     event_name: r.title,
     section: r.section,
     row: r.row,
     seat: r.seat,
-    is_distributed: r.distribution_id !== null,
+    is_distributed: live.has(r.id),
   };
 }
 
@@ -201,19 +227,27 @@ export async function accountTickets(db: Executor, accountId: string): Promise<A
     db,
     sql`${TICKETS} where t.account_id = ${accountId} order by t.created_at, t.id`,
   );
-  return rows.map(toAccountTicket);
+  const live = await liveLinksByTicket(
+    db,
+    rows.map((r) => r.id),
+  );
+  return rows.map((r) => toAccountTicket(r, live));
 }
 
 /** Every account with its owner and tickets (admins). */
 export async function listAdminAccounts(db: Executor): Promise<AdminAccount[]> {
-  const [accountRows, ticketRows] = await Promise.all([
+  const [accountRows, ticketRows, live] = await Promise.all([
     queryRows<AccountRow>(db, sql`${ACCOUNTS} order by a.created_at, a.id`),
     queryRows<TicketRow>(db, sql`${TICKETS} order by t.created_at, t.id`),
+    liveLinksByTicket(db),
   ]);
+  const counts = distributedCounts(ticketRows, live);
   const byAccount = new Map<string, AccountTicket[]>();
-  for (const t of ticketRows) byAccount.set(t.account_id, [...(byAccount.get(t.account_id) ?? []), toAccountTicket(t)]);
+  for (const t of ticketRows) {
+    byAccount.set(t.account_id, [...(byAccount.get(t.account_id) ?? []), toAccountTicket(t, live)]);
+  }
   return accountRows.map((r) => ({
-    ...toAccount(r),
+    ...toAccount(r, counts.get(r.id) ?? 0),
     user: { email: r.owner_email ?? '' },
     tickets: byAccount.get(r.id) ?? [],
   }));

@@ -1,0 +1,82 @@
+import { eq, sql } from 'drizzle-orm';
+import type { Executor } from '../../infra/db/database.js';
+import type { RecordedEvent } from '../../infra/event-store/event-store.port.js';
+import { asSubscription, type Subscription } from '../../infra/subscriptions/subscription.js';
+import type { TicketDistributed, TicketRecalled } from './distribution.events.js';
+import { linkCounters } from './distribution.schema.js';
+
+// The facts a claim decides on (`link_counters`), written by the distribution module from its own events: by the
+// request that made or recalled a link, at once, and by the link-counters reaction, which applies the same events
+// again. Both writes are idempotent and neither touches `clicks`, which only `seatlink_claim_link` changes.
+
+/** Rows per multi-row insert (9 columns each: far under PostgreSQL's parameter limit). */
+const CHUNK = 500;
+
+/** Makes the counters of links just made (with no clicks); a counter made before is left as it is. */
+export async function openLinkCounters(db: Executor, made: ReadonlyArray<TicketDistributed['data']>): Promise<void> {
+  const rows = made.map((data) => ({
+    distributionId: data.distributionId,
+    code: data.code,
+    ticketId: data.ticketId,
+    userId: data.userId,
+    maxClicks: data.maxClicks,
+    expiresAt: data.expiresAt ? new Date(data.expiresAt) : null,
+  }));
+  for (let i = 0; i < rows.length; i += CHUNK) {
+    await db
+      .insert(linkCounters)
+      .values(rows.slice(i, i + CHUNK))
+      .onConflictDoNothing();
+  }
+}
+
+/** Marks links recalled (at the first recall's time): their claims are refused from now on. */
+export async function recallLinkCounters(
+  db: Executor,
+  recalled: ReadonlyArray<Pick<TicketRecalled['data'], 'distributionId' | 'at'>>,
+): Promise<void> {
+  for (let i = 0; i < recalled.length; i += CHUNK) {
+    const values = sql.join(
+      recalled.slice(i, i + CHUNK).map((r) => sql`(${r.distributionId}::uuid, ${r.at}::timestamptz)`),
+      sql`, `,
+    );
+    await db.execute(sql`
+      update link_counters c set recalled_at = v.at
+      from (values ${values}) as v(distribution_id, at)
+      where c.distribution_id = v.distribution_id and c.recalled_at is null`);
+  }
+}
+
+/** The ticket of a link, as its counter has it; null for no such link. */
+export async function ticketOfLink(db: Executor, distributionId: string): Promise<string | null> {
+  const [row] = await db
+    .select({ ticketId: linkCounters.ticketId })
+    .from(linkCounters)
+    .where(eq(linkCounters.distributionId, distributionId))
+    .limit(1);
+  return row?.ticketId ?? null;
+}
+
+/**
+ * Writes the counters of the links made and recalled once more, from the events: a request that died between its
+ * append and its own write (or whose write failed) never leaves a link that answers "not found", nor one that a
+ * recall did not stop. From the beginning of the feed the first time, so every link ever made has its counter. Not
+ * rebuilt (not a read model): the counts stay.
+ */
+export const linkCountersReaction: Subscription = asSubscription({
+  name: 'link-counters',
+  kind: 'reaction',
+  startFrom: 'beginning',
+  handles: ['TicketDistributed', 'TicketRecalled'],
+  async apply(events: readonly RecordedEvent[], { tx }) {
+    const made: Array<TicketDistributed['data']> = [];
+    const recalled: Array<TicketRecalled['data']> = [];
+    for (const recorded of events) {
+      if (recorded.type === 'TicketDistributed') made.push(recorded.data as TicketDistributed['data']);
+      else if (recorded.type === 'TicketRecalled') recalled.push(recorded.data as TicketRecalled['data']);
+    }
+    // A link is recalled only after it was made (later in the feed): made first, then recalled, is the feed's order.
+    await openLinkCounters(tx, made);
+    await recallLinkCounters(tx, recalled);
+  },
+});
