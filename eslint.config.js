@@ -49,6 +49,38 @@ const sharedNotFeatures = {
 const serverFiles = ['services/server/src/**/*.ts'];
 const streamedAnswers =
   'Answer with a stream through sendStreamed() (infra/http/streamed-answer): an error must end its answer, not the process.';
+const streamPaths = ['node:stream', 'stream', 'node:stream/promises', 'stream/promises'].map((name) => ({
+  name,
+  message: streamedAnswers,
+}));
+
+// --- Server module walls (the same device as the web's feature boundaries) ------------------------------------------
+// A module of services/server/src/modules uses another only through that module's public face, its index.ts; infra/
+// and shared/ serve every module and import none. A relative import from a file `depth` folders below modules/<m>/
+// leaves its module exactly when it climbs depth + 1 levels and goes on into a sibling folder. Tests may reach in.
+const MAX_MODULE_DEPTH = 4;
+const moduleWalls = Array.from({ length: MAX_MODULE_DEPTH + 1 }, (_, depth) => ({
+  files: [`services/server/src/modules/*/${'*/'.repeat(depth)}*.ts`],
+  ignores: ['**/*.spec.ts'],
+  rules: {
+    'no-restricted-imports': [
+      'error',
+      {
+        paths: streamPaths,
+        patterns: [
+          {
+            regex: `^${'\\.\\./'.repeat(depth + 1)}(?!\\.\\./)(?![^/]+/index\\.js$)`,
+            message: "Another module is used through its public face only: import from '../<module>/index.js'.",
+          },
+        ],
+      },
+    ],
+  },
+}));
+const infraNotModules = {
+  regex: '(^|/)modules(/|$)',
+  message: 'infra/ and shared/ serve every module and import none: give the module a port to implement instead.',
+};
 
 export default tseslint.config(
   {
@@ -113,19 +145,17 @@ export default tseslint.config(
   {
     files: ['services/server/src/modules/**/*.ts'],
     rules: {
-      'no-restricted-imports': [
-        'error',
-        {
-          paths: ['node:stream', 'stream', 'node:stream/promises', 'stream/promises'].map((name) => ({
-            name,
-            message: streamedAnswers,
-          })),
-        },
-      ],
+      'no-restricted-imports': ['error', { paths: streamPaths }],
       'no-restricted-syntax': [
         'error',
         { selector: "CallExpression[callee.property.name='pipe']", message: streamedAnswers },
       ],
     },
+  },
+  ...moduleWalls,
+  {
+    files: ['services/server/src/infra/**/*.ts', 'services/server/src/shared/**/*.ts'],
+    ignores: ['**/*.spec.ts'],
+    rules: { 'no-restricted-imports': ['error', { patterns: [infraNotModules] }] },
   },
 );

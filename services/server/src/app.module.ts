@@ -4,6 +4,7 @@ import { CqrsModule } from '@nestjs/cqrs';
 import { CaptchaModule } from './infra/captcha/captcha.module.js';
 import type { AppConfig } from './infra/config/config.js';
 import { ConfigModule } from './infra/config/config.module.js';
+import { MODULE_ROUTINES } from './routines.js';
 import { DatabaseModule } from './infra/db/database.module.js';
 import { HttpModule } from './infra/http/http.module.js';
 import { MailModule } from './infra/mail/mail.module.js';
@@ -60,7 +61,7 @@ export class AppModule {
         ConfigModule.forRoot(config),
         CqrsModule.forRoot(),
         DiscoveryModule,
-        DatabaseModule.forRoot(config),
+        DatabaseModule.forRoot(config, MODULE_ROUTINES),
         QueueModule.forRoot({
           redisUrl: config.REDIS_URL,
           prefix: config.REDIS_PREFIX,

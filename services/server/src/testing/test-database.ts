@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import pg from 'pg';
 import { type Database, openDatabase } from '../infra/db/database.js';
+import { MODULE_ROUTINES } from '../routines.js';
 
 /** Which real services this test run has (set up by vitest's global setup). */
 export const testEnv = {
@@ -52,7 +53,11 @@ export async function createScratchDatabase(baseUrl: string): Promise<{ url: str
 export async function createTestDatabase(options: { poolSize?: number } = {}): Promise<TestDatabase> {
   if (testEnv.databaseUrl) {
     const scratch = await createScratchDatabase(testEnv.databaseUrl);
-    const database = await openDatabase({ url: scratch.url, poolSize: options.poolSize ?? 20 });
+    const database = await openDatabase({
+      url: scratch.url,
+      poolSize: options.poolSize ?? 20,
+      routines: MODULE_ROUTINES,
+    });
     await database.migrate();
     return {
       database,
@@ -63,7 +68,7 @@ export async function createTestDatabase(options: { poolSize?: number } = {}): P
       },
     };
   }
-  const database = await openDatabase({});
+  const database = await openDatabase({ routines: MODULE_ROUTINES });
   await database.migrate();
   return { database, dispose: () => database.close() };
 }

@@ -3,7 +3,7 @@ import path from 'node:path';
 import type { AppConfig } from '../config/config.js';
 import { EVENT_STORE, type EventStore } from '../event-store/event-store.port.js';
 import { SqlEventStore } from '../event-store/sql-event-store.js';
-import { type Database, openDatabase } from './database.js';
+import { type Database, openDatabase, type Routine } from './database.js';
 import { ProcessLiveness } from './process-liveness.js';
 
 export const DATABASE = Symbol('Database');
@@ -24,7 +24,7 @@ class DatabaseCloser implements OnApplicationShutdown {
 @Global()
 @Module({})
 export class DatabaseModule {
-  static forRoot(config: AppConfig): DynamicModule {
+  static forRoot(config: AppConfig, routines: readonly Routine[]): DynamicModule {
     return {
       module: DatabaseModule,
       providers: [
@@ -34,7 +34,7 @@ export class DatabaseModule {
             const logger = new Logger('Database');
             // DATA_DIR=memory:// keeps an embedded database in memory only (tests).
             const dataDir = config.DATA_DIR === 'memory://' ? undefined : path.join(config.DATA_DIR, 'pglite');
-            const database = await openDatabase({ url: config.DATABASE_URL, dataDir });
+            const database = await openDatabase({ url: config.DATABASE_URL, dataDir, routines });
             await database.migrate();
             logger.log(config.DATABASE_URL ? 'PostgreSQL (DATABASE_URL)' : `embedded PGlite in ${dataDir ?? 'memory'}`);
             return database;

@@ -10,7 +10,8 @@ import type { PgDatabase, PgQueryResultHKT, PgTransaction } from 'drizzle-orm/pg
 import { type ExtractTablesWithRelations, type SQL, type SQLChunk, param, sql } from 'drizzle-orm';
 import pg from 'pg';
 import { Backoff } from '../../shared/backoff.js';
-import { ROUTINES } from './routines.js';
+import { eventStoreRoutines } from '../event-store/event-store.routines.js';
+import { subscriptionRoutines } from '../subscriptions/subscription.routines.js';
 
 // No relational schema: each module declares its own tables (`*.schema.ts`) and queries them with the query builder.
 type NoSchema = Record<string, never>;
@@ -31,8 +32,15 @@ export interface Routine {
   readonly sql: string;
 }
 
-/** Every routine, in order, in one transaction: a failing one leaves the functions as they were. */
-const ROUTINES_SCRIPT = `BEGIN;\n${ROUTINES.map((r) => r.sql.trim()).join('\n')}\nCOMMIT;`;
+/**
+ * The routines applied at migrate time, in order, in one transaction (a failing one leaves the functions as they
+ * were): the event store's, the subscriptions', then the modules' (given by the application: infra knows no module).
+ * A function's body may call only those before it.
+ */
+function routinesScript(modules: readonly Routine[]): string {
+  const all = [...eventStoreRoutines, ...subscriptionRoutines, ...modules];
+  return `BEGIN;\n${all.map((r) => r.sql.trim()).join('\n')}\nCOMMIT;`;
+}
 
 /**
  * A statement written as text with `$1`-style parameters, as drizzle SQL: the statements the hot paths run on the
@@ -111,6 +119,7 @@ class PostgresDatabase implements Database {
     private readonly url: string,
     poolSize: number,
     private readonly events: ConnectionEvents,
+    private readonly routines: string,
   ) {
     this.pool = new pg.Pool({ connectionString: url, max: poolSize, application_name: 'seatlink' });
     // An idle client that loses its connection must not crash the process.
@@ -235,7 +244,7 @@ class PostgresDatabase implements Database {
       await client.query('select pg_advisory_lock($1)', [MIGRATION_LOCK_KEY]);
       await migratePg(drizzlePg(client), { migrationsFolder: MIGRATIONS });
       // One round trip (a script of statements); on failure, the transaction it opened is rolled back.
-      await client.query(ROUTINES_SCRIPT).catch(async (err: unknown) => {
+      await client.query(this.routines).catch(async (err: unknown) => {
         await client.query('ROLLBACK').catch(() => undefined);
         throw err;
       });
@@ -265,7 +274,10 @@ class PgliteDatabase implements Database {
   readonly db: Db;
   private readonly locks = new Set<number>();
 
-  constructor(private readonly client: PGlite) {
+  constructor(
+    private readonly client: PGlite,
+    private readonly routines: string,
+  ) {
     this.db = drizzlePglite(client);
   }
 
@@ -286,7 +298,7 @@ class PgliteDatabase implements Database {
 
   async migrate() {
     await migratePglite(drizzlePglite(this.client), { migrationsFolder: MIGRATIONS });
-    await this.client.exec(ROUTINES_SCRIPT).catch(async (err: unknown) => {
+    await this.client.exec(this.routines).catch(async (err: unknown) => {
       await this.client.exec('ROLLBACK').catch(() => undefined);
       throw err;
     });
@@ -314,11 +326,14 @@ export interface DatabaseOptions {
   dataDir?: string;
   poolSize?: number;
   events?: ConnectionEvents;
+  /** The modules' functions, applied by `migrate()` after infra's own (`routines.ts` at the application's root). */
+  routines?: readonly Routine[];
 }
 
 export async function openDatabase(options: DatabaseOptions): Promise<Database> {
-  if (options.url) return new PostgresDatabase(options.url, options.poolSize ?? 20, options.events ?? {});
+  const routines = routinesScript(options.routines ?? []);
+  if (options.url) return new PostgresDatabase(options.url, options.poolSize ?? 20, options.events ?? {}, routines);
   if (options.dataDir) mkdirSync(options.dataDir, { recursive: true });
   const client = await PGlite.create(options.dataDir);
-  return new PgliteDatabase(client);
+  return new PgliteDatabase(client, routines);
 }

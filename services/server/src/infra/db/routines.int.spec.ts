@@ -1,7 +1,11 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestDatabase, testEnv } from '../../testing/test-database.js';
 import { type Database, openDatabase } from './database.js';
-import { ROUTINES } from './routines.js';
+import { MODULE_ROUTINES } from '../../routines.js';
+import { eventStoreRoutines } from '../event-store/event-store.routines.js';
+import { subscriptionRoutines } from '../subscriptions/subscription.routines.js';
+
+const ROUTINES = [...eventStoreRoutines, ...subscriptionRoutines, ...MODULE_ROUTINES];
 
 /**
  * The functions the product runs in the database are the ones in its source (each module's `*.routines.ts`), not
@@ -11,7 +15,7 @@ const backends: Array<[string, () => Promise<{ database: Database; url?: string;
   [
     'PGlite',
     async () => {
-      const database = await openDatabase({});
+      const database = await openDatabase({ routines: MODULE_ROUTINES });
       await database.migrate();
       return { database, dispose: () => database.close() };
     },
@@ -46,7 +50,9 @@ describe.each(backends)('the database functions (%s)', (name, open) => {
   });
 
   it.skipIf(name !== 'PostgreSQL')('are applied by processes that migrate at once, one after the other', async () => {
-    const processes = await Promise.all([1, 2, 3].map(() => openDatabase({ url, poolSize: 2 })));
+    const processes = await Promise.all(
+      [1, 2, 3].map(() => openDatabase({ url, poolSize: 2, routines: MODULE_ROUTINES })),
+    );
     try {
       await Promise.all(processes.map((p) => p.migrate()));
     } finally {

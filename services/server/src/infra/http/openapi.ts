@@ -6,7 +6,7 @@ import { RouteParamtypes } from '@nestjs/common/enums/route-paramtypes.enum.js';
 import { DiscoveryService } from '@nestjs/core';
 import type { NestFastifyApplication } from '@nestjs/platform-fastify';
 import { z } from 'zod';
-import { IS_ADMIN_ONLY, IS_PUBLIC } from '../../modules/identity/auth.decorators.js';
+import { IS_ADMIN_ONLY, IS_PUBLIC } from './auth.decorators.js';
 import { SESSION_COOKIE } from './session-cookie.js';
 import { nativeRoutes } from './native-route.js';
 

@@ -1,7 +1,7 @@
 import { Controller, Get, Param, Query } from '@nestjs/common';
 import { historyQuerySchema, type UserStateAt, userIdParamSchema } from '@seatlink/contracts';
 import type { z } from 'zod';
-import { AdminOnly } from '../identity/auth.decorators.js';
+import { AdminOnly } from '../../infra/http/auth.decorators.js';
 import { UserHistory } from './user-history.service.js';
 
 /** Replay: a user's tickets, links and balance as they stood at a moment (admins). */

@@ -29,12 +29,9 @@ import { DATABASE } from '../../infra/db/database.module.js';
 import type { Database } from '../../infra/db/database.js';
 import { CommandId } from '../../infra/http/command-id.js';
 import { ReadModelWaiter } from '../../infra/subscriptions/read-model-waiter.js';
-import { SessionPolicy } from '../identity/session-policy.js';
-import { UserAccounts } from '../identity/user-accounts.service.js';
-import { UserCommandMessage } from '../identity/user.command.js';
-import { CreditsCommandMessage } from '../credits/credits.command.js';
-import { AdminOnly, ClientIp, CurrentUser } from '../identity/auth.decorators.js';
-import { listUsers } from '../identity/read-models/users/users.queries.js';
+import { SessionPolicy, UserAccounts, UserCommandMessage, listUsers } from '../identity/index.js';
+import { CreditsCommandMessage } from '../credits/index.js';
+import { AdminOnly, ClientIp, CurrentUser } from '../../infra/http/auth.decorators.js';
 
 @Controller('v1/admin/users')
 @AdminOnly()

@@ -1,6 +1,6 @@
 import { Module } from '@nestjs/common';
 import { provideSubscription } from '../../infra/subscriptions/subscription.js';
-import { IdentityModule } from '../identity/identity.module.js';
+import { IdentityModule } from '../identity/index.js';
 import { AdminHistoryController } from './admin-history.controller.js';
 import { AdminUsersController } from './admin-users.controller.js';
 import { userStreamsProjection } from './read-models/user-streams.projection.js';

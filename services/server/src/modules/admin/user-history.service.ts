@@ -6,11 +6,9 @@ import { APP_CONFIG, type AppConfig } from '../../infra/config/config.js';
 import { DATABASE } from '../../infra/db/database.module.js';
 import type { Database } from '../../infra/db/database.js';
 import { EVENT_STORE, type EventStore } from '../../infra/event-store/event-store.port.js';
-import { creditsAt } from '../credits/read-models/credits-at.js';
-import { ticketDistributionStream } from '../distribution/distribution.events.js';
-import { linkUrl } from '../distribution/link-url.js';
-import { linkAt } from '../distribution/read-models/link-at.js';
-import { accountAt } from '../wallet-accounts/read-models/account-at.js';
+import { creditsAt } from '../credits/index.js';
+import { ticketDistributionStream, linkUrl, linkAt } from '../distribution/index.js';
+import { accountAt } from '../wallet-accounts/index.js';
 import { userStreams } from './admin.schema.js';
 
 /**

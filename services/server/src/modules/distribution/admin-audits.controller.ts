@@ -13,7 +13,7 @@ import type { FastifyReply } from 'fastify';
 import { DATABASE } from '../../infra/db/database.module.js';
 import type { Database } from '../../infra/db/database.js';
 import { sendStreamed } from '../../infra/http/streamed-answer.js';
-import { AdminOnly } from '../identity/auth.decorators.js';
+import { AdminOnly } from '../../infra/http/auth.decorators.js';
 import { auditBatches, listAudits } from './read-models/audit.queries.js';
 
 /** A cell a spreadsheet would run as a formula (=, +, -, @, tab, CR) is given a leading quote. */

@@ -6,7 +6,7 @@ import { LRUCache } from 'lru-cache';
 import { APP_CONFIG, type AppConfig } from '../../infra/config/config.js';
 import { idempotencyKeyOf } from '../../infra/http/idempotency.interceptor.js';
 import { NativeRoute } from '../../infra/http/native-route.js';
-import { linkUrl } from '../wallet-accounts/read-models/accounts.queries.js';
+import { linkUrl } from './link-url.js';
 import { LinkClaims } from './link-claims.service.js';
 
 /**

@@ -9,7 +9,7 @@ import type { Database } from '../../infra/db/database.js';
 import { EVENT_STORE, type EventStore, latestPosition } from '../../infra/event-store/event-store.port.js';
 import type { CommandMeta } from '../../shared/event-sourcing/aggregate-command.js';
 import type { DomainError } from '../../shared/event-sourcing/decider.js';
-import { balanceAfter, CreditsCommandMessage } from '../credits/credits.command.js';
+import { balanceAfter, CreditsCommandMessage } from '../credits/index.js';
 import { DISTRIBUTION_REFUSALS } from './distribution.decider.js';
 import { TicketDistributionCommandMessage } from './ticket-distribution.command.js';
 

@@ -16,7 +16,7 @@ import type { Database } from '../../infra/db/database.js';
 import { CommandId } from '../../infra/http/command-id.js';
 import { DomainError } from '../../shared/event-sourcing/decider.js';
 import { ReadModelWaiter } from '../../infra/subscriptions/read-model-waiter.js';
-import { ClientIp, CurrentUser } from '../identity/auth.decorators.js';
+import { ClientIp, CurrentUser } from '../../infra/http/auth.decorators.js';
 import { linkUrl } from './link-url.js';
 import { DistributeTicketsCommand } from './distribute-tickets.command.js';
 import { clickTimeline } from './read-models/links.queries.js';

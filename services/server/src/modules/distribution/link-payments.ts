@@ -10,8 +10,7 @@ import {
 } from '../../infra/event-store/event-store.port.js';
 import { appendDecision } from '../../shared/event-sourcing/aggregate-handler.js';
 import type { DomainError } from '../../shared/event-sourcing/decider.js';
-import { balanceAfter, CreditsCommandMessage } from '../credits/credits.command.js';
-import { InsufficientCreditsError } from '../credits/credits.decider.js';
+import { balanceAfter, CreditsCommandMessage, InsufficientCreditsError } from '../credits/index.js';
 import { type Fresh, type Made, type Refused, storedLink } from './decide-ticket.js';
 import { DISTRIBUTION_REFUSALS } from './distribution.decider.js';
 import type { TicketDistributed } from './distribution.events.js';

@@ -1,6 +1,7 @@
 import { type LinkState, linkState, type LinkStateFacts } from '@seatlink/contracts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type Database, openDatabase } from '../../infra/db/database.js';
+import { distributionRoutines } from './distribution.routines.js';
 import { createTestDatabase, testEnv } from '../../testing/test-database.js';
 
 /**
@@ -49,7 +50,7 @@ const backends: Array<[string, () => Promise<{ database: Database; dispose: () =
   [
     'PGlite',
     async () => {
-      const database = await openDatabase({});
+      const database = await openDatabase({ routines: distributionRoutines });
       await database.migrate();
       return { database, dispose: () => database.close() };
     },

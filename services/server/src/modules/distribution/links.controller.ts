@@ -1,6 +1,6 @@
 import { Controller, Get, Param } from '@nestjs/common';
 import { linkCodeParamSchema, type PublicLink } from '@seatlink/contracts';
-import { Public } from '../identity/auth.decorators.js';
+import { Public } from '../../infra/http/auth.decorators.js';
 import { LinkClaims } from './link-claims.service.js';
 
 /**

@@ -16,7 +16,7 @@ import {
   ParkedEventNotParkedError,
   SubscriptionOperations,
 } from '../../infra/subscriptions/subscription-operations.js';
-import { AdminOnly, CurrentUser } from '../identity/auth.decorators.js';
+import { AdminOnly, CurrentUser } from '../../infra/http/auth.decorators.js';
 import { HealthService } from './health.service.js';
 
 const parkedIdSchema = z.uuid({ error: 'Parked event id must be a UUID' });

@@ -2,7 +2,7 @@ import { Controller, Get, Req } from '@nestjs/common';
 import type { HealthResponse } from '@seatlink/contracts';
 import type { FastifyRequest } from 'fastify';
 import { overrideStatus } from '../../infra/http/response-status.js';
-import { Public } from '../identity/auth.decorators.js';
+import { Public } from '../../infra/http/auth.decorators.js';
 import { HealthService } from './health.service.js';
 
 /** How long one check answers every `/health` call (a balancer's probes, a burst of them). */

@@ -20,7 +20,7 @@ import { commandIdOf } from '../../infra/http/command-id.js';
 import { JOB_QUEUE, type JobQueue } from '../../infra/queue/queue.port.js';
 import { ReadModelWaiter } from '../../infra/subscriptions/read-model-waiter.js';
 import { Throttled } from '../../infra/throttle/throttled.guard.js';
-import { Public } from './auth.decorators.js';
+import { Public } from '../../infra/http/auth.decorators.js';
 import { AuthTokensService } from './auth-tokens.service.js';
 import {
   type EmailRequestData,

@@ -37,7 +37,7 @@ import { SESSION_COOKIE } from '../../infra/http/session-cookie.js';
 import { ReadModelWaiter } from '../../infra/subscriptions/read-model-waiter.js';
 import { ThrottleService } from '../../infra/throttle/throttle.service.js';
 import { signInAccount, signInNeedsSecondProof, Throttled } from '../../infra/throttle/throttled.guard.js';
-import { CurrentUser, Public } from './auth.decorators.js';
+import { CurrentUser, Public } from '../../infra/http/auth.decorators.js';
 import { AuthTokensService } from './auth-tokens.service.js';
 import {
   IDENTITY_REQUEST_OPTIONS,

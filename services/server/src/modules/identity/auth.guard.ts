@@ -7,7 +7,7 @@ import {
 } from '@nestjs/common';
 import { Reflector } from '@nestjs/core';
 import { SESSION_COOKIE } from '../../infra/http/session-cookie.js';
-import { type AuthenticatedRequest, IS_ADMIN_ONLY, IS_PUBLIC } from './auth.decorators.js';
+import { type AuthenticatedRequest, IS_ADMIN_ONLY, IS_PUBLIC } from '../../infra/http/auth.decorators.js';
 import { SessionPolicy } from './session-policy.js';
 
 /**

@@ -9,7 +9,7 @@ import { JOB_QUEUE, type JobQueue } from '../../infra/queue/queue.port.js';
 import type { CommandMeta } from '../../shared/event-sourcing/aggregate-command.js';
 import { DomainError } from '../../shared/event-sourcing/decider.js';
 import { COMPENSATION_JOB_OPTIONS } from '../../shared/event-sourcing/flow.js';
-import { InviteCommandMessage } from '../invites/invite.command.js';
+import { InviteCommandMessage } from '../invites/index.js';
 import { PasswordHasher } from './password-hasher.js';
 import {
   emailHolder,

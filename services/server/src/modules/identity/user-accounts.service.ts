@@ -4,8 +4,7 @@ import { DATABASE } from '../../infra/db/database.module.js';
 import type { Database } from '../../infra/db/database.js';
 import { EVENT_STORE, type EventStore } from '../../infra/event-store/event-store.port.js';
 import { fold } from '../../shared/event-sourcing/decider.js';
-import { creditsDecider } from '../credits/credits.decider.js';
-import { type CreditsEvent, creditStream } from '../credits/credits.events.js';
+import { creditsAt } from '../credits/index.js';
 import { findUserById } from './read-models/users/users.queries.js';
 import { emailClaimDecider, type UserState, userDecider } from './user.decider.js';
 import { emailClaimStream, type EmailClaimEvent, type UserEvent, userStream } from './user.events.js';
@@ -47,11 +46,7 @@ export class UserAccounts {
     if (fromReadModel) return fromReadModel;
     const state = await this.state(userId);
     if (!state.exists) return null;
-    const credits = await this.store.readStream(creditStream(userId));
-    const { balance } = fold(
-      creditsDecider,
-      credits.events.map((e) => ({ type: e.type, data: e.data }) as CreditsEvent),
-    );
+    const { balance } = await creditsAt(this.store, userId);
     return { ...toUser(state), balance };
   }
 }

@@ -26,7 +26,7 @@ import { DATABASE } from '../../infra/db/database.module.js';
 import type { Database } from '../../infra/db/database.js';
 import { CommandId } from '../../infra/http/command-id.js';
 import { ReadModelWaiter } from '../../infra/subscriptions/read-model-waiter.js';
-import { AdminOnly, ClientIp, CurrentUser } from '../identity/auth.decorators.js';
+import { AdminOnly, ClientIp, CurrentUser } from '../../infra/http/auth.decorators.js';
 import { generateInviteCode, InviteCommandMessage } from './invite.command.js';
 import type { InviteEvent } from './invite.events.js';
 import { findInviteById, listInviteCodes } from './read-models/invite-codes/invite-codes.queries.js';

@@ -2,8 +2,7 @@ import { Injectable, Logger } from '@nestjs/common';
 import { CommandBus } from '@nestjs/cqrs';
 import { CURRENCY } from '@seatlink/contracts';
 import type { CardPayment } from '../../infra/payments/payment-gateway.port.js';
-import { balanceAfter, CreditsCommandMessage } from '../credits/credits.command.js';
-import type { CreditsCommand } from '../credits/credits.decider.js';
+import { balanceAfter, CreditsCommandMessage, type CreditsCommand } from '../credits/index.js';
 
 /** The actor of what the payment provider reports (refunds, disputes) in the event metadata and the user's history. */
 export const PAYMENT_PROVIDER_ACTOR = 'payment-provider';

@@ -13,7 +13,7 @@ import {
   PaymentRequestError,
   WebhookSignatureError,
 } from '../../infra/payments/payment-gateway.port.js';
-import { Public } from '../identity/auth.decorators.js';
+import { Public } from '../../infra/http/auth.decorators.js';
 import { PaymentFulfilment, PAYMENT_PROVIDER_ACTOR } from './payment-fulfilment.service.js';
 import { paymentWebhookEvents } from './payments.schema.js';
 

@@ -32,7 +32,7 @@ import { TestPaymentGateway } from '../../infra/payments/test-payment-gateway.js
 import { ReadModelWaiter } from '../../infra/subscriptions/read-model-waiter.js';
 import { Throttled } from '../../infra/throttle/throttled.guard.js';
 import { DomainError } from '../../shared/event-sourcing/decider.js';
-import { ClientIp, CurrentUser } from '../identity/auth.decorators.js';
+import { ClientIp, CurrentUser } from '../../infra/http/auth.decorators.js';
 import { CommandId } from '../../infra/http/command-id.js';
 import { PaymentFulfilment } from './payment-fulfilment.service.js';
 

@@ -9,7 +9,7 @@ import {
 import { HumanCheck } from '../../infra/captcha/human-check.guard.js';
 import { CommandId } from '../../infra/http/command-id.js';
 import { Throttled } from '../../infra/throttle/throttled.guard.js';
-import { ClientIp, Public } from '../identity/auth.decorators.js';
+import { ClientIp, Public } from '../../infra/http/auth.decorators.js';
 import { WaitlistCommandMessage } from './waitlist.command.js';
 
 /** Register Interest: visitors without an invite code ask to be told when registrations open. */

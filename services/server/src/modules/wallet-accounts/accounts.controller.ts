@@ -23,7 +23,7 @@ import { CommandId } from '../../infra/http/command-id.js';
 import { ReadModelWaiter } from '../../infra/subscriptions/read-model-waiter.js';
 import { Throttled } from '../../infra/throttle/throttled.guard.js';
 import { DomainError } from '../../shared/event-sourcing/decider.js';
-import { ClientIp, CurrentUser } from '../identity/auth.decorators.js';
+import { ClientIp, CurrentUser } from '../../infra/http/auth.decorators.js';
 import { type AccountCommandResult, LinkWalletAccountCommand } from './link-account.command.js';
 import { accountTickets, findAccount, listAccounts, listTickets } from './read-models/accounts.queries.js';
 import { refuseEarly, WalletAccountCommandMessage } from './wallet-account.command.js';

@@ -3,7 +3,7 @@ import type { AdminAccountsResponse, AdminTicketsResponse, DuplicateGroupsRespon
 import { APP_CONFIG, type AppConfig } from '../../infra/config/config.js';
 import { DATABASE } from '../../infra/db/database.module.js';
 import type { Database } from '../../infra/db/database.js';
-import { AdminOnly } from '../identity/auth.decorators.js';
+import { AdminOnly } from '../../infra/http/auth.decorators.js';
 import { duplicateGroups, listAdminAccounts, listAllTickets } from './read-models/accounts.queries.js';
 
 /** Every account, every ticket and the duplicate groups (admins; SPEC.md §7 Admin). */

@@ -1,8 +1,6 @@
 import { asSubscription, type Subscription } from '../../../infra/subscriptions/subscription.js';
-import type { TicketDistributed } from '../../distribution/distribution.events.js';
-import { ticketDistributionStream } from '../../distribution/distribution.events.js';
-import type { WalletAccountLinked } from '../../wallet-accounts/wallet-account.events.js';
-import { walletAccountStream } from '../../wallet-accounts/wallet-account.events.js';
+import { type TicketDistributed, ticketDistributionStream } from '../../distribution/index.js';
+import { type WalletAccountLinked, walletAccountStream } from '../../wallet-accounts/index.js';
 import { userStreams } from '../admin.schema.js';
 
 type Row = typeof userStreams.$inferInsert;

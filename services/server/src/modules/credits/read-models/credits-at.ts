@@ -44,13 +44,16 @@ function creditChangesOf(events: readonly RecordedEvent[]): CreditChange[] {
   });
 }
 
-/** A user's balance and credit changes as they stood at a moment, folded from the credit stream up to it. */
+/**
+ * A user's balance and credit changes as they stood at a moment, folded from the credit stream up to it (all of it
+ * without a moment: the balance now, whatever the read model shows yet).
+ */
 export async function creditsAt(
   store: EventStore,
   userId: string,
-  at: Date,
+  at?: Date,
 ): Promise<{ balance: number; changes: CreditChange[] }> {
-  const events = (await store.readStream(creditStream(userId))).events.filter((e) => e.createdAt <= at);
+  const events = (await store.readStream(creditStream(userId))).events.filter((e) => !at || e.createdAt <= at);
   const balance = fold(
     creditsDecider,
     events.map((e) => ({ type: e.type, data: e.data }) as CreditsEvent),

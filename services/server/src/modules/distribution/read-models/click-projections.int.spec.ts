@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openDatabase, queryRows, type Database } from '../../../infra/db/database.js';
+import { distributionRoutines } from '../distribution.routines.js';
 import type { EventStore, RecordedEvent } from '../../../infra/event-store/event-store.port.js';
 import { SqlEventStore } from '../../../infra/event-store/sql-event-store.js';
 import { SubscriptionHost } from '../../../infra/subscriptions/subscription-host.js';
@@ -21,7 +22,7 @@ const backends: Array<[string, () => Promise<{ database: Database; dispose: () =
   [
     'PGlite',
     async () => {
-      const database = await openDatabase({});
+      const database = await openDatabase({ routines: distributionRoutines });
       await database.migrate();
       return { database, dispose: () => database.close() };
     },

@@ -10,7 +10,7 @@ import {
 } from '@seatlink/contracts';
 import { param, sql } from 'drizzle-orm';
 import { type Executor, queryRows } from '../../../infra/db/database.js';
-import { type LiveLink, liveLinksByTicket } from '../../distribution/read-models/links.queries.js';
+import { type LiveLink, liveLinksByTicket, linkUrl } from '../../distribution/index.js';
 
 interface AccountRow {
   id: string;
@@ -134,7 +134,6 @@ const TICKETS = sql`
   left join pass_groups g on g.dedupe_key = t.dedupe_key`;
 
 /** The public address of a link: `<dashboard>/l/<code>`. */
-export const linkUrl = (dashboardUrl: string, code: string) => `${dashboardUrl.replace(/\/+$/, '')}/l/${code}`;
 
 function toTicket(r: TicketRow, link: LiveLink | undefined, dashboardUrl: string): Ticket {
   const seat = { section: r.section, row: r.row, seat: r.seat };

@@ -1,7 +1,7 @@
 import { and, count, desc, eq, gt, gte, sql } from 'drizzle-orm';
 import { DEFAULT_DISTRIBUTION_COST, type User } from '@seatlink/contracts';
 import type { Db, Executor } from '../../../../infra/db/database.js';
-import { creditBalances } from '../../../credits/credits.schema.js';
+import { creditBalances } from '../../../credits/index.js';
 import { sessions, users } from '../../identity.schema.js';
 
 const userView = {
