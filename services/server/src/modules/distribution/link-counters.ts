@@ -12,16 +12,21 @@ import { linkCounters } from './distribution.schema.js';
 /** Rows per multi-row insert (9 columns each: far under PostgreSQL's parameter limit). */
 const CHUNK = 500;
 
-/** Makes the counters of links just made (with no clicks); a counter made before is left as it is. */
-export async function openLinkCounters(db: Executor, made: ReadonlyArray<TicketDistributed['data']>): Promise<void> {
-  const rows = made.map((data) => ({
+/** What a link is made with, as both its counter and its read-model row keep it. */
+export function linkFacts(data: TicketDistributed['data']) {
+  return {
     distributionId: data.distributionId,
     code: data.code,
     ticketId: data.ticketId,
     userId: data.userId,
     maxClicks: data.maxClicks,
     expiresAt: data.expiresAt ? new Date(data.expiresAt) : null,
-  }));
+  };
+}
+
+/** Makes the counters of links just made (with no clicks); a counter made before is left as it is. */
+export async function openLinkCounters(db: Executor, made: ReadonlyArray<TicketDistributed['data']>): Promise<void> {
+  const rows = made.map(linkFacts);
   for (let i = 0; i < rows.length; i += CHUNK) {
     await db
       .insert(linkCounters)

@@ -8,16 +8,12 @@ import {
 } from '../../../infra/subscriptions/subscription.js';
 import type { DistributionEvent, LinkClicked, TicketDistributed } from '../distribution.events.js';
 import { links } from '../distribution.schema.js';
+import { linkFacts } from '../link-counters.js';
 
 /** A link's row as it is made: not recalled, no clicks yet. */
 function newLinkRow(data: TicketDistributed['data']): typeof links.$inferSelect {
   return {
-    distributionId: data.distributionId,
-    code: data.code,
-    ticketId: data.ticketId,
-    userId: data.userId,
-    maxClicks: data.maxClicks,
-    expiresAt: data.expiresAt ? new Date(data.expiresAt) : null,
+    ...linkFacts(data),
     recalledAt: null,
     clicks: 0,
     lastClickAt: null,
