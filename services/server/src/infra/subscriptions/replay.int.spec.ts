@@ -121,6 +121,11 @@ describe('replay', () => {
       nextGameDate: null,
     });
     const accountIds = [randomUUID(), randomUUID(), randomUUID()];
+    // The subscriptions wait while the accounts' history is written: a linked account's first sync (a job the
+    // schedule reaction adds at once) finds no kept sign-in here and puts the account in error, and a sync recorded
+    // after that changes nothing, so it must not land between this history's two syncs.
+    const host = stack.app.get(SubscriptionHostService).host!;
+    await host.stop();
     for (const [i, accountId] of accountIds.entries()) {
       const run = (command: Parameters<typeof walletAccountDecider.decide>[0]) =>
         handleCommand(store0, walletAccountDecider, walletAccountStream(accountId), command, {
@@ -157,6 +162,7 @@ describe('replay', () => {
       },
       { metadata: {}, commandId: randomUUID() },
     );
+    host.start();
     await subscriptionsCaughtUp(stack.app);
     // Links: three made (one in a bulk request), clicked, one recalled, a request refused; clicks as events.
     await bus.execute(setCredits(ids[0]!, 100, ids[0]!));
