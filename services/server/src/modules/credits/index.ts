@@ -3,3 +3,4 @@ export { balanceAfter, CreditsCommandMessage } from './credits.command.js';
 export { type CreditsCommand, InsufficientCreditsError } from './credits.decider.js';
 export { creditBalances } from './credits.schema.js';
 export { creditsAt } from './read-models/credits-at.js';
+export { CreditsModule } from './credits.module.js';

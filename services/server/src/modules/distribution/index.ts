@@ -4,3 +4,4 @@ export { linkUrl } from './link-url.js';
 export { linkAt } from './read-models/link-at.js';
 export { type LiveLink, liveLinksByTicket } from './read-models/links.queries.js';
 export { distributionRoutines } from './distribution.routines.js';
+export { DistributionModule } from './distribution.module.js';
