@@ -11,11 +11,12 @@ export function useFilteredTickets() {
   const filters = useTicketsStore((s) => s.filters);
   const sort = useTicketsStore((s) => s.sort);
 
-  // Typing stays responsive: the list follows the filters at a lower priority than the input.
+  // Typing stays responsive: the list follows the filters at a lower priority than the input. Whether a filter is on
+  // is read from the same deferred filters, so the count ("Showing 5 of 28") always describes the list shown.
   const deferredFilters = useDeferredValue(filters);
   const shown = useMemo(() => visibleTickets(tickets, deferredFilters, sort), [tickets, deferredFilters, sort]);
   const events = useMemo(() => eventOptions(tickets), [tickets]);
   const accountChoices = useMemo(() => accountOptions(accounts, tickets), [accounts, tickets]);
 
-  return { tickets, filters, shown, events, accountChoices, filtered: hasActiveFilters(filters) };
+  return { tickets, filters, shown, events, accountChoices, filtered: hasActiveFilters(deferredFilters) };
 }
