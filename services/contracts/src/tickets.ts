@@ -1,3 +1,5 @@
+import { z } from 'zod';
+
 /** SPEC.md §3 Ticket display status: 0 not distributed, 1 distributed, 2 duplicate. */
 export const TICKET_STATUS = { notDistributed: 0, distributed: 1, duplicate: 2 } as const;
 
@@ -36,8 +38,50 @@ export interface Ticket {
   created_at: string;
 }
 
+/** Tickets of one page at most (GET /v1/tickets?limit=). */
+export const MAX_TICKETS_PAGE = 2000;
+
+/** A version of a user's tickets: a decimal number, as a string (it may outgrow a double). */
+const ticketsVersion = z
+  .string()
+  .regex(/^(0|[1-9][0-9]{0,17})$/, 'since must be a version this call answered (a whole number)');
+
+/**
+ * GET /v1/tickets query. Without parameters the answer is every ticket (SPEC.md §7), with the version it stands at.
+ * - `limit` (1–MAX_TICKETS_PAGE) pages it in first-seen order; `after` is the `next_cursor` of the page before.
+ * - `since` (a `version` an earlier answer gave) answers only the tickets that changed after it (a new or changed
+ *   ticket, its link made, clicked or recalled, its duplicate status) and the ids of those that left (`removed`). A
+ *   version too old to answer by changes (the read models were rebuilt since) answers `full: true` and every ticket.
+ * - A client that pages keeps the first page's `version` and, once the pages are in, asks `since` it: what changed
+ *   while it paged.
+ */
+export const ticketsQuerySchema = z
+  .object({
+    limit: z.coerce.number().int().min(1).max(MAX_TICKETS_PAGE).optional(),
+    after: z
+      .string()
+      .max(200)
+      .regex(/^[A-Za-z0-9_-]+$/, 'after must be the next_cursor of the page before')
+      .optional(),
+    since: ticketsVersion.optional(),
+  })
+  .strict()
+  .refine((q) => q.after === undefined || q.limit !== undefined, {
+    message: 'after needs limit',
+    path: ['after'],
+  });
+export type TicketsQuery = z.infer<typeof ticketsQuerySchema>;
+
 export interface TicketsResponse {
   tickets: Ticket[];
+  /** The version this answer stands at: pass it as `since` to get only what changed after it. */
+  version: string;
+  /** With `limit`: the cursor of the next page, or null on the last page. */
+  next_cursor?: string | null;
+  /** With `since`: ids of the tickets that left after that version (a ticket gone from its wallet, an account deleted). */
+  removed?: string[];
+  /** With `since`: the version was too old to answer by changes, so `tickets` holds every ticket (paged as asked). */
+  full?: boolean;
 }
 
 /** GET /v1/admin/tickets: every user's tickets, with the owner. */
