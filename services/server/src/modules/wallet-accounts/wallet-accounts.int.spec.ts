@@ -250,6 +250,10 @@ describe('wallet accounts and their tickets, against the simulated wallet provid
 
     // The pass leaves the first wallet: the second account's ticket is the only one, no longer a duplicate.
     await control('DELETE', `/wallets/${encodeURIComponent(first)}/passes/${encodeURIComponent(shared.id)}`);
+    // Its follow-up syncs are over and the hourly one may be a minute away: signing in again syncs it at once.
+    expect(
+      (await user.request('POST', `/v1/accounts/${a.id}/reauth`, { email: first, password: PASSWORD })).status,
+    ).toBe(200);
     await expect
       .poll(async () => (await tickets(other)).find((t) => t.account_id === b.id)?.is_duplicate, { timeout: 15_000 })
       .toBe(false);
