@@ -150,6 +150,21 @@ describe('the dashboard, its files, and addresses that are not pages', () => {
     expect((await request('/docs/json')).status).toBe(200);
   });
 
+  it('answers a page compressed as the client accepts (brotli, else gzip, else none), and says it varies so', async () => {
+    for (const [accept, expected] of [
+      ['gzip, deflate, br', 'br'],
+      ['gzip', 'gzip'],
+      ['br;q=0, gzip;q=0.5', 'gzip'],
+      ['identity', null],
+    ] as const) {
+      const res = await fetch(`${stack.baseUrl}/login`, { headers: { 'accept-encoding': accept } });
+      expect(res.status, accept).toBe(200);
+      expect(res.headers.get('content-encoding'), accept).toBe(expected);
+      expect(res.headers.get('vary'), accept).toMatch(/accept-encoding/i);
+      expect(await res.text(), accept).toContain(INDEX_MARK);
+    }
+  });
+
   it('serves no dotfile of the build (its stamp of inputs): a plain 404', async () => {
     const res = await request('/.build-inputs');
     expect(res.status).toBe(404);
