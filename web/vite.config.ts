@@ -15,10 +15,15 @@ export default defineConfig(({ mode }) => {
   return {
     plugins: [react(), tailwindcss(), inlineEntryCss(), preloadSessionCheck(apiBase)],
     resolve: {
-      alias: {
+      alias: [
         // Read the shared contracts from source, so `vite` works without building them first.
-        '@seatlink/contracts': fileURLToPath(new URL('../services/contracts/src/index.ts', import.meta.url)),
-      },
+        {
+          find: '@seatlink/contracts',
+          replacement: fileURLToPath(new URL('../services/contracts/src/index.ts', import.meta.url)),
+        },
+        // zod without its eval probe, which the Content-Security-Policy reports (src/lib/zod-jitless.ts).
+        { find: /^zod$/, replacement: fileURLToPath(new URL('./src/lib/zod-jitless.ts', import.meta.url)) },
+      ],
     },
     server: {
       port: 5173,

@@ -113,6 +113,26 @@ test.describe('sign in and out', () => {
     await expect(page).toHaveURL(/\/login$/);
   });
 
+  test('the Tickets Overview, loaded afresh, breaks no rule of the Content-Security-Policy and logs no error', async ({
+    page,
+  }) => {
+    await signIn(page, demo.user);
+    // Rules broken are reported even when the page catches the failure (zod probing for eval did, on every load).
+    await page.addInitScript(() => {
+      document.addEventListener('securitypolicyviolation', (event) =>
+        console.error(`CSP ${event.violatedDirective} ${event.blockedURI}`),
+      );
+    });
+    const errors: string[] = [];
+    page.on('console', (message) => {
+      if (message.type() === 'error') errors.push(message.text());
+    });
+    await page.reload();
+    await expect(page.getByRole('heading', { name: 'Tickets Overview' })).toBeVisible();
+    await expect(page.getByTestId('available-credits')).toBeVisible();
+    expect(errors).toEqual([]);
+  });
+
   test('shows the Admin group with Users, Invites and Duplicate Tickets to an admin', async ({ page }) => {
     await signIn(page, demo.admin);
     // The Admin group is collapsible: closing hides its links, opening shows them.
