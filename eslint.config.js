@@ -3,7 +3,7 @@ import globals from 'globals';
 import reactHooks from 'eslint-plugin-react-hooks';
 import tseslint from 'typescript-eslint';
 
-// --- Web import boundaries (DESIGN.md "web/", in the manner of bulletproof-react) ---------------------------------
+// --- Web import boundaries (docs/architecture.md "The web app", in the manner of bulletproof-react) ---------------
 // features/<f>/ imports components/, lib/ and @seatlink/contracts, never another feature and never app/; app/ (router,
 // layouts, guards) may import features; components/ and lib/ are shared and import neither. Only lib/ touches the
 // socket: everything else listens through useServerEvent() of lib/realtime.ts. Built from ESLint's own

@@ -20,7 +20,7 @@ export default defineConfig({
         plugins,
         test: {
           name: 'unit',
-          include: ['services/**/src/**/*.unit.spec.ts', 'web/src/**/*.unit.spec.ts'],
+          include: ['services/**/src/**/*.unit.spec.ts', 'web/src/**/*.unit.spec.ts', 'scripts/**/*.unit.spec.ts'],
           environment: 'node',
         },
       },

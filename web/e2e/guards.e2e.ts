@@ -6,7 +6,7 @@ test.describe('route guards (SPEC §2)', () => {
   test("shows 'Loading...' while the status check runs, then sends a visitor from / to /login", async ({ page }) => {
     let release!: () => void;
     const held = new Promise<void>((resolve) => (release = resolve));
-    await page.route('**/v1/me', async (route) => {
+    await page.route('**/v1/session', async (route) => {
       await held;
       await route.continue();
     });

@@ -49,6 +49,15 @@ export interface LoginResponse {
 }
 
 /**
+ * GET /v1/session, the status check at start (SPEC.md §4): who is signed in, always 200 — the user, or null for a
+ * visitor, an ended or expired session and a banned account. (GET /v1/me answers a visitor 401: for a call that needs
+ * the session.)
+ */
+export interface SessionResponse {
+  user: User | null;
+}
+
+/**
  * The sign-in answer (401, code SIGN_IN_LINK_SENT) once an account has had too many failed sign-ins from anywhere:
  * the same for a right password, a wrong one and an unknown address, so it tells an attacker nothing; only the right
  * password gets a one-time sign-in link e-mailed to the account.

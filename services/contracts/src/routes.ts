@@ -15,6 +15,8 @@ export const routes = {
   login: { method: 'POST', path: '/v1/auth' },
   logout: { method: 'POST', path: '/v1/logout' },
   me: { method: 'GET', path: '/v1/me' },
+  /** Whether anyone is signed in (the status check at start): 200 with the user or null, never 401. */
+  session: { method: 'GET', path: '/v1/session' },
   forgotPassword: { method: 'POST', path: '/v1/forgot-password' },
   validateResetToken: { method: 'POST', path: '/v1/auth/validate-reset-token' },
   resetPassword: { method: 'POST', path: '/v1/auth/reset-password' },

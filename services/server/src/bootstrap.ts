@@ -63,6 +63,8 @@ export async function createHttpApp(config: AppConfig, role: 'all' | 'api'): Pro
       root: webDist,
       prefix: '/',
       wildcard: false,
+      // No dotfile is a file of the dashboard's (web/dist keeps its build stamp as one): they are not served.
+      dotfiles: 'ignore',
       index: ['index.html'],
       cacheControl: false,
       setHeaders: staticCacheHeaders,

@@ -9,12 +9,12 @@ describe('wallet-sim logos', () => {
     await h?.app.close();
   });
 
-  it('serves a demo club badge in its colours with its initials, cacheable for a day', async () => {
+  it('serves a demo club badge in its colours with its initials, cached a year (it never changes under its name)', async () => {
     h = harness();
     const res = await h.get('/logos/harbourside-athletic.svg');
     expect(res.statusCode).toBe(200);
     expect(res.headers['content-type']).toMatch(/^image\/svg\+xml/);
-    expect(res.headers['cache-control']).toBe('public, max-age=86400');
+    expect(res.headers['cache-control']).toBe('public, max-age=31536000, immutable');
     expect(res.headers['cross-origin-resource-policy']).toBe('cross-origin');
     expect(res.body).toMatch(/^<svg xmlns="http:\/\/www.w3.org\/2000\/svg"/);
     expect(res.body).toContain('#0B2545');

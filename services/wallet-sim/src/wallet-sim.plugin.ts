@@ -37,7 +37,8 @@ export function createSimulator(options: WalletSimOptions = {}): WalletSim {
 const BODY_LIMIT = 64 * 1024;
 /** A raw pass may be large on purpose (a provider sending huge strings). */
 const RAW_PASS_BODY_LIMIT = 4 * 1024 * 1024;
-const LOGO_CACHE_CONTROL = 'public, max-age=86400';
+/** A logo is drawn from its name alone (the same name, the same picture): browsers keep it a year. */
+const LOGO_CACHE_CONTROL = 'public, max-age=31536000, immutable';
 
 /** `{ error, message }` for every failure; framework 4xx errors (bad JSON, too large, wrong type) included. */
 export function sendError(error: FastifyError | WalletSimError, request: FastifyRequest, reply: FastifyReply) {

@@ -1,9 +1,21 @@
-import { Suspense, use, type ReactNode } from 'react';
+import { lazy, Suspense, use, type ReactNode } from 'react';
 import { RouterProvider } from 'react-router-dom';
 import { LoadingScreen } from '../components/ui/loading-screen';
-import { RealtimeBridge } from './realtime-bridge';
+import { useSessionStore } from '../lib/session.store';
 import { router } from './router';
 import { AppToaster } from './toaster';
+
+/** The live updates (socket.io) are for the signed-in only: their code loads once someone is. */
+const RealtimeBridge = lazy(() => import('./realtime-bridge').then((m) => ({ default: m.RealtimeBridge })));
+
+function LiveUpdates() {
+  const signedIn = useSessionStore((s) => s.isAuthenticated);
+  return signedIn ? (
+    <Suspense fallback={null}>
+      <RealtimeBridge />
+    </Suspense>
+  ) : null;
+}
 
 /** Renders its children once the start-up status check has settled. */
 function AuthGate({ ready, children }: { ready: Promise<void>; children: ReactNode }) {
@@ -23,7 +35,7 @@ export function App({ authReady }: { authReady: Promise<void> }) {
           <RouterProvider router={router} />
         </AuthGate>
       </Suspense>
-      <RealtimeBridge />
+      <LiveUpdates />
       <AppToaster />
     </>
   );

@@ -1,21 +1,20 @@
 import { pages } from '@seatlink/contracts';
 import { Navigate, type RouteObject } from 'react-router-dom';
+import { LoadingScreen } from '../components/ui/loading-screen';
 import { LoginPage } from '../features/auth/login.page';
-import { TicketsOverviewPage } from '../features/tickets/tickets-overview.page';
-import { TopUpButton } from '../features/top-up/top-up-button';
 import { lazyPage } from '../lib/lazy-route';
 import { AdminRoute } from './guards/admin-route';
 import { ProtectedRoute } from './guards/protected-route';
 import { PublicOnlyRoute } from './guards/public-only-route';
-import { AdminLayout } from './layouts/admin-layout';
-import { DashboardLayout } from './layouts/dashboard-layout';
 import { NotFound, RouteError } from './route-error';
 
 /**
  * The route table of SPEC.md §2. Every page's path is one of the contracts' `pages`, the list the server also reads
  * to answer a page's address 200 and any other 404 (routes.unit.spec.ts checks that the two name the same pages).
- * Nested pages give their whole path, so each is written as the list has it. Sign-in and the Tickets Overview ship
- * in the main bundle; the other pages load as chunks on first visit.
+ * Nested pages give their whole path, so each is written as the list has it. Only the sign-in page ships in the main
+ * bundle, with the guards and the error screens: every other page, and the signed-in frame (layouts, live updates),
+ * loads as a chunk of its own on first visit, so a visitor's sign-in downloads no dashboard, Stripe or QR code. While
+ * the first page's chunks load the screen keeps reading 'Loading...' (`hydrateFallbackElement`).
  *
  * Errors: the root route's errorElement shows the designed error screen ('Unexpected Application Error!' and what
  * went wrong, e.g. 'Loading chunk failed') for the public pages; inside the signed-in frame a pathless route with its
@@ -25,6 +24,7 @@ import { NotFound, RouteError } from './route-error';
 export const routes: RouteObject[] = [
   {
     errorElement: <RouteError />,
+    hydrateFallbackElement: <LoadingScreen />,
     children: [
       { path: pages.home, element: <Navigate to={pages.dashboard} replace /> },
       {
@@ -81,12 +81,21 @@ export const routes: RouteObject[] = [
         children: [
           {
             path: pages.dashboard,
-            element: <DashboardLayout />,
+            lazy: lazyPage(
+              () => import('./layouts/dashboard-layout'),
+              (m) => m.DashboardLayout,
+            ),
             children: [
               {
                 errorElement: <RouteError inFrame />,
                 children: [
-                  { index: true, element: <TicketsOverviewPage topUp={<TopUpButton />} /> },
+                  {
+                    index: true,
+                    lazy: lazyPage(
+                      () => import('./tickets-overview-route'),
+                      (m) => m.TicketsOverviewRoute,
+                    ),
+                  },
                   {
                     path: pages.accounts,
                     lazy: lazyPage(
@@ -111,7 +120,10 @@ export const routes: RouteObject[] = [
             element: <AdminRoute />,
             children: [
               {
-                element: <AdminLayout />,
+                lazy: lazyPage(
+                  () => import('./layouts/admin-layout'),
+                  (m) => m.AdminLayout,
+                ),
                 children: [
                   {
                     errorElement: <RouteError inFrame />,

@@ -3,6 +3,7 @@ import type { ErrorResponse, LoginRequest, LoginResponse } from '@seatlink/contr
 import { ApiError, errorCode, errorMessage } from '../../lib/api-client';
 import { useSessionStore, type SessionStore } from '../../lib/session.store';
 import { getMe } from './api/get-me';
+import { getSession } from './api/get-session';
 import { login as loginCall } from './api/login';
 import { logout as logoutCall } from './api/logout';
 import { signInWithLink as signInWithLinkCall } from './api/sign-in-with-link';
@@ -26,7 +27,10 @@ export interface AuthActions {
   login(credentials: LoginRequest): Promise<boolean>;
   /** Signs in with an e-mailed one-time link's token, as login does (same flags, same session). */
   signInWithLink(token: string): Promise<boolean>;
-  /** Status check at start (SPEC.md §4): GET /v1/me; any failure resets to the signed-out initial state. */
+  /**
+   * Status check at start (SPEC.md §4): GET /v1/session, which answers a visitor 200 with no user (so the sign-in page
+   * logs no failed request); no user, or any failure, resets to the signed-out initial state.
+   */
   checkStatus(): Promise<void>;
   /**
    * Re-reads the signed-in user without the loading flag (after a socket reconnect or a `session.ended` push):
@@ -81,7 +85,11 @@ export function createAuthStore(session: UseBoundStore<StoreApi<SessionStore>> =
         set({ loading: true });
         session.getState().checking();
         try {
-          const user = await getMe();
+          const { user } = await getSession();
+          if (!user) {
+            signOut();
+            return;
+          }
           session.getState().signedIn(user);
           set({ loading: false });
         } catch {

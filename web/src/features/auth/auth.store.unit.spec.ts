@@ -122,9 +122,9 @@ describe('auth store: sign-in with an e-mailed link', () => {
 });
 
 describe('auth store: status check', () => {
-  it('takes the body of GET /v1/me as the user', async () => {
+  it('takes the user of GET /v1/session', async () => {
     const user = aUser({ is_admin: true });
-    const calls = stubFetch({ status: 200, body: user });
+    const calls = stubFetch({ status: 200, body: { user } });
     const { store, session, stateOf } = setup();
 
     const pending = store.getState().checkStatus();
@@ -132,13 +132,26 @@ describe('auth store: status check', () => {
     expect(session.getState().loading).toBe(true);
     await pending;
 
-    expect(calls[0]).toMatchObject({ url: '/v1/me', method: 'GET', credentials: 'include' });
+    expect(calls[0]).toMatchObject({ url: '/v1/session', method: 'GET', credentials: 'include' });
     expect(stateOf()).toMatchObject({ loading: false, isAuthenticated: true, user });
     expect(session.getState().loading).toBe(false);
   });
 
+  it('resets to the signed-out initial state when nobody is signed in', async () => {
+    stubFetch({ status: 200, body: { user: null } });
+    const { store, signIn, stateOf, credits } = setup();
+    signIn(aUser());
+    store.setState({ error: { message: 'x' }, success: true });
+
+    await store.getState().checkStatus();
+
+    expect(stateOf()).toEqual(signedOut);
+    expect(store.getState().loading).toBe(false);
+    expect(credits.getState()).toMatchObject({ userId: null, balance: 0 });
+  });
+
   it('resets to the signed-out initial state on failure', async () => {
-    stubFetch({ status: 401, body: { message: 'Unauthorized' } });
+    stubFetch({ status: 503, body: { message: 'Unavailable' } });
     const { store, signIn, stateOf, credits } = setup();
     signIn(aUser());
     store.setState({ error: { message: 'x' }, success: true });

@@ -18,6 +18,8 @@ describe('the dashboard, its files, and addresses that are not pages', () => {
     mkdirSync(path.join(dist, 'assets'));
     writeFileSync(path.join(dist, 'index.html'), `<!doctype html><html><body>${INDEX_MARK}</body></html>`);
     writeFileSync(path.join(dist, 'assets', 'index-Ab12Cd34.js'), 'console.log(1);');
+    // The stamp `npm start` keeps of the build's inputs (scripts/web-build-stamp.js).
+    writeFileSync(path.join(dist, '.build-inputs'), 'f'.repeat(64));
     stack = await startTestStack({ webDist: dist, role: 'api' });
   });
   afterAll(async () => {
@@ -146,6 +148,27 @@ describe('the dashboard, its files, and addresses that are not pages', () => {
     expect((await request('/favicon.svg')).headers.get('content-type')).toContain('image/svg+xml');
     expect((await request('/assets/index-Ab12Cd34.js')).status).toBe(200);
     expect((await request('/docs/json')).status).toBe(200);
+  });
+
+  it('answers a page compressed as the client accepts (brotli, else gzip, else none), and says it varies so', async () => {
+    for (const [accept, expected] of [
+      ['gzip, deflate, br', 'br'],
+      ['gzip', 'gzip'],
+      ['br;q=0, gzip;q=0.5', 'gzip'],
+      ['identity', null],
+    ] as const) {
+      const res = await fetch(`${stack.baseUrl}/login`, { headers: { 'accept-encoding': accept } });
+      expect(res.status, accept).toBe(200);
+      expect(res.headers.get('content-encoding'), accept).toBe(expected);
+      expect(res.headers.get('vary'), accept).toMatch(/accept-encoding/i);
+      expect(await res.text(), accept).toContain(INDEX_MARK);
+    }
+  });
+
+  it('serves no dotfile of the build (its stamp of inputs): a plain 404', async () => {
+    const res = await request('/.build-inputs');
+    expect(res.status).toBe(404);
+    expect(await res.text()).toBe('Not Found');
   });
 
   it('asks crawlers to keep out of the shared links, the dashboard and the API, and lets them read the sign-in', () => {

@@ -1,5 +1,6 @@
 import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
+import { brotliCompressSync, constants as zlib, gzipSync } from 'node:zlib';
 import { couldBePagePath, isPagePath } from '@seatlink/contracts';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 
@@ -38,7 +39,19 @@ export function kindOfUnknownPath(url: string): UnknownPathKind {
  * server's own (`/metrics`, `/docs/…`, anything with a dot) a plain 404 rather than a page that would claim it.
  */
 export class WebApp {
-  private constructor(private readonly indexHtml: string) {}
+  /** index.html as sent, compressed once at start: the answer to a page goes through no compression hook. */
+  private readonly encoded: Record<PageEncoding, Buffer>;
+
+  private constructor(indexHtml: string) {
+    const html = Buffer.from(indexHtml, 'utf8');
+    this.encoded = {
+      br: brotliCompressSync(html, {
+        params: { [zlib.BROTLI_PARAM_QUALITY]: 11, [zlib.BROTLI_PARAM_MODE]: zlib.BROTLI_MODE_TEXT },
+      }),
+      gzip: gzipSync(html, { level: 9 }),
+      identity: html,
+    };
+  }
 
   /** The web app built in `webDist`; null when there is none (an API without the dashboard). */
   static load(webDist: string | null): WebApp | null {
@@ -54,14 +67,32 @@ export class WebApp {
     if (kind === 'api') return false;
     const read = request.method === 'GET' || request.method === 'HEAD';
     if (read && (kind === 'page' || kind === 'unknown-page')) {
+      const encoding = pageEncoding(request.headers['accept-encoding']);
+      if (encoding !== 'identity') void reply.header('content-encoding', encoding);
       void reply
         .status(kind === 'page' ? 200 : 404)
         .header('cache-control', 'no-cache')
+        .header('vary', 'Accept-Encoding')
         .type('text/html; charset=utf-8')
-        .send(this.indexHtml);
+        .send(this.encoded[encoding]);
       return true;
     }
     void reply.status(404).type('text/plain; charset=utf-8').send('Not Found');
     return true;
   }
+}
+
+type PageEncoding = 'br' | 'gzip' | 'identity';
+
+/** The encoding of a page's answer the client accepts: brotli, else gzip, else none (`q=0` refuses one). */
+export function pageEncoding(acceptEncoding: string | string[] | undefined): PageEncoding {
+  const accepted = new Set<string>();
+  for (const part of [acceptEncoding ?? ''].flat().join(',').split(',')) {
+    const [name = '', ...params] = part.split(';').map((p) => p.trim().toLowerCase());
+    const q = params.find((p) => p.startsWith('q='));
+    if (name && !(q && Number(q.slice(2)) === 0)) accepted.add(name);
+  }
+  if (accepted.has('br')) return 'br';
+  if (accepted.has('gzip') || accepted.has('*')) return 'gzip';
+  return 'identity';
 }

@@ -21,6 +21,7 @@ import {
   loginRequestSchema,
   type PublicConfig,
   QueueName,
+  type SessionResponse,
   SIGN_IN_LINK_SENT,
   type TokenRequest,
   tokenRequestSchema,
@@ -222,6 +223,18 @@ export class AuthController {
   @Get('me')
   me(@CurrentUser() user: User): User {
     return user;
+  }
+
+  /**
+   * Who is signed in, for the dashboard's status check at start: the user, or null for a visitor, an ended or expired
+   * session and a banned account (whose sessions end, as at any call). Always 200: a visitor's browser logs no failed
+   * request for a question whose answer "nobody" is no error.
+   */
+  @Public()
+  @Get('session')
+  async session(@Req() request: FastifyRequest): Promise<SessionResponse> {
+    const admitted = await this.policy.authenticate(request.cookies[SESSION_COOKIE]);
+    return { user: admitted.ok ? admitted.user : null };
   }
 
   /**

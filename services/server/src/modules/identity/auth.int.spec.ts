@@ -5,7 +5,7 @@ import { ReadModelWaiter } from '../../infra/subscriptions/read-model-waiter.js'
 import { ApiClient, startTestStack, type TestStack } from '../../testing/test-app.js';
 import { RegisterUserCommand } from './register-user.command.js';
 
-describe('POST /v1/auth, GET /v1/me, POST /v1/logout', () => {
+describe('POST /v1/auth, GET /v1/me, GET /v1/session, POST /v1/logout', () => {
   let stack: TestStack;
   beforeAll(async () => {
     stack = await startTestStack({ redis: false });
@@ -98,6 +98,28 @@ describe('POST /v1/auth, GET /v1/me, POST /v1/logout', () => {
     const res = await new ApiClient(stack.baseUrl).request('GET', '/v1/me');
     expect(res.status).toBe(401);
     expect(res.body.message).toBe('Not authenticated');
+  });
+
+  it('answers GET /v1/session 200 always: the user while signed in, null for a visitor and after logout', async () => {
+    const visitor = await new ApiClient(stack.baseUrl).request('GET', '/v1/session');
+    expect(visitor.status).toBe(200);
+    expect(visitor.body).toEqual({ user: null });
+    expect(visitor.setCookie).toEqual([]);
+
+    const client = new ApiClient(stack.baseUrl);
+    const login = await client.login('user@seatlink.test', 'User1234!');
+    const signedIn = await client.request('GET', '/v1/session');
+    expect(signedIn.status).toBe(200);
+    expect(signedIn.body).toEqual({ user: (await client.request('GET', '/v1/me')).body });
+    expect((signedIn.body.user as User).email).toBe((login.body.user as User).email);
+
+    const ended = client.sessionCookie;
+    await client.request('POST', '/v1/logout');
+    const after = await fetch(`${stack.baseUrl}/v1/session`, { headers: { cookie: ended } });
+    expect(after.status).toBe(200);
+    expect(await after.json()).toEqual({ user: null });
+    const forged = await fetch(`${stack.baseUrl}/v1/session`, { headers: { cookie: 'seatlink_session=forged' } });
+    expect(await forged.json()).toEqual({ user: null });
   });
 
   it('ends the session at logout: the old cookie no longer works', async () => {

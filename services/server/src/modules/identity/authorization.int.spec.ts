@@ -243,6 +243,20 @@ describe('who may call what: every route for a visitor, a user, a banned user an
     },
     { route: 'GET /v1/config', access: 'public', ok: 200, call: (c) => send(c, 'GET', '/v1/config') },
     {
+      route: 'GET /v1/session',
+      access: 'public',
+      ok: 200,
+      // Who is signed in: the banned user is nobody (the ban ended their sessions), as is a visitor.
+      call: async (c, caller) => {
+        const res = await send(c, 'GET', '/v1/session');
+        const user = res.body.user as User | null;
+        expect(user?.email ?? null).toBe(
+          caller === 'user' ? 'user@seatlink.test' : caller === 'admin' ? 'admin@seatlink.test' : null,
+        );
+        return res;
+      },
+    },
+    {
       route: 'POST /v1/auth',
       access: 'public',
       ok: 200,
