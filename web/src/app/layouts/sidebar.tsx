@@ -12,6 +12,7 @@ import {
   ShieldIcon,
   TicketIcon,
   UsersIcon,
+  WalletIcon,
 } from '../../components/ui/icons';
 import { useLogout } from '../../features/auth/use-logout';
 import { useSessionStore } from '../../lib/session.store';
@@ -91,6 +92,9 @@ export function Sidebar({ onNavigate }: { onNavigate?: () => void }) {
                 </NavItem>
                 <NavItem to="/admin/invites" icon={<KeyIcon />} onNavigate={onNavigate} nested>
                   Invites
+                </NavItem>
+                <NavItem to="/admin/accounts" icon={<WalletIcon />} onNavigate={onNavigate} nested>
+                  All Accounts
                 </NavItem>
                 <NavItem to="/admin/duplicate-tickets" icon={<CopyIcon />} onNavigate={onNavigate} nested>
                   Duplicate Tickets
