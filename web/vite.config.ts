@@ -1,14 +1,48 @@
+import { createHash } from 'node:crypto';
+import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import tailwindcss from '@tailwindcss/vite';
 import react from '@vitejs/plugin-react';
-import { defineConfig } from 'vite';
+import { defineConfig, type Plugin } from 'vite';
+
+const THEME_BOOT = '/src/theme-boot.js';
+
+/**
+ * src/theme-boot.js sets the theme before the first paint, from a classic script that index.html loads first (the
+ * page's Content-Security-Policy allows no inline script). The build emits it as an asset named by its content's hash,
+ * cached for a year like the others, and points index.html's tag at it; the dev server serves the source.
+ */
+function themeBoot(): Plugin {
+  const read = () => readFileSync(fileURLToPath(new URL(`.${THEME_BOOT}`, import.meta.url)));
+  const fileName = (code: Buffer) =>
+    `assets/theme-boot-${createHash('sha256').update(code).digest('base64url').slice(0, 10)}.js`;
+  let build = false;
+  let base = '/';
+  return {
+    name: 'seatlink-theme-boot',
+    configResolved(config) {
+      build = config.command === 'build';
+      base = config.base;
+    },
+    transformIndexHtml: {
+      order: 'pre',
+      // `vite-ignore`: Vite leaves the tag as it is (it bundles only module scripts) and drops the attribute.
+      handler: (html) =>
+        build ? html.replace(`src="${THEME_BOOT}"`, `src="${base}${fileName(read())}" vite-ignore`) : html,
+    },
+    generateBundle() {
+      const code = read();
+      this.emitFile({ type: 'asset', fileName: fileName(code), source: code });
+    },
+  };
+}
 
 // The API (and its socket.io gateway) runs on port 3000 in development; in production the server serves web/dist
 // itself, so every call goes to the same origin.
 const apiTarget = process.env.VITE_DEV_API_TARGET ?? 'http://localhost:3000';
 
 export default defineConfig({
-  plugins: [react(), tailwindcss()],
+  plugins: [react(), tailwindcss(), themeBoot()],
   resolve: {
     alias: {
       // Read the shared contracts from source, so `vite` works without building them first.

@@ -29,6 +29,8 @@ test.describe('the mobile drawer (SPEC.md §2 "Sidebar and frame")', () => {
       drawer.getByRole('link', { name: 'Invites' }),
       drawer.getByRole('link', { name: 'All Accounts' }),
       drawer.getByRole('link', { name: 'Duplicate Tickets' }),
+      // The theme switch: one stop, its chosen option (System unless another was chosen).
+      drawer.getByRole('radio', { name: 'System' }),
       drawer.getByRole('button', { name: 'Logout' }),
       close,
     ];

@@ -14,6 +14,7 @@ import {
   UsersIcon,
   WalletIcon,
 } from '../../components/ui/icons';
+import { ThemeSwitch } from '../../components/ui/theme-switch';
 import { useLogout } from '../../features/auth/use-logout';
 import { useSessionStore } from '../../lib/session.store';
 
@@ -106,6 +107,7 @@ export function Sidebar({ onNavigate }: { onNavigate?: () => void }) {
       </nav>
 
       <div className="border-t border-slate-200 p-4">
+        <ThemeSwitch className="mb-3" />
         <p className="truncate text-sm font-medium text-slate-700" data-testid="user-email" title={user?.email}>
           {user?.email}
         </p>
