@@ -25,7 +25,7 @@ export function ThemeSwitch({ className }: { className?: string }) {
           <label
             key={value}
             className={cx(
-              'cursor-pointer rounded-md px-2.5 py-1 text-xs font-medium',
+              'relative cursor-pointer rounded-md px-2.5 py-1 text-xs font-medium',
               'has-focus-visible:outline-2 has-focus-visible:outline-indigo-600',
               choice === value
                 ? 'bg-white text-indigo-700 shadow-sm ring-1 ring-slate-300 ring-inset'
@@ -38,7 +38,8 @@ export function ThemeSwitch({ className }: { className?: string }) {
               value={value}
               checked={choice === value}
               onChange={() => setThemeChoice(value)}
-              className="sr-only"
+              // Over the whole label, unseen: a click or tap anywhere on the option lands on the radio itself.
+              className="absolute inset-0 m-0 cursor-pointer appearance-none opacity-0"
             />
             {label}
           </label>

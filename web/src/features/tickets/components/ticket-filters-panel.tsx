@@ -66,11 +66,16 @@ export function FiltersToggle({
       <FilterIcon className="h-4 w-4" />
       Filters
       {active > 0 ? (
-        <span className="rounded-full bg-indigo-600 px-1.5 text-xs text-white" data-testid="filters-active">
-          <span className="sr-only">(</span>
-          {active}
-          <span className="sr-only"> set)</span>
-        </span>
+        <>
+          <span
+            className="rounded-full bg-indigo-600 px-1.5 text-xs text-white"
+            aria-hidden="true"
+            data-testid="filters-active"
+          >
+            {active}
+          </span>
+          <span className="sr-only"> ({active} set)</span>
+        </>
       ) : null}
       <ChevronIcon className={cx('h-4 w-4 transition-transform', open && 'rotate-180')} />
     </button>
