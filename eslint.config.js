@@ -120,6 +120,11 @@ export default tseslint.config(
     plugins: { 'react-hooks': reactHooks },
     rules: reactHooks.configs.recommended.rules,
   },
+  // The classic script index.html runs before the first paint: a browser script, not a module.
+  {
+    files: ['web/src/theme-boot.js'],
+    languageOptions: { sourceType: 'script', globals: { ...globals.browser } },
+  },
   ...featureBoundaries,
   {
     files: ['web/src/app/**/*.{ts,tsx}', 'web/src/main.tsx'],

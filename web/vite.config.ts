@@ -1,8 +1,42 @@
+import { createHash } from 'node:crypto';
+import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import tailwindcss from '@tailwindcss/vite';
 import react from '@vitejs/plugin-react';
-import { defineConfig, loadEnv } from 'vite';
+import { defineConfig, loadEnv, type Plugin } from 'vite';
 import { inlineEntryCss, preloadSessionCheck } from './vite.page-speed';
+
+const THEME_BOOT = '/src/theme-boot.js';
+
+/**
+ * src/theme-boot.js sets the theme before the first paint, from a classic script that index.html loads first (the
+ * page's Content-Security-Policy allows no inline script). The build emits it as an asset named by its content's hash,
+ * cached for a year like the others, and points index.html's tag at it; the dev server serves the source.
+ */
+function themeBoot(): Plugin {
+  const read = () => readFileSync(fileURLToPath(new URL(`.${THEME_BOOT}`, import.meta.url)));
+  const fileName = (code: Buffer) =>
+    `assets/theme-boot-${createHash('sha256').update(code).digest('base64url').slice(0, 10)}.js`;
+  let build = false;
+  let base = '/';
+  return {
+    name: 'seatlink-theme-boot',
+    configResolved(config) {
+      build = config.command === 'build';
+      base = config.base;
+    },
+    transformIndexHtml: {
+      order: 'pre',
+      // `vite-ignore`: Vite leaves the tag as it is (it bundles only module scripts) and drops the attribute.
+      handler: (html) =>
+        build ? html.replace(`src="${THEME_BOOT}"`, `src="${base}${fileName(read())}" vite-ignore`) : html,
+    },
+    generateBundle() {
+      const code = read();
+      this.emitFile({ type: 'asset', fileName: fileName(code), source: code });
+    },
+  };
+}
 
 // The API (and its socket.io gateway) runs on port 3000 in development; in production the server serves web/dist
 // itself, so every call goes to the same origin.
@@ -13,7 +47,7 @@ export default defineConfig(({ mode }) => {
   const webDir = fileURLToPath(new URL('.', import.meta.url));
   const apiBase = (loadEnv(mode, webDir, 'VITE_').VITE_API_URL ?? '').replace(/\/+$/, '');
   return {
-    plugins: [react(), tailwindcss(), inlineEntryCss(), preloadSessionCheck(apiBase)],
+    plugins: [react(), tailwindcss(), themeBoot(), inlineEntryCss(), preloadSessionCheck(apiBase)],
     resolve: {
       alias: [
         // Read the shared contracts from source, so `vite` works without building them first.

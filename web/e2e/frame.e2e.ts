@@ -23,11 +23,14 @@ test.describe('the mobile drawer (SPEC.md §2 "Sidebar and frame")', () => {
     // Tab walks the drawer's controls in order and wraps round to the first; the page behind is out of reach.
     const order = [
       drawer.getByRole('link', { name: 'Tickets', exact: true }),
-      drawer.getByRole('link', { name: 'Accounts' }),
+      drawer.getByRole('link', { name: 'Accounts', exact: true }),
       drawer.getByRole('button', { name: 'Admin' }),
       drawer.getByRole('link', { name: 'Users' }),
       drawer.getByRole('link', { name: 'Invites' }),
+      drawer.getByRole('link', { name: 'All Accounts' }),
       drawer.getByRole('link', { name: 'Duplicate Tickets' }),
+      // The theme switch: one stop, its chosen option (System unless another was chosen).
+      drawer.getByRole('radio', { name: 'System' }),
       drawer.getByRole('button', { name: 'Logout' }),
       close,
     ];

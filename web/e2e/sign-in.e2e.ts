@@ -133,7 +133,9 @@ test.describe('sign in and out', () => {
     expect(errors).toEqual([]);
   });
 
-  test('shows the Admin group with Users, Invites and Duplicate Tickets to an admin', async ({ page }) => {
+  test('shows the Admin group with Users, Invites, All Accounts and Duplicate Tickets to an admin', async ({
+    page,
+  }) => {
     await signIn(page, demo.admin);
     // The Admin group is collapsible: closing hides its links, opening shows them.
     const group = page.getByRole('button', { name: 'Admin' });
@@ -146,6 +148,7 @@ test.describe('sign in and out', () => {
     await expect(page).toHaveURL(/\/admin\/users$/);
     await expect(page.getByRole('link', { name: 'Invites' })).toBeVisible();
     await expect(page.getByRole('link', { name: 'Duplicate Tickets' })).toBeVisible();
+    await expect(page.getByRole('link', { name: 'All Accounts' })).toHaveAttribute('href', '/admin/accounts');
     await expect(page.getByTestId('users-table')).toBeVisible();
     await userRowOnAdminPage(page, demo.user.email);
     await expectNoA11yViolations(page, 'admin users');

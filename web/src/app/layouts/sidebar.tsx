@@ -12,7 +12,9 @@ import {
   ShieldIcon,
   TicketIcon,
   UsersIcon,
+  WalletIcon,
 } from '../../components/ui/icons';
+import { ThemeSwitch } from '../../components/ui/theme-switch';
 import { useLogout } from '../../features/auth/use-logout';
 import { useSessionStore } from '../../lib/session.store';
 
@@ -92,6 +94,9 @@ export function Sidebar({ onNavigate }: { onNavigate?: () => void }) {
                 <NavItem to="/admin/invites" icon={<KeyIcon />} onNavigate={onNavigate} nested>
                   Invites
                 </NavItem>
+                <NavItem to="/admin/accounts" icon={<WalletIcon />} onNavigate={onNavigate} nested>
+                  All Accounts
+                </NavItem>
                 <NavItem to="/admin/duplicate-tickets" icon={<CopyIcon />} onNavigate={onNavigate} nested>
                   Duplicate Tickets
                 </NavItem>
@@ -102,6 +107,7 @@ export function Sidebar({ onNavigate }: { onNavigate?: () => void }) {
       </nav>
 
       <div className="border-t border-slate-200 p-4">
+        <ThemeSwitch className="mb-3" />
         <p className="truncate text-sm font-medium text-slate-700" data-testid="user-email" title={user?.email}>
           {user?.email}
         </p>

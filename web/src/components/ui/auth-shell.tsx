@@ -1,6 +1,7 @@
 import type { ReactNode } from 'react';
 import { Brand } from './brand';
 import { cx } from './cx';
+import { ThemeSwitch } from './theme-switch';
 
 export interface AuthShellProps {
   title: string;
@@ -26,6 +27,7 @@ export function AuthShell({ title, subtitle, children, footer, top, size = 'sm' 
         </div>
         <div className="rounded-2xl border border-slate-200 bg-white p-6 shadow-sm">{children}</div>
         {footer ? <div className="mt-6 text-center text-sm text-slate-500">{footer}</div> : null}
+        <ThemeSwitch className="mx-auto mt-8 w-fit" />
       </div>
     </main>
   );

@@ -13,7 +13,11 @@ export interface DataTableProps<T> {
   renderRow: (row: T) => ReactNode;
 }
 
-/** A table with its error, first-load and empty states. */
+/**
+ * A table with its error, first-load and empty states. On a phone each row is a card (`stack-table`, index.css): rows
+ * give their cells a `data-label` (the column's name, written above the value) and `stack-full` for the card's whole
+ * width.
+ */
 export function DataTable<T>({ columns, rows, loading, error, emptyText, testIdPrefix, renderRow }: DataTableProps<T>) {
   const message = (content: ReactNode, testId?: string) => (
     <tr>
@@ -46,7 +50,7 @@ export function DataTable<T>({ columns, rows, loading, error, emptyText, testIdP
     // widening the page.
     <div className="relative overflow-x-auto rounded-xl border border-slate-200 bg-white shadow-sm">
       <table
-        className="min-w-full divide-y divide-slate-200 text-sm"
+        className="stack-table min-w-full divide-y divide-slate-200 text-sm"
         data-testid={`${testIdPrefix}-table`}
         aria-busy={loading}
       >

@@ -31,7 +31,8 @@ function AccountTickets({ account }: { account: AdminAccount }) {
       role="region"
       aria-label={`Tickets of ${account.email}`}
     >
-      <table className="min-w-full text-sm" data-testid="admin-account-tickets">
+      {/* On a phone each ticket is a card: its event and status, then section, row and seat side by side. */}
+      <table className="stack-table min-w-full text-sm [--stack-columns:3]" data-testid="admin-account-tickets">
         <caption className="sr-only">Tickets of {account.email}</caption>
         <thead className="bg-slate-50">
           <tr>
@@ -49,13 +50,19 @@ function AccountTickets({ account }: { account: AdminAccount }) {
         <tbody className="divide-y divide-slate-100">
           {tickets.map((ticket) => (
             <tr key={ticket.id} data-testid="admin-account-ticket">
-              <td className="max-w-72 truncate px-4 py-2 text-slate-900" title={ticket.event_name}>
+              <td className="max-w-72 truncate px-4 py-2 text-slate-900 max-md:col-span-2" title={ticket.event_name}>
                 {ticket.event_name}
               </td>
-              <td className="px-4 py-2 whitespace-nowrap text-slate-700">{ticket.section || 'N/A'}</td>
-              <td className="px-4 py-2 whitespace-nowrap text-slate-700">{ticket.row || 'N/A'}</td>
-              <td className="px-4 py-2 whitespace-nowrap text-slate-700">{ticket.seat || 'N/A'}</td>
-              <td className="px-4 py-2 whitespace-nowrap">
+              <td className="px-4 py-2 whitespace-nowrap text-slate-700" data-label="Section">
+                {ticket.section || 'N/A'}
+              </td>
+              <td className="px-4 py-2 whitespace-nowrap text-slate-700" data-label="Row">
+                {ticket.row || 'N/A'}
+              </td>
+              <td className="px-4 py-2 whitespace-nowrap text-slate-700" data-label="Seat">
+                {ticket.seat || 'N/A'}
+              </td>
+              <td className="px-4 py-2 whitespace-nowrap max-md:col-start-3 max-md:row-start-1 max-md:text-right">
                 {ticket.is_distributed ? (
                   <Badge tone="green">Distributed</Badge>
                 ) : (

@@ -1,9 +1,10 @@
-import { useMemo, type ReactNode } from 'react';
+import { useMemo, useState, type ReactNode } from 'react';
 import { PageHeader } from '../../components/ui/page-header';
 import { useCreditsStore } from '../../lib/credits.store';
 import { useMediaQuery } from '../../lib/use-media-query';
 import { BulkDistribution } from './components/bulk-distribution';
 import { TicketFiltersBar } from './components/ticket-filters-bar';
+import { FiltersToggle, TicketFiltersPanel } from './components/ticket-filters-panel';
 import { TicketProblems } from './components/ticket-problems';
 import { TicketsCount } from './components/tickets-count';
 import { TicketsStatsRow } from './components/tickets-stats-row';
@@ -26,31 +27,39 @@ export function TicketsOverviewPage({ topUp }: { topUp?: ReactNode } = {}) {
   useLiveTickets();
   const balance = useCreditsStore((s) => s.balance);
   const view = useTicketsStore((s) => s.view);
-  const anySelected = useTicketsStore((s) => s.selectedIds.size > 0);
   const { setFilters, setView } = useTicketsStore.getState();
   const { tickets, filters, shown, events, accountChoices, filtered } = useFilteredTickets();
   const stats = useMemo(() => computeTicketStats(tickets), [tickets]);
   const smallScreen = useMediaQuery(SMALL_SCREEN);
+  // On a phone the filters are behind one control, so the first ticket shows on the first screen.
+  const [filtersOpen, setFiltersOpen] = useState(false);
+  const filtersPanel = (
+    <TicketFiltersPanel hidden={smallScreen && !filtersOpen} className={smallScreen ? 'mb-4' : 'mt-8'}>
+      <TicketFiltersBar filters={filters} accounts={accountChoices} events={events} onChange={setFilters} />
+    </TicketFiltersPanel>
+  );
 
   return (
     <>
       <PageHeader title="Tickets Overview" subtitle="Tickets can take up to 15 minutes to appear after syncing." />
       <TicketsStatsRow balance={balance} stats={stats} topUp={topUp} />
 
-      <section aria-label="Filters" className="mt-8 rounded-xl border border-slate-200 bg-white p-4 shadow-sm">
-        <TicketFiltersBar filters={filters} accounts={accountChoices} events={events} onChange={setFilters} />
-      </section>
+      {smallScreen ? null : filtersPanel}
 
       <div className="mt-4 mb-4 flex min-h-9 flex-wrap items-center justify-between gap-3">
         <TicketsCount shown={shown.length} filtered={filtered} />
-        {smallScreen ? null : <ViewToggle view={view} onChange={setView} />}
+        {smallScreen ? (
+          <FiltersToggle open={filtersOpen} onToggle={() => setFiltersOpen((open) => !open)} filters={filters} />
+        ) : (
+          <ViewToggle view={view} onChange={setView} />
+        )}
       </div>
+      {smallScreen ? filtersPanel : null}
 
       <TicketProblems />
-      <div className={anySelected ? 'pb-36 sm:pb-24' : undefined}>
-        <TicketsView shown={shown} view={smallScreen ? 'grid' : view} filtered={filtered} />
-      </div>
+      <TicketsView shown={shown} view={smallScreen ? 'grid' : view} filtered={filtered} />
 
+      {/* In the flow after the tickets (sticky at the bottom): it never covers the last of them. */}
       <BulkDistribution />
     </>
   );

@@ -79,9 +79,9 @@ function ChecklistHeader<T extends string>({
   );
 }
 
-function IdCell({ value, testId }: { value: string | null; testId: string }) {
+function IdCell({ value, label, testId }: { value: string | null; label: string; testId: string }) {
   return (
-    <td className="px-3 py-2.5">
+    <td className="px-3 py-2.5" data-label={label}>
       {value ? (
         <span className="block truncate font-mono text-xs text-slate-700" title={value} data-testid={testId}>
           {value}
@@ -107,7 +107,7 @@ const TEXT_COLUMNS = [
 /**
  * The audit table (SPEC.md §2): Event Time, Status, Event Type, Ticket ID, Distribution ID, IP Address and Details;
  * each of the first six headers has its filter in a popover. The list's error, first load and empty state show in
- * its body, so the filters stay at hand.
+ * its body, so the filters stay at hand. On a phone each entry is a card, under the headers as a row of filter chips.
  */
 export function AuditTable({
   audits,
@@ -153,13 +153,13 @@ export function AuditTable({
   } else {
     body = audits.map((entry) => (
       <tr key={entry.id} data-testid="audit-row" data-entry-id={entry.id} className="hover:bg-slate-50">
-        <td className="px-3 py-2.5 whitespace-nowrap text-slate-700" data-testid="audit-time">
+        <td className="px-3 py-2.5 whitespace-nowrap text-slate-700" data-label="Event Time" data-testid="audit-time">
           {formatDateTime(entry.created_at)}
         </td>
-        <td className="px-3 py-2.5" data-testid="audit-status">
+        <td className="px-3 py-2.5" data-label="Status" data-testid="audit-status">
           <Badge tone={entry.event_data.status === 'SUCCESS' ? 'green' : 'red'}>{entry.event_data.status}</Badge>
         </td>
-        <td className="px-3 py-2.5">
+        <td className="px-3 py-2.5" data-label="Event Type">
           <div className="flex flex-wrap items-center gap-1.5">
             <span className="whitespace-nowrap text-slate-800" data-testid="audit-type">
               {AUDIT_EVENT_TYPES[entry.event_type]}
@@ -171,12 +171,12 @@ export function AuditTable({
             ) : null}
           </div>
         </td>
-        <IdCell value={entry.event_data.ticket_id} testId="audit-ticket" />
-        <IdCell value={entry.event_data.distribution_id} testId="audit-distribution" />
-        <td className="px-3 py-2.5 whitespace-nowrap text-slate-700" data-testid="audit-ip">
+        <IdCell value={entry.event_data.ticket_id} label="Ticket ID" testId="audit-ticket" />
+        <IdCell value={entry.event_data.distribution_id} label="Distribution ID" testId="audit-distribution" />
+        <td className="px-3 py-2.5 whitespace-nowrap text-slate-700" data-label="IP Address" data-testid="audit-ip">
           {entry.metadata.ip_address ?? '—'}
         </td>
-        <td className="px-3 py-2.5 whitespace-nowrap">
+        <td className="stack-full px-3 py-2.5 whitespace-nowrap">
           <Button size="sm" variant="secondary" onClick={() => onDetails(entry)}>
             View Details
           </Button>
@@ -188,7 +188,7 @@ export function AuditTable({
   return (
     <div className="relative overflow-x-auto rounded-xl border border-slate-200 bg-white shadow-sm">
       <table
-        className="w-full min-w-[58rem] table-fixed divide-y divide-slate-200 text-sm"
+        className="stack-table stack-table-filters w-full min-w-[58rem] table-fixed divide-y divide-slate-200 text-sm"
         aria-busy={loading}
         aria-label="Audit log"
         data-testid="audits-table"

@@ -58,25 +58,30 @@ function InviteRow({ invite }: { invite: InviteCode }) {
           {invite.code}
         </code>
       </td>
-      <td className="px-3 py-3 whitespace-nowrap">
+      <td className="px-3 py-3 whitespace-nowrap" data-label="Usage">
         <UsageBar used={invite.used} maxUses={invite.max_uses} label={`Usage of ${invite.code}`} />
       </td>
-      <td className="px-3 py-3 whitespace-nowrap" data-testid="invite-status">
+      <td className="px-3 py-3 whitespace-nowrap" data-label="Status" data-testid="invite-status">
         <Badge tone={statusTones[status]}>{status}</Badge>
       </td>
       {/* The date chosen in the form: the last day the code works. The exact instant is in the tooltip. */}
       <td
         className="px-3 py-3 whitespace-nowrap text-slate-600"
+        data-label="Expires"
         data-testid="invite-expires"
         title={`Stops working at ${formatDateTime(invite.expires_at)}`}
       >
         {formatDate(lastDay, { timeZone: 'UTC' })}
       </td>
-      <td className="px-3 py-3 whitespace-nowrap text-slate-600" title={formatDateTime(invite.created_at)}>
+      <td
+        className="px-3 py-3 whitespace-nowrap text-slate-600"
+        data-label="Created"
+        title={formatDateTime(invite.created_at)}
+      >
         {formatDate(invite.created_at)}
       </td>
-      <td className="px-3 py-2 whitespace-nowrap">
-        <div className="flex items-center gap-2">
+      <td className="stack-full px-3 py-2 whitespace-nowrap">
+        <div className="flex flex-wrap items-center gap-2">
           <Button size="sm" variant="secondary" title="Copy the code" onClick={() => void copyCode(invite.code)}>
             Copy
           </Button>

@@ -22,7 +22,7 @@ function fullName(user: User): string {
 /**
  * The admin users table; a row click opens that user's audit log (SPEC.md §2). Sized to show every action without
  * scrolling in the 960 px the frame leaves at a 1280 px window (long addresses are cut short, whole in their tooltip);
- * narrower, the table scrolls inside its own box, never the page.
+ * narrower, the table scrolls inside its own box, never the page; on a phone each user is a card.
  */
 export function UsersTable({ users, loading, error }: UsersTableProps) {
   const navigate = useNavigate();
@@ -55,7 +55,7 @@ export function UsersTable({ users, loading, error }: UsersTableProps) {
           onKeyDown={(event) => onRowKeyDown(event, user)}
           className="cursor-pointer hover:bg-slate-50 focus-visible:bg-indigo-50 focus-visible:outline-none"
         >
-          <td className="px-3 py-2 whitespace-nowrap">
+          <td className="stack-full px-3 py-2 whitespace-nowrap">
             <div className="flex items-center gap-2 font-medium text-slate-900">
               {/* A real link to the audit log too: it opens in a new tab, and reads as a link. */}
               <Link
@@ -74,17 +74,23 @@ export function UsersTable({ users, loading, error }: UsersTableProps) {
               {fullName(user)}
             </div>
           </td>
-          <td className="px-3 py-3 whitespace-nowrap text-slate-900 tabular-nums" data-testid="user-balance">
+          <td
+            className="px-3 py-3 whitespace-nowrap text-slate-900 tabular-nums"
+            data-label="Balance"
+            data-testid="user-balance"
+          >
             {formatCredits(user.balance)}
           </td>
-          <td className="px-3 py-3 whitespace-nowrap" data-testid="user-status">
+          <td className="px-3 py-3 whitespace-nowrap" data-label="Status" data-testid="user-status">
             {user.is_banned ? <Badge tone="red">Banned</Badge> : <Badge tone="green">Active</Badge>}
           </td>
-          <td className="px-3 py-3 whitespace-nowrap text-slate-600">{formatDate(user.created_at)}</td>
-          <td className="px-3 py-2 whitespace-nowrap">
+          <td className="px-3 py-3 whitespace-nowrap text-slate-600" data-label="Created">
+            {formatDate(user.created_at)}
+          </td>
+          <td className="stack-full px-3 py-2 whitespace-nowrap" data-label="Credits">
             <SetCreditsForm user={user} />
           </td>
-          <td className="px-3 py-2 whitespace-nowrap">
+          <td className="stack-full px-3 py-2 whitespace-nowrap">
             <UserActions user={user} />
           </td>
         </tr>

@@ -13,7 +13,9 @@ export interface DistributeBarProps {
 /**
  * The bottom bar of a selection (SPEC.md §2): how many are ticked, a way to untick them, and the distribute button
  * ('Distribute', 'Generate Link', 'Generate Links'). Why the button is disabled is written beside it, not only in its
- * tooltip, so touch and keyboard users read it too.
+ * tooltip, so touch and keyboard users read it too. It sits in the page's flow after the tickets, stuck to the bottom
+ * of the window while they scroll under it: at the end of the page it stands below the last of them, never over it
+ * (its negative margins take it to the edges of the page's padding).
  */
 export function DistributeBar({ selectedCount, button, onDistribute, onClear }: DistributeBarProps) {
   const reasonId = useId();
@@ -21,10 +23,10 @@ export function DistributeBar({ selectedCount, button, onDistribute, onClear }: 
   return (
     <section
       aria-label="Selected tickets"
-      className="fixed inset-x-0 bottom-0 z-20 border-t border-slate-200 bg-white/95 shadow-[0_-4px_12px_rgba(15,23,42,0.08)] backdrop-blur md:left-64"
+      className="sticky bottom-0 z-20 -mx-4 mt-4 -mb-6 border-t border-slate-200 bg-white/95 shadow-[0_-4px_12px_rgba(15,23,42,0.08)] backdrop-blur sm:-mx-6 lg:-mx-8 lg:-mb-8"
       data-testid="distribute-bar"
     >
-      <div className="mx-auto flex max-w-7xl flex-wrap items-center justify-between gap-x-4 gap-y-2 px-4 py-3 sm:px-6 lg:px-8">
+      <div className="flex flex-wrap items-center justify-between gap-x-4 gap-y-2 px-4 py-3 sm:px-6 lg:px-8">
         <div className="flex items-center gap-3 text-sm">
           <p className="font-medium text-slate-900" data-testid="selected-count" aria-live="polite">
             {selectedCount} selected

@@ -11,10 +11,13 @@ export interface TicketsStatsRowProps {
   topUp?: ReactNode;
 }
 
-/** Stats row of SPEC.md §2: Available Credits (with Top Up), Total Tickets, Distribution Rate, Unique Venues. */
+/**
+ * Stats row of SPEC.md §2: Available Credits (with Top Up), Total Tickets, Distribution Rate, Unique Venues. Two by two
+ * on a phone (compact cards), so the first ticket still shows on the first screen.
+ */
 export function TicketsStatsRow({ balance, stats, topUp }: TicketsStatsRowProps) {
   return (
-    <div className="grid grid-cols-1 gap-4 sm:grid-cols-2 xl:grid-cols-4">
+    <div className="grid grid-cols-2 gap-3 sm:gap-4 xl:grid-cols-4">
       <StatCard
         label="Available Credits"
         value={formatCredits(balance)}

@@ -1,9 +1,10 @@
 import { useEffect, useRef, useState } from 'react';
 import { AddressElement, CardElement, Elements, useElements, useStripe } from '@stripe/react-stripe-js';
-import type { Stripe, StripeCardElementChangeEvent } from '@stripe/stripe-js';
+import type { Stripe, StripeCardElementChangeEvent, StripeElementsOptions } from '@stripe/stripe-js';
 import { loadStripe } from '@stripe/stripe-js/pure';
 import { Alert } from '../../../components/ui/alert';
 import { FormField } from '../../../components/ui/form-field';
+import { useTheme, type Theme } from '../../../lib/theme';
 import type { PaymentFormHandle, PaymentFormProps } from '../payment-form';
 import { billingInfoOf, DEFAULT_COUNTRY, TOP_UP_TEXTS } from '../top-up';
 import { stripeCardPayments } from './stripe-card-payments';
@@ -40,28 +41,51 @@ function stripeFor(publishableKey: string): Promise<Stripe | null> {
   return stripe;
 }
 
-/** The dashboard's look for Stripe's fields (indigo focus, slate text, rounded inputs). */
+/**
+ * The dashboard's look for Stripe's fields (indigo focus, slate text, rounded inputs), light and dark: the fields live
+ * in Stripe's frames, out of reach of the page's CSS, so they are told the theme in effect (lib/theme).
+ */
 const APPEARANCE = {
-  theme: 'stripe',
-  variables: {
-    colorPrimary: '#4f46e5',
-    colorText: '#0f172a',
-    colorDanger: '#dc2626',
-    borderRadius: '8px',
-    fontSizeBase: '14px',
+  light: {
+    theme: 'stripe',
+    variables: {
+      colorPrimary: '#4f46e5',
+      colorText: '#0f172a',
+      colorDanger: '#dc2626',
+      borderRadius: '8px',
+      fontSizeBase: '14px',
+    },
   },
-} as const;
+  dark: {
+    theme: 'night',
+    variables: {
+      colorPrimary: '#7c86ff',
+      colorBackground: '#0f172b',
+      colorText: '#f8fafc',
+      colorDanger: '#ff6467',
+      borderRadius: '8px',
+      fontSizeBase: '14px',
+    },
+  },
+} as const satisfies Record<Theme, StripeElementsOptions['appearance']>;
 
 const CARD_STYLE = {
-  base: { fontSize: '14px', color: '#0f172a', '::placeholder': { color: '#94a3b8' } },
-  invalid: { color: '#dc2626' },
-};
+  light: {
+    base: { fontSize: '14px', color: '#0f172a', '::placeholder': { color: '#94a3b8' } },
+    invalid: { color: '#dc2626' },
+  },
+  dark: {
+    base: { fontSize: '14px', color: '#f8fafc', iconColor: '#cad5e2', '::placeholder': { color: '#62748e' } },
+    invalid: { color: '#ff6467' },
+  },
+} as const;
 
 export interface StripePaymentFormProps extends PaymentFormProps {
   publishableKey: string;
 }
 
 export default function StripePaymentForm({ publishableKey, ...props }: StripePaymentFormProps) {
+  const theme = useTheme();
   const [stripe] = useState(() => stripeFor(publishableKey));
   const [unavailable, setUnavailable] = useState(false);
 
@@ -83,13 +107,14 @@ export default function StripePaymentForm({ publishableKey, ...props }: StripePa
     );
   }
   return (
-    <Elements stripe={stripe} options={{ appearance: APPEARANCE }}>
+    <Elements stripe={stripe} options={{ appearance: APPEARANCE[theme] }}>
       <StripeFields {...props} />
     </Elements>
   );
 }
 
 function StripeFields({ prefill, disabled, onReady }: PaymentFormProps) {
+  const theme = useTheme();
   const stripe = useStripe();
   const elements = useElements();
   const [email, setEmail] = useState(prefill.email);
@@ -189,7 +214,7 @@ function StripeFields({ prefill, disabled, onReady }: PaymentFormProps) {
         <legend className="text-sm font-semibold text-slate-900">Card details</legend>
         <div className="rounded-lg bg-white px-3 py-2.5 shadow-sm ring-1 ring-slate-300 ring-inset focus-within:ring-2 focus-within:ring-indigo-600">
           <CardElement
-            options={{ hidePostalCode: true, disabled, style: CARD_STYLE }}
+            options={{ hidePostalCode: true, disabled, style: CARD_STYLE[theme] }}
             onChange={(event) => {
               card.current = { complete: event.complete, error: event.error };
               setCardError(event.error?.message ?? null);

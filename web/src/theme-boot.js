@@ -1,0 +1,13 @@
+// The theme, set before the first paint: index.html loads this file first and synchronously (the page's
+// Content-Security-Policy allows no inline script), so a page chosen dark never flashes light. lib/theme.ts takes over
+// once the app runs; theme.unit.spec.ts checks that the two read the choice alike.
+(function () {
+  var choice = null;
+  try {
+    choice = window.localStorage.getItem('seatlink.theme');
+  } catch {
+    // Storage refused (a privacy setting): follow the system.
+  }
+  var dark = choice === 'dark' || (choice !== 'light' && window.matchMedia('(prefers-color-scheme: dark)').matches);
+  document.documentElement.classList.toggle('dark', dark);
+})();
