@@ -1,4 +1,5 @@
 import { fileURLToPath } from 'node:url';
+import optimizeLocales from '@react-aria/optimize-locales-plugin';
 import tailwindcss from '@tailwindcss/vite';
 import react from '@vitejs/plugin-react';
 import { defineConfig } from 'vite';
@@ -8,7 +9,14 @@ import { defineConfig } from 'vite';
 const apiTarget = process.env.VITE_DEV_API_TARGET ?? 'http://localhost:3000';
 
 export default defineConfig({
-  plugins: [react(), tailwindcss()],
+  plugins: [
+    // React Aria ships its own texts (a date field's part names, 'Dismiss', 'Calendar') in some 30 languages; the
+    // product speaks English only, so only those are bundled. en-GB (the I18nProvider's locale) reads them by its
+    // language; the dates themselves are formatted by Intl, in en-GB.
+    optimizeLocales.vite({ locales: ['en-US'] }),
+    react(),
+    tailwindcss(),
+  ],
   resolve: {
     alias: {
       // Read the shared contracts from source, so `vite` works without building them first.

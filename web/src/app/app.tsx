@@ -1,4 +1,5 @@
 import { Suspense, use, type ReactNode } from 'react';
+import { I18nProvider } from 'react-aria-components';
 import { RouterProvider } from 'react-router-dom';
 import { LoadingScreen } from '../components/ui/loading-screen';
 import { RealtimeBridge } from './realtime-bridge';
@@ -13,11 +14,12 @@ function AuthGate({ ready, children }: { ready: Promise<void>; children: ReactNo
 
 /**
  * The application root. `authReady` is the status check started before the first render (main.tsx); until it settles
- * the screen reads 'Loading...' (SPEC.md §2).
+ * the screen reads 'Loading...' (SPEC.md §2). Dates and times are entered and shown en-GB (SPEC.md §9: dd/mm/yyyy,
+ * 24-hour) whatever the browser's own locale: the date pickers read the locale from the I18nProvider.
  */
 export function App({ authReady }: { authReady: Promise<void> }) {
   return (
-    <>
+    <I18nProvider locale="en-GB">
       <Suspense fallback={<LoadingScreen />}>
         <AuthGate ready={authReady}>
           <RouterProvider router={router} />
@@ -25,6 +27,6 @@ export function App({ authReady }: { authReady: Promise<void> }) {
       </Suspense>
       <RealtimeBridge />
       <AppToaster />
-    </>
+    </I18nProvider>
   );
 }
