@@ -187,6 +187,7 @@ test('distributes the selected tickets with an expiry and a click limit, debits 
   await alderCard.getByRole('button', { name: 'Recall Ticket' }).click();
   const confirm = page.getByRole('alertdialog', { name: 'Recall Ticket' });
   await expect(confirm).toContainText('Alder Rovers');
+  await expect(confirm).toContainText('The credits spent on the link are not given back.');
   await expectNoA11yViolations(page, 'recall confirmation');
   const releaseRecall = await holdNextRequest(page, '**/v1/distributions/*/recall');
   await confirm.getByRole('button', { name: 'Recall Ticket' }).click();

@@ -99,11 +99,11 @@ export async function submitSignIn(page: Page, who: { email: string; password: s
 
 /**
  * A new user registered through the API with an invite code of their own (made by the demo admin through the API),
- * then verified by opening the e-mailed link in `page`.
+ * not verified yet. Answers the user and when the registration began (to find its e-mail).
  */
-export async function createVerifiedUser(page: Page, name: string): Promise<NewUser> {
+export async function createUnverifiedUser(name: string): Promise<NewUser & { registeredAt: number }> {
   const user = newUser(name);
-  const since = Date.now();
+  const registeredAt = Date.now();
   const api = await request.newContext({ baseURL: process.env.E2E_BASE_URL });
   try {
     const login = await api.post('/v1/auth', { data: { ...demo.admin, token: null } });
@@ -125,7 +125,13 @@ export async function createVerifiedUser(page: Page, name: string): Promise<NewU
   } finally {
     await api.dispose();
   }
-  const mail = await waitForMail(user.email, /Verify your email address/, since);
+  return { ...user, registeredAt };
+}
+
+/** A new user registered as createUnverifiedUser does, then verified by opening the e-mailed link in `page`. */
+export async function createVerifiedUser(page: Page, name: string): Promise<NewUser> {
+  const { registeredAt, ...user } = await createUnverifiedUser(name);
+  const mail = await waitForMail(user.email, /Verify your email address/, registeredAt);
   await page.goto(linkIn(mail));
   await expect(page.getByTestId('verify-status')).toHaveAttribute('data-state', 'success');
   return user;

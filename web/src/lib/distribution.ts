@@ -35,6 +35,8 @@ export const DISTRIBUTION_TEXTS = {
   recalled: 'Ticket recalled',
   recallFailed: 'Failed to recall ticket',
   recallFailedToast: 'Failed to recall',
+  /** Said in the recall confirmation: a recall withdraws the link and gives nothing back. */
+  recallKeepsCredits: 'The credits spent on the link are not given back.',
   distributeFailed: 'Failed to generate distribution link',
   distributeFailedToast: 'Failed to generate distribution links',
   unlimitedHelper: 'Link has unlimited clicks',
