@@ -1,6 +1,7 @@
 import { expect, request, type Locator, type Page } from '@playwright/test';
 import type { InviteCodeResponse } from '@seatlink/contracts';
 import { linkIn, waitForMail } from './mail-catcher';
+import { datePicker, typeInPicker } from './date-picker';
 
 export const demo = {
   admin: { email: 'admin@seatlink.test', password: 'Admin123!' },
@@ -63,7 +64,7 @@ export async function generateInviteCode(page: Page, maxUses: number): Promise<s
   // The earliest date the form allows, as it shows it (en-GB, dd/mm/yyyy).
   const earliest = (await form.getByTestId('expires-at-earliest').textContent()) ?? '';
   expect(earliest).toMatch(/^\d{2}\/\d{2}\/\d{4}$/);
-  await form.getByLabel('Expiry Date').fill(earliest);
+  await typeInPicker(datePicker(form, 'Expiry Date'), earliest);
   const created = page.waitForResponse(
     (res) => res.request().method() === 'POST' && new URL(res.url()).pathname === '/v1/admin/invites',
   );
