@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
+import optimizeLocales from '@react-aria/optimize-locales-plugin';
 import tailwindcss from '@tailwindcss/vite';
 import react from '@vitejs/plugin-react';
 import { defineConfig, loadEnv, type Plugin } from 'vite';
@@ -47,7 +48,17 @@ export default defineConfig(({ mode }) => {
   const webDir = fileURLToPath(new URL('.', import.meta.url));
   const apiBase = (loadEnv(mode, webDir, 'VITE_').VITE_API_URL ?? '').replace(/\/+$/, '');
   return {
-    plugins: [react(), tailwindcss(), themeBoot(), inlineEntryCss(), preloadSessionCheck(apiBase)],
+    plugins: [
+      // React Aria ships its own texts (a date field's part names, 'Dismiss', 'Calendar') in some 30 languages; the
+      // product speaks English only, so only those are bundled. en-GB (the I18nProvider's locale) reads them by its
+      // language; the dates themselves are formatted by Intl, in en-GB.
+      optimizeLocales.vite({ locales: ['en-US'] }),
+      react(),
+      tailwindcss(),
+      themeBoot(),
+      inlineEntryCss(),
+      preloadSessionCheck(apiBase),
+    ],
     resolve: {
       alias: [
         // Read the shared contracts from source, so `vite` works without building them first.

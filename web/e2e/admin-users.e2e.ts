@@ -81,11 +81,24 @@ test.describe('admin users page (SPEC.md §2 "Admin users page", §5)', () => {
     await expect(page).toHaveURL(/\/admin\/users$/);
     expect(puts).toBe(0);
 
+    // A value the server refuses: the toast says 'Failed to update credits', the field says why in its words.
+    await field.fill('2000000000');
+    await row.getByRole('button', { name: 'Set', exact: true }).click();
+    await expect(page.getByText('Failed to update credits', { exact: true })).toBeVisible();
+    await expect(error).toHaveText('credits: credits must be at most 1000000000');
+    expect(puts).toBe(1);
+    // No answer at all (the connection drops): the field says 'Failed to update user credits'.
+    await page.route('**/v1/admin/users/*/credits', (route) => route.abort('connectionreset'), { times: 1 });
+    await field.fill('7');
+    await row.getByRole('button', { name: 'Set', exact: true }).click();
+    await expect(error).toHaveText('Failed to update user credits');
+    await expect(page).toHaveURL(/\/admin\/users$/);
+
     await field.fill(balance);
     await expect(error).toHaveCount(0);
     await row.getByRole('button', { name: 'Set', exact: true }).click();
     await expect(page.getByText('Credits updated successfully')).toBeVisible();
-    expect(puts).toBe(1);
+    expect(puts).toBe(3);
   });
 
   test("a row click opens the user's audit log with their address under the title", async ({ page }) => {

@@ -2,6 +2,7 @@ import { readFileSync } from 'node:fs';
 import { expect, test, type Locator, type Page } from '@playwright/test';
 import type { Ticket } from '@seatlink/contracts';
 import { expectNoA11yViolations } from './support/axe';
+import { datePicker, pickerParts, pickerText, typeInPicker } from './support/date-picker';
 import {
   distributeByApi,
   recallByApi,
@@ -91,12 +92,12 @@ async function openLog(page: Page) {
   await expect(chips(page)).toHaveText('No filters active');
 }
 
-/** A datetime-local value with seconds ('YYYY-MM-DDTHH:mm:ss') of an instant, in the browser's time zone. */
+/** An instant as a date picker shows it to the second, en-GB in the browser's time zone: '22/11/2026, 10:52:54'. */
 function localSeconds(page: Page, at: Date): Promise<string> {
   return page.evaluate((ms) => {
     const d = new Date(ms);
     const pad = (n: number) => String(n).padStart(2, '0');
-    return `${d.getFullYear()}-${pad(d.getMonth() + 1)}-${pad(d.getDate())}T${pad(d.getHours())}:${pad(d.getMinutes())}:${pad(d.getSeconds())}`;
+    return `${pad(d.getDate())}/${pad(d.getMonth() + 1)}/${d.getFullYear()}, ${pad(d.getHours())}:${pad(d.getMinutes())}:${pad(d.getSeconds())}`;
   }, at.getTime());
 }
 
@@ -188,7 +189,9 @@ test('filters by event type, status, ticket id and IP with chips, quick date ran
   // Status FAILED as well: no recall failed. A click outside closes the popover.
   panel = await openFilter(page, 'Status');
   await panel.getByLabel('FAILED').check();
-  await page.getByRole('heading', { name: 'User Audit Log' }).click();
+  // (The page behind an open panel is inert, so the click is a plain one at the title, as a person's would be.)
+  const title = (await page.getByRole('heading', { name: 'User Audit Log' }).boundingBox())!;
+  await page.mouse.click(title.x + 10, title.y + title.height / 2);
   await expect(panel).toBeHidden();
   await expect(page.getByTestId('audits-empty')).toContainText('No audit logs found');
   await expect(page.getByTestId('audits-empty')).toContainText('Try adjusting your filters');
@@ -241,8 +244,18 @@ test('filters by event type, status, ticket id and IP with chips, quick date ran
   await expect(rows(page)).toHaveCount(5);
   await ranges.getByRole('button', { name: 'Last month' }).click();
   await expect(page.getByTestId('audits-empty')).toContainText('No audit logs found');
+  // 'Last month' is the previous calendar month, and says which days it took ('1 Oct 2026 – 31 Oct 2026').
+  const lastMonth = await page.evaluate(() => {
+    const now = new Date();
+    const format = new Intl.DateTimeFormat('en-GB', { day: 'numeric', month: 'short', year: 'numeric' });
+    return `${format.format(new Date(now.getFullYear(), now.getMonth() - 1, 1))} – ${format.format(new Date(now.getFullYear(), now.getMonth(), 0))}`;
+  });
+  expect(lastMonth).toMatch(/^1 \w+ \d{4} – (28|29|30|31) \w+ \d{4}$/);
+  await expect(ranges.getByTestId('quick-range-days')).toHaveText(lastMonth);
+  await expect(chips(page).getByTestId('filter-chip').first()).toHaveText(`Event Time: Last month (${lastMonth})`);
   await chips(page).getByRole('button', { name: 'Remove filter Event Time: Last month' }).click();
   await expect(rows(page)).toHaveCount(5);
+  await expect(ranges.getByTestId('quick-range-days')).toHaveCount(0);
   for (const name of ['Last 7 days', 'Last 30 days']) {
     await ranges.getByRole('button', { name }).click();
     await expect(chips(page).getByTestId('filter-chip').first()).toHaveText(`Event Time: ${name}`);
@@ -251,6 +264,32 @@ test('filters by event type, status, ticket id and IP with chips, quick date ran
   await chips(page).getByRole('button', { name: 'Clear all filters' }).click();
   await expect(chips(page)).toHaveText('No filters active');
   await expect(ranges.getByRole('button', { name: 'Last 30 days' })).toHaveAttribute('aria-pressed', 'false');
+  await expect(rows(page)).toHaveCount(5);
+
+  // Event Time: From and To are date pickers (en-GB, 24-hour), holding the default month's bounds. A range from an
+  // hour ahead to two hours ahead holds nothing; the chip names it. Escape closes the panel and gives the focus back to
+  // its button.
+  panel = await openFilter(page, 'Event Time');
+  const from = datePicker(panel, 'From');
+  const to = datePicker(panel, 'To');
+  expect(await pickerParts(from)).toEqual(['day', 'month', 'year', 'hour', 'minute']);
+  expect(await pickerParts(to)).toEqual(['day', 'month', 'year', 'hour', 'minute']);
+  await expect.poll(() => pickerText(to)).toMatch(/^\d{2}\/\d{2}\/\d{4}, \d{2}:\d{2}$/);
+  const hoursAhead = (hours: number) =>
+    page.evaluate((h) => {
+      const d = new Date(Date.now() + h * 60 * 60_000);
+      const pad = (n: number) => String(n).padStart(2, '0');
+      return `${pad(d.getDate())}/${pad(d.getMonth() + 1)}/${d.getFullYear()}, ${pad(d.getHours())}:${pad(d.getMinutes())}`;
+    }, hours);
+  await typeInPicker(to, await hoursAhead(2));
+  await typeInPicker(from, await hoursAhead(1));
+  await expect(page.getByTestId('audits-empty')).toContainText('Try adjusting your filters');
+  await expectNoA11yViolations(page, 'audit log with the Event Time panel open');
+  await page.keyboard.press('Escape');
+  await expect(panel).toBeHidden();
+  await expect(page.getByRole('button', { name: 'Filter Event Time', exact: true })).toBeFocused();
+  await expect(chips(page).getByTestId('filter-chip')).toHaveText([/^Event Time: \d{2} \w+ \d{4}, \d{2}:\d{2} – /]);
+  await chips(page).getByRole('button', { name: 'Clear all filters' }).click();
   await expect(rows(page)).toHaveCount(5);
 
   // A user with no actions yet.
@@ -323,11 +362,13 @@ test('pages through the entries, downloads the filtered view as CSV, and replays
   // Replay: the user as they stood between the distributions and the recall.
   const replay = page.getByTestId('replay-panel');
   await expect(replay.getByRole('heading', { name: 'Replay' })).toBeVisible();
-  const field = replay.getByLabel('Moment');
-  await field.fill(await localSeconds(page, new Date(Date.now() + 60 * 60_000)));
+  const field = datePicker(replay, 'Moment');
+  expect(await pickerParts(field)).toEqual(['day', 'month', 'year', 'hour', 'minute', 'second']);
+  await typeInPicker(field, await localSeconds(page, new Date(Date.now() + 60 * 60_000)));
   await replay.getByRole('button', { name: 'Show' }).click();
   await expect(replay.getByText('Pick a moment that has passed')).toBeVisible();
-  await field.fill(await localSeconds(page, moment));
+  await typeInPicker(field, await localSeconds(page, moment));
+  await expect.poll(() => pickerText(field)).toBe(await localSeconds(page, moment));
   await replay.getByRole('button', { name: 'Show' }).click();
   const result = replay.getByTestId('replay-result');
   await expect(result).toHaveAttribute('data-at', moment.toISOString());
@@ -351,7 +392,7 @@ test('pages through the entries, downloads the filtered view as CSV, and replays
   await expectNoA11yViolations(page, 'audit log with a replay');
 
   // Now: the recall has happened (a recall gives no credits back).
-  await field.fill(await localSeconds(page, new Date()));
+  await typeInPicker(field, await localSeconds(page, new Date()));
   await replay.getByRole('button', { name: 'Show' }).click();
   await expect(result.getByTestId('replay-linked-count')).toHaveText('2 of 3');
   await expect(result.locator(`[data-testid="replay-ticket"][data-ticket-id="${pine.id}"]`)).toHaveAttribute(

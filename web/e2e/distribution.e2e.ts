@@ -1,5 +1,6 @@
 import { expect, test, type Locator, type Page } from '@playwright/test';
 import { expectNoA11yViolations } from './support/axe';
+import { datePicker, pickerParts, pickerText, typeInPicker } from './support/date-picker';
 import {
   distributeByApi,
   listTickets,
@@ -106,15 +107,17 @@ test('distributes the selected tickets with an expiry and a click limit, debits 
   await expect(modal.getByRole('button', { name: 'Cancel' })).toBeVisible();
   await expectNoA11yViolations(page, 'distribution settings');
 
-  // Link Expiration: at least an hour ahead (SPEC.md §5); Clear empties it.
-  const expiry = modal.getByLabel('Expiry date and time');
-  await expiry.fill((await localDateTimeIn(page, 30 * 60_000)).value);
+  // Link Expiration: at least an hour ahead (SPEC.md §5); Clear empties it. Typed en-GB, day first, 24-hour clock.
+  const expiry = datePicker(modal, 'Expiry date and time');
+  await typeInPicker(expiry, (await localDateTimeIn(page, 30 * 60_000)).enGb);
   await modal.getByRole('button', { name: 'Generate Link(s)' }).click();
   await expect(modal.getByTestId('expiry-error')).toHaveText('Link expiry must be at least one hour from now');
   await modal.getByRole('button', { name: 'Clear' }).click();
-  await expect(expiry).toHaveValue('');
+  await expect.poll(() => pickerText(expiry)).toBe('dd/mm/yyyy, ––:––');
+  await expect(modal.getByTestId('expiry-error')).toHaveCount(0);
   const later = await localDateTimeIn(page, 3 * 60 * 60_000);
-  await expiry.fill(later.value);
+  await typeInPicker(expiry, later.enGb);
+  await expect.poll(() => pickerText(expiry)).toBe(later.enGb);
   // Link Usage Limit: with 'Unlimited access' off, a number of clicks is needed.
   await modal.getByRole('switch', { name: 'Unlimited access' }).click();
   const maxClicks = modal.getByPlaceholder('Enter maximum number of clicks');
@@ -187,6 +190,7 @@ test('distributes the selected tickets with an expiry and a click limit, debits 
   await alderCard.getByRole('button', { name: 'Recall Ticket' }).click();
   const confirm = page.getByRole('alertdialog', { name: 'Recall Ticket' });
   await expect(confirm).toContainText('Alder Rovers');
+  await expect(confirm).toContainText('The credits spent on the link are not given back.');
   await expectNoA11yViolations(page, 'recall confirmation');
   const releaseRecall = await holdNextRequest(page, '**/v1/distributions/*/recall');
   await confirm.getByRole('button', { name: 'Recall Ticket' }).click();
@@ -204,6 +208,67 @@ test('distributes the selected tickets with an expiry and a click limit, debits 
   await check.goto(alderLink);
   await expect(check.getByTestId('link-state')).toHaveAttribute('data-state', 'recalled');
   await check.close();
+});
+
+test.describe('the expiry picker in an en-US browser (SPEC.md §9: dates en-GB)', () => {
+  test.use({ locale: 'en-US' });
+
+  test('picks the expiry from the calendar, day first on a 24-hour clock; Escape closes the calendar, then the modal, each giving the focus back; the link carries the expiry', async ({
+    page,
+  }) => {
+    holder = await ticketHolder(page, 'picker', { wallets: [[{ title: 'Juniper Vale' }]] });
+    const juniper = ticketTitled(holder.tickets, 'Juniper Vale');
+    await setCredits(holder.userId, 5);
+    await signIn(page, holder.user);
+    await ticketCard(page, juniper.id).getByRole('checkbox', { name: 'Select Juniper Vale' }).check();
+    await distributeButton(page).click();
+    const modal = settingsModal(page);
+    const expiry = datePicker(modal, 'Expiry date and time');
+    // dd/mm/yyyy and hours 0 to 23, whatever the browser's own locale: no AM/PM part.
+    expect(await pickerParts(expiry)).toEqual(['day', 'month', 'year', 'hour', 'minute']);
+    await expect(expiry.getByRole('spinbutton', { name: /^hour/ })).toHaveAttribute('aria-valuemax', '23');
+
+    // The calendar opens over the modal; Escape closes it alone and the focus goes back to its button.
+    const openCalendar = expiry.getByRole('button', { name: /^Calendar/ });
+    await openCalendar.click();
+    const calendar = page.getByRole('dialog', { name: 'Calendar Expiry date and time' });
+    await expect(calendar.getByRole('grid')).toBeVisible();
+    await expectNoA11yViolations(page, 'expiry calendar');
+    await page.keyboard.press('Escape');
+    await expect(calendar).toBeHidden();
+    await expect(modal).toBeVisible();
+    await expect(openCalendar).toBeFocused();
+    // Escape again closes the modal; the focus goes back to the button that opened it.
+    await page.keyboard.press('Escape');
+    await expect(modal).toBeHidden();
+    await expect(distributeButton(page)).toBeFocused();
+
+    // The 15th of next month from the calendar, then 14:30 typed into the time.
+    await distributeButton(page).click();
+    await openCalendar.click();
+    await calendar.getByRole('button', { name: 'Next' }).first().click();
+    await calendar.getByRole('button', { name: /, 15 / }).click();
+    await expect(calendar).toBeHidden();
+    await expiry.getByRole('spinbutton', { name: /^hour/ }).click();
+    await page.keyboard.type('1430');
+    await expect.poll(() => pickerText(expiry)).toMatch(/^15\/\d{2}\/\d{4}, 14:30$/);
+    // What the field shows is a moment in the browser's time zone: that is what the link must carry.
+    const shown = await pickerText(expiry);
+    const iso = await page.evaluate((text) => {
+      const [, month, year] = /^15\/(\d{2})\/(\d{4})/.exec(text)!;
+      return new Date(Number(year), Number(month) - 1, 15, 14, 30).toISOString();
+    }, shown);
+    expect(Date.parse(iso)).toBeGreaterThan(Date.now());
+
+    const sent = page.waitForRequest(
+      (req) => req.method() === 'POST' && new URL(req.url()).pathname === '/v1/tickets/distribute',
+    );
+    await modal.getByRole('button', { name: 'Generate Link(s)' }).click();
+    expect((await sent).postDataJSON()).toMatchObject({ ticket_ids: [juniper.id], expiry_date: iso });
+    await expect(ticketCard(page, juniper.id).getByTestId('link-expiry')).toHaveText(await expiryText(page, iso));
+    const [ticket] = (await listTickets(holder.api)).filter((t) => t.id === juniper.id);
+    expect(Date.parse(ticket!.distribution!.expiry!)).toBe(Date.parse(iso));
+  });
 });
 
 test('duplicates cannot be distributed, too few credits keep the button disabled until an admin adds some, and a refusal is shown', async ({

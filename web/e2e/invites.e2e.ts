@@ -1,5 +1,6 @@
 import { expect, test, type Browser, type Page } from '@playwright/test';
 import { expectNoA11yViolations } from './support/axe';
+import { datePicker, pickerParts, pickerText, typeInPicker } from './support/date-picker';
 import { FIXTURE_INVITES } from './support/fixtures';
 import { demo, generateInviteCode, inviteRow, newUser, signIn, submitRegistration } from './support/session';
 
@@ -27,40 +28,63 @@ test.describe('invite codes (SPEC.md §2 "Admin invite codes page", §4, §5)', 
     await page.goto('/admin/invites');
   });
 
-  test('the page passes axe; the expiry date is typed and shown en-GB, and checked before sending', async ({
+  test('the page passes axe; the expiry date is picked en-GB, day first, and checked before sending', async ({
     page,
   }) => {
     await expect(page.getByTestId('invite-row').first()).toBeVisible();
     await expectNoA11yViolations(page, 'invite codes');
     const form = page.getByTestId('invite-form');
-    const expiry = form.getByLabel('Expiry Date');
-    await expect(expiry).toHaveAttribute('placeholder', 'dd/mm/yyyy');
+    const expiry = datePicker(form, 'Expiry Date');
+    // dd/mm/yyyy in an en-US browser: a date picker, no longer free text.
+    expect(await pickerParts(expiry)).toEqual(['day', 'month', 'year']);
+    await expect.poll(() => pickerText(expiry)).toBe('dd/mm/yyyy');
+    const earliest = (await form.getByTestId('expires-at-earliest').textContent()) ?? '';
+    expect(earliest).toMatch(/^\d{2}\/\d{2}\/\d{4}$/);
     const error = form.getByTestId('expires-at-error');
+    const generate = form.getByRole('button', { name: 'Generate Code' });
     let posts = 0;
     page.on('request', (req) => {
       if (req.method() === 'POST' && new URL(req.url()).pathname === '/v1/admin/invites') posts++;
     });
 
-    for (const [typed, message] of [
-      ['', 'Expiry date is required'],
-      ['12/31/2030', 'Enter the expiry date as dd/mm/yyyy'],
-      ['2030-12-31', 'Enter the expiry date as dd/mm/yyyy'],
-      ['01/01/2020', 'Expiry date must be tomorrow or later'],
-    ] as const) {
-      await expiry.fill(typed);
-      await form.getByRole('button', { name: 'Generate Code' }).click();
-      await expect(error).toHaveText(message);
-      await expect(expiry).toHaveAttribute('aria-invalid', 'true');
-    }
+    await generate.click();
+    await expect(error).toHaveText('Expiry date is required');
+    await expect(expiry).toHaveAttribute('data-invalid', 'true');
+    // The calendar opens on the earliest day's month and offers nothing before that day.
+    await expiry.getByRole('button', { name: /^Calendar/ }).click();
+    const calendar = page.getByRole('dialog', { name: 'Calendar Expiry Date' });
+    const [day, month, year] = earliest.split('/').map(Number) as [number, number, number];
+    const monthName = new Intl.DateTimeFormat('en-GB', { month: 'long', timeZone: 'UTC' }).format(
+      new Date(Date.UTC(year, month - 1, 1)),
+    );
+    const cell = (d: number) => calendar.getByRole('button', { name: new RegExp(`, ${d} ${monthName} ${year}(,|$)`) });
+    await expect(cell(day)).toHaveAccessibleName(/First available date$/);
+    await expect(cell(day)).not.toHaveAttribute('aria-disabled', 'true');
+    if (day > 1) await expect(cell(day - 1)).toHaveAttribute('aria-disabled', 'true');
+    await expectNoA11yViolations(page, 'invite expiry calendar');
+    await page.keyboard.press('Escape');
+    await expect(calendar).toBeHidden();
+
+    // A day and no more: not a date yet, and said so rather than taken for an empty field.
+    await typeInPicker(expiry, '31');
+    await generate.click();
+    await expect(error).toHaveText('Enter the expiry date as dd/mm/yyyy');
+    // 12/31/2030 read day first: the 12th of March (31 is no month), so month-first typing cannot slip through.
+    await typeInPicker(expiry, '12/31/2030');
+    await expect.poll(() => pickerText(expiry)).toMatch(/^12\/03\//);
+    await typeInPicker(expiry, '01/01/2020');
+    await generate.click();
+    await expect(error).toHaveText('Expiry date must be tomorrow or later');
     await expectNoA11yViolations(page, 'invite form with an error');
     expect(posts).toBe(0);
 
     // 31 December 2030 is day 31, month 12, whatever the browser's locale; the list shows it en-GB too.
-    await expiry.fill('31/12/2030');
+    await typeInPicker(expiry, '31/12/2030');
+    await expect.poll(() => pickerText(expiry)).toBe('31/12/2030');
     const created = page.waitForResponse(
       (res) => res.request().method() === 'POST' && new URL(res.url()).pathname === '/v1/admin/invites',
     );
-    await form.getByRole('button', { name: 'Generate Code' }).click();
+    await generate.click();
     const response = await created;
     expect(response.request().postDataJSON()).toMatchObject({ expires_at: '2030-12-31' });
     const { invite_code } = (await response.json()) as { invite_code: { code: string } };

@@ -1,6 +1,6 @@
 import { expect, test } from '@playwright/test';
 import { expectNoA11yViolations } from './support/axe';
-import { demo, signIn, userRowOnAdminPage } from './support/session';
+import { createUnverifiedUser, demo, signIn, submitSignIn, userRowOnAdminPage } from './support/session';
 
 test.describe('sign in and out', () => {
   test("a visitor's sign-in page logs no error, fails no request, and downloads none of the signed-in app", async ({
@@ -152,5 +152,38 @@ test.describe('sign in and out', () => {
     await expect(page.getByTestId('users-table')).toBeVisible();
     await userRowOnAdminPage(page, demo.user.email);
     await expectNoA11yViolations(page, 'admin users');
+  });
+
+  test("a resend of the verification e-mail that fails says so, and why: the server's words or 'Failed to resend verification email'", async ({
+    page,
+  }) => {
+    const user = await createUnverifiedUser('resend-fails');
+    await submitSignIn(page, user);
+    const notice = page.getByTestId('email-not-verified-notice');
+    await expect(notice).toBeVisible();
+    // The resend fails twice: first refused with the server's message, then with no answer at all (the connection
+    // drops), where only the fallback can be said.
+    let attempts = 0;
+    await page.route('**/v1/auth/resend-verification', (route) =>
+      ++attempts === 1
+        ? route.fulfill({
+            status: 503,
+            json: { message: 'The service is unavailable for a moment. Please try again.' },
+          })
+        : route.abort('connectionreset'),
+    );
+    const resend = notice.getByRole('button', { name: 'Resend verification email' });
+    const failed = notice.getByTestId('resend-verification-error');
+    await resend.click();
+    await expect(failed).toContainText('Failed to send verification email. Please try again.');
+    await expect(notice.getByTestId('resend-verification-reason')).toHaveText(
+      'The service is unavailable for a moment. Please try again.',
+    );
+    await expectNoA11yViolations(page, 'sign-in, resend failed');
+    await resend.click();
+    await expect(notice.getByTestId('resend-verification-reason')).toHaveText('Failed to resend verification email');
+    await expect(failed).toContainText('Failed to send verification email. Please try again.');
+    await expect(notice.getByTestId('resend-verification-success')).toHaveCount(0);
+    expect(attempts).toBe(2);
   });
 });

@@ -184,12 +184,13 @@ test('an incomplete address or an unknown card sends nothing', async ({ page }) 
   expect(sent.count).toBe(0);
 });
 
-test('a custom amount: the button and summary follow it; the server refuses under £5 with its message', async ({
+test('a custom amount: the button and summary follow it; under £5 or with pennies it is refused in the modal', async ({
   page,
 }) => {
   await signInFresh(page, 'topup-custom');
   const before = await serverBalance(page);
   const modal = await openTopUp(page);
+  const sent = countTopUpRequests(page);
 
   const custom = modal.getByLabel('Custom amount (£)');
   await expect(custom).toHaveAttribute('min', '5');
@@ -201,18 +202,35 @@ test('a custom amount: the button and summary follow it; the server refuses unde
   await expect(modal.getByTestId('summary-credits')).toHaveText('7');
   await expect(modal.getByTestId('summary-new-balance')).toHaveText(`${before + 7} credits`);
 
-  await custom.fill('3');
+  // SPEC.md §5, §9: minimum 5, step 1 (whole credits). Below £5 or with pennies, Pay names no amount, the field says
+  // why once it is left or paid with, and nothing is sent; the card and address are never looked at.
+  const refusal = modal.getByTestId('custom-amount-error');
   await fillPayment(modal, TEST_CARD.visa);
-  await modal.getByRole('button', { name: 'Pay £3' }).click();
-  await expect(modal.getByTestId('top-up-error')).toContainText(
-    'Amount must be a whole number of pounds from 5 to 10000',
-  );
+  for (const amount of ['4.99', '5.50', '3']) {
+    await custom.fill(amount);
+    await expect(modal.getByTestId('pay-button')).toHaveText('Pay');
+    await expect(modal.getByTestId('summary-amount')).toHaveText('£0.00');
+    await modal.getByTestId('pay-button').click();
+    await expect(refusal).toHaveText('Amount must be a whole number of pounds from 5 to 10000');
+    await expect(custom).toHaveAttribute('aria-invalid', 'true');
+    await expect(custom).toBeFocused();
+  }
+  await expectNoA11yViolations(page, 'top-up modal, amount refused');
+  await custom.fill('5.5');
+  await custom.blur();
+  await expect(refusal).toBeVisible();
+  await custom.fill('5');
+  await expect(refusal).toHaveCount(0);
+  await expect(modal.getByRole('button', { name: 'Pay £5' })).toBeVisible();
+  await page.waitForTimeout(300);
+  expect(sent.count).toBe(0);
   expect(await serverBalance(page)).toBe(before);
 
   await custom.fill('7');
   await modal.getByRole('button', { name: 'Pay £7' }).click();
   await expect(modal.getByTestId('pay-button')).toHaveText('Payment Successful');
   await expect(page.getByTestId('available-credits')).toHaveText(String(before + 7));
+  expect(sent.count).toBe(1);
 
   // Emptied, the preset counts again.
   await expect(modal).toBeHidden({ timeout: 9_000 });
@@ -279,11 +297,23 @@ test('another open dashboard of the same user shows the new balance live, withou
   }
 });
 
-test('fits a 375 px phone without sideways scrolling', async ({ page }) => {
+test('fits a 375 px phone without sideways scrolling; the card comes first and Pay stays in view', async ({ page }) => {
   await page.setViewportSize({ width: 375, height: 812 });
   await signInFresh(page, 'topup-phone');
   const modal = await openTopUp(page);
   expect(await scrollsSideways(page)).toBe(false);
+  // The card's fields come before the billing address.
+  const cardBox = await modal.getByLabel('Card number (test mode)').boundingBox();
+  const addressBox = await modal.getByLabel('Address line 1').boundingBox();
+  expect(cardBox!.y).toBeLessThan(addressBox!.y);
+  // Pay is on the first screen, and still there with the modal scrolled to the terms at its end.
+  const pay = modal.getByTestId('pay-button');
+  await expect(pay).toBeInViewport({ ratio: 1 });
+  await modal.getByLabel('Address line 1').scrollIntoViewIfNeeded();
+  await expect(pay).toBeInViewport({ ratio: 1 });
+  await modal.getByTestId('top-up-terms').scrollIntoViewIfNeeded();
+  await expect(pay).toBeInViewport({ ratio: 1 });
+  await expect(modal.getByRole('button', { name: 'Cancel' })).toBeInViewport({ ratio: 1 });
   await screenshot(page, 'topup-375-empty');
   await expectNoA11yViolations(page, 'top-up modal, 375 px');
 

@@ -221,13 +221,16 @@ export async function letLinkExpire(link: string): Promise<void> {
   }
 }
 
-/** A datetime-local value ('YYYY-MM-DDTHH:mm') of the browser's time zone, `ms` from now, to the minute. */
-export async function localDateTimeIn(page: Page, ms: number): Promise<{ value: string; iso: string }> {
+/**
+ * A moment `ms` from now, up to the whole minute, as a date picker shows it in the browser's time zone ('31/12/2030,
+ * 14:05', en-GB) and as the API gets it (ISO).
+ */
+export async function localDateTimeIn(page: Page, ms: number): Promise<{ enGb: string; iso: string }> {
   return page.evaluate((offset) => {
     const at = new Date(Math.ceil((Date.now() + offset) / 60_000) * 60_000);
     const pad = (n: number) => String(n).padStart(2, '0');
-    const value = `${at.getFullYear()}-${pad(at.getMonth() + 1)}-${pad(at.getDate())}T${pad(at.getHours())}:${pad(at.getMinutes())}`;
-    return { value, iso: at.toISOString() };
+    const enGb = `${pad(at.getDate())}/${pad(at.getMonth() + 1)}/${at.getFullYear()}, ${pad(at.getHours())}:${pad(at.getMinutes())}`;
+    return { enGb, iso: at.toISOString() };
   }, ms);
 }
 

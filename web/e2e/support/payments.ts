@@ -81,8 +81,10 @@ export function countTopUpRequests(page: Page): { readonly count: number } {
 export async function scrollsSideways(page: Page): Promise<boolean> {
   return page.evaluate(() => {
     const root = document.scrollingElement ?? document.documentElement;
-    const dialogs = [...document.querySelectorAll('dialog[open]')];
-    return root.scrollWidth > root.clientWidth + 1 || dialogs.some((d) => d.scrollWidth > d.clientWidth + 1);
+    // An open dialog, and the layer it scrolls in (its parent's parent: the overlay, past the modal's wrapper).
+    const dialogs = [...document.querySelectorAll<HTMLElement>('[role="dialog"], [role="alertdialog"]')];
+    const boxes = dialogs.flatMap((d) => [d, d.parentElement?.parentElement ?? d]);
+    return root.scrollWidth > root.clientWidth + 1 || boxes.some((d) => d.scrollWidth > d.clientWidth + 1);
   });
 }
 

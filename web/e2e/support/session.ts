@@ -1,6 +1,7 @@
 import { expect, request, type Locator, type Page } from '@playwright/test';
 import type { InviteCodeResponse } from '@seatlink/contracts';
 import { linkIn, waitForMail } from './mail-catcher';
+import { datePicker, typeInPicker } from './date-picker';
 
 export const demo = {
   admin: { email: 'admin@seatlink.test', password: 'Admin123!' },
@@ -63,7 +64,7 @@ export async function generateInviteCode(page: Page, maxUses: number): Promise<s
   // The earliest date the form allows, as it shows it (en-GB, dd/mm/yyyy).
   const earliest = (await form.getByTestId('expires-at-earliest').textContent()) ?? '';
   expect(earliest).toMatch(/^\d{2}\/\d{2}\/\d{4}$/);
-  await form.getByLabel('Expiry Date').fill(earliest);
+  await typeInPicker(datePicker(form, 'Expiry Date'), earliest);
   const created = page.waitForResponse(
     (res) => res.request().method() === 'POST' && new URL(res.url()).pathname === '/v1/admin/invites',
   );
@@ -99,11 +100,11 @@ export async function submitSignIn(page: Page, who: { email: string; password: s
 
 /**
  * A new user registered through the API with an invite code of their own (made by the demo admin through the API),
- * then verified by opening the e-mailed link in `page`.
+ * not verified yet. Answers the user and when the registration began (to find its e-mail).
  */
-export async function createVerifiedUser(page: Page, name: string): Promise<NewUser> {
+export async function createUnverifiedUser(name: string): Promise<NewUser & { registeredAt: number }> {
   const user = newUser(name);
-  const since = Date.now();
+  const registeredAt = Date.now();
   const api = await request.newContext({ baseURL: process.env.E2E_BASE_URL });
   try {
     const login = await api.post('/v1/auth', { data: { ...demo.admin, token: null } });
@@ -125,7 +126,13 @@ export async function createVerifiedUser(page: Page, name: string): Promise<NewU
   } finally {
     await api.dispose();
   }
-  const mail = await waitForMail(user.email, /Verify your email address/, since);
+  return { ...user, registeredAt };
+}
+
+/** A new user registered as createUnverifiedUser does, then verified by opening the e-mailed link in `page`. */
+export async function createVerifiedUser(page: Page, name: string): Promise<NewUser> {
+  const { registeredAt, ...user } = await createUnverifiedUser(name);
+  const mail = await waitForMail(user.email, /Verify your email address/, registeredAt);
   await page.goto(linkIn(mail));
   await expect(page.getByTestId('verify-status')).toHaveAttribute('data-state', 'success');
   return user;

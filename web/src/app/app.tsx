@@ -1,4 +1,5 @@
 import { lazy, Suspense, use, type ReactNode } from 'react';
+import { I18nProvider } from 'react-aria-components';
 import { RouterProvider } from 'react-router-dom';
 import { LoadingScreen } from '../components/ui/loading-screen';
 import { useSessionStore } from '../lib/session.store';
@@ -25,11 +26,12 @@ function AuthGate({ ready, children }: { ready: Promise<void>; children: ReactNo
 
 /**
  * The application root. `authReady` is the status check started before the first render (main.tsx); until it settles
- * the screen reads 'Loading...' (SPEC.md §2).
+ * the screen reads 'Loading...' (SPEC.md §2). Dates and times are entered and shown en-GB (SPEC.md §9: dd/mm/yyyy,
+ * 24-hour) whatever the browser's own locale: the date pickers read the locale from the I18nProvider.
  */
 export function App({ authReady }: { authReady: Promise<void> }) {
   return (
-    <>
+    <I18nProvider locale="en-GB">
       <Suspense fallback={<LoadingScreen />}>
         <AuthGate ready={authReady}>
           <RouterProvider router={router} />
@@ -37,6 +39,6 @@ export function App({ authReady }: { authReady: Promise<void> }) {
       </Suspense>
       <LiveUpdates />
       <AppToaster />
-    </>
+    </I18nProvider>
   );
 }

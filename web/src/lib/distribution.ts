@@ -8,8 +8,9 @@ import {
   MIN_LINK_EXPIRY_MS,
   type TicketDistribution,
 } from '@seatlink/contracts';
-import { ceilToMinute, parseDateTimeLocal, toDateTimeLocalValue } from './datetime-local';
+import type { CalendarDateTime } from '@internationalized/date';
 import { formatCredits } from './format';
+import { ceilToMinute, instantOf, localDateTimeOf } from './local-date-time';
 
 /**
  * The rules of distribution links that more than one screen shows (the tickets overview, the account tickets page):
@@ -35,6 +36,8 @@ export const DISTRIBUTION_TEXTS = {
   recalled: 'Ticket recalled',
   recallFailed: 'Failed to recall ticket',
   recallFailedToast: 'Failed to recall',
+  /** Said in the recall confirmation: a recall withdraws the link and gives nothing back. */
+  recallKeepsCredits: 'The credits spent on the link are not given back.',
   distributeFailed: 'Failed to generate distribution link',
   distributeFailedToast: 'Failed to generate distribution links',
   unlimitedHelper: 'Link has unlimited clicks',
@@ -174,8 +177,10 @@ export function distributeButtonState(
 
 /** What the modal's fields hold. */
 export interface DistributionSettingsDraft {
-  /** A datetime-local value, '' for no expiry. */
-  expiry: string;
+  /** The expiry as picked (a local date and time), null for none. */
+  expiry: CalendarDateTime | null;
+  /** The expiry field holds a date typed in part: not yet a date, yet not empty either. */
+  expiryPartial: boolean;
   unlimited: boolean;
   /** The number input's text; read only when `unlimited` is off. */
   maxClicks: string;
@@ -201,18 +206,21 @@ export const SETTINGS_MESSAGES = {
   maxClicksTooMany: `Max clicks can be at most ${MAX_LINK_CLICKS.toLocaleString('en-GB')}`,
 } as const;
 
-export const EMPTY_SETTINGS_DRAFT: DistributionSettingsDraft = { expiry: '', unlimited: true, maxClicks: '' };
+export const EMPTY_SETTINGS_DRAFT: DistributionSettingsDraft = {
+  expiry: null,
+  expiryPartial: false,
+  unlimited: true,
+  maxClicks: '',
+};
 
-/**
- * The earliest expiry the field offers: one hour from now, up to the next whole minute (datetime-local has minutes).
- */
-export function minExpiryValue(now: number): string {
-  return toDateTimeLocalValue(ceilToMinute(now + MIN_LINK_EXPIRY_MS));
+/** The earliest expiry the field offers: one hour from now, up to the next whole minute (the field has minutes). */
+export function minExpiryValue(now: number): CalendarDateTime {
+  return localDateTimeOf(ceilToMinute(now + MIN_LINK_EXPIRY_MS));
 }
 
 /** The latest expiry the field offers (the server takes up to five years). */
-export function maxExpiryValue(now: number): string {
-  return toDateTimeLocalValue(now + MAX_LINK_EXPIRY_MS - 24 * 60 * 60 * 1000);
+export function maxExpiryValue(now: number): CalendarDateTime {
+  return localDateTimeOf(now + MAX_LINK_EXPIRY_MS - 24 * 60 * 60 * 1000);
 }
 
 /** The click limit the number input holds, or null when it holds no whole number of at least 1. */
@@ -234,10 +242,10 @@ export function validateDistributionSettings(
 ): { ok: true; value: DistributionSettings } | { ok: false; errors: DistributionSettingsErrors } {
   const errors: DistributionSettingsErrors = {};
   let expiryDate: string | null = null;
-  if (draft.expiry.trim() !== '') {
-    const at = parseDateTimeLocal(draft.expiry);
-    if (!at) errors.expiry = SETTINGS_MESSAGES.expiryInvalid;
-    else if (at.getTime() < now + MIN_LINK_EXPIRY_MS - 60_000) errors.expiry = SETTINGS_MESSAGES.expiryTooSoon;
+  if (draft.expiryPartial) errors.expiry = SETTINGS_MESSAGES.expiryInvalid;
+  else if (draft.expiry) {
+    const at = instantOf(draft.expiry);
+    if (at.getTime() < now + MIN_LINK_EXPIRY_MS - 60_000) errors.expiry = SETTINGS_MESSAGES.expiryTooSoon;
     else if (at.getTime() > now + MAX_LINK_EXPIRY_MS) errors.expiry = SETTINGS_MESSAGES.expiryTooLate;
     else expiryDate = at.toISOString();
   }

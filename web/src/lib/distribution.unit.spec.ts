@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { MAX_LINK_CLICKS } from '@seatlink/contracts';
-import { toDateTimeLocalValue } from './datetime-local';
+import { CalendarDateTime } from '@internationalized/date';
 import {
   clicksLabel,
   distributeButtonState,
@@ -18,6 +18,7 @@ import {
   usageHelper,
   validateDistributionSettings,
 } from './distribution';
+import { localDateTimeOf } from './local-date-time';
 
 const ticket = (id: string, flags: { duplicate?: boolean; distributed?: boolean } = {}) => ({
   id,
@@ -129,11 +130,21 @@ describe('link state (SPEC.md §2 distribution details, §4 link states)', () =>
 
 describe('the Distribution Settings modal (SPEC.md §2, §5)', () => {
   const now = new Date(2026, 10, 22, 10, 0, 30).getTime();
-  const local = (ms: number) => toDateTimeLocalValue(ms);
   const HOUR = 60 * 60 * 1000;
+  /** A draft with the expiry picked at the local minute of `ms` (null: none), Unlimited access on. */
+  const draft = (
+    expiry: number | CalendarDateTime | null,
+    patch: { unlimited?: boolean; maxClicks?: string } = {},
+  ) => ({
+    expiry: typeof expiry === 'number' ? localDateTimeOf(expiry) : expiry,
+    expiryPartial: false,
+    unlimited: true,
+    maxClicks: '',
+    ...patch,
+  });
 
   it('yields no expiry and unlimited clicks by default', () => {
-    expect(validateDistributionSettings({ expiry: '', unlimited: true, maxClicks: '' }, now)).toEqual({
+    expect(validateDistributionSettings(draft(null), now)).toEqual({
       ok: true,
       value: { expiryDate: null, maxClicks: null },
     });
@@ -141,45 +152,43 @@ describe('the Distribution Settings modal (SPEC.md §2, §5)', () => {
 
   it('yields the expiry as ISO and the click limit as a whole number', () => {
     const at = new Date(2026, 11, 24, 18, 0);
-    expect(
-      validateDistributionSettings({ expiry: local(at.getTime()), unlimited: false, maxClicks: ' 25 ' }, now),
-    ).toEqual({ ok: true, value: { expiryDate: at.toISOString(), maxClicks: 25 } });
+    expect(validateDistributionSettings(draft(at.getTime(), { unlimited: false, maxClicks: ' 25 ' }), now)).toEqual({
+      ok: true,
+      value: { expiryDate: at.toISOString(), maxClicks: 25 },
+    });
   });
 
   it('ignores the number while Unlimited access is on', () => {
-    expect(validateDistributionSettings({ expiry: '', unlimited: true, maxClicks: 'abc' }, now)).toMatchObject({
+    expect(validateDistributionSettings(draft(null, { maxClicks: 'abc' }), now)).toMatchObject({
       ok: true,
       value: { maxClicks: null },
     });
   });
 
-  it('refuses an expiry under an hour ahead (a minute of grace), after five years, or that is no date', () => {
-    expect(
-      validateDistributionSettings({ expiry: local(now + 30 * 60_000), unlimited: true, maxClicks: '' }, now),
-    ).toEqual({ ok: false, errors: { expiry: SETTINGS_MESSAGES.expiryTooSoon } });
+  it('refuses an expiry under an hour ahead (a minute of grace), after five years, or typed in part', () => {
+    expect(validateDistributionSettings(draft(now + 30 * 60_000), now)).toEqual({
+      ok: false,
+      errors: { expiry: SETTINGS_MESSAGES.expiryTooSoon },
+    });
     // The earliest the field offers is valid.
-    expect(validateDistributionSettings({ expiry: minExpiryValue(now), unlimited: true, maxClicks: '' }, now).ok).toBe(
-      true,
-    );
+    expect(validateDistributionSettings(draft(minExpiryValue(now)), now).ok).toBe(true);
     // ...and still a minute later, as the server allows.
-    expect(
-      validateDistributionSettings({ expiry: minExpiryValue(now), unlimited: true, maxClicks: '' }, now + 60_000).ok,
-    ).toBe(true);
-    expect(
-      validateDistributionSettings({ expiry: local(now + HOUR - 2 * 60_000), unlimited: true, maxClicks: '' }, now),
-    ).toMatchObject({ ok: false });
-    expect(validateDistributionSettings({ expiry: '2033-01-01T00:00', unlimited: true, maxClicks: '' }, now)).toEqual({
+    expect(validateDistributionSettings(draft(minExpiryValue(now)), now + 60_000).ok).toBe(true);
+    expect(validateDistributionSettings(draft(now + HOUR - 2 * 60_000), now)).toMatchObject({ ok: false });
+    expect(validateDistributionSettings(draft(new CalendarDateTime(2033, 1, 1, 0, 0)), now)).toEqual({
       ok: false,
       errors: { expiry: SETTINGS_MESSAGES.expiryTooLate },
     });
-    expect(validateDistributionSettings({ expiry: '2026-02-31T10:00', unlimited: true, maxClicks: '' }, now)).toEqual({
+    // A date typed in part is no expiry: it is named, not taken for an empty field.
+    expect(validateDistributionSettings({ ...draft(null), expiryPartial: true }, now)).toEqual({
       ok: false,
       errors: { expiry: SETTINGS_MESSAGES.expiryInvalid },
     });
   });
 
   it('needs a whole number of clicks of at least 1 with Unlimited access off', () => {
-    const check = (maxClicks: string) => validateDistributionSettings({ expiry: '', unlimited: false, maxClicks }, now);
+    const check = (maxClicks: string) =>
+      validateDistributionSettings(draft(null, { unlimited: false, maxClicks }), now);
     expect(check('')).toEqual({ ok: false, errors: { maxClicks: SETTINGS_MESSAGES.maxClicksRequired } });
     expect(check('0')).toEqual({ ok: false, errors: { maxClicks: SETTINGS_MESSAGES.maxClicksWhole } });
     expect(check('-2')).toEqual({ ok: false, errors: { maxClicks: SETTINGS_MESSAGES.maxClicksWhole } });
@@ -193,15 +202,15 @@ describe('the Distribution Settings modal (SPEC.md §2, §5)', () => {
   });
 
   it('names both mistakes at once', () => {
-    expect(validateDistributionSettings({ expiry: local(now), unlimited: false, maxClicks: '' }, now)).toEqual({
+    expect(validateDistributionSettings(draft(now, { unlimited: false }), now)).toEqual({
       ok: false,
       errors: { expiry: SETTINGS_MESSAGES.expiryTooSoon, maxClicks: SETTINGS_MESSAGES.maxClicksRequired },
     });
   });
 
   it('offers one hour from now, up to the whole minute, as the earliest expiry', () => {
-    expect(minExpiryValue(now)).toBe('2026-11-22T11:01');
-    expect(minExpiryValue(new Date(2026, 10, 22, 10, 0, 0).getTime())).toBe('2026-11-22T11:00');
+    expect(minExpiryValue(now).toString()).toBe('2026-11-22T11:01:00');
+    expect(minExpiryValue(new Date(2026, 10, 22, 10, 0, 0).getTime()).toString()).toBe('2026-11-22T11:00:00');
   });
 
   it("helps with 'Link has unlimited clicks' or 'Link will expire after N clicks'", () => {

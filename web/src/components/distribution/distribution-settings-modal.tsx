@@ -1,4 +1,4 @@
-import { useId, useRef, useState, type FormEvent } from 'react';
+import { useCallback, useId, useRef, useState, type FormEvent } from 'react';
 import {
   DISTRIBUTION_TEXTS,
   distributionSubtitle,
@@ -15,6 +15,7 @@ import { formatCredits } from '../../lib/format';
 import { useNow } from '../../lib/use-now';
 import { Alert } from '../ui/alert';
 import { Button } from '../ui/button';
+import { DatePicker, type DatePickerHandle } from '../ui/date-picker';
 import { FormField } from '../ui/form-field';
 import { Modal } from '../ui/modal';
 import { Switch } from '../ui/switch';
@@ -31,26 +32,26 @@ export interface DistributionSettingsModalProps {
 }
 
 /**
- * The Distribution Settings modal (SPEC.md §2): an optional link expiry (datetime-local, at least an hour ahead, with
- * a Clear button) and a usage limit ('Unlimited access' on by default; off, a whole number of clicks). The fields are
+ * The Distribution Settings modal (SPEC.md §2): an optional link expiry (a date and 24-hour time picked en-GB, at
+ * least an hour ahead, with a Clear button) and a usage limit ('Unlimited access' on by default; off, a whole number of clicks). The fields are
  * checked before anything is sent; a mistake is named under its field, which gets the focus.
  */
 export function DistributionSettingsModal({ count, cost, balance, onSubmit, onClose }: DistributionSettingsModalProps) {
   const [draft, setDraft] = useState<DistributionSettingsDraft>(EMPTY_SETTINGS_DRAFT);
   const [errors, setErrors] = useState<DistributionSettingsErrors>({});
   const now = useNow(30_000);
-  const expiryRef = useRef<HTMLInputElement>(null);
+  const expiryRef = useRef<DatePickerHandle>(null);
   const clicksRef = useRef<HTMLInputElement>(null);
-  const expiryNoteId = useId();
-  const expiryErrorId = useId();
   const usageHelperId = useId();
+  // Clear starts the expiry field afresh (a date typed in part is no value to set to null).
+  const [expiryField, setExpiryField] = useState(0);
 
   const update = (patch: Partial<DistributionSettingsDraft>) => {
     setDraft((current) => ({ ...current, ...patch }));
     // A field that changes drops its old complaint; the next submit checks again.
     setErrors((current) => {
       const next = { ...current };
-      if ('expiry' in patch) delete next.expiry;
+      if ('expiry' in patch || 'expiryPartial' in patch) delete next.expiry;
       if ('maxClicks' in patch || 'unlimited' in patch) delete next.maxClicks;
       return next;
     });
@@ -66,6 +67,10 @@ export function DistributionSettingsModal({ count, cost, balance, onSubmit, onCl
     }
     onSubmit(checked.value);
   };
+  const onExpiryPartial = useCallback(
+    (expiryPartial: boolean) => setDraft((current) => ({ ...current, expiryPartial })),
+    [],
+  );
 
   const helper = usageHelper(draft);
 
@@ -79,39 +84,37 @@ export function DistributionSettingsModal({ count, cost, balance, onSubmit, onCl
       <form noValidate onSubmit={submit} className="space-y-5">
         <fieldset className="space-y-2">
           <legend className="text-sm font-semibold text-slate-900">Link Expiration</legend>
-          <div className="flex items-end gap-2">
-            <FormField
+          <div className="flex items-start gap-2">
+            <DatePicker
+              key={expiryField}
               ref={expiryRef}
               label="Expiry date and time"
               hideLabel
-              type="datetime-local"
+              granularity="minute"
               value={draft.expiry}
-              min={minExpiryValue(now)}
-              max={maxExpiryValue(now)}
-              onChange={(event) => update({ expiry: event.target.value })}
-              aria-invalid={errors.expiry ? true : undefined}
-              aria-describedby={errors.expiry ? `${expiryErrorId} ${expiryNoteId}` : expiryNoteId}
-              containerClassName="min-w-0 flex-1"
+              onChange={(expiry) => update({ expiry })}
+              onPartialChange={onExpiryPartial}
+              minValue={minExpiryValue(now)}
+              maxValue={maxExpiryValue(now)}
+              placeholderValue={minExpiryValue(now)}
+              error={errors.expiry}
+              errorTestId="expiry-error"
+              hint="Optional. If not set, the link will not expire based on time."
+              className="min-w-0 flex-1"
+              testId="expiry-picker"
             />
             <Button
               variant="secondary"
               onClick={() => {
-                update({ expiry: '' });
-                expiryRef.current?.focus();
+                update({ expiry: null, expiryPartial: false });
+                setExpiryField((n) => n + 1);
+                window.setTimeout(() => expiryRef.current?.focus(), 0);
               }}
-              disabled={draft.expiry === ''}
+              disabled={draft.expiry === null && !draft.expiryPartial}
             >
               Clear
             </Button>
           </div>
-          {errors.expiry ? (
-            <p id={expiryErrorId} role="alert" className="text-sm text-red-600" data-testid="expiry-error">
-              {errors.expiry}
-            </p>
-          ) : null}
-          <p id={expiryNoteId} className="text-xs text-slate-600">
-            Optional. If not set, the link will not expire based on time.
-          </p>
         </fieldset>
 
         <fieldset className="space-y-3">

@@ -16,8 +16,8 @@ export interface ModalProps {
 }
 
 /**
- * A centred modal dialog (native `<dialog>`, see Dialog): focus stays inside, Escape and a click on the backdrop close
- * it, and focus returns to its opener.
+ * A centred modal dialog with a title (see Dialog): focus stays inside, Escape and a click on the backdrop close it,
+ * and focus returns to its opener. Taller than the screen, the page behind it scrolls it.
  */
 export function Modal({
   title,
@@ -36,13 +36,12 @@ export function Modal({
     <Dialog
       onClose={onClose}
       initialFocusRef={initialFocusRef}
-      role={role === 'alertdialog' ? 'alertdialog' : undefined}
+      role={role}
       aria-labelledby={titleId}
       aria-describedby={description ? descriptionId : undefined}
       data-testid={testId}
       className={cx(
-        'm-auto w-[calc(100%-2rem)] rounded-2xl bg-white p-0 text-slate-900 shadow-xl backdrop:bg-slate-900/50',
-        'motion-safe:open:animate-fade-in',
+        'm-auto w-full rounded-2xl bg-white text-slate-900 shadow-xl motion-safe:animate-fade-in',
         size === 'sm' ? 'max-w-sm' : size === 'lg' ? 'max-w-2xl' : 'max-w-md',
       )}
     >

@@ -1,10 +1,7 @@
-import { useCallback, useEffect, useId, useRef, useState, type ReactNode } from 'react';
+import { useEffect, useRef, type ReactNode } from 'react';
+import { Button, Dialog, DialogTrigger, Popover as AriaPopover } from 'react-aria-components';
 import { cx } from './cx';
-
-const FOCUSABLE =
-  'input:not([disabled]), select:not([disabled]), textarea:not([disabled]), button:not([disabled]), a[href], [tabindex]:not([tabindex="-1"])';
-const GAP = 6;
-const EDGE = 8;
+import { focusInitial } from './focus';
 
 export interface PopoverProps {
   /** The trigger's accessible name (and the panel's), e.g. 'Filter Status'. */
@@ -14,106 +11,56 @@ export interface PopoverProps {
   /** Highlights the trigger (a filter is set). */
   active?: boolean;
   children: ReactNode;
-  /** Width of the panel, px. */
+  /** Width of the panel, px (narrower on a small screen). */
   width?: number;
   testId?: string;
 }
 
 /**
- * A small panel anchored to a button (a column's filter): the browser's Popover API puts it in the top layer, so no
- * scrolling box clips it, and closes it on Escape or a click outside (light dismiss). Opening moves the focus to its
- * first control; closing while the focus is inside (Escape) gives it back to the button.
+ * Moves the focus to the panel's first control once it is open: after the layout effects that place the panel, and
+ * before React Aria's dialog would focus itself (which it leaves undone when the focus is already inside).
+ */
+function PanelContent({ children }: { children: ReactNode }) {
+  const ref = useRef<HTMLDivElement>(null);
+  useEffect(() => {
+    const panel = ref.current?.closest<HTMLElement>('[role="dialog"]') ?? null;
+    focusInitial(panel);
+  }, []);
+  return <div ref={ref}>{children}</div>;
+}
+
+/**
+ * A small panel anchored to a button (a column's filter), React Aria's Popover holding a Dialog: it is placed below
+ * the button, or above when there is no room, and follows it through scrolling; Escape or a click outside closes it
+ * (SPEC.md §2: 'closed by Escape or click outside'). Opening moves the focus to its first control; closing gives it
+ * back to the button.
  */
 export function Popover({ label, trigger, active = false, children, width = 288, testId }: PopoverProps) {
-  const id = useId();
-  const triggerRef = useRef<HTMLButtonElement>(null);
-  const panelRef = useRef<HTMLDivElement>(null);
-  const [open, setOpen] = useState(false);
-
-  const place = useCallback(() => {
-    const button = triggerRef.current;
-    const panel = panelRef.current;
-    if (!button || !panel) return;
-    const rect = button.getBoundingClientRect();
-    const panelWidth = Math.min(width, window.innerWidth - EDGE * 2);
-    const left = Math.min(Math.max(EDGE, rect.left), window.innerWidth - panelWidth - EDGE);
-    const below = rect.bottom + GAP;
-    const height = panel.offsetHeight;
-    // Above the button when it would not fit below.
-    const top =
-      below + height > window.innerHeight - EDGE && rect.top - GAP - height > EDGE ? rect.top - GAP - height : below;
-    panel.style.left = `${left}px`;
-    panel.style.top = `${top}px`;
-    panel.style.width = `${panelWidth}px`;
-  }, [width]);
-
-  useEffect(() => {
-    const panel = panelRef.current;
-    if (!panel) return;
-    const onBeforeToggle = (event: Event) => {
-      if ((event as ToggleEvent).newState === 'open') place();
-    };
-    const onToggle = (event: Event) => {
-      const opened = (event as ToggleEvent).newState === 'open';
-      setOpen(opened);
-      if (opened) {
-        place();
-        panel.querySelector<HTMLElement>(FOCUSABLE)?.focus();
-      } else {
-        const active = document.activeElement;
-        if (!active || active === document.body || panel.contains(active)) triggerRef.current?.focus();
-      }
-    };
-    panel.addEventListener('beforetoggle', onBeforeToggle);
-    panel.addEventListener('toggle', onToggle);
-    return () => {
-      panel.removeEventListener('beforetoggle', onBeforeToggle);
-      panel.removeEventListener('toggle', onToggle);
-    };
-  }, [place]);
-
-  // While open it follows its button through scrolling (the page or the table's own box) and resizing.
-  useEffect(() => {
-    if (!open) return;
-    window.addEventListener('scroll', place, true);
-    window.addEventListener('resize', place);
-    return () => {
-      window.removeEventListener('scroll', place, true);
-      window.removeEventListener('resize', place);
-    };
-  }, [open, place]);
-
   return (
-    <>
-      <button
-        ref={triggerRef}
-        type="button"
-        popoverTarget={id}
+    <DialogTrigger>
+      <Button
         aria-label={label}
-        aria-expanded={open}
-        aria-haspopup="dialog"
-        title={label}
         className={cx(
-          'inline-flex h-6 w-6 shrink-0 items-center justify-center rounded-md focus-visible:outline-2 focus-visible:outline-indigo-600',
+          'inline-flex h-6 w-6 shrink-0 items-center justify-center rounded-md outline-none',
+          'data-focus-visible:outline-2 data-focus-visible:outline-indigo-600',
           active ? 'bg-indigo-100 text-indigo-700' : 'text-slate-500 hover:bg-slate-200 hover:text-slate-800',
         )}
         data-testid={testId ? `${testId}-trigger` : undefined}
         data-active={active ? 'true' : 'false'}
       >
         {trigger}
-      </button>
-      <div
-        ref={panelRef}
-        id={id}
-        popover="auto"
-        role="dialog"
-        aria-label={label}
-        className="fixed m-0 rounded-xl border border-slate-200 bg-white p-4 text-left text-sm font-normal tracking-normal text-slate-700 normal-case shadow-lg"
-        style={{ inset: 'auto' }}
-        data-testid={testId}
+      </Button>
+      <AriaPopover
+        placement="bottom start"
+        offset={6}
+        containerPadding={8}
+        className="rounded-xl border border-slate-200 bg-white text-left text-sm font-normal tracking-normal text-slate-700 normal-case shadow-lg"
+        style={{ width: `min(${width}px, calc(100vw - 16px))` }}
       >
-        {children}
-      </div>
-    </>
+        <Dialog aria-label={label} className="max-h-[inherit] overflow-auto p-4 outline-none" data-testid={testId}>
+          <PanelContent>{children}</PanelContent>
+        </Dialog>
+      </AriaPopover>
+    </DialogTrigger>
   );
 }

@@ -8,8 +8,8 @@ import {
   type AuditStatus,
 } from '@seatlink/contracts';
 import { routeUrl, type QueryValues } from '../../lib/api-client';
-import { parseDateTimeLocal, toDateTimeLocalValue } from '../../lib/datetime-local';
 import { formatDateTime } from '../../lib/format';
+import { instantOf, localDateTimeOf, parseLocalDateTime } from '../../lib/local-date-time';
 
 /**
  * The user audit log's filter set (SPEC.md §3 "Audit filter set", §4 "Audit filters", §5, §9): pure rules of how it
@@ -23,7 +23,7 @@ export const AUDIT_TEXT_DEBOUNCE_MS = 300;
 
 /**
  * Which date range applies. 'default' is SPEC.md §9's one month ago to now; the quick ranges roll with the clock (Last
- * 7 days means the seven days before each load); 'custom' is what the two datetime-local fields say.
+ * 7 days means the seven days before each load); 'custom' is what the From and To pickers say.
  */
 export type RangePreset = 'default' | 'last24h' | 'last7d' | 'last30d' | 'lastMonth' | 'custom';
 
@@ -37,7 +37,11 @@ export const QUICK_RANGES: ReadonlyArray<{ id: Exclude<RangePreset, 'default' | 
 
 export interface AuditFilters {
   range: RangePreset;
-  /** datetime-local values; with a preset range they hold its bounds when it was chosen ('' = open). */
+  /**
+   * Local dates and times as ISO text without a zone ('2026-11-22T10:30:00', as the pickers' values write themselves,
+   * so the set stays plain JSON for local storage); with a preset range they hold its bounds when it was chosen ('' =
+   * open).
+   */
   startDate: string;
   endDate: string;
   eventTypes: AuditEventType[];
@@ -93,15 +97,32 @@ export function presetRange(preset: Exclude<RangePreset, 'custom'>, now: number)
 /** The range the filters cover now: a preset resolved at `now`, or the custom fields (an empty one is open). */
 export function resolveRange(filters: Pick<AuditFilters, 'range' | 'startDate' | 'endDate'>, now: number): DateRange {
   if (filters.range !== 'custom') return presetRange(filters.range, now);
-  return { start: parseDateTimeLocal(filters.startDate), end: parseDateTimeLocal(filters.endDate) };
+  return { start: instantOfText(filters.startDate), end: instantOfText(filters.endDate) };
+}
+
+function instantOfText(text: string): Date | null {
+  const value = parseLocalDateTime(text);
+  return value ? instantOf(value) : null;
+}
+
+const dayMonthYear = new Intl.DateTimeFormat('en-GB', { day: 'numeric', month: 'short', year: 'numeric' });
+
+/**
+ * The calendar days a preset covers, when its name does not say them: 'Last month' is the previous calendar month
+ * ('1 Oct 2026 – 31 Oct 2026'); null for the rolling ranges.
+ */
+export function presetDays(preset: RangePreset, now: number): string | null {
+  if (preset !== 'lastMonth') return null;
+  const { start, end } = presetRange(preset, now);
+  return start && end ? `${dayMonthYear.format(start)} – ${dayMonthYear.format(end)}` : null;
 }
 
 function withPreset(preset: Exclude<RangePreset, 'custom'>, now: number) {
   const { start, end } = presetRange(preset, now);
   return {
     range: preset,
-    startDate: start ? toDateTimeLocalValue(start) : '',
-    endDate: end ? toDateTimeLocalValue(end) : '',
+    startDate: start ? localDateTimeOf(start).toString() : '',
+    endDate: end ? localDateTimeOf(end).toString() : '',
   };
 }
 
@@ -142,7 +163,7 @@ export function applyPreset(filters: AuditFilters, preset: Exclude<RangePreset, 
   return { ...updateAuditFilters(filters, withPreset(preset, now)), offset: 0 };
 }
 
-/** A date field typed in: the range becomes custom, from what both fields say. */
+/** A date picked or typed in From or To: the range becomes custom, from what both fields say. */
 export function setCustomDate(filters: AuditFilters, field: 'startDate' | 'endDate', value: string): AuditFilters {
   return updateAuditFilters(filters, { range: 'custom', [field]: value });
 }
@@ -163,21 +184,27 @@ export interface FilterChip {
   label: string;
 }
 
-function rangeLabel(filters: AuditFilters): string {
+function rangeLabel(filters: AuditFilters, now: number): string {
   const quick = QUICK_RANGES.find((q) => q.id === filters.range);
-  if (quick) return quick.label;
-  const start = parseDateTimeLocal(filters.startDate);
-  const end = parseDateTimeLocal(filters.endDate);
+  if (quick) {
+    const days = presetDays(quick.id, now);
+    return days ? `${quick.label} (${days})` : quick.label;
+  }
+  const start = instantOfText(filters.startDate);
+  const end = instantOfText(filters.endDate);
   if (start && end) return `${formatDateTime(start)} – ${formatDateTime(end)}`;
   if (start) return `from ${formatDateTime(start)}`;
   if (end) return `until ${formatDateTime(end)}`;
   return 'any time';
 }
 
-/** The active-filter chips (SPEC.md §2), one per filter that differs from its default, in column order. */
-export function filterChips(filters: AuditFilters): FilterChip[] {
+/**
+ * The active-filter chips (SPEC.md §2), one per filter that differs from its default, in column order; `now` names
+ * the days of 'Last month'.
+ */
+export function filterChips(filters: AuditFilters, now: number = Date.now()): FilterChip[] {
   const chips: FilterChip[] = [];
-  if (filters.range !== 'default') chips.push({ key: 'range', label: `Event Time: ${rangeLabel(filters)}` });
+  if (filters.range !== 'default') chips.push({ key: 'range', label: `Event Time: ${rangeLabel(filters, now)}` });
   if (filters.status.length > 0) chips.push({ key: 'status', label: `Status: ${filters.status.join(', ')}` });
   if (filters.eventTypes.length > 0) {
     chips.push({
@@ -284,7 +311,7 @@ export function loadAuditFilters(storage: StorageLike | undefined, now: number):
   if (typeof raw !== 'object' || raw === null) return defaults;
   const stored = raw as Record<string, unknown>;
   const text = (value: unknown) => (typeof value === 'string' && value.length <= MAX_TEXT ? value : '');
-  const dateValue = (value: unknown) => (typeof value === 'string' && parseDateTimeLocal(value) ? value : '');
+  const dateValue = (value: unknown) => (typeof value === 'string' && parseLocalDateTime(value) ? value : '');
   const subset = <T extends string>(value: unknown, allowed: readonly T[]): T[] =>
     Array.isArray(value) ? allowed.filter((a) => value.includes(a)) : [];
   const whole = (value: unknown, min: number, max: number, fallback: number) =>

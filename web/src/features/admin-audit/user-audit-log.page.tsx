@@ -8,7 +8,7 @@ import { useServerEvent } from '../../lib/realtime';
 import { useDebouncedCallback } from '../../lib/use-debounced-callback';
 import { useNow } from '../../lib/use-now';
 import { useAdminAuditStore } from './admin-audit.store';
-import { auditCsvUrl, filterChips, pagingState, QUICK_RANGES, showingLabel } from './audit-filters';
+import { auditCsvUrl, filterChips, pagingState, presetDays, QUICK_RANGES, showingLabel } from './audit-filters';
 import { AuditDetailsDialog } from './components/audit-details-dialog';
 import { AuditTable } from './components/audit-table';
 import { FilterChips } from './components/filter-chips';
@@ -51,7 +51,8 @@ export function UserAuditLogPage() {
     if (user_id === userId) refresh();
   });
 
-  const chips = filterChips(filters);
+  const chips = filterChips(filters, now);
+  const rangeDays = presetDays(filters.range, now);
   const { canPrevious, canNext } = pagingState(filters, audits.length);
   const shownRows = error ? [] : audits;
 
@@ -104,6 +105,12 @@ export function UserAuditLogPage() {
             {range.label}
           </button>
         ))}
+        {rangeDays ? (
+          // 'Last month' is the previous calendar month: the days it took are said, so an empty list explains itself.
+          <span className="text-sm text-slate-600 tabular-nums" data-testid="quick-range-days">
+            {rangeDays}
+          </span>
+        ) : null}
       </div>
       <div className="mb-4">
         <FilterChips chips={chips} onRemove={removeChip} onClearAll={clearAll} />

@@ -72,7 +72,7 @@ export function createAdminUsersStore() {
         set({ users: get().users.map((row) => (row.id === user.id ? user : row)) });
         return { ok: true, user, message };
       } catch (error) {
-        return { ok: false, message: errorMessage(error, 'Failed to update credits') };
+        return { ok: false, message: errorMessage(error, 'Failed to update user credits') };
       }
     },
 

@@ -62,7 +62,7 @@ describe('admin users store', () => {
     });
     await expect(store.getState().setCredits('a', 1)).resolves.toEqual({
       ok: false,
-      message: 'Failed to update credits',
+      message: 'Failed to update user credits',
     });
   });
 });

@@ -2,6 +2,8 @@ import {
   PAYMENT_MESSAGES,
   TEST_CARDS,
   TOPUP_DEFAULT,
+  TOPUP_MAX,
+  TOPUP_MIN,
   TOPUP_PRESETS,
   type PaymentIntentStatus,
   type TopupRequest,
@@ -41,15 +43,25 @@ export const DEFAULT_AMOUNT_CHOICE: AmountChoice = { preset: TOPUP_DEFAULT, cust
 export const AMOUNT_PRESETS: readonly number[] = TOPUP_PRESETS;
 
 /**
- * The amount to pay in pounds, or null when there is none to pay (the custom amount not a number, or not above zero).
- * The minimum, whole pounds and the maximum are the input's and the server's to enforce (SPEC.md §5): the server's
- * message is shown.
+ * The amount the custom box names in pounds (what the Pay button and the summary follow), or null when there is none
+ * (the custom amount not a number, or not above zero). Whether it may be paid is amountError's to say.
  */
 export function amountOf(choice: AmountChoice): number | null {
   const text = choice.custom.trim();
   if (text === '') return choice.preset;
   const value = Number(text);
   return Number.isFinite(value) && value > 0 ? value : null;
+}
+
+/**
+ * Why the chosen amount cannot be paid, or null when it can. SPEC.md §5 and §9: the amount input has a minimum of 5
+ * and a step of 1 — whole pounds from £5, since one pound buys one whole credit; the modal refuses anything else
+ * before a card is charged, in the words the server uses for the same rule (which also caps one payment).
+ */
+export function amountError(choice: AmountChoice): string | null {
+  const amount = amountOf(choice);
+  if (amount === null) return choice.custom.trim() === '' ? null : PAYMENT_MESSAGES.amount;
+  return Number.isInteger(amount) && amount >= TOPUP_MIN && amount <= TOPUP_MAX ? null : PAYMENT_MESSAGES.amount;
 }
 
 /** '25', '7', '7.50': pounds as the Pay button names them. */

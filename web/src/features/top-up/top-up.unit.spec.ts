@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { PAYMENT_MESSAGES, TEST_CARDS } from '@seatlink/contracts';
 import { countryOptions } from './countries';
 import {
+  amountError,
   amountOf,
   billingInfoFromDraft,
   billingInfoOf,
@@ -42,13 +43,25 @@ describe('amount', () => {
     expect(amountOf({ preset: 100, custom: ' 12.5 ' })).toBe(12.5);
   });
 
-  it('has no amount for a custom value that is not a positive number (the server judges the rest)', () => {
+  it('has no amount for a custom value that is not a positive number', () => {
     expect(amountOf({ preset: 25, custom: '0' })).toBeNull();
     expect(amountOf({ preset: 25, custom: '-3' })).toBeNull();
     expect(amountOf({ preset: 25, custom: 'abc' })).toBeNull();
-    // Under the minimum, pence, over the maximum: sent, and the server's message is shown.
+    // Under the minimum or over the maximum it is still the amount named; amountError refuses it.
     expect(amountOf({ preset: 25, custom: '3' })).toBe(3);
     expect(amountOf({ preset: 25, custom: '20000' })).toBe(20000);
+  });
+
+  it('refuses amounts below £5, with pennies, over the maximum, or no amount at all, as the server does', () => {
+    for (const custom of ['4.99', '4', '5.50', '5.01', '0', '-5', 'abc', '10001'])
+      expect(amountError({ preset: 25, custom })).toBe(PAYMENT_MESSAGES.amount);
+    expect(PAYMENT_MESSAGES.amount).toBe('Amount must be a whole number of pounds from 5 to 10000');
+  });
+
+  it('takes every preset and whole pounds from £5 to the maximum', () => {
+    expect(amountError(DEFAULT_AMOUNT_CHOICE)).toBeNull();
+    for (const preset of [25, 50, 100, 200]) expect(amountError({ preset, custom: '' })).toBeNull();
+    for (const custom of ['5', ' 7 ', '5.00', '10000']) expect(amountError({ preset: 25, custom })).toBeNull();
   });
 
   it("names the Pay button 'Pay £amount'", () => {

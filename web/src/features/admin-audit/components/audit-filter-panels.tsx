@@ -1,6 +1,8 @@
 import { useEffect, useId, useRef, useState } from 'react';
 import { Button } from '../../../components/ui/button';
+import { DatePicker } from '../../../components/ui/date-picker';
 import { FormField } from '../../../components/ui/form-field';
+import { parseLocalDateTime } from '../../../lib/local-date-time';
 import { AUDIT_TEXT_DEBOUNCE_MS } from '../audit-filters';
 
 /** A list of checkboxes: the values ticked are the filter (none ticked: every value). */
@@ -102,7 +104,10 @@ export function TextFilter({
   );
 }
 
-/** From and To of the Event Time filter (datetime-local, SPEC.md §5); typing a date makes the range custom. */
+/**
+ * From and To of the Event Time filter (SPEC.md §5), each a date and 24-hour time picked en-GB; picking one makes the
+ * range custom. Emptied, a bound is open.
+ */
 export function DateRangeFilter({
   startDate,
   endDate,
@@ -112,22 +117,26 @@ export function DateRangeFilter({
   endDate: string;
   onChange: (field: 'startDate' | 'endDate', value: string) => void;
 }) {
+  const start = parseLocalDateTime(startDate);
+  const end = parseLocalDateTime(endDate);
   return (
     <fieldset className="space-y-3">
       <legend className="mb-1 text-sm font-semibold text-slate-900">Event Time</legend>
-      <FormField
+      <DatePicker
         label="From"
-        type="datetime-local"
-        value={startDate}
-        max={endDate || undefined}
-        onChange={(event) => onChange('startDate', event.target.value)}
+        granularity="minute"
+        value={start}
+        maxValue={end ?? undefined}
+        onChange={(value) => onChange('startDate', value?.toString() ?? '')}
+        testId="event-time-from"
       />
-      <FormField
+      <DatePicker
         label="To"
-        type="datetime-local"
-        value={endDate}
-        min={startDate || undefined}
-        onChange={(event) => onChange('endDate', event.target.value)}
+        granularity="minute"
+        value={end}
+        minValue={start ?? undefined}
+        onChange={(value) => onChange('endDate', value?.toString() ?? '')}
+        testId="event-time-to"
       />
       <p className="text-xs text-slate-600">Quick ranges are above the table.</p>
     </fieldset>

@@ -1,15 +1,16 @@
-import { useId, useState, type FormEvent } from 'react';
+import { useCallback, useId, useState, type FormEvent } from 'react';
+import type { CalendarDateTime } from '@internationalized/date';
 import type { CreditChange, UserStateAt } from '@seatlink/contracts';
 import { LinkFacts } from '../../../components/distribution/link-facts';
 import { Alert } from '../../../components/ui/alert';
 import { Badge } from '../../../components/ui/badge';
 import { Button } from '../../../components/ui/button';
 import { cx } from '../../../components/ui/cx';
-import { FormField } from '../../../components/ui/form-field';
+import { DatePicker } from '../../../components/ui/date-picker';
 import { HistoryIcon } from '../../../components/ui/icons';
-import { parseDateTimeLocal, toDateTimeLocalValue } from '../../../lib/datetime-local';
 import { linkPreview } from '../../../lib/distribution';
 import { formatCredits, formatDateTime } from '../../../lib/format';
+import { instantOf, localDateTimeOf } from '../../../lib/local-date-time';
 import { useNow } from '../../../lib/use-now';
 import { creditChangeLabel, formatCreditChange } from '../credit-changes';
 import { historyKey, useUserHistoryStore } from '../user-history.store';
@@ -233,15 +234,17 @@ function HistoryResult({ state }: { state: UserStateAt }) {
  * then, folded by the server from the events (GET /v1/admin/users/{id}/history?at=).
  */
 export function ReplayPanel({ userId }: { userId: string }) {
-  const [moment, setMoment] = useState(() => toDateTimeLocalValue(Date.now(), { seconds: true }));
+  const [moment, setMoment] = useState<CalendarDateTime | null>(() => localDateTimeOf(Date.now(), { seconds: true }));
+  const [partial, setPartial] = useState(false);
   const [fieldError, setFieldError] = useState<string | null>(null);
+  const onPartialChange = useCallback((value: boolean) => setPartial(value), []);
   const { data, param, loading, error, fetch } = useUserHistoryStore();
   const headingId = useId();
   const now = useNow(60_000);
 
   const submit = (event: FormEvent<HTMLFormElement>) => {
     event.preventDefault();
-    const at = parseDateTimeLocal(moment);
+    const at = moment && !partial ? instantOf(moment) : null;
     if (!at) {
       setFieldError('Enter a date and time');
       return;
@@ -276,15 +279,20 @@ export function ReplayPanel({ userId }: { userId: string }) {
         </div>
       </div>
       <form noValidate onSubmit={submit} className="mt-4 flex flex-wrap items-start gap-3">
-        <FormField
+        <DatePicker
           label="Moment"
-          type="datetime-local"
-          step={1}
+          granularity="second"
           value={moment}
-          max={toDateTimeLocalValue(now, { seconds: true })}
-          onChange={(event) => setMoment(event.target.value)}
+          maxValue={localDateTimeOf(now + 60_000, { seconds: true })}
+          onChange={(value) => {
+            setMoment(value);
+            setFieldError(null);
+          }}
+          onPartialChange={onPartialChange}
           error={fieldError}
-          containerClassName="w-full sm:w-72"
+          errorTestId="replay-moment-error"
+          className="w-full sm:w-80"
+          testId="replay-moment"
         />
         <Button type="submit" className="sm:mt-6" disabled={loading} aria-busy={loading}>
           {loading ? 'Loading...' : 'Show'}

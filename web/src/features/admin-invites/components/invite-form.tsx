@@ -1,37 +1,43 @@
-import { useState, type FormEvent } from 'react';
+import { useCallback, useState, type FormEvent } from 'react';
+import type { CalendarDate } from '@internationalized/date';
 import toast from 'react-hot-toast';
 import { INVITE_MAX_USES } from '@seatlink/contracts';
 import { Button } from '../../../components/ui/button';
+import { DatePicker } from '../../../components/ui/date-picker';
 import { FormField } from '../../../components/ui/form-field';
-import { EN_GB_DATE_FORMAT, formatIsoAsEnGb, parseEnGbDate } from '../../../lib/en-gb-date';
+import { parseCalendarDate } from '../../../lib/local-date-time';
 import { useAdminInvitesStore } from '../admin-invites.store';
 import { earliestInviteExpiry, INVITE_FORM_MESSAGES, validateInviteForm, type InviteFormErrors } from '../invite-codes';
+
+/** A calendar date as the field shows it: '27/11/2026'. */
+const enGbDate = (date: CalendarDate) =>
+  `${String(date.day).padStart(2, '0')}/${String(date.month).padStart(2, '0')}/${String(date.year).padStart(4, '0')}`;
 
 /**
  * The generate form of the invite codes page (SPEC.md §5): max uses a whole number 1 to 1000 (default 100); expiry
  * date required and at least tomorrow. The form checks itself so its own messages show.
  *
- * The expiry is a text field read as dd/mm/yyyy (lib/en-gb-date.ts says why it is not a native date field: Chromium
- * would show mm/dd/yyyy in an en-US browser, and the product shows en-GB dates everywhere).
+ * The expiry is a date picker in en-GB (dd/mm/yyyy, whatever the browser's locale; a native date field would show
+ * mm/dd/yyyy in an en-US browser): typed or picked from its calendar, which offers nothing before the earliest day.
  */
 export function InviteForm() {
   const generate = useAdminInvitesStore((s) => s.generate);
   const [maxUses, setMaxUses] = useState(String(INVITE_MAX_USES.default));
-  const [expiresAt, setExpiresAt] = useState('');
+  const [expiresAt, setExpiresAt] = useState<CalendarDate | null>(null);
+  const [partial, setPartial] = useState(false);
   const [errors, setErrors] = useState<InviteFormErrors>({});
   const [busy, setBusy] = useState(false);
-  const earliest = formatIsoAsEnGb(earliestInviteExpiry());
+  const earliest = parseCalendarDate(earliestInviteExpiry());
+  const onPartialChange = useCallback((value: boolean) => setPartial(value), []);
 
   const submit = async (event: FormEvent<HTMLFormElement>) => {
     event.preventDefault();
     if (busy) return;
-    const typed = expiresAt.trim();
-    const isoDate = parseEnGbDate(typed);
-    const result = validateInviteForm({ maxUses, expiresAt: isoDate ?? typed });
-    const dateUnreadable = typed !== '' && isoDate === null;
-    if (!result.ok || dateUnreadable) {
+    const result = validateInviteForm({ maxUses, expiresAt: expiresAt?.toString() ?? '' });
+    // A date typed in part is not "no date": it is named as such.
+    if (!result.ok || partial) {
       const found = result.ok ? {} : result.errors;
-      setErrors(dateUnreadable ? { ...found, expiresAt: INVITE_FORM_MESSAGES.expiryFormat } : found);
+      setErrors(partial ? { ...found, expiresAt: INVITE_FORM_MESSAGES.expiryFormat } : found);
       return;
     }
     setErrors({});
@@ -69,23 +75,26 @@ export function InviteForm() {
           error={errors.maxUses}
           errorTestId="max-uses-error"
         />
-        <FormField
+        <DatePicker
           label="Expiry Date"
-          containerClassName="w-56"
-          name="expires_at"
-          inputMode="numeric"
-          autoComplete="off"
-          placeholder={EN_GB_DATE_FORMAT}
-          required
+          granularity="day"
           value={expiresAt}
-          onChange={(event) => setExpiresAt(event.target.value)}
+          onChange={(value) => {
+            setExpiresAt(value);
+            setErrors((current) => ({ ...current, expiresAt: undefined }));
+          }}
+          onPartialChange={onPartialChange}
+          minValue={earliest ?? undefined}
+          placeholderValue={earliest ?? undefined}
           error={errors.expiresAt}
           errorTestId="expires-at-error"
           hint={
             <>
-              {EN_GB_DATE_FORMAT}, earliest <span data-testid="expires-at-earliest">{earliest}</span>
+              Earliest <span data-testid="expires-at-earliest">{earliest ? enGbDate(earliest) : ''}</span>
             </>
           }
+          className="w-60"
+          testId="invite-expiry"
         />
         <div className="pt-6">
           <Button type="submit" disabled={busy} aria-busy={busy}>

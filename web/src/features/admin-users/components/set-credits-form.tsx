@@ -10,7 +10,7 @@ import { CREDITS_INVALID_MESSAGE, parseCredits } from '../credits';
 /**
  * Per-user credits form (SPEC.md §5: integer, minimum 0, step 1). The field holds the user's current balance as its
  * value, and follows the balance while the admin has not typed; a value that is not a whole number of at least 0 is
- * named under the field and nothing is sent. Lives inside a clickable row, so it stops clicks.
+ * named under the field and nothing is sent. A refusal of the server is named under the field too, beside the toast. Lives inside a clickable row, so it stops clicks.
  */
 export function SetCreditsForm({ user }: { user: User }) {
   const setCredits = useAdminUsersStore((s) => s.setCredits);
@@ -38,7 +38,10 @@ export function SetCreditsForm({ user }: { user: User }) {
       setDraft(null);
       toast.success('Credits updated successfully');
     } else {
-      toast.error(result.message);
+      // SPEC.md §8: the toast says 'Failed to update credits'; the field says why (the server's message, or 'Failed
+      // to update user credits').
+      toast.error('Failed to update credits');
+      setError(result.message);
     }
   };
 

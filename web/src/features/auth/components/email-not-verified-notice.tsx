@@ -1,10 +1,15 @@
 import { useEffect, useState } from 'react';
 import { Alert } from '../../../components/ui/alert';
 import { Button } from '../../../components/ui/button';
+import { errorMessage } from '../../../lib/api-client';
 import { resendVerification } from '../api/resend-verification';
 import { VERIFICATION_NOTICE_HIDE_MS } from '../auth.constants';
 
 type ResendStatus = 'idle' | 'sending' | 'sent' | 'failed';
+
+/** SPEC.md §8: the notice's text when the resend fails, and the fallback of the call's own error. */
+const RESEND_FAILED = 'Failed to send verification email. Please try again.';
+const RESEND_FAILED_FALLBACK = 'Failed to resend verification email';
 
 export interface EmailNotVerifiedNoticeProps {
   /** The server's login error message. */
@@ -18,6 +23,8 @@ export interface EmailNotVerifiedNoticeProps {
 /** Login error EMAIL_NOT_VERIFIED: the server message plus a 'Resend verification email' button (SPEC.md §2). */
 export function EmailNotVerifiedNotice({ message, email, onDismiss }: EmailNotVerifiedNoticeProps) {
   const [status, setStatus] = useState<ResendStatus>('idle');
+  /** Why the resend failed: the server's message, or SPEC.md §8's fallback. */
+  const [reason, setReason] = useState<string | null>(null);
 
   useEffect(() => {
     if (status !== 'sent') return;
@@ -27,10 +34,12 @@ export function EmailNotVerifiedNotice({ message, email, onDismiss }: EmailNotVe
 
   const resend = async () => {
     setStatus('sending');
+    setReason(null);
     try {
       await resendVerification({ email });
       setStatus('sent');
-    } catch {
+    } catch (error) {
+      setReason(errorMessage(error, RESEND_FAILED_FALLBACK));
       setStatus('failed');
     }
   };
@@ -66,9 +75,12 @@ export function EmailNotVerifiedNotice({ message, email, onDismiss }: EmailNotVe
         ) : null}
       </div>
       {status === 'failed' ? (
-        <p role="alert" className="mt-2 text-red-700">
-          Failed to send verification email. Please try again.
-        </p>
+        <div role="alert" className="mt-2 text-red-700" data-testid="resend-verification-error">
+          <p>{RESEND_FAILED}</p>
+          <p className="mt-0.5 text-xs" data-testid="resend-verification-reason">
+            {reason}
+          </p>
+        </div>
       ) : null}
     </Alert>
   );

@@ -90,7 +90,8 @@ function RecallButton({ ticket, compact }: { ticket: Ticket; compact: boolean })
           message={
             <>
               The link of <strong className="font-semibold text-slate-900">{ticket.title}</strong> stops working at
-              once: whoever opens it is told it was withdrawn. The ticket can then be distributed again.
+              once: whoever opens it is told it was withdrawn. The ticket can then be distributed again.{' '}
+              {DISTRIBUTION_TEXTS.recallKeepsCredits}
             </>
           }
           confirmLabel="Recall Ticket"

@@ -1,4 +1,4 @@
-import { useId } from 'react';
+import { useId, type Ref } from 'react';
 import { TOPUP_MIN } from '@seatlink/contracts';
 import { cx } from '../../../components/ui/cx';
 import { FormField } from '../../../components/ui/form-field';
@@ -8,13 +8,18 @@ export interface AmountPickerProps {
   choice: AmountChoice;
   onChange: (choice: AmountChoice) => void;
   disabled?: boolean;
+  /** Why the amount is refused, under the custom amount (which it marks invalid). */
+  error?: string | null;
+  onCustomBlur?: () => void;
+  customRef?: Ref<HTMLInputElement>;
 }
 
 /**
  * The amount (SPEC.md §2, §5, §9): preset tiles £25, £50, £100, £200 (a radio group) and a custom amount (a number
- * input, minimum 5, step 1). A custom amount leaves the presets unticked; emptied, the last preset counts again.
+ * input, minimum 5, step 1: whole pounds, the owner names a refused one). A custom amount leaves the presets unticked;
+ * emptied, the last preset counts again.
  */
-export function AmountPicker({ choice, onChange, disabled }: AmountPickerProps) {
+export function AmountPicker({ choice, onChange, disabled, error, onCustomBlur, customRef }: AmountPickerProps) {
   const name = useId();
   const custom = choice.custom !== '';
 
@@ -56,6 +61,10 @@ export function AmountPicker({ choice, onChange, disabled }: AmountPickerProps) 
         placeholder={`At least £${TOPUP_MIN}`}
         value={choice.custom}
         onChange={(event) => onChange({ preset: choice.preset, custom: event.target.value })}
+        onBlur={onCustomBlur}
+        ref={customRef}
+        error={error}
+        errorTestId="custom-amount-error"
         data-testid="custom-amount"
       />
     </fieldset>

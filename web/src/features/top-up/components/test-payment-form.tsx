@@ -13,7 +13,7 @@ import { BillingAddressFields } from './billing-address-fields';
 import { TestCardField, type TestCard } from './test-card-field';
 
 /**
- * Test mode's payment form: the billing address and the test gateway's card field. A card that needs 3-D Secure is
+ * Test mode's payment form: the test gateway's card field, then the billing address. A card that needs 3-D Secure is
  * confirmed through the test challenge (the top-up store shows it; the payer completes or fails it).
  */
 export function TestPaymentForm({ prefill, disabled, onReady }: PaymentFormProps) {
@@ -81,7 +81,6 @@ export function TestPaymentForm({ prefill, disabled, onReady }: PaymentFormProps
 
   return (
     <fieldset disabled={disabled} className="min-w-0 space-y-5">
-      <BillingAddressFields draft={draft} onChange={updateDraft} missing={missing} register={register} />
       <TestCardField
         card={card}
         onChange={(patch) => {
@@ -91,6 +90,7 @@ export function TestPaymentForm({ prefill, disabled, onReady }: PaymentFormProps
         error={cardError}
         numberRef={cardRef}
       />
+      <BillingAddressFields draft={draft} onChange={updateDraft} missing={missing} register={register} />
     </fieldset>
   );
 }

@@ -11,6 +11,7 @@ import { loadChunk } from '../../../lib/lazy-route';
 import { useSessionStore } from '../../../lib/session.store';
 import type { PaymentFormHandle, PaymentFormProps } from '../payment-form';
 import {
+  amountError,
   amountOf,
   DEFAULT_AMOUNT_CHOICE,
   payLabel,
@@ -34,9 +35,10 @@ export interface TopUpModalProps {
 }
 
 /**
- * The Top Up Credits modal (SPEC.md §2, §4): an amount (presets or custom), the payment form of the mode the server
- * names (the test gateway's card field, or Stripe's Elements), the summary, the terms, Cancel and 'Pay £amount'
- * ('Processing...', then 'Payment Successful'). After a successful payment 'Payment successful.' shows for 6 s; then
+ * The Top Up Credits modal (SPEC.md §2, §4): an amount (presets or custom: whole pounds from £5, refused here
+ * otherwise), the payment form of the mode the server names (the test gateway's card field, or Stripe's Elements; the
+ * card before the billing address), the summary, the terms, and a footer that stays in view however far the modal
+ * scrolls (a phone): the outcome, Cancel and 'Pay £amount' ('Processing...', then 'Payment Successful'). After a successful payment 'Payment successful.' shows for 6 s; then
  * the user is re-read, the modal closes and the app goes to /. Escape, the backdrop and Cancel close it, except while a
  * payment is under way (closing then would hide how the charge ended).
  */
@@ -56,12 +58,17 @@ export function TopUpModal({ onClose }: TopUpModalProps) {
   const { loadConfig, pay, answerChallenge, refreshUser, clearError, reset } = useTopUpStore.getState();
 
   const [choice, setChoice] = useState<AmountChoice>(DEFAULT_AMOUNT_CHOICE);
+  /** The custom amount is judged once it has been left or paid with, not at each keystroke on the way to '10'. */
+  const [amountChecked, setAmountChecked] = useState(false);
+  const customRef = useRef<HTMLInputElement>(null);
   /** The balance when Pay was pressed: the summary holds still while the credits arrive live. */
   const [balanceAtPay, setBalanceAtPay] = useState<number | null>(null);
   const form = useRef<PaymentFormHandle | null>(null);
   const payRef = useRef<HTMLButtonElement>(null);
   const finished = useRef(false);
-  const amount = amountOf(choice);
+  const refusal = amountError(choice);
+  /** What Pay and the summary name: nothing while the amount is one the modal refuses. */
+  const amount = refusal ? null : amountOf(choice);
 
   useEffect(() => {
     void loadConfig();
@@ -97,7 +104,12 @@ export function TopUpModal({ onClose }: TopUpModalProps) {
   const submit = async (event: FormEvent<HTMLFormElement>) => {
     event.preventDefault();
     const handle = form.current;
-    if (isLoading || success || amount === null || !handle) return;
+    if (isLoading || success || !handle) return;
+    if (refusal || amount === null) {
+      setAmountChecked(true);
+      customRef.current?.focus();
+      return;
+    }
     clearError();
     const { billing, cardRefused } = await handle.read();
     if (billing && cardRefused) {
@@ -109,7 +121,7 @@ export function TopUpModal({ onClose }: TopUpModalProps) {
     if (paid) return;
     if (!billing) handle.focusProblem();
     // The Pay button was disabled while the payment ran, so the focus may have fallen out of the dialog.
-    else if (!payRef.current?.closest('dialog')?.contains(document.activeElement)) payRef.current?.focus();
+    else if (!payRef.current?.closest('[role="dialog"]')?.contains(document.activeElement)) payRef.current?.focus();
   };
 
   const frozen = isLoading || success;
@@ -170,45 +182,58 @@ export function TopUpModal({ onClose }: TopUpModalProps) {
         testId="top-up-modal"
       >
         <form noValidate onSubmit={(event) => void submit(event)} className="space-y-6">
-          <AmountPicker choice={choice} onChange={setChoice} disabled={frozen} />
+          <AmountPicker
+            choice={choice}
+            onChange={setChoice}
+            disabled={frozen}
+            error={amountChecked ? refusal : null}
+            onCustomBlur={() => setAmountChecked(true)}
+            customRef={customRef}
+          />
           {paymentForm}
           <TopUpSummary summary={summary} />
           <p className="text-xs leading-relaxed text-slate-600" data-testid="top-up-terms">
             {TOP_UP_TEXTS.terms}
           </p>
-          {error ? (
-            <Alert tone="error" data-testid="top-up-error">
-              {error}
-            </Alert>
-          ) : null}
-          {success ? (
-            <Alert tone="success" data-testid="top-up-success">
-              {PAYMENT_MESSAGES.success}
-            </Alert>
-          ) : null}
-          <div className="flex flex-col-reverse gap-2 sm:flex-row sm:justify-end">
-            <Button variant="secondary" onClick={close} disabled={isLoading}>
-              Cancel
-            </Button>
-            <Button
-              ref={payRef}
-              type="submit"
-              disabled={frozen || amount === null || config === null}
-              // Busy keeps the button's colours: it is working ('Processing...'), then on its way to the dashboard.
-              aria-busy={frozen || undefined}
-              data-testid="pay-button"
-            >
-              {success ? (
-                <>
-                  <CheckIcon className="h-4 w-4" aria-hidden="true" />
-                  {TOP_UP_TEXTS.paid}
-                </>
-              ) : isLoading ? (
-                TOP_UP_TEXTS.processing
-              ) : (
-                payLabel(amount)
-              )}
-            </Button>
+          {/* Pay stays in view: the footer sticks to the bottom of the screen while the modal scrolls under it. */}
+          <div
+            className="sticky bottom-0 -mx-6 -mb-6 space-y-3 rounded-b-2xl border-t border-slate-200 bg-white px-6 py-4"
+            data-testid="top-up-footer"
+          >
+            {error ? (
+              <Alert tone="error" data-testid="top-up-error">
+                {error}
+              </Alert>
+            ) : null}
+            {success ? (
+              <Alert tone="success" data-testid="top-up-success">
+                {PAYMENT_MESSAGES.success}
+              </Alert>
+            ) : null}
+            <div className="flex flex-col-reverse gap-2 sm:flex-row sm:justify-end">
+              <Button variant="secondary" onClick={close} disabled={isLoading}>
+                Cancel
+              </Button>
+              <Button
+                ref={payRef}
+                type="submit"
+                disabled={frozen || config === null}
+                // Busy keeps the button's colours: it is working ('Processing...'), then on its way to the dashboard.
+                aria-busy={frozen || undefined}
+                data-testid="pay-button"
+              >
+                {success ? (
+                  <>
+                    <CheckIcon className="h-4 w-4" aria-hidden="true" />
+                    {TOP_UP_TEXTS.paid}
+                  </>
+                ) : isLoading ? (
+                  TOP_UP_TEXTS.processing
+                ) : (
+                  payLabel(amount)
+                )}
+              </Button>
+            </div>
           </div>
         </form>
       </Modal>

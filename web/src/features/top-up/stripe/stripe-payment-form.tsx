@@ -10,9 +10,9 @@ import { billingInfoOf, DEFAULT_COUNTRY, TOP_UP_TEXTS } from '../top-up';
 import { stripeCardPayments } from './stripe-card-payments';
 
 /**
- * Stripe mode's payment form (SPEC.md §2, DESIGN.md "Payments"): Stripe's AddressElement (billing mode, address
- * autocomplete, first and last name apart) and CardElement (postal code hidden, as the address has it), with the
- * e-mail beside them. This module is its own chunk, loaded only in stripe mode; Stripe.js itself is fetched from
+ * Stripe mode's payment form (SPEC.md §2, DESIGN.md "Payments"): Stripe's CardElement (postal code hidden, as the
+ * address has it) first, then its AddressElement (billing mode, address autocomplete, first and last name apart) with
+ * the e-mail. This module is its own chunk, loaded only in stripe mode; Stripe.js itself is fetched from
  * js.stripe.com when the form first shows.
  */
 
@@ -177,6 +177,23 @@ function StripeFields({ prefill, disabled, onReady }: PaymentFormProps) {
 
   return (
     <div className="space-y-5">
+      <fieldset className="space-y-1">
+        <legend className="text-sm font-semibold text-slate-900">Card details</legend>
+        <div className="rounded-lg bg-white px-3 py-2.5 shadow-sm ring-1 ring-slate-300 ring-inset focus-within:ring-2 focus-within:ring-indigo-600">
+          <CardElement
+            options={{ hidePostalCode: true, disabled, style: CARD_STYLE[theme] }}
+            onChange={(event) => {
+              card.current = { complete: event.complete, error: event.error };
+              setCardError(event.error?.message ?? null);
+            }}
+          />
+        </div>
+        {cardError ? (
+          <p role="alert" className="text-sm text-red-600" data-testid="card-error">
+            {cardError}
+          </p>
+        ) : null}
+      </fieldset>
       <fieldset className="space-y-3">
         <legend className="text-sm font-semibold text-slate-900">Billing address</legend>
         <AddressElement
@@ -209,23 +226,6 @@ function StripeFields({ prefill, disabled, onReady }: PaymentFormProps) {
           announceError={false}
           className="aria-invalid:ring-red-500"
         />
-      </fieldset>
-      <fieldset className="space-y-1">
-        <legend className="text-sm font-semibold text-slate-900">Card details</legend>
-        <div className="rounded-lg bg-white px-3 py-2.5 shadow-sm ring-1 ring-slate-300 ring-inset focus-within:ring-2 focus-within:ring-indigo-600">
-          <CardElement
-            options={{ hidePostalCode: true, disabled, style: CARD_STYLE[theme] }}
-            onChange={(event) => {
-              card.current = { complete: event.complete, error: event.error };
-              setCardError(event.error?.message ?? null);
-            }}
-          />
-        </div>
-        {cardError ? (
-          <p role="alert" className="text-sm text-red-600" data-testid="card-error">
-            {cardError}
-          </p>
-        ) : null}
       </fieldset>
     </div>
   );

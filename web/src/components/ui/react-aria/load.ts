@@ -1,0 +1,24 @@
+const FIRST_INTERACTION = ['pointerover', 'pointerdown', 'touchstart', 'keydown'] as const;
+
+/**
+ * A loader of a chunk holding React Aria's parts of a primitive (a dialog, a date picker): they are needed only once
+ * something opens, so they stay off the first load of a page. The chunk starts loading at the page's first
+ * interaction (a pointer over it, a touch, a key), normally well before anything opens, or when first rendered,
+ * whichever comes first. A failed load is tried again the next time.
+ */
+export function chunkLoader<T>(load: () => Promise<T>): () => Promise<T> {
+  let loading: Promise<T> | undefined;
+  const start = () =>
+    (loading ??= load().catch((error: unknown) => {
+      loading = undefined;
+      throw error;
+    }));
+  if (typeof window !== 'undefined') {
+    const onFirst = () => {
+      for (const type of FIRST_INTERACTION) window.removeEventListener(type, onFirst, true);
+      void start().catch(() => undefined);
+    };
+    for (const type of FIRST_INTERACTION) window.addEventListener(type, onFirst, { capture: true, passive: true });
+  }
+  return start;
+}
