@@ -10,7 +10,7 @@ import { routes } from '../services/contracts/src/routes';
  * The app's one stylesheet goes into the page as a `<style>` instead of a `<link>`: it is small (about 9 KB
  * compressed: with the page it fits in the first round trip), and a linked stylesheet would hold the first paint
  * back by a request of its own. The Content-Security-Policy allows inline styles. CSS that a lazily loaded chunk
- * brings stays a file of its own, loaded with that chunk.
+ * brings stays a file of its own, loaded with that chunk; so does the entry's, for the chunks that list it.
  */
 export function inlineEntryCss(): Plugin {
   return {
@@ -25,8 +25,8 @@ export function inlineEntryCss(): Plugin {
           const asset = bundle[fileName];
           if (!asset || asset.type !== 'asset') return link;
           const css = typeof asset.source === 'string' ? asset.source : new TextDecoder().decode(asset.source);
-          // The file is no longer referenced: no copy of it goes into the build.
-          delete bundle[fileName];
+          // The file stays in the build: a lazily loaded chunk that shares the stylesheet names it among what it needs
+          // before it runs (Vite's preload list), and a file missing there fails that chunk's load.
           return `<style>${css.replace(/<\/style/gi, '<\\/style')}</style>`;
         });
       },
