@@ -28,8 +28,28 @@ export interface LighthouseRun {
 
 const CATEGORIES = ['performance', 'accessibility', 'best-practices', 'seo'] as const;
 
-/** Runs Lighthouse on `url`; `headers` go with every request (a session cookie: the dashboard signed in). */
+/** Attempts of one run: Lighthouse's own failures of a run (NO_NAVSTART, NO_FCP on a busy machine) say "run again". */
+const ATTEMPTS = 3;
+
+/**
+ * Runs Lighthouse on `url`; `headers` go with every request (a session cookie: the dashboard signed in). A run that
+ * Lighthouse itself reports as failed (a runtime error: its trace went wrong) is run again in a fresh browser, up to
+ * three attempts, and said in the output.
+ */
 export async function runLighthouse(url: string, headers: Record<string, string> = {}): Promise<LighthouseRun> {
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return await runOnce(url, headers);
+    } catch (err) {
+      if (!(err instanceof LighthouseRuntimeError) || attempt >= ATTEMPTS) throw err;
+      console.log(`${err.message}: attempt ${attempt} of ${ATTEMPTS}, running again`);
+    }
+  }
+}
+
+class LighthouseRuntimeError extends Error {}
+
+async function runOnce(url: string, headers: Record<string, string>): Promise<LighthouseRun> {
   const chrome = await chromeLauncher.launch({ chromePath: CHROMIUM_PATH, chromeFlags: [...CHROMIUM_FLAGS] });
   try {
     const result = await lighthouse(url, {
@@ -41,7 +61,9 @@ export async function runLighthouse(url: string, headers: Record<string, string>
     });
     if (!result) throw new Error(`Lighthouse gave no result for ${url}`);
     const { lhr } = result;
-    if (lhr.runtimeError) throw new Error(`Lighthouse on ${url}: ${lhr.runtimeError.code} ${lhr.runtimeError.message}`);
+    if (lhr.runtimeError) {
+      throw new LighthouseRuntimeError(`Lighthouse on ${url}: ${lhr.runtimeError.code} ${lhr.runtimeError.message}`);
+    }
     const score = (id: (typeof CATEGORIES)[number]) => {
       const value = lhr.categories[id]?.score;
       if (typeof value !== 'number') throw new Error(`Lighthouse on ${url} has no ${id} score`);
