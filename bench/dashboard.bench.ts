@@ -12,10 +12,11 @@
  *   p95 of key down to the first frame painted after the last DOM change the key caused; baseline: the same typing
  *   into a plain input that writes the query into a list; goal ≤ 50 ms.
  * - `dashboard-sort`: the list view's sortable headers (Event, Account, Status) pressed in turn, each twice
- *   (ascending, descending); figure: p95 of pointer down to the first frame painted after the last DOM change;
- *   baseline: a click on a plain page that reverses a table's rows; goal ≤ 100 ms.
+ *   (ascending, descending), each changing the first row; figure: p95 of pointer down to the first frame painted
+ *   after the last DOM change; baseline: a click on a plain page that reverses a table's rows; goal ≤ 100 ms.
  *
- * Asserts only that the work happened: every scroll reached the bottom, every sort changed the list.
+ * Asserts only that the work happened: every scroll reached the bottom, every key reached the field, every sort
+ * changed the list's first row.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, BrowserContext, Locator, Page } from 'playwright-core';
@@ -50,15 +51,21 @@ describe('the dashboard with 10,000 tickets, in Chromium', () => {
   let dashboard: Page;
   let plainPage: Page;
 
-  /** Opens the dashboard and waits for every ticket to be laid out (a page many screens tall). */
+  /**
+   * Opens the dashboard and waits for every ticket to be laid out: a page many screens tall whose height has stopped
+   * growing (a list that arrives in pages grows until the last one).
+   */
   const openDashboard = async () => {
     await dashboard.bringToFront();
     await dashboard.goto(`${product.baseUrl}/dashboard`);
     await dashboard.getByRole('heading', { name: 'Tickets Overview' }).waitFor();
     const deadline = Date.now() + 120_000;
-    while ((await pageScrollHeight(dashboard)) < 50 * DESKTOP.height) {
+    for (let last = 0; ;) {
+      await new Promise((resolve) => setTimeout(resolve, 1_000));
+      const height = await pageScrollHeight(dashboard);
+      if (height >= 50 * DESKTOP.height && height === last) break;
       if (Date.now() > deadline) throw new Error('the dashboard did not lay out its 10,000 tickets within 2 minutes');
-      await new Promise((resolve) => setTimeout(resolve, 250));
+      last = height;
     }
     await installInteractionProbe(dashboard);
     await waitForQuiet(dashboard);
@@ -265,10 +272,13 @@ describe('the dashboard with 10,000 tickets, in Chromium', () => {
     const sortAll = async () => {
       await dashboard.bringToFront();
       const latencies: number[] = [];
+      // The first row below the header row (a windowed list's spacer rows are hidden from the accessibility tree).
+      const firstRow = () => dashboard.getByRole('row').nth(1).textContent();
       for (const name of SORT_HEADERS) {
+        const before = await firstRow();
         const sample = await measureInteraction(dashboard, () => header(name).click());
-        expect(sample.mutations, `sorting by ${name} changed the list`).toBeGreaterThan(0);
         latencies.push(sample.latencyMs);
+        expect(await firstRow(), `sorting by ${name} changed the list's first row`).not.toBe(before);
       }
       return latencies;
     };
