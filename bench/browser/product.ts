@@ -114,7 +114,16 @@ export async function startBigAccount(options: BigAccountOptions = {}): Promise<
   const stop = async () => {
     if (server && server.child.exitCode === null && server.child.signalCode === null) {
       server.child.kill('SIGTERM');
-      await exited(server.child);
+      // A server that has not stopped within 20 s is killed (seen on PGlite with a sync that never ran), and said.
+      const stopped = await Promise.race([
+        exited(server.child).then(() => true),
+        new Promise<false>((resolve) => setTimeout(() => resolve(false), 20_000).unref()),
+      ]);
+      if (!stopped) {
+        log('the server did not stop within 20 s of SIGTERM: killed');
+        server.child.kill('SIGKILL');
+        await exited(server.child);
+      }
     }
     await scratch?.drop();
     rmSync(dataDir, { recursive: true, force: true });
