@@ -24,12 +24,21 @@ export async function openBenchDatabase(): Promise<TestDatabase> {
       ? `Backend: PostgreSQL (scratch database ${new URL(bench.url).pathname.slice(1)}, pool of ${POOL_SIZE})`
       : 'Backend: PGlite in memory (DATABASE_URL is unset): these figures are for PGlite, not PostgreSQL',
   );
+  noteLoadAtStart();
+  return bench;
+}
+
+/**
+ * Notes (and prints) the load average before this file's own work, for `loadAverageAtStart()`. `openBenchDatabase`
+ * does it; a file that opens no database calls it first.
+ */
+export function noteLoadAtStart(): number[] {
   startLoad = os.loadavg().map((n) => Math.round(n * 100) / 100);
   console.log(
     `Load average before this file's work: ${startLoad.join(', ')} (1, 5, 15 min) on ${os.availableParallelism()} ` +
       'CPUs (a bench file that ran just before counts in it too)',
   );
-  return bench;
+  return startLoad;
 }
 
 /** Runs per measured variant (interleaved with its baseline); BENCH_ROUNDS overrides the default of 5. */
