@@ -9,18 +9,14 @@ import path from 'node:path';
 export const STAMP_FILE = '.build-inputs';
 
 /**
- * What a web build reads, relative to the repository root: the web app (sources, public files, page, configuration),
+ * What a web build reads, relative to the repository root: the web app's sources and public files, every file at the
+ * top of web/ (the page, Vite's configuration and its plugins, package.json, the TypeScript options, the `.env` files),
  * the contracts' sources (Vite reads them as source), the base TypeScript options and the lock file (the versions of
  * Vite, React and every other dependency).
  */
 export const WEB_INPUTS = [
   'web/src',
   'web/public',
-  'web/index.html',
-  'web/vite.config.ts',
-  'web/package.json',
-  'web/tsconfig.json',
-  'web/tsconfig.app.json',
   'services/contracts/src',
   'tsconfig.base.json',
   'package-lock.json',
@@ -37,8 +33,8 @@ function filesOf(root, relative) {
 }
 
 /**
- * The hash of the web build's inputs: each input file's path and content, the `.env` files Vite reads from web/, and
- * the `VITE_*` variables of the environment (they are compiled into the bundle).
+ * The hash of the web build's inputs: each input file's path and content, and the `VITE_*` variables of the
+ * environment (they are compiled into the bundle).
  */
 export function webInputsHash(root, env = process.env) {
   const hash = createHash('sha256');
@@ -46,7 +42,9 @@ export function webInputsHash(root, env = process.env) {
   for (const input of WEB_INPUTS) files.push(...filesOf(root, input));
   const webDir = path.join(root, 'web');
   if (existsSync(webDir)) {
-    for (const name of readdirSync(webDir)) if (name.startsWith('.env')) files.push(path.join('web', name));
+    for (const entry of readdirSync(webDir, { withFileTypes: true })) {
+      if (entry.isFile()) files.push(path.join('web', entry.name));
+    }
   }
   for (const file of [...new Set(files)].sort()) {
     hash.update(`file ${file.split(path.sep).join('/')}\0`);

@@ -21,7 +21,7 @@ describe('the web build stamp', () => {
   });
   afterEach(() => rmSync(root, { recursive: true, force: true }));
 
-  it('is the same for the same inputs, and changes with a source, the contracts, the lock file or a new file', () => {
+  it('is the same for the same inputs, and changes with a source, the contracts, the lock file, Vite settings or a new file', () => {
     const before = webInputsHash(root, {});
     expect(webInputsHash(root, {})).toBe(before);
     for (const [file, text] of [
@@ -30,6 +30,7 @@ describe('the web build stamp', () => {
       ['package-lock.json', '{"v":2}'],
       ['web/public/robots.txt', 'User-agent: *'],
       ['web/.env.production', 'VITE_API_URL=https://api.example'],
+      ['web/vite.plugins.ts', 'export {};'],
     ] as const) {
       const previous = webInputsHash(root, {});
       write(file, text);

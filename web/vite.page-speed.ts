@@ -6,11 +6,13 @@ import { routes } from '../services/contracts/src/routes';
  * `index.html` is revalidated on every load and carries no secret; what goes into it is the same for every visitor.
  */
 
+/** The entry's stylesheet, as Vite names it after index.html. */
+const ENTRY_CSS = /(^|\/)assets\/index-[\w-]+\.css$/;
+
 /**
  * The app's one stylesheet goes into the page as a `<style>` instead of a `<link>`: it is small (about 9 KB
  * compressed: with the page it fits in the first round trip), and a linked stylesheet would hold the first paint
- * back by a request of its own. The Content-Security-Policy allows inline styles. CSS that a lazily loaded chunk
- * brings stays a file of its own, loaded with that chunk; so does the entry's, for the chunks that list it.
+ * back by a request of its own. The Content-Security-Policy allows inline styles.
  */
 export function inlineEntryCss(): Plugin {
   return {
@@ -23,10 +25,10 @@ export function inlineEntryCss(): Plugin {
         if (!bundle) return html;
         return html.replace(/<link rel="stylesheet"[^>]*href="\/([^"]+\.css)"[^>]*>/g, (link, fileName: string) => {
           const asset = bundle[fileName];
-          if (!asset || asset.type !== 'asset') return link;
+          if (!asset || asset.type !== 'asset' || !ENTRY_CSS.test(fileName)) return link;
           const css = typeof asset.source === 'string' ? asset.source : new TextDecoder().decode(asset.source);
-          // The file stays in the build: a lazily loaded chunk that shares the stylesheet names it among what it needs
-          // before it runs (Vite's preload list), and a file missing there fails that chunk's load.
+          // The file stays in the build: a chunk loaded later that shares code with the entry (the card payment form)
+          // lists the entry's stylesheet among what it fetches before it runs, and fails to load without it.
           return `<style>${css.replace(/<\/style/gi, '<\\/style')}</style>`;
         });
       },
