@@ -136,6 +136,45 @@ test.describe('with the system set to dark', () => {
   });
 });
 
+/**
+ * The colour of the veil behind the open modal: a native dialog's backdrop, or else the fixed layer that holds the
+ * dialog and covers the screen. Its luminance ignores its transparency; alpha says how much it dims.
+ */
+function veil(page: Page): Promise<{ luminance: number; alpha: number }> {
+  return page.evaluate(() => {
+    const dialog = document.querySelector('dialog[open], [role="dialog"]')!;
+    let color = dialog instanceof HTMLDialogElement ? getComputedStyle(dialog, '::backdrop').backgroundColor : '';
+    for (let up = dialog.parentElement; !color && up; up = up.parentElement) {
+      const style = getComputedStyle(up);
+      if (style.position === 'fixed' && up.getBoundingClientRect().width >= window.innerWidth)
+        color = style.backgroundColor;
+    }
+    const canvas = document.createElement('canvas');
+    canvas.width = canvas.height = 1;
+    const context = canvas.getContext('2d', { willReadFrequently: true })!;
+    context.fillStyle = color;
+    context.fillRect(0, 0, 1, 1);
+    const [r, g, b, a] = [...context.getImageData(0, 0, 1, 1).data];
+    const linear = (v: number) => (v / 255 <= 0.04045 ? v / 255 / 12.92 : ((v / 255 + 0.055) / 1.055) ** 2.4);
+    return { luminance: 0.2126 * linear(r!) + 0.7152 * linear(g!) + 0.0722 * linear(b!), alpha: a! / 255 };
+  });
+}
+
+test.describe('a modal on a dark page', () => {
+  test.use({ colorScheme: 'dark', viewport: { width: 390, height: 844 } });
+
+  test('dims the page behind it with a dark veil, not a light one', async ({ page }) => {
+    await signIn(page, demo.user);
+    await page.getByRole('button', { name: 'Open menu' }).click();
+    await expect(page.getByRole('dialog', { name: 'Menu' })).toBeVisible();
+    await expectDark(page, 'dialog[open], [role="dialog"]');
+    const { luminance, alpha } = await veil(page);
+    expect(luminance).toBeLessThan(0.05);
+    expect(alpha).toBeGreaterThan(0.3);
+    await expectNoA11yViolations(page, 'the drawer, dark');
+  });
+});
+
 test('with the system set to light the pages are light', async ({ page }) => {
   await page.emulateMedia({ colorScheme: 'light' });
   await page.goto('/login');
