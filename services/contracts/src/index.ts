@@ -11,5 +11,6 @@ export * from './pages.js';
 export * from './accounts.js';
 export * from './tickets.js';
 export * from './distribution.js';
+export * from './links.js';
 export * from './audit.js';
 export * from './payments.js';

@@ -1,0 +1,72 @@
+/**
+ * A shared link as its recipient meets it: its states, what each is called and says, and the recipient's calls.
+ * No zod here: the recipient's page imports this alone, and downloads no schema library.
+ */
+
+export type LinkState = 'active' | 'expired' | 'limit_reached' | 'recalled';
+
+/** SPEC.md §3: a link's max_clicks limits its clicks only when above 0; null or 0 means unlimited. */
+export function hasClickLimit(maxClicks: number | null | undefined): maxClicks is number {
+  return typeof maxClicks === 'number' && maxClicks > 0;
+}
+
+/** What a link's state is decided on. */
+export interface LinkStateFacts {
+  /** Withdrawn by its owner. */
+  recalled: boolean;
+  /** Its ticket is still in its owner's wallet (a ticket gone withdraws its link); taken as held when not given. */
+  ticketHeld?: boolean;
+  /** When it stops working; none (or a text that is no date) never. */
+  expiresAt: string | Date | null | undefined;
+  maxClicks: number | null | undefined;
+  clicks: number;
+}
+
+/**
+ * A link's state (SPEC.md §4), the first that applies: withdrawn (recalled, or its ticket no longer held), expired (its
+ * expiry at or before `now`), limit reached (a limit above 0 and the clicks at or above it), else active. The database
+ * decides claims with the same rule (`seatlink_link_state`); a test holds the two to the same answers.
+ */
+export function linkState(link: LinkStateFacts, now: number | Date): LinkState {
+  if (link.recalled || link.ticketHeld === false) return 'recalled';
+  if (link.expiresAt !== null && link.expiresAt !== undefined) {
+    const at = link.expiresAt instanceof Date ? link.expiresAt.getTime() : Date.parse(link.expiresAt);
+    if (Number.isFinite(at) && at <= (now instanceof Date ? now.getTime() : now)) return 'expired';
+  }
+  if (hasClickLimit(link.maxClicks) && link.clicks >= link.maxClicks) return 'limit_reached';
+  return 'active';
+}
+
+export const LINK_STATE_CODES = {
+  expired: 'LINK_EXPIRED',
+  limit_reached: 'LIMIT_REACHED',
+  recalled: 'LINK_RECALLED',
+} as const satisfies Record<Exclude<LinkState, 'active'>, string>;
+
+export const LINK_MESSAGES = {
+  expired: 'This link has expired',
+  limit_reached: 'This link has reached its limit',
+  recalled: 'This link was withdrawn by its owner',
+  notFound: 'Link not found',
+  automated: 'Links are claimed by people, not by automated clients',
+} as const;
+
+/** GET /v1/links/{code}: what a recipient sees before claiming (never counts a click). */
+export interface PublicLink {
+  state: LinkState;
+  expires_at: string | null;
+  ticket: {
+    title: string;
+    subtitle: string | null;
+    logo: string | null;
+    venue_name: string | null;
+    seat_info: string | null;
+    next_game: string | null;
+    next_game_date: string | null;
+  };
+}
+
+/** POST /v1/links/{code}/claim: one counted click. */
+export interface ClaimResponse {
+  wallet_url: string;
+}
