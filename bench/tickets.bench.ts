@@ -14,6 +14,7 @@
  */
 import type { Account, DistributeResponse, TicketsResponse, User } from '@seatlink/contracts';
 import type { WalletSimApp } from '@seatlink/wallet-sim';
+import os from 'node:os';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DATABASE } from '../services/server/src/infra/db/database.module.js';
 import type { Database } from '../services/server/src/infra/db/database.js';
@@ -29,7 +30,7 @@ import { testEnv } from '../services/server/src/testing/test-database.js';
 import { createVerifiedUser } from '../services/server/src/testing/users.js';
 import { startSim, WALLET_PASSWORD } from '../services/server/src/testing/wallet-fixture.js';
 import { entryFromRounds, median, recordResults, round } from './results.js';
-import { fmt, loadAverageAtStart, printTable, roundOrder } from './support.js';
+import { fmt, printTable, roundOrder } from './support.js';
 import { bigWallet, startReader, wireBytes } from './tickets-support.js';
 
 const PASSES = 5000;
@@ -52,6 +53,7 @@ describe.each(backends)('the tickets list of a big account (%s)', (label, embedd
   let stack: TestStack;
   let database: Database;
   let admin: ApiClient;
+  let loadAtStart: number[] = [];
 
   /** A user of their own, signed in. */
   const newUser = async () => {
@@ -79,6 +81,8 @@ describe.each(backends)('the tickets list of a big account (%s)', (label, embedd
   };
 
   beforeAll(async () => {
+    loadAtStart = os.loadavg().map((n) => round(n, 2));
+    console.log(`Load average before this file's work: ${loadAtStart.join(', ')} (1, 5, 15 min)`);
     let url: string;
     ({ sim, url } = await startSim());
     stack = await startTestStack({
@@ -173,7 +177,7 @@ describe.each(backends)('the tickets list of a big account (%s)', (label, embedd
           readsDuringSync: rounds.map((x) => x.reads),
           syncSeconds: rounds.map((x) => round(x.s, 1)),
           setupSyncSeconds: round(setupSeconds, 1),
-          loadAverageAtStart: loadAverageAtStart(),
+          loadAverageAtStart: loadAtStart,
         },
       ),
     ]);
