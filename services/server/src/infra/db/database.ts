@@ -1,17 +1,16 @@
 import { mkdirSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { PGlite } from '@electric-sql/pglite';
 import { drizzle as drizzlePg } from 'drizzle-orm/node-postgres';
 import { migrate as migratePg } from 'drizzle-orm/node-postgres/migrator';
-import { drizzle as drizzlePglite } from 'drizzle-orm/pglite';
-import { migrate as migratePglite } from 'drizzle-orm/pglite/migrator';
 import type { PgDatabase, PgQueryResultHKT, PgTransaction } from 'drizzle-orm/pg-core';
 import { type ExtractTablesWithRelations, type SQL, type SQLChunk, param, sql } from 'drizzle-orm';
 import pg from 'pg';
 import { Backoff } from '../../shared/backoff.js';
 import { eventStoreRoutines } from '../event-store/event-store.routines.js';
 import { subscriptionRoutines } from '../subscriptions/subscription.routines.js';
+import { openPglite } from './pglite-database.js';
+import { readModelVersionRoutines } from './read-model-versions.routines.js';
 
 // No relational schema: each module declares its own tables (`*.schema.ts`) and queries them with the query builder.
 type NoSchema = Record<string, never>;
@@ -34,11 +33,12 @@ export interface Routine {
 
 /**
  * The routines applied at migrate time, in order, in one transaction (a failing one leaves the functions as they
- * were): the event store's, the subscriptions', then the modules' (given by the application: infra knows no module).
+ * were): the event store's, the subscriptions', the versioned read models', then the modules' (given by the
+ * application: infra knows no module).
  * A function's body may call only those before it.
  */
 function routinesScript(modules: readonly Routine[]): string {
-  const all = [...eventStoreRoutines, ...subscriptionRoutines, ...modules];
+  const all = [...eventStoreRoutines, ...subscriptionRoutines, ...readModelVersionRoutines, ...modules];
   return `BEGIN;\n${all.map((r) => r.sql.trim()).join('\n')}\nCOMMIT;`;
 }
 
@@ -269,56 +269,6 @@ class PostgresDatabase implements Database {
   }
 }
 
-class PgliteDatabase implements Database {
-  readonly kind = 'pglite' as const;
-  readonly db: Db;
-  private readonly locks = new Set<number>();
-
-  constructor(
-    private readonly client: PGlite,
-    private readonly routines: string,
-  ) {
-    this.db = drizzlePglite(client);
-  }
-
-  async query<T>(text: string, params: readonly unknown[] = []): Promise<T[]> {
-    return (await this.client.query<T>(text, params as unknown[])).rows;
-  }
-
-  async listen(channel: string, handler: (payload: string) => void) {
-    return this.client.listen(channel, handler);
-  }
-
-  // One process owns a PGlite database, so an in-process lock table is the advisory lock (never lost).
-  async tryAdvisoryLock(key: number): Promise<HeldLock | null> {
-    if (this.locks.has(key)) return null;
-    this.locks.add(key);
-    return { lost: new Promise<void>(() => undefined), release: async () => void this.locks.delete(key) };
-  }
-
-  async migrate() {
-    await migratePglite(drizzlePglite(this.client), { migrationsFolder: MIGRATIONS });
-    await this.client.exec(this.routines).catch(async (err: unknown) => {
-      await this.client.exec('ROLLBACK').catch(() => undefined);
-      throw err;
-    });
-    await this.client.query('select seatlink_rebase_if_restored()');
-  }
-
-  async ping() {
-    try {
-      await this.client.query('select 1');
-      return true;
-    } catch {
-      return false;
-    }
-  }
-
-  async close() {
-    await this.client.close();
-  }
-}
-
 export interface DatabaseOptions {
   /** postgres:// URL; without it the database is embedded PGlite. */
   url?: string;
@@ -334,6 +284,5 @@ export async function openDatabase(options: DatabaseOptions): Promise<Database> 
   const routines = routinesScript(options.routines ?? []);
   if (options.url) return new PostgresDatabase(options.url, options.poolSize ?? 20, options.events ?? {}, routines);
   if (options.dataDir) mkdirSync(options.dataDir, { recursive: true });
-  const client = await PGlite.create(options.dataDir);
-  return new PgliteDatabase(client, routines);
+  return openPglite(options.dataDir, routines, MIGRATIONS);
 }

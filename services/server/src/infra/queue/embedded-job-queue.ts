@@ -1,3 +1,4 @@
+import { AsyncResource } from 'node:async_hooks';
 import { randomUUID } from 'node:crypto';
 import { Logger } from '@nestjs/common';
 import type { QueueName } from '@seatlink/contracts';
@@ -71,6 +72,12 @@ export class EmbeddedJobQueue implements JobQueue {
   private readonly inFlight = new Set<Promise<void>>();
   private readonly logger: JobQueueLogger;
   private closing: Promise<void> | null = null;
+  /**
+   * The queue's own async context, where every job runs: a job added by a request does not run as part of it (as
+   * with BullMQ, whose workers are elsewhere), so its log lines do not name the request and embedded PGlite takes its
+   * statements as background work, after the requests'.
+   */
+  private readonly context = new AsyncResource('seatlink.jobs');
 
   constructor(options: { logger?: JobQueueLogger } = {}) {
     this.logger = options.logger ?? new Logger('JobQueue');
@@ -257,7 +264,8 @@ export class EmbeddedJobQueue implements JobQueue {
       job.state = 'active';
       job.started += 1;
       state.running += 1;
-      const run = this.run(queue, state, state.handler, job);
+      const handler = state.handler;
+      const run = this.context.runInAsyncScope(() => this.run(queue, state, handler, job));
       this.inFlight.add(run);
       void run.finally(() => this.inFlight.delete(run));
     }

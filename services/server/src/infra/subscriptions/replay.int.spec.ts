@@ -21,8 +21,16 @@ import { SubscriptionHost } from './subscription-host.js';
 import { SubscriptionOperations } from './subscription-operations.js';
 import { SubscriptionHostService, SubscriptionRegistry } from './subscriptions.module.js';
 
+/**
+ * A table's rows, without what a rebuild writes differently by design: the versions of versioned read models (the
+ * transaction that wrote the row).
+ */
 async function dump(database: Database, table: string) {
-  return queryRows<Record<string, unknown>>(database.db, sql.raw(`select * from "${table}" t order by t::text`));
+  const rows = await queryRows<{ row: Record<string, unknown> }>(
+    database.db,
+    sql.raw(`select to_jsonb(t) - 'version' as row from "${table}" t order by (to_jsonb(t) - 'version')::text`),
+  );
+  return rows.map((r) => r.row);
 }
 
 /** An admin (`by`) sets a user's credits. */
@@ -225,14 +233,18 @@ describe('replay', () => {
       'link_click_minutes',
       'links',
       'pass_groups',
+      'removed_tickets',
       'tickets',
       'user_streams',
       'users',
       'waitlist_entries',
       'wallet_accounts',
     ]);
+    // What a rebuild keeps of removed tickets depends on its batches (a ticket found and gone in one batch never had a
+    // row to delete); a version from before a rebuild is answered in full anyway.
+    const compared = tables.filter((t) => t !== 'removed_tickets');
     const before = Object.fromEntries(
-      await Promise.all(tables.map(async (t) => [t, await dump(database, t)] as const)),
+      await Promise.all(compared.map(async (t) => [t, await dump(database, t)] as const)),
     );
     expect((before.users as unknown[]).length).toBe(10);
     expect((before.credit_balances as unknown[]).length).toBe(9);
@@ -260,7 +272,7 @@ describe('replay', () => {
       const read = await new SubscriptionHost(database, from, projections, { batchSize }).drain({ names });
       expect(read).toBeGreaterThan(0);
       const after = Object.fromEntries(
-        await Promise.all(tables.map(async (t) => [t, await dump(database, t)] as const)),
+        await Promise.all(compared.map(async (t) => [t, await dump(database, t)] as const)),
       );
       expect(after).toEqual(before);
     }

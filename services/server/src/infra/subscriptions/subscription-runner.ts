@@ -123,7 +123,8 @@ export class SubscriptionRunner {
       const done = await this.stepInDatabase(this.subscription.inDatabase, from);
       if (done) return done;
     }
-    const page = await this.store.readFeedFor(from, this.options.batchSize, this.subscription.handles);
+    const limit = Math.min(this.options.batchSize, this.subscription.batchSize ?? Infinity);
+    const page = await this.store.readFeedFor(from, limit, this.subscription.handles);
     if (page.last === null) {
       this.known = { position: from };
       return { applied: 0, moved: false, more: false };

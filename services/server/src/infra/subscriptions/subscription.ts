@@ -38,6 +38,12 @@ export interface Subscription {
   readonly handles: readonly string[];
   /** A projection's tables (emptied by a rebuild). */
   readonly tables?: readonly string[];
+  /**
+   * At most this many of its events per transaction (the host's batch size otherwise, if smaller): a subscription
+   * whose every event costs a command keeps its transactions short, so they hold no reader back for long (embedded
+   * PGlite runs one transaction at a time).
+   */
+  readonly batchSize?: number;
   /** Where it starts the first time it runs: projections from the beginning, reactions from now by default. */
   readonly startFrom?: 'beginning' | 'now';
   /**

@@ -22,6 +22,9 @@ export class PassClaimsReaction implements Subscription {
   readonly kind = 'reaction' as const;
   readonly startFrom = 'beginning' as const;
   readonly handles = ['TicketDiscovered', 'TicketGone'] as const;
+  // Each event is a command on its pass's stream (a read and an append): a sync of thousands of passes is claimed in
+  // many short transactions, not a few long ones that would hold every reader back meanwhile.
+  readonly batchSize = 25;
 
   constructor(private readonly commandBus: CommandBus) {}
 
