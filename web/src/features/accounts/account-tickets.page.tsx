@@ -8,7 +8,7 @@ import { LoadFailed, LoadingStatus } from '../../components/ui/load-states';
 import { Button } from '../../components/ui/button';
 import { EmptyState } from '../../components/ui/empty-state';
 import { PageHeader } from '../../components/ui/page-header';
-import { VirtualGrid } from '../../components/ui/virtual-grid';
+import { CardGrid } from '../../components/ui/card-grid';
 import { useCreditsStore } from '../../lib/credits.store';
 import {
   DISTRIBUTION_TEXTS,
@@ -39,6 +39,7 @@ function BackLink() {
 }
 
 const ticketKey = (ticket: AccountTicket) => ticket.id;
+const accountCardHeight = () => ACCOUNT_TICKET_CARD_HEIGHT;
 
 /** /dashboard/accounts/{accountId}: one linked account and its tickets (SPEC.md §2 "Account tickets page"). */
 export function AccountTicketsPage() {
@@ -132,9 +133,9 @@ export function AccountTicketsPage() {
     );
   } else {
     content = (
-      <VirtualGrid
+      <CardGrid
         items={data.tickets}
-        cellHeight={ACCOUNT_TICKET_CARD_HEIGHT}
+        estimateRowHeight={accountCardHeight}
         minColumnWidth={240}
         maxColumns={4}
         getKey={ticketKey}

@@ -10,7 +10,6 @@ import { TicketsStatsRow } from './components/tickets-stats-row';
 import { TicketsView } from './components/tickets-view';
 import { ViewToggle } from './components/view-toggle';
 import { useFilteredTickets } from './hooks/use-filtered-tickets';
-import { useLiveTickets } from './hooks/use-live-tickets';
 import { computeTicketStats } from './ticket-stats';
 import { useTicketsStore } from './tickets.store';
 
@@ -19,16 +18,16 @@ const SMALL_SCREEN = '(max-width: 767px)';
 
 /**
  * /dashboard (index): the Tickets Overview (SPEC.md §2): stats, filters, the grid or list of tickets, selection and the
- * bottom bar that distributes the selected ones through the Distribution Settings modal; links, their clicks and
- * balance follow live pushes.
+ * bottom bar that distributes the selected ones through the Distribution Settings modal. The tickets come from the
+ * ticket list query, which live pushes keep current (app/realtime-bridge.tsx): a click changes its one card, a change
+ * of tickets or links reads only what changed.
  */
 export function TicketsOverviewPage({ topUp }: { topUp?: ReactNode } = {}) {
-  useLiveTickets();
   const balance = useCreditsStore((s) => s.balance);
   const view = useTicketsStore((s) => s.view);
   const anySelected = useTicketsStore((s) => s.selectedIds.size > 0);
   const { setFilters, setView } = useTicketsStore.getState();
-  const { tickets, filters, shown, events, accountChoices, filtered } = useFilteredTickets();
+  const { tickets, filters, shown, sort, events, accountChoices, filtered } = useFilteredTickets();
   const stats = useMemo(() => computeTicketStats(tickets), [tickets]);
   const smallScreen = useMediaQuery(SMALL_SCREEN);
 
@@ -48,7 +47,7 @@ export function TicketsOverviewPage({ topUp }: { topUp?: ReactNode } = {}) {
 
       <TicketProblems />
       <div className={anySelected ? 'pb-36 sm:pb-24' : undefined}>
-        <TicketsView shown={shown} view={smallScreen ? 'grid' : view} filtered={filtered} />
+        <TicketsView shown={shown} view={smallScreen ? 'grid' : view} sort={sort} filtered={filtered} />
       </div>
 
       <BulkDistribution />
