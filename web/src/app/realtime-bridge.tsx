@@ -1,5 +1,7 @@
 import { useQueryClient } from '@tanstack/react-query';
 import { useRef } from 'react';
+import { useAccountSyncsStore } from '../features/accounts/account-syncs.store';
+import { ACCOUNT_TICKETS_KEY, accountTicketsKey } from '../features/accounts/accounts.queries';
 import { useAuthStore } from '../features/auth/auth.store';
 import { ACCOUNT_LIST_KEY } from '../lib/account-list';
 import { useCreditsStore } from '../lib/credits.store';
@@ -36,18 +38,27 @@ export function RealtimeBridge() {
     void useAuthStore.getState().refreshUser();
   });
 
-  useServerEvent('tickets.updated', () => {
+  useServerEvent('tickets.updated', ({ account_id }) => {
     refresh.refresh(TICKET_LIST_KEY);
     refresh.refresh(ACCOUNT_LIST_KEY);
+    refresh.refresh(accountTicketsKey(account_id));
   });
-  useServerEvent('account.updated', () => {
+  useServerEvent('account.updated', ({ account_id }) => {
     refresh.refresh(ACCOUNT_LIST_KEY);
     refresh.refresh(TICKET_LIST_KEY);
+    refresh.refresh(accountTicketsKey(account_id));
+  });
+  useServerEvent('account.sync', (payload) => {
+    useAccountSyncsStore.getState().apply(payload);
+    if (payload.state !== 'running') refresh.refresh(ACCOUNT_LIST_KEY);
   });
   useServerEvent('distribution.updated', ({ ticket_id, distribution_id, clicks }) => {
     // A click changes one count in place; a link made or recalled (here or in another tab) reads what changed.
     if (clicks !== undefined) applyTicketClicks(client, ticket_id, distribution_id, clicks);
-    else refresh.refresh(TICKET_LIST_KEY);
+    else {
+      refresh.refresh(TICKET_LIST_KEY);
+      refresh.refresh(ACCOUNT_TICKETS_KEY);
+    }
   });
   useSocketConnection(userId);
 
