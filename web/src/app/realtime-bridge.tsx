@@ -2,7 +2,11 @@ import { useQueryClient } from '@tanstack/react-query';
 import { useRef } from 'react';
 import { useAccountSyncsStore } from '../features/accounts/account-syncs.store';
 import { ACCOUNT_TICKETS_KEY, accountTicketsKey } from '../features/accounts/accounts.queries';
+import { ADMIN_ACCOUNTS_KEY } from '../features/admin-accounts/admin-accounts.queries';
+import { auditsKey } from '../features/admin-audit/admin-audit.queries';
+import { ADMIN_USERS_KEY } from '../features/admin-users/admin-users.queries';
 import { useAuthStore } from '../features/auth/auth.store';
+import { DUPLICATE_TICKETS_KEY } from '../features/duplicate-tickets/duplicate-tickets.queries';
 import { ACCOUNT_LIST_KEY } from '../lib/account-list';
 import { useCreditsStore } from '../lib/credits.store';
 import { liveRefresh } from '../lib/live-refresh';
@@ -38,15 +42,19 @@ export function RealtimeBridge() {
     void useAuthStore.getState().refreshUser();
   });
 
+  // Admins get the account and ticket pushes of every account (their admin pages follow them).
   useServerEvent('tickets.updated', ({ account_id }) => {
     refresh.refresh(TICKET_LIST_KEY);
     refresh.refresh(ACCOUNT_LIST_KEY);
     refresh.refresh(accountTicketsKey(account_id));
+    refresh.refresh(ADMIN_ACCOUNTS_KEY);
+    refresh.refresh(DUPLICATE_TICKETS_KEY);
   });
   useServerEvent('account.updated', ({ account_id }) => {
     refresh.refresh(ACCOUNT_LIST_KEY);
     refresh.refresh(TICKET_LIST_KEY);
     refresh.refresh(accountTicketsKey(account_id));
+    refresh.refresh(ADMIN_ACCOUNTS_KEY);
   });
   useServerEvent('account.sync', (payload) => {
     useAccountSyncsStore.getState().apply(payload);
@@ -60,6 +68,8 @@ export function RealtimeBridge() {
       refresh.refresh(ACCOUNT_TICKETS_KEY);
     }
   });
+  useServerEvent('admin.user.updated', () => refresh.refresh(ADMIN_USERS_KEY));
+  useServerEvent('audit.updated', ({ user_id }) => refresh.refresh(auditsKey(user_id)));
   useSocketConnection(userId);
 
   return null;

@@ -4,7 +4,7 @@ import { INVITE_MAX_USES } from '@seatlink/contracts';
 import { Button } from '../../../components/ui/button';
 import { FormField } from '../../../components/ui/form-field';
 import { EN_GB_DATE_FORMAT, formatIsoAsEnGb, parseEnGbDate } from '../../../lib/en-gb-date';
-import { useAdminInvitesStore } from '../admin-invites.store';
+import { useGenerateInvite } from '../use-admin-invites';
 import { earliestInviteExpiry, INVITE_FORM_MESSAGES, validateInviteForm, type InviteFormErrors } from '../invite-codes';
 
 /**
@@ -15,7 +15,7 @@ import { earliestInviteExpiry, INVITE_FORM_MESSAGES, validateInviteForm, type In
  * would show mm/dd/yyyy in an en-US browser, and the product shows en-GB dates everywhere).
  */
 export function InviteForm() {
-  const generate = useAdminInvitesStore((s) => s.generate);
+  const generate = useGenerateInvite();
   const [maxUses, setMaxUses] = useState(String(INVITE_MAX_USES.default));
   const [expiresAt, setExpiresAt] = useState('');
   const [errors, setErrors] = useState<InviteFormErrors>({});
