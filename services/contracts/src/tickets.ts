@@ -75,7 +75,7 @@ export type TicketsQuery = z.infer<typeof ticketsQuerySchema>;
 export interface TicketsResponse {
   tickets: Ticket[];
   /** The version this answer stands at: pass it as `since` to get only what changed after it. */
-  version?: string;
+  version: string;
   /** With `limit`: the cursor of the next page, or null on the last page. */
   next_cursor?: string | null;
   /** With `since`: ids of the tickets that left after that version (a ticket gone from its wallet, an account deleted). */

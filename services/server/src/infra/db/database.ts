@@ -12,6 +12,7 @@ import pg from 'pg';
 import { Backoff } from '../../shared/backoff.js';
 import { eventStoreRoutines } from '../event-store/event-store.routines.js';
 import { subscriptionRoutines } from '../subscriptions/subscription.routines.js';
+import { readModelVersionRoutines } from './read-model-versions.routines.js';
 
 // No relational schema: each module declares its own tables (`*.schema.ts`) and queries them with the query builder.
 type NoSchema = Record<string, never>;
@@ -34,11 +35,12 @@ export interface Routine {
 
 /**
  * The routines applied at migrate time, in order, in one transaction (a failing one leaves the functions as they
- * were): the event store's, the subscriptions', then the modules' (given by the application: infra knows no module).
+ * were): the event store's, the subscriptions', the versioned read models', then the modules' (given by the
+ * application: infra knows no module).
  * A function's body may call only those before it.
  */
 function routinesScript(modules: readonly Routine[]): string {
-  const all = [...eventStoreRoutines, ...subscriptionRoutines, ...modules];
+  const all = [...eventStoreRoutines, ...subscriptionRoutines, ...readModelVersionRoutines, ...modules];
   return `BEGIN;\n${all.map((r) => r.sql.trim()).join('\n')}\nCOMMIT;`;
 }
 

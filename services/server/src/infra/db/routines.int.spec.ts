@@ -4,8 +4,9 @@ import { type Database, openDatabase } from './database.js';
 import { MODULE_ROUTINES } from '../../routines.js';
 import { eventStoreRoutines } from '../event-store/event-store.routines.js';
 import { subscriptionRoutines } from '../subscriptions/subscription.routines.js';
+import { readModelVersionRoutines } from './read-model-versions.routines.js';
 
-const ROUTINES = [...eventStoreRoutines, ...subscriptionRoutines, ...MODULE_ROUTINES];
+const ROUTINES = [...eventStoreRoutines, ...subscriptionRoutines, ...readModelVersionRoutines, ...MODULE_ROUTINES];
 
 /**
  * The functions the product runs in the database are the ones in its source (each module's `*.routines.ts`), not

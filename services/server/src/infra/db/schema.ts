@@ -61,6 +61,16 @@ export const eventStoreMeta = pgTable('event_store_meta', {
   rebasedAt: timestamp('rebased_at', { withTimezone: true }),
 });
 
+/**
+ * Versioned read models (read-model-versions.ts): per table, the version at or below which its changes cannot be
+ * answered — raised to the emptying transaction when the table is truncated (a rebuild), and by a purge of what a table
+ * keeps of removed rows. A client's version at or below it is answered in full.
+ */
+export const readModelFloors = pgTable('read_model_floors', {
+  tableName: text('table_name').primaryKey(),
+  version: bigint('version', { mode: 'number' }).notNull(),
+});
+
 // ---------------------------------------------------------------------------
 // Subscriptions: named readers of the feed (read models and reactions)
 // ---------------------------------------------------------------------------

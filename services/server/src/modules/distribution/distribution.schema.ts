@@ -1,5 +1,6 @@
 import { sql } from 'drizzle-orm';
 import {
+  bigint,
   boolean,
   index,
   integer,
@@ -56,6 +57,11 @@ export const links = pgTable(
     clicks: integer('clicks').notNull().default(0),
     lastClickAt: timestamp('last_click_at', { withTimezone: true }),
     createdAt: timestamp('created_at', { withTimezone: true }).notNull(),
+    /**
+     * The transaction that last wrote the row (made, recalled, clicked), stamped by the database on every write
+     * (infra/db/read-model-versions.ts): its ticket changed in GET /v1/tickets?since=.
+     */
+    version: bigint('version', { mode: 'number' }).notNull().default(0),
   },
   (t) => [
     uniqueIndex('links_code_idx').on(t.code),
@@ -65,6 +71,7 @@ export const links = pgTable(
       .on(t.ticketId)
       .where(sql`recalled_at is null`),
     index('links_user_idx').on(t.userId),
+    index('links_user_version_idx').on(t.userId, t.version),
   ],
 );
 

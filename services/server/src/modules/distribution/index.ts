@@ -2,6 +2,11 @@
 export { type TicketDistributed, ticketDistributionStream } from './distribution.events.js';
 export { linkUrl } from './link-url.js';
 export { linkAt } from './read-models/link-at.js';
-export { type LiveLink, liveLinksByTicket } from './read-models/links.queries.js';
+export {
+  LINK_VERSIONED_TABLES,
+  type LiveLink,
+  liveLinksByTicket,
+  ticketsWithLinkChanges,
+} from './read-models/links.queries.js';
 export { distributionRoutines } from './distribution.routines.js';
 export { DistributionModule } from './distribution.module.js';

@@ -1,4 +1,16 @@
-import { Body, Controller, Delete, Get, HttpCode, Inject, NotFoundException, Param, Post } from '@nestjs/common';
+import {
+  BadRequestException,
+  Body,
+  Controller,
+  Delete,
+  Get,
+  HttpCode,
+  Inject,
+  NotFoundException,
+  Param,
+  Post,
+  Query,
+} from '@nestjs/common';
 import { CommandBus } from '@nestjs/cqrs';
 import {
   type Account,
@@ -12,6 +24,8 @@ import {
   type LinkAccountRequest,
   linkAccountRequestSchema,
   type MessageResponse,
+  type TicketsQuery,
+  ticketsQuerySchema,
   type TicketsResponse,
   type User,
 } from '@seatlink/contracts';
@@ -25,7 +39,8 @@ import { Throttled } from '../../infra/throttle/throttled.guard.js';
 import { DomainError } from '../../shared/event-sourcing/decider.js';
 import { ClientIp, CurrentUser } from '../../infra/http/auth.decorators.js';
 import { type AccountCommandResult, LinkWalletAccountCommand } from './link-account.command.js';
-import { accountTickets, findAccount, listAccounts, listTickets } from './read-models/accounts.queries.js';
+import { accountTickets, findAccount, listAccounts } from './read-models/accounts.queries.js';
+import { decodeCursor, ticketsAnswer } from './read-models/tickets.queries.js';
 import { refuseEarly, WalletAccountCommandMessage } from './wallet-account.command.js';
 import type { WalletAccountCommand } from './wallet-account.decider.js';
 import type { WalletAccountLinked } from './wallet-account.events.js';
@@ -165,9 +180,23 @@ export class AccountsController {
     return { message: 'Account successfully deleted', ...(pending ? { pending } : {}) };
   }
 
+  /**
+   * The user's tickets (services/contracts tickets.ts): all of them, a page (`limit`, `after`), or only what changed
+   * since a version an earlier answer gave (`since`); every answer says the version it stands at.
+   */
   @Get('tickets')
-  async tickets(@CurrentUser() user: User): Promise<TicketsResponse> {
-    return { tickets: await listTickets(this.database.db, user.id, this.config.DASHBOARD_URL) };
+  async tickets(
+    @Query({ schema: ticketsQuerySchema }) query: TicketsQuery,
+    @CurrentUser() user: User,
+  ): Promise<TicketsResponse> {
+    const after = query.after === undefined ? undefined : decodeCursor(query.after);
+    if (after === null) throw new BadRequestException('after: after must be the next_cursor of the page before');
+    return ticketsAnswer(
+      this.database.db,
+      user.id,
+      { limit: query.limit, after, since: query.since },
+      this.config.DASHBOARD_URL,
+    );
   }
 
   /** The account after a command: the read model's row once it shows the change, else the write side's view. */

@@ -2,4 +2,5 @@
 export { accountAt } from './read-models/account-at.js';
 export { ticketsForDistribution } from './read-models/accounts.queries.js';
 export { type WalletAccountLinked, walletAccountStream } from './wallet-account.events.js';
+export { walletAccountsRoutines } from './wallet-accounts.routines.js';
 export { WalletAccountsModule } from './wallet-accounts.module.js';

@@ -28,6 +28,12 @@ import { walletCredentials } from './wallet-accounts.schema.js';
 import { passDetails, readWallet } from './wallet-pass-reader.js';
 import { countFailure, givingUpReason, isOutage, releaseLease, takeLease } from './wallet-sync-state.js';
 
+/**
+ * Events of a sync appended at most per command: a wallet of 5,000 passes (MAX_PASSES) is recorded in 20 appends, none
+ * of which holds the database (or, on embedded PGlite, the process) for long.
+ */
+export const SYNC_EVENTS_PER_APPEND = 250;
+
 /** The repeating sync of an account, by its key. */
 export const periodicSyncKey = (accountId: string) => `sync-periodic-${accountId}`;
 
@@ -39,8 +45,8 @@ export interface SyncWalletAccountData {
 
 /**
  * Syncs one wallet account: reads every pass the wallet shows now and records what changed (tickets discovered,
- * changed, gone) on the account's stream, where the decider compares them with what it knew — so a sync run twice (a
- * stalled job run again) records nothing twice. One sync per account at a time (a lease); the provider is called at
+ * changed, gone) on the account's stream, in bounded parts, where the decider compares them with what it knew — so a
+ * sync run twice (a stalled job run again, one stopped half-way) records nothing twice. One sync per account at a time (a lease); the provider is called at
  * the shared pace, a 429 pauses every worker for its Retry-After; a refused token puts the account in error (the user
  * must sign in again) and is not retried; other failures are retried with exponential backoff. A sync that gives up —
  * SYNC_GIVE_UP_AFTER failed tries in a row, or at once for a failure that is not an outage — records why on the
@@ -117,14 +123,11 @@ export class SyncWalletAccountJob implements Job<SyncWalletAccountData> {
             `used (${shown.join('; ')}${read.skipped.length > shown.length ? '; ...' : ''})`,
         );
       }
-      await this.record({
-        type: 'RecordSync',
-        data: {
-          accountId,
-          passes: read.passes.map(passDetails),
-          skipped: read.skipped,
-          now: new Date().toISOString(),
-        },
+      await this.recordInParts({
+        accountId,
+        passes: read.passes.map(passDetails),
+        skipped: read.skipped,
+        now: new Date().toISOString(),
       });
       synced = true;
       progress('done', read.passes.length);
@@ -181,6 +184,23 @@ export class SyncWalletAccountJob implements Job<SyncWalletAccountData> {
   private async authFailed(accountId: string, reason: string) {
     this.logger.warn(`account ${accountId} needs a new sign-in: ${reason}`);
     await this.record({ type: 'RecordAuthFailure', data: { accountId, reason, now: new Date().toISOString() } });
+  }
+
+  /**
+   * What the wallet holds now, recorded in parts of at most SYNC_EVENTS_PER_APPEND events: each part is a command of
+   * its own (one append, one short transaction) that decides on what the stream holds, and the next waits for the
+   * event loop to turn, so reads go on between them (embedded PGlite runs every statement in this process). A sync
+   * stopped between parts leaves the tickets of the parts recorded; the next sync records the rest, nothing twice.
+   */
+  private async recordInParts(sync: Extract<WalletAccountCommand, { type: 'RecordSync' }>['data']) {
+    for (;;) {
+      const { events } = await this.record({
+        type: 'RecordSync',
+        data: { ...sync, maxEvents: SYNC_EVENTS_PER_APPEND },
+      });
+      if (events.length < SYNC_EVENTS_PER_APPEND) return;
+      await new Promise((resolve) => setImmediate(resolve));
+    }
   }
 
   /** A sync's outcome on the account's stream. */

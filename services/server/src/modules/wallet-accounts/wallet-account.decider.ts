@@ -29,7 +29,15 @@ export interface WalletAccountState {
   /** The passes left out as last recorded (WalletPassesSkipped), as a comparable key. */
   skipped: string;
   /** The tickets held now, by pass id: the ticket and what its pass looked like (its text cleaned). */
-  tickets: Map<string, { ticketId: string; dedupeKey: string; pass: PassDetails }>;
+  tickets: Map<string, TicketHeld>;
+  /** The pass id of each ticket held (TicketGone names the ticket). */
+  passOfTicket: Map<string, string>;
+}
+
+interface TicketHeld {
+  ticketId: string;
+  dedupeKey: string;
+  pass: PassDetails;
 }
 
 export type WalletAccountCommand =
@@ -39,14 +47,45 @@ export type WalletAccountCommand =
   | { type: 'DeleteAccount'; data: { accountId: string; userId: string; now: string } }
   | {
       type: 'RecordSync';
-      data: { accountId: string; passes: PassDetails[]; skipped?: SkippedPassRecord[]; now: string };
+      data: {
+        accountId: string;
+        passes: PassDetails[];
+        skipped?: SkippedPassRecord[];
+        now: string;
+        /**
+         * At most this many events: the first of what the sync has to record (new and changed tickets in the wallet's
+         * order, then those gone, then what was left out, then the recovery). The job sends the sync again until a
+         * command records fewer, so a big sync is appended in bounded parts; each part decides on what the stream
+         * holds, so a sync stopped between parts is completed by the next one, nothing recorded twice.
+         */
+        maxEvents?: number;
+      };
     }
   | { type: 'RecordSyncFailure'; data: { accountId: string; reason: string; now: string } };
 
 export const ACCOUNT_NOT_FOUND = 'Account not found';
 
-/** Everything but a change to a pass's shown details is "the same". */
-const samePass = (a: PassDetails, b: PassDetails) => JSON.stringify(a) === JSON.stringify(b);
+/** Every field of a pass, so that none is left out of the comparison (the compiler holds this to PassDetails). */
+const PASS_FIELDS = Object.keys({
+  passId: true,
+  barcode: true,
+  title: true,
+  subtitle: true,
+  logo: true,
+  saveUrl: true,
+  venueName: true,
+  section: true,
+  row: true,
+  seat: true,
+  nextGame: true,
+  nextGameDate: true,
+} satisfies Record<keyof PassDetails, true>) as Array<keyof PassDetails>;
+
+/**
+ * Everything but a change to a pass's shown details is "the same": field by field, as the events read back from the
+ * database hold their keys in another order (jsonb), and an absent field (older events) is none.
+ */
+const samePass = (a: PassDetails, b: PassDetails) => PASS_FIELDS.every((k) => (a[k] ?? null) === (b[k] ?? null));
 
 /** The skipped passes as recorded: in a stable order (the provider's order may change), at most MAX_SKIPPED_LISTED. */
 function skippedList(skipped: readonly SkippedPassRecord[]): { skipped: SkippedPassRecord[]; total: number } {
@@ -65,6 +104,63 @@ const mustBeLive = (state: WalletAccountState, userId?: string) => {
   }
 };
 
+/** Copies of a state's tickets (and their index by ticket id) that an evolve may change in place. */
+interface OwnedTickets {
+  tickets: Map<string, TicketHeld>;
+  passOf: Map<string, string>;
+}
+const ownTickets = (state: WalletAccountState): OwnedTickets => ({
+  tickets: new Map(state.tickets),
+  passOf: new Map(state.passOfTicket),
+});
+
+/** The state after one event; the tickets' events write into `owned` (copies no other state shares). */
+function applyEvent(state: WalletAccountState, event: WalletAccountEvent, owned: OwnedTickets | null) {
+  switch (event.type) {
+    case 'WalletAccountLinked':
+      return {
+        ...state,
+        exists: true,
+        accountId: event.data.accountId,
+        userId: event.data.userId,
+        email: event.data.email,
+      };
+    case 'WalletAccountReauthenticated':
+      return { ...state, inError: false };
+    case 'WalletAccountAuthFailed':
+      return { ...state, inError: true };
+    case 'WalletPassesSkipped':
+      return { ...state, skipped: skippedKey({ skipped: event.data.skipped, total: event.data.total }) };
+    case 'WalletAccountSyncFailed':
+      return { ...state, syncError: event.data.reason };
+    case 'WalletAccountSyncRecovered':
+      return { ...state, syncError: null };
+    case 'WalletAccountDeleted':
+      return { ...state, deleted: true };
+    case 'TicketDiscovered': {
+      const { tickets, passOf } = owned!;
+      const { ticketId, dedupeKey } = event.data;
+      const pass = cleanPassDetails(event.data.pass);
+      tickets.set(pass.passId, { ticketId, dedupeKey, pass });
+      passOf.set(ticketId, pass.passId);
+      return { ...state, tickets, passOfTicket: passOf };
+    }
+    case 'TicketChanged': {
+      const { tickets, passOf } = owned!;
+      const known = tickets.get(event.data.pass.passId);
+      if (known) tickets.set(event.data.pass.passId, { ...known, pass: cleanPassDetails(event.data.pass) });
+      return { ...state, tickets, passOfTicket: passOf };
+    }
+    case 'TicketGone': {
+      const { tickets, passOf } = owned!;
+      const passId = passOf.get(event.data.ticketId);
+      if (passId !== undefined && tickets.get(passId)?.ticketId === event.data.ticketId) tickets.delete(passId);
+      passOf.delete(event.data.ticketId);
+      return { ...state, tickets, passOfTicket: passOf };
+    }
+  }
+}
+
 export const walletAccountDecider: Decider<WalletAccountState, WalletAccountCommand, WalletAccountEvent> = {
   initialState: () => ({
     exists: false,
@@ -76,48 +172,17 @@ export const walletAccountDecider: Decider<WalletAccountState, WalletAccountComm
     syncError: null,
     skipped: NONE_SKIPPED,
     tickets: new Map(),
+    passOfTicket: new Map(),
   }),
   evolve: (state, event) => {
-    switch (event.type) {
-      case 'WalletAccountLinked':
-        return {
-          ...state,
-          exists: true,
-          accountId: event.data.accountId,
-          userId: event.data.userId,
-          email: event.data.email,
-        };
-      case 'WalletAccountReauthenticated':
-        return { ...state, inError: false };
-      case 'WalletAccountAuthFailed':
-        return { ...state, inError: true };
-      case 'WalletPassesSkipped':
-        return { ...state, skipped: skippedKey({ skipped: event.data.skipped, total: event.data.total }) };
-      case 'WalletAccountSyncFailed':
-        return { ...state, syncError: event.data.reason };
-      case 'WalletAccountSyncRecovered':
-        return { ...state, syncError: null };
-      case 'WalletAccountDeleted':
-        return { ...state, deleted: true };
-      case 'TicketDiscovered': {
-        const tickets = new Map(state.tickets);
-        const { ticketId, dedupeKey } = event.data;
-        const pass = cleanPassDetails(event.data.pass);
-        tickets.set(pass.passId, { ticketId, dedupeKey, pass });
-        return { ...state, tickets };
-      }
-      case 'TicketChanged': {
-        const tickets = new Map(state.tickets);
-        const known = tickets.get(event.data.pass.passId);
-        if (known) tickets.set(event.data.pass.passId, { ...known, pass: cleanPassDetails(event.data.pass) });
-        return { ...state, tickets };
-      }
-      case 'TicketGone': {
-        const tickets = new Map(state.tickets);
-        for (const [passId, t] of tickets) if (t.ticketId === event.data.ticketId) tickets.delete(passId);
-        return { ...state, tickets };
-      }
-    }
+    const touchesTickets =
+      event.type === 'TicketDiscovered' || event.type === 'TicketChanged' || event.type === 'TicketGone';
+    return touchesTickets ? applyEvent(state, event, ownTickets(state)) : applyEvent(state, event, null);
+  },
+  // A stream of thousands of tickets is folded with one copy of its tickets, not one per event.
+  evolveAll: (state, events) => {
+    const owned = ownTickets(state);
+    return events.reduce((s, e) => applyEvent(s, e, owned), state);
   },
   decide: (command, state) => {
     switch (command.type) {
@@ -197,7 +262,8 @@ export const walletAccountDecider: Decider<WalletAccountState, WalletAccountComm
           events.push({ type: 'WalletPassesSkipped', data: { accountId, ...skipped, at: now } });
         }
         if (state.syncError !== null) events.push({ type: 'WalletAccountSyncRecovered', data: { accountId, at: now } });
-        return events;
+        const max = command.data.maxEvents;
+        return max !== undefined && events.length > max ? events.slice(0, Math.max(1, max)) : events;
       }
     }
   },

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { deciderSpec } from '../../shared/event-sourcing/decider-specification.js';
 import { fold } from '../../shared/event-sourcing/decider.js';
-import { ticketIdOf, walletAccountDecider } from './wallet-account.decider.js';
+import { ticketIdOf, type WalletAccountCommand, walletAccountDecider } from './wallet-account.decider.js';
 import type {
   PassDetails,
   TicketDiscovered,
@@ -172,5 +172,93 @@ describe('wallet account decider: syncs that skip passes, give up and recover', 
       .given([linked])
       .when(sync([pass('p2', { subtitle: 'Round\u202E 10\u0007', row: '\uD800K' })]))
       .then([discovered(pass('p2', { subtitle: 'Round 10', row: '\uFFFDK' }), later)]);
+  });
+});
+
+describe('wallet account decider: a big sync in bounded parts', () => {
+  const spec = deciderSpec(walletAccountDecider);
+  const seven = ['p1', 'p2', 'p3', 'p4', 'p5', 'p6', 'p7'].map((id) => pass(id));
+  const inParts = (passes: PassDetails[], maxEvents: number): WalletAccountCommand => ({
+    type: 'RecordSync',
+    data: { accountId: 'a1', passes, now: later, maxEvents },
+  });
+  const gone = (id: string): WalletAccountEvent => ({
+    type: 'TicketGone',
+    data: { accountId: 'a1', userId: 'u1', ticketId: ticketIdOf('a1', id), dedupeKey: `barcode:BC-${id}`, at: later },
+  });
+
+  it('records at most maxEvents events a command, the first of what is left, until a command records fewer', () => {
+    const first = seven.slice(0, 3).map((p) => discovered(p, later));
+    const second = seven.slice(3, 6).map((p) => discovered(p, later));
+    spec.given([linked]).when(inParts(seven, 3)).then(first);
+    spec
+      .given([linked, ...first])
+      .when(inParts(seven, 3))
+      .then(second);
+    spec
+      .given([linked, ...first, ...second])
+      .when(inParts(seven, 3))
+      .then([discovered(seven[6]!, later)]);
+    spec
+      .given([linked, ...first, ...second, discovered(seven[6]!, later)])
+      .when(inParts(seven, 3))
+      .then([]);
+  });
+
+  it('records those gone after the new ones, and the recovery last, once everything before it is in', () => {
+    const failed = { type: 'WalletAccountSyncFailed', data: { accountId: 'a1', reason: 'Down', at: now } } as const;
+    const held = [linked, discovered(pass('old1')), discovered(pass('old2')), failed];
+    spec
+      .given(held)
+      .when(inParts([pass('p1')], 2))
+      .then([discovered(pass('p1'), later), gone('old1')]);
+    spec
+      .given([...held, discovered(pass('p1'), later), gone('old1')])
+      .when(inParts([pass('p1')], 2))
+      .then([gone('old2'), { type: 'WalletAccountSyncRecovered', data: { accountId: 'a1', at: later } }]);
+  });
+
+  it('completes a sync stopped between its parts with the next whole sync, recording each change once', () => {
+    const partial = [linked, discovered(pass('p1'), later), discovered(pass('p2'), later)];
+    spec
+      .given(partial)
+      .when(sync(seven))
+      .then(seven.slice(2).map((p) => discovered(p, later)));
+  });
+
+  it('takes a pass read back from the database (its keys in another order) as the same pass', () => {
+    const reordered = Object.fromEntries(Object.entries(pass('p1')).reverse()) as unknown as PassDetails;
+    spec
+      .given([linked, discovered(reordered)])
+      .when(sync([pass('p1')]))
+      .then([]);
+    const { saveUrl: _absent, ...older } = pass('p2');
+    spec
+      .given([linked, discovered(older)])
+      .when(sync([pass('p2')]))
+      .then([]);
+  });
+
+  it('folds many events at once to the state the events one by one give', () => {
+    const history: WalletAccountEvent[] = [
+      linked,
+      ...seven.map((p) => discovered(p)),
+      gone('p3'),
+      {
+        type: 'TicketChanged',
+        data: {
+          accountId: 'a1',
+          userId: 'u1',
+          ticketId: ticketIdOf('a1', 'p4'),
+          pass: pass('p4', { seat: '9' }),
+          at: later,
+        },
+      },
+      discovered(pass('p3'), later),
+    ];
+    const oneByOne = history.reduce(walletAccountDecider.evolve, walletAccountDecider.initialState());
+    expect(fold(walletAccountDecider, history)).toEqual(oneByOne);
+    expect([...oneByOne.tickets.keys()].sort()).toEqual(seven.map((p) => p.passId));
+    expect(oneByOne.tickets.get('p4')!.pass.seat).toBe('9');
   });
 });

@@ -5,6 +5,7 @@ import { AdminAccountsController } from './admin-accounts.controller.js';
 import { ReleaseWalletLinkJob, WalletLinkClaimsWatch } from './link-account.compensation.job.js';
 import { LinkWalletAccountFlow } from './link-account.flow.js';
 import { PassClaimsReaction } from './pass-claims.reaction.js';
+import { PurgeRemovedTicketsJob } from './purge-removed-tickets.job.js';
 import { passGroupsProjection } from './read-models/pass-groups.projection.js';
 import { ticketsProjection } from './read-models/tickets.projection.js';
 import { walletAccountsProjection } from './read-models/wallet-accounts.projection.js';
@@ -30,6 +31,7 @@ import { WalletSyncHealth } from './wallet-sync.health.js';
     ReleaseWalletLinkJob,
     WalletLinkClaimsWatch,
     SyncWalletAccountJob,
+    PurgeRemovedTicketsJob,
     provideSubscription(walletAccountsProjection),
     provideSubscription(ticketsProjection),
     provideSubscription(passGroupsProjection),

@@ -1,7 +1,8 @@
-import { boolean, index, integer, jsonb, pgTable, text, timestamp, uuid } from 'drizzle-orm/pg-core';
+import { bigint, boolean, index, integer, jsonb, pgTable, text, timestamp, uuid } from 'drizzle-orm/pg-core';
 
-// Tables of wallet accounts and tickets: three read models (built only by projections; `npm run replay` rebuilds them)
-// and two tables of operational state (the provider's token, the sync's progress), which are not events.
+// Tables of wallet accounts and tickets: four read models (built only by projections; `npm run replay` rebuilds them)
+// and two tables of operational state (the provider's token, the sync's progress), which are not events. `tickets` and
+// `pass_groups` are versioned (infra/db/read-model-versions.ts): GET /v1/tickets answers what changed since a version.
 
 /** Read model: the linked wallet accounts. */
 export const walletAccounts = pgTable(
@@ -49,21 +50,50 @@ export const tickets = pgTable(
     nextGameDate: text('next_game_date'),
     createdAt: timestamp('created_at', { withTimezone: true }).notNull(),
     updatedAt: timestamp('updated_at', { withTimezone: true }).notNull(),
+    /** The transaction that last wrote the row, stamped by the database on every write (whatever the row says). */
+    version: bigint('version', { mode: 'number' }).notNull().default(0),
   },
   (t) => [
-    index('tickets_user_idx').on(t.userId),
+    // A user's tickets in first-seen order (the pages of GET /v1/tickets), and those changed since a version.
+    index('tickets_user_seen_idx').on(t.userId, t.createdAt, t.id),
+    index('tickets_user_version_idx').on(t.userId, t.version),
     index('tickets_account_idx').on(t.accountId),
     index('tickets_dedupe_idx').on(t.dedupeKey),
   ],
 );
 
+/**
+ * Read model: the tickets that left (their wallet no longer lists them, their account was deleted), with the version
+ * they left at, written by the database as `tickets` loses the row: what GET /v1/tickets?since= answers as `removed`.
+ * Kept for REMOVED_TICKETS_KEPT_DAYS (then purged, raising its floor: an older version is answered in full).
+ */
+export const removedTickets = pgTable(
+  'removed_tickets',
+  {
+    ticketId: uuid('ticket_id').primaryKey(),
+    userId: uuid('user_id').notNull(),
+    version: bigint('version', { mode: 'number' }).notNull(),
+    removedAt: timestamp('removed_at', { withTimezone: true }).notNull(),
+  },
+  (t) => [
+    index('removed_tickets_user_version_idx').on(t.userId, t.version),
+    index('removed_tickets_removed_idx').on(t.removedAt),
+  ],
+);
+
 /** Read model: who holds each pass, in claim order; the first is the master, the others duplicates. */
-export const passGroups = pgTable('pass_groups', {
-  dedupeKey: text('dedupe_key').primaryKey(),
-  masterTicketId: uuid('master_ticket_id'),
-  /** Ticket ids in the order they claimed the pass. */
-  holders: jsonb('holders').$type<string[]>().notNull(),
-});
+export const passGroups = pgTable(
+  'pass_groups',
+  {
+    dedupeKey: text('dedupe_key').primaryKey(),
+    masterTicketId: uuid('master_ticket_id'),
+    /** Ticket ids in the order they claimed the pass. */
+    holders: jsonb('holders').$type<string[]>().notNull(),
+    /** As `tickets.version`: a change of who holds the pass changes its tickets' duplicate status. */
+    version: bigint('version', { mode: 'number' }).notNull().default(0),
+  },
+  (t) => [index('pass_groups_version_idx').on(t.version)],
+);
 
 /** Operational: the provider's access token of each account, encrypted (never the wallet password). */
 export const walletCredentials = pgTable('wallet_credentials', {

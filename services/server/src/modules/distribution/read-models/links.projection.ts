@@ -18,6 +18,8 @@ function newLinkRow(data: TicketDistributed['data']): typeof links.$inferSelect 
     clicks: 0,
     lastClickAt: null,
     createdAt: new Date(data.at),
+    // Stamped by the database as the row is written (read-model-versions.ts).
+    version: 0,
   };
 }
 

@@ -1,5 +1,5 @@
 import type { ClickTimelineResponse } from '@seatlink/contracts';
-import { and, desc, eq, isNull, param, sql } from 'drizzle-orm';
+import { and, desc, eq, gte, isNull, param, sql } from 'drizzle-orm';
 import type { Executor } from '../../../infra/db/database.js';
 import { linkClickMinutes, links } from '../distribution.schema.js';
 
@@ -77,4 +77,19 @@ export async function liveLinksByTicket(db: Executor, ticketIds?: readonly strin
     for (const row of rows) found.set(row.ticketId, row);
   }
   return found;
+}
+
+/** The versioned tables behind a ticket's link (their floors bound what `ticketsWithLinkChanges` can tell). */
+export const LINK_VERSIONED_TABLES: readonly string[] = ['links'];
+
+/**
+ * The user's tickets whose link changed (made, recalled, clicked) in a transaction at or after `fromXid`: their links'
+ * rows stamped since (infra/db/read-model-versions.ts).
+ */
+export async function ticketsWithLinkChanges(db: Executor, userId: string, fromXid: bigint): Promise<string[]> {
+  const rows = await db
+    .selectDistinct({ ticketId: links.ticketId })
+    .from(links)
+    .where(and(eq(links.userId, userId), gte(links.version, sql`${fromXid.toString()}::bigint`)));
+  return rows.map((r) => r.ticketId);
 }

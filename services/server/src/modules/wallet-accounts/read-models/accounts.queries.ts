@@ -106,7 +106,7 @@ export async function findAccount(db: Executor, accountId: string, userId: strin
   return (await toAccounts(db, [row]))[0]!;
 }
 
-interface TicketRow {
+export interface TicketRow {
   id: string;
   account_id: string;
   user_id: string;
@@ -133,9 +133,8 @@ const TICKETS = sql`
   join wallet_accounts a on a.id = t.account_id
   left join pass_groups g on g.dedupe_key = t.dedupe_key`;
 
-/** The public address of a link: `<dashboard>/l/<code>`. */
-
-function toTicket(r: TicketRow, link: LiveLink | undefined, dashboardUrl: string): Ticket {
+/** A ticket as its owner's views show it, with its live link (the public address `<dashboard>/l/<code>`). */
+export function toTicket(r: TicketRow, link: LiveLink | undefined, dashboardUrl: string): Ticket {
   const seat = { section: r.section, row: r.row, seat: r.seat };
   return {
     id: r.id,
@@ -160,16 +159,6 @@ function toTicket(r: TicketRow, link: LiveLink | undefined, dashboardUrl: string
       : null,
     created_at: iso(r.created_at),
   };
-}
-
-/** A user's tickets, in the order they were first seen. */
-export async function listTickets(db: Executor, userId: string, dashboardUrl: string): Promise<Ticket[]> {
-  const rows = await queryRows<TicketRow>(db, sql`${TICKETS} where t.user_id = ${userId} order by t.created_at, t.id`);
-  const live = await liveLinksByTicket(
-    db,
-    rows.map((r) => r.id),
-  );
-  return rows.map((r) => toTicket(r, live.get(r.id), dashboardUrl));
 }
 
 /** Some of a user's tickets as distribution sees them: owner, account and whether a duplicate. */

@@ -21,6 +21,7 @@ export const passGroupsProjection = rowProjection<typeof passGroups, PassEvent>(
           : [...holders, event.data.ticketId]
         : holders.filter((t) => t !== event.data.ticketId);
     if (next.length === 0) return null;
-    return { dedupeKey: event.data.dedupeKey, holders: next, masterTicketId: next[0]! };
+    // The version is stamped by the database as the row is written (read-model-versions.ts).
+    return { dedupeKey: event.data.dedupeKey, holders: next, masterTicketId: next[0]!, version: row?.version ?? 0 };
   },
 });

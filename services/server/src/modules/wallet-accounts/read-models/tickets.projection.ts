@@ -1,13 +1,11 @@
 import { rowProjection } from '../../../infra/subscriptions/row-projection.js';
+import { asSubscription } from '../../../infra/subscriptions/subscription.js';
 import { cleanPassDetails } from '../pass-text.js';
 import { dedupeKeyOf, type WalletAccountEvent } from '../wallet-account.events.js';
 import { tickets } from '../wallet-accounts.schema.js';
 
-/**
- * `tickets`: the tickets the linked accounts hold now. A ticket that left its wallet leaves the table. The pass's text
- * is cleaned again here (pass-text.ts), so a rebuild from older events shows no control or bidi formatting character.
- */
-export const ticketsProjection = rowProjection<typeof tickets, WalletAccountEvent>({
+/** The rows of `tickets`. */
+const ticketRows = rowProjection<typeof tickets, WalletAccountEvent>({
   name: 'tickets',
   table: tickets,
   key: 'id',
@@ -40,6 +38,8 @@ export const ticketsProjection = rowProjection<typeof tickets, WalletAccountEven
           nextGameDate: pass.nextGameDate,
           createdAt: row?.createdAt ?? at,
           updatedAt: at,
+          // Stamped by the database as the row is written (read-model-versions.ts): this value is never kept.
+          version: row?.version ?? 0,
         };
       }
       case 'TicketGone':
@@ -58,3 +58,11 @@ export const ticketsProjection = rowProjection<typeof tickets, WalletAccountEven
     ];
   },
 });
+
+/**
+ * `tickets`: the tickets the linked accounts hold now. A ticket that left its wallet leaves the table, and the database
+ * keeps it in `removed_tickets` (a trigger: wallet-accounts.routines.ts), which a rebuild empties with it. The pass's
+ * text is cleaned again here (pass-text.ts), so a rebuild from older events shows no control or bidi formatting
+ * character.
+ */
+export const ticketsProjection = asSubscription({ ...ticketRows, tables: ['tickets', 'removed_tickets'] });
