@@ -12,8 +12,21 @@ import {
   type FeedPage,
   type ReadStreamResult,
   type RecordedEvent,
+  type StreamAppend,
+  type StreamAppendResult,
   WrongExpectedRevisionError,
 } from './event-store.port.js';
+import {
+  APPEND_TO_STREAMS_SQL,
+  appendToStreamsParam,
+  groupStreams,
+  READ_STREAMS_CHUNK,
+  READ_STREAMS_SQL,
+  REVISIONS_SQL,
+  streamAppendResults,
+  type StreamsAppendRow,
+  streamsRefusal,
+} from './sql-stream-batch.js';
 
 const CHANNEL = 'seatlink_events';
 /**
@@ -232,6 +245,53 @@ export class SqlEventStore implements EventStore {
       this.appended(typesOf(newEvents));
       return { nextRevision: Number(last.stream_position), position: encodePosition(last.epoch, last.tx, last.pos) };
     }
+  }
+
+  async appendToStreams(appends: readonly StreamAppend[]): Promise<StreamAppendResult[]> {
+    if (appends.length === 0) return [];
+    const params = [appendToStreamsParam(appends)];
+    let rows: StreamsAppendRow[];
+    try {
+      const scope = this.scope;
+      rows = scope
+        ? await scope.tx.transaction((savepoint) =>
+            queryRows<StreamsAppendRow>(savepoint, sqlWithParams(APPEND_TO_STREAMS_SQL, params)),
+          )
+        : await this.database.query<StreamsAppendRow>(APPEND_TO_STREAMS_SQL, params, 'seatlink_append_to_streams');
+    } catch (err) {
+      const code = errorCode(err);
+      if (code && INVALID_DATA_CODES.has(code)) {
+        throw new InvalidEventDataError(appends[0]!.streamId, driverMessage(err));
+      }
+      if (code !== '23505' && code !== '40001') throw err;
+      throw await this.streamsRefusal(appends, driverMessage(err).includes('events_event_id_key'));
+    }
+    if (rows.length === 0) throw await this.streamsRefusal(appends, false);
+    this.appended(typesOf(appends.flatMap((a) => a.events)));
+    return streamAppendResults(appends, rows, encodePosition);
+  }
+
+  private async streamsRefusal(appends: readonly StreamAppend[], idTaken: boolean): Promise<Error> {
+    const revisions = await this.run<{ stream_id: string; revision: number }>(
+      REVISIONS_SQL,
+      [appends.map((a) => a.streamId)],
+      'seatlink_revisions',
+    );
+    return streamsRefusal(appends, revisions, idTaken);
+  }
+
+  async readStreams(streamIds: readonly string[]): Promise<Map<string, ReadStreamResult>> {
+    const ids = [...new Set(streamIds)];
+    const events: RecordedEvent[] = [];
+    for (let i = 0; i < ids.length; i += READ_STREAMS_CHUNK) {
+      const rows = await this.run<EventRow>(
+        READ_STREAMS_SQL(COLUMNS),
+        [ids.slice(i, i + READ_STREAMS_CHUNK)],
+        'seatlink_read_streams',
+      );
+      for (const row of rows) events.push(toRecorded(row));
+    }
+    return groupStreams(ids, events);
   }
 
   /**

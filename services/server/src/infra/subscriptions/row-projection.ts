@@ -134,9 +134,7 @@ export function rowWriter(table: PgTable, columns: Record<string, PgColumn>, key
     `on conflict (${quote(keyColumn.name)}) do ${updates ? `update set ${updates}` : 'nothing'}`;
   const deleteSql = `delete from ${qualified} where ${quote(keyColumn.name)} = any($1)`;
   const updateAll = Object.fromEntries(
-    entries
-      .filter((e) => e.column !== keyColumn)
-      .map((e) => [e.property, sql.raw(`excluded.${quote(e.column.name)}`)]),
+    entries.filter((e) => e.column !== keyColumn).map((e) => [e.property, sql.raw(`excluded.${quote(e.column.name)}`)]),
   );
 
   /** The row as the database's JSON of the table's row type; null when a column with a default is left undefined. */
