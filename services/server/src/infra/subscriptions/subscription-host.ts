@@ -6,6 +6,7 @@ import type { EventStore } from '../event-store/event-store.port.js';
 import { Backoff } from '../../shared/backoff.js';
 import { CheckpointMovedError, ensureCheckpoint } from './checkpoints.js';
 import { Signal } from '../../shared/signal.js';
+import { HeldBackWatch } from './held-back-watch.js';
 import type { LiveUpdate, Subscription } from './subscription.js';
 import {
   type RetryPolicy,
@@ -54,6 +55,7 @@ export class SubscriptionHost {
   readonly runners: SubscriptionRunner[];
   private readonly signals = new Map<string, Signal>();
   private readonly stopSignal = new Signal();
+  private readonly heldBack: HeldBackWatch;
   private readonly logger: SubscriptionLogger;
   private readonly batchSize: number;
   private readonly pollMs: number;
@@ -76,6 +78,7 @@ export class SubscriptionHost {
       names.add(s.name);
       this.signals.set(s.name, new Signal());
     }
+    this.heldBack = new HeldBackWatch(store);
     this.logger = options.logger ?? silent;
     this.batchSize = options.batchSize ?? 500;
     this.pollMs = options.pollMs ?? 1000;
@@ -113,6 +116,7 @@ export class SubscriptionHost {
     this.stopped = true;
     this.stopSignal.notify();
     for (const signal of this.signals.values()) signal.notify();
+    this.heldBack.stop();
     await this.loop;
     this.loop = null;
   }
@@ -143,6 +147,7 @@ export class SubscriptionHost {
       lost = true;
       this.stopSignal.notify();
       for (const signal of this.signals.values()) signal.notify();
+      this.heldBack.stop();
     });
     let unlisten: (() => Promise<void>) | null = null;
     let heartbeat: NodeJS.Timeout | null = null;
@@ -210,6 +215,7 @@ export class SubscriptionHost {
   wake(names: Iterable<string>) {
     for (const name of names) {
       this.runners.find((r) => r.name === name)?.idle();
+      this.heldBack.release(name);
       this.notify(name);
     }
   }
@@ -244,7 +250,6 @@ export class SubscriptionHost {
   private async follow(runner: SubscriptionRunner, stillActive: () => boolean) {
     const signal = this.signals.get(runner.name)!;
     const failures = new Backoff({ initialMs: 100, maxMs: 5000 });
-    const invisible = new Backoff({ initialMs: 5, maxMs: this.pollMs, jitter: false });
     while (stillActive()) {
       let step: StepResult;
       try {
@@ -262,21 +267,14 @@ export class SubscriptionHost {
       // A whole poll interval without a wake-up means quiet: the next step reads the checkpoint afresh. So a reset for
       // a rebuild while nothing was appended is seen within a poll. While events come, the next move's check sees it.
       if (step.moved) {
-        invisible.reset();
         if (!(await signal.wait(this.pollMs))) runner.idle();
         continue;
       }
-      // Nothing readable. When the head is further on, events are held back by a transaction still open: look
-      // again soon rather than after a whole poll interval.
-      const behind = await this.behindHead(runner).catch(() => false);
-      if (!behind) invisible.reset();
-      if (!(await signal.wait(behind ? invisible.next() : this.pollMs)) && !behind) runner.idle();
+      // Nothing readable. When the head is further on, a transaction still open holds events back: the watch looks
+      // again soon, for every subscription held back at once (appends meanwhile cannot make those events readable).
+      const outcome = await this.heldBack.wait(runner.name, await runner.position(), stillActive);
+      if (outcome === 'caught-up' && !(await signal.wait(this.pollMs))) runner.idle();
     }
-  }
-
-  private async behindHead(runner: SubscriptionRunner): Promise<boolean> {
-    const [head, checkpoint] = await Promise.all([this.store.headPosition(), runner.position()]);
-    return head !== null && (checkpoint === null || this.store.comparePositions(checkpoint, head) < 0);
   }
 
   /**
