@@ -1,4 +1,3 @@
-import { v5 as uuidv5 } from 'uuid';
 import {
   type AppendResult,
   type EventMetadata,
@@ -8,13 +7,14 @@ import {
   type StreamAppend,
   WrongExpectedRevisionError,
 } from '../../infra/event-store/event-store.port.js';
+import { uuidV5In } from '../uuid-v5.js';
 import { type Decider, type DomainEvent, fold } from './decider.js';
 
-const EVENT_ID_NAMESPACE = '1b671a64-40d5-491e-99b0-da01ff1f3341';
+const eventId = uuidV5In('1b671a64-40d5-491e-99b0-da01ff1f3341');
 
 /** The id of the `index`-th event a command appends to a stream: the same command, the same ids. */
 export const commandEventId = (commandId: string, streamId: string, index: number) =>
-  uuidv5(`${commandId}:${streamId}:${index}`, EVENT_ID_NAMESPACE);
+  eventId(`${commandId}:${streamId}:${index}`);
 
 export interface HandleOptions {
   /** Caller, IP, bulk flag: copied onto every event. */
