@@ -7,6 +7,7 @@ import { Backoff } from '../../shared/backoff.js';
 import { CheckpointMovedError, ensureCheckpoint } from './checkpoints.js';
 import { Signal } from '../../shared/signal.js';
 import { HeldBackWatch } from './held-back-watch.js';
+import { moveLazily } from './lazy-moves.js';
 import type { LiveUpdate, Subscription } from './subscription.js';
 import {
   type RetryPolicy,
@@ -226,7 +227,8 @@ export class SubscriptionHost {
 
   /**
    * New events: the subscriptions that read any of their types look at once. The others only have to move their
-   * checkpoints past them, which waits up to LAZY_WAKE_MS. So a busy link's clicks wake two subscriptions, not all.
+   * checkpoints past them, which waits up to LAZY_WAKE_MS and is done for all of them at once (`moveLazily`). So a busy
+   * link's clicks wake two subscriptions, not all.
    */
   private wakeReaders(types: ReadonlySet<string> | null) {
     for (const runner of this.runners) {
@@ -239,8 +241,11 @@ export class SubscriptionHost {
     if (this.lazyWake.size > 0 && !this.lazyTimer) {
       this.lazyTimer = setTimeout(() => {
         this.lazyTimer = null;
-        for (const name of this.lazyWake) this.signals.get(name)!.notify();
+        const lazy = this.runners.filter((r) => this.lazyWake.has(r.name));
         this.lazyWake.clear();
+        void moveLazily(this.database, this.store, lazy, this.batchSize).then((wake) => {
+          for (const runner of wake) this.signals.get(runner.name)!.notify();
+        });
       }, LAZY_WAKE_MS);
       this.lazyTimer.unref();
     }

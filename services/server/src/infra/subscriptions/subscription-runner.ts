@@ -112,11 +112,35 @@ export class SubscriptionRunner {
     this.known = null;
   }
 
+  /** A step is under way. */
+  private stepping = false;
+
+  /** Where it stands between steps, when it knows (undefined while a step is under way or after `idle`). */
+  get resting(): { position: string | null } | undefined {
+    return this.stepping || !this.known ? undefined : { position: this.known.position };
+  }
+
+  /** The host moved its checkpoint from `from` to `to`, past events it does not read (`moveLazily`). */
+  movedPast(from: string | null, to: string) {
+    if (this.stepping || !this.known || this.known.position !== from) return;
+    this.known = { position: to };
+    this.options.onAdvanced?.(this.name, to);
+  }
+
   /**
    * Processes one batch: answers how many of its events it applied, whether its checkpoint moved (false: nothing new
    * is readable) and whether more may be readable at once.
    */
   async step(): Promise<StepResult> {
+    this.stepping = true;
+    try {
+      return await this.stepOnce();
+    } finally {
+      this.stepping = false;
+    }
+  }
+
+  private async stepOnce(): Promise<StepResult> {
     const from = await this.position();
     this.known = null;
     if (this.subscription.inDatabase && this.store.applyInDatabase && !this.skippedAhead(from)) {

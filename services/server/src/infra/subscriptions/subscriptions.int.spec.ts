@@ -212,6 +212,47 @@ describe('subscriptions', () => {
     ).toEqual([]);
   });
 
+  it('moves the subscriptions that read none of what was appended together, in one read of the feed', async () => {
+    const stream = `together-${randomUUID()}`;
+    const reader = tally(`together-reader-${tableNo}`, await newTable());
+    const bystanders = Array.from({ length: 8 }, (_, i) =>
+      asSubscription({
+        name: `together-bystander-${tableNo}-${i}`,
+        kind: 'projection',
+        handles: [`Other${i}`],
+        apply: () => Promise.resolve(),
+      }),
+    );
+    let reads = 0;
+    const counted: SqlEventStore = Object.create(store, {
+      readFeedFor: {
+        value: (...args: Parameters<SqlEventStore['readFeedFor']>) => (reads++, store.readFeedFor(...args)),
+      },
+    });
+    const h = new SubscriptionHost(t.database, counted, [reader, ...bystanders], { pollMs: 60_000, lockRetryMs: 50 });
+    hosts.push(h);
+    h.start();
+    await expect.poll(() => h.active, { timeout: 5000 }).toBe(true);
+    // Each has read the feed once: the bystanders know where they stand.
+    await expect.poll(() => reads, { timeout: 5000 }).toBeGreaterThanOrEqual(9);
+    await new Promise((r) => setTimeout(r, 200));
+    const before = reads;
+    await appendCounts(stream, 0, 1);
+    const head = await store.headPosition();
+    for (const b of bystanders) {
+      await expect.poll(() => readCheckpoint(t.database, b.name), { timeout: 5000 }).toBe(head);
+    }
+    // The reader's own step or two, and one read for all eight bystanders (not one each).
+    expect(reads - before).toBeLessThanOrEqual(4);
+
+    // A bystander that reads what comes next is woken to apply it; the others move on without it.
+    await store.appendToStream(stream, [{ id: randomUUID(), type: 'Other3', data: {} }]);
+    const next = await store.headPosition();
+    for (const b of bystanders) {
+      await expect.poll(() => readCheckpoint(t.database, b.name), { timeout: 5000 }).toBe(next);
+    }
+  });
+
   it('commits a batch and its checkpoint together, and applies each event once across restarts', async () => {
     const table = await newTable();
     const stream = `batch-${randomUUID()}`;
