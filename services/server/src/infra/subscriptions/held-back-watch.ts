@@ -16,6 +16,8 @@ export type HeldBackOutcome =
 interface Waiter {
   from: string | null;
   resolve: (outcome: HeldBackOutcome) => void;
+  /** A look found the head beyond `from`: it is held back, and stays so until its events are readable. */
+  behind?: boolean;
 }
 
 /**
@@ -104,8 +106,9 @@ export class HeldBackWatch {
     let readableTo: string | null;
     try {
       // A reader of no type: no event comes back, only where the readable feed ends after `earliest` (null: nothing).
+      // The head only for a newcomer: one known to be held back stays so until its events are readable.
       [head, readableTo] = await Promise.all([
-        this.store.headPosition(),
+        waiting.every(([, w]) => w.behind) ? Promise.resolve(null) : this.store.headPosition(),
         this.store.readFeedFor(earliest, 1, []).then((page) => page.last),
       ]);
     } catch {
@@ -117,7 +120,9 @@ export class HeldBackWatch {
       position !== null && (from === null || this.store.comparePositions(position, from) > 0);
     for (const [name, waiter] of waiting) {
       if (after(readableTo, waiter.from)) this.settle(name, waiter, 'readable');
-      else if (!after(head, waiter.from)) this.settle(name, waiter, 'caught-up');
+      else if (waiter.behind) continue;
+      else if (after(head, waiter.from)) waiter.behind = true;
+      else this.settle(name, waiter, 'caught-up');
     }
   }
 

@@ -269,16 +269,28 @@ export class SubscriptionHost {
         continue;
       }
       if (step.more) continue;
-      // A whole poll interval without a wake-up means quiet: the next step reads the checkpoint afresh. So a reset for
-      // a rebuild while nothing was appended is seen within a poll. While events come, the next move's check sees it.
       if (step.moved) {
-        if (!(await signal.wait(this.pollMs))) runner.idle();
+        await this.rest(runner, signal);
         continue;
       }
       // Nothing readable. When the head is further on, a transaction still open holds events back: the watch looks
       // again soon, for every subscription held back at once (appends meanwhile cannot make those events readable).
       const outcome = await this.heldBack.wait(runner.name, await runner.position(), stillActive);
-      if (outcome === 'caught-up' && !(await signal.wait(this.pollMs))) runner.idle();
+      if (outcome === 'caught-up') await this.rest(runner, signal);
+    }
+  }
+
+  /**
+   * Waits for a wake-up. A whole poll interval without one (or without the host moving it past events it does not
+   * read) means quiet: the next step reads the checkpoint afresh. So a reset for a rebuild while nothing was appended is
+   * seen within a poll. While events come, the next move's check sees it.
+   */
+  private async rest(runner: SubscriptionRunner, signal: Signal) {
+    while (!(await signal.wait(this.pollMs))) {
+      if (!runner.takeMoved()) {
+        runner.idle();
+        return;
+      }
     }
   }
 

@@ -124,8 +124,18 @@ export class SubscriptionRunner {
   movedPast(from: string | null, to: string) {
     if (this.stepping || !this.known || this.known.position !== from) return;
     this.known = { position: to };
+    this.moved = true;
     this.options.onAdvanced?.(this.name, to);
   }
+
+  /** The host moved it since it last asked (it is not quiet, though it had no step of its own). */
+  takeMoved(): boolean {
+    const moved = this.moved;
+    this.moved = false;
+    return moved;
+  }
+
+  private moved = false;
 
   /**
    * Processes one batch: answers how many of its events it applied, whether its checkpoint moved (false: nothing new
@@ -133,6 +143,7 @@ export class SubscriptionRunner {
    */
   async step(): Promise<StepResult> {
     this.stepping = true;
+    this.moved = false;
     try {
       return await this.stepOnce();
     } finally {
