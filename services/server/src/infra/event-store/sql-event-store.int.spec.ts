@@ -204,7 +204,7 @@ describe.runIf(testEnv.databaseUrl)('SQL adapter: wake-ups name what was appende
       await here.recordAtPositions([
         { streamId: `wake-clicks-${randomUUID()}`, revision: 0, id: randomUUID(), type: 'Delta', data: {} },
       ]);
-      // At once, one call per append (its own NOTIFYs reach it too, in between).
+      // At once, one call per append.
       expect(local[0]).toEqual(['Alpha', 'Beta']);
       expect(local).toContainEqual(['Gamma']);
       expect(local).toContainEqual(['Delta']);
@@ -212,6 +212,14 @@ describe.runIf(testEnv.databaseUrl)('SQL adapter: wake-ups name what was appende
         .poll(() => remote.flatMap((types) => types ?? ['(any)']).sort(), { timeout: 5000 })
         .toEqual(['Alpha', 'Beta', 'Delta', 'Gamma']);
       expect(remote[0]).toEqual(['Alpha', 'Beta']);
+      // Here, each append woke the listener once: its own NOTIFYs, which reached it too, did not wake it again.
+      expect(local).toEqual([['Alpha', 'Beta'], ['Gamma'], ['Delta']]);
+      // Another store on the same database object is woken by these appends at once too.
+      const beside: Array<string[] | null> = [];
+      const stopBeside = await new SqlEventStore(t.database).onAppended((types) => beside.push(types && [...types]));
+      await here.appendToStream(stream, [{ id: randomUUID(), type: 'Epsilon', data: {} }]);
+      expect(beside).toEqual([['Epsilon']]);
+      await stopBeside();
       await stopLocal();
       await stopRemote();
     } finally {

@@ -177,8 +177,22 @@ const ANY_ATTEMPTS = 20;
  * position) and shows only transactions older than the oldest one still open in this database
  * (`seatlink_read_all`), as Marten and Emmett do it with the cluster-wide snapshot xmin.
  */
+type AppendListener = (types: ReadonlySet<string> | null) => void;
+
+/**
+ * The append listeners of each database object in this process, whichever store they listen through: every append
+ * on the database wakes them at once, so the NOTIFYs sent from its own connections need not wake them again.
+ */
+const listenersHere = new WeakMap<Database, Set<AppendListener>>();
+const listenersOf = (database: Database) => {
+  let set = listenersHere.get(database);
+  if (!set) listenersHere.set(database, (set = new Set()));
+  return set;
+};
+
 export class SqlEventStore implements EventStore {
-  private readonly localListeners = new Set<(types: ReadonlySet<string> | null) => void>();
+  /** The listeners added through this store (removed when it closes). */
+  private readonly localListeners = new Set<AppendListener>();
   private notifyTimer: NodeJS.Timeout | null = null;
   /** The types appended since the last NOTIFY, for the next one (none: nothing appended since). */
   private notifyPending: Set<string> | undefined = undefined;
@@ -421,15 +435,20 @@ export class SqlEventStore implements EventStore {
   async onAppended(onAppended: (types: ReadonlySet<string> | null) => void): Promise<() => Promise<void>> {
     if (this.scope) return this.scope.root.onAppended(onAppended);
     this.localListeners.add(onAppended);
-    const unlisten = await this.database.listen(CHANNEL, (payload) => onAppended(typesFromPayload(payload)));
+    listenersOf(this.database).add(onAppended);
+    // A NOTIFY sent from this database's own connections comes from an append here, which woke it already.
+    const unlisten = await this.database.listen(CHANNEL, (payload, fromHere) => {
+      if (!fromHere) onAppended(typesFromPayload(payload));
+    });
     return async () => {
       this.localListeners.delete(onAppended);
+      listenersOf(this.database).delete(onAppended);
       await unlisten();
     };
   }
 
   /**
-   * Wakes this process's listeners at once, and other processes through one NOTIFY per short window: a NOTIFY inside
+   * Wakes this process's listeners on the database at once, and other processes through one NOTIFY per short window: a NOTIFY inside
    * every append would serialise all commits of the cluster on the notification queue's lock. A NOTIFY names the
    * types appended in its window, so that subscriptions reading none of them need not look at once.
    */
@@ -439,7 +458,7 @@ export class SqlEventStore implements EventStore {
       this.scope.afterCommit(() => root.appended(types));
       return;
     }
-    for (const listener of this.localListeners) listener(types);
+    for (const listener of listenersOf(this.database)) listener(types);
     // The first append after a quiet spell notifies at once; the appends that follow it within the window share one
     // NOTIFY at its end.
     if (this.notifyTimer) {
@@ -476,6 +495,7 @@ export class SqlEventStore implements EventStore {
   async close() {
     // The database is owned by whoever opened it; a store bound to a transaction has nothing of its own.
     if (this.scope) return;
+    for (const listener of this.localListeners) listenersOf(this.database).delete(listener);
     this.localListeners.clear();
     if (this.notifyTimer) clearTimeout(this.notifyTimer);
     this.notifyTimer = null;
