@@ -91,10 +91,11 @@ export interface Database {
    */
   query<T>(text: string, params?: readonly unknown[], name?: string): Promise<T[]>;
   /**
-   * Calls `handler` for every NOTIFY on `channel` until the returned function is called. The connection heals: when it
-   * is lost it reconnects with backoff and then calls `handler('')`, since notifications may have been missed.
+   * Calls `handler` for every NOTIFY on `channel` until the returned function is called, saying whether it was sent
+   * by a statement on one of this object's own connections (`fromHere`). The connection heals: when it is lost it
+   * reconnects with backoff and then calls `handler('', false)`, since notifications may have been missed.
    */
-  listen(channel: string, handler: (payload: string) => void): Promise<() => Promise<void>>;
+  listen(channel: string, handler: (payload: string, fromHere: boolean) => void): Promise<() => Promise<void>>;
   /** Session-level advisory lock held on a dedicated connection; null when another holder has it. */
   tryAdvisoryLock(key: number): Promise<HeldLock | null>;
   /**
@@ -106,6 +107,10 @@ export interface Database {
   ping(): Promise<boolean>;
   close(): Promise<void>;
 }
+
+/** The server process of a pool's client (known once it is connected). */
+const processIdOf = (client: pg.PoolClient): number | null =>
+  (client as unknown as { processID?: number | null }).processID ?? null;
 
 /** Lock key that serialises migrations across processes that start together. */
 const MIGRATION_LOCK_KEY = 7310001;
@@ -126,9 +131,20 @@ class PostgresDatabase implements Database {
     this.pool.on('error', (err) => this.events.onError?.('pool', err));
     // Nor one lent out for a transaction (the pool listens to idle clients only): its error reaches the statement it
     // runs, and the pool drops it when it is given back; unheard, the client's 'error' event would end the process.
-    this.pool.on('connect', (client) => client.on('error', () => undefined));
+    this.pool.on('connect', (client) => {
+      client.on('error', () => undefined);
+      const pid = processIdOf(client);
+      if (pid !== null) this.ownBackends.add(pid);
+    });
+    this.pool.on('remove', (client) => {
+      const pid = processIdOf(client);
+      if (pid !== null) this.ownBackends.delete(pid);
+    });
     this.db = drizzlePg(this.pool);
   }
+
+  /** The server processes of this pool's connections: a NOTIFY from one of them was sent from here. */
+  private readonly ownBackends = new Set<number>();
 
   async query<T>(text: string, params: readonly unknown[] = [], name?: string): Promise<T[]> {
     const values = params as unknown[];
@@ -153,7 +169,7 @@ class PostgresDatabase implements Database {
     return client;
   }
 
-  async listen(channel: string, handler: (payload: string) => void) {
+  async listen(channel: string, handler: (payload: string, fromHere: boolean) => void) {
     const name = 'seatlink-listen';
     let closed = false;
     let reconnecting = false;
@@ -172,7 +188,7 @@ class PostgresDatabase implements Database {
       });
       self = c;
       c.on('notification', (msg) => {
-        if (msg.channel === channel) handler(msg.payload ?? '');
+        if (msg.channel === channel) handler(msg.payload ?? '', this.ownBackends.has(msg.processId));
       });
       await c.query(`LISTEN ${pg.escapeIdentifier(channel)}`);
       if (!alive) throw new Error('the listening connection was lost while it started');
@@ -189,7 +205,7 @@ class PostgresDatabase implements Database {
           try {
             await connect();
             backoff.reset();
-            handler('');
+            handler('', false);
           } catch (err) {
             this.events.onError?.(name, err);
           }

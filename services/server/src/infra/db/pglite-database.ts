@@ -77,8 +77,9 @@ class PgliteDatabase implements Database {
     return (await this.client.query<T>(text, params as unknown[])).rows;
   }
 
-  async listen(channel: string, handler: (payload: string) => void) {
-    return this.client.listen(channel, handler);
+  /** One process owns a PGlite database: every NOTIFY was sent from here. */
+  async listen(channel: string, handler: (payload: string, fromHere: boolean) => void) {
+    return this.client.listen(channel, (payload) => handler(payload, true));
   }
 
   // One process owns a PGlite database, so an in-process lock table is the advisory lock (never lost).

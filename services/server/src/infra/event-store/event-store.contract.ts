@@ -106,6 +106,51 @@ export function eventStoreContract(name: string, open: () => Promise<ContractSub
       expect(nothing).toEqual({ events: [], more: false, last: null });
     });
 
+    it('reads several streams at once, each in order, a missing one as empty', async () => {
+      const a = stream('many');
+      const b = stream('many');
+      await store.appendToStream(a, [ev('A', { n: 1 }), ev('A', { n: 2 })]);
+      await store.appendToStream(b, [ev('B', { n: 3 })]);
+      const none = stream('none');
+      const read = await store.readStreams([b, a, none, a]);
+      expect([...read.keys()].sort()).toEqual([a, b, none].sort());
+      expect(read.get(a)!.revision).toBe(1);
+      expect(read.get(a)!.events.map((e) => e.data)).toEqual([{ n: 1 }, { n: 2 }]);
+      expect(read.get(b)).toEqual(await store.readStream(b));
+      expect(read.get(none)).toEqual({ revision: -1, events: [] });
+    });
+
+    it('appends to several streams at once, each at its expected revision, and refuses a stream that moved', async () => {
+      const a = stream('batch');
+      const b = stream('batch');
+      await store.appendToStream(a, [ev('A')], { expectedRevision: 'no_stream' });
+      const [first, second] = await store.appendToStreams([
+        { streamId: a, events: [ev('A2'), ev('A3')], expectedRevision: 0 },
+        { streamId: b, events: [ev('B1')], expectedRevision: 'no_stream' },
+      ]);
+      const readA = await store.readStream(a);
+      const readB = await store.readStream(b);
+      expect(readA.events.map((e) => e.type)).toEqual(['A', 'A2', 'A3']);
+      expect(first).toEqual({
+        nextRevision: 2,
+        position: readA.events[2]!.position,
+        positions: readA.events.slice(1).map((e) => e.position),
+      });
+      expect(second).toEqual({
+        nextRevision: 0,
+        position: readB.events[0]!.position,
+        positions: [readB.events[0]!.position],
+      });
+      await expect(
+        store.appendToStreams([{ streamId: b, events: [ev('B2')], expectedRevision: 'no_stream' }]),
+      ).rejects.toBeInstanceOf(WrongExpectedRevisionError);
+      await expect(
+        store.appendToStreams([{ streamId: a, events: [ev('A4')], expectedRevision: 1 }]),
+      ).rejects.toMatchObject({ streamId: a, actual: 2 });
+      expect((await store.readStream(a)).revision).toBe(2);
+      expect((await store.readStream(b)).revision).toBe(0);
+    });
+
     it('answers a missing stream with revision -1 and no events', async () => {
       expect(await store.readStream(stream('none'))).toEqual({ revision: -1, events: [] });
     });

@@ -54,6 +54,19 @@ export interface AppendResult {
   repeated?: boolean;
 }
 
+/** One stream's part of `appendToStreams`. */
+export interface StreamAppend {
+  streamId: string;
+  events: readonly NewEvent[];
+  /** Exact: the stream's last revision, or 'no_stream'. */
+  expectedRevision: number | 'no_stream';
+}
+
+/** What `appendToStreams` wrote to one stream: what an append answers, and the feed position of each of its events. */
+export interface StreamAppendResult extends AppendResult {
+  positions: string[];
+}
+
 export interface ReadStreamResult {
   /** Revision of the last event, or -1 when the stream does not exist. */
   revision: number;
@@ -109,6 +122,18 @@ export interface EventStore {
   ): Promise<AppendResult>;
 
   readStream(streamId: string): Promise<ReadStreamResult>;
+
+  /**
+   * Appends to several streams at once (one statement on SQL), each stream's events after its expected revision, and
+   * answers what each got, in order. All or nothing: when any stream moved (or an event id is taken), nothing is
+   * written and it throws WrongExpectedRevisionError (or DuplicateEventIdError) — on SQL. A store that cannot write
+   * several streams atomically (KurrentDB) appends them one after another and may stop part way; the event ids, which
+   * derive from the commands, make the retry append nothing twice. A stream appears at most once.
+   */
+  appendToStreams(appends: readonly StreamAppend[]): Promise<StreamAppendResult[]>;
+
+  /** Several streams, as `readStream` reads each (one round trip on SQL); a stream that does not exist has revision -1. */
+  readStreams(streamIds: readonly string[]): Promise<Map<string, ReadStreamResult>>;
 
   /**
    * Records facts whose positions were handed out by an atomic counter elsewhere (the n-th counted click of a link is

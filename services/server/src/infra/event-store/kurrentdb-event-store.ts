@@ -29,6 +29,8 @@ import {
   type PositionedEvent,
   type ReadStreamResult,
   type RecordedEvent,
+  type StreamAppend,
+  type StreamAppendResult,
   WrongExpectedRevisionError,
 } from './event-store.port.js';
 
@@ -210,6 +212,18 @@ export class KurrentDbEventStore implements EventStore {
     }
   }
 
+  /** One stream after another (KurrentDB writes one stream atomically, not several): a retry appends nothing twice. */
+  async appendToStreams(appends: readonly StreamAppend[]): Promise<StreamAppendResult[]> {
+    const results: StreamAppendResult[] = [];
+    for (const { streamId, events, expectedRevision } of appends) {
+      const result = await this.appendToStream(streamId, events, { expectedRevision });
+      const ids = new Set(events.map((e) => e.id));
+      const positions = (await this.readStream(streamId)).events.filter((e) => ids.has(e.id)).map((e) => e.position);
+      results.push({ ...result, positions });
+    }
+    return results;
+  }
+
   private async toAppendResult(streamId: string, count: number, result: KurrentAppendResult): Promise<AppendResult> {
     const nextRevision = Number(result.nextExpectedRevision);
     const answered = result.position;
@@ -241,6 +255,12 @@ export class KurrentDbEventStore implements EventStore {
   async readStream(streamId: string): Promise<ReadStreamResult> {
     const events = (await this.readEvents(streamId)).map(toRecorded);
     return { revision: events.length === 0 ? -1 : events[events.length - 1]!.revision, events };
+  }
+
+  async readStreams(streamIds: readonly string[]): Promise<Map<string, ReadStreamResult>> {
+    const read = new Map<string, ReadStreamResult>();
+    for (const id of new Set(streamIds)) read.set(id, await this.readStream(id));
+    return read;
   }
 
   async readAll(after: string | null, limit: number): Promise<RecordedEvent[]> {

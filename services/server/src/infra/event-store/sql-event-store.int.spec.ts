@@ -53,6 +53,38 @@ describe.runIf(testEnv.databaseUrl)('SQL adapter: an append is whole or nothing'
       await t.dispose();
     }
   });
+
+  it('writes nothing to any stream of an append to several when one of them moved or an event id is taken', async () => {
+    const t = await createTestDatabase();
+    try {
+      const store = new SqlEventStore(t.database);
+      const ev = (type: string) => ({ id: randomUUID(), type, data: {} });
+      const [a, b, c] = ['a', 'b', 'c'].map((s) => `several-${s}-${randomUUID()}`) as [string, string, string];
+      await store.appendToStream(b, [ev('B')], { expectedRevision: 'no_stream' });
+      const moved = await store
+        .appendToStreams([
+          { streamId: a, events: [ev('A')], expectedRevision: 'no_stream' },
+          { streamId: b, events: [ev('B2')], expectedRevision: 'no_stream' },
+          { streamId: c, events: [ev('C')], expectedRevision: 'no_stream' },
+        ])
+        .catch((e: unknown) => e);
+      expect(moved).toBeInstanceOf(WrongExpectedRevisionError);
+      expect(moved).toMatchObject({ streamId: b, actual: 0 });
+      const taken = ev('Taken');
+      await store.appendToStream(`other-${randomUUID()}`, [taken]);
+      const duplicate = await store
+        .appendToStreams([
+          { streamId: a, events: [ev('A')], expectedRevision: 'no_stream' },
+          { streamId: c, events: [{ ...taken }], expectedRevision: 'no_stream' },
+        ])
+        .catch((e: unknown) => e);
+      expect(duplicate).toBeInstanceOf(DuplicateEventIdError);
+      const read = await store.readStreams([a, b, c]);
+      expect([read.get(a)!.revision, read.get(b)!.revision, read.get(c)!.revision]).toEqual([-1, 0, -1]);
+    } finally {
+      await t.dispose();
+    }
+  });
 });
 
 /**
@@ -172,7 +204,7 @@ describe.runIf(testEnv.databaseUrl)('SQL adapter: wake-ups name what was appende
       await here.recordAtPositions([
         { streamId: `wake-clicks-${randomUUID()}`, revision: 0, id: randomUUID(), type: 'Delta', data: {} },
       ]);
-      // At once, one call per append (its own NOTIFYs reach it too, in between).
+      // At once, one call per append.
       expect(local[0]).toEqual(['Alpha', 'Beta']);
       expect(local).toContainEqual(['Gamma']);
       expect(local).toContainEqual(['Delta']);
@@ -180,6 +212,14 @@ describe.runIf(testEnv.databaseUrl)('SQL adapter: wake-ups name what was appende
         .poll(() => remote.flatMap((types) => types ?? ['(any)']).sort(), { timeout: 5000 })
         .toEqual(['Alpha', 'Beta', 'Delta', 'Gamma']);
       expect(remote[0]).toEqual(['Alpha', 'Beta']);
+      // Here, each append woke the listener once: its own NOTIFYs, which reached it too, did not wake it again.
+      expect(local).toEqual([['Alpha', 'Beta'], ['Gamma'], ['Delta']]);
+      // Another store on the same database object is woken by these appends at once too.
+      const beside: Array<string[] | null> = [];
+      const stopBeside = await new SqlEventStore(t.database).onAppended((types) => beside.push(types && [...types]));
+      await here.appendToStream(stream, [{ id: randomUUID(), type: 'Epsilon', data: {} }]);
+      expect(beside).toEqual([['Epsilon']]);
+      await stopBeside();
       await stopLocal();
       await stopRemote();
     } finally {

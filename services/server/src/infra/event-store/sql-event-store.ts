@@ -12,8 +12,21 @@ import {
   type FeedPage,
   type ReadStreamResult,
   type RecordedEvent,
+  type StreamAppend,
+  type StreamAppendResult,
   WrongExpectedRevisionError,
 } from './event-store.port.js';
+import {
+  APPEND_TO_STREAMS_SQL,
+  appendToStreamsParam,
+  groupStreams,
+  READ_STREAMS_CHUNK,
+  READ_STREAMS_SQL,
+  REVISIONS_SQL,
+  streamAppendResults,
+  type StreamsAppendRow,
+  streamsRefusal,
+} from './sql-stream-batch.js';
 
 const CHANNEL = 'seatlink_events';
 /**
@@ -164,8 +177,22 @@ const ANY_ATTEMPTS = 20;
  * position) and shows only transactions older than the oldest one still open in this database
  * (`seatlink_read_all`), as Marten and Emmett do it with the cluster-wide snapshot xmin.
  */
+type AppendListener = (types: ReadonlySet<string> | null) => void;
+
+/**
+ * The append listeners of each database object in this process, whichever store they listen through: every append
+ * on the database wakes them at once, so the NOTIFYs sent from its own connections need not wake them again.
+ */
+const listenersHere = new WeakMap<Database, Set<AppendListener>>();
+const listenersOf = (database: Database) => {
+  let set = listenersHere.get(database);
+  if (!set) listenersHere.set(database, (set = new Set()));
+  return set;
+};
+
 export class SqlEventStore implements EventStore {
-  private readonly localListeners = new Set<(types: ReadonlySet<string> | null) => void>();
+  /** The listeners added through this store (removed when it closes). */
+  private readonly localListeners = new Set<AppendListener>();
   private notifyTimer: NodeJS.Timeout | null = null;
   /** The types appended since the last NOTIFY, for the next one (none: nothing appended since). */
   private notifyPending: Set<string> | undefined = undefined;
@@ -232,6 +259,53 @@ export class SqlEventStore implements EventStore {
       this.appended(typesOf(newEvents));
       return { nextRevision: Number(last.stream_position), position: encodePosition(last.epoch, last.tx, last.pos) };
     }
+  }
+
+  async appendToStreams(appends: readonly StreamAppend[]): Promise<StreamAppendResult[]> {
+    if (appends.length === 0) return [];
+    const params = [appendToStreamsParam(appends)];
+    let rows: StreamsAppendRow[];
+    try {
+      const scope = this.scope;
+      rows = scope
+        ? await scope.tx.transaction((savepoint) =>
+            queryRows<StreamsAppendRow>(savepoint, sqlWithParams(APPEND_TO_STREAMS_SQL, params)),
+          )
+        : await this.database.query<StreamsAppendRow>(APPEND_TO_STREAMS_SQL, params, 'seatlink_append_to_streams');
+    } catch (err) {
+      const code = errorCode(err);
+      if (code && INVALID_DATA_CODES.has(code)) {
+        throw new InvalidEventDataError(appends[0]!.streamId, driverMessage(err));
+      }
+      if (code !== '23505' && code !== '40001') throw err;
+      throw await this.streamsRefusal(appends, driverMessage(err).includes('events_event_id_key'));
+    }
+    if (rows.length === 0) throw await this.streamsRefusal(appends, false);
+    this.appended(typesOf(appends.flatMap((a) => a.events)));
+    return streamAppendResults(appends, rows, encodePosition);
+  }
+
+  private async streamsRefusal(appends: readonly StreamAppend[], idTaken: boolean): Promise<Error> {
+    const revisions = await this.run<{ stream_id: string; revision: number }>(
+      REVISIONS_SQL,
+      [appends.map((a) => a.streamId)],
+      'seatlink_revisions',
+    );
+    return streamsRefusal(appends, revisions, idTaken);
+  }
+
+  async readStreams(streamIds: readonly string[]): Promise<Map<string, ReadStreamResult>> {
+    const ids = [...new Set(streamIds)];
+    const events: RecordedEvent[] = [];
+    for (let i = 0; i < ids.length; i += READ_STREAMS_CHUNK) {
+      const rows = await this.run<EventRow>(
+        READ_STREAMS_SQL(COLUMNS),
+        [ids.slice(i, i + READ_STREAMS_CHUNK)],
+        'seatlink_read_streams',
+      );
+      for (const row of rows) events.push(toRecorded(row));
+    }
+    return groupStreams(ids, events);
   }
 
   /**
@@ -361,15 +435,20 @@ export class SqlEventStore implements EventStore {
   async onAppended(onAppended: (types: ReadonlySet<string> | null) => void): Promise<() => Promise<void>> {
     if (this.scope) return this.scope.root.onAppended(onAppended);
     this.localListeners.add(onAppended);
-    const unlisten = await this.database.listen(CHANNEL, (payload) => onAppended(typesFromPayload(payload)));
+    listenersOf(this.database).add(onAppended);
+    // A NOTIFY sent from this database's own connections comes from an append here, which woke it already.
+    const unlisten = await this.database.listen(CHANNEL, (payload, fromHere) => {
+      if (!fromHere) onAppended(typesFromPayload(payload));
+    });
     return async () => {
       this.localListeners.delete(onAppended);
+      listenersOf(this.database).delete(onAppended);
       await unlisten();
     };
   }
 
   /**
-   * Wakes this process's listeners at once, and other processes through one NOTIFY per short window: a NOTIFY inside
+   * Wakes this process's listeners on the database at once, and other processes through one NOTIFY per short window: a NOTIFY inside
    * every append would serialise all commits of the cluster on the notification queue's lock. A NOTIFY names the
    * types appended in its window, so that subscriptions reading none of them need not look at once.
    */
@@ -379,7 +458,7 @@ export class SqlEventStore implements EventStore {
       this.scope.afterCommit(() => root.appended(types));
       return;
     }
-    for (const listener of this.localListeners) listener(types);
+    for (const listener of listenersOf(this.database)) listener(types);
     // The first append after a quiet spell notifies at once; the appends that follow it within the window share one
     // NOTIFY at its end.
     if (this.notifyTimer) {
@@ -416,6 +495,7 @@ export class SqlEventStore implements EventStore {
   async close() {
     // The database is owned by whoever opened it; a store bound to a transaction has nothing of its own.
     if (this.scope) return;
+    for (const listener of this.localListeners) listenersOf(this.database).delete(listener);
     this.localListeners.clear();
     if (this.notifyTimer) clearTimeout(this.notifyTimer);
     this.notifyTimer = null;

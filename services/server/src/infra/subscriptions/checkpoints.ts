@@ -48,3 +48,23 @@ export async function advanceCheckpoint(tx: Executor, name: string, from: string
   );
   if (moved.length === 0) throw new CheckpointMovedError(name);
 }
+
+/**
+ * Moves several checkpoints to `to` in one statement, each from where its mover saw it (a compare-and-set each): past
+ * events nothing is written for. Answers the names moved; one that was no longer where it was seen stays.
+ */
+export async function advanceCheckpoints(
+  database: Database,
+  moves: ReadonlyArray<{ name: string; from: string | null }>,
+  to: string,
+): Promise<Set<string>> {
+  if (moves.length === 0) return new Set();
+  const rows = await database.query<{ name: string }>(
+    `update subscription_checkpoints c set position = $3, updated_at = now()
+     from unnest($1::text[], $2::text[]) as x(name, position)
+     where c.name = x.name and c.position is not distinct from x.position
+     returning c.name`,
+    [moves.map((m) => m.name), moves.map((m) => m.from), to],
+  );
+  return new Set(rows.map((r) => r.name));
+}

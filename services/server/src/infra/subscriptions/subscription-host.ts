@@ -6,6 +6,8 @@ import type { EventStore } from '../event-store/event-store.port.js';
 import { Backoff } from '../../shared/backoff.js';
 import { CheckpointMovedError, ensureCheckpoint } from './checkpoints.js';
 import { Signal } from '../../shared/signal.js';
+import { HeldBackWatch } from './held-back-watch.js';
+import { moveLazily } from './lazy-moves.js';
 import type { LiveUpdate, Subscription } from './subscription.js';
 import {
   type RetryPolicy,
@@ -54,6 +56,7 @@ export class SubscriptionHost {
   readonly runners: SubscriptionRunner[];
   private readonly signals = new Map<string, Signal>();
   private readonly stopSignal = new Signal();
+  private readonly heldBack: HeldBackWatch;
   private readonly logger: SubscriptionLogger;
   private readonly batchSize: number;
   private readonly pollMs: number;
@@ -76,6 +79,7 @@ export class SubscriptionHost {
       names.add(s.name);
       this.signals.set(s.name, new Signal());
     }
+    this.heldBack = new HeldBackWatch(store);
     this.logger = options.logger ?? silent;
     this.batchSize = options.batchSize ?? 500;
     this.pollMs = options.pollMs ?? 1000;
@@ -113,6 +117,7 @@ export class SubscriptionHost {
     this.stopped = true;
     this.stopSignal.notify();
     for (const signal of this.signals.values()) signal.notify();
+    this.heldBack.stop();
     await this.loop;
     this.loop = null;
   }
@@ -143,6 +148,7 @@ export class SubscriptionHost {
       lost = true;
       this.stopSignal.notify();
       for (const signal of this.signals.values()) signal.notify();
+      this.heldBack.stop();
     });
     let unlisten: (() => Promise<void>) | null = null;
     let heartbeat: NodeJS.Timeout | null = null;
@@ -210,6 +216,7 @@ export class SubscriptionHost {
   wake(names: Iterable<string>) {
     for (const name of names) {
       this.runners.find((r) => r.name === name)?.idle();
+      this.heldBack.release(name);
       this.notify(name);
     }
   }
@@ -220,7 +227,8 @@ export class SubscriptionHost {
 
   /**
    * New events: the subscriptions that read any of their types look at once. The others only have to move their
-   * checkpoints past them, which waits up to LAZY_WAKE_MS. So a busy link's clicks wake two subscriptions, not all.
+   * checkpoints past them, which waits up to LAZY_WAKE_MS and is done for all of them at once (`moveLazily`). So a busy
+   * link's clicks wake two subscriptions, not all.
    */
   private wakeReaders(types: ReadonlySet<string> | null) {
     for (const runner of this.runners) {
@@ -233,8 +241,11 @@ export class SubscriptionHost {
     if (this.lazyWake.size > 0 && !this.lazyTimer) {
       this.lazyTimer = setTimeout(() => {
         this.lazyTimer = null;
-        for (const name of this.lazyWake) this.signals.get(name)!.notify();
+        const lazy = this.runners.filter((r) => this.lazyWake.has(r.name));
         this.lazyWake.clear();
+        void moveLazily(this.database, this.store, lazy, this.batchSize).then((wake) => {
+          for (const runner of wake) this.signals.get(runner.name)!.notify();
+        });
       }, LAZY_WAKE_MS);
       this.lazyTimer.unref();
     }
@@ -244,7 +255,6 @@ export class SubscriptionHost {
   private async follow(runner: SubscriptionRunner, stillActive: () => boolean) {
     const signal = this.signals.get(runner.name)!;
     const failures = new Backoff({ initialMs: 100, maxMs: 5000 });
-    const invisible = new Backoff({ initialMs: 5, maxMs: this.pollMs, jitter: false });
     while (stillActive()) {
       let step: StepResult;
       try {
@@ -259,24 +269,29 @@ export class SubscriptionHost {
         continue;
       }
       if (step.more) continue;
-      // A whole poll interval without a wake-up means quiet: the next step reads the checkpoint afresh. So a reset for
-      // a rebuild while nothing was appended is seen within a poll. While events come, the next move's check sees it.
       if (step.moved) {
-        invisible.reset();
-        if (!(await signal.wait(this.pollMs))) runner.idle();
+        await this.rest(runner, signal);
         continue;
       }
-      // Nothing readable. When the head is further on, events are held back by a transaction still open: look
-      // again soon rather than after a whole poll interval.
-      const behind = await this.behindHead(runner).catch(() => false);
-      if (!behind) invisible.reset();
-      if (!(await signal.wait(behind ? invisible.next() : this.pollMs)) && !behind) runner.idle();
+      // Nothing readable. When the head is further on, a transaction still open holds events back: the watch looks
+      // again soon, for every subscription held back at once (appends meanwhile cannot make those events readable).
+      const outcome = await this.heldBack.wait(runner.name, await runner.position(), stillActive);
+      if (outcome === 'caught-up') await this.rest(runner, signal);
     }
   }
 
-  private async behindHead(runner: SubscriptionRunner): Promise<boolean> {
-    const [head, checkpoint] = await Promise.all([this.store.headPosition(), runner.position()]);
-    return head !== null && (checkpoint === null || this.store.comparePositions(checkpoint, head) < 0);
+  /**
+   * Waits for a wake-up. A whole poll interval without one (or without the host moving it past events it does not
+   * read) means quiet: the next step reads the checkpoint afresh. So a reset for a rebuild while nothing was appended is
+   * seen within a poll. While events come, the next move's check sees it.
+   */
+  private async rest(runner: SubscriptionRunner, signal: Signal) {
+    while (!(await signal.wait(this.pollMs))) {
+      if (!runner.takeMoved()) {
+        runner.idle();
+        return;
+      }
+    }
   }
 
   /**

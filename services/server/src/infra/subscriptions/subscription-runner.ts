@@ -112,11 +112,46 @@ export class SubscriptionRunner {
     this.known = null;
   }
 
+  /** A step is under way. */
+  private stepping = false;
+
+  /** Where it stands between steps, when it knows (undefined while a step is under way or after `idle`). */
+  get resting(): { position: string | null } | undefined {
+    return this.stepping || !this.known ? undefined : { position: this.known.position };
+  }
+
+  /** The host moved its checkpoint from `from` to `to`, past events it does not read (`moveLazily`). */
+  movedPast(from: string | null, to: string) {
+    if (this.stepping || !this.known || this.known.position !== from) return;
+    this.known = { position: to };
+    this.moved = true;
+    this.options.onAdvanced?.(this.name, to);
+  }
+
+  /** The host moved it since it last asked (it is not quiet, though it had no step of its own). */
+  takeMoved(): boolean {
+    const moved = this.moved;
+    this.moved = false;
+    return moved;
+  }
+
+  private moved = false;
+
   /**
    * Processes one batch: answers how many of its events it applied, whether its checkpoint moved (false: nothing new
    * is readable) and whether more may be readable at once.
    */
   async step(): Promise<StepResult> {
+    this.stepping = true;
+    this.moved = false;
+    try {
+      return await this.stepOnce();
+    } finally {
+      this.stepping = false;
+    }
+  }
+
+  private async stepOnce(): Promise<StepResult> {
     const from = await this.position();
     this.known = null;
     if (this.subscription.inDatabase && this.store.applyInDatabase && !this.skippedAhead(from)) {

@@ -212,6 +212,47 @@ describe('subscriptions', () => {
     ).toEqual([]);
   });
 
+  it('moves the subscriptions that read none of what was appended together, in one read of the feed', async () => {
+    const stream = `together-${randomUUID()}`;
+    const reader = tally(`together-reader-${tableNo}`, await newTable());
+    const bystanders = Array.from({ length: 8 }, (_, i) =>
+      asSubscription({
+        name: `together-bystander-${tableNo}-${i}`,
+        kind: 'projection',
+        handles: [`Other${i}`],
+        apply: () => Promise.resolve(),
+      }),
+    );
+    let reads = 0;
+    const counted: SqlEventStore = Object.create(store, {
+      readFeedFor: {
+        value: (...args: Parameters<SqlEventStore['readFeedFor']>) => (reads++, store.readFeedFor(...args)),
+      },
+    });
+    const h = new SubscriptionHost(t.database, counted, [reader, ...bystanders], { pollMs: 60_000, lockRetryMs: 50 });
+    hosts.push(h);
+    h.start();
+    await expect.poll(() => h.active, { timeout: 5000 }).toBe(true);
+    // Each has read the feed once: the bystanders know where they stand.
+    await expect.poll(() => reads, { timeout: 5000 }).toBeGreaterThanOrEqual(9);
+    await new Promise((r) => setTimeout(r, 200));
+    const before = reads;
+    await appendCounts(stream, 0, 1);
+    const head = await store.headPosition();
+    for (const b of bystanders) {
+      await expect.poll(() => readCheckpoint(t.database, b.name), { timeout: 5000 }).toBe(head);
+    }
+    // The reader's own step or two, and one read for all eight bystanders (not one each).
+    expect(reads - before).toBeLessThanOrEqual(4);
+
+    // A bystander that reads what comes next is woken to apply it; the others move on without it.
+    await store.appendToStream(stream, [{ id: randomUUID(), type: 'Other3', data: {} }]);
+    const next = await store.headPosition();
+    for (const b of bystanders) {
+      await expect.poll(() => readCheckpoint(t.database, b.name), { timeout: 5000 }).toBe(next);
+    }
+  });
+
   it('commits a batch and its checkpoint together, and applies each event once across restarts', async () => {
     const table = await newTable();
     const stream = `batch-${randomUUID()}`;
@@ -275,6 +316,45 @@ describe('subscriptions', () => {
       await blocker.query('rollback').catch(() => undefined);
       await blocker.end();
     }
+  });
+
+  it('waits for a transaction that holds the feed back without reading again at every append, then catches up', async () => {
+    if (!t.url) return; // PGlite runs one transaction at a time: nothing can hold the feed there.
+    const table = await newTable();
+    const stream = `held-${randomUUID()}`;
+    const subs = [tally(`held-a-${tableNo}`, table), tally(`held-b-${tableNo}`, `${table}_b`)];
+    await t.database.db.execute(sql.raw(`create table ${table}_b (stream text primary key, n int not null)`));
+    // Every read of the feed by the host (its subscriptions' and the watch's), counted.
+    let reads = 0;
+    const counted: SqlEventStore = Object.create(store, {
+      readFeedFor: {
+        value: (...args: Parameters<SqlEventStore['readFeedFor']>) => (reads++, store.readFeedFor(...args)),
+      },
+    });
+    const h = new SubscriptionHost(t.database, counted, subs, { pollMs: 60_000, lockRetryMs: 50 });
+    hosts.push(h);
+    h.start();
+    await expect.poll(() => h.active, { timeout: 5000 }).toBe(true);
+    const blocker = new pg.Client({ connectionString: t.url });
+    await blocker.connect();
+    try {
+      await blocker.query('begin');
+      await blocker.query('select pg_current_xact_id()');
+      await appendCounts(stream, 0, 1);
+      await new Promise((r) => setTimeout(r, 100));
+      const before = reads;
+      // 40 appends, each waking both subscriptions, while the feed is held back: a few looks, not a read per wake-up.
+      await appendCounts(stream, 1, 41);
+      await new Promise((r) => setTimeout(r, 300));
+      expect(reads - before).toBeLessThan(20);
+      expect(await count(table, stream)).toBe(0);
+    } finally {
+      await blocker.query('rollback').catch(() => undefined);
+      await blocker.end();
+    }
+    // The transaction ended: both catch up within a look or two, without a wake-up (the poll is a minute).
+    await expect.poll(() => count(table, stream), { timeout: 1000, interval: 20 }).toBe(41);
+    await expect.poll(() => count(`${table}_b`, stream), { timeout: 1000, interval: 20 }).toBe(41);
   });
 
   it.runIf(testEnv.databaseUrl)(

@@ -27,11 +27,17 @@ const SPACING = /[\t\n\v\f\r\u0085\u2028\u2029]/g;
 // eslint-disable-next-line no-control-regex -- matching control characters is the point
 const INVISIBLE = /[\u0000-\u001F\u007F-\u009F\u202A-\u202E\u2066-\u2069\u200E\u200F\u061C\uFEFF]/g;
 
+/** The three, tested without a global flag (a global regular expression's `test` moves on from its last match). */
+const UNSAFE = [LONE_SURROGATE, SPACING, INVISIBLE].map((re) => new RegExp(re.source));
+
 /** Whether `text` holds anything {@link cleanText} would change (but for its length bound and spaces). */
-export const hasUnsafeCharacters = (text: string): boolean =>
-  new RegExp(LONE_SURROGATE.source).test(text) ||
-  new RegExp(SPACING.source).test(text) ||
-  new RegExp(INVISIBLE.source).test(text);
+export const hasUnsafeCharacters = (text: string): boolean => UNSAFE.some((re) => re.test(text));
+
+/**
+ * Printable ASCII words with single spaces between them: text {@link cleanText} leaves as it is (within its bound),
+ * as nearly all of a provider's is. One test instead of six passes over it, for every field of every pass of a sync.
+ */
+const PLAIN = /^(?:[\x21-\x7E]+(?: [\x21-\x7E]+)*)?$/;
 
 /** Cuts `text` to at most `max` UTF-16 units without splitting a surrogate pair. */
 function bound(text: string, max: number): string {
@@ -47,6 +53,7 @@ function bound(text: string, max: number): string {
  * costs no more than a small one.)
  */
 export function cleanText(text: string, max: number): string {
+  if (text.length <= max && PLAIN.test(text)) return text;
   const head = bound(text, max * 4);
   const cleaned = head
     .replace(LONE_SURROGATE, '\uFFFD')

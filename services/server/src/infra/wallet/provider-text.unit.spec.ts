@@ -46,4 +46,23 @@ describe('provider text, cleaned before anything keeps or shows it', () => {
     expect(hasUnsafeCharacters('ps_4f0c-ok:1')).toBe(false);
     for (const bad of ['a\u0000', 'a\u202E', 'a\uD800', 'a\nb', 'a\u200F']) expect(hasUnsafeCharacters(bad)).toBe(true);
   });
+
+  it('leaves plain text as it is, as the whole cleaning would', () => {
+    const samples = [
+      '',
+      'Match 12',
+      'North Stand, Block A-12',
+      'x'.repeat(200),
+      ' lead',
+      'trail ',
+      'two  spaces',
+      '~!@#$%',
+    ];
+    for (const sample of samples) {
+      for (const max of [5, 200, 1000]) {
+        const slow = cleanText(`${sample}\u200E`, max);
+        expect(cleanText(sample, max)).toBe(slow);
+      }
+    }
+  });
 });

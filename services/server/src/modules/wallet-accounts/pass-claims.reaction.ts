@@ -6,14 +6,17 @@ import {
   type Subscription,
   type SubscriptionContext,
 } from '../../infra/subscriptions/subscription.js';
-import { PassCommandMessage } from './wallet-account.command.js';
+import { PassCommandBatch } from './wallet-account.command.js';
 import type { WalletAccountEvent } from './wallet-account.events.js';
+
+type PassCommand = PassCommandBatch['commands'][number];
 
 /**
  * A ticket that appears claims its pass; one that goes gives it back. The pass's stream decides who holds it first
- * (the master); later holders are duplicates and cannot be distributed. The claims are appended in the reaction's
- * transaction, with its checkpoint; each command's id also derives from the event, so the reaction run twice claims
- * once.
+ * (the master); later holders are duplicates and cannot be distributed. A batch of events sends its claims as one
+ * batch of commands (every pass stream read at once, every claim appended at once: a sync of thousands of tickets is a
+ * few statements, not a few per ticket), appended in the reaction's transaction, with its checkpoint; each command's
+ * id derives from the event, so the reaction run twice claims once.
  */
 @Injectable()
 @EventSubscription()
@@ -29,24 +32,21 @@ export class PassClaimsReaction implements Subscription {
   constructor(private readonly commandBus: CommandBus) {}
 
   async apply(events: readonly RecordedEvent[], { store }: SubscriptionContext) {
+    const commands: PassCommand[] = [];
     for (const recorded of events) {
       const event = { type: recorded.type, data: recorded.data } as WalletAccountEvent;
       const meta = { actorId: 'pass-claims', commandId: `pass:${recorded.id}` };
       if (event.type === 'TicketDiscovered') {
         const { dedupeKey, ticketId, accountId, userId, at } = event.data;
-        await this.commandBus.execute(
-          new PassCommandMessage(
-            { type: 'ClaimPass', data: { dedupeKey, ticketId, accountId, userId, now: at } },
-            meta,
-            store,
-          ),
-        );
+        commands.push({
+          command: { type: 'ClaimPass', data: { dedupeKey, ticketId, accountId, userId, now: at } },
+          meta,
+        });
       } else if (event.type === 'TicketGone') {
         const { dedupeKey, ticketId, at } = event.data;
-        await this.commandBus.execute(
-          new PassCommandMessage({ type: 'ReleasePass', data: { dedupeKey, ticketId, now: at } }, meta, store),
-        );
+        commands.push({ command: { type: 'ReleasePass', data: { dedupeKey, ticketId, now: at } }, meta });
       }
     }
+    if (commands.length > 0) await this.commandBus.execute(new PassCommandBatch(commands, store));
   }
 }

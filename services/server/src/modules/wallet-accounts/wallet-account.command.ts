@@ -1,5 +1,5 @@
 import type { EventStore } from '../../infra/event-store/event-store.port.js';
-import { AggregateCommand } from '../../shared/event-sourcing/aggregate-command.js';
+import { AggregateCommand, AggregateCommandBatch } from '../../shared/event-sourcing/aggregate-command.js';
 import { decideOn } from '../../shared/event-sourcing/aggregate-handler.js';
 import {
   passDecider,
@@ -32,6 +32,9 @@ export class WalletLinkCommandMessage extends AggregateCommand<WalletLinkCommand
 
 /** Claiming or giving back a pass for a ticket: the pass's stream decides who holds it first. */
 export class PassCommandMessage extends AggregateCommand<PassCommand, PassState, PassEvent> {}
+
+/** Many passes' claims and releases at once (a sync's tickets), each decided on its pass's stream as one would be. */
+export class PassCommandBatch extends AggregateCommandBatch<PassCommand, PassState, PassEvent> {}
 
 /**
  * Refuses a command now as the account's stream would, appending nothing: a check before a call to the wallet

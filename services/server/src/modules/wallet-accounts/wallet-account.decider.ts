@@ -1,5 +1,5 @@
-import { v5 as uuidv5 } from 'uuid';
 import { type Decider, DomainError } from '../../shared/event-sourcing/decider.js';
+import { uuidV5In } from '../../shared/uuid-v5.js';
 import { cleanPassDetails } from './pass-text.js';
 import {
   dedupeKeyOf,
@@ -12,10 +12,10 @@ import {
   type WalletLinkEvent,
 } from './wallet-account.events.js';
 
-const TICKET_ID_NAMESPACE = '4e7a9c12-5b3d-4f8e-a6c1-2d9b0e7f3a58';
+const ticketId = uuidV5In('4e7a9c12-5b3d-4f8e-a6c1-2d9b0e7f3a58');
 
 /** A ticket's id: the same pass in the same account is always the same ticket. */
-export const ticketIdOf = (accountId: string, passId: string) => uuidv5(`${accountId}:${passId}`, TICKET_ID_NAMESPACE);
+export const ticketIdOf = (accountId: string, passId: string) => ticketId(`${accountId}:${passId}`);
 
 export interface WalletAccountState {
   exists: boolean;

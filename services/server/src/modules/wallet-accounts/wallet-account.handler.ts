@@ -1,5 +1,10 @@
-import { aggregateCommandHandler } from '../../shared/event-sourcing/aggregate-command.js';
-import { PassCommandMessage, WalletAccountCommandMessage, WalletLinkCommandMessage } from './wallet-account.command.js';
+import { aggregateBatchHandler, aggregateCommandHandler } from '../../shared/event-sourcing/aggregate-command.js';
+import {
+  PassCommandBatch,
+  PassCommandMessage,
+  WalletAccountCommandMessage,
+  WalletLinkCommandMessage,
+} from './wallet-account.command.js';
 import { passDecider, walletAccountDecider, walletLinkDecider } from './wallet-account.decider.js';
 import { passStream, walletAccountStream, walletLinkStream } from './wallet-account.events.js';
 
@@ -17,10 +22,15 @@ export const WalletLinkCommandHandler = aggregateCommandHandler(WalletLinkComman
   streamOf: (command) => walletLinkStream(command.data.userId, command.data.email),
 });
 
-/** The passes' commands. */
-export const PassCommandHandler = aggregateCommandHandler(PassCommandMessage, {
+const pass = {
   decider: passDecider,
-  streamOf: (command) => passStream(command.data.dedupeKey),
+  streamOf: (command: Parameters<typeof passDecider.decide>[0]) => passStream(command.data.dedupeKey),
   // The syncs of every account holding one pass claim it on its stream at once.
   maxAttempts: 50,
-});
+};
+
+/** The passes' commands, one at a time. */
+export const PassCommandHandler = aggregateCommandHandler(PassCommandMessage, pass);
+
+/** The passes' commands, many at once. */
+export const PassCommandBatchHandler = aggregateBatchHandler(PassCommandBatch, pass);

@@ -10,7 +10,12 @@ import { passGroupsProjection } from './read-models/pass-groups.projection.js';
 import { ticketsProjection } from './read-models/tickets.projection.js';
 import { walletAccountsProjection } from './read-models/wallet-accounts.projection.js';
 import { SyncWalletAccountJob } from './sync-wallet-account.job.js';
-import { PassCommandHandler, WalletAccountCommandHandler, WalletLinkCommandHandler } from './wallet-account.handler.js';
+import {
+  PassCommandBatchHandler,
+  PassCommandHandler,
+  WalletAccountCommandHandler,
+  WalletLinkCommandHandler,
+} from './wallet-account.handler.js';
 import { WalletGateway } from './wallet-gateway.service.js';
 import { WalletSyncScheduleReaction, WalletSyncSchedules } from './wallet-sync-schedule.reaction.js';
 import { WalletSyncHealth } from './wallet-sync.health.js';
@@ -27,6 +32,7 @@ import { WalletSyncHealth } from './wallet-sync.health.js';
     WalletAccountCommandHandler,
     WalletLinkCommandHandler,
     PassCommandHandler,
+    PassCommandBatchHandler,
     LinkWalletAccountFlow,
     ReleaseWalletLinkJob,
     WalletLinkClaimsWatch,

@@ -6,13 +6,16 @@
  * the CommandBus; nothing else appends to a decided stream. Work the decider must not do (a call to the wallet
  * provider or the payment gateway, hashing a password) is done by the caller before it sends; a reaction passes its
  * transaction's store, so what it appends commits with its checkpoint. Several streams: a flow (flow.ts).
+ * A reaction that issues one command per event it reads sends them as one batch (`AggregateCommandBatch`, handled by
+ * `aggregateBatchHandler`): the same commands on the same streams, decided the same way, in two round trips for the
+ * batch instead of two per command.
  */
 import { randomUUID } from 'node:crypto';
 import { Inject, type Type } from '@nestjs/common';
 import { Command, CommandHandler, type ICommandHandler } from '@nestjs/cqrs';
 import { EVENT_STORE, type EventStore } from '../../infra/event-store/event-store.port.js';
 import { KeyedMutex } from '../keyed-mutex.js';
-import { handleCommand, type HandleResult } from './aggregate-handler.js';
+import { handleCommand, handleCommands, type HandleResult } from './aggregate-handler.js';
 import type { Decider, DomainEvent } from './decider.js';
 
 /** Who sent a command and as what: copied onto every event it appends. */
@@ -83,6 +86,50 @@ export function aggregateCommandHandler<C, State, Event extends DomainEvent>(
           maxAttempts: aggregate.maxAttempts,
         });
       return aggregate.oneAtATime ? this.turns.run(stream, run) : run();
+    }
+  }
+  Object.defineProperty(Handler, 'name', { value: `${message.name}Handler` });
+  return Handler;
+}
+
+/**
+ * Many commands of one aggregate as one message, each on its own stream (or several on one, in order): decided as the
+ * aggregate's handler decides each, appended together (`handleCommands`). Answers each command's result, in order.
+ */
+export abstract class AggregateCommandBatch<C, State, Event extends DomainEvent> extends Command<
+  HandleResult<State, Event>[]
+> {
+  constructor(
+    readonly commands: ReadonlyArray<{ command: C; meta: CommandMeta }>,
+    /** As for one command: a reaction's store, inside the transaction that moves its checkpoint. */
+    readonly store?: EventStore,
+  ) {
+    super();
+  }
+}
+
+/** The handler of an aggregate's batch message: the aggregate's commands decided on their streams together. */
+export function aggregateBatchHandler<C, State, Event extends DomainEvent>(
+  message: Type<AggregateCommandBatch<C, State, Event>>,
+  aggregate: AggregateDefinition<C, State, Event>,
+): Type<ICommandHandler<AggregateCommandBatch<C, State, Event>>> {
+  @CommandHandler(message)
+  class Handler implements ICommandHandler<AggregateCommandBatch<C, State, Event>> {
+    constructor(@Inject(EVENT_STORE) readonly store: EventStore) {}
+
+    async execute({ commands, store }: AggregateCommandBatch<C, State, Event>): Promise<HandleResult<State, Event>[]> {
+      if (commands.length === 0) return [];
+      return handleCommands(
+        store ?? this.store,
+        aggregate.decider,
+        commands.map(({ command, meta }) => ({
+          streamId: aggregate.streamOf(command),
+          command,
+          commandId: meta.commandId ?? randomUUID(),
+          metadata: { actorId: meta.actorId, ip: meta.ip, ...(meta.bulk ? { bulk: true } : {}) },
+        })),
+        { maxAttempts: aggregate.maxAttempts },
+      );
     }
   }
   Object.defineProperty(Handler, 'name', { value: `${message.name}Handler` });

@@ -1,18 +1,20 @@
-import { v5 as uuidv5 } from 'uuid';
 import {
   type AppendResult,
   type EventMetadata,
   type EventStore,
+  type NewEvent,
   type RecordedEvent,
+  type StreamAppend,
   WrongExpectedRevisionError,
 } from '../../infra/event-store/event-store.port.js';
+import { uuidV5In } from '../uuid-v5.js';
 import { type Decider, type DomainEvent, fold } from './decider.js';
 
-const EVENT_ID_NAMESPACE = '1b671a64-40d5-491e-99b0-da01ff1f3341';
+const eventId = uuidV5In('1b671a64-40d5-491e-99b0-da01ff1f3341');
 
 /** The id of the `index`-th event a command appends to a stream: the same command, the same ids. */
 export const commandEventId = (commandId: string, streamId: string, index: number) =>
-  uuidv5(`${commandId}:${streamId}:${index}`, EVENT_ID_NAMESPACE);
+  eventId(`${commandId}:${streamId}:${index}`);
 
 export interface HandleOptions {
   /** Caller, IP, bulk flag: copied onto every event. */
@@ -123,6 +125,91 @@ export async function handleCommand<State, Command, Event extends DomainEvent>(
     } catch (err) {
       if (!(err instanceof WrongExpectedRevisionError) || attempt >= maxAttempts) throw err;
       // Someone else appended first: back off a little (with jitter, so racing writers spread out), then decide again.
+      await new Promise((r) => setTimeout(r, Math.random() * Math.min(2 * attempt, 20)));
+    }
+  }
+}
+
+/** One command of a batch (`handleCommands`): its stream, its id and what to copy onto its events. */
+export interface BatchCommand<Command> {
+  streamId: string;
+  command: Command;
+  commandId: string;
+  metadata: EventMetadata;
+}
+
+/**
+ * Many commands of one aggregate, each decided on its own stream as `handleCommand` decides it, in two round trips for
+ * the whole batch: every stream is read at once, the commands are decided in order (a stream's second command on the
+ * state its first left), and every stream's new events are appended in one append to several streams, each at the
+ * revision it was read at. When any stream moved meanwhile, nothing is appended and the batch is read and decided
+ * again. Answers each command's result, in order. A command refused by its decider (a DomainError) fails the batch.
+ */
+export async function handleCommands<State, Command, Event extends DomainEvent>(
+  store: EventStore,
+  decider: Decider<State, Command, Event>,
+  commands: readonly BatchCommand<Command>[],
+  options: { maxAttempts?: number } = {},
+): Promise<HandleResult<State, Event>[]> {
+  const maxAttempts = options.maxAttempts ?? 10;
+  for (let attempt = 1; ; attempt++) {
+    const streams = await store.readStreams([...new Set(commands.map((c) => c.streamId))]);
+    const decided = new Map<string, { revision: number; state: State; history: RecordedEvent[]; events: NewEvent[] }>();
+    const results: Array<HandleResult<State, Event> & { streamId: string; last: number }> = [];
+    // A command sent twice in one batch is decided once: the second answers what the first decided.
+    const first = new Map<string, number>();
+    for (const { streamId, command, commandId, metadata } of commands) {
+      const twice = first.get(`${streamId}\u0000${commandId}`);
+      if (twice !== undefined) {
+        results.push({ ...results[twice]!, repeated: true });
+        continue;
+      }
+      first.set(`${streamId}\u0000${commandId}`, results.length);
+      let stream = decided.get(streamId);
+      if (!stream) {
+        const { revision, events } = streams.get(streamId)!;
+        const state = fold(
+          decider,
+          events.map((e) => ({ type: e.type, data: e.data }) as Event),
+        );
+        stream = { revision, state, history: events, events: [] };
+        decided.set(streamId, stream);
+      }
+      const earlier = earlierOutcome<Event>(stream.history, streamId, commandId);
+      if (earlier) {
+        results.push({ ...earlier, append: null, state: stream.state, repeated: true, streamId, last: -1 });
+        continue;
+      }
+      const events = decider.decide(command, stream.state);
+      results.push({ events, position: null, append: null, state: stream.state, repeated: false, streamId, last: -1 });
+      if (events.length === 0) continue;
+      stream.state = events.reduce(decider.evolve, stream.state);
+      stream.events.push(
+        ...events.map((e, i) => ({
+          id: commandEventId(commandId, streamId, i),
+          type: e.type,
+          data: e.data,
+          metadata: { ...metadata, commandId },
+        })),
+      );
+      results.at(-1)!.last = stream.events.length - 1;
+    }
+    const appends: StreamAppend[] = [...decided]
+      .filter(([, s]) => s.events.length > 0)
+      .map(([streamId, s]) => ({
+        streamId,
+        events: s.events,
+        expectedRevision: s.revision === -1 ? 'no_stream' : s.revision,
+      }));
+    try {
+      const appended = await store.appendToStreams(appends);
+      const byStream = new Map(appends.map((a, i) => [a.streamId, appended[i]!]));
+      return results.map(({ streamId, last, ...result }) => {
+        const append = last >= 0 ? byStream.get(streamId)! : null;
+        return append ? { ...result, position: append.positions[last]!, append } : result;
+      });
+    } catch (err) {
+      if (!(err instanceof WrongExpectedRevisionError) || attempt >= maxAttempts) throw err;
       await new Promise((r) => setTimeout(r, Math.random() * Math.min(2 * attempt, 20)));
     }
   }

@@ -1,0 +1,81 @@
+import { randomUUID } from 'node:crypto';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { EventStore, StreamAppend } from '../../infra/event-store/event-store.port.js';
+import { SqlEventStore } from '../../infra/event-store/sql-event-store.js';
+import { backendName, createTestDatabase, type TestDatabase } from '../../testing/test-database.js';
+import { type BatchCommand, handleCommand, handleCommands } from './aggregate-handler.js';
+import type { Decider } from './decider.js';
+
+type Added = { type: 'Added'; data: { n: number; total: number } };
+/** A running total: each Add records the total it makes, so a decision shows the state it was made on. */
+const total: Decider<number, { type: 'Add'; n: number }, Added> = {
+  initialState: () => 0,
+  evolve: (state, event) => event.data.total,
+  decide: (command, state) =>
+    command.n === 0 ? [] : [{ type: 'Added', data: { n: command.n, total: state + command.n } }],
+};
+
+const add = (streamId: string, n: number, commandId = randomUUID()): BatchCommand<{ type: 'Add'; n: number }> => ({
+  streamId,
+  command: { type: 'Add', n },
+  commandId,
+  metadata: { actorId: 'test' },
+});
+
+describe(`a batch of commands on ${backendName()}`, () => {
+  let db: TestDatabase;
+  let store: EventStore;
+  beforeAll(async () => {
+    db = await createTestDatabase();
+    store = new SqlEventStore(db.database);
+  });
+  afterAll(async () => db?.dispose());
+
+  const totals = async (ids: string[]) =>
+    [...(await store.readStreams(ids)).values()].map((s) => s.events.map((e) => (e.data as Added['data']).total));
+
+  it('decides each command on its stream as one command would, in order, and appends the batch at once', async () => {
+    const [a, b] = [`total-${randomUUID()}`, `total-${randomUUID()}`];
+    await handleCommand(store, total, a, { type: 'Add', n: 10 }, { metadata: {}, commandId: randomUUID() });
+    const commands = [add(a, 1), add(b, 2), add(a, 3), add(b, 0)];
+    const results = await handleCommands(store, total, commands);
+    expect(results.map((r) => [r.state, r.events.map((e) => e.data.total), r.repeated])).toEqual([
+      [10, [11], false],
+      [0, [2], false],
+      [11, [14], false],
+      [2, [], false],
+    ]);
+    expect(await totals([a, b])).toEqual([[10, 11, 14], [2]]);
+    const read = await store.readStreams([a, b]);
+    expect(results[0]!.position).toBe(read.get(a)!.events[1]!.position);
+    expect(results[2]!.position).toBe(read.get(a)!.events[2]!.position);
+    expect(results[3]!.position).toBeNull();
+
+    // The same commands again (a reaction run twice): each answers what it decided, nothing is appended.
+    const again = await handleCommands(store, total, commands);
+    expect(again.map((r) => [r.repeated, r.events.map((e) => e.data.total), r.position])).toEqual(
+      results.map((r, i) => [i !== 3, r.events.map((e) => e.data.total), r.position]),
+    );
+    expect(await totals([a, b])).toEqual([[10, 11, 14], [2]]);
+  });
+
+  it('reads and decides the whole batch again when one of its streams moved before the append', async () => {
+    const [a, b] = [`total-${randomUUID()}`, `total-${randomUUID()}`];
+    let appends = 0;
+    // Another writer adds 100 to b between the batch's read and its first append.
+    const racing: EventStore = Object.create(store, {
+      appendToStreams: {
+        value: async (batch: readonly StreamAppend[]) => {
+          if (appends++ === 0) {
+            await handleCommand(store, total, b, { type: 'Add', n: 100 }, { metadata: {}, commandId: randomUUID() });
+          }
+          return store.appendToStreams(batch);
+        },
+      },
+    });
+    const results = await handleCommands(racing, total, [add(a, 1), add(b, 2)]);
+    expect(appends).toBe(2);
+    expect(results.map((r) => r.state)).toEqual([0, 100]);
+    expect(await totals([a, b])).toEqual([[1], [100, 102]]);
+  });
+});
