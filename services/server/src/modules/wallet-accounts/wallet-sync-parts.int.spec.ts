@@ -71,12 +71,12 @@ describe.each([
     const bus = stack.app.get(CommandBus);
     const execute = bus.execute.bind(bus);
     let parts = 0;
-    bus.execute = ((command: unknown) => {
+    bus.execute = (command: unknown) => {
       if (command instanceof WalletAccountCommandMessage && command.command.type === 'RecordSync' && ++parts === 3) {
         return Promise.reject(new Error('the process stopped'));
       }
       return execute(command as never);
-    }) as typeof bus.execute;
+    };
     const job = stack.app.get(SyncWalletAccountJob);
     try {
       await expect(job.run({ accountId, reason: 'test' })).rejects.toThrow('the process stopped');
