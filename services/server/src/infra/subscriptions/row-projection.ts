@@ -163,10 +163,7 @@ export function rowWriter(table: PgTable, columns: Record<string, PgColumn>, key
         if (rows.every((r) => r !== null)) {
           await queryRows(tx, sqlWithParams(upsertSql, [JSON.stringify(rows)]));
         } else {
-          await tx
-            .insert(table)
-            .values(chunk as never)
-            .onConflictDoUpdate({ target: keyColumn, set: updateAll as never });
+          await tx.insert(table).values(chunk).onConflictDoUpdate({ target: keyColumn, set: updateAll });
         }
       }
       for (let i = 0; i < deletes.length; i += CHUNK) {

@@ -224,11 +224,11 @@ describe('subscriptions', () => {
       }),
     );
     let reads = 0;
-    const counted: SqlEventStore = Object.create(store, {
+    const counted = Object.create(store, {
       readFeedFor: {
         value: (...args: Parameters<SqlEventStore['readFeedFor']>) => (reads++, store.readFeedFor(...args)),
       },
-    });
+    }) as SqlEventStore;
     const h = new SubscriptionHost(t.database, counted, [reader, ...bystanders], { pollMs: 60_000, lockRetryMs: 50 });
     hosts.push(h);
     h.start();
@@ -326,11 +326,11 @@ describe('subscriptions', () => {
     await t.database.db.execute(sql.raw(`create table ${table}_b (stream text primary key, n int not null)`));
     // Every read of the feed by the host (its subscriptions' and the watch's), counted.
     let reads = 0;
-    const counted: SqlEventStore = Object.create(store, {
+    const counted = Object.create(store, {
       readFeedFor: {
         value: (...args: Parameters<SqlEventStore['readFeedFor']>) => (reads++, store.readFeedFor(...args)),
       },
-    });
+    }) as SqlEventStore;
     const h = new SubscriptionHost(t.database, counted, subs, { pollMs: 60_000, lockRetryMs: 50 });
     hosts.push(h);
     h.start();

@@ -11,6 +11,8 @@ import {
   type ExpectedRevision,
   type NewEvent,
   type PositionedEvent,
+  type StreamAppend,
+  type StreamAppendResult,
 } from '../../infra/event-store/event-store.port.js';
 import { JOB_QUEUE, type JobQueue } from '../../infra/queue/queue.port.js';
 import { ApiClient, startTestStack, type TestStack } from '../../testing/test-app.js';
@@ -36,7 +38,13 @@ class FailingStore implements EventStore {
     if (this.failing(streamId, events)) return Promise.reject(new Error(`injected failure appending to ${streamId}`));
     return this.inner.appendToStream(streamId, events, options);
   }
+  appendToStreams(appends: readonly StreamAppend[]): Promise<StreamAppendResult[]> {
+    const failing = appends.find((a) => this.failing(a.streamId, a.events));
+    if (failing) return Promise.reject(new Error(`injected failure appending to ${failing.streamId}`));
+    return this.inner.appendToStreams(appends);
+  }
   readStream = (id: string) => this.inner.readStream(id);
+  readStreams = (ids: readonly string[]) => this.inner.readStreams(ids);
   recordAtPositions = (events: readonly PositionedEvent[]) => this.inner.recordAtPositions(events);
   readAll = (after: string | null, limit: number) => this.inner.readAll(after, limit);
   readFeedFor = (after: string | null, limit: number, types: readonly string[]) =>

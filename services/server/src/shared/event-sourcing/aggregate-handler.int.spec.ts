@@ -63,7 +63,7 @@ describe(`a batch of commands on ${backendName()}`, () => {
     const [a, b] = [`total-${randomUUID()}`, `total-${randomUUID()}`];
     let appends = 0;
     // Another writer adds 100 to b between the batch's read and its first append.
-    const racing: EventStore = Object.create(store, {
+    const racing = Object.create(store, {
       appendToStreams: {
         value: async (batch: readonly StreamAppend[]) => {
           if (appends++ === 0) {
@@ -72,7 +72,7 @@ describe(`a batch of commands on ${backendName()}`, () => {
           return store.appendToStreams(batch);
         },
       },
-    });
+    }) as EventStore;
     const results = await handleCommands(racing, total, [add(a, 1), add(b, 2)]);
     expect(appends).toBe(2);
     expect(results.map((r) => r.state)).toEqual([0, 100]);
