@@ -63,6 +63,20 @@ describe.each([
 
   it.skipIf(skip)('completes a sync stopped between its parts with the next one, nothing recorded twice', async () => {
     const accountId = await link('halfway@wallet.test', 0);
+    // The sync that linking starts must be over (its lease given back), or the runs below would find it taken.
+    await expect
+      .poll(
+        async () =>
+          (
+            await database.query<{ done: boolean }>(
+              `select running_until is null and last_synced_at is not null as done
+               from wallet_sync_state where account_id = $1`,
+              [accountId],
+            )
+          )[0]?.done ?? false,
+        { timeout: 30_000 },
+      )
+      .toBe(true);
     await subscriptionsCaughtUp(stack.app);
     const total = 2 * SYNC_EVENTS_PER_APPEND + 100;
     for (const pass of passes('halfway', total)) sim.walletSim.addPass('halfway@wallet.test', pass);
