@@ -35,7 +35,7 @@ import { bigWallet, startReader, wireBytes } from './tickets-support.js';
 
 const PASSES = 5000;
 const ROUNDS = Math.max(1, Number(process.env.BENCH_TICKETS_ROUNDS ?? 3) || 3);
-const BASELINE_READS = 40;
+const BASELINE_READS = 100;
 const PAGE = 1000;
 const BROWSER = 'Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/131.0 Safari/537.36';
 

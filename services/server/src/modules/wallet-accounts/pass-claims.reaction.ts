@@ -25,8 +25,10 @@ export class PassClaimsReaction implements Subscription {
   readonly kind = 'reaction' as const;
   readonly startFrom = 'beginning' as const;
   readonly handles = ['TicketDiscovered', 'TicketGone'] as const;
-  // Each event is a command on its pass's stream (a read and an append): a sync of thousands of passes is claimed in
-  // many short transactions, not a few long ones that would hold every reader back meanwhile.
+  // A sync of thousands of passes is claimed in many short transactions, not a few long ones that would hold every
+  // reader of embedded PGlite back meanwhile. Set when each claim was a command of its own (a read and an append per
+  // pass); now that a batch is claimed in a few statements, the bound may be raised as far as reads allow
+  // (sync-5000-read-p99) for fewer transactions per sync (sync-1000-accounts).
   readonly batchSize = 25;
 
   constructor(private readonly commandBus: CommandBus) {}
