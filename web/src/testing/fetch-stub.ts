@@ -9,8 +9,7 @@ export interface StubbedCall {
   readonly headers: Record<string, string>;
 }
 
-/** An answer (held back until `after` settles, when given), or an Error thrown as a network failure. */
-type Reply = { status: number; body?: unknown; after?: Promise<unknown> } | Error;
+type Reply = { status: number; body?: unknown } | Error;
 
 /**
  * Replaces global fetch with a stub answering the given replies in order (an Error is thrown as a network failure)
@@ -33,7 +32,6 @@ export function stubFetch(...replies: Reply[]): StubbedCall[] {
       const reply = queue.shift();
       if (!reply) throw new Error(`Unexpected fetch ${String(input)}`);
       if (reply instanceof Error) throw reply;
-      if (reply.after) await reply.after;
       const text = reply.body === undefined ? null : JSON.stringify(reply.body);
       return new Response(text, {
         status: reply.status,

@@ -1,4 +1,3 @@
-import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useEffect, useState, type ReactNode } from 'react';
 import { useParams } from 'react-router-dom';
 import type { PublicLink } from '@seatlink/contracts';
@@ -11,7 +10,7 @@ import { AlertIcon, CalendarIcon, PinIcon, TicketIcon, WalletIcon } from '../../
 import { Logo } from '../../components/ui/logo';
 import { formatDateTime } from '../../lib/format';
 import { isSafeRedirect, stateCopy, type RecipientState } from './link-states';
-import { claim, LINK_PAGE_MESSAGES, linkQuery } from './link.queries';
+import { useLinkPageStore } from './link.store';
 
 function Detail({ icon, label, children }: { icon: ReactNode; label: string; children: ReactNode }) {
   return (
@@ -64,17 +63,12 @@ function StatePanel({ state, link }: { state: Exclude<RecipientState, 'active'>;
  */
 export function LinkPage() {
   const { code = '' } = useParams();
-  const client = useQueryClient();
-  const query = useQuery(linkQuery(code));
-  const link = query.data?.link ?? null;
-  const state = query.data?.state ?? null;
-  const loading = query.isFetching && !query.data;
-  const error = !query.data && query.isError ? LINK_PAGE_MESSAGES.loadFailed : null;
-  const claiming = useMutation({ mutationFn: () => claim(client, code) });
-  /** The last claim's failure, for the link it was made on. */
-  const [failure, setFailure] = useState<{ code: string; message: string | null } | null>(null);
-  const claimError = failure?.code === code ? failure.message : null;
+  const { link, state, loading, error, claiming, claimError, load, claim } = useLinkPageStore();
   const [leaving, setLeaving] = useState(false);
+
+  useEffect(() => {
+    void load(code);
+  }, [code, load]);
 
   useEffect(() => {
     const previous = document.title;
@@ -85,13 +79,10 @@ export function LinkPage() {
   }, [link, state]);
 
   const addToWallet = async () => {
-    if (claiming.isPending || state !== 'active') return;
-    setFailure(null);
-    const outcome = await claiming.mutateAsync();
-    if (outcome.walletUrl === null) setFailure({ code, message: outcome.claimError });
-    else if (isSafeRedirect(outcome.walletUrl)) {
+    const url = await claim();
+    if (url && isSafeRedirect(url)) {
       setLeaving(true);
-      window.location.assign(outcome.walletUrl);
+      window.location.assign(url);
     }
   };
 
@@ -109,7 +100,7 @@ export function LinkPage() {
         <Alert tone="error" data-testid="link-error">
           {error}
         </Alert>
-        <Button variant="secondary" className="w-full" onClick={() => void query.refetch()}>
+        <Button variant="secondary" className="w-full" onClick={() => void load(code)}>
           Try again
         </Button>
       </div>
@@ -174,12 +165,12 @@ export function LinkPage() {
               <Button
                 className="w-full py-3 text-base"
                 onClick={() => void addToWallet()}
-                disabled={claiming.isPending || leaving}
-                aria-busy={claiming.isPending || leaving}
+                disabled={claiming || leaving}
+                aria-busy={claiming || leaving}
                 data-testid="add-to-wallet"
               >
                 <WalletIcon className="h-5 w-5" />
-                {claiming.isPending || leaving ? 'Adding to wallet...' : 'Add to wallet'}
+                {claiming || leaving ? 'Adding to wallet...' : 'Add to wallet'}
               </Button>
               <p className="text-center text-xs text-slate-600">
                 {link?.expires_at ? `This link works until ${formatDateTime(link.expires_at)}. ` : null}

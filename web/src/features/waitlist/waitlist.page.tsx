@@ -5,10 +5,9 @@ import { AuthShell } from '../../components/ui/auth-shell';
 import { Button } from '../../components/ui/button';
 import { FormField } from '../../components/ui/form-field';
 import { getCaptchaToken } from '../../lib/captcha';
-import { useRequestForm } from '../../lib/request-form';
+import { useRequestForm } from '../../lib/request-store';
 import { INVALID_EMAIL_MESSAGE, isValidWaitlistEmail } from './waitlist-email';
-import { joinWaitlist } from './api/join-waitlist';
-import { WAITLIST_FAILED } from './waitlist-email';
+import { useWaitlistStore } from './waitlist.store';
 
 /**
  * /waitlist, 'Register Interest' (SPEC.md §2 "Waitlist screen"): first name, last name and email address; an address
@@ -17,7 +16,7 @@ import { WAITLIST_FAILED } from './waitlist-email';
  */
 export function WaitlistPage() {
   const navigate = useNavigate();
-  const { loading, error, success, submit: join, clearError } = useRequestForm(joinWaitlist, WAITLIST_FAILED);
+  const { loading, error, success, submit: join, clearError } = useRequestForm(useWaitlistStore);
 
   const [firstName, setFirstName] = useState('');
   const [lastName, setLastName] = useState('');

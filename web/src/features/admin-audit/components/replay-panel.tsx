@@ -1,4 +1,3 @@
-import { useQuery } from '@tanstack/react-query';
 import { useCallback, useId, useState, type FormEvent } from 'react';
 import type { CalendarDateTime } from '@internationalized/date';
 import type { CreditChange, UserStateAt } from '@seatlink/contracts';
@@ -12,10 +11,9 @@ import { HistoryIcon } from '../../../components/ui/icons';
 import { linkPreview } from '../../../lib/distribution';
 import { formatCredits, formatDateTime } from '../../../lib/format';
 import { instantOf, localDateTimeOf } from '../../../lib/local-date-time';
-import { querySlice } from '../../../lib/query-slice';
 import { useNow } from '../../../lib/use-now';
 import { creditChangeLabel, formatCreditChange } from '../credit-changes';
-import { HISTORY_FETCH_FAILED, userHistoryQuery } from '../admin-audit.queries';
+import { historyKey, useUserHistoryStore } from '../user-history.store';
 
 const momentDate = new Intl.DateTimeFormat('en-GB', { day: '2-digit', month: 'short', year: 'numeric' });
 const momentTime = new Intl.DateTimeFormat('en-GB', {
@@ -240,11 +238,7 @@ export function ReplayPanel({ userId }: { userId: string }) {
   const [partial, setPartial] = useState(false);
   const [fieldError, setFieldError] = useState<string | null>(null);
   const onPartialChange = useCallback((value: boolean) => setPartial(value), []);
-  /** The moment asked about, for this user. */
-  const [asked, setAsked] = useState<{ userId: string; at: string } | null>(null);
-  const mine = asked?.userId === userId;
-  const query = useQuery({ ...userHistoryQuery(userId, mine ? asked.at : ''), enabled: mine });
-  const { data, loading, error } = querySlice(query, HISTORY_FETCH_FAILED);
+  const { data, param, loading, error, fetch } = useUserHistoryStore();
   const headingId = useId();
   const now = useNow(60_000);
 
@@ -260,9 +254,10 @@ export function ReplayPanel({ userId }: { userId: string }) {
       return;
     }
     setFieldError(null);
-    setAsked({ userId, at: at.toISOString() });
+    void fetch(historyKey({ userId, at: at.toISOString() }));
   };
 
+  const mine = param !== null && param.startsWith(`${userId}@`);
   return (
     <section
       aria-labelledby={headingId}

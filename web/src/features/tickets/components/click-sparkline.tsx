@@ -1,6 +1,7 @@
+import { useEffect } from 'react';
 import { Sparkline } from '../../../components/ui/sparkline';
 import { formatDateTime } from '../../../lib/format';
-import { useClickTimeline } from '../hooks/use-click-timeline';
+import { useClickTimelinesStore } from '../click-timelines.store';
 
 /**
  * A link's click timeline (beyond the spec): its running click total over time, from GET /v1/distributions/{id}/clicks,
@@ -15,7 +16,11 @@ export function ClickSparkline({
   clicks: number;
   now: number;
 }) {
-  const timeline = useClickTimeline(distributionId, clicks);
+  const timeline = useClickTimelinesStore((s) => s.timelines[distributionId]);
+  const want = useClickTimelinesStore((s) => s.want);
+  useEffect(() => {
+    want(distributionId, clicks);
+  }, [want, distributionId, clicks]);
 
   const minutes = timeline?.minutes ?? [];
   const last = minutes.length > 0 ? minutes[minutes.length - 1]!.minute : null;
