@@ -13,7 +13,8 @@
  * - `click-to-dashboard`: 500 dashboards (sockets of the owner) connected, 200 claims a second over 200 links for
  *   5 s: p99 from sending a claim to each dashboard receiving its count; baseline: the p99 of the same 500 sockets
  *   receiving an event the server emits straight to the owner's room at the same rate (socket.io's own delivery).
- *   Goal: p99 ≤ 100 ms. Lower is better here: the ratio is figure ÷ baseline.
+ *   Goal: ratio ≤ 3 (an absolute p99 does not compare across machines). Lower is better here: the ratio is figure ÷
+ *   baseline.
  * Asserts only that the work was complete (every link made, every claim answered, every count delivered).
  */
 import { randomUUID } from 'node:crypto';
@@ -439,7 +440,8 @@ describe.skipIf(!testEnv.databaseUrl)('distribution and clicks through the API',
           },
           rounds,
           {
-            goal: { field: 'figure', atMost: 100 },
+            // A ratio to the direct emit measured in the same run compares across machines; an absolute p99 does not.
+            goal: { field: 'ratio', atMost: 3 },
             dashboards: DASHBOARDS,
             clicksPerSecond: CLICKS_PER_SECOND,
             p50Ms: round(median(rounds.map((x) => x.p50)), 1),
