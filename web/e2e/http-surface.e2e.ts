@@ -27,6 +27,9 @@ async function expectRobots(page: Page, baseUrl: string) {
   const text = await response?.text();
   expect(text).toContain('User-agent: *');
   expect(text).toMatch(/^Disallow: \/$/m);
+  // The dashboard sends a crawler to the sign-in page; a shared ticket's page is never crawled.
+  expect(text).toMatch(/^Allow: \/dashboard$/m);
+  expect(text).not.toMatch(/^Allow: \/(l(\/|$)|$)/m);
 }
 
 test('the API process answers files, its own addresses and unknown pages for what they are', async ({ page }) => {
