@@ -1,10 +1,10 @@
-import { useEffect } from 'react';
+import { useQuery } from '@tanstack/react-query';
 import { Link, useSearchParams } from 'react-router-dom';
 import { Alert } from '../../components/ui/alert';
 import { AuthShell, linkClassName } from '../../components/ui/auth-shell';
 import { VERIFICATION_REDIRECT_MS } from './auth.constants';
 import { useRedirectWhen } from './use-redirect-when';
-import { useVerifyEmailStore, VERIFICATION_TOKEN_MISSING } from './verify-email.store';
+import { VERIFICATION_TOKEN_MISSING, verificationError, verifyEmailQuery } from './auth.queries';
 
 /**
  * /verify-email?token= (SPEC.md §2 "Email verification page"): verifying, then success (to /login after 2 s) or
@@ -13,21 +13,10 @@ import { useVerifyEmailStore, VERIFICATION_TOKEN_MISSING } from './verify-email.
 export function VerifyEmailPage() {
   const [searchParams] = useSearchParams();
   const token = searchParams.get('token')?.trim() ?? '';
-  const status = useVerifyEmailStore((s) => s.status);
-  const stateToken = useVerifyEmailStore((s) => s.token);
-  const message = useVerifyEmailStore((s) => s.message);
-  const error = useVerifyEmailStore((s) => s.error);
-  const verify = useVerifyEmailStore((s) => s.verify);
-  const missingToken = useVerifyEmailStore((s) => s.missingToken);
-
-  useEffect(() => {
-    if (token) void verify(token);
-    else missingToken();
-  }, [token, verify, missingToken]);
-
-  // Until the effect above has run, the store may still describe another link.
-  const current =
-    stateToken === (token || null) && status !== 'idle' ? status : token ? 'verifying' : ('error' as const);
+  const verification = useQuery({ ...verifyEmailQuery(token), enabled: token !== '' });
+  const message = verification.data?.message;
+  const error = verification.isError ? verificationError(verification.error) : null;
+  const current = !token || verification.isError ? 'error' : verification.isSuccess ? 'success' : 'verifying';
 
   useRedirectWhen(current === 'success', '/login', VERIFICATION_REDIRECT_MS);
 
