@@ -1,5 +1,4 @@
 import { useQueryClient } from '@tanstack/react-query';
-import { useRef } from 'react';
 import { useAccountSyncsStore } from '../features/accounts/account-syncs.store';
 import { ACCOUNT_TICKETS_KEY, accountTicketsKey } from '../features/accounts/accounts.queries';
 import { ADMIN_ACCOUNTS_KEY } from '../features/admin-accounts/admin-accounts.queries';
@@ -16,7 +15,8 @@ import { applyTicketClicks, TICKET_LIST_KEY } from '../lib/ticket-list';
 
 /**
  * Keeps the socket connected while someone is signed in (the handshake carries the session cookie) and applies the
- * pushes that concern the signed-in user: the balance goes to the credits slice; an ended session (logout elsewhere,
+ * pushes that concern the signed-in user: the balance goes to the credits slice (and is read again on every
+ * connection, a push before it having gone nowhere); an ended session (logout elsewhere,
  * ban) re-checks the user, which signs out; every other push updates or reads again the queries it names — a click
  * count changes its one ticket in place, a change of tickets reads the list by changes (lib/ticket-list.ts). A query
  * no page shows is only marked stale, and read when a page shows it again. Disconnects on logout.
@@ -25,14 +25,12 @@ export function RealtimeBridge() {
   const client = useQueryClient();
   const refresh = liveRefresh(client);
   const userId = useSessionStore((s) => (s.isAuthenticated ? (s.user?.id ?? null) : null));
-  // The user whose socket has connected once already: a later `connect` is a reconnect.
-  const connectedFor = useRef<string | null>(null);
 
   useServerEvent('connect', () => {
-    // After a reconnect a push may have been missed: re-read the user once.
-    if (userId && connectedFor.current === userId) void useAuthStore.getState().refreshUser();
-    connectedFor.current = userId;
-    // Whatever a page shows may have changed before the socket (re)joined: read it again (the tickets by changes).
+    // A push sent before the socket (re)joined its rooms was missed: not only after a reconnect, but also between
+    // sign-in and the first connection (this bridge loads lazily, and the handshake takes its time). Re-read the user
+    // (its balance) and whatever a page shows (the tickets by changes).
+    if (userId) void useAuthStore.getState().refreshUser();
     refresh.refresh([]);
   });
   useServerEvent('balance.updated', ({ user_id, balance }) => {
