@@ -4,8 +4,8 @@ import { validateResetToken } from './api/validate-reset-token';
 import { verifyEmail } from './api/verify-email';
 
 /**
- * The checks the e-mailed links start as their page opens: one query per token, so the check is asked once however
- * often the page asks (React StrictMode runs effects twice; a verification link works once).
+ * The checks the e-mailed links start as their page opens: the reset link's check is a query (asking it changes
+ * nothing); the verification link works once, so its call is a mutation sent once per page visit.
  */
 
 export const VERIFICATION_TOKEN_MISSING = 'Verification token is missing';
@@ -20,14 +20,30 @@ export function verificationError(error: unknown): string {
   return errorMessage(error, 'Email verification failed');
 }
 
-/** E-mail verification (SPEC.md §4): POST /v1/auth/verify-email, once per token for the page's life. */
-export const verifyEmailQuery = (token: string) =>
-  queryOptions({
-    queryKey: ['auth', 'verify-email', token],
-    queryFn: () => verifyEmail({ token }),
-    staleTime: Infinity,
-    gcTime: Infinity,
-  });
+/**
+ * E-mail verification (SPEC.md §4): POST /v1/auth/verify-email. The token works once, so this is a mutation, sent once
+ * per page visit (see `onceFor`) and never retried nor read again: a second call could only answer 'invalid or
+ * expired'.
+ */
+export const verifyEmailMutation = {
+  mutationKey: ['auth', 'verify-email'],
+  mutationFn: (token: string) => verifyEmail({ token }),
+  retry: false,
+} as const;
+
+/**
+ * A guard that lets `key` through the first time it is asked and never again for that key (another key is let through
+ * once in turn). A page keeps one for its life, so React StrictMode running its effects twice, or a re-render asking
+ * again, does not send a single-use token a second time.
+ */
+export function onceFor<Key>(): (key: Key) => boolean {
+  let sent: { key: Key } | null = null;
+  return (key) => {
+    if (sent && Object.is(sent.key, key)) return false;
+    sent = { key };
+    return true;
+  };
+}
 
 /** Whether a reset link's token is usable (SPEC.md §4), with the server's message when it is not. */
 export interface ResetTokenCheck {

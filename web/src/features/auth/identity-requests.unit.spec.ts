@@ -1,3 +1,4 @@
+import { MutationObserver } from '@tanstack/react-query';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { stubFetch } from '../../testing/fetch-stub';
 import { IDLE_REQUEST } from '../../lib/request-form';
@@ -8,11 +9,12 @@ import { FORGOT_PASSWORD_FAILED, REGISTRATION_FAILED } from './auth.constants';
 import { createQueryClient } from '../../lib/query-client';
 import { resetPassword } from './api/reset-password';
 import {
+  onceFor,
   RESET_PASSWORD_FAILED,
   resetTokenQuery,
   VERIFICATION_TOKEN_MISSING,
   verificationError,
-  verifyEmailQuery,
+  verifyEmailMutation,
 } from './auth.queries';
 
 afterEach(() => {
@@ -162,11 +164,12 @@ describe('reset-password page', () => {
 });
 
 describe('e-mail verification', () => {
+  const verification = () => new MutationObserver(createQueryClient(), verifyEmailMutation);
+
   it('verifies, then keeps the server message', async () => {
     const calls = stubFetch({ status: 200, body: { message: 'Email verified successfully. You can now sign in.' } });
-    const client = createQueryClient();
 
-    await expect(client.fetchQuery(verifyEmailQuery('tok'))).resolves.toEqual({
+    await expect(verification().mutate('tok')).resolves.toEqual({
       message: 'Email verified successfully. You can now sign in.',
     });
     expect(calls).toEqual([
@@ -174,12 +177,18 @@ describe('e-mail verification', () => {
     ]);
   });
 
-  it('calls the API once per token, however often it is asked', async () => {
-    const calls = stubFetch({ status: 200, body: { message: 'ok' } });
-    const client = createQueryClient();
-    await Promise.all([client.fetchQuery(verifyEmailQuery('tok')), client.fetchQuery(verifyEmailQuery('tok'))]);
-    await client.fetchQuery(verifyEmailQuery('tok'));
+  it('sends a token once: a failure is not retried', async () => {
+    const calls = stubFetch({ status: 500 }, { status: 200, body: { message: 'ok' } });
+    const observer = verification();
+    await expect(observer.mutate('tok')).rejects.toBeDefined();
     expect(calls).toHaveLength(1);
+    expect(observer.getCurrentResult().status).toBe('error');
+  });
+
+  it('lets each token through its guard once, however often it is asked', () => {
+    const firstTime = onceFor<string>();
+    expect([firstTime('tok'), firstTime('tok'), firstTime('tok')]).toEqual([true, false, false]);
+    expect([firstTime('other'), firstTime('other')]).toEqual([true, false]);
   });
 
   it("takes the failure from field error, then message, then 'Email verification failed'", async () => {
@@ -188,8 +197,10 @@ describe('e-mail verification', () => {
       { status: 400, body: { message: 'Token is not valid' } },
       { status: 500 },
     );
-    const client = createQueryClient();
-    const failure = (token: string) => client.fetchQuery(verifyEmailQuery(token)).then(() => null, verificationError);
+    const failure = (token: string) =>
+      verification()
+        .mutate(token)
+        .then(() => null, verificationError);
     await expect(failure('a')).resolves.toBe('Link expired');
     await expect(failure('b')).resolves.toBe('Token is not valid');
     await expect(failure('c')).resolves.toBe('Email verification failed');
