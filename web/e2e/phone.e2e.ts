@@ -164,7 +164,9 @@ test('admin tables are cards: users, invites and the audit log, with each value 
 
   await signIn(page, demo.admin);
   await page.goto('/admin/users');
-  const user = userRow(page, demo.user.email);
+  // The list runs newest first, ten to a page (SPEC.md §2): the user this test just made is on the first page however
+  // many users the tests before it made; the demo user need not be.
+  const user = userRow(page, holder.user.email);
   await expectCard(user, page.getByTestId('users-table'));
   expect(await labelAbove(user.getByTestId('user-balance'))).toContain('Balance');
   expect(await labelAbove(user.getByTestId('user-status'))).toContain('Status');
@@ -237,6 +239,9 @@ test('no page is wider than the screen', async ({ page, browser }) => {
   await page.context().clearCookies();
   await signIn(page, demo.admin);
   await page.goto('/admin/accounts');
+  // Oldest first, twenty to a page: the account this test just linked may be on a later page when the tests before it
+  // linked many. The search box finds it by its owner.
+  await page.getByLabel('Search accounts').fill(holder.user.email);
   const account = page.locator('[data-testid="admin-account"][data-owner="' + holder.user.email + '"]');
   await account.getByText(/^Tickets \(\d+\)/).click();
   await expect(account.getByTestId('admin-account-ticket').first()).toBeVisible();

@@ -1,7 +1,9 @@
+import { QueryClientProvider } from '@tanstack/react-query';
 import { lazy, Suspense, use, type ReactNode } from 'react';
 import { I18nProvider } from 'react-aria-components';
 import { RouterProvider } from 'react-router-dom';
 import { LoadingScreen } from '../components/ui/loading-screen';
+import { queryClient } from '../lib/query-client';
 import { useSessionStore } from '../lib/session.store';
 import { router } from './router';
 import { AppToaster } from './toaster';
@@ -26,19 +28,22 @@ function AuthGate({ ready, children }: { ready: Promise<void>; children: ReactNo
 
 /**
  * The application root. `authReady` is the status check started before the first render (main.tsx); until it settles
- * the screen reads 'Loading...' (SPEC.md §2). Dates and times are entered and shown en-GB (SPEC.md §9: dd/mm/yyyy,
- * 24-hour) whatever the browser's own locale: the date pickers read the locale from the I18nProvider.
+ * the screen reads 'Loading...' (SPEC.md §2). What comes from the API is held by TanStack Query (lib/query-client.ts).
+ * Dates and times are entered and shown en-GB (SPEC.md §9: dd/mm/yyyy, 24-hour) whatever the browser's own locale: the
+ * date pickers read the locale from the I18nProvider.
  */
 export function App({ authReady }: { authReady: Promise<void> }) {
   return (
-    <I18nProvider locale="en-GB">
-      <Suspense fallback={<LoadingScreen />}>
-        <AuthGate ready={authReady}>
-          <RouterProvider router={router} />
-        </AuthGate>
-      </Suspense>
-      <LiveUpdates />
-      <AppToaster />
-    </I18nProvider>
+    <QueryClientProvider client={queryClient}>
+      <I18nProvider locale="en-GB">
+        <Suspense fallback={<LoadingScreen />}>
+          <AuthGate ready={authReady}>
+            <RouterProvider router={router} />
+          </AuthGate>
+        </Suspense>
+        <LiveUpdates />
+        <AppToaster />
+      </I18nProvider>
+    </QueryClientProvider>
   );
 }

@@ -9,7 +9,8 @@ export interface StubbedCall {
   readonly headers: Record<string, string>;
 }
 
-type Reply = { status: number; body?: unknown } | Error;
+/** An answer (held back until `after` settles, when given), or an Error thrown as a network failure. */
+type Reply = { status: number; body?: unknown; after?: Promise<unknown> } | Error;
 
 /**
  * Replaces global fetch with a stub answering the given replies in order (an Error is thrown as a network failure)
@@ -32,6 +33,7 @@ export function stubFetch(...replies: Reply[]): StubbedCall[] {
       const reply = queue.shift();
       if (!reply) throw new Error(`Unexpected fetch ${String(input)}`);
       if (reply instanceof Error) throw reply;
+      if (reply.after) await reply.after;
       const text = reply.body === undefined ? null : JSON.stringify(reply.body);
       return new Response(text, {
         status: reply.status,

@@ -1,4 +1,4 @@
-import { useCallback, useEffect, useState } from 'react';
+import { useCallback, useState } from 'react';
 import toast from 'react-hot-toast';
 import { Link, useParams } from 'react-router-dom';
 import type { AccountTicket } from '@seatlink/contracts';
@@ -8,7 +8,7 @@ import { LoadFailed, LoadingStatus } from '../../components/ui/load-states';
 import { Button } from '../../components/ui/button';
 import { EmptyState } from '../../components/ui/empty-state';
 import { PageHeader } from '../../components/ui/page-header';
-import { VirtualGrid } from '../../components/ui/virtual-grid';
+import { CardGrid } from '../../components/ui/card-grid';
 import { useCreditsStore } from '../../lib/credits.store';
 import {
   DISTRIBUTION_TEXTS,
@@ -17,15 +17,10 @@ import {
   type DistributionSettings,
 } from '../../lib/distribution';
 import { formatDateTime } from '../../lib/format';
-import { useServerEvent } from '../../lib/realtime';
 import { useSessionStore } from '../../lib/session.store';
-import { useDebouncedCallback } from '../../lib/use-debounced-callback';
 import { useNow } from '../../lib/use-now';
-import { useAccountLinksStore } from './account-links.store';
-import { useAccountTicketsStore } from './account-tickets.store';
 import { ACCOUNT_TICKET_CARD_HEIGHT, AccountTicketCard } from './components/account-ticket-card';
-
-const LIVE_REFRESH_MS = 300;
+import { useAccountTickets, useGenerateLink, useTicketLinks } from './use-accounts';
 
 const linkClass =
   'inline-flex items-center gap-1 text-sm font-medium text-indigo-600 hover:text-indigo-500 focus-visible:outline-2 focus-visible:outline-indigo-600';
@@ -39,45 +34,23 @@ function BackLink() {
 }
 
 const ticketKey = (ticket: AccountTicket) => ticket.id;
+const accountCardHeight = () => ACCOUNT_TICKET_CARD_HEIGHT;
 
-/** /dashboard/accounts/{accountId}: one linked account and its tickets (SPEC.md §2 "Account tickets page"). */
+/**
+ * /dashboard/accounts/{accountId}: one linked account and its tickets (SPEC.md §2 "Account tickets page"). The
+ * account's query and the user's ticket list (each ticket's live link) follow live pushes (app/realtime-bridge.tsx).
+ */
 export function AccountTicketsPage() {
   const { accountId = '' } = useParams();
-  const state = useAccountTicketsStore();
-  const fetchTickets = useAccountTicketsStore((s) => s.fetch);
-  const current = state.param === accountId;
-  const data = current ? state.data : null;
-
-  const links = useAccountLinksStore((s) => s.byTicket);
-  const distributing = useAccountLinksStore((s) => s.distributing);
-  const { fetch: fetchLinks, generate, applyClicks } = useAccountLinksStore.getState();
+  const { data, notFound, error, retry } = useAccountTickets(accountId);
+  const links = useTicketLinks();
+  const { generate, distributing } = useGenerateLink();
   const balance = useCreditsStore((s) => s.balance);
   const cost = useSessionStore((s) => distributionCostOf(s.user));
   const now = useNow(30_000);
   /** The ticket the Distribution Settings modal is open for. */
   const [settingsFor, setSettingsFor] = useState<string | null>(null);
   const [generateError, setGenerateError] = useState<string | null>(null);
-
-  useEffect(() => {
-    void fetchTickets(accountId);
-    void fetchLinks();
-  }, [accountId, fetchTickets, fetchLinks]);
-
-  const refresh = useDebouncedCallback(
-    useCallback(() => {
-      void fetchTickets(accountId, { silent: true });
-      void fetchLinks();
-    }, [accountId, fetchTickets, fetchLinks]),
-    LIVE_REFRESH_MS,
-  );
-  useServerEvent('tickets.updated', ({ account_id }) => account_id === accountId && refresh());
-  useServerEvent('account.updated', ({ account_id }) => account_id === accountId && refresh());
-  useServerEvent('connect', refresh);
-  // A click changes a count in place; a link made or recalled elsewhere re-reads the cards.
-  useServerEvent('distribution.updated', ({ ticket_id, distribution_id, clicks }) => {
-    if (clicks !== undefined) applyClicks(ticket_id, distribution_id, clicks);
-    else refresh();
-  });
 
   const renderTicket = useCallback(
     (ticket: AccountTicket) => (
@@ -99,17 +72,13 @@ export function AccountTicketsPage() {
     setSettingsFor(null);
     setGenerateError(null);
     if (!ticketId) return;
-    const outcome = await generate(ticketId, settings);
+    const outcome = await generate({ accountId, ticketId, settings });
     if (outcome.ok) toast.success(distributionStartedText(outcome.count));
     else {
       setGenerateError(outcome.message);
       toast.error(DISTRIBUTION_TEXTS.distributeFailedToast);
     }
-    void fetchTickets(accountId, { silent: true });
   };
-
-  // A missing account (or an address that is no account id at all: 400) is not found.
-  const notFound = current && !data && (state.errorStatus === 404 || state.errorStatus === 400);
 
   let content;
   if (notFound) {
@@ -118,10 +87,8 @@ export function AccountTicketsPage() {
         This account is not linked to your profile. It may have been deleted, or the link may be mistyped.
       </EmptyState>
     );
-  } else if (current && state.error && !data) {
-    content = (
-      <LoadFailed message={state.error} onRetry={() => void fetchTickets(accountId)} testId="account-tickets-error" />
-    );
+  } else if (error) {
+    content = <LoadFailed message={error} onRetry={() => void retry()} testId="account-tickets-error" />;
   } else if (!data) {
     content = <LoadingStatus />;
   } else if (data.tickets.length === 0) {
@@ -132,9 +99,9 @@ export function AccountTicketsPage() {
     );
   } else {
     content = (
-      <VirtualGrid
+      <CardGrid
         items={data.tickets}
-        cellHeight={ACCOUNT_TICKET_CARD_HEIGHT}
+        estimateRowHeight={accountCardHeight}
         minColumnWidth={240}
         maxColumns={4}
         getKey={ticketKey}

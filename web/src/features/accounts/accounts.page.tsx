@@ -1,14 +1,11 @@
-import { useCallback, useEffect, useMemo, useState } from 'react';
+import { useCallback, useMemo, useState } from 'react';
 import type { Account } from '@seatlink/contracts';
-import { Alert } from '../../components/ui/alert';
 import { LoadFailed, LoadingStatus } from '../../components/ui/load-states';
 import { Button } from '../../components/ui/button';
 import { EmptyState } from '../../components/ui/empty-state';
 import { AccountsIcon, AlertIcon, ChartIcon, PlusIcon, TicketIcon } from '../../components/ui/icons';
 import { PageHeader } from '../../components/ui/page-header';
 import { StatCard } from '../../components/ui/stat-card';
-import { useServerEvent } from '../../lib/realtime';
-import { useDebouncedCallback } from '../../lib/use-debounced-callback';
 import { useNow } from '../../lib/use-now';
 import {
   accountTotals,
@@ -18,44 +15,24 @@ import {
   type AccountFilter,
   type AccountSort,
 } from './account-rules';
-import { useAccountsStore } from './accounts.store';
 import { AccountCard } from './components/account-card';
 import { AccountsToolbar } from './components/accounts-toolbar';
 import { AddAccountsDialog } from './components/add-accounts-dialog';
 import { ReauthDialog } from './components/reauth-dialog';
+import { useAccounts } from './use-accounts';
 
-/** Pushes that arrive together (a sync ends: account and tickets updated) cause one reload. */
-const LIVE_REFRESH_MS = 300;
-
-/** /dashboard/accounts: the Accounts overview (SPEC.md §2). */
+/**
+ * /dashboard/accounts: the Accounts overview (SPEC.md §2). The accounts come from the account list query, which live
+ * pushes keep current (app/realtime-bridge.tsx); a running sync's progress comes from its `account.sync` pushes.
+ */
 export function AccountsPage() {
-  const accounts = useAccountsStore((s) => s.accounts);
-  const loaded = useAccountsStore((s) => s.loaded);
-  const error = useAccountsStore((s) => s.error);
-  const syncs = useAccountsStore((s) => s.syncs);
-  const { fetchAccounts, applySync } = useAccountsStore.getState();
+  const { accounts, loaded, error, retry, syncs } = useAccounts();
   const [search, setSearch] = useState('');
   const [filter, setFilter] = useState<AccountFilter>('all');
   const [sort, setSort] = useState<AccountSort>(DEFAULT_ACCOUNT_SORT);
   const [adding, setAdding] = useState(false);
   const [reauthing, setReauthing] = useState<Account | null>(null);
   const now = useNow(30_000);
-
-  useEffect(() => {
-    void fetchAccounts();
-  }, [fetchAccounts]);
-
-  const refresh = useDebouncedCallback(
-    useCallback(() => void fetchAccounts({ silent: true }), [fetchAccounts]),
-    LIVE_REFRESH_MS,
-  );
-  useServerEvent('account.updated', refresh);
-  useServerEvent('tickets.updated', refresh);
-  useServerEvent('connect', refresh);
-  useServerEvent('account.sync', (payload) => {
-    applySync(payload);
-    if (payload.state !== 'running') refresh();
-  });
 
   const totals = useMemo(() => accountTotals(accounts), [accounts]);
   const shown = useMemo(() => visibleAccounts(accounts, { search, filter, sort }), [accounts, search, filter, sort]);
@@ -65,7 +42,7 @@ export function AccountsPage() {
 
   let content;
   if (error && !loaded) {
-    content = <LoadFailed message={error} onRetry={() => void fetchAccounts()} testId="accounts-error" />;
+    content = <LoadFailed message={error} onRetry={() => void retry()} testId="accounts-error" />;
   } else if (!loaded) {
     content = <LoadingStatus />;
   } else if (shown.length === 0) {
@@ -148,11 +125,6 @@ export function AccountsPage() {
         />
       </section>
 
-      {error && loaded ? (
-        <Alert tone="error" className="mb-4" data-testid="accounts-error">
-          {error}
-        </Alert>
-      ) : null}
       {content}
 
       {adding ? <AddAccountsDialog onClose={() => setAdding(false)} /> : null}

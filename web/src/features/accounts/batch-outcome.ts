@@ -1,5 +1,5 @@
 import type { BatchLinkResult } from '@seatlink/contracts';
-import { ACCOUNT_MESSAGES } from './accounts.store';
+import { ACCOUNT_MESSAGES } from './accounts.queries';
 
 /** How a batch add ended: every account added, some of them, or none. */
 export type BatchOutcomeKind = 'all' | 'some' | 'none';

@@ -1,4 +1,4 @@
-import { useCallback, useEffect, useMemo, useState } from 'react';
+import { useMemo, useState } from 'react';
 import type { AdminAccount } from '@seatlink/contracts';
 import { LoadFailed, LoadingStatus } from '../../components/ui/load-states';
 import { Badge } from '../../components/ui/badge';
@@ -10,14 +10,11 @@ import { Pager } from '../../components/ui/pager';
 import { SearchField } from '../../components/ui/search-field';
 import { StatCard } from '../../components/ui/stat-card';
 import { formatDateTime } from '../../lib/format';
-import { useServerEvent } from '../../lib/realtime';
 import { syncStatus } from '../../lib/sync-status';
-import { useDebouncedCallback } from '../../lib/use-debounced-callback';
 import { useNow } from '../../lib/use-now';
-import { useAdminAccountsStore } from './admin-accounts.store';
+import { useAdminAccounts } from './admin-accounts.queries';
 import { ADMIN_ACCOUNTS_PAGE_SIZE, adminAccountTotals, searchAdminAccounts } from './admin-accounts';
 
-const LIVE_REFRESH_MS = 500;
 const TICKET_COLUMNS = ['Event', 'Section', 'Row', 'Seat', 'Status'] as const;
 
 function AccountTickets({ account }: { account: AdminAccount }) {
@@ -126,25 +123,15 @@ function AdminAccountCard({ account, now }: { account: AdminAccount; now: number
   );
 }
 
-/** /admin/accounts: every linked account with its owner's e-mail and its tickets (SPEC.md §2). */
+/**
+ * /admin/accounts: every linked account with its owner's e-mail and its tickets (SPEC.md §2). Admins get
+ * account.updated and tickets.updated for every account: the list is read again on them (app/realtime-bridge.tsx).
+ */
 export function AdminAccountsPage() {
-  const { data, loading, error } = useAdminAccountsStore();
-  const fetchAccounts = useAdminAccountsStore((s) => s.fetch);
+  const { data, loading, error, retry } = useAdminAccounts();
   const [search, setSearch] = useState('');
   const [page, setPage] = useState(1);
   const now = useNow(30_000);
-
-  useEffect(() => {
-    void fetchAccounts();
-  }, [fetchAccounts]);
-
-  // Admins get account.updated and tickets.updated for every account.
-  const refresh = useDebouncedCallback(
-    useCallback(() => void fetchAccounts(undefined, { silent: true }), [fetchAccounts]),
-    LIVE_REFRESH_MS,
-  );
-  useServerEvent('account.updated', refresh);
-  useServerEvent('tickets.updated', refresh);
 
   const accounts = useMemo(() => data?.accounts ?? [], [data]);
   const totals = useMemo(() => adminAccountTotals(accounts), [accounts]);
@@ -155,7 +142,7 @@ export function AdminAccountsPage() {
 
   let content;
   if (error && !data) {
-    content = <LoadFailed message={error} onRetry={() => void fetchAccounts()} testId="admin-accounts-error" />;
+    content = <LoadFailed message={error} onRetry={() => void retry()} testId="admin-accounts-error" />;
   } else if (!data) {
     content = <LoadingStatus busy={loading} />;
   } else if (shown.length === 0) {

@@ -4,9 +4,8 @@ import type { AuditEntry } from '@seatlink/contracts';
 import { Button } from '../../components/ui/button';
 import { cx } from '../../components/ui/cx';
 import { DownloadIcon } from '../../components/ui/icons';
-import { useServerEvent } from '../../lib/realtime';
-import { useDebouncedCallback } from '../../lib/use-debounced-callback';
 import { useNow } from '../../lib/use-now';
+import { useUserAudits } from './admin-audit.queries';
 import { useAdminAuditStore } from './admin-audit.store';
 import { auditCsvUrl, filterChips, pagingState, presetDays, QUICK_RANGES, showingLabel } from './audit-filters';
 import { AuditDetailsDialog } from './components/audit-details-dialog';
@@ -19,14 +18,12 @@ interface AuditLocationState {
   email?: unknown;
 }
 
-/** Pushes of a burst of changes come together: one reload for them. */
-const LIVE_REFRESH_MS = 300;
-
 /**
  * /admin/users/{userId}/audits (SPEC.md §2 "User audit log"): the user's distributions and recalls, newest first, 50
  * a page, with a filter in each of the first six column headers, the chips of the filters set, quick date ranges, a
  * CSV export of the filtered view, 'View Details' per entry, and a replay of the user's state at a moment. The filter
- * set is kept in local storage. The user's e-mail shows under the title when the users list opened this page (it
+ * set is kept in local storage; new entries of the user (`audit.updated`) read the page again
+ * (app/realtime-bridge.tsx). The user's e-mail shows under the title when the users list opened this page (it
  * hands the address over in the navigation state, which survives a reload).
  */
 export function UserAuditLogPage() {
@@ -36,20 +33,18 @@ export function UserAuditLogPage() {
     typeof (location.state as AuditLocationState | null)?.email === 'string'
       ? ((location.state as AuditLocationState).email as string)
       : null;
-  const { filters, audits, loading, loaded, error } = useAdminAuditStore();
-  const { open, setFilters, applyRange, setDate, removeChip, clearAll, page, reload } = useAdminAuditStore.getState();
+  const filters = useAdminAuditStore((s) => s.filters);
+  const openFor = useAdminAuditStore((s) => s.userId);
+  const { open, setFilters, applyRange, setDate, removeChip, clearAll, page } = useAdminAuditStore.getState();
+  // Read once the filters of this user's log are in place (restored from local storage as it opens).
+  const { audits, loading, loaded, error } = useUserAudits(userId, filters, openFor === userId);
   const [details, setDetails] = useState<AuditEntry | null>(null);
 
   useEffect(() => {
     open(userId);
   }, [userId, open]);
 
-  // New entries of this user (a distribution or recall, refused ones too) are readable: reload the page shown.
-  const refresh = useDebouncedCallback(() => void reload({ silent: true }), LIVE_REFRESH_MS);
   const now = useNow(30_000);
-  useServerEvent('audit.updated', ({ user_id }) => {
-    if (user_id === userId) refresh();
-  });
 
   const chips = filterChips(filters, now);
   const rangeDays = presetDays(filters.range, now);

@@ -1,38 +1,25 @@
-import { useCallback, useEffect, useRef } from 'react';
+import { useCallback } from 'react';
 import { useSearchParams } from 'react-router-dom';
 import { UsersIcon } from '../../components/ui/icons';
 import { PageHeader } from '../../components/ui/page-header';
 import { StatCard } from '../../components/ui/stat-card';
 import { Pager } from '../../components/ui/pager';
-import { useServerEvent } from '../../lib/realtime';
-import { useAdminUsersStore } from './admin-users.store';
 import { UsersTable } from './components/users-table';
-
-/** Pushes that arrive together cause one reload. */
-const REFRESH_COALESCE_MS = 250;
+import { useAdminUsers } from './use-admin-users';
 
 function readPage(value: string | null): number {
   const page = Number(value);
   return Number.isInteger(page) && page >= 1 ? page : 1;
 }
 
-/** /admin/users (SPEC.md §2 "Admin users page"). The page number lives in the URL (?page=N). */
+/**
+ * /admin/users (SPEC.md §2 "Admin users page"). The page number lives in the URL (?page=N); a user's row changed
+ * elsewhere (credits, ban: `admin.user.updated`) reads the page again (app/realtime-bridge.tsx).
+ */
 export function AdminUsersPage() {
   const [searchParams, setSearchParams] = useSearchParams();
   const page = readPage(searchParams.get('page'));
-  const { users, pagination, newUsersLast30Days, loading, error, fetchUsers } = useAdminUsersStore();
-
-  useEffect(() => {
-    void fetchUsers(page);
-  }, [page, fetchUsers]);
-
-  // A user's row changed somewhere (credits, ban, ...): reload the page on screen, once per burst of pushes.
-  const refreshTimer = useRef<number | undefined>(undefined);
-  useServerEvent('admin.user.updated', () => {
-    window.clearTimeout(refreshTimer.current);
-    refreshTimer.current = window.setTimeout(() => void fetchUsers(page, { silent: true }), REFRESH_COALESCE_MS);
-  });
-  useEffect(() => () => window.clearTimeout(refreshTimer.current), []);
+  const { users, pagination, newUsersLast30Days, loading, error } = useAdminUsers(page);
 
   const goToPage = useCallback(
     (next: number) => setSearchParams(next > 1 ? { page: String(next) } : {}),

@@ -17,3 +17,7 @@ export const SIGN_IN_LINK_SENT = 'SIGN_IN_LINK_SENT' satisfies LoginErrorCode;
 export const REGISTRATION_REDIRECT_MS = 5_000;
 export const VERIFICATION_REDIRECT_MS = 2_000;
 export const RESET_REDIRECT_MS = 2_000;
+
+/** SPEC.md §8 fallbacks of the one-call forms: forgot password, registration. */
+export const FORGOT_PASSWORD_FAILED = 'Something went wrong';
+export const REGISTRATION_FAILED = 'Registration failed';

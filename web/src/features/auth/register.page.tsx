@@ -5,10 +5,10 @@ import { AuthShell, linkClassName } from '../../components/ui/auth-shell';
 import { Button } from '../../components/ui/button';
 import { FormField } from '../../components/ui/form-field';
 import { getCaptchaToken } from '../../lib/captcha';
-import { useRequestForm } from '../../lib/request-store';
-import { REGISTRATION_REDIRECT_MS } from './auth.constants';
+import { useRequestForm } from '../../lib/request-form';
+import { REGISTRATION_FAILED, REGISTRATION_REDIRECT_MS } from './auth.constants';
 import { PasswordFields } from './components/password-fields';
-import { useRegistrationStore } from './registration.store';
+import { register as registerCall } from './api/register';
 import { useNewPassword } from './use-new-password';
 import { useRedirectWhen } from './use-redirect-when';
 
@@ -19,7 +19,14 @@ import { useRedirectWhen } from './use-redirect-when';
  */
 export function RegisterPage() {
   const [searchParams] = useSearchParams();
-  const { loading, error, success, message, submit: register, clearError } = useRequestForm(useRegistrationStore);
+  const {
+    loading,
+    error,
+    success,
+    message,
+    submit: register,
+    clearError,
+  } = useRequestForm(registerCall, REGISTRATION_FAILED);
 
   const [email, setEmail] = useState('');
   const [firstName, setFirstName] = useState('');

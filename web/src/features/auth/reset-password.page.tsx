@@ -1,12 +1,15 @@
-import { useEffect, type FormEvent } from 'react';
+import { useQuery } from '@tanstack/react-query';
+import type { FormEvent } from 'react';
 import toast from 'react-hot-toast';
 import { Link, useSearchParams } from 'react-router-dom';
 import { Alert } from '../../components/ui/alert';
 import { AuthShell, linkClassName } from '../../components/ui/auth-shell';
 import { Button } from '../../components/ui/button';
+import { useRequestForm } from '../../lib/request-form';
 import { RESET_REDIRECT_MS } from './auth.constants';
 import { PasswordFields } from './components/password-fields';
-import { useResetPasswordStore } from './reset-password.store';
+import { resetPassword } from './api/reset-password';
+import { RESET_PASSWORD_FAILED, resetTokenQuery } from './auth.queries';
 import { useNewPassword } from './use-new-password';
 import { useRedirectWhen } from './use-redirect-when';
 
@@ -33,25 +36,15 @@ function InvalidResetLink({ message }: { message: string | null }) {
 export function ResetPasswordPage() {
   const [searchParams] = useSearchParams();
   const token = searchParams.get('token')?.trim() ?? '';
-  const tokenValid = useResetPasswordStore((s) => s.tokenValid);
-  const loading = useResetPasswordStore((s) => s.loading);
-  const error = useResetPasswordStore((s) => s.error);
-  const success = useResetPasswordStore((s) => s.success);
-  const validateToken = useResetPasswordStore((s) => s.validateToken);
-  const resetPassword = useResetPasswordStore((s) => s.resetPassword);
-  const clear = useResetPasswordStore((s) => s.clear);
-
+  const tokenCheck = useQuery({ ...resetTokenQuery(token), enabled: token !== '' });
+  const tokenValid = tokenCheck.data?.valid ?? null;
+  const { loading, error, success, submit: send } = useRequestForm(resetPassword, RESET_PASSWORD_FAILED);
   const { password, formError, check, fields } = useNewPassword();
-
-  useEffect(() => {
-    if (token) void validateToken(token);
-    return clear;
-  }, [token, validateToken, clear]);
 
   useRedirectWhen(success, '/', RESET_REDIRECT_MS);
 
   if (!token) return <InvalidResetLink message={null} />;
-  if (tokenValid === false) return <InvalidResetLink message={error} />;
+  if (tokenValid === false) return <InvalidResetLink message={tokenCheck.data?.message ?? null} />;
   if (tokenValid === null) {
     return (
       <AuthShell title="Reset Password">
@@ -66,7 +59,7 @@ export function ResetPasswordPage() {
     event.preventDefault();
     if (loading || success) return;
     if (!check()) return;
-    if (await resetPassword(token, password)) toast.success(PASSWORD_RESET_SUCCESS);
+    if (await send({ token, password })) toast.success(PASSWORD_RESET_SUCCESS);
   };
 
   return (

@@ -1,33 +1,28 @@
-import { useEffect } from 'react';
+import { useMutation } from '@tanstack/react-query';
+import { useEffect, useState } from 'react';
 import { Link, useSearchParams } from 'react-router-dom';
 import { Alert } from '../../components/ui/alert';
 import { AuthShell, linkClassName } from '../../components/ui/auth-shell';
 import { VERIFICATION_REDIRECT_MS } from './auth.constants';
 import { useRedirectWhen } from './use-redirect-when';
-import { useVerifyEmailStore, VERIFICATION_TOKEN_MISSING } from './verify-email.store';
+import { onceFor, VERIFICATION_TOKEN_MISSING, verificationError, verifyEmailMutation } from './auth.queries';
 
 /**
  * /verify-email?token= (SPEC.md §2 "Email verification page"): verifying, then success (to /login after 2 s) or
- * error. Without a token: 'Verification token is missing', and no call.
+ * error. Without a token: 'Verification token is missing', and no call. The token is sent once per visit of the page.
  */
 export function VerifyEmailPage() {
   const [searchParams] = useSearchParams();
   const token = searchParams.get('token')?.trim() ?? '';
-  const status = useVerifyEmailStore((s) => s.status);
-  const stateToken = useVerifyEmailStore((s) => s.token);
-  const message = useVerifyEmailStore((s) => s.message);
-  const error = useVerifyEmailStore((s) => s.error);
-  const verify = useVerifyEmailStore((s) => s.verify);
-  const missingToken = useVerifyEmailStore((s) => s.missingToken);
-
+  const verification = useMutation(verifyEmailMutation);
+  const { mutate } = verification;
+  const [firstTime] = useState(() => onceFor<string>());
   useEffect(() => {
-    if (token) void verify(token);
-    else missingToken();
-  }, [token, verify, missingToken]);
-
-  // Until the effect above has run, the store may still describe another link.
-  const current =
-    stateToken === (token || null) && status !== 'idle' ? status : token ? 'verifying' : ('error' as const);
+    if (token && firstTime(token)) mutate(token);
+  }, [token, firstTime, mutate]);
+  const message = verification.data?.message;
+  const error = verification.isError ? verificationError(verification.error) : null;
+  const current = !token || verification.isError ? 'error' : verification.isSuccess ? 'success' : 'verifying';
 
   useRedirectWhen(current === 'success', '/login', VERIFICATION_REDIRECT_MS);
 

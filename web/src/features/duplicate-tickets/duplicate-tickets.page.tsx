@@ -1,4 +1,4 @@
-import { useCallback, useEffect, useMemo } from 'react';
+import { useMemo } from 'react';
 import type { DuplicateGroup, DuplicateTicketView } from '@seatlink/contracts';
 import { LoadFailed, LoadingStatus } from '../../components/ui/load-states';
 import { Badge } from '../../components/ui/badge';
@@ -7,11 +7,8 @@ import { CopyIcon, TicketIcon } from '../../components/ui/icons';
 import { PageHeader } from '../../components/ui/page-header';
 import { StatCard } from '../../components/ui/stat-card';
 import { formatDateTime } from '../../lib/format';
-import { useServerEvent } from '../../lib/realtime';
-import { useDebouncedCallback } from '../../lib/use-debounced-callback';
-import { useDuplicateTicketsStore } from './duplicate-tickets.store';
+import { useDuplicateTickets } from './duplicate-tickets.queries';
 
-const LIVE_REFRESH_MS = 500;
 function Field({ label, value, testId }: { label: string; value: string; testId?: string }) {
   return (
     <div className="min-w-0">
@@ -77,29 +74,19 @@ function GroupCard({ group, index }: { group: DuplicateGroup; index: number }) {
 }
 
 /**
- * /admin/duplicate-tickets: passes held by more than one ticket (SPEC.md §2). The master is the ticket that claimed
+ * /admin/duplicate-tickets: passes held by more than one ticket (SPEC.md §2), read again when tickets change
+ * (app/realtime-bridge.tsx). The master is the ticket that claimed
  * the pass first; the duplicates cannot be distributed.
  */
 export function DuplicateTicketsPage() {
-  const { data, loading, error } = useDuplicateTicketsStore();
-  const fetchGroups = useDuplicateTicketsStore((s) => s.fetch);
-
-  useEffect(() => {
-    void fetchGroups();
-  }, [fetchGroups]);
-
-  const refresh = useDebouncedCallback(
-    useCallback(() => void fetchGroups(undefined, { silent: true }), [fetchGroups]),
-    LIVE_REFRESH_MS,
-  );
-  useServerEvent('tickets.updated', refresh);
+  const { data, loading, error, retry } = useDuplicateTickets();
 
   const groups = useMemo(() => data?.duplicate_groups ?? [], [data]);
   const duplicateCount = useMemo(() => groups.reduce((n, g) => n + g.duplicate_tickets.length, 0), [groups]);
 
   let content;
   if (error && !data) {
-    content = <LoadFailed message={error} onRetry={() => void fetchGroups()} testId="duplicates-error" />;
+    content = <LoadFailed message={error} onRetry={() => void retry()} testId="duplicates-error" />;
   } else if (!data) {
     content = <LoadingStatus busy={loading} />;
   } else if (groups.length === 0) {

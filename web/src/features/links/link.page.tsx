@@ -1,3 +1,4 @@
+import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useEffect, useState, type ReactNode } from 'react';
 import { useParams } from 'react-router-dom';
 import type { PublicLink } from '@seatlink/contracts';
@@ -10,7 +11,7 @@ import { AlertIcon, CalendarIcon, PinIcon, TicketIcon, WalletIcon } from '../../
 import { Logo } from '../../components/ui/logo';
 import { formatDateTime } from '../../lib/format';
 import { isSafeRedirect, stateCopy, type RecipientState } from './link-states';
-import { useLinkPageStore } from './link.store';
+import { claim, LINK_PAGE_MESSAGES, linkQuery } from './link.queries';
 
 function Detail({ icon, label, children }: { icon: ReactNode; label: string; children: ReactNode }) {
   return (
@@ -63,12 +64,17 @@ function StatePanel({ state, link }: { state: Exclude<RecipientState, 'active'>;
  */
 export function LinkPage() {
   const { code = '' } = useParams();
-  const { link, state, loading, error, claiming, claimError, load, claim } = useLinkPageStore();
+  const client = useQueryClient();
+  const query = useQuery(linkQuery(code));
+  const link = query.data?.link ?? null;
+  const state = query.data?.state ?? null;
+  const loading = query.isFetching && !query.data;
+  const error = !query.data && query.isError ? LINK_PAGE_MESSAGES.loadFailed : null;
+  const claiming = useMutation({ mutationFn: () => claim(client, code) });
+  /** The last claim's failure, for the link it was made on. */
+  const [failure, setFailure] = useState<{ code: string; message: string | null } | null>(null);
+  const claimError = failure?.code === code ? failure.message : null;
   const [leaving, setLeaving] = useState(false);
-
-  useEffect(() => {
-    void load(code);
-  }, [code, load]);
 
   useEffect(() => {
     const previous = document.title;
@@ -79,10 +85,13 @@ export function LinkPage() {
   }, [link, state]);
 
   const addToWallet = async () => {
-    const url = await claim();
-    if (url && isSafeRedirect(url)) {
+    if (claiming.isPending || state !== 'active') return;
+    setFailure(null);
+    const outcome = await claiming.mutateAsync();
+    if (outcome.walletUrl === null) setFailure({ code, message: outcome.claimError });
+    else if (isSafeRedirect(outcome.walletUrl)) {
       setLeaving(true);
-      window.location.assign(url);
+      window.location.assign(outcome.walletUrl);
     }
   };
 
@@ -100,7 +109,7 @@ export function LinkPage() {
         <Alert tone="error" data-testid="link-error">
           {error}
         </Alert>
-        <Button variant="secondary" className="w-full" onClick={() => void load(code)}>
+        <Button variant="secondary" className="w-full" onClick={() => void query.refetch()}>
           Try again
         </Button>
       </div>
@@ -165,12 +174,12 @@ export function LinkPage() {
               <Button
                 className="w-full py-3 text-base"
                 onClick={() => void addToWallet()}
-                disabled={claiming || leaving}
-                aria-busy={claiming || leaving}
+                disabled={claiming.isPending || leaving}
+                aria-busy={claiming.isPending || leaving}
                 data-testid="add-to-wallet"
               >
                 <WalletIcon className="h-5 w-5" />
-                {claiming || leaving ? 'Adding to wallet...' : 'Add to wallet'}
+                {claiming.isPending || leaving ? 'Adding to wallet...' : 'Add to wallet'}
               </Button>
               <p className="text-center text-xs text-slate-600">
                 {link?.expires_at ? `This link works until ${formatDateTime(link.expires_at)}. ` : null}

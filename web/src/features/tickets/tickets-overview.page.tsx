@@ -11,7 +11,6 @@ import { TicketsStatsRow } from './components/tickets-stats-row';
 import { TicketsView } from './components/tickets-view';
 import { ViewToggle } from './components/view-toggle';
 import { useFilteredTickets } from './hooks/use-filtered-tickets';
-import { useLiveTickets } from './hooks/use-live-tickets';
 import { computeTicketStats } from './ticket-stats';
 import { useTicketsStore } from './tickets.store';
 
@@ -20,15 +19,15 @@ const SMALL_SCREEN = '(max-width: 767px)';
 
 /**
  * /dashboard (index): the Tickets Overview (SPEC.md §2): stats, filters, the grid or list of tickets, selection and the
- * bottom bar that distributes the selected ones through the Distribution Settings modal; links, their clicks and
- * balance follow live pushes.
+ * bottom bar that distributes the selected ones through the Distribution Settings modal. The tickets come from the
+ * ticket list query, which live pushes keep current (app/realtime-bridge.tsx): a click changes its one card, a change
+ * of tickets or links reads only what changed.
  */
 export function TicketsOverviewPage({ topUp }: { topUp?: ReactNode } = {}) {
-  useLiveTickets();
   const balance = useCreditsStore((s) => s.balance);
   const view = useTicketsStore((s) => s.view);
   const { setFilters, setView } = useTicketsStore.getState();
-  const { tickets, filters, shown, events, accountChoices, filtered } = useFilteredTickets();
+  const { tickets, filters, shown, sort, events, accountChoices, filtered } = useFilteredTickets();
   const stats = useMemo(() => computeTicketStats(tickets), [tickets]);
   const smallScreen = useMediaQuery(SMALL_SCREEN);
   // On a phone the filters are behind one control, so the first ticket shows on the first screen.
@@ -57,7 +56,7 @@ export function TicketsOverviewPage({ topUp }: { topUp?: ReactNode } = {}) {
       {smallScreen ? filtersPanel : null}
 
       <TicketProblems />
-      <TicketsView shown={shown} view={smallScreen ? 'grid' : view} filtered={filtered} />
+      <TicketsView shown={shown} view={smallScreen ? 'grid' : view} sort={sort} filtered={filtered} />
 
       {/* In the flow after the tickets (sticky at the bottom): it never covers the last of them. */}
       <BulkDistribution />

@@ -1,6 +1,9 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
+import { createQueryClient } from '../../lib/query-client';
+import { ticketListQuery, type TicketList } from '../../lib/ticket-list';
 import { stubFetch } from '../../testing/fetch-stub';
-import { anAccount, aTicket } from '../../testing/tickets';
+import { aTicket } from '../../testing/tickets';
+import { ticketsSlice } from './hooks/use-tickets';
 import { EMPTY_FILTERS } from './ticket-filters';
 import { createTicketsStore } from './tickets.store';
 
@@ -8,32 +11,33 @@ afterEach(() => {
   vi.unstubAllGlobals();
 });
 
-describe('tickets store', () => {
-  it('loads GET /v1/tickets, and the accounts for the account filter', async () => {
-    const tickets = [aTicket({ id: 't1' })];
-    const calls = stubFetch(
-      { status: 200, body: { tickets } },
-      { status: 200, body: { accounts: [anAccount({ id: 'a1', name: 'Alex Carter', email: 'alex@wallet.test' })] } },
-    );
-    const store = createTicketsStore();
-    await store.getState().fetchTickets();
-    await store.getState().fetchAccounts();
-    expect(calls.map((c) => `${c.method} ${c.url}`)).toEqual(['GET /v1/tickets', 'GET /v1/accounts']);
-    expect(store.getState()).toMatchObject({ tickets, loaded: true, loading: false, error: null });
-    expect(store.getState().accounts).toEqual([{ id: 'a1', name: 'Alex Carter', email: 'alex@wallet.test' }]);
+/** The tickets slice as the overview reads it from the query's state now. */
+function slice(client: ReturnType<typeof createQueryClient>) {
+  const state = client.getQueryCache().find<TicketList>({ queryKey: ticketListQuery.queryKey })!.state;
+  return ticketsSlice(state);
+}
+
+describe('tickets slice', () => {
+  it("says 'Failed to fetch tickets' (or the server's message) while there is no list", async () => {
+    stubFetch({ status: 500 }, { status: 503, body: { message: 'Down for maintenance' } });
+    const client = createQueryClient();
+    await expect(client.fetchQuery(ticketListQuery)).rejects.toThrow();
+    expect(slice(client)).toMatchObject({ error: 'Failed to fetch tickets', loaded: false, loading: false });
+    await expect(client.fetchQuery(ticketListQuery)).rejects.toThrow();
+    expect(slice(client).error).toBe('Down for maintenance');
   });
 
-  it("falls back to 'Failed to fetch tickets'; a failed live refresh keeps the list", async () => {
-    stubFetch({ status: 500 }, { status: 200, body: { tickets: [aTicket()] } }, { status: 502 });
-    const store = createTicketsStore();
-    await store.getState().fetchTickets();
-    expect(store.getState()).toMatchObject({ error: 'Failed to fetch tickets', loaded: false });
-    await store.getState().fetchTickets();
-    await store.getState().fetchTickets({ silent: true });
-    expect(store.getState()).toMatchObject({ error: null, loaded: true });
-    expect(store.getState().tickets).toHaveLength(1);
+  it('keeps the list through a failed refresh (it is only out of date)', async () => {
+    stubFetch({ status: 200, body: { tickets: [aTicket({ id: 't1' })] } }, { status: 502 });
+    const client = createQueryClient();
+    await client.fetchQuery(ticketListQuery);
+    await expect(client.fetchQuery(ticketListQuery)).rejects.toThrow();
+    expect(slice(client)).toMatchObject({ error: null, loaded: true, complete: true });
+    expect(slice(client).tickets.map((t) => t.id)).toEqual(['t1']);
   });
+});
 
+describe('tickets UI store', () => {
   it('keeps filters, view and sort, and clears the filters', () => {
     const store = createTicketsStore();
     store.getState().setFilters({ search: 'comets', selectedAccount: 'a1' });
@@ -48,5 +52,20 @@ describe('tickets store', () => {
     });
     store.getState().clearFilters();
     expect(store.getState().filters).toEqual(EMPTY_FILTERS);
+  });
+
+  it('ticks and unticks, and unticks tickets that are gone', () => {
+    const store = createTicketsStore();
+    store.getState().toggleSelected('a');
+    store.getState().setSelected(['b', 'c'], true);
+    store.getState().toggleSelected('a');
+    expect([...store.getState().selectedIds]).toEqual(['b', 'c']);
+    const before = store.getState().selectedIds;
+    store.getState().keepSelected(() => true);
+    expect(store.getState().selectedIds).toBe(before);
+    store.getState().keepSelected((id) => id !== 'c');
+    expect([...store.getState().selectedIds]).toEqual(['b']);
+    store.getState().clearSelection();
+    expect(store.getState().selectedIds.size).toBe(0);
   });
 });

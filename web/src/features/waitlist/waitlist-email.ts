@@ -6,3 +6,6 @@ export const INVALID_EMAIL_MESSAGE = 'Please enter a valid email address';
 export function isValidWaitlistEmail(email: string): boolean {
   return WAITLIST_EMAIL_PATTERN.test(email.trim());
 }
+
+/** The waitlist call's fallback failure text (SPEC.md §8). */
+export const WAITLIST_FAILED = 'Something went wrong';

@@ -5,9 +5,10 @@ import { AuthShell } from '../../components/ui/auth-shell';
 import { Button } from '../../components/ui/button';
 import { FormField } from '../../components/ui/form-field';
 import { getCaptchaToken } from '../../lib/captcha';
-import { useRequestForm } from '../../lib/request-store';
+import { useRequestForm } from '../../lib/request-form';
 import { INVALID_EMAIL_MESSAGE, isValidWaitlistEmail } from './waitlist-email';
-import { useWaitlistStore } from './waitlist.store';
+import { joinWaitlist } from './api/join-waitlist';
+import { WAITLIST_FAILED } from './waitlist-email';
 
 /**
  * /waitlist, 'Register Interest' (SPEC.md §2 "Waitlist screen"): first name, last name and email address; an address
@@ -16,7 +17,7 @@ import { useWaitlistStore } from './waitlist.store';
  */
 export function WaitlistPage() {
   const navigate = useNavigate();
-  const { loading, error, success, submit: join, clearError } = useRequestForm(useWaitlistStore);
+  const { loading, error, success, submit: join, clearError } = useRequestForm(joinWaitlist, WAITLIST_FAILED);
 
   const [firstName, setFirstName] = useState('');
   const [lastName, setLastName] = useState('');

@@ -1,8 +1,9 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { stubFetch } from '../../testing/fetch-stub';
-import { INVALID_EMAIL_MESSAGE, isValidWaitlistEmail } from './waitlist-email';
-import { initialRequestState } from '../../lib/request-store';
-import { createWaitlistStore } from './waitlist.store';
+import { INVALID_EMAIL_MESSAGE, isValidWaitlistEmail, WAITLIST_FAILED } from './waitlist-email';
+import { IDLE_REQUEST } from '../../lib/request-form';
+import { requestForm } from '../../testing/mutation';
+import { joinWaitlist } from './api/join-waitlist';
 
 afterEach(() => {
   vi.unstubAllGlobals();
@@ -34,17 +35,17 @@ describe('waitlist e-mail pattern (SPEC §5)', () => {
   });
 });
 
-describe('waitlist slice', () => {
+describe('waitlist form', () => {
   it('goes loading, then success with the server message', async () => {
     const calls = stubFetch({ status: 200, body: { message: "You're on the list!" } });
-    const store = createWaitlistStore();
+    const form = requestForm(joinWaitlist, WAITLIST_FAILED);
 
-    const pending = store.getState().submit(entry);
-    expect(store.getState()).toMatchObject({ loading: true, error: null, success: false });
+    const pending = form.submit(entry);
+    expect(form.state()).toMatchObject({ loading: true, error: null, success: false });
     await expect(pending).resolves.toBe(true);
 
     expect(calls).toEqual([{ url: '/v1/waitlist', method: 'POST', body: entry, credentials: 'include' }]);
-    expect(store.getState()).toMatchObject({ loading: false, success: true, message: "You're on the list!" });
+    expect(form.state()).toMatchObject({ loading: false, success: true, message: "You're on the list!" });
   });
 
   it('clears the previous error at each new submit', async () => {
@@ -52,17 +53,17 @@ describe('waitlist slice', () => {
       { status: 403, body: { message: 'Human verification failed. Please try again.' } },
       { status: 200, body: { message: 'ok' } },
     );
-    const store = createWaitlistStore();
+    const form = requestForm(joinWaitlist, WAITLIST_FAILED);
 
-    await expect(store.getState().submit(entry)).resolves.toBe(false);
-    expect(store.getState().error).toBe('Human verification failed. Please try again.');
+    await expect(form.submit(entry)).resolves.toBe(false);
+    expect(form.state().error).toBe('Human verification failed. Please try again.');
 
-    const pending = store.getState().submit(entry);
-    expect(store.getState().error).toBeNull();
+    const pending = form.submit(entry);
+    expect(form.state().error).toBeNull();
     await pending;
-    expect(store.getState()).toMatchObject({ success: true, error: null });
+    expect(form.state()).toMatchObject({ success: true, error: null });
 
-    store.getState().clear();
-    expect(store.getState()).toMatchObject(initialRequestState);
+    form.reset();
+    expect(form.state()).toEqual(IDLE_REQUEST);
   });
 });

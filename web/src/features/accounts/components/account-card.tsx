@@ -10,7 +10,8 @@ import { AlertIcon, RefreshIcon, TrashIcon } from '../../../components/ui/icons'
 import { ProgressBar } from '../../../components/ui/progress-bar';
 import { formatDateTime } from '../../../lib/format';
 import { syncProgressBar, syncStatus, type SyncProgress } from '../account-rules';
-import { ACCOUNT_MESSAGES, useAccountsStore } from '../accounts.store';
+import { ACCOUNT_MESSAGES } from '../accounts.queries';
+import { useRemoveAccount } from '../use-accounts';
 import { DistributionBar } from './distribution-bar';
 
 export interface AccountCardProps {
@@ -49,7 +50,7 @@ function SyncBadge({ account, syncing, now }: { account: Account; syncing: boole
  * passes the wallet sent that could not be read are counted under its figures.
  */
 export function AccountCard({ account, sync, now, onReauthenticate }: AccountCardProps) {
-  const remove = useAccountsStore((s) => s.remove);
+  const remove = useRemoveAccount();
   const [confirming, setConfirming] = useState(false);
   const [deleting, setDeleting] = useState(false);
   const syncing = sync !== undefined || account.syncing;

@@ -6,7 +6,7 @@ import { Badge } from '../../../components/ui/badge';
 import { Button } from '../../../components/ui/button';
 import { cx } from '../../../components/ui/cx';
 import { DISTRIBUTION_TEXTS, needCreditsText } from '../../../lib/distribution';
-import type { TicketLinkInfo } from '../account-links.store';
+import type { TicketLinkInfo } from '../accounts.queries';
 
 /** Every card has this height, so the grid can be windowed (an account may hold thousands of passes). */
 export const ACCOUNT_TICKET_CARD_HEIGHT = 288;

@@ -5,10 +5,11 @@ import { Button } from '../../../components/ui/button';
 import { PlusIcon, TrashIcon } from '../../../components/ui/icons';
 import { Modal } from '../../../components/ui/modal';
 import { MAX_ACCOUNT_ROWS, validateAccountEntries, type AccountEntry, type AccountEntryErrors } from '../account-rules';
-import { ACCOUNT_MESSAGES, useAccountsStore } from '../accounts.store';
+import { ACCOUNT_MESSAGES } from '../accounts.queries';
 import { batchOutcome, type BatchOutcome } from '../batch-outcome';
 import { AccountFields } from './account-form-fields';
 import { BatchAddResult } from './batch-add-result';
+import { useLinkAccounts } from '../use-accounts';
 
 interface Row extends AccountEntry {
   key: number;
@@ -24,7 +25,7 @@ const emptyRow = (): Row => ({ key: nextKey++, email: '', password: '' });
  * A batch with some added says how many and which were not (BatchAddResult); only one with none added is a failure.
  */
 export function AddAccountsDialog({ onClose }: { onClose: () => void }) {
-  const link = useAccountsStore((s) => s.link);
+  const link = useLinkAccounts();
   const [rows, setRows] = useState<Row[]>(() => [emptyRow()]);
   const [errors, setErrors] = useState<AccountEntryErrors[]>([]);
   const [failure, setFailure] = useState<string | null>(null);

@@ -5,7 +5,8 @@ import { Alert } from '../../../components/ui/alert';
 import { Button } from '../../../components/ui/button';
 import { Modal } from '../../../components/ui/modal';
 import { validateAccountEntries, type AccountEntry, type AccountEntryErrors } from '../account-rules';
-import { ACCOUNT_MESSAGES, useAccountsStore } from '../accounts.store';
+import { ACCOUNT_MESSAGES } from '../accounts.queries';
+import { useReauthenticate } from '../use-accounts';
 import { AccountFields } from './account-form-fields';
 
 /**
@@ -13,7 +14,7 @@ import { AccountFields } from './account-form-fields';
  * wallet service no longer accepts (in error) or to sync it now. POST /v1/accounts/{id}/reauth.
  */
 export function ReauthDialog({ account, onClose }: { account: Account; onClose: () => void }) {
-  const reauthenticate = useAccountsStore((s) => s.reauthenticate);
+  const reauthenticate = useReauthenticate();
   const [entry, setEntry] = useState<AccountEntry>({ email: account.email, password: '' });
   const [errors, setErrors] = useState<AccountEntryErrors | undefined>(undefined);
   const [failure, setFailure] = useState<string | null>(null);
@@ -31,7 +32,7 @@ export function ReauthDialog({ account, onClose }: { account: Account; onClose: 
     setErrors(undefined);
     setFailure(null);
     setBusy(true);
-    const result = await reauthenticate(account.id, checked.accounts[0]!);
+    const result = await reauthenticate({ id: account.id, body: checked.accounts[0]! });
     setBusy(false);
     if (result.ok) {
       toast.success(ACCOUNT_MESSAGES.reauthenticated);

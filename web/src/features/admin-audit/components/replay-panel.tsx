@@ -1,3 +1,4 @@
+import { useQuery } from '@tanstack/react-query';
 import { useCallback, useId, useState, type FormEvent } from 'react';
 import type { CalendarDateTime } from '@internationalized/date';
 import type { CreditChange, UserStateAt } from '@seatlink/contracts';
@@ -11,9 +12,10 @@ import { HistoryIcon } from '../../../components/ui/icons';
 import { linkPreview } from '../../../lib/distribution';
 import { formatCredits, formatDateTime } from '../../../lib/format';
 import { instantOf, localDateTimeOf } from '../../../lib/local-date-time';
+import { querySlice } from '../../../lib/query-slice';
 import { useNow } from '../../../lib/use-now';
 import { creditChangeLabel, formatCreditChange } from '../credit-changes';
-import { historyKey, useUserHistoryStore } from '../user-history.store';
+import { HISTORY_FETCH_FAILED, userHistoryQuery } from '../admin-audit.queries';
 
 const momentDate = new Intl.DateTimeFormat('en-GB', { day: '2-digit', month: 'short', year: 'numeric' });
 const momentTime = new Intl.DateTimeFormat('en-GB', {
@@ -238,7 +240,11 @@ export function ReplayPanel({ userId }: { userId: string }) {
   const [partial, setPartial] = useState(false);
   const [fieldError, setFieldError] = useState<string | null>(null);
   const onPartialChange = useCallback((value: boolean) => setPartial(value), []);
-  const { data, param, loading, error, fetch } = useUserHistoryStore();
+  /** The moment asked about, for this user. */
+  const [asked, setAsked] = useState<{ userId: string; at: string } | null>(null);
+  const mine = asked?.userId === userId;
+  const query = useQuery({ ...userHistoryQuery(userId, mine ? asked.at : ''), enabled: mine });
+  const { data, loading, error } = querySlice(query, HISTORY_FETCH_FAILED);
   const headingId = useId();
   const now = useNow(60_000);
 
@@ -254,10 +260,9 @@ export function ReplayPanel({ userId }: { userId: string }) {
       return;
     }
     setFieldError(null);
-    void fetch(historyKey({ userId, at: at.toISOString() }));
+    setAsked({ userId, at: at.toISOString() });
   };
 
-  const mine = param !== null && param.startsWith(`${userId}@`);
   return (
     <section
       aria-labelledby={headingId}

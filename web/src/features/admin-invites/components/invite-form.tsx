@@ -6,7 +6,7 @@ import { Button } from '../../../components/ui/button';
 import { DatePicker } from '../../../components/ui/date-picker';
 import { FormField } from '../../../components/ui/form-field';
 import { parseCalendarDate } from '../../../lib/local-date-time';
-import { useAdminInvitesStore } from '../admin-invites.store';
+import { useGenerateInvite } from '../use-admin-invites';
 import { earliestInviteExpiry, INVITE_FORM_MESSAGES, validateInviteForm, type InviteFormErrors } from '../invite-codes';
 
 /** A calendar date as the field shows it: '27/11/2026'. */
@@ -21,7 +21,7 @@ const enGbDate = (date: CalendarDate) =>
  * mm/dd/yyyy in an en-US browser): typed or picked from its calendar, which offers nothing before the earliest day.
  */
 export function InviteForm() {
-  const generate = useAdminInvitesStore((s) => s.generate);
+  const generate = useGenerateInvite();
   const [maxUses, setMaxUses] = useState(String(INVITE_MAX_USES.default));
   const [expiresAt, setExpiresAt] = useState<CalendarDate | null>(null);
   const [partial, setPartial] = useState(false);

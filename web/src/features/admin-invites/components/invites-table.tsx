@@ -7,7 +7,7 @@ import { Button } from '../../../components/ui/button';
 import { ConfirmDialog } from '../../../components/ui/confirm-dialog';
 import { copyWithToast } from '../../../lib/clipboard';
 import { formatDate, formatDateTime } from '../../../lib/format';
-import { useAdminInvitesStore } from '../admin-invites.store';
+import { useDisableInvite, useRemoveInvite } from '../use-admin-invites';
 import { inviteLastDay, inviteStatus, type InviteStatus } from '../invite-codes';
 import { UsageBar } from './usage-bar';
 
@@ -23,8 +23,8 @@ function copyCode(code: string): Promise<void> {
 }
 
 function InviteRow({ invite }: { invite: InviteCode }) {
-  const disable = useAdminInvitesStore((s) => s.disable);
-  const remove = useAdminInvitesStore((s) => s.remove);
+  const disable = useDisableInvite();
+  const remove = useRemoveInvite();
   const [busy, setBusy] = useState<'disable' | 'delete' | null>(null);
   const [confirming, setConfirming] = useState<'disable' | 'delete' | null>(null);
   const status = inviteStatus(invite);

@@ -4,7 +4,7 @@ import type { User } from '@seatlink/contracts';
 import { Button } from '../../../components/ui/button';
 import { FormField } from '../../../components/ui/form-field';
 import { useSessionStore } from '../../../lib/session.store';
-import { useAdminUsersStore } from '../admin-users.store';
+import { useSetCredits } from '../use-admin-users';
 import { CREDITS_INVALID_MESSAGE, parseCredits } from '../credits';
 
 /**
@@ -13,7 +13,7 @@ import { CREDITS_INVALID_MESSAGE, parseCredits } from '../credits';
  * named under the field and nothing is sent. A refusal of the server is named under the field too, beside the toast. Lives inside a clickable row, so it stops clicks.
  */
 export function SetCreditsForm({ user }: { user: User }) {
-  const setCredits = useAdminUsersStore((s) => s.setCredits);
+  const setCredits = useSetCredits();
   // What the admin typed; null while untouched, so the field shows the balance as it is now.
   const [draft, setDraft] = useState<string | null>(null);
   const [error, setError] = useState<string | null>(null);
@@ -30,7 +30,7 @@ export function SetCreditsForm({ user }: { user: User }) {
     }
     setError(null);
     setBusy(true);
-    const result = await setCredits(user.id, credits);
+    const result = await setCredits({ userId: user.id, credits });
     setBusy(false);
     if (result.ok) {
       // The signed-in admin's own balance follows at once (the socket push confirms it).

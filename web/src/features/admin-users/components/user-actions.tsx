@@ -4,7 +4,7 @@ import type { User } from '@seatlink/contracts';
 import { Button } from '../../../components/ui/button';
 import { ConfirmDialog } from '../../../components/ui/confirm-dialog';
 import { useSessionStore } from '../../../lib/session.store';
-import { useAdminUsersStore } from '../admin-users.store';
+import { useResetPassword, useToggleBan } from '../use-admin-users';
 
 /**
  * Per-user actions of the admin users page (SPEC.md §2): reset password by e-mail, and ban or unban. A ban is asked
@@ -12,8 +12,8 @@ import { useAdminUsersStore } from '../admin-users.store';
  * clicks. An admin cannot ban their own account from here.
  */
 export function UserActions({ user }: { user: User }) {
-  const resetPassword = useAdminUsersStore((s) => s.resetPassword);
-  const toggleBan = useAdminUsersStore((s) => s.toggleBan);
+  const resetPassword = useResetPassword();
+  const toggleBan = useToggleBan();
   const isSelf = useSessionStore((s) => s.user?.id === user.id);
   const [busy, setBusy] = useState<'reset' | 'ban' | null>(null);
   const [confirmingBan, setConfirmingBan] = useState(false);

@@ -3,19 +3,26 @@ import { Alert } from '../../../components/ui/alert';
 import { Button } from '../../../components/ui/button';
 import { FormField } from '../../../components/ui/form-field';
 import { Modal } from '../../../components/ui/modal';
-import { useRequestForm } from '../../../lib/request-store';
-import { useForgotPasswordStore } from '../forgot-password.store';
+import { useRequestForm } from '../../../lib/request-form';
+import { forgotPassword } from '../api/forgot-password';
+import { FORGOT_PASSWORD_FAILED } from '../auth.constants';
 
 export const FORGOT_PASSWORD_SUCCESS = 'Password reset instructions have been sent to your email.';
 
 /**
- * 'Reset Password' modal (SPEC.md §2), backed by the forgot-password slice. Focus starts in the email field and stays
- * in the modal; closing it (Cancel, Escape, the backdrop) clears the slice and returns focus to its opener.
+ * 'Reset Password' modal (SPEC.md §2), backed by the forgot-password slice (a mutation that lives with the modal).
+ * Focus starts in the email field and stays in the modal; closing it (Cancel, Escape, the backdrop) drops the slice and
+ * returns focus to its opener.
  * Deliberate difference from the spec: Cancel is a plain button that closes the modal (the spec's Cancel is a submit
  * button that does not).
  */
 export function ForgotPasswordModal({ onClose }: { onClose: () => void }) {
-  const { loading, error, success, submit: sendResetInstructions } = useRequestForm(useForgotPasswordStore);
+  const {
+    loading,
+    error,
+    success,
+    submit: sendResetInstructions,
+  } = useRequestForm(forgotPassword, FORGOT_PASSWORD_FAILED);
   const [email, setEmail] = useState('');
   const emailRef = useRef<HTMLInputElement>(null);
 

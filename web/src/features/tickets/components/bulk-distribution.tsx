@@ -10,6 +10,8 @@ import {
   type DistributionSettings,
 } from '../../../lib/distribution';
 import { useSessionStore } from '../../../lib/session.store';
+import { useDistributeTickets } from '../hooks/use-ticket-actions';
+import { useTickets } from '../hooks/use-tickets';
 import { useTicketsStore } from '../tickets.store';
 import { DistributeBar } from './distribute-bar';
 
@@ -19,14 +21,18 @@ import { DistributeBar } from './distribute-bar';
  */
 export function BulkDistribution() {
   const balance = useCreditsStore((s) => s.balance);
-  const tickets = useTicketsStore((s) => s.tickets);
+  const { tickets } = useTickets();
   const selectedIds = useTicketsStore((s) => s.selectedIds);
-  const { distribute, clearSelection } = useTicketsStore.getState();
+  const { clearSelection } = useTicketsStore.getState();
+  const distribute = useDistributeTickets();
   const costPerTicket = useSessionStore((s) => distributionCostOf(s.user));
   /** The tickets the open Distribution Settings modal is for (those eligible when it opened). */
   const [settingsFor, setSettingsFor] = useState<string[] | null>(null);
 
-  const selectedTickets = useMemo(() => tickets.filter((t) => selectedIds.has(t.id)), [tickets, selectedIds]);
+  const selectedTickets = useMemo(
+    () => (selectedIds.size === 0 ? [] : tickets.filter((t) => selectedIds.has(t.id))),
+    [tickets, selectedIds],
+  );
   const button = distributeButtonState(selectedTickets, balance, costPerTicket);
 
   const openSettings = () => {
@@ -42,7 +48,7 @@ export function BulkDistribution() {
     const stillEligible = new Set(button.eligibleIds);
     const ids = (settingsFor ?? []).filter((id) => stillEligible.has(id));
     setSettingsFor(null);
-    const outcome = await distribute(ids, settings);
+    const outcome = await distribute({ ticketIds: ids, settings });
     if (outcome.ok) toast.success(distributionStartedText(outcome.count));
     else toast.error(DISTRIBUTION_TEXTS.distributeFailedToast);
   };

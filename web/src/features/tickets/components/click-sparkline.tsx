@@ -1,7 +1,6 @@
-import { useEffect } from 'react';
 import { Sparkline } from '../../../components/ui/sparkline';
 import { formatDateTime } from '../../../lib/format';
-import { useClickTimelinesStore } from '../click-timelines.store';
+import { useClickTimeline } from '../hooks/use-click-timeline';
 
 /**
  * A link's click timeline (beyond the spec): its running click total over time, from GET /v1/distributions/{id}/clicks,
@@ -16,11 +15,7 @@ export function ClickSparkline({
   clicks: number;
   now: number;
 }) {
-  const timeline = useClickTimelinesStore((s) => s.timelines[distributionId]);
-  const want = useClickTimelinesStore((s) => s.want);
-  useEffect(() => {
-    want(distributionId, clicks);
-  }, [want, distributionId, clicks]);
+  const timeline = useClickTimeline(distributionId, clicks);
 
   const minutes = timeline?.minutes ?? [];
   const last = minutes.length > 0 ? minutes[minutes.length - 1]!.minute : null;

@@ -9,8 +9,18 @@ import { TicketLinkArea } from './ticket-link-area';
 import { TicketLogo } from './ticket-logo';
 import { TicketStatusBadge } from './ticket-status-badge';
 
-/** Every card has this height, so the grid can be windowed (lib/windowing.ts); its content is cut to fit. */
-export const TICKET_CARD_HEIGHT = 384;
+/**
+ * The height a ticket's card takes, px, as its data says (the grid's estimate before it measures the row): the
+ * parts every card has, plus a duplicate's banner, a next game (two lines) and a link (its line, facts and buttons).
+ */
+export function ticketCardHeight(ticket: Ticket): number {
+  const { next_game: nextGame, next_game_date: nextGameDate } = ticket.metadata ?? {};
+  let height = 252;
+  if (ticket.is_duplicate) height += 28;
+  if (nextGame || nextGameDate) height += 40;
+  if (ticket.distribution?.link && !ticket.is_duplicate) height += 58;
+  return height;
+}
 
 export interface TicketCardProps {
   ticket: Ticket;
@@ -110,7 +120,7 @@ export const TicketCard = memo(function TicketCard({
           <TicketStatusBadge status={status} />
         </div>
 
-        <dl className="min-h-0 flex-1 space-y-1 text-sm">
+        <dl className="space-y-1 text-sm">
           <Detail icon={<PinIcon className="h-4 w-4" />} label="Venue">
             <span className="block truncate" title={ticket.venue_name ?? undefined}>
               {ticket.venue_name || 'N/A'}
@@ -140,7 +150,9 @@ export const TicketCard = memo(function TicketCard({
           </Detail>
         </dl>
 
-        <TicketLinkArea ticket={ticket} distributing={distributing} now={now} />
+        <div className="mt-auto">
+          <TicketLinkArea ticket={ticket} distributing={distributing} now={now} />
+        </div>
       </div>
     </article>
   );

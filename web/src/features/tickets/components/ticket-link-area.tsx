@@ -14,7 +14,7 @@ import { ConfirmDialog } from '../../../components/ui/confirm-dialog';
 import { cx } from '../../../components/ui/cx';
 import { QrIcon, UndoIcon } from '../../../components/ui/icons';
 import { DISTRIBUTION_TEXTS } from '../../../lib/distribution';
-import { useTicketsStore } from '../tickets.store';
+import { useRecallTicket } from '../hooks/use-ticket-actions';
 import { ClickSparkline } from './click-sparkline';
 import { QrDialog } from './qr-dialog';
 
@@ -46,13 +46,12 @@ function LinkButtons({ ticket, link, children }: { ticket: Ticket; link: string;
  * and pulsing while the recall runs (SPEC.md §2). Toasts 'Ticket recalled' or 'Failed to recall'.
  */
 function RecallButton({ ticket, compact }: { ticket: Ticket; compact: boolean }) {
-  const recall = useTicketsStore((s) => s.recall);
-  const recalling = useTicketsStore((s) => s.recallingIds.has(ticket.id));
+  const { recall, recalling } = useRecallTicket(ticket.id);
   const [confirming, setConfirming] = useState(false);
 
   const onConfirm = async () => {
     setConfirming(false);
-    const outcome = await recall(ticket.id);
+    const outcome = await recall();
     if (outcome.ok) toast.success(DISTRIBUTION_TEXTS.recalled);
     else toast.error(DISTRIBUTION_TEXTS.recallFailedToast);
   };

@@ -1,6 +1,7 @@
 import { useMemo, type ReactNode } from 'react';
 import { Alert } from '../../../components/ui/alert';
 import { CloseIcon } from '../../../components/ui/icons';
+import { useTickets } from '../hooks/use-tickets';
 import { useTicketsStore, type DistributionProblem } from '../tickets.store';
 
 /** A dismissible red box above the tickets: a distribution or a recall that failed, and why. */
@@ -55,33 +56,25 @@ function DistributionProblemText({
   );
 }
 
-/**
- * What went wrong, above the tickets: a reload that failed while the last list stays on screen, and the last
- * distribution's or recall's failure until it is dismissed.
- */
+/** The last distribution's or recall's failure above the tickets, until it is dismissed. */
 export function TicketProblems() {
-  const tickets = useTicketsStore((s) => s.tickets);
-  const loaded = useTicketsStore((s) => s.loaded);
-  const error = useTicketsStore((s) => s.error);
+  const { tickets } = useTickets();
   const distributionProblem = useTicketsStore((s) => s.distributionProblem);
   const recallProblem = useTicketsStore((s) => s.recallProblem);
-  const { dismissDistributionProblem, dismissRecallProblem } = useTicketsStore.getState();
-  const titleOf = useMemo(() => new Map(tickets.map((t) => [t.id, t.title])), [tickets]);
+  const { setDistributionProblem, setRecallProblem } = useTicketsStore.getState();
+  const anyProblem = distributionProblem !== null || recallProblem !== null;
+  // Titles are looked up only while there is a problem to name tickets in.
+  const titleOf = useMemo(() => new Map(anyProblem ? tickets.map((t) => [t.id, t.title]) : []), [tickets, anyProblem]);
 
   return (
     <>
-      {error && loaded ? (
-        <Alert tone="error" className="mb-4" data-testid="tickets-error">
-          {error}
-        </Alert>
-      ) : null}
       {distributionProblem ? (
-        <ProblemAlert testId="distribution-error" onDismiss={dismissDistributionProblem}>
+        <ProblemAlert testId="distribution-error" onDismiss={() => setDistributionProblem(null)}>
           <DistributionProblemText problem={distributionProblem} titleOf={titleOf} />
         </ProblemAlert>
       ) : null}
       {recallProblem ? (
-        <ProblemAlert testId="recall-error" onDismiss={dismissRecallProblem}>
+        <ProblemAlert testId="recall-error" onDismiss={() => setRecallProblem(null)}>
           <p>
             {titleOf.has(recallProblem.ticketId) ? `${titleOf.get(recallProblem.ticketId)}: ` : null}
             {recallProblem.message}

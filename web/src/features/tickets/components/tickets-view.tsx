@@ -1,14 +1,17 @@
-import { useCallback } from 'react';
+import { memo, useCallback } from 'react';
 import { Link } from 'react-router-dom';
 import type { Ticket } from '@seatlink/contracts';
 import { Button } from '../../../components/ui/button';
+import { CardGrid } from '../../../components/ui/card-grid';
 import { EmptyState } from '../../../components/ui/empty-state';
 import { LoadFailed, LoadingStatus } from '../../../components/ui/load-states';
-import { VirtualGrid } from '../../../components/ui/virtual-grid';
 import { useNow } from '../../../lib/use-now';
+import { useDistributingIds } from '../hooks/use-ticket-actions';
+import { useTickets } from '../hooks/use-tickets';
+import type { TicketSort } from '../ticket-filters';
 import type { ViewMode } from '../tickets.store';
 import { useTicketsStore } from '../tickets.store';
-import { TICKET_CARD_HEIGHT, TicketCard } from './ticket-card';
+import { ticketCardHeight, TicketCard } from './ticket-card';
 import { TicketsList } from './tickets-list';
 
 /** Cards are at least this wide; the grid has 1 to 4 columns by the width it has (SPEC.md §2). */
@@ -17,26 +20,29 @@ const MAX_COLUMNS = 4;
 
 const ticketKey = (ticket: Ticket) => ticket.id;
 
+/** A row of cards is as tall as its tallest card (cards without a link need less). */
+const rowHeight = (row: readonly Ticket[]) => Math.max(...row.map(ticketCardHeight));
+
 export interface TicketsViewProps {
   /** The tickets the filters leave, in the order of the sort. */
   shown: readonly Ticket[];
   view: ViewMode;
+  /** The sort the list shows. */
+  sort: TicketSort | null;
   /** Some filter is set (an empty result then offers to clear them). */
   filtered: boolean;
 }
 
 /**
  * The tickets themselves: the grid of cards or the list, each windowed and selectable; or, in their place, the first
- * load, its failure, or why there is nothing to show.
+ * load, its failure, or why there is nothing to show. Memoised: a keystroke in the search re-renders the page, not
+ * this, until the filtered list it shows changes.
  */
-export function TicketsView({ shown, view, filtered }: TicketsViewProps) {
-  const total = useTicketsStore((s) => s.tickets.length);
-  const loaded = useTicketsStore((s) => s.loaded);
-  const error = useTicketsStore((s) => s.error);
-  const sort = useTicketsStore((s) => s.sort);
+export const TicketsView = memo(function TicketsView({ shown, view, sort, filtered }: TicketsViewProps) {
+  const { tickets, loaded, error, retry } = useTickets();
   const selectedIds = useTicketsStore((s) => s.selectedIds);
-  const distributingIds = useTicketsStore((s) => s.distributingIds);
-  const { fetchTickets, clearFilters, sortBy, toggleSelected, setSelected } = useTicketsStore.getState();
+  const distributingIds = useDistributingIds();
+  const { clearFilters, sortBy, toggleSelected, setSelected } = useTicketsStore.getState();
   const now = useNow(30_000);
 
   const renderCard = useCallback(
@@ -61,13 +67,13 @@ export function TicketsView({ shown, view, filtered }: TicketsViewProps) {
   );
 
   if (error && !loaded) {
-    return <LoadFailed message={error} onRetry={() => void fetchTickets()} testId="tickets-error" />;
+    return <LoadFailed message={error} onRetry={() => void retry()} testId="tickets-error" />;
   }
   if (!loaded) return <LoadingStatus />;
   if (shown.length === 0) {
     return (
       <EmptyState title="No Tickets Found" testId="tickets-empty">
-        {total > 0 || filtered ? (
+        {tickets.length > 0 || filtered ? (
           <>
             <p>No ticket matches these filters.</p>
             <Button variant="secondary" size="sm" className="mt-4" onClick={clearFilters}>
@@ -100,9 +106,9 @@ export function TicketsView({ shown, view, filtered }: TicketsViewProps) {
     );
   }
   return (
-    <VirtualGrid
+    <CardGrid
       items={shown}
-      cellHeight={TICKET_CARD_HEIGHT}
+      estimateRowHeight={rowHeight}
       minColumnWidth={MIN_CARD_WIDTH}
       maxColumns={MAX_COLUMNS}
       getKey={ticketKey}
@@ -111,4 +117,4 @@ export function TicketsView({ shown, view, filtered }: TicketsViewProps) {
       testId="tickets-grid"
     />
   );
-}
+});

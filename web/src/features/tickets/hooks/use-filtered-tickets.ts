@@ -1,22 +1,42 @@
-import { useDeferredValue, useMemo } from 'react';
-import { accountOptions, eventOptions, hasActiveFilters, visibleTickets } from '../ticket-filters';
+import { useDeferredValue, useEffect, useMemo } from 'react';
+import { accountOptions, eventOptions, hasActiveFilters, indexTickets, visibleOf } from '../ticket-filters';
 import { useTicketsStore } from '../tickets.store';
+import { useFilterAccounts, useTickets } from './use-tickets';
 
 /**
- * The overview's filters and sort, the choices its filters offer, and the tickets they leave shown, in order.
+ * The overview's tickets, filters and sort, the choices its filters offer, and the tickets they leave shown, in order.
+ * The list is indexed once per version of it (search texts, sort ranks); a keystroke, filter or sort reads the index.
  */
 export function useFilteredTickets() {
-  const tickets = useTicketsStore((s) => s.tickets);
-  const accounts = useTicketsStore((s) => s.accounts);
+  const { tickets, complete } = useTickets();
+  const accounts = useFilterAccounts();
   const filters = useTicketsStore((s) => s.filters);
   const sort = useTicketsStore((s) => s.sort);
 
   // Typing stays responsive: the list follows the filters at a lower priority than the input. Whether a filter is on
-  // is read from the same deferred filters, so the count ("Showing 5 of 28") always describes the list shown.
+  // is read from the same deferred filters, so the count ("Showing 5 of 28") always describes the list shown. A sort
+  // (a click, not a stream of keystrokes) applies at once: it compares the index's numbers.
   const deferredFilters = useDeferredValue(filters);
-  const shown = useMemo(() => visibleTickets(tickets, deferredFilters, sort), [tickets, deferredFilters, sort]);
+  const index = useMemo(() => indexTickets(tickets), [tickets]);
+  const shown = useMemo(() => visibleOf(index, deferredFilters, sort), [index, deferredFilters, sort]);
   const events = useMemo(() => eventOptions(tickets), [tickets]);
-  const accountChoices = useMemo(() => accountOptions(accounts, tickets), [accounts, tickets]);
+  const accountChoices = useMemo(() => accountOptions(accounts ?? [], tickets), [accounts, tickets]);
 
-  return { tickets, filters, shown, events, accountChoices, filtered: hasActiveFilters(deferredFilters) };
+  // A ticked ticket that is gone (its account deleted, its pass left the wallet) is unticked.
+  useEffect(() => {
+    const { selectedIds, keepSelected } = useTicketsStore.getState();
+    if (!complete || selectedIds.size === 0) return;
+    const present = new Set(tickets.map((t) => t.id));
+    keepSelected((id) => present.has(id));
+  }, [tickets, complete]);
+
+  return {
+    tickets,
+    filters,
+    shown,
+    sort,
+    events,
+    accountChoices,
+    filtered: hasActiveFilters(deferredFilters),
+  };
 }

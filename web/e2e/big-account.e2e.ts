@@ -1,0 +1,184 @@
+import { expect, request, test, type APIRequestContext, type Page } from '@playwright/test';
+import type { Ticket, TicketsResponse } from '@seatlink/contracts';
+import { passOf } from '../../bench/browser/passes';
+import { distributeByApi, setCredits } from './support/distribution';
+import { createVerifiedUser, signIn, type NewUser } from './support/session';
+import { apiSession, createWallet, linkWallet, simControlHeaders } from './support/wallet-sim';
+
+/**
+ * The Tickets Overview of a real big account: a user holding 10,000 tickets, made as the dashboard benchmark makes
+ * them (bench/browser/passes.ts: two wallets of 5,000 varied passes, 1 % of the second wallet's the same passes as
+ * the first's), linked and synced by the product. Only a window of the tickets is ever in the page; scrolling reaches
+ * the last; search and sort put the right tickets first; and a live push about one ticket (a link made elsewhere)
+ * changes that ticket on screen by a read of what changed (`since=`), never by reading the 10,000 again.
+ */
+
+test.describe.configure({ mode: 'serial', timeout: 180_000 });
+
+const WALLETS = 2;
+const PER_WALLET = 5_000;
+const TOTAL = WALLETS * PER_WALLET;
+/** Far below 10,000: the grid and the list render only what is near the viewport. */
+const WINDOW = 200;
+const SEARCH_PLACEHOLDER = 'Search title, subtitle, venue, seat, account...';
+
+let holder: NewUser & { id: string };
+/** The user's tickets as GET /v1/tickets lists them (the overview's unsorted order). */
+let listed: Ticket[];
+
+const cards = (page: Page) => page.getByTestId('ticket-card');
+const rows = (page: Page) => page.getByTestId('ticket-row');
+
+/** Runs `work` over `items` with at most `width` at a time. */
+async function pooled<T>(items: readonly T[], width: number, work: (item: T) => Promise<void>): Promise<void> {
+  let next = 0;
+  await Promise.all(
+    Array.from({ length: width }, async () => {
+      while (next < items.length) await work(items[next++]!);
+    }),
+  );
+}
+
+async function readTickets(api: APIRequestContext): Promise<Ticket[]> {
+  const res = await api.get('/v1/tickets');
+  expect(res.status()).toBe(200);
+  return ((await res.json()) as TicketsResponse).tickets;
+}
+
+test.beforeAll(async ({ browser }) => {
+  test.setTimeout(900_000);
+  const page = await browser.newPage();
+  const user = await createVerifiedUser(page, 'big-holder');
+  await page.close();
+  const api = await apiSession(user);
+  const control = await request.newContext({ baseURL: process.env.E2E_BASE_URL });
+  try {
+    const startOfDay = new Date().setUTCHours(0, 0, 0, 0);
+    for (let w = 0; w < WALLETS; w++) {
+      const wallet = await createWallet(`big${w + 1}`, 'Holder');
+      await pooled(
+        Array.from({ length: PER_WALLET }, (_, i) => i),
+        16,
+        async (i) => {
+          const res = await control.post(`/wallet-sim/control/wallets/${encodeURIComponent(wallet.email)}/passes`, {
+            headers: simControlHeaders(),
+            data: passOf(w, i, startOfDay),
+          });
+          expect(res.status(), await res.text()).toBe(201);
+        },
+      );
+      await linkWallet(api, wallet);
+    }
+    await expect
+      .poll(async () => (listed = await readTickets(api)).length, {
+        message: `${TOTAL} tickets synced`,
+        timeout: 600_000,
+        intervals: [3_000],
+      })
+      .toBe(TOTAL);
+    const me = (await (await api.get('/v1/me')).json()) as { id: string };
+    holder = { ...user, id: me.id };
+  } finally {
+    await control.dispose();
+    await api.dispose();
+  }
+});
+
+/** Opens the overview and waits until every ticket is in (the count line says so). */
+async function openOverview(page: Page) {
+  await signIn(page, holder);
+  await expect(page.getByTestId('tickets-count')).toHaveText('10,000 tickets', { timeout: 60_000 });
+}
+
+test('10,000 real tickets: a window of them in the page, the last one reached by scrolling', async ({ page }) => {
+  await openOverview(page);
+  await expect(cards(page).first()).toHaveAttribute('data-ticket-id', listed[0]!.id);
+  expect(await cards(page).count()).toBeLessThan(WINDOW);
+
+  await page.evaluate(() => window.scrollTo(0, document.body.scrollHeight));
+  await expect(page.locator(`[data-testid="ticket-card"][data-ticket-id="${listed.at(-1)!.id}"]`)).toBeInViewport();
+  expect(await cards(page).count()).toBeLessThan(WINDOW);
+  await expect(page.locator(`[data-testid="ticket-card"][data-ticket-id="${listed[0]!.id}"]`)).toHaveCount(0);
+});
+
+test('a link made elsewhere changes its one ticket on screen by a read of what changed', async ({ page }) => {
+  const ticket = listed.find((t) => !t.is_duplicate && !t.distribution)!;
+  await openOverview(page);
+  const card = page.locator(`[data-testid="ticket-card"][data-ticket-id="${ticket.id}"]`);
+  await expect(card).toHaveAttribute('data-status', '0');
+
+  // Every read of the ticket list from now on, with the number of tickets it answered.
+  const reads: Array<Promise<{ since: string | null; tickets: number }>> = [];
+  page.on('response', (response) => {
+    const url = new URL(response.url());
+    if (url.pathname !== '/v1/tickets' || response.request().method() !== 'GET') return;
+    reads.push(
+      response.json().then(
+        (body: TicketsResponse) => ({ since: url.searchParams.get('since'), tickets: body.tickets.length }),
+        // A read the page gave up on (a newer one replaced it) has no body to count.
+        () => ({ since: url.searchParams.get('since'), tickets: 0 }),
+      ),
+    );
+  });
+
+  await setCredits(holder.id, 5);
+  const api = await apiSession(holder);
+  try {
+    await distributeByApi(api, [ticket.id]);
+  } finally {
+    await api.dispose();
+  }
+  await expect(card).toHaveAttribute('data-status', '1');
+  await expect(card).not.toContainText('No distribution link generated');
+
+  const answered = await Promise.all(reads);
+  expect(answered.length).toBeGreaterThan(0);
+  for (const read of answered) {
+    expect(read.since, 'the list is read by changes, not whole').not.toBeNull();
+    expect(read.tickets).toBeLessThan(WINDOW);
+  }
+  await expect(page.getByTestId('tickets-count')).toHaveText('10,000 tickets');
+});
+
+test('search and sort put the right tickets first', async ({ page }) => {
+  await openOverview(page);
+  const search = page.getByPlaceholder(SEARCH_PLACEHOLDER);
+
+  // 'west stand': a section, so only some seats; the first of them in the list's order leads.
+  const matching = listed.filter((t) =>
+    [t.title, t.subtitle, t.venue_name, t.seat?.seat_info_combined, t.account_email]
+      .filter(Boolean)
+      .join('\n')
+      .toLowerCase()
+      .includes('west stand'),
+  );
+  expect(matching.length).toBeGreaterThan(0);
+  expect(matching.length).toBeLessThan(TOTAL);
+  await search.fill('west stand');
+  await expect(page.getByTestId('tickets-count')).toHaveText(
+    `Showing ${matching.length.toLocaleString('en-GB')} of 10,000 tickets`,
+  );
+  await expect(cards(page).first()).toHaveAttribute('data-ticket-id', matching[0]!.id);
+  expect(await cards(page).count()).toBeLessThan(WINDOW);
+  await search.fill('');
+  await expect(page.getByTestId('tickets-count')).toHaveText('10,000 tickets');
+
+  // By event (title, then subtitle), ties in the list's order; pressed again, the other way round.
+  const collator = new Intl.Collator('en-GB', { sensitivity: 'base', numeric: true });
+  const byEvent = (a: Ticket, b: Ticket) =>
+    collator.compare(a.title, b.title) || collator.compare(a.subtitle ?? '', b.subtitle ?? '');
+  const ascending = listed.slice().sort(byEvent);
+  const descending = listed.slice().sort((a, b) => byEvent(b, a));
+  await page.getByRole('button', { name: 'List view' }).click();
+  await expect(page.getByTestId('tickets-table')).toHaveAttribute('aria-rowcount', String(TOTAL + 1));
+  await page.getByTestId('sort-event').click();
+  await expect(rows(page).first()).toHaveAttribute('data-ticket-id', ascending[0]!.id);
+  await page.getByTestId('sort-event').click();
+  await expect(rows(page).first()).toHaveAttribute('data-ticket-id', descending[0]!.id);
+  expect(await rows(page).count()).toBeLessThan(WINDOW);
+
+  // The end of the sorted list is reached by scrolling too.
+  await page.evaluate(() => window.scrollTo(0, document.body.scrollHeight));
+  await expect(page.locator(`[data-testid="ticket-row"][data-ticket-id="${descending.at(-1)!.id}"]`)).toBeInViewport();
+  expect(await rows(page).count()).toBeLessThan(WINDOW);
+});

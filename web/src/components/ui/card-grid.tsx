@@ -1,0 +1,95 @@
+import { useCallback, useRef, type ReactNode } from 'react';
+import { useElementPlacement, usePageVirtualizer } from '../../lib/use-page-virtualizer';
+import { gridColumns } from './grid-columns';
+
+export interface CardGridProps<T> {
+  items: readonly T[];
+  /**
+   * The height a row of cards is expected to take, px, from the data (the rows are then measured as they render, so
+   * the estimate only needs to be close: a row is as tall as its tallest card).
+   */
+  estimateRowHeight: (rowItems: readonly T[]) => number;
+  gap?: number;
+  /** Columns: as many cards of at least this width as fit, up to `maxColumns`. */
+  minColumnWidth: number;
+  maxColumns: number;
+  getKey: (item: T) => string;
+  renderItem: (item: T, index: number) => ReactNode;
+  /** The list's accessible name. */
+  label: string;
+  testId?: string;
+}
+
+/**
+ * A grid of cards for lists of thousands, windowed with TanStack Virtual over the page's scroll: only the rows near
+ * the viewport are rendered, each row as tall as its tallest card (measured once as it renders, by a
+ * ResizeObserver). It is a list to assistive technology; each item says where it sits in the whole list
+ * (aria-setsize/posinset), rendered or not.
+ */
+export function CardGrid<T>({
+  items,
+  estimateRowHeight,
+  gap = 16,
+  minColumnWidth,
+  maxColumns,
+  getKey,
+  renderItem,
+  label,
+  testId,
+}: CardGridProps<T>) {
+  const ref = useRef<HTMLDivElement>(null);
+  const { top, width } = useElementPlacement(ref);
+  const columns = gridColumns(width, minColumnWidth, gap, maxColumns);
+  const rowItems = useCallback((row: number) => items.slice(row * columns, row * columns + columns), [items, columns]);
+  const virtualizer = usePageVirtualizer({
+    count: Math.ceil(items.length / columns),
+    sizeOf: useCallback((row: number) => estimateRowHeight(rowItems(row)), [estimateRowHeight, rowItems]),
+    // A row is known by its first card and the column count: a row that holds other cards is measured afresh.
+    keyOf: useCallback((row: number) => `${columns}:${getKey(items[row * columns]!)}`, [items, columns, getKey]),
+    gap,
+    overscan: 2,
+    top,
+  });
+
+  const template = `repeat(${columns}, minmax(0, 1fr))`;
+  return (
+    <div
+      ref={ref}
+      style={{ height: virtualizer.getTotalSize(), position: 'relative' }}
+      data-testid={testId}
+      data-columns={columns}
+    >
+      <div role="list" aria-label={label}>
+        {virtualizer.getVirtualItems().map((row) => {
+          const start = row.index * columns;
+          return (
+            <div
+              key={row.key}
+              role="none"
+              data-index={row.index}
+              ref={virtualizer.measureElement}
+              className="absolute inset-x-0 top-0 grid"
+              style={{
+                transform: `translateY(${row.start - virtualizer.options.scrollMargin}px)`,
+                gridTemplateColumns: template,
+                gap,
+              }}
+            >
+              {rowItems(row.index).map((item, i) => (
+                <div
+                  key={getKey(item)}
+                  role="listitem"
+                  aria-setsize={items.length}
+                  aria-posinset={start + i + 1}
+                  className="min-w-0"
+                >
+                  {renderItem(item, start + i)}
+                </div>
+              ))}
+            </div>
+          );
+        })}
+      </div>
+    </div>
+  );
+}

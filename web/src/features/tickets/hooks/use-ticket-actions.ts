@@ -1,0 +1,46 @@
+import { useIsMutating, useMutation, useMutationState, useQueryClient } from '@tanstack/react-query';
+import { useMemo } from 'react';
+import type { DistributionSettings } from '../../../lib/distribution';
+import { distribute, recall } from '../ticket-actions';
+import { useTicketsStore } from '../tickets.store';
+
+const DISTRIBUTE = ['tickets', 'distribute'] as const;
+const RECALL = ['tickets', 'recall'] as const;
+
+interface DistributeVariables {
+  ticketIds: readonly string[];
+  settings: DistributionSettings;
+}
+
+/** Distributes tickets (a mutation, so every card of a running distribution reads 'Distributing...'). */
+export function useDistributeTickets() {
+  const client = useQueryClient();
+  return useMutation({
+    mutationKey: DISTRIBUTE,
+    mutationFn: ({ ticketIds, settings }: DistributeVariables) =>
+      distribute(client, useTicketsStore.getState(), ticketIds, settings),
+  }).mutateAsync;
+}
+
+const NONE: ReadonlySet<string> = new Set();
+
+/** The tickets whose distribution runs now. */
+export function useDistributingIds(): ReadonlySet<string> {
+  const running = useMutationState({
+    filters: { mutationKey: DISTRIBUTE, status: 'pending' },
+    select: (mutation) => (mutation.state.variables as DistributeVariables | undefined)?.ticketIds ?? [],
+  });
+  return useMemo(() => (running.length === 0 ? NONE : new Set(running.flat())), [running]);
+}
+
+/** Recalls one ticket's link; `recalling` while it runs (the Recall button disabled and pulsing). */
+export function useRecallTicket(ticketId: string) {
+  const client = useQueryClient();
+  const mutationKey = [...RECALL, ticketId];
+  const { mutateAsync } = useMutation({
+    mutationKey,
+    mutationFn: () => recall(client, useTicketsStore.getState(), ticketId),
+  });
+  const recalling = useIsMutating({ mutationKey }) > 0;
+  return { recall: () => mutateAsync(), recalling };
+}

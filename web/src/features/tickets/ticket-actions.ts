@@ -1,0 +1,124 @@
+import type { QueryClient } from '@tanstack/react-query';
+import type { DistributionFailure, Ticket, TicketDistribution } from '@seatlink/contracts';
+import { ApiError, errorMessage, newIdempotencyKey, withRetries } from '../../lib/api-client';
+import { useCreditsStore } from '../../lib/credits.store';
+import { DISTRIBUTION_TEXTS, type DistributionSettings } from '../../lib/distribution';
+import { liveRefresh } from '../../lib/live-refresh';
+import { useSessionStore } from '../../lib/session.store';
+import { applyLinkRecalled, applyTicketLinks, TICKET_LIST_KEY, type TicketList } from '../../lib/ticket-list';
+import { distributeTickets } from './api/distribute-tickets';
+import { getMe } from './api/get-me';
+import { recallDistribution } from './api/recall-distribution';
+import type { TicketsUiStore } from './tickets.store';
+
+/**
+ * What the overview changes on the server (SPEC.md §4): distributing the selected tickets and recalling a link. Each
+ * shows its result at once in the ticket list, then has the list read again (by changes) and the user re-read
+ * (balance, distribution cost). Used as TanStack mutations (hooks/use-ticket-actions.ts).
+ */
+
+type UiStore = Pick<TicketsUiStore, 'setDistributionProblem' | 'setRecallProblem' | 'setSelected'>;
+
+export type DistributeOutcome =
+  | { ok: true; count: number; failed: DistributionFailure[] }
+  | { ok: false; message: string; failed: DistributionFailure[] };
+
+export type RecallOutcome = { ok: true } | { ok: false; message: string };
+
+/** The failures a refused distribute call lists in its body (402/404/409 carry `failed`). */
+function failuresOf(error: unknown): DistributionFailure[] {
+  if (!(error instanceof ApiError) || typeof error.body !== 'object' || error.body === null) return [];
+  const failed = (error.body as { failed?: unknown }).failed;
+  return Array.isArray(failed) ? (failed as DistributionFailure[]) : [];
+}
+
+/** A refused call's `balance`, when it says one. */
+function balanceOf(error: unknown): number | null {
+  if (!(error instanceof ApiError) || typeof error.body !== 'object' || error.body === null) return null;
+  const balance = (error.body as { balance?: unknown }).balance;
+  return typeof balance === 'number' ? balance : null;
+}
+
+function applyBalance(balance: number | null) {
+  const userId = useSessionStore.getState().user?.id;
+  if (userId && balance !== null) useCreditsStore.getState().apply(userId, balance);
+}
+
+/** After a change: the list read again by changes, and the signed-in user (balance, distribution cost). */
+function readAgain(client: QueryClient) {
+  liveRefresh(client).refresh(TICKET_LIST_KEY, { now: true });
+  void getMe()
+    .then((user) => useSessionStore.getState().userChanged(user))
+    // The live balance push and the next status check still bring it.
+    .catch(() => undefined);
+}
+
+/**
+ * POST /v1/tickets/distribute for `ticketIds` with the modal's settings. One Idempotency-Key for the submit and its
+ * retries. Tickets that got a link show it at once and are unticked; refusals are kept for the problem box.
+ */
+export async function distribute(
+  client: QueryClient,
+  ui: UiStore,
+  ticketIds: readonly string[],
+  settings: DistributionSettings,
+): Promise<DistributeOutcome> {
+  const ids = [...new Set(ticketIds)];
+  if (ids.length === 0) {
+    const problem = { message: DISTRIBUTION_TEXTS.noValidTickets, failed: [] };
+    ui.setDistributionProblem(problem);
+    return { ok: false, ...problem };
+  }
+  ui.setDistributionProblem(null);
+  const key = newIdempotencyKey();
+  const body = { ticket_ids: ids, expiry_date: settings.expiryDate, max_clicks: settings.maxClicks };
+  try {
+    const answer = await withRetries(() => distributeTickets(body, key));
+    const made = new Map<string, TicketDistribution>(
+      answer.distributions.map((d) => [
+        d.ticket_id,
+        { id: d.distribution_id, link: d.link, clicks: 0, max_clicks: settings.maxClicks, expiry: settings.expiryDate },
+      ]),
+    );
+    applyTicketLinks(client, made);
+    ui.setSelected([...made.keys()], false);
+    ui.setDistributionProblem(
+      answer.failed.length > 0 ? { message: DISTRIBUTION_TEXTS.distributeFailed, failed: answer.failed } : null,
+    );
+    applyBalance(answer.balance);
+    return { ok: true, count: answer.distributions.length, failed: answer.failed };
+  } catch (error) {
+    const problem = { message: errorMessage(error, DISTRIBUTION_TEXTS.distributeFailed), failed: failuresOf(error) };
+    ui.setDistributionProblem(problem);
+    applyBalance(balanceOf(error));
+    return { ok: false, ...problem };
+  } finally {
+    readAgain(client);
+  }
+}
+
+function ticketOf(client: QueryClient, ticketId: string): Ticket | undefined {
+  return client.getQueryData<TicketList>(TICKET_LIST_KEY)?.tickets.find((t) => t.id === ticketId);
+}
+
+/** POST /v1/distributions/{id}/recall for the ticket's link; its link leaves the ticket at once. */
+export async function recall(client: QueryClient, ui: UiStore, ticketId: string): Promise<RecallOutcome> {
+  const distributionId = ticketOf(client, ticketId)?.distribution?.id;
+  if (!distributionId) {
+    ui.setRecallProblem({ ticketId, message: DISTRIBUTION_TEXTS.recallFailed });
+    return { ok: false, message: DISTRIBUTION_TEXTS.recallFailed };
+  }
+  ui.setRecallProblem(null);
+  const key = newIdempotencyKey();
+  try {
+    await withRetries(() => recallDistribution(distributionId, key));
+    applyLinkRecalled(client, ticketId, distributionId);
+    return { ok: true };
+  } catch (error) {
+    const message = errorMessage(error, DISTRIBUTION_TEXTS.recallFailed);
+    ui.setRecallProblem({ ticketId, message });
+    return { ok: false, message };
+  } finally {
+    readAgain(client);
+  }
+}

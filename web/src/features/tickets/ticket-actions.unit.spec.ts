@@ -1,0 +1,143 @@
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import type { Ticket } from '@seatlink/contracts';
+import { useCreditsStore } from '../../lib/credits.store';
+import { createQueryClient } from '../../lib/query-client';
+import { useSessionStore } from '../../lib/session.store';
+import { TICKET_LIST_KEY, ticketListQuery, type TicketList } from '../../lib/ticket-list';
+import { stubFetch } from '../../testing/fetch-stub';
+import { aUser } from '../../testing/fixtures';
+import { aTicket } from '../../testing/tickets';
+import { distribute, recall } from './ticket-actions';
+import { createTicketsStore } from './tickets.store';
+
+const settings = { expiryDate: '2027-01-01T12:00:00.000Z', maxClicks: 5 };
+const linked = (id: string): Ticket =>
+  aTicket({
+    id,
+    is_distributed: true,
+    distribution: { id: `d-${id}`, link: `https://l/${id}`, clicks: 2, max_clicks: null, expiry: null },
+  });
+
+beforeEach(() => {
+  useSessionStore.getState().signedIn(aUser({ id: 'u-1', balance: 20 }));
+});
+afterEach(() => {
+  useSessionStore.getState().signedOut();
+  vi.unstubAllGlobals();
+});
+
+/** A client holding the ticket list `tickets` (read through a stubbed GET). */
+async function holding(tickets: Ticket[]) {
+  vi.unstubAllGlobals();
+  stubFetch({ status: 200, body: { tickets, version: '1', next_cursor: null } });
+  const client = createQueryClient();
+  await client.fetchQuery(ticketListQuery);
+  return client;
+}
+const shown = (client: ReturnType<typeof createQueryClient>, id: string) =>
+  client.getQueryData<TicketList>(TICKET_LIST_KEY)!.tickets.find((t) => t.id === id)!;
+
+describe('distributing tickets', () => {
+  it('shows the links made at once, unticks their tickets, keeps the refusals and applies the balance', async () => {
+    const client = await holding([aTicket({ id: 't1' }), aTicket({ id: 't2' })]);
+    const ui = createTicketsStore();
+    ui.getState().setSelected(['t1', 't2'], true);
+    const calls = stubFetch(
+      { status: 503 },
+      {
+        status: 200,
+        body: {
+          distributions: [{ ticket_id: 't1', distribution_id: 'd-1', link: 'https://seatlink.test/l/abc' }],
+          failed: [{ ticket_id: 't2', code: 'ALREADY_DISTRIBUTED', message: 'Ticket already distributed' }],
+          balance: 15,
+        },
+      },
+      { status: 200, body: aUser({ id: 'u-1', balance: 15 }) },
+    );
+    vi.useFakeTimers();
+    const outcome = distribute(client, ui.getState(), ['t1', 't2', 't1'], settings);
+    await vi.advanceTimersByTimeAsync(600);
+    vi.useRealTimers();
+    expect(await outcome).toEqual({ ok: true, count: 1, failed: [expect.objectContaining({ ticket_id: 't2' })] });
+
+    // One key for the submit and its retry; each ticket once.
+    expect(calls.slice(0, 2).map((c) => `${c.method} ${c.url}`)).toEqual([
+      'POST /v1/tickets/distribute',
+      'POST /v1/tickets/distribute',
+    ]);
+    expect(calls[0]!.body).toEqual({ ticket_ids: ['t1', 't2'], expiry_date: settings.expiryDate, max_clicks: 5 });
+    expect(calls[1]!.headers['Idempotency-Key']).toBe(calls[0]!.headers['Idempotency-Key']);
+    expect(shown(client, 't1')).toMatchObject({
+      is_distributed: true,
+      distribution: { id: 'd-1', link: 'https://seatlink.test/l/abc', clicks: 0, max_clicks: 5 },
+    });
+    expect([...ui.getState().selectedIds]).toEqual(['t2']);
+    expect(ui.getState().distributionProblem).toMatchObject({ message: 'Failed to generate distribution link' });
+    expect(useCreditsStore.getState().balance).toBe(15);
+    // The list is marked to be read again (by changes), and the user is re-read.
+    expect(client.getQueryState(TICKET_LIST_KEY)?.isInvalidated).toBe(true);
+    await vi.waitFor(() => expect(calls.map((c) => c.url)).toContain('/v1/me'));
+  });
+
+  it("says the server's refusal (or 'Failed to generate distribution link'), with the tickets it names and the balance", async () => {
+    const client = await holding([aTicket({ id: 't1' })]);
+    const ui = createTicketsStore();
+    stubFetch(
+      {
+        status: 402,
+        body: {
+          message: 'Insufficient credits',
+          failed: [{ ticket_id: 't1', code: 'INSUFFICIENT_CREDITS', message: 'Insufficient credits' }],
+          balance: 3,
+        },
+      },
+      { status: 500 },
+      { status: 400 },
+      { status: 500 },
+    );
+    const refused = await distribute(client, ui.getState(), ['t1'], settings);
+    expect(refused).toMatchObject({ ok: false, message: 'Insufficient credits', failed: [{ ticket_id: 't1' }] });
+    expect(useCreditsStore.getState().balance).toBe(3);
+    expect(shown(client, 't1').distribution).toBeNull();
+    await new Promise((resolve) => setTimeout(resolve, 0));
+    expect(await distribute(client, ui.getState(), ['t1'], settings)).toMatchObject({
+      ok: false,
+      message: 'Failed to generate distribution link',
+    });
+    expect(ui.getState().distributionProblem?.message).toBe('Failed to generate distribution link');
+  });
+
+  it('refuses nothing to distribute without a request', async () => {
+    const client = await holding([]);
+    const ui = createTicketsStore();
+    const calls = stubFetch();
+    expect(await distribute(client, ui.getState(), [], settings)).toMatchObject({ ok: false });
+    expect(calls).toHaveLength(0);
+  });
+});
+
+describe('recalling a link', () => {
+  it('takes the link off its ticket at once', async () => {
+    const client = await holding([linked('t1')]);
+    const ui = createTicketsStore();
+    const calls = stubFetch(
+      { status: 200, body: { message: 'Ticket recalled', distribution_id: 'd-t1', ticket_id: 't1' } },
+      { status: 200, body: aUser() },
+    );
+    expect(await recall(client, ui.getState(), 't1')).toEqual({ ok: true });
+    expect(`${calls[0]!.method} ${calls[0]!.url}`).toBe('POST /v1/distributions/d-t1/recall');
+    expect(calls[0]!.headers['Idempotency-Key']).toMatch(/^[0-9a-f-]{36}$/);
+    expect(shown(client, 't1')).toMatchObject({ is_distributed: false, distribution: null });
+  });
+
+  it("keeps the link and says why when refused, or 'Failed to recall ticket'", async () => {
+    const client = await holding([linked('t1'), aTicket({ id: 't2' })]);
+    const ui = createTicketsStore();
+    stubFetch({ status: 409, body: { message: 'Link already recalled', code: 'ALREADY_RECALLED' } }, { status: 500 });
+    expect(await recall(client, ui.getState(), 't1')).toEqual({ ok: false, message: 'Link already recalled' });
+    expect(shown(client, 't1').distribution?.id).toBe('d-t1');
+    expect(ui.getState().recallProblem).toEqual({ ticketId: 't1', message: 'Link already recalled' });
+    // A ticket without a link: nothing is sent.
+    expect(await recall(client, ui.getState(), 't2')).toEqual({ ok: false, message: 'Failed to recall ticket' });
+  });
+});

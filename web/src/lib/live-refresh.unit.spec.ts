@@ -1,0 +1,96 @@
+import { QueryObserver } from '@tanstack/react-query';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { createLiveRefresh } from './live-refresh';
+import { createQueryClient } from './query-client';
+
+beforeEach(() => {
+  vi.useFakeTimers();
+});
+afterEach(() => {
+  vi.useRealTimers();
+});
+
+/** A query whose reads are counted and answered when the test says so. */
+function readsOf(client: ReturnType<typeof createQueryClient>, key: string[]) {
+  const answers: Array<() => void> = [];
+  let reads = 0;
+  const observer = new QueryObserver(client, {
+    queryKey: key,
+    queryFn: () => {
+      reads++;
+      return new Promise<number>((resolve) => answers.push(() => resolve(reads)));
+    },
+  });
+  return {
+    observer,
+    reads: () => reads,
+    /** Answers every read waiting. */
+    answer: async () => {
+      for (const answer of answers.splice(0)) answer();
+      await vi.advanceTimersByTimeAsync(0);
+    },
+  };
+}
+
+describe('live refresh', () => {
+  it('reads a query on screen once for a burst of pushes, after a short while', async () => {
+    const client = createQueryClient();
+    const query = readsOf(client, ['accounts']);
+    const stop = query.observer.subscribe(() => undefined);
+    await query.answer();
+    expect(query.reads()).toBe(1);
+
+    const live = createLiveRefresh(client, 300);
+    live.refresh(['accounts']);
+    await vi.advanceTimersByTimeAsync(200);
+    live.refresh(['accounts']);
+    live.refresh(['accounts']);
+    expect(query.reads()).toBe(1);
+    await vi.advanceTimersByTimeAsync(100);
+    expect(query.reads()).toBe(2);
+    await query.answer();
+    await vi.advanceTimersByTimeAsync(1000);
+    expect(query.reads()).toBe(2);
+    stop();
+  });
+
+  it('lets a read under way end, then reads once more: it may have been answered before the change', async () => {
+    const client = createQueryClient();
+    const query = readsOf(client, ['tickets', 'list']);
+    const stop = query.observer.subscribe(() => undefined);
+    expect(query.reads()).toBe(1);
+
+    const live = createLiveRefresh(client, 300);
+    live.refresh(['tickets'], { now: true });
+    live.refresh(['tickets'], { now: true });
+    await vi.advanceTimersByTimeAsync(0);
+    // Not cancelled and sent again: one read at a time.
+    expect(query.reads()).toBe(1);
+    await query.answer();
+    expect(query.reads()).toBe(2);
+    expect(query.observer.getCurrentResult().data).toBe(1);
+    await query.answer();
+    await live.settled();
+    expect(query.reads()).toBe(2);
+    expect(query.observer.getCurrentResult().data).toBe(2);
+    stop();
+  });
+
+  it('only marks a query no page shows as stale: it is read when a page shows it again', async () => {
+    const client = createQueryClient();
+    const query = readsOf(client, ['accounts']);
+    const stop = query.observer.subscribe(() => undefined);
+    await query.answer();
+    stop();
+
+    const live = createLiveRefresh(client, 300);
+    live.refresh(['accounts']);
+    await vi.advanceTimersByTimeAsync(300);
+    await live.settled();
+    expect(query.reads()).toBe(1);
+    expect(client.getQueryState(['accounts'])?.isInvalidated).toBe(true);
+    const again = query.observer.subscribe(() => undefined);
+    expect(query.reads()).toBe(2);
+    again();
+  });
+});

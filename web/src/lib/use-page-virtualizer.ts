@@ -1,0 +1,58 @@
+import { useWindowVirtualizer } from '@tanstack/react-virtual';
+import { useLayoutEffect, useState, type RefObject } from 'react';
+
+/**
+ * Where `ref`'s element starts in the page (px from the document's top) and how wide it is, followed as the page
+ * around it changes (an alert above it, the window resized). Read from ResizeObservers, never during a scroll.
+ */
+export function useElementPlacement(ref: RefObject<HTMLElement | null>): { top: number; width: number } {
+  const [placement, setPlacement] = useState({ top: 0, width: 0 });
+  useLayoutEffect(() => {
+    const element = ref.current;
+    if (!element) return;
+    const measure = () => {
+      const box = element.getBoundingClientRect();
+      const top = Math.round(box.top + window.scrollY);
+      const width = Math.round(box.width);
+      setPlacement((current) => (current.top === top && current.width === width ? current : { top, width }));
+    };
+    measure();
+    const observer = new ResizeObserver(measure);
+    // The element's own size, and the page's: what is above it changing height moves it.
+    observer.observe(element);
+    observer.observe(document.body);
+    return () => observer.disconnect();
+  }, [ref]);
+  return placement;
+}
+
+export interface PageVirtualizerOptions {
+  count: number;
+  /** Height of item `index` in px, known without measuring it (fixed or computed from its data). */
+  sizeOf: (index: number) => number;
+  /** Identifies item `index`; a new function (its data changed) makes the virtualizer read every size again. */
+  keyOf: (index: number) => string | number;
+  gap?: number;
+  /** Items rendered beyond each edge of the viewport. */
+  overscan?: number;
+  /** The list's top in the page (useElementPlacement). */
+  top: number;
+}
+
+/**
+ * TanStack Virtual over the page's own scroll (the list scrolls with the page, as the rest of the dashboard does):
+ * only the items near the viewport are rendered, and the list keeps its full height. Sizes come from the data, never
+ * from measuring rendered items, so scrolling causes no layout reads.
+ */
+export function usePageVirtualizer({ count, sizeOf, keyOf, gap = 0, overscan = 4, top }: PageVirtualizerOptions) {
+  return useWindowVirtualizer({
+    count,
+    estimateSize: sizeOf,
+    getItemKey: keyOf,
+    gap,
+    overscan,
+    scrollMargin: top,
+    // The first render already fills the viewport (before the window is observed).
+    initialRect: typeof window === 'undefined' ? undefined : { width: window.innerWidth, height: window.innerHeight },
+  });
+}
