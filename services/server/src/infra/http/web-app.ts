@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { brotliCompressSync, constants as zlib, gzipSync } from 'node:zlib';
@@ -42,7 +43,11 @@ export class WebApp {
   /** index.html as sent, compressed once at start: the answer to a page goes through no compression hook. */
   private readonly encoded: Record<PageEncoding, Buffer>;
 
+  /** CSP sources (`'sha256-…'`) of index.html's inline scripts: the page's policy allows these and no other. */
+  readonly inlineScriptHashes: readonly string[];
+
   private constructor(indexHtml: string) {
+    this.inlineScriptHashes = inlineScriptHashes(indexHtml);
     const html = Buffer.from(indexHtml, 'utf8');
     this.encoded = {
       br: brotliCompressSync(html, {
@@ -83,6 +88,20 @@ export class WebApp {
 }
 
 type PageEncoding = 'br' | 'gzip' | 'identity';
+
+/**
+ * The Content-Security-Policy sources that allow each inline script of `html` (a `<script>` without `src`) by the
+ * SHA-256 of its text, as CSP Level 2 hashes it: the text between the tags, exactly.
+ */
+export function inlineScriptHashes(html: string): string[] {
+  const hashes: string[] = [];
+  for (const match of html.matchAll(/<script(\s[^>]*)?>([\s\S]*?)<\/script\s*>/gi)) {
+    const [, attributes = '', text = ''] = match;
+    if (/\ssrc\s*=/i.test(attributes) || text.length === 0) continue;
+    hashes.push(`'sha256-${createHash('sha256').update(text, 'utf8').digest('base64')}'`);
+  }
+  return hashes;
+}
 
 /** The encoding of a page's answer the client accepts: brotli, else gzip, else none (`q=0` refuses one). */
 export function pageEncoding(acceptEncoding: string | string[] | undefined): PageEncoding {
