@@ -3,6 +3,8 @@
  * CPU) in a fresh headless Chromium of this machine (CHROMIUM_PATH, the browser tests' flags), launched by
  * chrome-launcher: nothing is downloaded.
  */
+import { mkdirSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
 import * as chromeLauncher from 'chrome-launcher';
 import lighthouse from 'lighthouse';
 import { CHROMIUM_FLAGS, CHROMIUM_PATH } from './chromium.js';
@@ -49,6 +51,18 @@ export async function runLighthouse(url: string, headers: Record<string, string>
 
 class LighthouseRuntimeError extends Error {}
 
+/**
+ * With BENCH_LIGHTHOUSE_REPORTS set to a directory, each run's whole report (JSON, the last run of a page wins) is
+ * written there, named after the page's path: what kept a score down, in Lighthouse's own words.
+ */
+function keepReport(url: string, lhr: unknown) {
+  const dir = process.env.BENCH_LIGHTHOUSE_REPORTS;
+  if (!dir) return;
+  const page = new URL(url).pathname.split('/').filter(Boolean)[0] ?? 'root';
+  mkdirSync(dir, { recursive: true });
+  writeFileSync(path.join(dir, `${new URL(url).port}-${page}.json`), JSON.stringify(lhr));
+}
+
 async function runOnce(url: string, headers: Record<string, string>): Promise<LighthouseRun> {
   const chrome = await chromeLauncher.launch({ chromePath: CHROMIUM_PATH, chromeFlags: [...CHROMIUM_FLAGS] });
   try {
@@ -61,6 +75,7 @@ async function runOnce(url: string, headers: Record<string, string>): Promise<Li
     });
     if (!result) throw new Error(`Lighthouse gave no result for ${url}`);
     const { lhr } = result;
+    keepReport(url, lhr);
     if (lhr.runtimeError) {
       throw new LighthouseRuntimeError(`Lighthouse on ${url}: ${lhr.runtimeError.code} ${lhr.runtimeError.message}`);
     }

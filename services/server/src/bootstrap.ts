@@ -45,7 +45,9 @@ export async function createHttpApp(config: AppConfig, role: 'all' | 'api'): Pro
   });
   tagRequests(app);
   const dashboardOrigin = new URL(config.DASHBOARD_URL).origin;
-  await registerHttpHardening(app, dashboardOrigin);
+  const webDist = config.webDist && existsSync(config.webDist) ? config.webDist : null;
+  const webApp = WebApp.load(webDist);
+  await registerHttpHardening(app, dashboardOrigin, webApp?.inlineScriptHashes);
   await app.register(fastifyCookie);
   registerStatusOverride(app.getHttpAdapter().getInstance());
   keepRawJsonBody(app.getHttpAdapter().getInstance(), [PAYMENT_WEBHOOK_PATH]);
@@ -56,8 +58,7 @@ export async function createHttpApp(config: AppConfig, role: 'all' | 'api'): Pro
   await registerOpenApi(app);
   await registerQueueBoard(app);
   app.useGlobalPipes(createValidationPipe());
-  const webDist = config.webDist && existsSync(config.webDist) ? config.webDist : null;
-  app.useGlobalFilters(new HttpExceptionFilter(WebApp.load(webDist)));
+  app.useGlobalFilters(new HttpExceptionFilter(webApp));
   if (webDist) {
     app.useStaticAssets({
       root: webDist,

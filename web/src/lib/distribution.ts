@@ -9,7 +9,7 @@ import {
   type TicketDistribution,
 } from '@seatlink/contracts';
 import type { CalendarDateTime } from '@internationalized/date';
-import { formatCredits } from './format';
+import { formatCount, formatCredits } from './format';
 import { ceilToMinute, instantOf, localDateTimeOf } from './local-date-time';
 
 /**
@@ -83,7 +83,7 @@ export function isUnlimited(maxClicks: number | null | undefined): boolean {
 
 /** Clicks used out of the limit: '3 / 10', or '3 / ∞' for an unlimited link. */
 export function clicksLabel(link: Pick<LinkFacts, 'clicks' | 'max_clicks'>): string {
-  return `${link.clicks.toLocaleString('en-GB')} / ${isUnlimited(link.max_clicks) ? '∞' : link.max_clicks!.toLocaleString('en-GB')}`;
+  return `${formatCount(link.clicks)} / ${isUnlimited(link.max_clicks) ? '∞' : formatCount(link.max_clicks!)}`;
 }
 
 // A card shows each badge on its own (an expired link at its limit shows both), so each asks the link-state rule

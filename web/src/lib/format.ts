@@ -15,26 +15,42 @@ function toDate(value: DateInput): Date | null {
   return Number.isNaN(date.getTime()) ? null : date;
 }
 
+/**
+ * One formatter per options and time zone, made once: making an Intl.DateTimeFormat costs far more than formatting
+ * with it, and a scrolled list of 10,000 tickets formats a date for every card it lays out.
+ */
+function dateFormatter(options: Intl.DateTimeFormatOptions): (timeZone: string | undefined) => Intl.DateTimeFormat {
+  const made = new Map<string | undefined, Intl.DateTimeFormat>();
+  return (timeZone) => {
+    let formatter = made.get(timeZone);
+    if (!formatter) {
+      formatter = new Intl.DateTimeFormat('en-GB', { ...options, timeZone });
+      made.set(timeZone, formatter);
+    }
+    return formatter;
+  };
+}
+
+const dateOnly = dateFormatter({ day: '2-digit', month: 'short', year: 'numeric' });
+const dateTime = dateFormatter({
+  day: '2-digit',
+  month: 'short',
+  year: 'numeric',
+  hour: '2-digit',
+  minute: '2-digit',
+  hourCycle: 'h23',
+});
+
 /** '21 Nov 2025' */
 export function formatDate(value: DateInput, { timeZone }: FormatOptions = {}): string {
   const date = toDate(value);
-  if (!date) return EMPTY;
-  return new Intl.DateTimeFormat('en-GB', { day: '2-digit', month: 'short', year: 'numeric', timeZone }).format(date);
+  return date ? dateOnly(timeZone).format(date) : EMPTY;
 }
 
 /** '21 Nov 2025, 14:05' (24-hour clock) */
 export function formatDateTime(value: DateInput, { timeZone }: FormatOptions = {}): string {
   const date = toDate(value);
-  if (!date) return EMPTY;
-  return new Intl.DateTimeFormat('en-GB', {
-    day: '2-digit',
-    month: 'short',
-    year: 'numeric',
-    hour: '2-digit',
-    minute: '2-digit',
-    hourCycle: 'h23',
-    timeZone,
-  }).format(date);
+  return date ? dateTime(timeZone).format(date) : EMPTY;
 }
 
 const gbp = new Intl.NumberFormat('en-GB', { style: 'currency', currency: 'GBP' });
@@ -51,9 +67,11 @@ export function formatCredits(amount: number): string {
   return credits.format(amount);
 }
 
+const count = new Intl.NumberFormat('en-GB');
+
 /** A count of things: '10,000'. */
 export function formatCount(n: number): string {
-  return n.toLocaleString('en-GB');
+  return count.format(n);
 }
 
 /** Whole percent of `part` in `total`, 0 when there is nothing to divide: percentOf(1, 3) → 33. */

@@ -1,5 +1,6 @@
 import { queryOptions, type QueryClient } from '@tanstack/react-query';
 import {
+  MAX_TICKETS_PAGE,
   routes,
   type Ticket,
   type TicketDistribution,
@@ -26,8 +27,13 @@ import {
 /** The query key of the user's ticket list (lib/live-refresh.ts reads it again on a push). */
 export const TICKET_LIST_KEY = ['tickets', 'list'] as const;
 
-/** Tickets asked per page of the first load. */
-export const TICKETS_PAGE_SIZE = 1000;
+/**
+ * Tickets of the first load's first page: a screenful and more, shown at once while the rest comes (on a slow phone
+ * network the first screen does not wait for thousands of tickets).
+ */
+export const FIRST_TICKETS_PAGE_SIZE = 100;
+/** Tickets asked per later page of the first load (the most a page may hold, services/contracts tickets.ts). */
+export const TICKETS_PAGE_SIZE = MAX_TICKETS_PAGE;
 
 export interface TicketList {
   tickets: readonly Ticket[];
@@ -41,10 +47,10 @@ function getTickets(query: TicketsQuery, signal: AbortSignal): Promise<TicketsRe
   return callApi(routes.listTickets, { query, signal });
 }
 
-/** The list as shown now, when it stands at `version`. */
+/** The whole list as shown now, when it stands at `version` (not the first page of a first load). */
 function shownAt(client: QueryClient, version: string | null): TicketList | undefined {
   const shown = client.getQueryData<TicketList>(TICKET_LIST_KEY);
-  return shown && shown.version === version ? shown : undefined;
+  return shown && shown.complete && shown.version === version ? shown : undefined;
 }
 
 /** What changed since `base.version`, merged into the list as shown when the answer comes (clicks may have moved). */
@@ -61,24 +67,28 @@ async function readChanges(client: QueryClient, base: TicketList & { version: st
   };
 }
 
-/** Every ticket, page by page; each page is shown as it comes. */
+/**
+ * Every ticket, page by page: the first page is shown as soon as it comes, the others once they are all in (each list
+ * shown is indexed and laid out again, so 10,000 tickets are shown twice, not once a page).
+ */
 async function readAll(client: QueryClient, signal: AbortSignal): Promise<TicketList> {
   const shownBefore = client.getQueryData<TicketList>(TICKET_LIST_KEY)?.tickets;
-  let answer = await getTickets({ limit: TICKETS_PAGE_SIZE }, signal);
+  let answer = await getTickets({ limit: FIRST_TICKETS_PAGE_SIZE }, signal);
   const version = answer.version ?? null;
   let tickets: readonly Ticket[] = answer.tickets;
   if (!answer.next_cursor) return { tickets: replaceTicketList(shownBefore, tickets), version, complete: true };
+  // What has come is shown at once (a list that was shown stays until the new one is whole).
+  if (!shownBefore) client.setQueryData<TicketList>(TICKET_LIST_KEY, { tickets, version, complete: false });
+  const pages: Ticket[][] = [answer.tickets];
   while (answer.next_cursor) {
     if (signal.aborted) break;
-    // What has come is shown at once (a list that was shown stays until the new one is whole).
-    if (!shownBefore) client.setQueryData<TicketList>(TICKET_LIST_KEY, { tickets, version, complete: false });
     answer = await getTickets({ limit: TICKETS_PAGE_SIZE, after: answer.next_cursor }, signal);
-    tickets = tickets.concat(answer.tickets);
+    pages.push(answer.tickets);
   }
+  tickets = pages.flat();
   const whole = { tickets: replaceTicketList(shownBefore, tickets), version, complete: false };
   if (version === null) return { ...whole, complete: true };
   // What changed while the pages came in.
-  if (!signal.aborted) client.setQueryData<TicketList>(TICKET_LIST_KEY, whole);
   return readChanges(client, { ...whole, version }, signal);
 }
 

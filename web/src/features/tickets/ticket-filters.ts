@@ -140,21 +140,32 @@ export function indexTickets(tickets: readonly Ticket[]): TicketIndex {
     status[i] = ticketStatus(ticket);
     expiry[i] = status[i] === TICKET_STATUS.distributed ? expiryOf(ticket) : 0;
   });
+  // The search texts and the ranks are made when first read (a search, a sort by Event or Account), not for every
+  // list that comes in: a first load of 10,000 tickets with no search or sort on makes none of them.
+  let text: readonly string[] | undefined;
+  let eventRank: Uint32Array | undefined;
+  let accountRank: Uint32Array | undefined;
   return {
     tickets,
-    text: tickets.map(searchTextOf),
-    eventRank: ranks(
-      tickets,
-      (t) => `${t.title}${EVENT_SEPARATOR}${t.subtitle ?? ''}`,
-      (key) => key.split(EVENT_SEPARATOR) as [string, string],
-      (a, b) => collator.compare(a[0], b[0]) || collator.compare(a[1], b[1]),
-    ),
-    accountRank: ranks(
-      tickets,
-      (t) => t.account_email,
-      (key) => key,
-      (a, b) => collator.compare(a, b),
-    ),
+    get text() {
+      return (text ??= tickets.map(searchTextOf));
+    },
+    get eventRank() {
+      return (eventRank ??= ranks(
+        tickets,
+        (t) => `${t.title}${EVENT_SEPARATOR}${t.subtitle ?? ''}`,
+        (key) => key.split(EVENT_SEPARATOR) as [string, string],
+        (a, b) => collator.compare(a[0], b[0]) || collator.compare(a[1], b[1]),
+      ));
+    },
+    get accountRank() {
+      return (accountRank ??= ranks(
+        tickets,
+        (t) => t.account_email,
+        (key) => key,
+        (a, b) => collator.compare(a, b),
+      ));
+    },
     status,
     expiry,
   };
@@ -172,7 +183,8 @@ function filterPositions(index: TicketIndex, filters: TicketFilters): number[] {
   const needle = filters.search.trim().toLowerCase();
   const { selectedAccount, status, event } = filters;
   const out: number[] = [];
-  const { tickets, text } = index;
+  const { tickets } = index;
+  const text = needle ? index.text : [];
   for (let i = 0; i < tickets.length; i++) {
     const ticket = tickets[i]!;
     if (selectedAccount && ticket.account_id !== selectedAccount) continue;
@@ -187,15 +199,13 @@ function filterPositions(index: TicketIndex, filters: TicketFilters): number[] {
 /** Sorts positions by `sort` (in place); the list's order is kept for ties, descending reverses the comparison. */
 function sortPositions(index: TicketIndex, positions: number[], sort: TicketSort): void {
   const sign = sort.direction === 'asc' ? 1 : -1;
-  const { eventRank, accountRank, status, expiry } = index;
-  const compare =
-    sort.key === 'status'
-      ? (a: number, b: number) =>
-          status[a]! - status[b]! ||
-          (status[a] === TICKET_STATUS.distributed ? Math.sign(expiry[a]! - expiry[b]!) || 0 : 0)
-      : sort.key === 'event'
-        ? (a: number, b: number) => eventRank[a]! - eventRank[b]!
-        : (a: number, b: number) => accountRank[a]! - accountRank[b]!;
+  const { status, expiry } = index;
+  const rank = sort.key === 'event' ? index.eventRank : sort.key === 'account' ? index.accountRank : null;
+  const compare = rank
+    ? (a: number, b: number) => rank[a]! - rank[b]!
+    : (a: number, b: number) =>
+        status[a]! - status[b]! ||
+        (status[a] === TICKET_STATUS.distributed ? Math.sign(expiry[a]! - expiry[b]!) || 0 : 0);
   positions.sort((a, b) => sign * compare(a, b) || a - b);
 }
 

@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import { mkdtempSync, mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -6,6 +7,9 @@ import { startTestStack, type TestStack } from '../../testing/test-app.js';
 import { testEnv } from '../../testing/test-database.js';
 
 const ASSET = 'assets/index-Ab12Cd34.js';
+/** The dashboard's one inline script (the theme before the first paint), allowed by its hash alone. */
+const INLINE = "document.documentElement.classList.toggle('dark', true);";
+const INLINE_HASH = `'sha256-${createHash('sha256').update(INLINE).digest('base64')}'`;
 
 describe('response headers, compression and caching', () => {
   let stack: TestStack;
@@ -15,7 +19,8 @@ describe('response headers, compression and caching', () => {
     mkdirSync(path.join(dist, 'assets'));
     writeFileSync(
       path.join(dist, 'index.html'),
-      `<!doctype html><html lang="en-GB"><head><script type="module" src="/${ASSET}"></script></head><body></body></html>`,
+      `<!doctype html><html lang="en-GB"><head><script>${INLINE}</script>` +
+        `<script type="module" src="/${ASSET}"></script></head><body></body></html>`,
     );
     writeFileSync(path.join(dist, ASSET), `console.log(${JSON.stringify('x'.repeat(20_000))});`);
     stack = await startTestStack({ webDist: dist });
@@ -34,8 +39,10 @@ describe('response headers, compression and caching', () => {
     const csp = res.headers.get('content-security-policy') ?? '';
     expect(csp).toContain("default-src 'self'");
     expect(csp).toContain("frame-ancestors 'none'");
-    expect(csp).toContain("script-src 'self' https://www.google.com/recaptcha/");
-    expect(csp).not.toContain("script-src 'self' 'unsafe-inline'");
+    expect(csp).toContain(`script-src 'self' ${INLINE_HASH} https://www.google.com/recaptcha/`);
+    const scriptSrc = csp.split(';').find((d) => d.startsWith('script-src')) ?? '';
+    expect(scriptSrc).not.toContain("'unsafe-inline'");
+    expect(csp.match(/'sha256-/g)).toHaveLength(1);
     expect(res.headers.get('x-frame-options')).toBe('DENY');
     expect(res.headers.get('x-content-type-options')).toBe('nosniff');
     expect(res.headers.get('referrer-policy')).toBe('strict-origin-when-cross-origin');

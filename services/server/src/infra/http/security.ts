@@ -25,7 +25,11 @@ const STRIPE_API = 'https://api.stripe.com';
  * (@fastify/helmet builds it again on every request, parsing the policy each time: a tenth of the API's time per
  * request under load.)
  */
-export async function registerHttpHardening(app: NestFastifyApplication, dashboardOrigin: string): Promise<void> {
+export async function registerHttpHardening(
+  app: NestFastifyApplication,
+  dashboardOrigin: string,
+  inlineScripts: readonly string[] = [],
+): Promise<void> {
   const socketOrigin = dashboardOrigin.replace(/^http/, 'ws');
   const pageHeaders = helmet({
     contentSecurityPolicy: {
@@ -36,7 +40,8 @@ export async function registerHttpHardening(app: NestFastifyApplication, dashboa
         objectSrc: ["'none'"],
         frameAncestors: ["'none'"],
         formAction: ["'self'"],
-        scriptSrc: ["'self'", ...RECAPTCHA_SCRIPTS, STRIPE_JS],
+        // The dashboard's own inline script (the theme, set before the first paint), by its hash only.
+        scriptSrc: ["'self'", ...inlineScripts, ...RECAPTCHA_SCRIPTS, STRIPE_JS],
         frameSrc: [...RECAPTCHA_FRAMES, STRIPE_JS],
         connectSrc: ["'self'", socketOrigin, ...RECAPTCHA_SCRIPTS, STRIPE_API],
         // Toasts (react-hot-toast) add their styles at run time.

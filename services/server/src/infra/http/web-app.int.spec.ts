@@ -55,6 +55,20 @@ describe('the dashboard, its files, and addresses that are not pages', () => {
     expect(await res.text()).toContain(INDEX_MARK);
   });
 
+  it('tells the browser to fetch a shared ticket while its page loads, and only for a well-formed code', async () => {
+    const code = 'Ab_-'.repeat(5) + 'Zz';
+    for (const p of [`/l/${code}`, `/l/${code}/`, `/l/${code}?from=mail`]) {
+      const res = await request(p);
+      expect(res.status, p).toBe(200);
+      expect(res.headers.get('link'), p).toBe(
+        `</v1/links/${code}>; rel=preload; as=fetch; crossorigin=use-credentials`,
+      );
+    }
+    for (const p of ['/l/short', `/l/${'A'.repeat(21)}%0d%0aX-Evil:%201`, `/l/${code}/extra`, '/dashboard', '/login']) {
+      expect((await request(p)).headers.get('link'), p).toBeNull();
+    }
+  });
+
   it.each([
     '/nowhere',
     '/dashboard/nowhere',
