@@ -185,12 +185,10 @@ describe('the dashboard, its files, and addresses that are not pages', () => {
     expect(await res.text()).toBe('Not Found');
   });
 
-  it('asks crawlers to keep out of the shared links, the dashboard and the API, and lets them read the sign-in', () => {
+  it('asks crawlers to keep out of the shared links, the admin area and the API, and lets them read the sign-in and the dashboard', () => {
     const rules = parseRobots(readFileSync(path.join(WEB_PUBLIC, 'robots.txt'), 'utf8'));
     for (const p of [
       `/l/${'A'.repeat(22)}`,
-      '/dashboard',
-      '/dashboard/accounts',
       '/admin/users',
       '/reset-password?token=x',
       '/verify-email?token=x',
@@ -201,7 +199,10 @@ describe('the dashboard, its files, and addresses that are not pages', () => {
     ]) {
       expect(crawlable(rules, p), p).toBe(false);
     }
-    for (const p of ['/login', '/register', '/waitlist']) expect(crawlable(rules, p), p).toBe(true);
+    // The dashboard sends a crawler to the sign-in page.
+    for (const p of ['/login', '/register', '/waitlist', '/dashboard', '/dashboard/accounts']) {
+      expect(crawlable(rules, p), p).toBe(true);
+    }
   });
 });
 
