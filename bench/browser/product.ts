@@ -24,6 +24,7 @@ import {
   waitForHealth,
 } from '../../web/e2e/support/processes.js';
 import { passOf } from './passes.js';
+import { pooled } from '../../web/e2e/support/pooled.js';
 
 export const DEMO_USER = { email: 'user@seatlink.test', password: 'User1234!' } as const;
 const WALLET_PASSWORD = 'Wallet123!';
@@ -57,16 +58,6 @@ export interface BigAccountOptions {
 
 const log = (line: string) => console.log(`[product] ${line}`);
 const seconds = (since: number) => (performance.now() - since) / 1000;
-
-/** Runs `work` over `items` with at most `width` at a time. */
-async function pooled<T>(items: readonly T[], width: number, work: (item: T) => Promise<void>): Promise<void> {
-  let next = 0;
-  await Promise.all(
-    Array.from({ length: width }, async () => {
-      while (next < items.length) await work(items[next++]!);
-    }),
-  );
-}
 
 async function expectOk(res: Response, what: string): Promise<Response> {
   if (!res.ok) throw new Error(`${what}: ${res.status} ${await res.text()}`);

@@ -4,6 +4,7 @@ import { passOf } from '../../bench/browser/passes';
 import { distributeByApi, setCredits } from './support/distribution';
 import { createVerifiedUser, signIn, type NewUser } from './support/session';
 import { apiSession, createWallet, linkWallet, simControlHeaders } from './support/wallet-sim';
+import { pooled } from './support/pooled';
 
 /**
  * The Tickets Overview of a real big account: a user holding 10,000 tickets, made as the dashboard benchmark makes
@@ -28,16 +29,6 @@ let listed: Ticket[];
 
 const cards = (page: Page) => page.getByTestId('ticket-card');
 const rows = (page: Page) => page.getByTestId('ticket-row');
-
-/** Runs `work` over `items` with at most `width` at a time. */
-async function pooled<T>(items: readonly T[], width: number, work: (item: T) => Promise<void>): Promise<void> {
-  let next = 0;
-  await Promise.all(
-    Array.from({ length: width }, async () => {
-      while (next < items.length) await work(items[next++]!);
-    }),
-  );
-}
 
 async function readTickets(api: APIRequestContext): Promise<Ticket[]> {
   const res = await api.get('/v1/tickets');
