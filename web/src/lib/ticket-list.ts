@@ -75,18 +75,17 @@ async function readAll(client: QueryClient, signal: AbortSignal): Promise<Ticket
   const shownBefore = client.getQueryData<TicketList>(TICKET_LIST_KEY)?.tickets;
   let answer = await getTickets({ limit: FIRST_TICKETS_PAGE_SIZE }, signal);
   const version = answer.version ?? null;
-  let tickets: readonly Ticket[] = answer.tickets;
-  if (!answer.next_cursor) return { tickets: replaceTicketList(shownBefore, tickets), version, complete: true };
-  // What has come is shown at once (a list that was shown stays until the new one is whole).
-  if (!shownBefore) client.setQueryData<TicketList>(TICKET_LIST_KEY, { tickets, version, complete: false });
   const pages: Ticket[][] = [answer.tickets];
+  if (!answer.next_cursor) return { tickets: replaceTicketList(shownBefore, answer.tickets), version, complete: true };
+  // What has come is shown at once (a list that was shown stays until the new one is whole).
+  if (!shownBefore)
+    client.setQueryData<TicketList>(TICKET_LIST_KEY, { tickets: answer.tickets, version, complete: false });
   while (answer.next_cursor) {
     if (signal.aborted) break;
     answer = await getTickets({ limit: TICKETS_PAGE_SIZE, after: answer.next_cursor }, signal);
     pages.push(answer.tickets);
   }
-  tickets = pages.flat();
-  const whole = { tickets: replaceTicketList(shownBefore, tickets), version, complete: false };
+  const whole = { tickets: replaceTicketList(shownBefore, pages.flat()), version, complete: false };
   if (version === null) return { ...whole, complete: true };
   // What changed while the pages came in.
   return readChanges(client, { ...whole, version }, signal);
