@@ -47,7 +47,9 @@ export function CardGrid<T>({
     // A row is known by its first card and the column count: a row that holds other cards is measured afresh.
     keyOf: useCallback((row: number) => `${columns}:${getKey(items[row * columns]!)}`, [items, columns, getKey]),
     gap,
-    overscan: 2,
+    // One row beyond each edge: a fast scroll replaces the whole window at every frame, and each row more is cards
+    // built for nothing (rows render in the scroll event itself, before the frame is painted, so none is blank).
+    overscan: 1,
     top,
   });
 
@@ -73,6 +75,8 @@ export function CardGrid<T>({
                 transform: `translateY(${row.start - virtualizer.options.scrollMargin}px)`,
                 gridTemplateColumns: template,
                 gap,
+                // A row's layout is its own: a row coming or going does not lay the others out again.
+                contain: 'layout paint',
               }}
             >
               {rowItems(row.index).map((item, i) => (

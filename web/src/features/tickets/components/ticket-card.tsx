@@ -10,8 +10,10 @@ import { TicketLogo } from './ticket-logo';
 import { TicketStatusBadge } from './ticket-status-badge';
 
 /**
- * The height a ticket's card takes, px, as its data says (the grid's estimate before it measures the row): the
- * parts every card has, plus a duplicate's banner, a next game (two lines) and a link (its line, facts and buttons).
+ * The height a ticket's card takes, px, as its data says: the parts every card has (the title's two lines kept
+ * whether it needs one or two), plus a duplicate's banner, a next game (two lines) and a link (its line, facts and
+ * buttons). The grid lays its rows out by this before any is rendered: when it is exact, a row that scrolls into view
+ * is measured at the height it was given and nothing moves.
  */
 export function ticketCardHeight(ticket: Ticket): number {
   const { next_game: nextGame, next_game_date: nextGameDate } = ticket.metadata ?? {};
@@ -102,7 +104,8 @@ export const TicketCard = memo(function TicketCard({
         <header className="flex items-start gap-3">
           {selection ? <SelectTicketBox ticket={ticket} selection={selection} className="mt-1" /> : null}
           <TicketLogo key={ticket.logo ?? ''} src={ticket.logo} size="md" />
-          <div className="min-w-0 flex-1">
+          {/* Two lines of title and the subtitle's line, however short the title: cards of like data are alike tall. */}
+          <div className="min-h-15 min-w-0 flex-1">
             <h3
               id={`ticket-title-${ticket.id}`}
               className="line-clamp-2 text-sm leading-5 font-semibold break-words text-slate-900"

@@ -1,4 +1,4 @@
-import { memo, useCallback, useEffect, useRef } from 'react';
+import { memo, useCallback, useEffect, useMemo, useRef } from 'react';
 import type { ReactNode } from 'react';
 import type { Ticket } from '@seatlink/contracts';
 import { cx } from '../../../components/ui/cx';
@@ -196,7 +196,7 @@ export function TicketsList({
     count: tickets.length,
     sizeOf: rowSize,
     keyOf: useCallback((index: number) => tickets[index]!.id, [tickets]),
-    overscan: 6,
+    overscan: 2,
     top,
   });
   const rows = virtualizer.getVirtualItems();
@@ -204,9 +204,12 @@ export function TicketsList({
   const end = rows.length > 0 ? rows[rows.length - 1]!.index + 1 : 0;
   const before = start * TICKET_ROW_HEIGHT;
   const after = (tickets.length - end) * TICKET_ROW_HEIGHT;
-  let ticked = 0;
-  for (const ticket of tickets) if (selectedIds.has(ticket.id)) ticked++;
-  const allState = ticked === 0 ? 'none' : ticked === tickets.length ? 'all' : 'some';
+  // Counted once per list or selection, not at every frame of a scroll.
+  const allState = useMemo(() => {
+    let ticked = 0;
+    for (const ticket of tickets) if (selectedIds.has(ticket.id)) ticked++;
+    return ticked === 0 ? 'none' : ticked === tickets.length ? 'all' : 'some';
+  }, [tickets, selectedIds]);
 
   return (
     <div className="relative overflow-x-auto rounded-xl border border-slate-200 bg-white shadow-sm">
