@@ -2,7 +2,6 @@ import { randomUUID } from 'node:crypto';
 import { Inject, Injectable, Logger } from '@nestjs/common';
 import { CommandBus } from '@nestjs/cqrs';
 import { QueueName } from '@seatlink/contracts';
-import { eq } from 'drizzle-orm';
 import { APP_CONFIG, type AppConfig } from '../../infra/config/config.js';
 import { safeErrorMessage } from '../../infra/db/db-errors.js';
 import { DATABASE } from '../../infra/db/database.module.js';
@@ -24,7 +23,6 @@ import { fold } from '../../shared/event-sourcing/decider.js';
 import { WalletAccountCommandMessage } from './wallet-account.command.js';
 import { type WalletAccountCommand, walletAccountDecider } from './wallet-account.decider.js';
 import { type WalletAccountEvent, walletAccountStream } from './wallet-account.events.js';
-import { walletCredentials } from './wallet-accounts.schema.js';
 import { passDetails, readWallet } from './wallet-pass-reader.js';
 import { countFailure, givingUpReason, isOutage, releaseLease, takeLease } from './wallet-sync-state.js';
 
@@ -88,7 +86,8 @@ export class SyncWalletAccountJob implements Job<SyncWalletAccountData> {
       return;
     }
     if (state.inError) return;
-    if (!(await takeLease(this.database.db, accountId))) return;
+    const lease = await takeLease(this.database, accountId);
+    if (!lease) return;
     const userId = state.userId!;
     const progress = (s: 'running' | 'done' | 'failed', fetched: number) => {
       this.realtime.publish([
@@ -98,7 +97,7 @@ export class SyncWalletAccountJob implements Job<SyncWalletAccountData> {
     let error: string | null = null;
     let synced = false;
     try {
-      const token = await this.keptToken(accountId);
+      const token = this.keptToken(lease.sealedToken);
       if (typeof token !== 'string') {
         error = token.error;
         await this.authFailed(accountId, error);
@@ -139,7 +138,7 @@ export class SyncWalletAccountJob implements Job<SyncWalletAccountData> {
       });
       throw err;
     } finally {
-      await releaseLease(this.database.db, accountId, error, synced);
+      await releaseLease(this.database, accountId, error, synced);
       // The card's "last synced" moved (not an event: a sync that changes nothing writes none).
       if (synced) {
         this.realtime.publish([
@@ -150,16 +149,12 @@ export class SyncWalletAccountJob implements Job<SyncWalletAccountData> {
     }
   }
 
-  /** The account's kept access token, or why there is none to use. */
-  private async keptToken(accountId: string): Promise<string | { error: string }> {
-    const [credentials] = await this.database.db
-      .select()
-      .from(walletCredentials)
-      .where(eq(walletCredentials.accountId, accountId));
-    if (!credentials) return { error: 'No sign-in is kept for this account' };
+  /** The account's kept access token (read with the lease), or why there is none to use. */
+  private keptToken(sealedToken: string | null): string | { error: string } {
+    if (sealedToken === null) return { error: 'No sign-in is kept for this account' };
     let token: string | null = null;
     try {
-      token = this.cipher.decrypt(credentials.sealedToken);
+      token = this.cipher.decrypt(sealedToken);
     } catch {
       // Sealed with another key (WALLET_TOKEN_KEY changed): only a new sign-in gives a token again.
     }
