@@ -19,9 +19,10 @@ import {
   type WalletProvider,
   WalletTokenError,
 } from '../../infra/wallet/wallet-provider.port.js';
+import type { KnownStream } from '../../shared/event-sourcing/aggregate-handler.js';
 import { fold } from '../../shared/event-sourcing/decider.js';
 import { WalletAccountCommandMessage } from './wallet-account.command.js';
-import { type WalletAccountCommand, walletAccountDecider } from './wallet-account.decider.js';
+import { type WalletAccountCommand, walletAccountDecider, type WalletAccountState } from './wallet-account.decider.js';
 import { type WalletAccountEvent, walletAccountStream } from './wallet-account.events.js';
 import { passDetails, readWallet } from './wallet-pass-reader.js';
 import { countFailure, givingUpReason, isOutage, releaseLease, takeLease } from './wallet-sync-state.js';
@@ -75,7 +76,7 @@ export class SyncWalletAccountJob implements Job<SyncWalletAccountData> {
   }
 
   async run({ accountId }: SyncWalletAccountData): Promise<void> {
-    const { events } = await this.store.readStream(walletAccountStream(accountId));
+    const { revision, events } = await this.store.readStream(walletAccountStream(accountId));
     const state = fold(
       walletAccountDecider,
       events.map((e) => ({ type: e.type, data: e.data }) as WalletAccountEvent),
@@ -122,12 +123,15 @@ export class SyncWalletAccountJob implements Job<SyncWalletAccountData> {
             `used (${shown.join('; ')}${read.skipped.length > shown.length ? '; ...' : ''})`,
         );
       }
-      await this.recordInParts({
-        accountId,
-        passes: read.passes.map(passDetails),
-        skipped: read.skipped,
-        now: new Date().toISOString(),
-      });
+      await this.recordInParts(
+        {
+          accountId,
+          passes: read.passes.map(passDetails),
+          skipped: read.skipped,
+          now: new Date().toISOString(),
+        },
+        { revision, events, state },
+      );
       synced = true;
       progress('done', read.passes.length);
     } catch (err) {
@@ -187,21 +191,27 @@ export class SyncWalletAccountJob implements Job<SyncWalletAccountData> {
    * event loop to turn, so reads go on between them (embedded PGlite runs every statement in this process). A sync
    * stopped between parts leaves the tickets of the parts recorded; the next sync records the rest, nothing twice.
    */
-  private async recordInParts(sync: Extract<WalletAccountCommand, { type: 'RecordSync' }>['data']) {
+  private async recordInParts(
+    sync: Extract<WalletAccountCommand, { type: 'RecordSync' }>['data'],
+    read: KnownStream<WalletAccountState>,
+  ) {
+    // The first part is decided on the stream as the sync read it at its start (read again if it moved since).
+    let known: KnownStream<WalletAccountState> | undefined = read;
     for (;;) {
-      const { events } = await this.record({
-        type: 'RecordSync',
-        data: { ...sync, maxEvents: SYNC_EVENTS_PER_APPEND },
-      });
+      const { events } = await this.record(
+        { type: 'RecordSync', data: { ...sync, maxEvents: SYNC_EVENTS_PER_APPEND } },
+        known,
+      );
+      known = undefined;
       if (events.length < SYNC_EVENTS_PER_APPEND) return;
       await new Promise((resolve) => setImmediate(resolve));
     }
   }
 
   /** A sync's outcome on the account's stream. */
-  private record(command: WalletAccountCommand) {
+  private record(command: WalletAccountCommand, known?: KnownStream<WalletAccountState>) {
     return this.commandBus.execute(
-      new WalletAccountCommandMessage(command, { actorId: 'wallet-sync', commandId: randomUUID() }),
+      new WalletAccountCommandMessage(command, { actorId: 'wallet-sync', commandId: randomUUID() }, undefined, known),
     );
   }
 }
