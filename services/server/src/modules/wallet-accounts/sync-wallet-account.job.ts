@@ -10,6 +10,7 @@ import { EVENT_STORE, type EventStore } from '../../infra/event-store/event-stor
 import { type Job, QueueJob } from '../../infra/queue/jobs.module.js';
 import { JOB_QUEUE, type JobQueue } from '../../infra/queue/queue.port.js';
 import { REALTIME_PUBLISHER, type RealtimePublisher } from '../../infra/realtime/realtime.publisher.js';
+import type { LiveUpdate } from '../../infra/subscriptions/subscription.js';
 import { ProviderRateLimiter } from '../../infra/wallet/provider-rate-limiter.js';
 import { TokenCipher } from '../../infra/wallet/token-cipher.js';
 import {
@@ -90,13 +91,17 @@ export class SyncWalletAccountJob implements Job<SyncWalletAccountData> {
     const lease = await takeLease(this.database, accountId);
     if (!lease) return;
     const userId = state.userId!;
+    const progressUpdate = (s: 'running' | 'done' | 'failed', fetched: number): LiveUpdate => ({
+      to: { userId },
+      event: 'account.sync',
+      payload: { account_id: accountId, state: s, fetched },
+    });
     const progress = (s: 'running' | 'done' | 'failed', fetched: number) => {
-      this.realtime.publish([
-        { to: { userId }, event: 'account.sync', payload: { account_id: accountId, state: s, fetched } },
-      ]);
+      this.realtime.publish([progressUpdate(s, fetched)]);
     };
     let error: string | null = null;
     let synced = false;
+    let fetched = 0;
     try {
       const token = this.keptToken(lease.sealedToken);
       if (typeof token !== 'string') {
@@ -133,7 +138,7 @@ export class SyncWalletAccountJob implements Job<SyncWalletAccountData> {
         { revision, events, state },
       );
       synced = true;
-      progress('done', read.passes.length);
+      fetched = read.passes.length;
     } catch (err) {
       error = safeErrorMessage(err);
       progress('failed', 0);
@@ -142,13 +147,24 @@ export class SyncWalletAccountJob implements Job<SyncWalletAccountData> {
       });
       throw err;
     } finally {
-      await releaseLease(this.database, accountId, error, synced);
-      // The card's "last synced" moved (not an event: a sync that changes nothing writes none).
-      if (synced) {
-        this.realtime.publish([
-          { to: { userId }, event: 'account.updated', payload: { account_id: accountId, user_id: userId } },
-          { to: 'admins', event: 'account.updated', payload: { account_id: accountId, user_id: userId } },
-        ]);
+      let released = false;
+      try {
+        await releaseLease(this.database, accountId, error, synced);
+        released = true;
+      } finally {
+        // A sync that went through: its end, and, once its lease is given back, the card's "last synced" that moved
+        // (not an event: a sync that changes nothing writes none), in one publish.
+        if (synced) {
+          const payload = { account_id: accountId, user_id: userId };
+          const updates: LiveUpdate[] = [progressUpdate('done', fetched)];
+          if (released) {
+            updates.push(
+              { to: { userId }, event: 'account.updated', payload },
+              { to: 'admins', event: 'account.updated', payload },
+            );
+          }
+          this.realtime.publish(updates);
+        }
       }
     }
   }
