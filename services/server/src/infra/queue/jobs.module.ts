@@ -56,6 +56,9 @@ export interface ScheduleSource {
 
 const scheduleSources = providerMark<ScheduleSource>('seatlink.job-schedules');
 
+/** Repeating schedules made at once when some are missing (each is a round trip to the queue). */
+const SCHEDULES_MADE_AT_ONCE = 16;
+
 /** Class decorator: the class is a ScheduleSource. Its module lists it among its providers. */
 export const JobSchedules = scheduleSources.markClass;
 
@@ -143,15 +146,25 @@ export class JobRunner implements OnApplicationBootstrap, OnModuleDestroy {
     for (const queue of new Set(expected.map((e) => e.queue))) {
       const existing = await this.queue.repeatables(queue);
       const wanted = (e: ExpectedSchedule) => e.queue === queue && existing.get(e.key)?.everyMs !== e.everyMs;
-      for (const schedule of expected.filter(wanted)) {
-        await this.queue.add(schedule.queue, schedule.name, schedule.data, {
-          jobId: schedule.key,
-          repeat: { everyMs: schedule.everyMs },
-          ...(schedule.attempts ? { attempts: schedule.attempts } : {}),
-          ...(schedule.backoff ? { backoff: schedule.backoff } : {}),
-          ...(schedule.spreadMs ? { delayMs: randomInt(Math.max(1, schedule.spreadMs)) } : {}),
-        });
-        made.push(schedule.key);
+      const missing = expected.filter(wanted);
+      // A few at a time (a queue that lost its data lacks one per linked account: one after the other, the process
+      // would start only after thousands of round trips); each turn ends before the next starts.
+      for (let from = 0; from < missing.length; from += SCHEDULES_MADE_AT_ONCE) {
+        const turn = missing.slice(from, from + SCHEDULES_MADE_AT_ONCE);
+        const results = await Promise.allSettled(
+          turn.map((schedule) =>
+            this.queue.add(schedule.queue, schedule.name, schedule.data, {
+              jobId: schedule.key,
+              repeat: { everyMs: schedule.everyMs },
+              ...(schedule.attempts ? { attempts: schedule.attempts } : {}),
+              ...(schedule.backoff ? { backoff: schedule.backoff } : {}),
+              ...(schedule.spreadMs ? { delayMs: randomInt(Math.max(1, schedule.spreadMs)) } : {}),
+            }),
+          ),
+        );
+        results.forEach((r, i) => r.status === 'fulfilled' && made.push(turn[i]!.key));
+        const failed = results.find((r) => r.status === 'rejected');
+        if (failed) throw failed.reason;
       }
     }
     if (made.length > 0) {

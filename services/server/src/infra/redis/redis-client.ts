@@ -15,7 +15,8 @@ const DEFAULT_REDIS_COMMAND_TIMEOUT_MS = 1000;
  * - `commands`: calls a request waits on (job adds, throttles, the provider's pace, health): each fails after the
  *   command timeout, and at once while the connection is down (no offline queue), so a request answers 503 instead of
  *   hanging;
- * - `publish`: live updates, best effort: the same bounds; a publish that fails is reported, never thrown;
+ * - `publish`: live updates, best effort: the same bounds; a publish that fails is reported, never thrown; the
+ *   publishes made in one turn of the event loop (a command's several updates) go out in one write;
  * - `subscribe`: a pub/sub subscriber: it waits out a reconnect and subscribes again by itself;
  * - `blocking`: BullMQ workers' blocking reads, which must wait out a reconnect (no timeout, retries unbounded).
  */
@@ -38,7 +39,7 @@ const bounded = (timeoutMs: number): RedisOptions => ({
 
 const BY_USE: Record<RedisUse, (timeoutMs: number) => RedisOptions> = {
   commands: bounded,
-  publish: bounded,
+  publish: (timeoutMs) => ({ ...bounded(timeoutMs), enableAutoPipelining: true }),
   subscribe: () => ({}),
   blocking: () => ({ maxRetriesPerRequest: null }),
 };

@@ -2,7 +2,6 @@ import { randomUUID } from 'node:crypto';
 import { Inject, Injectable, Logger } from '@nestjs/common';
 import { CommandBus } from '@nestjs/cqrs';
 import { QueueName } from '@seatlink/contracts';
-import { eq } from 'drizzle-orm';
 import { APP_CONFIG, type AppConfig } from '../../infra/config/config.js';
 import { safeErrorMessage } from '../../infra/db/db-errors.js';
 import { DATABASE } from '../../infra/db/database.module.js';
@@ -11,6 +10,7 @@ import { EVENT_STORE, type EventStore } from '../../infra/event-store/event-stor
 import { type Job, QueueJob } from '../../infra/queue/jobs.module.js';
 import { JOB_QUEUE, type JobQueue } from '../../infra/queue/queue.port.js';
 import { REALTIME_PUBLISHER, type RealtimePublisher } from '../../infra/realtime/realtime.publisher.js';
+import type { LiveUpdate } from '../../infra/subscriptions/subscription.js';
 import { ProviderRateLimiter } from '../../infra/wallet/provider-rate-limiter.js';
 import { TokenCipher } from '../../infra/wallet/token-cipher.js';
 import {
@@ -20,11 +20,11 @@ import {
   type WalletProvider,
   WalletTokenError,
 } from '../../infra/wallet/wallet-provider.port.js';
+import type { KnownStream } from '../../shared/event-sourcing/aggregate-handler.js';
 import { fold } from '../../shared/event-sourcing/decider.js';
 import { WalletAccountCommandMessage } from './wallet-account.command.js';
-import { type WalletAccountCommand, walletAccountDecider } from './wallet-account.decider.js';
+import { type WalletAccountCommand, walletAccountDecider, type WalletAccountState } from './wallet-account.decider.js';
 import { type WalletAccountEvent, walletAccountStream } from './wallet-account.events.js';
-import { walletCredentials } from './wallet-accounts.schema.js';
 import { passDetails, readWallet } from './wallet-pass-reader.js';
 import { countFailure, givingUpReason, isOutage, releaseLease, takeLease } from './wallet-sync-state.js';
 
@@ -77,7 +77,7 @@ export class SyncWalletAccountJob implements Job<SyncWalletAccountData> {
   }
 
   async run({ accountId }: SyncWalletAccountData): Promise<void> {
-    const { events } = await this.store.readStream(walletAccountStream(accountId));
+    const { revision, events } = await this.store.readStream(walletAccountStream(accountId));
     const state = fold(
       walletAccountDecider,
       events.map((e) => ({ type: e.type, data: e.data }) as WalletAccountEvent),
@@ -88,17 +88,22 @@ export class SyncWalletAccountJob implements Job<SyncWalletAccountData> {
       return;
     }
     if (state.inError) return;
-    if (!(await takeLease(this.database.db, accountId))) return;
+    const lease = await takeLease(this.database, accountId);
+    if (!lease) return;
     const userId = state.userId!;
+    const progressUpdate = (s: 'running' | 'done' | 'failed', fetched: number): LiveUpdate => ({
+      to: { userId },
+      event: 'account.sync',
+      payload: { account_id: accountId, state: s, fetched },
+    });
     const progress = (s: 'running' | 'done' | 'failed', fetched: number) => {
-      this.realtime.publish([
-        { to: { userId }, event: 'account.sync', payload: { account_id: accountId, state: s, fetched } },
-      ]);
+      this.realtime.publish([progressUpdate(s, fetched)]);
     };
     let error: string | null = null;
     let synced = false;
+    let fetched = 0;
     try {
-      const token = await this.keptToken(accountId);
+      const token = this.keptToken(lease.sealedToken);
       if (typeof token !== 'string') {
         error = token.error;
         await this.authFailed(accountId, error);
@@ -123,14 +128,17 @@ export class SyncWalletAccountJob implements Job<SyncWalletAccountData> {
             `used (${shown.join('; ')}${read.skipped.length > shown.length ? '; ...' : ''})`,
         );
       }
-      await this.recordInParts({
-        accountId,
-        passes: read.passes.map(passDetails),
-        skipped: read.skipped,
-        now: new Date().toISOString(),
-      });
+      await this.recordInParts(
+        {
+          accountId,
+          passes: read.passes.map(passDetails),
+          skipped: read.skipped,
+          now: new Date().toISOString(),
+        },
+        { revision, events, state },
+      );
       synced = true;
-      progress('done', read.passes.length);
+      fetched = read.passes.length;
     } catch (err) {
       error = safeErrorMessage(err);
       progress('failed', 0);
@@ -139,27 +147,34 @@ export class SyncWalletAccountJob implements Job<SyncWalletAccountData> {
       });
       throw err;
     } finally {
-      await releaseLease(this.database.db, accountId, error, synced);
-      // The card's "last synced" moved (not an event: a sync that changes nothing writes none).
-      if (synced) {
-        this.realtime.publish([
-          { to: { userId }, event: 'account.updated', payload: { account_id: accountId, user_id: userId } },
-          { to: 'admins', event: 'account.updated', payload: { account_id: accountId, user_id: userId } },
-        ]);
+      let released = false;
+      try {
+        await releaseLease(this.database, accountId, error, synced);
+        released = true;
+      } finally {
+        // A sync that went through: its end, and, once its lease is given back, the card's "last synced" that moved
+        // (not an event: a sync that changes nothing writes none), in one publish.
+        if (synced) {
+          const payload = { account_id: accountId, user_id: userId };
+          const updates: LiveUpdate[] = [progressUpdate('done', fetched)];
+          if (released) {
+            updates.push(
+              { to: { userId }, event: 'account.updated', payload },
+              { to: 'admins', event: 'account.updated', payload },
+            );
+          }
+          this.realtime.publish(updates);
+        }
       }
     }
   }
 
-  /** The account's kept access token, or why there is none to use. */
-  private async keptToken(accountId: string): Promise<string | { error: string }> {
-    const [credentials] = await this.database.db
-      .select()
-      .from(walletCredentials)
-      .where(eq(walletCredentials.accountId, accountId));
-    if (!credentials) return { error: 'No sign-in is kept for this account' };
+  /** The account's kept access token (read with the lease), or why there is none to use. */
+  private keptToken(sealedToken: string | null): string | { error: string } {
+    if (sealedToken === null) return { error: 'No sign-in is kept for this account' };
     let token: string | null = null;
     try {
-      token = this.cipher.decrypt(credentials.sealedToken);
+      token = this.cipher.decrypt(sealedToken);
     } catch {
       // Sealed with another key (WALLET_TOKEN_KEY changed): only a new sign-in gives a token again.
     }
@@ -192,21 +207,27 @@ export class SyncWalletAccountJob implements Job<SyncWalletAccountData> {
    * event loop to turn, so reads go on between them (embedded PGlite runs every statement in this process). A sync
    * stopped between parts leaves the tickets of the parts recorded; the next sync records the rest, nothing twice.
    */
-  private async recordInParts(sync: Extract<WalletAccountCommand, { type: 'RecordSync' }>['data']) {
+  private async recordInParts(
+    sync: Extract<WalletAccountCommand, { type: 'RecordSync' }>['data'],
+    read: KnownStream<WalletAccountState>,
+  ) {
+    // The first part is decided on the stream as the sync read it at its start (read again if it moved since).
+    let known: KnownStream<WalletAccountState> | undefined = read;
     for (;;) {
-      const { events } = await this.record({
-        type: 'RecordSync',
-        data: { ...sync, maxEvents: SYNC_EVENTS_PER_APPEND },
-      });
+      const { events } = await this.record(
+        { type: 'RecordSync', data: { ...sync, maxEvents: SYNC_EVENTS_PER_APPEND } },
+        known,
+      );
+      known = undefined;
       if (events.length < SYNC_EVENTS_PER_APPEND) return;
       await new Promise((resolve) => setImmediate(resolve));
     }
   }
 
   /** A sync's outcome on the account's stream. */
-  private record(command: WalletAccountCommand) {
+  private record(command: WalletAccountCommand, known?: KnownStream<WalletAccountState>) {
     return this.commandBus.execute(
-      new WalletAccountCommandMessage(command, { actorId: 'wallet-sync', commandId: randomUUID() }),
+      new WalletAccountCommandMessage(command, { actorId: 'wallet-sync', commandId: randomUUID() }, undefined, known),
     );
   }
 }

@@ -53,6 +53,14 @@ export class WalletSyncScheduleReaction implements Subscription {
   ) {}
 
   async apply(events: readonly RecordedEvent[], { tx, store }: SubscriptionContext) {
+    // The schedules of the accounts linked or signed in again are made a few accounts at a time (each is a few
+    // round trips to the queue; one after the other, a batch of links would feed the workers no faster than that),
+    // an account's events in their order; a deletion waits for those before it, and is handled alone.
+    let scheduling: Array<{ accountId: string; run: () => Promise<void> }> = [];
+    const schedule = async () => {
+      await scheduleInTurns(scheduling, SCHEDULES_AT_ONCE);
+      scheduling = [];
+    };
     for (const recorded of events) {
       const event = { type: recorded.type, data: recorded.data } as WalletAccountEvent;
       const tag = recorded.id.slice(0, 8);
@@ -60,31 +68,12 @@ export class WalletSyncScheduleReaction implements Subscription {
         case 'WalletAccountLinked':
         case 'WalletAccountReauthenticated': {
           const { accountId } = event.data;
-          const sync = (reason: string, jobId: string, delayMs = 0) =>
-            this.queue.add(
-              QueueName.WalletSync,
-              SyncWalletAccountJob.jobName,
-              { accountId, reason } satisfies SyncWalletAccountData,
-              {
-                ...SYNC_OPTIONS,
-                jobId,
-                ...(delayMs > 0 ? { delayMs } : {}),
-              },
-            );
-          await sync(event.type === 'WalletAccountLinked' ? 'linked' : 'signed in again', `sync-${accountId}-${tag}`);
-          for (const [i, delayMs] of this.config.walletSyncFollowUpsMs.entries()) {
-            await sync('follow-up', `sync-${accountId}-${tag}-f${i}`, delayMs);
-          }
-          const periodic = periodicSync(accountId, this.config.WALLET_SYNC_EVERY_MS);
-          await this.queue.add(periodic.queue, periodic.name, periodic.data, {
-            ...SYNC_OPTIONS,
-            jobId: periodic.key,
-            repeat: { everyMs: periodic.everyMs },
-            delayMs: Math.floor(Math.random() * periodic.everyMs),
-          });
+          const reason = event.type === 'WalletAccountLinked' ? 'linked' : 'signed in again';
+          scheduling.push({ accountId, run: () => this.scheduleSyncs(accountId, reason, tag) });
           break;
         }
         case 'WalletAccountDeleted': {
+          await schedule();
           const { accountId, userId } = event.data;
           await this.queue.removeRepeatable(QueueName.WalletSync, periodicSyncKey(accountId));
           await tx.delete(walletCredentials).where(eq(walletCredentials.accountId, accountId));
@@ -108,6 +97,55 @@ export class WalletSyncScheduleReaction implements Subscription {
           break;
       }
     }
+    await schedule();
+  }
+
+  /** An account linked or signed in again: a sync at once, its follow-ups, and its periodic schedule. */
+  private async scheduleSyncs(accountId: string, reason: string, tag: string) {
+    const sync = (why: string, jobId: string, delayMs = 0) =>
+      this.queue.add(
+        QueueName.WalletSync,
+        SyncWalletAccountJob.jobName,
+        { accountId, reason: why } satisfies SyncWalletAccountData,
+        {
+          ...SYNC_OPTIONS,
+          jobId,
+          ...(delayMs > 0 ? { delayMs } : {}),
+        },
+      );
+    await sync(reason, `sync-${accountId}-${tag}`);
+    for (const [i, delayMs] of this.config.walletSyncFollowUpsMs.entries()) {
+      await sync('follow-up', `sync-${accountId}-${tag}-f${i}`, delayMs);
+    }
+    const periodic = periodicSync(accountId, this.config.WALLET_SYNC_EVERY_MS);
+    await this.queue.add(periodic.queue, periodic.name, periodic.data, {
+      ...SYNC_OPTIONS,
+      jobId: periodic.key,
+      repeat: { everyMs: periodic.everyMs },
+      delayMs: Math.floor(Math.random() * periodic.everyMs),
+    });
+  }
+}
+
+/** Accounts whose syncs are scheduled at once (a few round trips each to the queue, within its command timeout). */
+const SCHEDULES_AT_ONCE = 16;
+
+/**
+ * Runs the work of each account, `atOnce` accounts at a time, in turns: an account's work in its order (never two of
+ * it at once), every turn finished before the next starts. Fails with the first failure once every work of its turn
+ * has settled, so that none is still running when the transaction ends.
+ */
+export async function scheduleInTurns(
+  work: ReadonlyArray<{ accountId: string; run: () => Promise<void> }>,
+  atOnce: number,
+) {
+  for (let from = 0; from < work.length; from += atOnce) {
+    const byAccount = new Map<string, Promise<void>>();
+    for (const { accountId, run } of work.slice(from, from + atOnce)) {
+      byAccount.set(accountId, (byAccount.get(accountId) ?? Promise.resolve()).then(run));
+    }
+    const failed = (await Promise.allSettled(byAccount.values())).find((r) => r.status === 'rejected');
+    if (failed) throw failed.reason;
   }
 }
 

@@ -1,9 +1,8 @@
-import { eq, sql } from 'drizzle-orm';
-import { type Executor, queryRows } from '../../infra/db/database.js';
+import { sql } from 'drizzle-orm';
+import { type Database, type Executor, queryRows } from '../../infra/db/database.js';
 import { isTransientFailure } from '../../infra/transient-failure.js';
 import { WalletRateLimitedError, WalletUnavailableError } from '../../infra/wallet/wallet-provider.port.js';
 import { MAX_PASSES, WalletTooLargeError } from './wallet-pass-reader.js';
-import { walletSyncState } from './wallet-accounts.schema.js';
 
 // An account's sync as the database keeps it beside the events: who holds it now (a lease), how many tries failed in
 // a row, when it last went through. And when a failed try gives up, in words for the account's owner.
@@ -43,17 +42,24 @@ export function givingUpReason(err: unknown, failures: number): string | null {
   return outage ? SYNC_FAILURE_MESSAGES.unavailable : SYNC_FAILURE_MESSAGES.failed;
 }
 
-/** Takes the account's sync lease; false when another sync holds it. */
-export async function takeLease(db: Executor, accountId: string): Promise<boolean> {
-  const rows = await queryRows<{ account_id: string }>(
-    db,
-    sql`insert into wallet_sync_state (account_id, running_until)
-        values (${accountId}, now() + make_interval(secs => ${LEASE_SECONDS}))
-        on conflict (account_id) do update set running_until = excluded.running_until
-        where wallet_sync_state.running_until is null or wallet_sync_state.running_until < now()
-        returning account_id`,
+/**
+ * Takes the account's sync lease and, in the same statement, reads the sign-in kept for the account's syncs: null when
+ * another sync holds the lease; `sealedToken` null when no sign-in is kept.
+ */
+export async function takeLease(database: Database, accountId: string): Promise<{ sealedToken: string | null } | null> {
+  const [row] = await database.query<{ sealed_token: string | null }>(
+    `with lease as (
+       insert into wallet_sync_state (account_id, running_until)
+       values ($1, now() + make_interval(secs => $2))
+       on conflict (account_id) do update set running_until = excluded.running_until
+       where wallet_sync_state.running_until is null or wallet_sync_state.running_until < now()
+       returning account_id
+     )
+     select c.sealed_token from lease l left join wallet_credentials c on c.account_id = l.account_id`,
+    [accountId, LEASE_SECONDS],
+    'seatlink_wallet_sync_take_lease',
   );
-  return rows.length > 0;
+  return row ? { sealedToken: row.sealed_token } : null;
 }
 
 /** Counts a failed try; answers how many failed in a row. */
@@ -67,13 +73,14 @@ export async function countFailure(db: Executor, accountId: string): Promise<num
 }
 
 /** Gives the lease back with the try's error (null: none); a sync that went through also clears the failures. */
-export async function releaseLease(db: Executor, accountId: string, error: string | null, synced: boolean) {
-  await db
-    .update(walletSyncState)
-    .set({
-      runningUntil: null,
-      lastSyncError: error ? error.slice(0, 500) : null,
-      ...(synced ? { lastSyncedAt: new Date(), failedAttempts: 0 } : {}),
-    })
-    .where(eq(walletSyncState.accountId, accountId));
+export async function releaseLease(database: Database, accountId: string, error: string | null, synced: boolean) {
+  await database.query(
+    `update wallet_sync_state
+     set running_until = null, last_sync_error = $2,
+         last_synced_at = case when $3::boolean then $4::timestamptz else last_synced_at end,
+         failed_attempts = case when $3::boolean then 0 else failed_attempts end
+     where account_id = $1`,
+    [accountId, error ? error.slice(0, 500) : null, synced, synced ? new Date() : null],
+    'seatlink_wallet_sync_release_lease',
+  );
 }

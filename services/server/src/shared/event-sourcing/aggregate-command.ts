@@ -15,7 +15,7 @@ import { Inject, type Type } from '@nestjs/common';
 import { Command, CommandHandler, type ICommandHandler } from '@nestjs/cqrs';
 import { EVENT_STORE, type EventStore } from '../../infra/event-store/event-store.port.js';
 import { KeyedMutex } from '../keyed-mutex.js';
-import { handleCommand, handleCommands, type HandleResult } from './aggregate-handler.js';
+import { handleCommand, handleCommands, type HandleResult, type KnownStream } from './aggregate-handler.js';
 import type { Decider, DomainEvent } from './decider.js';
 
 /** Who sent a command and as what: copied onto every event it appends. */
@@ -47,6 +47,12 @@ export abstract class AggregateCommand<C, State, Event extends DomainEvent> exte
      * moves its checkpoint, so what the command appends commits with it.
      */
     readonly store?: EventStore,
+    /**
+     * The stream as the sender has just read it (and the state folded from it): the command is first decided on it
+     * instead of reading the stream again; its append expects that revision, so a stream that moved since is read
+     * again. Only a sender that read the stream itself, on the same store, passes it.
+     */
+    readonly known?: KnownStream<State>,
   ) {
     super();
   }
@@ -77,13 +83,14 @@ export function aggregateCommandHandler<C, State, Event extends DomainEvent>(
 
     constructor(@Inject(EVENT_STORE) readonly store: EventStore) {}
 
-    execute({ command, meta, store }: AggregateCommand<C, State, Event>): Promise<HandleResult<State, Event>> {
+    execute({ command, meta, store, known }: AggregateCommand<C, State, Event>): Promise<HandleResult<State, Event>> {
       const stream = aggregate.streamOf(command);
       const run = () =>
         handleCommand(store ?? this.store, aggregate.decider, stream, command, {
           metadata: { actorId: meta.actorId, ip: meta.ip, ...(meta.bulk ? { bulk: true } : {}) },
           commandId: meta.commandId ?? randomUUID(),
           maxAttempts: aggregate.maxAttempts,
+          known,
         });
       return aggregate.oneAtATime ? this.turns.run(stream, run) : run();
     }

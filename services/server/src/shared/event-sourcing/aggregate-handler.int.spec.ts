@@ -79,3 +79,93 @@ describe(`a batch of commands on ${backendName()}`, () => {
     expect(await totals([a, b])).toEqual([[1], [100, 102]]);
   });
 });
+
+describe(`a command decided on the stream as its sender read it, on ${backendName()}`, () => {
+  let db: TestDatabase;
+  let store: EventStore;
+  beforeAll(async () => {
+    db = await createTestDatabase();
+    store = new SqlEventStore(db.database);
+  });
+  afterAll(async () => db?.dispose());
+
+  /** The store, counting its stream reads. */
+  const counting = () => {
+    const reads = { n: 0 };
+    const counted = Object.create(store, {
+      readStream: {
+        value: (streamId: string) => {
+          reads.n++;
+          return store.readStream(streamId);
+        },
+      },
+    }) as EventStore;
+    return { counted, reads };
+  };
+  const known = async (streamId: string) => {
+    const { revision, events } = await store.readStream(streamId);
+    return { revision, events, state: events.reduce((s, e) => (e.data as Added['data']).total, 0) };
+  };
+  const totalsOf = async (streamId: string) =>
+    (await store.readStream(streamId)).events.map((e) => (e.data as Added['data']).total);
+
+  it('appends what it decides on it without reading the stream again', async () => {
+    const a = `total-${randomUUID()}`;
+    await handleCommand(store, total, a, { type: 'Add', n: 10 }, { metadata: {}, commandId: randomUUID() });
+    const { counted, reads } = counting();
+    const result = await handleCommand(
+      counted,
+      total,
+      a,
+      { type: 'Add', n: 1 },
+      {
+        metadata: {},
+        commandId: randomUUID(),
+        known: await known(a),
+      },
+    );
+    expect(reads.n).toBe(0);
+    expect(result.state).toBe(10);
+    expect(await totalsOf(a)).toEqual([10, 11]);
+  });
+
+  it('reads the stream again and decides again when it moved since the sender read it', async () => {
+    const a = `total-${randomUUID()}`;
+    await handleCommand(store, total, a, { type: 'Add', n: 10 }, { metadata: {}, commandId: randomUUID() });
+    const read = await known(a);
+    await handleCommand(store, total, a, { type: 'Add', n: 100 }, { metadata: {}, commandId: randomUUID() });
+    const { counted, reads } = counting();
+    const result = await handleCommand(
+      counted,
+      total,
+      a,
+      { type: 'Add', n: 1 },
+      {
+        metadata: {},
+        commandId: randomUUID(),
+        known: read,
+      },
+    );
+    expect(reads.n).toBe(1);
+    expect(result.state).toBe(110);
+    expect(await totalsOf(a)).toEqual([10, 110, 111]);
+  });
+
+  it('confirms on a fresh read a decision of no events', async () => {
+    const a = `total-${randomUUID()}`;
+    const { counted, reads } = counting();
+    const result = await handleCommand(
+      counted,
+      total,
+      a,
+      { type: 'Add', n: 0 },
+      {
+        metadata: {},
+        commandId: randomUUID(),
+        known: await known(a),
+      },
+    );
+    expect(reads.n).toBe(1);
+    expect(result.events).toEqual([]);
+  });
+});

@@ -16,7 +16,18 @@ const eventId = uuidV5In('1b671a64-40d5-491e-99b0-da01ff1f3341');
 export const commandEventId = (commandId: string, streamId: string, index: number) =>
   eventId(`${commandId}:${streamId}:${index}`);
 
-export interface HandleOptions {
+/**
+ * A stream as its caller read it, with the state folded from it: the first decision of a command may be made on it
+ * instead of reading the stream again. Its append expects `revision`, so a stream that moved since is refused, read
+ * again and decided again, as any stream that moves between a read and its append.
+ */
+export interface KnownStream<State> {
+  revision: number;
+  events: readonly RecordedEvent[];
+  state: State;
+}
+
+export interface HandleOptions<State = unknown> {
   /** Caller, IP, bulk flag: copied onto every event. */
   metadata: EventMetadata;
   /**
@@ -25,6 +36,8 @@ export interface HandleOptions {
    */
   commandId: string;
   maxAttempts?: number;
+  /** The stream as the caller read it: the first attempt decides on it (see KnownStream). */
+  known?: KnownStream<State>;
 }
 
 export interface HandleResult<State, Event extends DomainEvent> {
@@ -72,12 +85,42 @@ export async function decideOn<State, Command, Event extends DomainEvent>(
     decider,
     history.map((e) => ({ type: e.type, data: e.data }) as Event),
   );
+  return decideOnState(decider, streamId, { revision, events: history, state }, ...what);
+}
+
+/** `decideOn` on a stream already read and folded. */
+function decideOnState<State, Command, Event extends DomainEvent>(
+  decider: Decider<State, Command, Event>,
+  streamId: string,
+  { revision, events: history, state }: KnownStream<State>,
+  ...what: [command: Command, commandId: string] | [choose: ChooseCommand<State, Command>]
+): Decision<State, Event> {
   const { command, commandId } = what.length === 1 ? what[0](state) : { command: what[0], commandId: what[1] };
   const earlier = earlierOutcome<Event>(history, streamId, commandId);
   if (earlier) {
     return { streamId, commandId, revision, state, events: earlier.events, earlier: { position: earlier.position } };
   }
   return { streamId, commandId, revision, state, events: decider.decide(command, state), earlier: null };
+}
+
+/**
+ * A command decided on a stream its caller read, when that decision needs no fresh read: one that appends (its append
+ * expects the revision read) or that was appended before. Null when it must be decided on a fresh read: it decides
+ * nothing, or is refused, on what may be an older state.
+ */
+function decideOnKnown<State, Command, Event extends DomainEvent>(
+  decider: Decider<State, Command, Event>,
+  streamId: string,
+  known: KnownStream<State>,
+  command: Command,
+  commandId: string,
+): Decision<State, Event> | null {
+  try {
+    const decision = decideOnState(decider, streamId, known, command, commandId);
+    return decision.earlier || decision.events.length > 0 ? decision : null;
+  } catch {
+    return null;
+  }
 }
 
 /**
@@ -111,11 +154,13 @@ export async function handleCommand<State, Command, Event extends DomainEvent>(
   decider: Decider<State, Command, Event>,
   streamId: string,
   command: Command,
-  options: HandleOptions,
+  options: HandleOptions<State>,
 ): Promise<HandleResult<State, Event>> {
   const maxAttempts = options.maxAttempts ?? 10;
   for (let attempt = 1; ; attempt++) {
-    const decision = await decideOn(store, decider, streamId, command, options.commandId);
+    const decision =
+      (attempt === 1 && options.known && decideOnKnown(decider, streamId, options.known, command, options.commandId)) ||
+      (await decideOn(store, decider, streamId, command, options.commandId));
     const { state, events } = decision;
     if (decision.earlier) return { events, position: decision.earlier.position, append: null, state, repeated: true };
     if (events.length === 0) return { events, position: null, append: null, state, repeated: false };
