@@ -1,5 +1,6 @@
 import { expect, test, type Page } from '@playwright/test';
-import type { TicketsResponse } from '@seatlink/contracts';
+import type { Ticket, TicketsResponse } from '@seatlink/contracts';
+import { ticketCardHeight } from '../src/features/tickets/ticket-card-height';
 import { manyTickets } from '../src/testing/tickets';
 import { expectNoA11yViolations } from './support/axe';
 import { demo, signIn } from './support/session';
@@ -18,6 +19,22 @@ async function shownCount(page: Page): Promise<number> {
   const shown = /Showing (\d[\d,]*) of/.exec(text)?.[1];
   if (!shown) throw new Error(`no count in '${text}'`);
   return Number(shown.replace(/,/g, ''));
+}
+
+/** Every rendered row of the grid is the height the grid gave it: its tallest card's, as its data says. */
+async function expectRowsAsLaidOut(page: Page, tickets: readonly Ticket[]) {
+  const byId = new Map(tickets.map((t) => [t.id, t]));
+  const grid = page.getByTestId('tickets-grid');
+  await expect(grid).toHaveAttribute('data-columns', page.viewportSize()!.width < 768 ? '1' : /[2-4]/);
+  const rows = await grid.locator('[data-index]').all();
+  expect(rows.length).toBeGreaterThan(1);
+  for (const row of rows) {
+    const ids = await row
+      .getByTestId('ticket-card')
+      .evaluateAll((all) => all.map((card) => card.getAttribute('data-ticket-id')!));
+    const laidOut = Math.max(...ids.map((id) => ticketCardHeight(byId.get(id)!)));
+    expect((await row.boundingBox())!.height, `the row of ${ids.join(', ')}`).toBe(laidOut);
+  }
 }
 
 async function titles(page: Page): Promise<string[]> {
@@ -47,6 +64,12 @@ test('filters by search, account, status and event, clears them, and sorts the l
     'No distribution link generated',
   );
   await expectNoA11yViolations(page, 'tickets overview, grid');
+  // Each row of cards is as tall as the grid laid it out from its cards' data (one-line titles and two-line ones, the
+  // duplicate's banner), so a row scrolling into view never changes the page's height. On a phone a row is one card.
+  for (const width of [1280, 375, 1280]) {
+    await page.setViewportSize({ width, height: 4800 });
+    await expectRowsAsLaidOut(page, tickets);
+  }
 
   // Search: title, subtitle, venue, seat and account e-mail.
   const search = page.getByPlaceholder('Search title, subtitle, venue, seat, account...');

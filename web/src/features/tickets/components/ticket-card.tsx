@@ -9,21 +9,6 @@ import { TicketLinkArea } from './ticket-link-area';
 import { TicketLogo } from './ticket-logo';
 import { TicketStatusBadge } from './ticket-status-badge';
 
-/**
- * The height a ticket's card takes, px, as its data says: the parts every card has (the title's two lines kept
- * whether it needs one or two), plus a duplicate's banner, a next game (two lines) and a link (its line, facts and
- * buttons). The grid lays its rows out by this before any is rendered: when it is exact, a row that scrolls into view
- * is measured at the height it was given and nothing moves.
- */
-export function ticketCardHeight(ticket: Ticket): number {
-  const { next_game: nextGame, next_game_date: nextGameDate } = ticket.metadata ?? {};
-  let height = 252;
-  if (ticket.is_duplicate) height += 28;
-  if (nextGame || nextGameDate) height += 40;
-  if (ticket.distribution?.link && !ticket.is_duplicate) height += 58;
-  return height;
-}
-
 export interface TicketCardProps {
   ticket: Ticket;
   selected?: boolean;

@@ -11,7 +11,8 @@ import { useTickets } from '../hooks/use-tickets';
 import type { TicketSort } from '../ticket-filters';
 import type { ViewMode } from '../tickets.store';
 import { useTicketsStore } from '../tickets.store';
-import { ticketCardHeight, TicketCard } from './ticket-card';
+import { ticketCardHeight } from '../ticket-card-height';
+import { TicketCard } from './ticket-card';
 import { TicketsList } from './tickets-list';
 
 /** Cards are at least this wide; the grid has 1 to 4 columns by the width it has (SPEC.md §2). */
