@@ -102,6 +102,21 @@ test('10,000 real tickets: a window of them in the page, the last one reached by
   await expect(page.locator(`[data-testid="ticket-card"][data-ticket-id="${listed[0]!.id}"]`)).toHaveCount(0);
 });
 
+test('while the rest of the list comes after its first page, the count line says so', async ({ page }) => {
+  // The pages after the first are held until the line has been read.
+  let release!: () => void;
+  const held = new Promise<void>((resolve) => (release = resolve));
+  await page.route(/\/v1\/tickets\?.*after=/, async (route) => {
+    await held;
+    await route.continue();
+  });
+  await signIn(page, holder);
+  await expect(page.getByTestId('tickets-count')).toHaveText('100 tickets · loading the rest…', { timeout: 60_000 });
+  release();
+  await expect(page.getByTestId('tickets-count')).toHaveText('10,000 tickets', { timeout: 60_000 });
+  await expect(page.getByTestId('tickets-loading-rest')).toHaveCount(0);
+});
+
 test('a link made elsewhere changes its one ticket on screen by a read of what changed', async ({ page }) => {
   const ticket = listed.find((t) => !t.is_duplicate && !t.distribution)!;
   await openOverview(page);

@@ -3,10 +3,11 @@ import { useTickets } from '../hooks/use-tickets';
 
 /**
  * How many tickets there are, or how many of them the filters show, once the first list has arrived; told politely
- * to assistive technology, with a refresh under way.
+ * to assistive technology, with a refresh under way. A big list's first page is shown before the rest has come: the
+ * line then says the rest is loading, so '100 tickets' is never taken for the whole.
  */
 export function TicketsCount({ shown, filtered }: { shown: number; filtered: boolean }) {
-  const { tickets, loading, loaded } = useTickets();
+  const { tickets, loading, loaded, complete } = useTickets();
   const total = tickets.length;
   return (
     <p className="text-sm text-slate-600" role="status" aria-live="polite" data-testid="tickets-count">
@@ -21,7 +22,8 @@ export function TicketsCount({ shown, filtered }: { shown: number; filtered: boo
           </>
         )
       ) : null}
-      {loading && loaded ? <span className="sr-only"> (refreshing)</span> : null}
+      {loaded && !complete ? <span data-testid="tickets-loading-rest"> · loading the rest…</span> : null}
+      {loading && loaded && complete ? <span className="sr-only"> (refreshing)</span> : null}
     </p>
   );
 }
