@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { EventStore, StreamAppend } from '../../infra/event-store/event-store.port.js';
 import { SqlEventStore } from '../../infra/event-store/sql-event-store.js';
 import { backendName, createTestDatabase, type TestDatabase } from '../../testing/test-database.js';
-import { type BatchCommand, handleCommand, handleCommands } from './aggregate-handler.js';
+import { type BatchCommand, handleCommand, handleCommands, type KnownStream } from './aggregate-handler.js';
 import type { Decider } from './decider.js';
 
 type Added = { type: 'Added'; data: { n: number; total: number } };
@@ -22,6 +22,14 @@ const add = (streamId: string, n: number, commandId = randomUUID()): BatchComman
   metadata: { actorId: 'test' },
 });
 
+/** One Add on `streamId`, as a command of its own (decided on `known` first when given). */
+const addOne = (store: EventStore, streamId: string, n: number, known?: KnownStream<number>) =>
+  handleCommand(store, total, streamId, { type: 'Add', n }, { metadata: {}, commandId: randomUUID(), known });
+
+/** The totals each stream recorded, in order. */
+const totalsIn = async (store: EventStore, ids: string[]) =>
+  [...(await store.readStreams(ids)).values()].map((s) => s.events.map((e) => (e.data as Added['data']).total));
+
 describe(`a batch of commands on ${backendName()}`, () => {
   let db: TestDatabase;
   let store: EventStore;
@@ -31,12 +39,11 @@ describe(`a batch of commands on ${backendName()}`, () => {
   });
   afterAll(async () => db?.dispose());
 
-  const totals = async (ids: string[]) =>
-    [...(await store.readStreams(ids)).values()].map((s) => s.events.map((e) => (e.data as Added['data']).total));
+  const totals = (ids: string[]) => totalsIn(store, ids);
 
   it('decides each command on its stream as one command would, in order, and appends the batch at once', async () => {
     const [a, b] = [`total-${randomUUID()}`, `total-${randomUUID()}`];
-    await handleCommand(store, total, a, { type: 'Add', n: 10 }, { metadata: {}, commandId: randomUUID() });
+    await addOne(store, a, 10);
     const commands = [add(a, 1), add(b, 2), add(a, 3), add(b, 0)];
     const results = await handleCommands(store, total, commands);
     expect(results.map((r) => [r.state, r.events.map((e) => e.data.total), r.repeated])).toEqual([
@@ -67,7 +74,7 @@ describe(`a batch of commands on ${backendName()}`, () => {
       appendToStreams: {
         value: async (batch: readonly StreamAppend[]) => {
           if (appends++ === 0) {
-            await handleCommand(store, total, b, { type: 'Add', n: 100 }, { metadata: {}, commandId: randomUUID() });
+            await addOne(store, b, 100);
           }
           return store.appendToStreams(batch);
         },
@@ -106,24 +113,13 @@ describe(`a command decided on the stream as its sender read it, on ${backendNam
     const { revision, events } = await store.readStream(streamId);
     return { revision, events, state: events.reduce((s, e) => (e.data as Added['data']).total, 0) };
   };
-  const totalsOf = async (streamId: string) =>
-    (await store.readStream(streamId)).events.map((e) => (e.data as Added['data']).total);
+  const totalsOf = async (streamId: string) => (await totalsIn(store, [streamId]))[0];
 
   it('appends what it decides on it without reading the stream again', async () => {
     const a = `total-${randomUUID()}`;
-    await handleCommand(store, total, a, { type: 'Add', n: 10 }, { metadata: {}, commandId: randomUUID() });
+    await addOne(store, a, 10);
     const { counted, reads } = counting();
-    const result = await handleCommand(
-      counted,
-      total,
-      a,
-      { type: 'Add', n: 1 },
-      {
-        metadata: {},
-        commandId: randomUUID(),
-        known: await known(a),
-      },
-    );
+    const result = await addOne(counted, a, 1, await known(a));
     expect(reads.n).toBe(0);
     expect(result.state).toBe(10);
     expect(await totalsOf(a)).toEqual([10, 11]);
@@ -131,21 +127,11 @@ describe(`a command decided on the stream as its sender read it, on ${backendNam
 
   it('reads the stream again and decides again when it moved since the sender read it', async () => {
     const a = `total-${randomUUID()}`;
-    await handleCommand(store, total, a, { type: 'Add', n: 10 }, { metadata: {}, commandId: randomUUID() });
+    await addOne(store, a, 10);
     const read = await known(a);
-    await handleCommand(store, total, a, { type: 'Add', n: 100 }, { metadata: {}, commandId: randomUUID() });
+    await addOne(store, a, 100);
     const { counted, reads } = counting();
-    const result = await handleCommand(
-      counted,
-      total,
-      a,
-      { type: 'Add', n: 1 },
-      {
-        metadata: {},
-        commandId: randomUUID(),
-        known: read,
-      },
-    );
+    const result = await addOne(counted, a, 1, read);
     expect(reads.n).toBe(1);
     expect(result.state).toBe(110);
     expect(await totalsOf(a)).toEqual([10, 110, 111]);
@@ -154,17 +140,7 @@ describe(`a command decided on the stream as its sender read it, on ${backendNam
   it('confirms on a fresh read a decision of no events', async () => {
     const a = `total-${randomUUID()}`;
     const { counted, reads } = counting();
-    const result = await handleCommand(
-      counted,
-      total,
-      a,
-      { type: 'Add', n: 0 },
-      {
-        metadata: {},
-        commandId: randomUUID(),
-        known: await known(a),
-      },
-    );
+    const result = await addOne(counted, a, 0, await known(a));
     expect(reads.n).toBe(1);
     expect(result.events).toEqual([]);
   });
