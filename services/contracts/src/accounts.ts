@@ -1,34 +1,41 @@
 import { z } from 'zod';
 import type { MaybePending } from './identity.js';
 import { emailAddress, hasForbiddenCharacters, notAllowedMessage } from './text.js';
+import { schema } from './schema.js';
 
 /** The password of a wallet account: only passed on to the wallet provider, never stored. */
-const walletPassword = z
-  .string({ error: 'Password is required' })
-  .min(1, 'Password is required')
-  .max(256, 'Password is too long')
-  .refine((value) => !hasForbiddenCharacters(value), notAllowedMessage('Password'));
+const walletPassword = schema(() =>
+  z
+    .string({ error: 'Password is required' })
+    .min(1, 'Password is required')
+    .max(256, 'Password is too long')
+    .refine((value) => !hasForbiddenCharacters(value), notAllowedMessage('Password')),
+);
 
 /** POST /v1/accounts and POST /v1/accounts/{id}/reauth (SPEC.md §7): the external account's e-mail and password. */
-export const linkAccountRequestSchema = z.object({
-  email: emailAddress('Please enter a valid email address'),
-  password: walletPassword,
-});
+export const linkAccountRequestSchema = schema(() =>
+  z.object({
+    email: emailAddress('Please enter a valid email address'),
+    password: walletPassword,
+  }),
+);
 export type LinkAccountRequest = z.infer<typeof linkAccountRequestSchema>;
 
 /** Accounts one batch may link. */
 export const MAX_BATCH_ACCOUNTS = 20;
 
 /** POST /v1/accounts/batch: several accounts at once; each is linked or refused on its own. */
-export const batchLinkRequestSchema = z.object({
-  accounts: z
-    .array(linkAccountRequestSchema, { error: 'accounts must be a list of { email, password }' })
-    .min(1, 'Add at least one account')
-    .max(MAX_BATCH_ACCOUNTS, `At most ${MAX_BATCH_ACCOUNTS} accounts at once`),
-});
+export const batchLinkRequestSchema = schema(() =>
+  z.object({
+    accounts: z
+      .array(linkAccountRequestSchema, { error: 'accounts must be a list of { email, password }' })
+      .min(1, 'Add at least one account')
+      .max(MAX_BATCH_ACCOUNTS, `At most ${MAX_BATCH_ACCOUNTS} accounts at once`),
+  }),
+);
 export type BatchLinkRequest = z.infer<typeof batchLinkRequestSchema>;
 
-export const accountIdParamSchema = z.uuid({ error: 'Account id must be a UUID' });
+export const accountIdParamSchema = schema(() => z.uuid({ error: 'Account id must be a UUID' }));
 
 /** SPEC.md §3 Account, with what the accounts overview shows of it. */
 export interface Account {

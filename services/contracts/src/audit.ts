@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { dateMessages, isoDateTime } from './dates.js';
 import { hasForbiddenCharacters } from './text.js';
+import { schema } from './schema.js';
 
 /** SPEC.md §9: the audit log's event types, with their labels. */
 export const AUDIT_EVENT_TYPES = { DISTRIBUTE: 'Ticket Distributed', TICKET_RECALLED: 'Ticket Recalled' } as const;
@@ -59,22 +60,24 @@ const integer = (label: string, min: number, max: number, fallback: number) =>
   );
 
 /** GET /v1/admin/users/{id}/audits (SPEC.md §7): every filter optional; dates ISO. */
-export const auditQuerySchema = z
-  .object({
-    start_date: isoDate('start_date'),
-    end_date: isoDate('end_date'),
-    event_type: repeated(z.enum(Object.keys(AUDIT_EVENT_TYPES) as [AuditEventType, ...AuditEventType[]])),
-    status: repeated(z.enum(AUDIT_STATUSES)),
-    ticket_id: prefix('ticket_id'),
-    distribution_id: prefix('distribution_id'),
-    ip_address: prefix('ip_address'),
-    limit: integer('limit', 1, MAX_AUDIT_PAGE_SIZE, AUDIT_PAGE_SIZE),
-    offset: integer('offset', 0, 10_000_000, 0),
-  })
-  .refine((q) => !q.start_date || !q.end_date || q.start_date <= q.end_date, {
-    message: 'start_date must not be after end_date',
-    path: ['start_date'],
-  });
+export const auditQuerySchema = schema(() =>
+  z
+    .object({
+      start_date: isoDate('start_date'),
+      end_date: isoDate('end_date'),
+      event_type: repeated(z.enum(Object.keys(AUDIT_EVENT_TYPES) as [AuditEventType, ...AuditEventType[]])),
+      status: repeated(z.enum(AUDIT_STATUSES)),
+      ticket_id: prefix('ticket_id'),
+      distribution_id: prefix('distribution_id'),
+      ip_address: prefix('ip_address'),
+      limit: integer('limit', 1, MAX_AUDIT_PAGE_SIZE, AUDIT_PAGE_SIZE),
+      offset: integer('offset', 0, 10_000_000, 0),
+    })
+    .refine((q) => !q.start_date || !q.end_date || q.start_date <= q.end_date, {
+      message: 'start_date must not be after end_date',
+      path: ['start_date'],
+    }),
+);
 export type AuditQuery = z.output<typeof auditQuerySchema>;
 
 /**
@@ -120,6 +123,8 @@ export interface UserStateAt {
   }>;
 }
 
-export const historyQuerySchema = z.object({
-  at: isoDateTime(dateMessages('at')),
-});
+export const historyQuerySchema = schema(() =>
+  z.object({
+    at: isoDateTime(dateMessages('at')),
+  }),
+);

@@ -1,18 +1,21 @@
 import { z } from 'zod';
 import { clientToken, emailAddress, hasForbiddenCharacters, notAllowedMessage } from './text.js';
+import { schema } from './schema.js';
 
 /** Body of POST /v1/auth (SPEC.md §3 "Login payload"). */
-export const loginRequestSchema = z.object({
-  email: emailAddress('Enter a valid email address'),
-  // Not checked against the password rules (an old password may predate them): only bounded, and no control
-  // characters, which no password of this product can contain.
-  password: z
-    .string({ error: 'Password is required' })
-    .min(1, 'Password is required')
-    .max(256, 'Password is too long')
-    .refine((value) => !hasForbiddenCharacters(value), notAllowedMessage('Password')),
-  token: clientToken,
-});
+export const loginRequestSchema = schema(() =>
+  z.object({
+    email: emailAddress('Enter a valid email address'),
+    // Not checked against the password rules (an old password may predate them): only bounded, and no control
+    // characters, which no password of this product can contain.
+    password: z
+      .string({ error: 'Password is required' })
+      .min(1, 'Password is required')
+      .max(256, 'Password is too long')
+      .refine((value) => !hasForbiddenCharacters(value), notAllowedMessage('Password')),
+    token: clientToken,
+  }),
+);
 export type LoginRequest = z.infer<typeof loginRequestSchema>;
 
 /** Machine-readable login failure codes (SPEC.md §8). */

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { isoDateTime } from './dates.js';
 import type { MaybePending } from './identity.js';
+import { schema } from './schema.js';
 
 /** Tickets one distribute request may carry. */
 export const MAX_DISTRIBUTE_TICKETS = 1000;
@@ -33,32 +34,39 @@ export const DISTRIBUTION_ERROR_CODES = [
 ] as const;
 export type DistributionErrorCode = (typeof DISTRIBUTION_ERROR_CODES)[number];
 
-const expiryDate = isoDateTime({
-  invalid: DISTRIBUTION_MESSAGES.expiryInvalid,
-  outOfRange: DISTRIBUTION_MESSAGES.expiryTooLate,
-})
-  .refine((value) => Date.parse(value) >= Date.now() + MIN_LINK_EXPIRY_MS - 60_000, DISTRIBUTION_MESSAGES.expiryTooSoon)
-  .refine((value) => Date.parse(value) <= Date.now() + MAX_LINK_EXPIRY_MS, DISTRIBUTION_MESSAGES.expiryTooLate);
+const expiryDate = schema(() =>
+  isoDateTime({
+    invalid: DISTRIBUTION_MESSAGES.expiryInvalid,
+    outOfRange: DISTRIBUTION_MESSAGES.expiryTooLate,
+  })
+    .refine(
+      (value) => Date.parse(value) >= Date.now() + MIN_LINK_EXPIRY_MS - 60_000,
+      DISTRIBUTION_MESSAGES.expiryTooSoon,
+    )
+    .refine((value) => Date.parse(value) <= Date.now() + MAX_LINK_EXPIRY_MS, DISTRIBUTION_MESSAGES.expiryTooLate),
+);
 
 /**
  * POST /v1/tickets/distribute (SPEC.md §7). `expiry_date` null or absent: the link does not expire by time (a minute
  * of grace under the hour for the time the request takes); `max_clicks` null or absent: unlimited.
  */
-export const distributeRequestSchema = z.object({
-  ticket_ids: z
-    .array(z.uuid({ error: 'Each ticket id must be a UUID' }), { error: DISTRIBUTION_MESSAGES.noTickets })
-    .min(1, DISTRIBUTION_MESSAGES.noTickets)
-    .max(MAX_DISTRIBUTE_TICKETS, `At most ${MAX_DISTRIBUTE_TICKETS} tickets at once`)
-    .refine((ids) => new Set(ids).size === ids.length, 'A ticket is listed twice'),
-  expiry_date: expiryDate.nullish().transform((value) => value ?? null),
-  max_clicks: z
-    .number({ error: DISTRIBUTION_MESSAGES.maxClicks })
-    .int(DISTRIBUTION_MESSAGES.maxClicks)
-    .min(1, DISTRIBUTION_MESSAGES.maxClicks)
-    .max(MAX_LINK_CLICKS, DISTRIBUTION_MESSAGES.maxClicks)
-    .nullish()
-    .transform((value) => value ?? null),
-});
+export const distributeRequestSchema = schema(() =>
+  z.object({
+    ticket_ids: z
+      .array(z.uuid({ error: 'Each ticket id must be a UUID' }), { error: DISTRIBUTION_MESSAGES.noTickets })
+      .min(1, DISTRIBUTION_MESSAGES.noTickets)
+      .max(MAX_DISTRIBUTE_TICKETS, `At most ${MAX_DISTRIBUTE_TICKETS} tickets at once`)
+      .refine((ids) => new Set(ids).size === ids.length, 'A ticket is listed twice'),
+    expiry_date: expiryDate.nullish().transform((value) => value ?? null),
+    max_clicks: z
+      .number({ error: DISTRIBUTION_MESSAGES.maxClicks })
+      .int(DISTRIBUTION_MESSAGES.maxClicks)
+      .min(1, DISTRIBUTION_MESSAGES.maxClicks)
+      .max(MAX_LINK_CLICKS, DISTRIBUTION_MESSAGES.maxClicks)
+      .nullish()
+      .transform((value) => value ?? null),
+  }),
+);
 export type DistributeRequest = z.input<typeof distributeRequestSchema>;
 export type DistributeCommandInput = z.output<typeof distributeRequestSchema>;
 
@@ -83,7 +91,7 @@ export interface DistributeResponse extends MaybePending {
   balance: number;
 }
 
-export const distributionIdParamSchema = z.uuid({ error: 'Distribution id must be a UUID' });
+export const distributionIdParamSchema = schema(() => z.uuid({ error: 'Distribution id must be a UUID' }));
 
 /** POST /v1/distributions/{id}/recall. */
 export interface RecallResponse extends MaybePending {
@@ -95,7 +103,7 @@ export interface RecallResponse extends MaybePending {
 // ---- Public links (their states and the recipient's answers: links.ts) ---------------------------------------------
 
 /** A link code: 22 characters of base64url (128 random bits). */
-export const linkCodeParamSchema = z.string().regex(/^[A-Za-z0-9_-]{22}$/, { error: 'Not a link code' });
+export const linkCodeParamSchema = schema(() => z.string().regex(/^[A-Za-z0-9_-]{22}$/, { error: 'Not a link code' }));
 
 /** GET /v1/distributions/{id}/clicks: a link's counted clicks per minute (its owner's, or any for admins). */
 export interface ClickTimelineResponse {

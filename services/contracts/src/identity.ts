@@ -2,17 +2,20 @@ import { z } from 'zod';
 import type { User } from './auth.js';
 import { isoDateText } from './dates.js';
 import { clientToken, emailAddress, hasForbiddenCharacters, notAllowedMessage, plainText } from './text.js';
+import { schema } from './schema.js';
 
-const email = emailAddress('Please enter a valid email address');
+const email = schema(() => emailAddress('Please enter a valid email address'));
 const name = (label: string) => plainText(label, 100);
 const captchaToken = clientToken;
 /** Single-use tokens from e-mailed links: 43 base64url characters (256 bits). */
-const linkToken = z
-  .string({ error: 'Token is required' })
-  .trim()
-  .min(1, 'Token is required')
-  .max(256, 'Token is not valid')
-  .regex(/^[A-Za-z0-9_-]+$/, 'Token is not valid');
+const linkToken = schema(() =>
+  z
+    .string({ error: 'Token is required' })
+    .trim()
+    .min(1, 'Token is required')
+    .max(256, 'Token is not valid')
+    .regex(/^[A-Za-z0-9_-]+$/, 'Token is not valid'),
+);
 
 /** Characters counted as "special" in a password (SPEC.md §5: a fixed set). */
 export const PASSWORD_SPECIALS = '!@#$%^&*()_+-=[]{};\':"\\|,.<>/?`~';
@@ -43,53 +46,59 @@ export function checkPassword(password: string): PasswordChecks {
   };
 }
 
-export const passwordSchema = z
-  .string({ error: 'Password is required' })
-  .max(128, 'Password must be at most 128 characters long')
-  .refine((value) => !hasForbiddenCharacters(value), notAllowedMessage('Password'))
-  .superRefine((value, ctx) => {
-    const checks = checkPassword(value);
-    if (!checks.length) ctx.addIssue({ code: 'custom', message: PASSWORD_MESSAGES.tooShort });
-    else if (!checks.uppercase || !checks.lowercase || !checks.digit || !checks.special) {
-      ctx.addIssue({ code: 'custom', message: PASSWORD_MESSAGES.classes });
-    }
-  });
+export const passwordSchema = schema(() =>
+  z
+    .string({ error: 'Password is required' })
+    .max(128, 'Password must be at most 128 characters long')
+    .refine((value) => !hasForbiddenCharacters(value), notAllowedMessage('Password'))
+    .superRefine((value, ctx) => {
+      const checks = checkPassword(value);
+      if (!checks.length) ctx.addIssue({ code: 'custom', message: PASSWORD_MESSAGES.tooShort });
+      else if (!checks.uppercase || !checks.lowercase || !checks.digit || !checks.special) {
+        ctx.addIssue({ code: 'custom', message: PASSWORD_MESSAGES.classes });
+      }
+    }),
+);
 
 /** POST /v1/auth/register */
-export const registerRequestSchema = z.object({
-  email,
-  first_name: name('First name'),
-  last_name: name('Last name'),
-  password: passwordSchema,
-  invite_code: z
-    .string({ error: 'Invite code is required' })
-    .trim()
-    .min(1, 'Invite code is required')
-    .max(64, 'Invite code is not valid')
-    .regex(/^[A-Za-z0-9-]+$/, 'Invite code is not valid'),
-  token: captchaToken,
-});
+export const registerRequestSchema = schema(() =>
+  z.object({
+    email,
+    first_name: name('First name'),
+    last_name: name('Last name'),
+    password: passwordSchema,
+    invite_code: z
+      .string({ error: 'Invite code is required' })
+      .trim()
+      .min(1, 'Invite code is required')
+      .max(64, 'Invite code is not valid')
+      .regex(/^[A-Za-z0-9-]+$/, 'Invite code is not valid'),
+    token: captchaToken,
+  }),
+);
 export type RegisterRequest = z.infer<typeof registerRequestSchema>;
 
 /** POST /v1/forgot-password and POST /v1/auth/resend-verification */
-export const emailRequestSchema = z.object({ email });
+export const emailRequestSchema = schema(() => z.object({ email }));
 export type EmailRequest = z.infer<typeof emailRequestSchema>;
 
 /** POST /v1/auth/validate-reset-token, POST /v1/auth/verify-email and POST /v1/auth/sign-in-link */
-export const tokenRequestSchema = z.object({ token: linkToken });
+export const tokenRequestSchema = schema(() => z.object({ token: linkToken }));
 export type TokenRequest = z.infer<typeof tokenRequestSchema>;
 
 /** POST /v1/auth/reset-password */
-export const resetPasswordRequestSchema = z.object({ token: linkToken, password: passwordSchema });
+export const resetPasswordRequestSchema = schema(() => z.object({ token: linkToken, password: passwordSchema }));
 export type ResetPasswordRequest = z.infer<typeof resetPasswordRequestSchema>;
 
 /** POST /v1/waitlist */
-export const waitlistRequestSchema = z.object({
-  email,
-  first_name: name('First name'),
-  last_name: name('Last name'),
-  token: captchaToken,
-});
+export const waitlistRequestSchema = schema(() =>
+  z.object({
+    email,
+    first_name: name('First name'),
+    last_name: name('Last name'),
+    token: captchaToken,
+  }),
+);
 export type WaitlistRequest = z.infer<typeof waitlistRequestSchema>;
 
 /**
@@ -147,15 +156,17 @@ export const INVITE_MAX_USES = { min: 1, max: 1000, default: 100 } as const;
  * POST /v1/admin/invites. `expires_at` must be at least tomorrow (SPEC.md §5): on or after the start of the next
  * UTC day. The server checks that against its own clock.
  */
-export const createInviteRequestSchema = z.object({
-  max_uses: z
-    .number({ error: 'max_uses must be a number' })
-    .int('max_uses must be a whole number')
-    .min(INVITE_MAX_USES.min, 'max_uses must be between 1 and 1000')
-    .max(INVITE_MAX_USES.max, 'max_uses must be between 1 and 1000')
-    .default(INVITE_MAX_USES.default),
-  expires_at: isoDateText({ invalid: 'expires_at must be a date (YYYY-MM-DD)' }),
-});
+export const createInviteRequestSchema = schema(() =>
+  z.object({
+    max_uses: z
+      .number({ error: 'max_uses must be a number' })
+      .int('max_uses must be a whole number')
+      .min(INVITE_MAX_USES.min, 'max_uses must be between 1 and 1000')
+      .max(INVITE_MAX_USES.max, 'max_uses must be between 1 and 1000')
+      .default(INVITE_MAX_USES.default),
+    expires_at: isoDateText({ invalid: 'expires_at must be a date (YYYY-MM-DD)' }),
+  }),
+);
 export type CreateInviteRequest = z.input<typeof createInviteRequestSchema>;
 
 export interface InviteCodesResponse {
@@ -165,13 +176,15 @@ export interface InviteCodeResponse extends MaybePending {
   invite_code: InviteCode;
 }
 
-export const inviteIdParamSchema = z.uuid({ error: 'Invite id must be a UUID' });
-export const inviteCodeParamSchema = z
-  .string()
-  .trim()
-  .min(1)
-  .max(64, 'Invite code is not valid')
-  .regex(/^[A-Za-z0-9-]+$/, 'Invite code is not valid');
+export const inviteIdParamSchema = schema(() => z.uuid({ error: 'Invite id must be a UUID' }));
+export const inviteCodeParamSchema = schema(() =>
+  z
+    .string()
+    .trim()
+    .min(1)
+    .max(64, 'Invite code is not valid')
+    .regex(/^[A-Za-z0-9-]+$/, 'Invite code is not valid'),
+);
 
 export interface ToggleBanResponse extends MaybePending {
   message: string;

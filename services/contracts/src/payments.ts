@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { hasForbiddenCharacters, notAllowedMessage } from './text.js';
+import { schema } from './schema.js';
 
 /** SPEC.md §9: one pound buys one credit; presets and the minimum. */
 export const TOPUP_PRESETS = [25, 50, 100, 200] as const;
@@ -50,41 +51,45 @@ const optionalField = (label: string, max: number) =>
     .transform((value) => value || null);
 
 /** SPEC.md §3 billing info: the address must be complete (line2 and state optional). */
-export const billingInfoSchema = z.object({
-  email: z.string().trim().toLowerCase().max(254, 'Email is too long').email('Please enter a valid email address'),
-  name: field('Name', 200),
-  address: z.object(
-    {
-      line1: field('Address line 1', 200),
-      line2: optionalField('Address line 2', 200),
-      city: field('City', 100),
-      state: optionalField('County or state', 100),
-      postal_code: field('Postal code', 20),
-      country: z
-        .string({ error: PAYMENT_MESSAGES.address })
-        .trim()
-        .toUpperCase()
-        .regex(/^[A-Z]{2}$/, 'Country must be a two-letter country code'),
-    },
-    { error: PAYMENT_MESSAGES.address },
-  ),
-  phone: optionalField('Phone', 40),
-});
+export const billingInfoSchema = schema(() =>
+  z.object({
+    email: z.string().trim().toLowerCase().max(254, 'Email is too long').email('Please enter a valid email address'),
+    name: field('Name', 200),
+    address: z.object(
+      {
+        line1: field('Address line 1', 200),
+        line2: optionalField('Address line 2', 200),
+        city: field('City', 100),
+        state: optionalField('County or state', 100),
+        postal_code: field('Postal code', 20),
+        country: z
+          .string({ error: PAYMENT_MESSAGES.address })
+          .trim()
+          .toUpperCase()
+          .regex(/^[A-Z]{2}$/, 'Country must be a two-letter country code'),
+      },
+      { error: PAYMENT_MESSAGES.address },
+    ),
+    phone: optionalField('Phone', 40),
+  }),
+);
 export type BillingInfo = z.output<typeof billingInfoSchema>;
 
 /** POST /v1/topup (SPEC.md §3 top-up payload): `payment_id` is the card's PaymentMethod id. */
-export const topupRequestSchema = z.object({
-  payment_id: z
-    .string({ error: PAYMENT_MESSAGES.paymentMethod })
-    .regex(/^pm_[A-Za-z0-9_]{1,200}$/, PAYMENT_MESSAGES.paymentMethod),
-  amount: z
-    .number({ error: PAYMENT_MESSAGES.amount })
-    .int(PAYMENT_MESSAGES.amount)
-    .min(TOPUP_MIN, PAYMENT_MESSAGES.amount)
-    .max(TOPUP_MAX, PAYMENT_MESSAGES.amount),
-  email: z.string().trim().toLowerCase().max(254, 'Email is too long').email('Please enter a valid email address'),
-  billing_info: billingInfoSchema,
-});
+export const topupRequestSchema = schema(() =>
+  z.object({
+    payment_id: z
+      .string({ error: PAYMENT_MESSAGES.paymentMethod })
+      .regex(/^pm_[A-Za-z0-9_]{1,200}$/, PAYMENT_MESSAGES.paymentMethod),
+    amount: z
+      .number({ error: PAYMENT_MESSAGES.amount })
+      .int(PAYMENT_MESSAGES.amount)
+      .min(TOPUP_MIN, PAYMENT_MESSAGES.amount)
+      .max(TOPUP_MAX, PAYMENT_MESSAGES.amount),
+    email: z.string().trim().toLowerCase().max(254, 'Email is too long').email('Please enter a valid email address'),
+    billing_info: billingInfoSchema,
+  }),
+);
 export type TopupRequest = z.input<typeof topupRequestSchema>;
 export type TopupCommandInput = z.output<typeof topupRequestSchema>;
 
@@ -123,12 +128,14 @@ export interface PaymentsConfig {
 }
 
 /** A PaymentIntent's id in a path. */
-export const paymentIntentIdParamSchema = z
-  .string()
-  .regex(/^pi_[A-Za-z0-9_]{1,200}$/, 'Payment id must be a PaymentIntent id');
+export const paymentIntentIdParamSchema = schema(() =>
+  z.string().regex(/^pi_[A-Za-z0-9_]{1,200}$/, 'Payment id must be a PaymentIntent id'),
+);
 
 /** The test gateway's answer to a 3-D Secure step (POST /v1/payments/test/intents/{id}/authenticate). */
-export const testAuthenticationSchema = z.object({
-  client_secret: z.string().max(300),
-  outcome: z.enum(['approve', 'fail']),
-});
+export const testAuthenticationSchema = schema(() =>
+  z.object({
+    client_secret: z.string().max(300),
+    outcome: z.enum(['approve', 'fail']),
+  }),
+);

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { schema } from './schema.js';
 
 /**
  * Characters no text field accepts: C0 and C1 control characters (NUL included: PostgreSQL cannot store it) and the
@@ -37,9 +38,11 @@ export function emailAddress(invalidMessage: string) {
 }
 
 /** An opaque token from a client (captcha): bounded, printable ASCII only; absent or null when there is none. */
-export const clientToken = z
-  .string()
-  .max(4096, 'Token is too long')
-  .regex(/^[\x21-\x7E]*$/, 'Token is not valid')
-  .optional()
-  .nullable();
+export const clientToken = schema(() =>
+  z
+    .string()
+    .max(4096, 'Token is too long')
+    .regex(/^[\x21-\x7E]*$/, 'Token is not valid')
+    .optional()
+    .nullable(),
+);

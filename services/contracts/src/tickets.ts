@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { schema } from './schema.js';
 
 /** SPEC.md §3 Ticket display status: 0 not distributed, 1 distributed, 2 duplicate. */
 export const TICKET_STATUS = { notDistributed: 0, distributed: 1, duplicate: 2 } as const;
@@ -42,9 +43,9 @@ export interface Ticket {
 export const MAX_TICKETS_PAGE = 2000;
 
 /** A version of a user's tickets: a decimal number, as a string (it may outgrow a double). */
-const ticketsVersion = z
-  .string()
-  .regex(/^(0|[1-9][0-9]{0,17})$/, 'since must be a version this call answered (a whole number)');
+const ticketsVersion = schema(() =>
+  z.string().regex(/^(0|[1-9][0-9]{0,17})$/, 'since must be a version this call answered (a whole number)'),
+);
 
 /**
  * GET /v1/tickets query. Without parameters the answer is every ticket (SPEC.md §7), with the version it stands at.
@@ -55,21 +56,23 @@ const ticketsVersion = z
  * - A client that pages keeps the first page's `version` and, once the pages are in, asks `since` it: what changed
  *   while it paged.
  */
-export const ticketsQuerySchema = z
-  .object({
-    limit: z.coerce.number().int().min(1).max(MAX_TICKETS_PAGE).optional(),
-    after: z
-      .string()
-      .max(200)
-      .regex(/^[A-Za-z0-9_-]+$/, 'after must be the next_cursor of the page before')
-      .optional(),
-    since: ticketsVersion.optional(),
-  })
-  .strict()
-  .refine((q) => q.after === undefined || q.limit !== undefined, {
-    message: 'after needs limit',
-    path: ['after'],
-  });
+export const ticketsQuerySchema = schema(() =>
+  z
+    .object({
+      limit: z.coerce.number().int().min(1).max(MAX_TICKETS_PAGE).optional(),
+      after: z
+        .string()
+        .max(200)
+        .regex(/^[A-Za-z0-9_-]+$/, 'after must be the next_cursor of the page before')
+        .optional(),
+      since: ticketsVersion.optional(),
+    })
+    .strict()
+    .refine((q) => q.after === undefined || q.limit !== undefined, {
+      message: 'after needs limit',
+      path: ['after'],
+    }),
+);
 export type TicketsQuery = z.infer<typeof ticketsQuerySchema>;
 
 export interface TicketsResponse {
