@@ -1,8 +1,8 @@
 const FIRST_INTERACTION = ['pointerover', 'pointerdown', 'touchstart', 'keydown'] as const;
 
 /**
- * A loader of a chunk holding React Aria's parts of a primitive (a dialog, a date picker): they are needed only once
- * something opens, so they stay off the first load of a page. The chunk starts loading at the page's first
+ * A loader of a chunk of code needed only once something opens (React Aria's parts of a dialog or a date picker, the
+ * Top Up modal, a QR code), so it stays off the first load of a page. The chunk starts loading at the page's first
  * interaction (a pointer over it, a touch, a key), normally well before anything opens, or when first rendered,
  * whichever comes first. A failed load is tried again the next time.
  */

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { chunkLoader } from './load';
+import { chunkLoader } from './chunk-loader';
 
 describe('chunkLoader', () => {
   it('loads once, however often it is asked', async () => {

@@ -3,7 +3,7 @@ import type { DateValue } from 'react-aria-components';
 import { loadChunk } from '../../lib/lazy-route';
 import { cx } from './cx';
 import type { DatePicker as AriaDatePickerType, DatePickerProps } from './react-aria/date-picker';
-import { chunkLoader } from './react-aria/load';
+import { chunkLoader } from '../../lib/chunk-loader';
 
 export type { DatePickerHandle, DatePickerProps } from './react-aria/date-picker';
 

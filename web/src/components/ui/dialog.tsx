@@ -1,7 +1,7 @@
 import { lazy, Suspense } from 'react';
 import { loadChunk } from '../../lib/lazy-route';
 import type { DialogProps } from './react-aria/dialog';
-import { chunkLoader } from './react-aria/load';
+import { chunkLoader } from '../../lib/chunk-loader';
 
 export type { DialogProps } from './react-aria/dialog';
 

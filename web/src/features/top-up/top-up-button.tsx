@@ -1,6 +1,11 @@
-import { useState } from 'react';
+import { lazy, Suspense, useState } from 'react';
 import { Button } from '../../components/ui/button';
-import { TopUpModal } from './components/top-up-modal';
+import { chunkLoader } from '../../lib/chunk-loader';
+import { loadChunk } from '../../lib/lazy-route';
+
+const loadTopUpModal = chunkLoader(() => loadChunk(() => import('./components/top-up-modal')));
+/** The modal (its form, amounts and payment rules) is a chunk of its own, off the overview's first load. */
+const TopUpModal = lazy(async () => ({ default: (await loadTopUpModal()).TopUpModal }));
 
 /** The Top Up button of the Available Credits card: opens the Top Up Credits modal (SPEC.md §2). */
 export function TopUpButton() {
@@ -10,7 +15,11 @@ export function TopUpButton() {
       <Button size="sm" onClick={() => setOpen(true)} aria-haspopup="dialog" data-testid="top-up-button">
         Top Up
       </Button>
-      {open ? <TopUpModal onClose={() => setOpen(false)} /> : null}
+      {open ? (
+        <Suspense fallback={null}>
+          <TopUpModal onClose={() => setOpen(false)} />
+        </Suspense>
+      ) : null}
     </>
   );
 }

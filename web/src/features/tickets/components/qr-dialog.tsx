@@ -1,6 +1,13 @@
+import { lazy, Suspense } from 'react';
 import { Button } from '../../../components/ui/button';
 import { Modal } from '../../../components/ui/modal';
-import { QrCode } from '../../../components/ui/qr-code';
+import { chunkLoader } from '../../../lib/chunk-loader';
+import { loadChunk } from '../../../lib/lazy-route';
+
+const QR_SIZE = 224;
+const loadQrCode = chunkLoader(() => loadChunk(() => import('../../../components/ui/qr-code')));
+/** The QR code's encoder (the `qrcode` package) is a chunk of its own, off the overview's first load. */
+const QrCode = lazy(async () => ({ default: (await loadQrCode()).QrCode }));
 
 /** A link's QR code, drawn in the browser, to show on a screen or print (beyond the spec). */
 export function QrDialog({
@@ -23,7 +30,9 @@ export function QrDialog({
       testId="qr-dialog"
     >
       <div className="flex flex-col items-center gap-3">
-        <QrCode value={link} label={`QR code of ${link}`} testId="qr-code" />
+        <Suspense fallback={<div style={{ width: QR_SIZE, height: QR_SIZE }} aria-hidden="true" />}>
+          <QrCode value={link} size={QR_SIZE} label={`QR code of ${link}`} testId="qr-code" />
+        </Suspense>
         <p className="w-full font-mono text-xs break-all text-slate-700" data-testid="qr-link">
           {link}
         </p>
