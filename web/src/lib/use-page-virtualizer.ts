@@ -1,4 +1,4 @@
-import { useWindowVirtualizer } from '@tanstack/react-virtual';
+import { useWindowVirtualizer, type Virtualizer } from '@tanstack/react-virtual';
 import { useLayoutEffect, useState, type RefObject } from 'react';
 
 /**
@@ -40,6 +40,23 @@ export interface PageVirtualizerOptions {
 }
 
 /**
+ * The size of a rendered item, for a list whose items are laid out by their data and watched in case they differ:
+ * what its ResizeObserver last reported, and when an item has just rendered (no report yet) the size it was laid out
+ * at. TanStack's own reads the element's offsetHeight then, which makes the browser lay the page out in the middle of
+ * the render, once per row that scrolls into view; the observer's report comes after the browser's own layout, free.
+ */
+export function observedSize(
+  element: Element,
+  entry: ResizeObserverEntry | undefined,
+  instance: Virtualizer<Window, Element>,
+): number {
+  const box = entry?.borderBoxSize?.[0];
+  if (box) return Math.round(box.blockSize);
+  const index = instance.indexFromElement(element);
+  return instance.itemSizeCache.get(instance.options.getItemKey(index)) ?? instance.options.estimateSize(index);
+}
+
+/**
  * TanStack Virtual over the page's own scroll (the list scrolls with the page, as the rest of the dashboard does):
  * only the items near the viewport are rendered, and the list keeps its full height. Sizes come from the data, never
  * from measuring rendered items, so scrolling causes no layout reads.
@@ -52,6 +69,7 @@ export function usePageVirtualizer({ count, sizeOf, keyOf, gap = 0, overscan = 4
     gap,
     overscan,
     scrollMargin: top,
+    measureElement: observedSize,
     // The first render already fills the viewport (before the window is observed).
     initialRect: typeof window === 'undefined' ? undefined : { width: window.innerWidth, height: window.innerHeight },
   });

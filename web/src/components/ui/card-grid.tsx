@@ -5,8 +5,9 @@ import { gridColumns } from './grid-columns';
 export interface CardGridProps<T> {
   items: readonly T[];
   /**
-   * The height a row of cards is expected to take, px, from the data (the rows are then measured as they render, so
-   * the estimate only needs to be close: a row is as tall as its tallest card).
+   * The height a row of cards takes, px, from the data. The rows are laid out by it; each rendered row is watched by a
+   * ResizeObserver, so a row that turns out taller or shorter (a font the data could not foresee) moves the rows below
+   * it, a frame later.
    */
   estimateRowHeight: (rowItems: readonly T[]) => number;
   gap?: number;
@@ -22,8 +23,8 @@ export interface CardGridProps<T> {
 
 /**
  * A grid of cards for lists of thousands, windowed with TanStack Virtual over the page's scroll: only the rows near
- * the viewport are rendered, each row as tall as its tallest card (measured once as it renders, by a
- * ResizeObserver). It is a list to assistive technology; each item says where it sits in the whole list
+ * the viewport are rendered, each row as tall as its tallest card (as its data says, watched by a ResizeObserver;
+ * lib/use-page-virtualizer.ts `observedSize`). It is a list to assistive technology; each item says where it sits in the whole list
  * (aria-setsize/posinset), rendered or not.
  */
 export function CardGrid<T>({
