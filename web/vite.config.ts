@@ -4,9 +4,33 @@ import optimizeLocales from '@react-aria/optimize-locales-plugin';
 import tailwindcss from '@tailwindcss/vite';
 import react from '@vitejs/plugin-react';
 import { defineConfig, loadEnv, type Plugin } from 'vite';
-import { inlineEntryCss, preloadSessionCheck } from './vite.page-speed';
+import { pages } from '../services/contracts/src/pages';
+import { inlineEntryCss, pageChunks, preloadSessionCheck } from './vite.page-speed';
 
 const THEME_BOOT = '/src/theme-boot.js';
+
+/**
+ * The modules the router loads for a page beyond the entry (src/app/routes.tsx): the server names their chunks in the
+ * page it answers (vite.page-speed.ts `pageChunks`). A browser test loads each page and checks that every script it
+ * ran was named, and nothing else.
+ */
+const SIGNED_IN = ['src/app/layouts/dashboard-layout.tsx', 'src/app/realtime-bridge.tsx'];
+const ADMIN = ['src/app/layouts/admin-layout.tsx', 'src/app/realtime-bridge.tsx'];
+const PAGE_MODULES: Record<string, readonly string[]> = {
+  [pages.dashboard]: [...SIGNED_IN, 'src/app/tickets-overview-route.tsx'],
+  [pages.accounts]: [...SIGNED_IN, 'src/features/accounts/accounts.page.tsx'],
+  [pages.accountTickets]: [...SIGNED_IN, 'src/features/accounts/account-tickets.page.tsx'],
+  [pages.adminUsers]: [...ADMIN, 'src/features/admin-users/users.page.tsx'],
+  [pages.adminUserAudits]: [...ADMIN, 'src/features/admin-audit/user-audit-log.page.tsx'],
+  [pages.adminInvites]: [...ADMIN, 'src/features/admin-invites/invites.page.tsx'],
+  [pages.adminAccounts]: [...ADMIN, 'src/features/admin-accounts/admin-accounts.page.tsx'],
+  [pages.adminDuplicateTickets]: [...ADMIN, 'src/features/duplicate-tickets/duplicate-tickets.page.tsx'],
+  [pages.register]: ['src/features/auth/register.page.tsx'],
+  [pages.waitlist]: ['src/features/waitlist/waitlist.page.tsx'],
+  [pages.resetPassword]: ['src/features/auth/reset-password.page.tsx'],
+  [pages.signInLink]: ['src/features/auth/sign-in-link.page.tsx'],
+  [pages.verifyEmail]: ['src/features/auth/verify-email.page.tsx'],
+};
 
 /**
  * src/theme-boot.js sets the theme before the first paint. The build writes it into index.html as an inline classic
@@ -49,6 +73,7 @@ export default defineConfig(({ mode }) => {
       themeBoot(),
       inlineEntryCss(),
       preloadSessionCheck(apiBase),
+      pageChunks(PAGE_MODULES),
     ],
     resolve: {
       alias: [

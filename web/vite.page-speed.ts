@@ -1,8 +1,9 @@
+import path from 'node:path';
 import type { Plugin } from 'vite';
 import { routes } from '../services/contracts/src/routes';
 
 /**
- * Two changes to the built page that take round trips off the way to the first screen (vite.config.ts uses both).
+ * Three changes to the built page that take round trips off the way to the first screen (vite.config.ts uses them).
  * `index.html` is revalidated on every load and carries no secret; what goes into it is the same for every visitor.
  */
 
@@ -57,6 +58,54 @@ export function preloadSessionCheck(apiBase: string): Plugin {
           injectTo: 'head-prepend',
         },
       ];
+    },
+  };
+}
+
+/** Where the build writes the chunks of each page (read by the server: services/server web-app.ts). */
+export const PAGE_CHUNKS_FILE = 'page-chunks.json';
+
+/**
+ * What each page needs beyond the entry: the chunks of its lazily loaded modules (a layout, the page itself) and
+ * every chunk they import, written to `page-chunks.json` as `{ "<page pattern>": ["/assets/….js", …] }`. The server
+ * names them as `<link rel="modulepreload">` in the page it answers, so a phone downloads them beside the entry
+ * instead of after it: without them, a page's own code was only asked for once the entry had downloaded, run, and
+ * its router had matched the address. `modules` maps each page (a pattern of the contracts' `pages`) to the source
+ * files (relative to web/) the router loads for it; a name that matches no chunk fails the build, so a page renamed or
+ * moved cannot leave a stale list behind.
+ */
+export function pageChunks(modules: Record<string, readonly string[]>): Plugin {
+  let root = '';
+  return {
+    name: 'seatlink:page-chunks',
+    apply: 'build',
+    configResolved(config) {
+      root = config.root;
+    },
+    generateBundle(_options, bundle) {
+      const chunks = Object.values(bundle).filter((file) => file.type === 'chunk');
+      const byModule = new Map(chunks.filter((c) => c.facadeModuleId).map((c) => [c.facadeModuleId!, c]));
+      const byFile = new Map(chunks.map((c) => [c.fileName, c]));
+      // What the entry loads already (its own imports are in index.html).
+      const withImports = (fileName: string, into: Set<string>) => {
+        if (into.has(fileName)) return;
+        into.add(fileName);
+        for (const imported of byFile.get(fileName)?.imports ?? []) withImports(imported, into);
+      };
+      const entryLoads = new Set<string>();
+      for (const entry of chunks.filter((c) => c.isEntry)) withImports(entry.fileName, entryLoads);
+
+      const answer: Record<string, string[]> = {};
+      for (const [page, sources] of Object.entries(modules)) {
+        const needed = new Set<string>();
+        for (const source of sources) {
+          const chunk = byModule.get(path.resolve(root, source));
+          if (!chunk) this.error(`page-chunks: ${source} (for ${page}) is not a chunk of its own in this build`);
+          withImports(chunk.fileName, needed);
+        }
+        answer[page] = [...needed].filter((f) => !entryLoads.has(f)).map((f) => `/${f}`);
+      }
+      this.emitFile({ type: 'asset', fileName: PAGE_CHUNKS_FILE, source: `${JSON.stringify(answer, null, 2)}\n` });
     },
   };
 }

@@ -54,17 +54,22 @@ function compile(pattern: string): RegExp {
   return new RegExp(`^${source}\\/*$`, 'i');
 }
 
-const patterns = Object.values(pages).map(compile);
+const patterns = Object.values(pages).map((page) => [page, compile(page)] as const);
 
 /**
- * Whether the router shows a page (rather than its not-found screen) at `pathname` (the path of a URL, without its
- * query). A path with a dot in it is never a page: no page's address or parameter has one, so `/robots.txt`,
- * `/x.php` or `/.env` are files, present or not.
+ * The page the router shows at `pathname` (the path of a URL, without its query), as its pattern in `pages`; null
+ * for its not-found screen. A path with a dot in it is never a page: no page's address or parameter has one, so
+ * `/robots.txt`, `/x.php` or `/.env` are files, present or not.
  */
-export function isPagePath(pathname: string): boolean {
+export function pageOf(pathname: string): PagePath | null {
   const path = decodedPath(pathname);
-  if (path.includes('.')) return false;
-  return patterns.some((pattern) => pattern.test(path));
+  if (path.includes('.')) return null;
+  return patterns.find(([, pattern]) => pattern.test(path))?.[0] ?? null;
+}
+
+/** Whether the router shows a page (rather than its not-found screen) at `pathname`: see {@link pageOf}. */
+export function isPagePath(pathname: string): boolean {
+  return pageOf(pathname) !== null;
 }
 
 /** Whether `pathname` could be a page's address at all: a path with no dot in it (see {@link isPagePath}). */

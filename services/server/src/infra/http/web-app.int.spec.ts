@@ -16,8 +16,20 @@ describe('the dashboard, its files, and addresses that are not pages', () => {
     dist = mkdtempSync(path.join(tmpdir(), 'seatlink-web-'));
     cpSync(WEB_PUBLIC, dist, { recursive: true });
     mkdirSync(path.join(dist, 'assets'));
-    writeFileSync(path.join(dist, 'index.html'), `<!doctype html><html><body>${INDEX_MARK}</body></html>`);
+    writeFileSync(
+      path.join(dist, 'index.html'),
+      `<!doctype html><html><head><title>Seatlink</title></head><body>${INDEX_MARK}</body></html>`,
+    );
     writeFileSync(path.join(dist, 'assets', 'index-Ab12Cd34.js'), 'console.log(1);');
+    // What the build lists for each page beyond the entry (web/vite.page-speed.ts pageChunks); one name is not a chunk.
+    writeFileSync(
+      path.join(dist, 'page-chunks.json'),
+      JSON.stringify({
+        '/dashboard': ['/assets/dashboard-layout-Ab12Cd34.js', '/assets/overview-Ef56Gh78.js'],
+        '/dashboard/accounts/:accountId': ['/assets/account-tickets.page-Ab12Cd34.js'],
+        '/register': ['/assets/register.page-Ab12Cd34.js', '"><script>alert(1)</script>'],
+      }),
+    );
     // The stamp `npm start` keeps of the build's inputs (scripts/web-build-stamp.js).
     writeFileSync(path.join(dist, '.build-inputs'), 'f'.repeat(64));
     stack = await startTestStack({ webDist: dist, role: 'api' });
@@ -67,6 +79,43 @@ describe('the dashboard, its files, and addresses that are not pages', () => {
     for (const p of ['/l/short', `/l/${'A'.repeat(21)}%0d%0aX-Evil:%201`, `/l/${code}/extra`, '/dashboard', '/login']) {
       expect((await request(p)).headers.get('link'), p).toBeNull();
     }
+  });
+
+  describe("names a page's own chunks, so they download beside the entry", () => {
+    const preloads = async (p: string, cookie?: string) => {
+      const res = await fetch(stack.baseUrl + p, { headers: cookie ? { cookie } : {} });
+      expect(res.status, p).toBeLessThan(500);
+      return [...(await res.text()).matchAll(/<link rel="modulepreload" crossorigin href="([^"]+)">/g)].map(
+        (m) => m[1],
+      );
+    };
+    const session = 'theme=dark; seatlink_session=abc';
+
+    it('for a signed-in page, when the request carries a session', async () => {
+      // The pages are made in the background at start.
+      await expect
+        .poll(() => preloads('/dashboard', session), { timeout: 10_000 })
+        .toEqual(['/assets/dashboard-layout-Ab12Cd34.js', '/assets/overview-Ef56Gh78.js']);
+      expect(await preloads('/Dashboard/?tab=1', session)).toHaveLength(2);
+      expect(await preloads('/dashboard/accounts/8c2f4a61-7d3e-4b9a-b5f0-1e6c9d2a7b34', session)).toEqual([
+        '/assets/account-tickets.page-Ab12Cd34.js',
+      ]);
+    });
+
+    it('not without a session (the visitor is sent to sign in), nor for pages the build lists nothing for', async () => {
+      await expect.poll(() => preloads('/dashboard', session), { timeout: 10_000 }).toHaveLength(2);
+      expect(await preloads('/dashboard')).toEqual([]);
+      expect(await preloads('/dashboard', 'seatlink_session_old=abc')).toEqual([]);
+      expect(await preloads('/login', session)).toEqual([]);
+      expect(await preloads('/dashboard/nowhere', session)).toEqual([]);
+      expect(await preloads('/dashboard/accounts', session)).toEqual([]);
+    });
+
+    it("for a public page to anyone, naming only the build's files", async () => {
+      await expect
+        .poll(() => preloads('/register'), { timeout: 10_000 })
+        .toEqual(['/assets/register.page-Ab12Cd34.js']);
+    });
   });
 
   it.each([

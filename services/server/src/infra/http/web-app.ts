@@ -1,9 +1,11 @@
 import { createHash } from 'node:crypto';
 import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
-import { brotliCompressSync, constants as zlib, gzipSync } from 'node:zlib';
-import { couldBePagePath, isPagePath, linkCodeParamSchema, routes } from '@seatlink/contracts';
+import { promisify } from 'node:util';
+import { brotliCompress, brotliCompressSync, constants as zlib, gzip, gzipSync } from 'node:zlib';
+import { couldBePagePath, linkCodeParamSchema, pageOf, pages, routes } from '@seatlink/contracts';
 import type { FastifyReply, FastifyRequest } from 'fastify';
+import { SESSION_COOKIE } from './session-cookie.js';
 
 /** The API's own addresses: what they do not know is answered as every call answers an error (JSON). */
 const API_PREFIXES = ['/v1', '/accounts', '/health', '/socket.io', '/wallet-sim'];
@@ -28,7 +30,55 @@ export function kindOfUnknownPath(url: string): UnknownPathKind {
   const pathname = url.split('?', 1)[0] ?? '/';
   if (API_PREFIXES.some((p) => under(pathname, p))) return 'api';
   if (SERVER_PREFIXES.some((p) => under(pathname, p)) || !couldBePagePath(pathname)) return 'not-a-page';
-  return isPagePath(pathname) ? 'page' : 'unknown-page';
+  return pageOf(pathname) ? 'page' : 'unknown-page';
+}
+
+/** The build's list of the chunks each page loads beyond the entry (web/vite.page-speed.ts `pageChunks`). */
+const PAGE_CHUNKS_FILE = 'page-chunks.json';
+
+/** Pages only a signed-in user sees: anyone else is sent to the sign-in page, which needs none of their code. */
+const signedInOnly = (page: string) => under(page, pages.dashboard) || under(page, pages.admin);
+
+/** The session cookie is in the request (whether it is still valid is the API's to say). */
+const hasSessionCookie = (cookie: string | undefined) =>
+  cookie !== undefined && cookie.split(';').some((part) => part.trim().startsWith(`${SESSION_COOKIE}=`));
+
+const brotli = { params: { [zlib.BROTLI_PARAM_QUALITY]: 11, [zlib.BROTLI_PARAM_MODE]: zlib.BROTLI_MODE_TEXT } };
+
+function encodeSync(html: string): Record<PageEncoding, Buffer> {
+  const identity = Buffer.from(html, 'utf8');
+  return { br: brotliCompressSync(identity, brotli), gzip: gzipSync(identity, { level: 9 }), identity };
+}
+
+async function encode(html: string): Promise<Record<PageEncoding, Buffer>> {
+  const identity = Buffer.from(html, 'utf8');
+  const [br, gz] = await Promise.all([
+    promisify(brotliCompress)(identity, brotli),
+    promisify(gzip)(identity, { level: 9 }),
+  ]);
+  return { br, gzip: gz, identity };
+}
+
+/**
+ * `index.html` for each page the build lists chunks for: the same page, with a `<link rel="modulepreload">` for each
+ * of that page's chunks, so the browser fetches them beside the entry instead of after it has run. Made in the
+ * background at start (compressing a dozen pages takes a while); until one is ready, that page gets plain index.html.
+ */
+function pagesWithPreloads(webDist: string, indexHtml: string): Map<string, Record<PageEncoding, Buffer>> {
+  const ready = new Map<string, Record<PageEncoding, Buffer>>();
+  const file = path.join(webDist, PAGE_CHUNKS_FILE);
+  if (!existsSync(file) || !indexHtml.includes('</head>')) return ready;
+  const chunks = JSON.parse(readFileSync(file, 'utf8')) as Record<string, string[]>;
+  void (async () => {
+    for (const [page, files] of Object.entries(chunks)) {
+      const links = files
+        .filter((f) => /^\/assets\/[\w.-]+\.js$/.test(f))
+        .map((f) => `<link rel="modulepreload" crossorigin href="${f}">`)
+        .join('');
+      ready.set(page, await encode(indexHtml.replace('</head>', `${links}</head>`)));
+    }
+  })().catch(() => undefined);
+  return ready;
 }
 
 /**
@@ -43,25 +93,29 @@ export class WebApp {
   /** index.html as sent, compressed once at start: the answer to a page goes through no compression hook. */
   private readonly encoded: Record<PageEncoding, Buffer>;
 
+  /** index.html naming a page's own chunks, by page (`pagesWithPreloads`). */
+  private readonly withPreloads: Map<string, Record<PageEncoding, Buffer>>;
+
   /** CSP sources (`'sha256-…'`) of index.html's inline scripts: the page's policy allows these and no other. */
   readonly inlineScriptHashes: readonly string[];
 
-  private constructor(indexHtml: string) {
+  private constructor(webDist: string, indexHtml: string) {
     this.inlineScriptHashes = inlineScriptHashes(indexHtml);
-    const html = Buffer.from(indexHtml, 'utf8');
-    this.encoded = {
-      br: brotliCompressSync(html, {
-        params: { [zlib.BROTLI_PARAM_QUALITY]: 11, [zlib.BROTLI_PARAM_MODE]: zlib.BROTLI_MODE_TEXT },
-      }),
-      gzip: gzipSync(html, { level: 9 }),
-      identity: html,
-    };
+    this.encoded = encodeSync(indexHtml);
+    this.withPreloads = pagesWithPreloads(webDist, indexHtml);
   }
 
   /** The web app built in `webDist`; null when there is none (an API without the dashboard). */
   static load(webDist: string | null): WebApp | null {
     const index = webDist ? path.join(webDist, 'index.html') : null;
-    return index && existsSync(index) ? new WebApp(readFileSync(index, 'utf8')) : null;
+    return webDist && index && existsSync(index) ? new WebApp(webDist, readFileSync(index, 'utf8')) : null;
+  }
+
+  /** index.html as answered at `url`: with the page's chunks named when the build lists them and they will run. */
+  private pageFor(url: string, cookie: string | undefined): Record<PageEncoding, Buffer> {
+    const page = pageOf(url.split('?', 1)[0] ?? '/');
+    if (!page || (signedInOnly(page) && !hasSessionCookie(cookie))) return this.encoded;
+    return this.withPreloads.get(page) ?? this.encoded;
   }
 
   /**
@@ -81,7 +135,7 @@ export class WebApp {
         .header('cache-control', 'no-cache')
         .header('vary', 'Accept-Encoding')
         .type('text/html; charset=utf-8')
-        .send(this.encoded[encoding]);
+        .send((kind === 'page' ? this.pageFor(request.url, request.headers.cookie) : this.encoded)[encoding]);
       return true;
     }
     void reply.status(404).type('text/plain; charset=utf-8').send('Not Found');
