@@ -57,8 +57,8 @@ export const routes: RouteObject[] = [
       {
         path: pages.link,
         lazy: lazyPage(
-          () => import('../features/links/link.page'),
-          (m) => m.LinkPage,
+          () => import('../features/links/link.route'),
+          (m) => m.LinkRoute,
         ),
       },
       // The one-time link e-mailed when a sign-in needs a second proof.

@@ -1,6 +1,5 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useEffect, useState, type ReactNode } from 'react';
-import { useParams } from 'react-router-dom';
 import type { PublicLink } from '@seatlink/contracts';
 import { Alert } from '../../components/ui/alert';
 import { Badge } from '../../components/ui/badge';
@@ -61,9 +60,11 @@ function StatePanel({ state, link }: { state: Exclude<RecipientState, 'active'>;
  * mobile-first). The ticket, and 'Add to wallet', which claims the link (one counted click) and goes on to the
  * wallet's page that saves the pass. A link that no longer works says why: 'Limit Reached', 'Expired', withdrawn by
  * its owner, or no such link; a claim refused meanwhile (410) turns the page into that state.
+ *
+ * `code` is the one of the address: the page is shown by an entry of its own (link-main.tsx, no router), and by the
+ * dashboard's router when the app itself goes there (link.route.tsx).
  */
-export function LinkPage() {
-  const { code = '' } = useParams();
+export function LinkPage({ code }: { code: string }) {
   const client = useQueryClient();
   const query = useQuery(linkQuery(code));
   const link = query.data?.link ?? null;
