@@ -33,10 +33,11 @@ const PAGE_MODULES: Record<string, readonly string[]> = {
 };
 
 /**
- * src/theme-boot.js sets the theme before the first paint. The build writes it into index.html as an inline classic
- * script, so the first paint waits on no request of its own (a render-blocking file costs a round trip on a phone's
- * network); the server's Content-Security-Policy allows that script by its hash, read from the built index.html
- * (services/server web-app.ts), and no other inline script. The dev server serves the source as a file.
+ * src/theme-boot.js sets the theme before the first paint. The build writes it into each page (index.html, and
+ * link.html of vite.link.config.ts) as an inline classic script, so the first paint waits on no request of its own (a
+ * render-blocking file costs a round trip on a phone's network); the server's Content-Security-Policy allows that
+ * script by its hash, read from the built pages (services/server web-app.ts), and no other inline script. The dev
+ * server serves the source as a file.
  */
 function themeBoot(): Plugin {
   const read = () => readFileSync(fileURLToPath(new URL(`.${THEME_BOOT}`, import.meta.url)), 'utf8');

@@ -3,17 +3,22 @@ import type { Plugin } from 'vite';
 import { routes } from '../services/contracts/src/routes';
 
 /**
- * Three changes to the built page that take round trips off the way to the first screen (vite.config.ts uses them).
- * `index.html` is revalidated on every load and carries no secret; what goes into it is the same for every visitor.
+ * Three changes to the built pages that take round trips off the way to the first screen (vite.config.ts uses them).
+ * `index.html` and `link.html` are revalidated on every load and carry no secret; what goes into them is the same for
+ * every visitor.
  */
 
-/** The entry's stylesheet, as Vite names it after index.html. */
-const ENTRY_CSS = /(^|\/)assets\/index-[\w-]+\.css$/;
+/** The page of a shared ticket (built by vite.link.config.ts, with these plugins), as Vite names it in a hook. */
+const LINK_PAGE = '/link.html';
+
+/** The entries' stylesheets, as Vite names them after index.html and link.html. */
+const ENTRY_CSS = /(^|\/)assets\/(index|link)-[\w-]+\.css$/;
 
 /**
- * The app's one stylesheet goes into the page as a `<style>` instead of a `<link>`: it is small (about 9 KB
- * compressed: with the page it fits in the first round trip), and a linked stylesheet would hold the first paint
- * back by a request of its own. The Content-Security-Policy allows inline styles.
+ * A page's one stylesheet (index.css for the app, link.css for a shared ticket's page) goes into the page as a
+ * `<style>` instead of a `<link>`: it is small (about 9 KB compressed, the link page's 5 KB: with the page it fits in
+ * the first round trip), and a linked stylesheet would hold the first paint back by a request of its own. The
+ * Content-Security-Policy allows inline styles.
  */
 export function inlineEntryCss(): Plugin {
   return {
@@ -45,7 +50,9 @@ export function inlineEntryCss(): Plugin {
 export function preloadSessionCheck(apiBase: string): Plugin {
   return {
     name: 'seatlink:preload-session-check',
-    transformIndexHtml() {
+    transformIndexHtml(_html, { path }) {
+      // A shared ticket's page (link.html) checks no session: the recipient is not signed in.
+      if (path === LINK_PAGE) return [];
       return [
         {
           tag: 'link',
@@ -65,6 +72,9 @@ export function preloadSessionCheck(apiBase: string): Plugin {
 /** Where the build writes the chunks of each page (read by the server: services/server web-app.ts). */
 export const PAGE_CHUNKS_FILE = 'page-chunks.json';
 
+/** {@link pageChunks}'s name: the link page's build (vite.link.config.ts) leaves it out. */
+export const PAGE_CHUNKS_PLUGIN = 'seatlink:page-chunks';
+
 /**
  * What each page needs beyond the entry: the chunks of its lazily loaded modules (a layout, the page itself) and
  * every chunk they import, written to `page-chunks.json` as `{ "<page pattern>": ["/assets/….js", …] }`. The server
@@ -77,7 +87,7 @@ export const PAGE_CHUNKS_FILE = 'page-chunks.json';
 export function pageChunks(modules: Record<string, readonly string[]>): Plugin {
   let root = '';
   return {
-    name: 'seatlink:page-chunks',
+    name: PAGE_CHUNKS_PLUGIN,
     apply: 'build',
     configResolved(config) {
       root = config.root;
