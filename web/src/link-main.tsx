@@ -5,7 +5,7 @@ import { linkCodeAt } from './features/links/link-states';
 import { LinkPage } from './features/links/link.page';
 import { createQueryClient } from './lib/create-query-client';
 import { startTheme } from './lib/theme';
-import './index.css';
+import './link.css';
 
 /*
  * The entry of a shared ticket's page (link.html, which the server answers for /l/{code}). The recipient is not
