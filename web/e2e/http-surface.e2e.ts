@@ -1,5 +1,5 @@
 import { type ChildProcess, spawn } from 'node:child_process';
-import { chmodSync, cpSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { chmodSync, cpSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { expect, test, type Page } from '@playwright/test';
@@ -20,6 +20,25 @@ async function expectPlainNotFound(page: Page, baseUrl: string, address: string)
   await expect(page.locator('#root')).toHaveCount(0);
 }
 
+/**
+ * A shared ticket's page is answered with its own entry (link.html), and a well-formed code with the preload of the
+ * link's data; an address under /l/ that is no page gets the dashboard (its router's not-found screen).
+ */
+async function expectLinkPageEntry(baseUrl: string) {
+  const built = (name: string) => readFileSync(path.join(root, 'web/dist', name), 'utf8');
+  const code = 'Ab_-'.repeat(5) + 'Zz';
+  for (const address of [`/l/${code}`, `/L/${code}/`, '/l/not-a-link']) {
+    const res = await fetch(baseUrl + address);
+    expect(res.status, address).toBe(200);
+    expect(await res.text(), address).toBe(built('link.html'));
+    expect(res.headers.get('link'), address).toBe(
+      address === '/l/not-a-link' ? null : `</v1/links/${code}>; rel=preload; as=fetch; crossorigin=use-credentials`,
+    );
+  }
+  const extra = await fetch(`${baseUrl}/l/${code}/extra`);
+  expect(await extra.text()).toBe(built('index.html'));
+}
+
 async function expectRobots(page: Page, baseUrl: string) {
   const response = await page.goto(`${baseUrl}/robots.txt`);
   expect(response?.status()).toBe(200);
@@ -38,6 +57,7 @@ test('the API process answers files, its own addresses and unknown pages for wha
     await expectPlainNotFound(page, base, address);
   }
   await expectRobots(page, base);
+  await expectLinkPageEntry(base);
   const unknown = await page.goto(`${base}/no-such-page/at-all`);
   expect(unknown?.status()).toBe(404);
   await expect(page.getByRole('heading', { name: 'Unexpected Application Error!' })).toBeVisible();
@@ -93,6 +113,7 @@ test.describe('through nginx with the compose site configuration', () => {
       await expectPlainNotFound(page, base, address);
     }
     await expectRobots(page, base);
+    await expectLinkPageEntry(base);
     // nginx cannot tell a page the router has from one it has not: the router's designed screen says it.
     await page.goto(`${base}/no-such-page/at-all`);
     await expect(page.getByRole('heading', { name: 'Unexpected Application Error!' })).toBeVisible();

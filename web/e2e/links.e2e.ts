@@ -149,6 +149,50 @@ test("an expired link says 'Expired' and when it stopped working", async ({ page
   expect(await clicksOf(holder, nettle.id)).toBe(0);
 });
 
+test('a shared ticket’s page loads alone (no dashboard, no session check), dark as the system is, within the Content-Security-Policy', async ({
+  page,
+  browser,
+}) => {
+  holder = await ticketHolder(page, 'alone', { wallets: [[{ title: 'Alder Athletic' }]] });
+  const alder = ticketTitled(holder.tickets, 'Alder Athletic');
+  await setCredits(holder.userId, 5);
+  const [link] = (await distributeByApi(holder.api, [alder.id])).distributions;
+  // The dashboard's entry script, as its page names it.
+  const dashboard = await (await fetch(`${process.env.E2E_BASE_URL}/login`)).text();
+  const dashboardEntry = /<script type="module"[^>]* src="([^"]+)"/.exec(dashboard)?.[1];
+  expect(dashboardEntry).toMatch(/^\/assets\/.+\.js$/);
+
+  const phone = await phones.open(browser);
+  await phone.emulateMedia({ colorScheme: 'dark' });
+  // An inline script the policy refused (the theme set before the first paint) is reported here.
+  await phone.addInitScript(() => {
+    document.addEventListener('securitypolicyviolation', (event) =>
+      console.error(`CSP ${event.violatedDirective} ${event.blockedURI}`),
+    );
+  });
+  const errors: string[] = [];
+  phone.on('console', (message) => {
+    if (message.type() === 'error') errors.push(message.text());
+  });
+  const asked: string[] = [];
+  phone.on('request', (req) => asked.push(new URL(req.url()).pathname));
+  const opened = await phone.goto(link!.link);
+  expect(opened?.status()).toBe(200);
+  await expect(phone.getByRole('heading', { level: 1 })).toHaveText('Alder Athletic');
+  await expect(phone.getByRole('button', { name: 'Add to wallet' })).toBeVisible();
+  await expect(phone.locator('html')).toHaveClass(/\bdark\b/);
+  await expectNoA11yViolations(phone, 'recipient page, dark');
+  expect(errors).toEqual([]);
+  expect(asked).toContain(new URL(link!.link).pathname.replace(/^\/l\//, '/v1/links/'));
+  expect(asked).not.toContain(dashboardEntry);
+  expect(asked).not.toContain('/v1/session');
+
+  // An address under /l/ that is no page is still the dashboard's not-found screen, 404.
+  const extra = await phone.goto(`${link!.link}/extra`);
+  expect(extra?.status()).toBe(404);
+  await expect(phone.getByRole('heading', { name: '404 Not Found' })).toBeVisible();
+});
+
 test('an address that is no link says so, and an automated client cannot claim', async ({ page, browser }) => {
   const phone = await phones.open(browser);
   await phone.goto('/l/AAAAAAAAAAAAAAAAAAAAAA');

@@ -7,6 +7,7 @@ import { startTestStack, type TestStack } from '../../testing/test-app.js';
 import { testEnv } from '../../testing/test-database.js';
 
 const ASSET = 'assets/index-Ab12Cd34.js';
+const LINK_ASSET = 'assets/link-Ef56Gh78.js';
 /** The dashboard's one inline script (the theme before the first paint), allowed by its hash alone. */
 const INLINE = "document.documentElement.classList.toggle('dark', true);";
 const INLINE_HASH = `'sha256-${createHash('sha256').update(INLINE).digest('base64')}'`;
@@ -22,6 +23,13 @@ describe('response headers, compression and caching', () => {
       `<!doctype html><html lang="en-GB"><head><script>${INLINE}</script>` +
         `<script type="module" src="/${ASSET}"></script></head><body></body></html>`,
     );
+    // A shared ticket's page, an entry of its own with the same inline script (the build writes it into both pages).
+    writeFileSync(
+      path.join(dist, 'link.html'),
+      `<!doctype html><html lang="en-GB"><head><script>${INLINE}</script>` +
+        `<script type="module" src="/${LINK_ASSET}"></script></head><body></body></html>`,
+    );
+    writeFileSync(path.join(dist, LINK_ASSET), 'console.log(2);');
     writeFileSync(path.join(dist, ASSET), `console.log(${JSON.stringify('x'.repeat(20_000))});`);
     stack = await startTestStack({ webDist: dist });
   });
@@ -32,22 +40,25 @@ describe('response headers, compression and caching', () => {
 
   const get = (p: string, headers: Record<string, string> = {}) => fetch(stack.baseUrl + p, { headers });
 
-  it.each(['/', '/dashboard/accounts/some-id'])('serves the dashboard (%s) with the security headers', async (p) => {
-    const res = await get(p);
-    expect(res.status).toBe(200);
-    expect(await res.text()).toContain('<html');
-    const csp = res.headers.get('content-security-policy') ?? '';
-    expect(csp).toContain("default-src 'self'");
-    expect(csp).toContain("frame-ancestors 'none'");
-    expect(csp).toContain(`script-src 'self' ${INLINE_HASH} https://www.google.com/recaptcha/`);
-    const scriptSrc = csp.split(';').find((d) => d.startsWith('script-src')) ?? '';
-    expect(scriptSrc).not.toContain("'unsafe-inline'");
-    expect(csp.match(/'sha256-/g)).toHaveLength(1);
-    expect(res.headers.get('x-frame-options')).toBe('DENY');
-    expect(res.headers.get('x-content-type-options')).toBe('nosniff');
-    expect(res.headers.get('referrer-policy')).toBe('strict-origin-when-cross-origin');
-    expect(res.headers.get('cache-control')).toBe('no-cache');
-  });
+  it.each(['/', '/dashboard/accounts/some-id', `/l/${'A'.repeat(22)}`])(
+    'serves the dashboard and a shared ticket’s page (%s) with the security headers, their inline script by hash',
+    async (p) => {
+      const res = await get(p);
+      expect(res.status).toBe(200);
+      expect(await res.text()).toContain('<html');
+      const csp = res.headers.get('content-security-policy') ?? '';
+      expect(csp).toContain("default-src 'self'");
+      expect(csp).toContain("frame-ancestors 'none'");
+      expect(csp).toContain(`script-src 'self' ${INLINE_HASH} https://www.google.com/recaptcha/`);
+      const scriptSrc = csp.split(';').find((d) => d.startsWith('script-src')) ?? '';
+      expect(scriptSrc).not.toContain("'unsafe-inline'");
+      expect(csp.match(/'sha256-/g)).toHaveLength(1);
+      expect(res.headers.get('x-frame-options')).toBe('DENY');
+      expect(res.headers.get('x-content-type-options')).toBe('nosniff');
+      expect(res.headers.get('referrer-policy')).toBe('strict-origin-when-cross-origin');
+      expect(res.headers.get('cache-control')).toBe('no-cache');
+    },
+  );
 
   it('sends hashed assets compressed and cached as immutable', async () => {
     const br = await get(`/${ASSET}`, { 'accept-encoding': 'br' });

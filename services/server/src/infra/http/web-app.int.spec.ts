@@ -7,6 +7,7 @@ import { startTestStack, type TestStack } from '../../testing/test-app.js';
 /** The web app's own public files (robots.txt, favicon.svg), as the build copies them into web/dist. */
 const WEB_PUBLIC = path.resolve(import.meta.dirname, '../../../../../web/public');
 const INDEX_MARK = 'seatlink-dashboard-index';
+const LINK_MARK = 'seatlink-link-page';
 
 /** Which addresses get the dashboard, and with which status; which get a plain 404; which the API's JSON 404. */
 describe('the dashboard, its files, and addresses that are not pages', () => {
@@ -20,6 +21,7 @@ describe('the dashboard, its files, and addresses that are not pages', () => {
       path.join(dist, 'index.html'),
       `<!doctype html><html><head><title>Seatlink</title></head><body>${INDEX_MARK}</body></html>`,
     );
+    writeFileSync(path.join(dist, 'link.html'), `<!doctype html><html><body>${LINK_MARK}</body></html>`);
     writeFileSync(path.join(dist, 'assets', 'index-Ab12Cd34.js'), 'console.log(1);');
     // What the build lists for each page beyond the entry (web/vite.page-speed.ts pageChunks); one name is not a chunk.
     writeFileSync(
@@ -48,7 +50,6 @@ describe('the dashboard, its files, and addresses that are not pages', () => {
     '/waitlist',
     '/reset-password?token=abc',
     '/verify-email?token=abc',
-    `/l/${'A'.repeat(22)}`,
     '/dashboard',
     '/dashboard/',
     '/Dashboard/Accounts',
@@ -67,9 +68,28 @@ describe('the dashboard, its files, and addresses that are not pages', () => {
     expect(await res.text()).toContain(INDEX_MARK);
   });
 
+  it.each([
+    `/l/${'A'.repeat(22)}`,
+    `/l/${'A'.repeat(22)}/`,
+    `/L/${'A'.repeat(22)}`,
+    `/l/${'A'.repeat(22)}?from=mail`,
+    // Not a code a link can have: the page itself says there is no such link.
+    '/l/not-a-link',
+  ])('answers a shared ticket’s page %s with its own entry (link.html) and 200', async (p) => {
+    for (const encoding of ['br', 'gzip', 'identity']) {
+      const res = await fetch(stack.baseUrl + p, { headers: { 'accept-encoding': encoding } });
+      expect(res.status, encoding).toBe(200);
+      expect(res.headers.get('content-type'), encoding).toContain('text/html');
+      expect(res.headers.get('cache-control'), encoding).toBe('no-cache');
+      const body = await res.text();
+      expect(body, encoding).toContain(LINK_MARK);
+      expect(body, encoding).not.toContain(INDEX_MARK);
+    }
+  });
+
   it('tells the browser to fetch a shared ticket while its page loads, and only for a well-formed code', async () => {
     const code = 'Ab_-'.repeat(5) + 'Zz';
-    for (const p of [`/l/${code}`, `/l/${code}/`, `/l/${code}?from=mail`]) {
+    for (const p of [`/l/${code}`, `/l/${code}/`, `/L/${code}`, `/l/${code}?from=mail`]) {
       const res = await request(p);
       expect(res.status, p).toBe(200);
       expect(res.headers.get('link'), p).toBe(
@@ -125,6 +145,7 @@ describe('the dashboard, its files, and addresses that are not pages', () => {
     '/admin/settings',
     '/admin/users/8c2f4a61-7d3e-4b9a-b5f0-1e6c9d2a7b34',
     '/l',
+    '/l/',
     `/l/${'A'.repeat(22)}/extra`,
     '/loginx',
     '/healthz',
@@ -135,7 +156,9 @@ describe('the dashboard, its files, and addresses that are not pages', () => {
     const res = await request(p);
     expect(res.status).toBe(404);
     expect(res.headers.get('content-type')).toContain('text/html');
-    expect(await res.text()).toContain(INDEX_MARK);
+    const body = await res.text();
+    expect(body).toContain(INDEX_MARK);
+    expect(body).not.toContain(LINK_MARK);
   });
 
   it('answers a very long page-like path as a page that is none, and a very long file path as a file', async () => {
@@ -194,7 +217,8 @@ describe('the dashboard, its files, and addresses that are not pages', () => {
   it('answers a page for HEAD as for GET, and nothing but the API for other methods', async () => {
     expect((await request('/dashboard', 'HEAD')).status).toBe(200);
     expect((await request('/nowhere', 'HEAD')).status).toBe(404);
-    for (const p of ['/dashboard', '/nowhere', '/x.php']) {
+    expect((await request(`/l/${'A'.repeat(22)}`, 'HEAD')).status).toBe(200);
+    for (const p of ['/dashboard', '/nowhere', '/x.php', `/l/${'A'.repeat(22)}`]) {
       const res = await request(p, 'DELETE');
       expect(res.status).toBe(404);
       expect(await res.text()).not.toContain(INDEX_MARK);

@@ -18,6 +18,8 @@ export type UnknownPathKind =
   | 'api'
   /** A page of the dashboard: the dashboard, status 200 (the router shows it). */
   | 'page'
+  /** A shared ticket's page (`/l/{code}`): its own entry (link.html), status 200. */
+  | 'link-page'
   /** Could be a page, but the router has none there: the dashboard's not-found screen, status 404. */
   | 'unknown-page'
   /** A file (a dot in the path) or an address of the server's own: a plain 404. */
@@ -30,7 +32,9 @@ export function kindOfUnknownPath(url: string): UnknownPathKind {
   const pathname = url.split('?', 1)[0] ?? '/';
   if (API_PREFIXES.some((p) => under(pathname, p))) return 'api';
   if (SERVER_PREFIXES.some((p) => under(pathname, p)) || !couldBePagePath(pathname)) return 'not-a-page';
-  return pageOf(pathname) ? 'page' : 'unknown-page';
+  const page = pageOf(pathname);
+  if (page === null) return 'unknown-page';
+  return page === pages.link ? 'link-page' : 'page';
 }
 
 /** The build's list of the chunks each page loads beyond the entry (web/vite.page-speed.ts `pageChunks`). */
@@ -88,27 +92,39 @@ function pagesWithPreloads(webDist: string, indexHtml: string): Map<string, Reco
  * router's pages (`pages` of the contracts, the list the router itself is built from) with status 200, other
  * page-like addresses with 404 (the router shows its not-found screen there), and a file or an address of the
  * server's own (`/metrics`, `/docs/…`, anything with a dot) a plain 404 rather than a page that would claim it.
+ *
+ * A shared ticket's page (`/l/{code}`) is answered with link.html instead: the build's second entry, which renders
+ * that page alone, for a recipient who is not signed in and goes nowhere else in the app (the whole dashboard's
+ * entry would download first otherwise). A build without it (an older one) answers index.html there too: its router
+ * shows the same page.
  */
 export class WebApp {
   /** index.html as sent, compressed once at start: the answer to a page goes through no compression hook. */
   private readonly encoded: Record<PageEncoding, Buffer>;
 
+  /** link.html, the same way. */
+  private readonly link: Record<PageEncoding, Buffer>;
+
   /** index.html naming a page's own chunks, by page (`pagesWithPreloads`). */
   private readonly withPreloads: Map<string, Record<PageEncoding, Buffer>>;
 
-  /** CSP sources (`'sha256-…'`) of index.html's inline scripts: the page's policy allows these and no other. */
+  /** CSP sources (`'sha256-…'`) of both pages' inline scripts: the pages' policy allows these and no other. */
   readonly inlineScriptHashes: readonly string[];
 
-  private constructor(webDist: string, indexHtml: string) {
-    this.inlineScriptHashes = inlineScriptHashes(indexHtml);
+  private constructor(webDist: string, indexHtml: string, linkHtml: string) {
+    this.inlineScriptHashes = [...new Set([...inlineScriptHashes(indexHtml), ...inlineScriptHashes(linkHtml)])];
     this.encoded = encodeSync(indexHtml);
+    this.link = linkHtml === indexHtml ? this.encoded : encodeSync(linkHtml);
     this.withPreloads = pagesWithPreloads(webDist, indexHtml);
   }
 
   /** The web app built in `webDist`; null when there is none (an API without the dashboard). */
   static load(webDist: string | null): WebApp | null {
     const index = webDist ? path.join(webDist, 'index.html') : null;
-    return webDist && index && existsSync(index) ? new WebApp(webDist, readFileSync(index, 'utf8')) : null;
+    if (!webDist || !index || !existsSync(index)) return null;
+    const indexHtml = readFileSync(index, 'utf8');
+    const link = path.join(webDist, 'link.html');
+    return new WebApp(webDist, indexHtml, existsSync(link) ? readFileSync(link, 'utf8') : indexHtml);
   }
 
   /** index.html as answered at `url`: with the page's chunks named when the build lists them and they will run. */
@@ -125,17 +141,23 @@ export class WebApp {
     const kind = kindOfUnknownPath(request.url);
     if (kind === 'api') return false;
     const read = request.method === 'GET' || request.method === 'HEAD';
-    if (read && (kind === 'page' || kind === 'unknown-page')) {
+    if (read && kind !== 'not-a-page') {
       const encoding = pageEncoding(request.headers['accept-encoding']);
       if (encoding !== 'identity') void reply.header('content-encoding', encoding);
-      const preload = kind === 'page' ? linkPreload(request.url) : null;
+      const preload = kind === 'link-page' ? linkPreload(request.url) : null;
       if (preload) void reply.header('link', preload);
+      const html =
+        kind === 'link-page'
+          ? this.link
+          : kind === 'page'
+            ? this.pageFor(request.url, request.headers.cookie)
+            : this.encoded;
       void reply
-        .status(kind === 'page' ? 200 : 404)
+        .status(kind === 'unknown-page' ? 404 : 200)
         .header('cache-control', 'no-cache')
         .header('vary', 'Accept-Encoding')
         .type('text/html; charset=utf-8')
-        .send((kind === 'page' ? this.pageFor(request.url, request.headers.cookie) : this.encoded)[encoding]);
+        .send(html[encoding]);
       return true;
     }
     void reply.status(404).type('text/plain; charset=utf-8').send('Not Found');
@@ -151,7 +173,7 @@ type PageEncoding = 'br' | 'gzip' | 'identity';
  * a round trip sooner on a phone's network. Only a well-formed code is named.
  */
 function linkPreload(url: string): string | null {
-  const match = /^\/l\/([^/?#]+)\/?(?:[?#]|$)/.exec(url);
+  const match = /^\/l\/([^/?#]+)\/*(?:[?#]|$)/i.exec(url);
   if (!match || !linkCodeParamSchema.safeParse(match[1]).success) return null;
   return `<${routes.viewLink.path.replace(':code', match[1]!)}>; rel=preload; as=fetch; crossorigin=use-credentials`;
 }
