@@ -17,8 +17,11 @@ import { openLinkCounters } from './link-counters.js';
 import { DistributionSettlements } from './distribution-settlements.service.js';
 import { LinkPayments, type Round } from './link-payments.js';
 
-/** Ticket streams read and written at once by one request. */
-const PARALLEL_STREAMS = 16;
+/**
+ * Appends one request runs at once: each writes up to a hundred links, or, when one of those cannot go in, a link at a
+ * time (see LinkPayments).
+ */
+const APPENDS_AT_ONCE = 16;
 
 /** How many times one request pays for links whose append another append beat (its own settle, racing a retry). */
 const MAX_ROUNDS = 3;
@@ -61,7 +64,7 @@ export class DistributeTicketsFlow implements ICommandHandler<DistributeTicketsC
       ticketsForDistribution(this.database.db, userId, input.ticketIds),
     ]);
     const cost = user?.distribution_cost ?? DEFAULT_DISTRIBUTION_COST;
-    const limit = pLimit(PARALLEL_STREAMS);
+    const limit = pLimit(APPENDS_AT_ONCE);
     const asked = { userId, commandId, expiresAt: input.expiresAt, maxClicks: input.maxClicks, cost, at };
     const decideAll = (ticketIds: readonly string[]) =>
       decideTickets(
