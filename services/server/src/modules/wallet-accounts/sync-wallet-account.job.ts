@@ -26,7 +26,7 @@ import { WalletAccountCommandMessage } from './wallet-account.command.js';
 import { type WalletAccountCommand, walletAccountDecider, type WalletAccountState } from './wallet-account.decider.js';
 import { type WalletAccountEvent, walletAccountStream } from './wallet-account.events.js';
 import { passDetails, readWallet } from './wallet-pass-reader.js';
-import { countFailure, dropLease, givingUpReason, isOutage, releaseLease, takeLease } from './wallet-sync-state.js';
+import { countFailure, givingUpReason, isOutage, releaseLease, takeLease } from './wallet-sync-state.js';
 
 /**
  * Events of a sync appended at most per command: a wallet of 5,000 passes (MAX_PASSES) is recorded in 20 appends, none
@@ -77,35 +77,18 @@ export class SyncWalletAccountJob implements Job<SyncWalletAccountData> {
   }
 
   async run({ accountId }: SyncWalletAccountData): Promise<void> {
-    // The account's stream and its lease (with the kept sign-in) at once, neither waiting for the other's round trip:
-    // with a few syncs per worker, the time each holds its place is what paces them. A lease taken for a sync that
-    // does not run is given back as it was.
-    const [read, leased] = await Promise.allSettled([
-      this.store.readStream(walletAccountStream(accountId)),
-      takeLease(this.database, accountId),
-    ]);
-    const lease = leased.status === 'fulfilled' ? leased.value : null;
-    if (read.status === 'rejected') {
-      // Given back, so that the retry finds the account free.
-      if (lease) await dropLease(this.database, accountId, false);
-      throw read.reason;
-    }
-    if (leased.status === 'rejected') throw leased.reason;
-    const { revision, events } = read.value;
+    const { revision, events } = await this.store.readStream(walletAccountStream(accountId));
     const state = fold(
       walletAccountDecider,
       events.map((e) => ({ type: e.type, data: e.data }) as WalletAccountEvent),
     );
     if (!state.exists || state.deleted) {
-      if (lease) await dropLease(this.database, accountId, true);
       // A schedule that outlived its account (made again from the database while the deletion was under way): gone.
       await this.jobs.removeRepeatable(QueueName.WalletSync, periodicSyncKey(accountId)).catch(() => false);
       return;
     }
-    if (state.inError) {
-      if (lease) await dropLease(this.database, accountId, false);
-      return;
-    }
+    if (state.inError) return;
+    const lease = await takeLease(this.database, accountId);
     if (!lease) return;
     const userId = state.userId!;
     const progressUpdate = (s: 'running' | 'done' | 'failed', fetched: number): LiveUpdate => ({

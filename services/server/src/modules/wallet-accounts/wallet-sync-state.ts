@@ -62,19 +62,6 @@ export async function takeLease(database: Database, accountId: string): Promise<
   return row ? { sealedToken: row.sealed_token } : null;
 }
 
-/**
- * Gives back a lease taken by a sync that does not run, leaving the rest as it was: the account is gone (its sync state
- * goes, as its deletion removes it) or waits for a new sign-in (its error stays).
- */
-export async function dropLease(database: Database, accountId: string, gone: boolean) {
-  await database.query(
-    gone
-      ? 'delete from wallet_sync_state where account_id = $1'
-      : 'update wallet_sync_state set running_until = null where account_id = $1',
-    [accountId],
-  );
-}
-
 /** Counts a failed try; answers how many failed in a row. */
 export async function countFailure(db: Executor, accountId: string): Promise<number> {
   const [row] = await queryRows<{ failed_attempts: number }>(
