@@ -13,6 +13,7 @@ import type { QueueName } from '@seatlink/contracts';
 import { APP_CONFIG, type AppConfig } from '../config/config.js';
 import { safeErrorMessage } from '../db/db-errors.js';
 import { Metrics } from '../metrics/metrics.js';
+import { inTurns } from '../../shared/in-turns.js';
 import { providerMark } from '../../shared/provider-mark.js';
 import { type Backoff, JOB_QUEUE, type JobQueue, type QueuedJob } from './queue.port.js';
 
@@ -148,24 +149,17 @@ export class JobRunner implements OnApplicationBootstrap, OnModuleDestroy {
       const wanted = (e: ExpectedSchedule) => e.queue === queue && existing.get(e.key)?.everyMs !== e.everyMs;
       const missing = expected.filter(wanted);
       // A few at a time (a queue that lost its data lacks one per linked account: one after the other, the process
-      // would start only after thousands of round trips); each turn ends before the next starts.
-      for (let from = 0; from < missing.length; from += SCHEDULES_MADE_AT_ONCE) {
-        const turn = missing.slice(from, from + SCHEDULES_MADE_AT_ONCE);
-        const results = await Promise.allSettled(
-          turn.map((schedule) =>
-            this.queue.add(schedule.queue, schedule.name, schedule.data, {
-              jobId: schedule.key,
-              repeat: { everyMs: schedule.everyMs },
-              ...(schedule.attempts ? { attempts: schedule.attempts } : {}),
-              ...(schedule.backoff ? { backoff: schedule.backoff } : {}),
-              ...(schedule.spreadMs ? { delayMs: randomInt(Math.max(1, schedule.spreadMs)) } : {}),
-            }),
-          ),
-        );
-        results.forEach((r, i) => r.status === 'fulfilled' && made.push(turn[i]!.key));
-        const failed = results.find((r) => r.status === 'rejected');
-        if (failed) throw failed.reason;
-      }
+      // would start only after thousands of round trips), each turn settled before the next starts.
+      await inTurns(missing, SCHEDULES_MADE_AT_ONCE, async (schedule) => {
+        await this.queue.add(schedule.queue, schedule.name, schedule.data, {
+          jobId: schedule.key,
+          repeat: { everyMs: schedule.everyMs },
+          ...(schedule.attempts ? { attempts: schedule.attempts } : {}),
+          ...(schedule.backoff ? { backoff: schedule.backoff } : {}),
+          ...(schedule.spreadMs ? { delayMs: randomInt(Math.max(1, schedule.spreadMs)) } : {}),
+        });
+        made.push(schedule.key);
+      });
     }
     if (made.length > 0) {
       const shown = made.slice(0, 5).join(', ') + (made.length > 5 ? ` and ${made.length - 5} more` : '');

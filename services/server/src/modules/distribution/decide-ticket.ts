@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { v5 as uuidv5 } from 'uuid';
-import type { EventStore, RecordedEvent } from '../../infra/event-store/event-store.port.js';
-import { type Decision, decideOn } from '../../shared/event-sourcing/aggregate-handler.js';
+import type { EventStore, ReadStreamResult, RecordedEvent } from '../../infra/event-store/event-store.port.js';
+import { type Decision, decideOnRead } from '../../shared/event-sourcing/aggregate-handler.js';
 import { DomainError } from '../../shared/event-sourcing/decider.js';
 import {
   type TicketDistributionCommand,
@@ -48,17 +48,27 @@ export interface LinkRequest {
   at: string;
 }
 
+/** A ticket a request asks a link for, with what the tickets' read model says of it (null: not the caller's). */
+export interface AskedTicket {
+  ticketId: string;
+  ticket: { ownerId: string; accountId: string; isDuplicate: boolean } | null;
+}
+
 /**
- * Decides one ticket on its stream: a new link, the link this request made before, or a refusal. A link of this
- * request that was voided (and paid back) is not made again under its old id: the request's next attempt for the
- * ticket has ids of its own, and is paid for anew.
+ * Decides each ticket on its stream (all of them read in one round trip): a new link, the link this request made
+ * before, or a refusal. A link of this request that was voided (and paid back) is not made again under its old id: the
+ * request's next attempt for the ticket has ids of its own, and is paid for anew.
  */
-export async function decideTicket(
+export async function decideTickets(
   store: EventStore,
-  ticketId: string,
-  ticket: { ownerId: string; accountId: string; isDuplicate: boolean } | null,
+  tickets: readonly AskedTicket[],
   request: LinkRequest,
-): Promise<TicketDecision> {
+): Promise<TicketDecision[]> {
+  const streams = await store.readStreams(tickets.map(({ ticketId }) => ticketDistributionStream(ticketId)));
+  return tickets.map((asked) => decideTicketOn(streams.get(ticketDistributionStream(asked.ticketId))!, asked, request));
+}
+
+function decideTicketOn(read: ReadStreamResult, { ticketId, ticket }: AskedTicket, request: LinkRequest) {
   const { commandId } = request;
   let distributionId = '';
   const attemptOn = (state: TicketDistributionState) => {
@@ -82,13 +92,13 @@ export async function decideTicket(
     return { command, commandId: attempt };
   };
   try {
-    const decision = await decideOn(store, ticketDistributionDecider, ticketDistributionStream(ticketId), attemptOn);
+    const decision = decideOnRead(ticketDistributionDecider, ticketDistributionStream(ticketId), read, attemptOn);
     const event = decision.events[0] as TicketDistributed;
-    if (decision.earlier) return { kind: 'made-before', ticketId, event };
-    return { kind: 'new', ticketId, event, decision };
+    if (decision.earlier) return { kind: 'made-before', ticketId, event } satisfies Made;
+    return { kind: 'new', ticketId, event, decision } satisfies Fresh;
   } catch (err) {
     if (!(err instanceof DomainError)) throw err;
-    return { kind: 'refused', ticketId, distributionId, error: err };
+    return { kind: 'refused', ticketId, distributionId, error: err } satisfies Refused;
   }
 }
 

@@ -8,7 +8,7 @@ import { safeErrorMessage } from '../../infra/db/db-errors.js';
 import { EVENT_STORE, type EventStore, latestPosition } from '../../infra/event-store/event-store.port.js';
 import { findUserById } from '../identity/index.js';
 import { ticketsForDistribution } from '../wallet-accounts/index.js';
-import { decideTicket, type Made, type Refused } from './decide-ticket.js';
+import { decideTickets, type Made, type Refused } from './decide-ticket.js';
 import { DistributeTicketsCommand, type DistributeOutcome } from './distribute-tickets.command.js';
 import { DISTRIBUTION_REFUSALS } from './distribution.decider.js';
 import { type DistributionRefused, refusalStream } from './distribution.events.js';
@@ -17,8 +17,11 @@ import { openLinkCounters } from './link-counters.js';
 import { DistributionSettlements } from './distribution-settlements.service.js';
 import { LinkPayments, type Round } from './link-payments.js';
 
-/** Ticket streams read and written at once by one request. */
-const PARALLEL_STREAMS = 16;
+/**
+ * Appends one request runs at once: each writes up to a hundred links, or, when one of those cannot go in, a link at a
+ * time (see LinkPayments).
+ */
+const APPENDS_AT_ONCE = 16;
 
 /** How many times one request pays for links whose append another append beat (its own settle, racing a retry). */
 const MAX_ROUNDS = 3;
@@ -26,7 +29,7 @@ const MAX_ROUNDS = 3;
 /**
  * Distribution as a flow over three kinds of stream:
  * 1. each ticket's distribution stream decides whether it can get a link (owned, not a duplicate, none live:
- *    `decideTicket`);
+ *    `decideTickets`, every stream read in one round trip);
  * 2. the user's credit stream decides whether the links can be paid for, all at once (the balance never goes below
  *    zero, whatever runs in parallel), and pays for each link once;
  * 3. each link is appended to its ticket's stream with the revision it was decided on; a ticket that got a link in
@@ -61,13 +64,13 @@ export class DistributeTicketsFlow implements ICommandHandler<DistributeTicketsC
       ticketsForDistribution(this.database.db, userId, input.ticketIds),
     ]);
     const cost = user?.distribution_cost ?? DEFAULT_DISTRIBUTION_COST;
-    const limit = pLimit(PARALLEL_STREAMS);
+    const limit = pLimit(APPENDS_AT_ONCE);
     const asked = { userId, commandId, expiresAt: input.expiresAt, maxClicks: input.maxClicks, cost, at };
     const decideAll = (ticketIds: readonly string[]) =>
-      Promise.all(
-        ticketIds.map((ticketId) =>
-          limit(() => decideTicket(this.store, ticketId, owned.get(ticketId) ?? null, asked)),
-        ),
+      decideTickets(
+        this.store,
+        ticketIds.map((ticketId) => ({ ticketId, ticket: owned.get(ticketId) ?? null })),
+        asked,
       );
     const request: Round = { userId, commandId, cost, bulk, ip: input.ip, metadata, now, limit };
 

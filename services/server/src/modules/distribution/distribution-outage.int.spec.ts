@@ -11,6 +11,7 @@ import {
   type EventStore,
   type ExpectedRevision,
   type NewEvent,
+  type StreamAppend,
 } from '../../infra/event-store/event-store.port.js';
 import { startSplitStack } from '../../testing/split-stack.js';
 import { ApiClient, startTestWorker, subscriptionsCaughtUp, type TestStack } from '../../testing/test-app.js';
@@ -23,20 +24,32 @@ import { SettleDistributionsJob } from './settle-distribution.job.js';
 
 const BROWSER = 'Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/131.0 Safari/537.36';
 
-/** The real store, with the appends `fails` picks refused: the database went away at that moment. */
+/**
+ * The real store, with the appends `fails` picks refused: the database went away at that moment. An append to several
+ * streams fails when any of its streams is picked.
+ */
 function failingAppends(
   store: EventStore,
   fails: (stream: string, events: readonly NewEvent[]) => boolean,
 ): EventStore {
   const append = store.appendToStream.bind(store);
+  const appendMany = store.appendToStreams.bind(store);
+  const refused = (stream: string) =>
+    Promise.reject(new Error(`injected: the database went away appending to ${stream}`));
   return new Proxy(store, {
-    get: (target, property, receiver) =>
-      property === 'appendToStream'
-        ? (stream: string, events: readonly NewEvent[], options?: { expectedRevision?: ExpectedRevision }) =>
-            fails(stream, events)
-              ? Promise.reject(new Error(`injected: the database went away appending to ${stream}`))
-              : append(stream, events, options)
-        : (Reflect.get(target, property, receiver) as unknown),
+    get: (target, property, receiver) => {
+      if (property === 'appendToStream') {
+        return (stream: string, events: readonly NewEvent[], options?: { expectedRevision?: ExpectedRevision }) =>
+          fails(stream, events) ? refused(stream) : append(stream, events, options);
+      }
+      if (property === 'appendToStreams') {
+        return (appends: readonly StreamAppend[]) => {
+          const failing = appends.find((a) => fails(a.streamId, a.events));
+          return failing ? refused(failing.streamId) : appendMany(appends);
+        };
+      }
+      return Reflect.get(target, property, receiver) as unknown;
+    },
   });
 }
 

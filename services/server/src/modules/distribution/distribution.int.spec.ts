@@ -269,6 +269,28 @@ describe('distributing tickets as links, and recalling them', () => {
     await expect.poll(() => balanceOf(user)).toBe(95);
   });
 
+  it('makes one link of each ticket that three bulk requests ask for at once, and charges only for those', async () => {
+    await setCredits(userId, 1000);
+    const batch = Array.from({ length: 8 }, () => fresh());
+    // The same tickets in three requests (their links are appended many in one statement: a ticket that another
+    // request took in between makes its statement fall back to one ticket at a time).
+    const results = await Promise.all(
+      [batch, [...batch].reverse(), batch.slice(2)].map((some) =>
+        distribute(user, { ticket_ids: some.map((t) => t.id) }),
+      ),
+    );
+    const made = results.flatMap((r) =>
+      r.status === 200 ? (r.body as unknown as DistributeResponse).distributions.map((d) => d.ticket_id) : [],
+    );
+    expect(made.sort()).toEqual(batch.map((t) => t.id).sort());
+    const failed = results.flatMap((r) => (r.body as unknown as { failed: Array<{ code: string }> }).failed);
+    expect(failed.every((f) => f.code === 'ALREADY_DISTRIBUTED')).toBe(true);
+    // What the requests that lost a ticket paid for it came back.
+    await expect.poll(() => balanceOf(user)).toBe(1000 - 8 * 5);
+    const live = (await myTickets()).filter((t) => batch.some((b) => b.id === t.id) && t.is_distributed);
+    expect(live).toHaveLength(8);
+  });
+
   it('recalls a link: it stops at once, the ticket can be distributed again, a second recall is refused', async () => {
     await setCredits(userId, 100);
     const ticket = fresh();

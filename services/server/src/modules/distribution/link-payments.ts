@@ -8,13 +8,16 @@ import {
   latestPosition,
   WrongExpectedRevisionError,
 } from '../../infra/event-store/event-store.port.js';
-import { appendDecision } from '../../shared/event-sourcing/aggregate-handler.js';
+import { appendDecision, decisionAppend } from '../../shared/event-sourcing/aggregate-handler.js';
 import type { DomainError } from '../../shared/event-sourcing/decider.js';
 import { balanceAfter, CreditsCommandMessage, InsufficientCreditsError } from '../credits/index.js';
 import { type Fresh, type Made, type Refused, storedLink } from './decide-ticket.js';
 import { DISTRIBUTION_REFUSALS } from './distribution.decider.js';
 import type { TicketDistributed } from './distribution.events.js';
 import { DistributionSettlements, notMadeBecause, type PaidLink } from './distribution-settlements.service.js';
+
+/** Links appended in one statement (to as many ticket streams). */
+const LINKS_PER_APPEND = 100;
 
 /** What every round of a request shares. */
 export interface Round {
@@ -93,26 +96,42 @@ export class LinkPayments {
     }
 
     const notMade: Array<Fresh & { conflict: boolean }> = [];
-    const appended = await Promise.all(
-      fresh.map((d) =>
-        limit(async () => {
-          try {
-            const result = await appendDecision(this.store, d.decision, { metadata, commandId: d.decision.commandId });
-            // Written before by another copy of this request (a retry running beside it): its link, with its code.
-            const event = result.repeated
-              ? await storedLink(this.store, d.ticketId, d.event.data.distributionId)
-              : d.event;
-            outcome.made.push({ kind: 'made-before', ticketId: d.ticketId, event });
-            return result.position;
-          } catch (err) {
-            const conflict = err instanceof WrongExpectedRevisionError;
-            if (!conflict) this.logger.warn(`ticket ${d.ticketId}: link not made: ${safeErrorMessage(err)}`);
-            notMade.push({ ...d, conflict });
-            return null;
-          }
-        }),
-      ),
-    );
+    const appendOne = async (d: Fresh) => {
+      try {
+        const result = await appendDecision(this.store, d.decision, { metadata, commandId: d.decision.commandId });
+        // Written before by another copy of this request (a retry running beside it): its link, with its code.
+        const event = result.repeated ? await storedLink(this.store, d.ticketId, d.event.data.distributionId) : d.event;
+        outcome.made.push({ kind: 'made-before', ticketId: d.ticketId, event });
+        return result.position;
+      } catch (err) {
+        const conflict = err instanceof WrongExpectedRevisionError;
+        if (!conflict) this.logger.warn(`ticket ${d.ticketId}: link not made: ${safeErrorMessage(err)}`);
+        notMade.push({ ...d, conflict });
+        return null;
+      }
+    };
+    // Many links in one statement, each at the revision its ticket was decided on (a round trip per link was most of
+    // a big request's time). All or nothing: when any of them cannot go in (its ticket moved, a copy of this request
+    // wrote it first, the database went away), the links of that statement are appended one by one, so each ticket
+    // answers for itself as above.
+    const appendSome = async (some: readonly Fresh[]) => {
+      try {
+        const results = await this.store.appendToStreams(
+          some.map((d) => decisionAppend(d.decision, { metadata, commandId: d.decision.commandId })),
+        );
+        for (const d of some) outcome.made.push({ kind: 'made-before', ticketId: d.ticketId, event: d.event });
+        return results.map((r) => r.position);
+      } catch {
+        const positions: Array<string | null> = [];
+        for (const d of some) positions.push(await appendOne(d));
+        return positions;
+      }
+    };
+    const statements: Fresh[][] = [];
+    for (let from = 0; from < fresh.length; from += LINKS_PER_APPEND) {
+      statements.push(fresh.slice(from, from + LINKS_PER_APPEND));
+    }
+    const appended = (await Promise.all(statements.map((some) => limit(() => appendSome(some))))).flat();
     outcome.position = latestPosition(this.store, [outcome.position, ...appended]);
     if (notMade.length === 0) {
       await this.close(settlement, commandId);

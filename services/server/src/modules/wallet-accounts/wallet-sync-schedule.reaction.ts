@@ -8,6 +8,7 @@ import { DATABASE } from '../../infra/db/database.module.js';
 import type { Database } from '../../infra/db/database.js';
 import { type ExpectedSchedule, JobSchedules, type ScheduleSource } from '../../infra/queue/jobs.module.js';
 import { JOB_QUEUE, type JobQueue } from '../../infra/queue/queue.port.js';
+import { inTurns } from '../../shared/in-turns.js';
 import {
   EventSubscription,
   type Subscription,
@@ -131,22 +132,19 @@ export class WalletSyncScheduleReaction implements Subscription {
 const SCHEDULES_AT_ONCE = 16;
 
 /**
- * Runs the work of each account, `atOnce` accounts at a time, in turns: an account's work in its order (never two of
- * it at once), every turn finished before the next starts. Fails with the first failure once every work of its turn
- * has settled, so that none is still running when the transaction ends.
+ * Runs the work of each account, `atOnce` at a time, in turns (`inTurns`), and an account's work in its order: never two
+ * of it at once, a later one after the earlier one of its turn (the turns before it have settled already).
  */
 export async function scheduleInTurns(
   work: ReadonlyArray<{ accountId: string; run: () => Promise<void> }>,
   atOnce: number,
 ) {
-  for (let from = 0; from < work.length; from += atOnce) {
-    const byAccount = new Map<string, Promise<void>>();
-    for (const { accountId, run } of work.slice(from, from + atOnce)) {
-      byAccount.set(accountId, (byAccount.get(accountId) ?? Promise.resolve()).then(run));
-    }
-    const failed = (await Promise.allSettled(byAccount.values())).find((r) => r.status === 'rejected');
-    if (failed) throw failed.reason;
-  }
+  const latest = new Map<string, Promise<void>>();
+  await inTurns(work, atOnce, ({ accountId, run }) => {
+    const next = (latest.get(accountId) ?? Promise.resolve()).then(run);
+    latest.set(accountId, next);
+    return next;
+  });
 }
 
 /**

@@ -3,6 +3,7 @@ import {
   type EventMetadata,
   type EventStore,
   type NewEvent,
+  type ReadStreamResult,
   type RecordedEvent,
   type StreamAppend,
   WrongExpectedRevisionError,
@@ -80,7 +81,16 @@ export async function decideOn<State, Command, Event extends DomainEvent>(
   streamId: string,
   ...what: [command: Command, commandId: string] | [choose: ChooseCommand<State, Command>]
 ): Promise<Decision<State, Event>> {
-  const { revision, events: history } = await store.readStream(streamId);
+  return decideOnRead(decider, streamId, await store.readStream(streamId), ...what);
+}
+
+/** `decideOn` on a stream its caller read (many streams are read in one round trip with `EventStore.readStreams`). */
+export function decideOnRead<State, Command, Event extends DomainEvent>(
+  decider: Decider<State, Command, Event>,
+  streamId: string,
+  { revision, events: history }: ReadStreamResult,
+  ...what: [command: Command, commandId: string] | [choose: ChooseCommand<State, Command>]
+): Decision<State, Event> {
   const state = fold(
     decider,
     history.map((e) => ({ type: e.type, data: e.data }) as Event),
@@ -132,17 +142,28 @@ export function appendDecision<Event extends DomainEvent>(
   decision: Pick<Decision<unknown, Event>, 'streamId' | 'revision' | 'events'>,
   options: Pick<HandleOptions, 'metadata' | 'commandId'>,
 ): Promise<AppendResult> {
-  const { streamId, revision, events } = decision;
-  return store.appendToStream(
+  const { streamId, events, expectedRevision } = decisionAppend(decision, options);
+  return store.appendToStream(streamId, events, { expectedRevision });
+}
+
+/**
+ * What `appendDecision` appends, as one stream's part of an append to several streams (`EventStore.appendToStreams`):
+ * decisions on many streams appended in one statement, each at the revision it was decided on.
+ */
+export function decisionAppend<Event extends DomainEvent>(
+  { streamId, revision, events }: Pick<Decision<unknown, Event>, 'streamId' | 'revision' | 'events'>,
+  options: Pick<HandleOptions, 'metadata' | 'commandId'>,
+): StreamAppend {
+  return {
     streamId,
-    events.map((e, i) => ({
+    events: events.map((e, i) => ({
       id: commandEventId(options.commandId, streamId, i),
       type: e.type,
       data: e.data,
       metadata: { ...options.metadata, commandId: options.commandId },
     })),
-    { expectedRevision: revision === -1 ? 'no_stream' : revision },
-  );
+    expectedRevision: revision === -1 ? 'no_stream' : revision,
+  };
 }
 
 /**
