@@ -4,7 +4,7 @@ import optimizeLocales from '@react-aria/optimize-locales-plugin';
 import tailwindcss from '@tailwindcss/vite';
 import react from '@vitejs/plugin-react';
 import { defineConfig, loadEnv, type Plugin } from 'vite';
-import { pages } from '../services/contracts/src/pages';
+import { isSignedInPage, pages } from '../services/contracts/src/pages';
 import { inlineEntryCss, pageChunks, preloadSessionCheck } from './vite.page-speed';
 
 const THEME_BOOT = '/src/theme-boot.js';
@@ -74,7 +74,7 @@ export default defineConfig(({ mode }) => {
       themeBoot(),
       inlineEntryCss(),
       preloadSessionCheck(apiBase),
-      pageChunks(PAGE_MODULES),
+      pageChunks(PAGE_MODULES, isSignedInPage),
     ],
     resolve: {
       alias: [

@@ -1,3 +1,4 @@
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import type { Plugin } from 'vite';
 import { routes } from '../services/contracts/src/routes';
@@ -69,28 +70,56 @@ export function preloadSessionCheck(apiBase: string): Plugin {
   };
 }
 
-/** Where the build writes the chunks of each page (read by the server: services/server web-app.ts). */
+/** Where the build lists each page's own file (read by the server: services/server web-app.ts). */
 export const PAGE_CHUNKS_FILE = 'page-chunks.json';
+
+/** The folder of the pages' own files, and nginx's map of addresses to them (infra/nginx.conf includes it). */
+export const PAGES_DIR = 'pages';
+export const NGINX_PAGES_MAP = 'nginx-pages.map';
 
 /** {@link pageChunks}'s name: the link page's build (vite.link.config.ts) leaves it out. */
 export const PAGE_CHUNKS_PLUGIN = 'seatlink:page-chunks';
 
+/** A page's file name: `/dashboard/accounts/:accountId` is `dashboard.accounts.accountId.html`. */
+export const pageFileName = (page: string) =>
+  `${page
+    .split('/')
+    .filter(Boolean)
+    .map((s) => s.replace(/^:/, ''))
+    .join('.')}.html`;
+
+/**
+ * The page's pattern as nginx matches `"<session cookie> <path>"`: the path as the router matches it (any case,
+ * trailing slashes, a parameter one segment), and for a page only the signed-in see, a session cookie that is set.
+ */
+export function nginxPagePattern(page: string, signedInOnly: boolean): string {
+  const path = page.replace(/\/:[\w-]+/g, '/[^/]+');
+  return `~*^${signedInOnly ? '\\S+' : '\\S*'} ${path}/*$`;
+}
+
 /**
  * What each page needs beyond the entry: the chunks of its lazily loaded modules (a layout, the page itself) and
- * every chunk they import, written to `page-chunks.json` as `{ "<page pattern>": ["/assets/….js", …] }`. The server
- * names them as `<link rel="modulepreload">` in the page it answers, so a phone downloads them beside the entry
- * instead of after it: without them, a page's own code was only asked for once the entry had downloaded, run, and
- * its router had matched the address. `modules` maps each page (a pattern of the contracts' `pages`) to the source
- * files (relative to web/) the router loads for it; a name that matches no chunk fails the build, so a page renamed or
- * moved cannot leave a stale list behind.
+ * every chunk they import. Without them named, a page's own code was only asked for once the entry had downloaded,
+ * run, and its router had matched the address. For each page the build writes `pages/<page>.html`: index.html with a
+ * `<link rel="modulepreload">` for each of them, so a phone downloads them beside the entry. Served by the API process
+ * (it reads `page-chunks.json`: `{ "<page pattern>": { "html": "pages/….html", "chunks": [...] } }`) and by nginx
+ * (`pages/nginx-pages.map`), for a page only the signed-in see (`signedInOnly`) only to a request with a session.
+ * `modules` maps each page (a pattern of the contracts' `pages`) to the source files (relative to web/) the router
+ * loads for it; a name that matches no chunk fails the build, so a page renamed or moved leaves no stale list behind.
  */
-export function pageChunks(modules: Record<string, readonly string[]>): Plugin {
+export function pageChunks(
+  modules: Record<string, readonly string[]>,
+  signedInOnly: (page: string) => boolean,
+): Plugin {
   let root = '';
+  let outDir = '';
+  const chunksOf: Record<string, string[]> = {};
   return {
     name: PAGE_CHUNKS_PLUGIN,
     apply: 'build',
     configResolved(config) {
       root = config.root;
+      outDir = path.resolve(config.root, config.build.outDir);
     },
     generateBundle(_options, bundle) {
       const chunks = Object.values(bundle).filter((file) => file.type === 'chunk');
@@ -105,7 +134,6 @@ export function pageChunks(modules: Record<string, readonly string[]>): Plugin {
       const entryLoads = new Set<string>();
       for (const entry of chunks.filter((c) => c.isEntry)) withImports(entry.fileName, entryLoads);
 
-      const answer: Record<string, string[]> = {};
       for (const [page, sources] of Object.entries(modules)) {
         const needed = new Set<string>();
         for (const source of sources) {
@@ -113,9 +141,28 @@ export function pageChunks(modules: Record<string, readonly string[]>): Plugin {
           if (!chunk) this.error(`page-chunks: ${source} (for ${page}) is not a chunk of its own in this build`);
           withImports(chunk.fileName, needed);
         }
-        answer[page] = [...needed].filter((f) => !entryLoads.has(f)).map((f) => `/${f}`);
+        chunksOf[page] = [...needed].filter((f) => !entryLoads.has(f)).map((f) => `/${f}`);
       }
-      this.emitFile({ type: 'asset', fileName: PAGE_CHUNKS_FILE, source: `${JSON.stringify(answer, null, 2)}\n` });
+    },
+    // index.html is written by now: each page's file is it, with its chunks named.
+    writeBundle() {
+      const index = readFileSync(path.join(outDir, 'index.html'), 'utf8');
+      if (!index.includes('</head>')) this.error('page-chunks: index.html has no </head>');
+      mkdirSync(path.join(outDir, PAGES_DIR), { recursive: true });
+      const listed: Record<string, { html: string; chunks: string[] }> = {};
+      const map: string[] = [];
+      for (const [page, chunks] of Object.entries(chunksOf)) {
+        const html = `${PAGES_DIR}/${pageFileName(page)}`;
+        const links = chunks.map((f) => `<link rel="modulepreload" crossorigin href="${f}">`).join('');
+        writeFileSync(path.join(outDir, html), index.replace('</head>', `${links}</head>`));
+        listed[page] = { html, chunks };
+        map.push(`"${nginxPagePattern(page, signedInOnly(page))}" /${html};`);
+      }
+      writeFileSync(path.join(outDir, PAGE_CHUNKS_FILE), `${JSON.stringify(listed, null, 2)}\n`);
+      writeFileSync(
+        path.join(outDir, PAGES_DIR, NGINX_PAGES_MAP),
+        `# Written by the web build (vite.page-speed.ts pageChunks): "<session cookie> <path>" to the page's own file.\n${map.join('\n')}\n`,
+      );
     },
   };
 }

@@ -51,6 +51,36 @@ async function expectRobots(page: Page, baseUrl: string) {
   expect(text).not.toMatch(/^Allow: \/(l(\/|$)|$)/m);
 }
 
+/**
+ * Each page the build wrote a file of its own for (page-chunks.json) is answered with it: its chunks named, for a page
+ * only the signed-in see only to a request with a session cookie (whether the session is valid is the API's to say).
+ */
+async function expectPagePreloads(baseUrl: string) {
+  const listed = JSON.parse(readFileSync(path.join(root, 'web/dist/page-chunks.json'), 'utf8')) as Record<
+    string,
+    { chunks: string[] }
+  >;
+  expect(Object.keys(listed)).toContain('/dashboard');
+  const named = async (address: string, cookie?: string) => {
+    const res = await fetch(baseUrl + address, { headers: cookie ? { cookie } : {} });
+    expect(res.status, address).toBe(200);
+    return [...(await res.text()).matchAll(/<link rel="modulepreload" crossorigin href="([^"]+)">/g)].map((m) => m[1]);
+  };
+  for (const [page, { chunks }] of Object.entries(listed)) {
+    const address = page.replace(/:[\w-]+/g, '8c2f4a61-7d3e-4b9a-b5f0-1e6c9d2a7b34');
+    expect(chunks.length, page).toBeGreaterThan(0);
+    await expect
+      .poll(() => named(address, 'theme=dark; seatlink_session=x'), { message: page })
+      .toEqual(expect.arrayContaining(chunks));
+    const signedIn = page.startsWith('/dashboard') || page.startsWith('/admin');
+    const without = await named(address);
+    expect(
+      chunks.filter((c) => without.includes(c)),
+      page,
+    ).toEqual(signedIn ? [] : chunks);
+  }
+}
+
 test('the API process answers files, its own addresses and unknown pages for what they are', async ({ page }) => {
   const base = process.env.E2E_BASE_URL ?? '';
   for (const address of ['/metrics', '/anything.php', '/.env', '/dashboard/accounts.json']) {
@@ -58,6 +88,7 @@ test('the API process answers files, its own addresses and unknown pages for wha
   }
   await expectRobots(page, base);
   await expectLinkPageEntry(base);
+  await expectPagePreloads(base);
   const unknown = await page.goto(`${base}/no-such-page/at-all`);
   expect(unknown?.status()).toBe(404);
   await expect(page.getByRole('heading', { name: 'Unexpected Application Error!' })).toBeVisible();
@@ -114,6 +145,7 @@ test.describe('through nginx with the compose site configuration', () => {
     }
     await expectRobots(page, base);
     await expectLinkPageEntry(base);
+    await expectPagePreloads(base);
     // nginx cannot tell a page the router has from one it has not: the router's designed screen says it.
     await page.goto(`${base}/no-such-page/at-all`);
     await expect(page.getByRole('heading', { name: 'Unexpected Application Error!' })).toBeVisible();

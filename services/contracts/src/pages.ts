@@ -68,6 +68,11 @@ export function pageOf(pathname: string): PagePath | null {
   return patterns.find(([, pattern]) => pattern.test(path))?.[0] ?? null;
 }
 
+/** Pages only a signed-in user sees (the dashboard and the admin pages): anyone else is sent to the sign-in page. */
+export function isSignedInPage(page: string): boolean {
+  return [pages.dashboard, pages.admin].some((frame) => page === frame || page.startsWith(`${frame}/`));
+}
+
 /** Whether the router shows a page (rather than its not-found screen) at `pathname`: see {@link pageOf}. */
 export function isPagePath(pathname: string): boolean {
   return pageOf(pathname) !== null;

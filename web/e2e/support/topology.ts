@@ -61,6 +61,7 @@ export function nginxConfig(options: {
   replace(/^\s*listen \[::\]:80;\n/m, '');
   replace(/listen 80;/, `listen 127.0.0.1:${options.port};`);
   replace(/root \/usr\/share\/nginx\/html;/, `root ${options.webDist};`);
+  replace(/include \/usr\/share\/nginx\/html\//, `include ${options.webDist}/`);
   replace(/server api:3000([^;]*);/, options.apiPorts.map((port) => `server 127.0.0.1:${port}$1;`).join('\n    '));
   replace(/resolver [^;]*;/, '');
   replace(/set \$walletsim http:\/\/wallet-sim:4010;/, `set $walletsim http://127.0.0.1:${options.simPort};`);

@@ -23,17 +23,27 @@ describe('the dashboard, its files, and addresses that are not pages', () => {
     );
     writeFileSync(path.join(dist, 'link.html'), `<!doctype html><html><body>${LINK_MARK}</body></html>`);
     writeFileSync(path.join(dist, 'assets', 'index-Ab12Cd34.js'), 'console.log(1);');
-    // What the build lists for each page beyond the entry (web/vite.page-speed.ts pageChunks); one name is not a chunk.
-    writeFileSync(
-      path.join(dist, 'page-chunks.json'),
-      JSON.stringify({
-        '/dashboard': ['/assets/dashboard-layout-Ab12Cd34.js', '/assets/overview-Ef56Gh78.js'],
-        '/dashboard/accounts/:accountId': ['/assets/account-tickets.page-Ab12Cd34.js'],
-        '/register': ['/assets/register.page-Ab12Cd34.js', '"><script>alert(1)</script>'],
-      }),
-    );
-    // The stamp `npm start` keeps of the build's inputs (scripts/web-build-stamp.js).
-    writeFileSync(path.join(dist, '.build-inputs'), 'f'.repeat(64));
+    // Pages of their own, as the build writes them (web/vite.page-speed.ts pageChunks): index.html naming their chunks.
+    const own = (chunks: string[]) =>
+      `<!doctype html><html><head><title>Seatlink</title>${chunks.map((c) => `<link rel="modulepreload" crossorigin href="${c}">`).join('')}</head><body>${INDEX_MARK}</body></html>`;
+    mkdirSync(path.join(dist, 'pages'));
+    const listed: Record<string, { html: string; chunks: string[] }> = {
+      '/dashboard': {
+        html: 'pages/dashboard.html',
+        chunks: ['/assets/dashboard-layout-Ab12Cd34.js', '/assets/overview-Ef56Gh78.js'],
+      },
+      '/dashboard/accounts/:accountId': {
+        html: 'pages/dashboard.accounts.accountId.html',
+        chunks: ['/assets/account-tickets.page-Ab12Cd34.js'],
+      },
+      '/register': { html: 'pages/register.html', chunks: ['/assets/register.page-Ab12Cd34.js'] },
+    };
+    for (const { html, chunks } of Object.values(listed)) writeFileSync(path.join(dist, html), own(chunks));
+    // One listed file is outside pages/, one is not there: neither is read.
+    writeFileSync(path.join(dist, 'elsewhere.html'), own(['/assets/elsewhere-Ab12Cd34.js']));
+    listed['/waitlist'] = { html: 'elsewhere.html', chunks: ['/assets/elsewhere-Ab12Cd34.js'] };
+    listed['/verify-email'] = { html: 'pages/verify-email.html', chunks: [] };
+    writeFileSync(path.join(dist, 'page-chunks.json'), JSON.stringify(listed));
     stack = await startTestStack({ webDist: dist, role: 'api' });
   });
   afterAll(async () => {

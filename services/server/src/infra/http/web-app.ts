@@ -3,7 +3,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import { brotliCompress, brotliCompressSync, constants as zlib, gzip, gzipSync } from 'node:zlib';
-import { couldBePagePath, linkCodeParamSchema, pageOf, pages, routes } from '@seatlink/contracts';
+import { couldBePagePath, isSignedInPage, linkCodeParamSchema, pageOf, pages, routes } from '@seatlink/contracts';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { SESSION_COOKIE } from './session-cookie.js';
 
@@ -37,11 +37,8 @@ export function kindOfUnknownPath(url: string): UnknownPathKind {
   return page === pages.link ? 'link-page' : 'page';
 }
 
-/** The build's list of the chunks each page loads beyond the entry (web/vite.page-speed.ts `pageChunks`). */
+/** The build's list of each page's own file (web/vite.page-speed.ts `pageChunks`). */
 const PAGE_CHUNKS_FILE = 'page-chunks.json';
-
-/** Pages only a signed-in user sees: anyone else is sent to the sign-in page, which needs none of their code. */
-const signedInOnly = (page: string) => under(page, pages.dashboard) || under(page, pages.admin);
 
 /** The session cookie is in the request (whether it is still valid is the API's to say). */
 const hasSessionCookie = (cookie: string | undefined) =>
@@ -64,22 +61,21 @@ async function encode(html: string): Promise<Record<PageEncoding, Buffer>> {
 }
 
 /**
- * `index.html` for each page the build lists chunks for: the same page, with a `<link rel="modulepreload">` for each
- * of that page's chunks, so the browser fetches them beside the entry instead of after it has run. Made in the
- * background at start (compressing a dozen pages takes a while); until one is ready, that page gets plain index.html.
+ * The pages the build wrote a file of their own for: index.html with a `<link rel="modulepreload">` for each of the
+ * page's chunks, so the browser fetches them beside the entry instead of after it has run. Read and compressed in the
+ * background at start (a dozen pages take a while); until one is ready, that page gets plain index.html. A listed
+ * file that is not in `pages/`, or not there, is left out.
  */
-function pagesWithPreloads(webDist: string, indexHtml: string): Map<string, Record<PageEncoding, Buffer>> {
+function pagesWithPreloads(webDist: string): Map<string, Record<PageEncoding, Buffer>> {
   const ready = new Map<string, Record<PageEncoding, Buffer>>();
   const file = path.join(webDist, PAGE_CHUNKS_FILE);
-  if (!existsSync(file) || !indexHtml.includes('</head>')) return ready;
-  const chunks = JSON.parse(readFileSync(file, 'utf8')) as Record<string, string[]>;
+  if (!existsSync(file)) return ready;
+  const listed = JSON.parse(readFileSync(file, 'utf8')) as Record<string, { html?: unknown }>;
   void (async () => {
-    for (const [page, files] of Object.entries(chunks)) {
-      const links = files
-        .filter((f) => /^\/assets\/[\w.-]+\.js$/.test(f))
-        .map((f) => `<link rel="modulepreload" crossorigin href="${f}">`)
-        .join('');
-      ready.set(page, await encode(indexHtml.replace('</head>', `${links}</head>`)));
+    for (const [page, { html }] of Object.entries(listed)) {
+      if (typeof html !== 'string' || !/^pages\/[\w.-]+\.html$/.test(html)) continue;
+      const own = path.join(webDist, html);
+      if (existsSync(own)) ready.set(page, await encode(readFileSync(own, 'utf8')));
     }
   })().catch(() => undefined);
   return ready;
@@ -115,7 +111,7 @@ export class WebApp {
     this.inlineScriptHashes = [...new Set([...inlineScriptHashes(indexHtml), ...inlineScriptHashes(linkHtml)])];
     this.encoded = encodeSync(indexHtml);
     this.link = linkHtml === indexHtml ? this.encoded : encodeSync(linkHtml);
-    this.withPreloads = pagesWithPreloads(webDist, indexHtml);
+    this.withPreloads = pagesWithPreloads(webDist);
   }
 
   /** The web app built in `webDist`; null when there is none (an API without the dashboard). */
@@ -130,7 +126,7 @@ export class WebApp {
   /** index.html as answered at `url`: with the page's chunks named when the build lists them and they will run. */
   private pageFor(url: string, cookie: string | undefined): Record<PageEncoding, Buffer> {
     const page = pageOf(url.split('?', 1)[0] ?? '/');
-    if (!page || (signedInOnly(page) && !hasSessionCookie(cookie))) return this.encoded;
+    if (!page || (isSignedInPage(page) && !hasSessionCookie(cookie))) return this.encoded;
     return this.withPreloads.get(page) ?? this.encoded;
   }
 
