@@ -29,20 +29,23 @@ const under = (pathname: string, prefix: string) => pathname === prefix || pathn
 
 /** `url` is the request's, query included. */
 export function kindOfUnknownPath(url: string): UnknownPathKind {
+  return unknownPath(url).kind;
+}
+
+/** What an address is, and the page it shows (its pattern in the contracts' `pages`) when it is one. */
+function unknownPath(url: string): { kind: UnknownPathKind; page: string | null } {
   const pathname = url.split('?', 1)[0] ?? '/';
-  if (API_PREFIXES.some((p) => under(pathname, p))) return 'api';
-  if (SERVER_PREFIXES.some((p) => under(pathname, p)) || !couldBePagePath(pathname)) return 'not-a-page';
+  if (API_PREFIXES.some((p) => under(pathname, p))) return { kind: 'api', page: null };
+  if (SERVER_PREFIXES.some((p) => under(pathname, p)) || !couldBePagePath(pathname)) {
+    return { kind: 'not-a-page', page: null };
+  }
   const page = pageOf(pathname);
-  if (page === null) return 'unknown-page';
-  return page === pages.link ? 'link-page' : 'page';
+  if (page === null) return { kind: 'unknown-page', page };
+  return { kind: page === pages.link ? 'link-page' : 'page', page };
 }
 
 /** The build's list of each page's own file (web/vite.page-speed.ts `pageChunks`). */
 const PAGE_CHUNKS_FILE = 'page-chunks.json';
-
-/** The session cookie is in the request (whether it is still valid is the API's to say). */
-const hasSessionCookie = (cookie: string | undefined) =>
-  cookie !== undefined && cookie.split(';').some((part) => part.trim().startsWith(`${SESSION_COOKIE}=`));
 
 const brotli = { params: { [zlib.BROTLI_PARAM_QUALITY]: 11, [zlib.BROTLI_PARAM_MODE]: zlib.BROTLI_MODE_TEXT } };
 
@@ -123,10 +126,12 @@ export class WebApp {
     return new WebApp(webDist, indexHtml, existsSync(link) ? readFileSync(link, 'utf8') : indexHtml);
   }
 
-  /** index.html as answered at `url`: with the page's chunks named when the build lists them and they will run. */
-  private pageFor(url: string, cookie: string | undefined): Record<PageEncoding, Buffer> {
-    const page = pageOf(url.split('?', 1)[0] ?? '/');
-    if (!page || (isSignedInPage(page) && !hasSessionCookie(cookie))) return this.encoded;
+  /**
+   * index.html as answered for `page`: with the page's chunks named when the build lists them and they will run (a
+   * page only the signed-in see, to a request with a session cookie; whether it is still valid is the API's to say).
+   */
+  private pageFor(page: string, request: FastifyRequest): Record<PageEncoding, Buffer> {
+    if (isSignedInPage(page) && !request.cookies?.[SESSION_COOKIE]) return this.encoded;
     return this.withPreloads.get(page) ?? this.encoded;
   }
 
@@ -134,7 +139,7 @@ export class WebApp {
    * Answers a request no route matched, unless it is under the API (false: the caller sends the usual JSON 404).
    */
   answerUnknown(request: FastifyRequest, reply: FastifyReply): boolean {
-    const kind = kindOfUnknownPath(request.url);
+    const { kind, page } = unknownPath(request.url);
     if (kind === 'api') return false;
     const read = request.method === 'GET' || request.method === 'HEAD';
     if (read && kind !== 'not-a-page') {
@@ -143,11 +148,7 @@ export class WebApp {
       const preload = kind === 'link-page' ? linkPreload(request.url) : null;
       if (preload) void reply.header('link', preload);
       const html =
-        kind === 'link-page'
-          ? this.link
-          : kind === 'page'
-            ? this.pageFor(request.url, request.headers.cookie)
-            : this.encoded;
+        kind === 'link-page' ? this.link : kind === 'page' && page ? this.pageFor(page, request) : this.encoded;
       void reply
         .status(kind === 'unknown-page' ? 404 : 200)
         .header('cache-control', 'no-cache')
