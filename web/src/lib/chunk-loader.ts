@@ -1,3 +1,6 @@
+import { lazy, type ComponentType } from 'react';
+import { loadChunk } from './lazy-route';
+
 const FIRST_INTERACTION = ['pointerover', 'pointerdown', 'touchstart', 'keydown'] as const;
 
 /**
@@ -21,4 +24,13 @@ export function chunkLoader<T>(load: () => Promise<T>): () => Promise<T> {
     for (const type of FIRST_INTERACTION) window.addEventListener(type, onFirst, { capture: true, passive: true });
   }
   return start;
+}
+
+/**
+ * A component whose code is a chunk of its own, loaded as {@link chunkLoader} says (at the page's first interaction,
+ * or when first rendered) and failing as a lazy route's does ('Loading chunk failed'). Render it inside a Suspense.
+ */
+export function lazyChunk<M, P extends object>(load: () => Promise<M>, pick: (module: M) => ComponentType<P>) {
+  const loadOnce = chunkLoader(() => loadChunk(load));
+  return lazy(async () => ({ default: pick(await loadOnce()) }));
 }

@@ -1,7 +1,7 @@
 import { QueryObserver } from '@tanstack/react-query';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { createLiveRefresh } from './live-refresh';
-import { createQueryClient } from './query-client';
+import { createQueryClient } from './create-query-client';
 
 beforeEach(() => {
   vi.useFakeTimers();

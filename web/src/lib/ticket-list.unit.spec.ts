@@ -2,7 +2,7 @@ import { afterEach, describe, expect, it, vi } from 'vitest';
 import type { Ticket } from '@seatlink/contracts';
 import { stubFetch } from '../testing/fetch-stub';
 import { aTicket } from '../testing/tickets';
-import { createQueryClient } from './query-client';
+import { createQueryClient } from './create-query-client';
 import { applyTicketClicks, TICKET_LIST_KEY, ticketListQuery, type TicketList } from './ticket-list';
 
 afterEach(() => {

@@ -1,5 +1,5 @@
 import { MutationObserver } from '@tanstack/react-query';
-import { createQueryClient } from '../lib/query-client';
+import { createQueryClient } from '../lib/create-query-client';
 import { requestFormState } from '../lib/request-form';
 
 /**

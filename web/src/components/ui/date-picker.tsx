@@ -1,17 +1,16 @@
-import { lazy, Suspense } from 'react';
+import { Suspense, type ComponentType } from 'react';
 import type { DateValue } from 'react-aria-components';
-import { loadChunk } from '../../lib/lazy-route';
 import { cx } from './cx';
 import type { DatePicker as AriaDatePickerType, DatePickerProps } from './react-aria/date-picker';
-import { chunkLoader } from '../../lib/chunk-loader';
+import { lazyChunk } from '../../lib/chunk-loader';
 
 export type { DatePickerHandle, DatePickerProps } from './react-aria/date-picker';
 
-const loadDatePicker = chunkLoader(() => loadChunk(() => import('./react-aria/date-picker')));
 // lazy() forgets the picker's type parameter; it is the same component.
-const AriaDatePicker = lazy(async () => ({
-  default: (await loadDatePicker()).DatePicker,
-})) as unknown as typeof AriaDatePickerType;
+const AriaDatePicker = lazyChunk(
+  () => import('./react-aria/date-picker'),
+  (m) => m.DatePicker as ComponentType<DatePickerProps<DateValue>>,
+) as unknown as typeof AriaDatePickerType;
 
 /** What shows while the picker's code loads: its label and an empty field of the same size. */
 function Placeholder({

@@ -1,12 +1,13 @@
-import { lazy, Suspense } from 'react';
-import { loadChunk } from '../../lib/lazy-route';
+import { Suspense } from 'react';
 import type { DialogProps } from './react-aria/dialog';
-import { chunkLoader } from '../../lib/chunk-loader';
+import { lazyChunk } from '../../lib/chunk-loader';
 
 export type { DialogProps } from './react-aria/dialog';
 
-const loadDialog = chunkLoader(() => loadChunk(() => import('./react-aria/dialog')));
-const AriaDialog = lazy(async () => ({ default: (await loadDialog()).Dialog }));
+const AriaDialog = lazyChunk(
+  () => import('./react-aria/dialog'),
+  (m) => m.Dialog,
+);
 
 /**
  * A modal dialog while mounted (React Aria's, see react-aria/dialog.tsx): the page behind it out of reach, focus kept

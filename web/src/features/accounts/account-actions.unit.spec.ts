@@ -1,7 +1,7 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import type { AccountsResponse } from '@seatlink/contracts';
 import { ACCOUNT_LIST_KEY, accountListQuery } from '../../lib/account-list';
-import { createQueryClient } from '../../lib/query-client';
+import { createQueryClient } from '../../lib/create-query-client';
 import { querySlice } from '../../lib/query-slice';
 import { stubFetch } from '../../testing/fetch-stub';
 import { anAccount } from '../../testing/tickets';

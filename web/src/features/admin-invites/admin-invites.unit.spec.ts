@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import type { InviteCode, InviteCodesResponse } from '@seatlink/contracts';
-import { createQueryClient } from '../../lib/query-client';
+import { createQueryClient } from '../../lib/create-query-client';
 import { querySlice } from '../../lib/query-slice';
 import { stubFetch } from '../../testing/fetch-stub';
 import {

@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import type { AdminUsersResponse, User } from '@seatlink/contracts';
-import { createQueryClient } from '../../lib/query-client';
+import { createQueryClient } from '../../lib/create-query-client';
 import { querySlice } from '../../lib/query-slice';
 import { aUser } from '../../testing/fixtures';
 import { stubFetch } from '../../testing/fetch-stub';

@@ -6,7 +6,7 @@ import { requestForm } from '../../testing/mutation';
 import { forgotPassword } from './api/forgot-password';
 import { register } from './api/register';
 import { FORGOT_PASSWORD_FAILED, REGISTRATION_FAILED } from './auth.constants';
-import { createQueryClient } from '../../lib/query-client';
+import { createQueryClient } from '../../lib/create-query-client';
 import { resetPassword } from './api/reset-password';
 import {
   onceFor,

@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import type { PublicLink } from '@seatlink/contracts';
-import { createQueryClient } from '../../lib/query-client';
+import { createQueryClient } from '../../lib/create-query-client';
 import { stubFetch } from '../../testing/fetch-stub';
 import { claim, linkKey, linkQuery, readLink, type LinkView } from './link.queries';
 

@@ -1,7 +1,7 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import type { Ticket } from '@seatlink/contracts';
 import { useCreditsStore } from '../../lib/credits.store';
-import { createQueryClient } from '../../lib/query-client';
+import { createQueryClient } from '../../lib/create-query-client';
 import { useSessionStore } from '../../lib/session.store';
 import { TICKET_LIST_KEY, ticketListQuery, type TicketList } from '../../lib/ticket-list';
 import { stubFetch } from '../../testing/fetch-stub';

@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { createQueryClient } from '../../lib/query-client';
+import { createQueryClient } from '../../lib/create-query-client';
 import { ticketListQuery, type TicketList } from '../../lib/ticket-list';
 import { stubFetch } from '../../testing/fetch-stub';
 import { aTicket } from '../../testing/tickets';

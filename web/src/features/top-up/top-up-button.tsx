@@ -1,11 +1,12 @@
-import { lazy, Suspense, useState } from 'react';
+import { Suspense, useState } from 'react';
 import { Button } from '../../components/ui/button';
-import { chunkLoader } from '../../lib/chunk-loader';
-import { loadChunk } from '../../lib/lazy-route';
+import { lazyChunk } from '../../lib/chunk-loader';
 
-const loadTopUpModal = chunkLoader(() => loadChunk(() => import('./components/top-up-modal')));
 /** The modal (its form, amounts and payment rules) is a chunk of its own, off the overview's first load. */
-const TopUpModal = lazy(async () => ({ default: (await loadTopUpModal()).TopUpModal }));
+const TopUpModal = lazyChunk(
+  () => import('./components/top-up-modal'),
+  (m) => m.TopUpModal,
+);
 
 /** The Top Up button of the Available Credits card: opens the Top Up Credits modal (SPEC.md §2). */
 export function TopUpButton() {

@@ -1,13 +1,14 @@
-import { lazy, Suspense } from 'react';
+import { Suspense } from 'react';
 import { Button } from '../../../components/ui/button';
 import { Modal } from '../../../components/ui/modal';
-import { chunkLoader } from '../../../lib/chunk-loader';
-import { loadChunk } from '../../../lib/lazy-route';
+import { lazyChunk } from '../../../lib/chunk-loader';
 
 const QR_SIZE = 224;
-const loadQrCode = chunkLoader(() => loadChunk(() => import('../../../components/ui/qr-code')));
 /** The QR code's encoder (the `qrcode` package) is a chunk of its own, off the overview's first load. */
-const QrCode = lazy(async () => ({ default: (await loadQrCode()).QrCode }));
+const QrCode = lazyChunk(
+  () => import('../../../components/ui/qr-code'),
+  (m) => m.QrCode,
+);
 
 /** A link's QR code, drawn in the browser, to show on a screen or print (beyond the spec). */
 export function QrDialog({

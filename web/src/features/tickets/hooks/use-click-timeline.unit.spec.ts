@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import type { ClickTimelineResponse } from '@seatlink/contracts';
-import { createQueryClient } from '../../../lib/query-client';
+import { createQueryClient } from '../../../lib/create-query-client';
 import { stubFetch } from '../../../testing/fetch-stub';
 import { catchUpInterval, clickTimelineQuery, MAX_CATCH_UPS, TIMELINE_REFRESH_MS } from './use-click-timeline';
 
