@@ -74,21 +74,23 @@ export class DistributionController {
       }),
     );
     const failed = outcome.refused.map((r) => ({ ticket_id: r.ticketId, code: r.code, message: r.message }));
-    if (outcome.distributed.length === 0) {
-      const first = failed[0];
-      throw new DomainError(
-        first?.message ?? DISTRIBUTION_MESSAGES.noTickets,
-        first?.code ?? 'TICKET_NOT_FOUND',
-        STATUS_OF_REFUSAL[first?.code ?? ''] ?? 409,
-        { failed, balance: outcome.balance },
-      );
-    }
+    // A refusal may have written too (credits paid back for links another request made first, its audit entries):
+    // either answer comes once what it wrote reads back, so the balance it states is the one the next read shows.
     const pending = !(await this.waiter.waitFor(outcome.position, [
       'TicketDistributed',
       'DistributionRefused',
       'CreditsDebited',
       'CreditsRefunded',
     ]));
+    if (outcome.distributed.length === 0) {
+      const first = failed[0];
+      throw new DomainError(
+        first?.message ?? DISTRIBUTION_MESSAGES.noTickets,
+        first?.code ?? 'TICKET_NOT_FOUND',
+        STATUS_OF_REFUSAL[first?.code ?? ''] ?? 409,
+        { failed, balance: outcome.balance, ...(pending ? { pending } : {}) },
+      );
+    }
     return {
       distributions: outcome.distributed.map((d) => ({
         ticket_id: d.ticketId,
