@@ -1,11 +1,10 @@
 import { QueryClientProvider } from '@tanstack/react-query';
 import { lazy, Suspense, use, type ReactNode } from 'react';
-import { I18nProvider } from 'react-aria-components';
 import { RouterProvider } from 'react-router-dom';
 import { LoadingScreen } from '../components/ui/loading-screen';
 import { queryClient } from '../lib/query-client';
 import { useSessionStore } from '../lib/session.store';
-import { router } from './router';
+import { appRouter } from './router';
 import { AppToaster } from './toaster';
 
 /** The live updates (socket.io) are for the signed-in only: their code loads once someone is. */
@@ -29,21 +28,19 @@ function AuthGate({ ready, children }: { ready: Promise<void>; children: ReactNo
 /**
  * The application root. `authReady` is the status check started before the first render (main.tsx); until it settles
  * the screen reads 'Loading...' (SPEC.md §2). What comes from the API is held by TanStack Query (lib/query-client.ts).
- * Dates and times are entered and shown en-GB (SPEC.md §9: dd/mm/yyyy, 24-hour) whatever the browser's own locale: the
- * date pickers read the locale from the I18nProvider.
+ * Dates and times are entered and shown en-GB (SPEC.md §9: dd/mm/yyyy, 24-hour) whatever the browser's own locale: each
+ * React Aria component sets its locale around itself (components/ui/react-aria/en-gb.tsx).
  */
 export function App({ authReady }: { authReady: Promise<void> }) {
   return (
     <QueryClientProvider client={queryClient}>
-      <I18nProvider locale="en-GB">
-        <Suspense fallback={<LoadingScreen />}>
-          <AuthGate ready={authReady}>
-            <RouterProvider router={router} />
-          </AuthGate>
-        </Suspense>
-        <LiveUpdates />
-        <AppToaster />
-      </I18nProvider>
+      <Suspense fallback={<LoadingScreen />}>
+        <AuthGate ready={authReady}>
+          <RouterProvider router={appRouter()} />
+        </AuthGate>
+      </Suspense>
+      <LiveUpdates />
+      <AppToaster />
     </QueryClientProvider>
   );
 }

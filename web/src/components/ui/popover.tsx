@@ -2,6 +2,7 @@ import { useEffect, useRef, type ReactNode } from 'react';
 import { Button, Dialog, DialogTrigger, Popover as AriaPopover } from 'react-aria-components';
 import { cx } from './cx';
 import { focusInitial } from './focus';
+import { EnGb } from './react-aria/en-gb';
 
 export interface PopoverProps {
   /** The trigger's accessible name (and the panel's), e.g. 'Filter Status'. */
@@ -37,30 +38,32 @@ function PanelContent({ children }: { children: ReactNode }) {
  */
 export function Popover({ label, trigger, active = false, children, width = 288, testId }: PopoverProps) {
   return (
-    <DialogTrigger>
-      <Button
-        aria-label={label}
-        className={cx(
-          'inline-flex h-6 w-6 shrink-0 items-center justify-center rounded-md outline-none',
-          'data-focus-visible:outline-2 data-focus-visible:outline-indigo-600',
-          active ? 'bg-indigo-100 text-indigo-700' : 'text-slate-500 hover:bg-slate-200 hover:text-slate-800',
-        )}
-        data-testid={testId ? `${testId}-trigger` : undefined}
-        data-active={active ? 'true' : 'false'}
-      >
-        {trigger}
-      </Button>
-      <AriaPopover
-        placement="bottom start"
-        offset={6}
-        containerPadding={8}
-        className="rounded-xl border border-slate-200 bg-white text-left text-sm font-normal tracking-normal text-slate-700 normal-case shadow-lg"
-        style={{ width: `min(${width}px, calc(100vw - 16px))` }}
-      >
-        <Dialog aria-label={label} className="max-h-[inherit] overflow-auto p-4 outline-none" data-testid={testId}>
-          <PanelContent>{children}</PanelContent>
-        </Dialog>
-      </AriaPopover>
-    </DialogTrigger>
+    <EnGb>
+      <DialogTrigger>
+        <Button
+          aria-label={label}
+          className={cx(
+            'inline-flex h-6 w-6 shrink-0 items-center justify-center rounded-md outline-none',
+            'data-focus-visible:outline-2 data-focus-visible:outline-indigo-600',
+            active ? 'bg-indigo-100 text-indigo-700' : 'text-slate-500 hover:bg-slate-200 hover:text-slate-800',
+          )}
+          data-testid={testId ? `${testId}-trigger` : undefined}
+          data-active={active ? 'true' : 'false'}
+        >
+          {trigger}
+        </Button>
+        <AriaPopover
+          placement="bottom start"
+          offset={6}
+          containerPadding={8}
+          className="rounded-xl border border-slate-200 bg-white text-left text-sm font-normal tracking-normal text-slate-700 normal-case shadow-lg"
+          style={{ width: `min(${width}px, calc(100vw - 16px))` }}
+        >
+          <Dialog aria-label={label} className="max-h-[inherit] overflow-auto p-4 outline-none" data-testid={testId}>
+            <PanelContent>{children}</PanelContent>
+          </Dialog>
+        </AriaPopover>
+      </DialogTrigger>
+    </EnGb>
   );
 }

@@ -1,6 +1,7 @@
 import { useLayoutEffect, useRef, type CSSProperties, type ReactNode, type RefObject } from 'react';
 import { Dialog as AriaDialog, Modal as AriaModal, ModalOverlay } from 'react-aria-components';
 import { cx } from '../cx';
+import { EnGb } from './en-gb';
 import { focusInitial } from '../focus';
 
 export interface DialogProps {
@@ -50,23 +51,25 @@ export function Dialog({
   }, []);
 
   return (
-    <ModalOverlay
-      isOpen
-      isDismissable
-      onOpenChange={(open) => {
-        if (!open) onClose();
-      }}
-      className={cx(
-        'fixed inset-0 z-50 flex overflow-y-auto p-4',
-        overlayClassName ?? 'bg-slate-900/50 motion-safe:animate-fade-in',
-      )}
-    >
-      {/* The box is the dialog element itself; the modal wrapper only marks where "outside" begins. */}
-      <AriaModal className="contents">
-        <AriaDialog ref={dialogRef} role={role} className={cx('outline-none', className)} style={style} {...labels}>
-          {children}
-        </AriaDialog>
-      </AriaModal>
-    </ModalOverlay>
+    <EnGb>
+      <ModalOverlay
+        isOpen
+        isDismissable
+        onOpenChange={(open) => {
+          if (!open) onClose();
+        }}
+        className={cx(
+          'fixed inset-0 z-50 flex overflow-y-auto p-4',
+          overlayClassName ?? 'bg-slate-900/50 motion-safe:animate-fade-in',
+        )}
+      >
+        {/* The box is the dialog element itself; the modal wrapper only marks where "outside" begins. */}
+        <AriaModal className="contents">
+          <AriaDialog ref={dialogRef} role={role} className={cx('outline-none', className)} style={style} {...labels}>
+            {children}
+          </AriaDialog>
+        </AriaModal>
+      </ModalOverlay>
+    </EnGb>
   );
 }
