@@ -32,8 +32,11 @@ export const TICKET_LIST_KEY = ['tickets', 'list'] as const;
  * network the first screen does not wait for thousands of tickets).
  */
 export const FIRST_TICKETS_PAGE_SIZE = 100;
-/** Tickets asked per later page of the first load (the most a page may hold, services/contracts tickets.ts). */
-export const TICKETS_PAGE_SIZE = MAX_TICKETS_PAGE;
+/**
+ * Tickets asked per later page of the first load: half the most a page may hold (services/contracts tickets.ts), so
+ * reading one page (parsing its JSON) stays a short task on a phone, one that never holds a tap back.
+ */
+export const TICKETS_PAGE_SIZE = MAX_TICKETS_PAGE / 2;
 
 export interface TicketList {
   tickets: readonly Ticket[];

@@ -1,5 +1,4 @@
 import { useMemo, useState, type ReactNode } from 'react';
-import { PageHeader } from '../../components/ui/page-header';
 import { useCreditsStore } from '../../lib/credits.store';
 import { useMediaQuery } from '../../lib/use-media-query';
 import { BulkDistribution } from './components/bulk-distribution';
@@ -7,6 +6,7 @@ import { TicketFiltersBar } from './components/ticket-filters-bar';
 import { FiltersToggle, TicketFiltersPanel } from './components/ticket-filters-panel';
 import { TicketProblems } from './components/ticket-problems';
 import { TicketsCount } from './components/tickets-count';
+import { TicketsOverviewHeader } from './components/tickets-overview-header';
 import { TicketsStatsRow } from './components/tickets-stats-row';
 import { TicketsView } from './components/tickets-view';
 import { ViewToggle } from './components/view-toggle';
@@ -27,20 +27,23 @@ export function TicketsOverviewPage({ topUp }: { topUp?: ReactNode } = {}) {
   const balance = useCreditsStore((s) => s.balance);
   const view = useTicketsStore((s) => s.view);
   const { setFilters, setView } = useTicketsStore.getState();
-  const { tickets, filters, shown, sort, events, accountChoices, filtered } = useFilteredTickets();
+  const { tickets, filters, shown, sort, accounts, filtered } = useFilteredTickets();
   const stats = useMemo(() => computeTicketStats(tickets), [tickets]);
   const smallScreen = useMediaQuery(SMALL_SCREEN);
   // On a phone the filters are behind one control, so the first ticket shows on the first screen.
   const [filtersOpen, setFiltersOpen] = useState(false);
+  const filtersHidden = smallScreen && !filtersOpen;
   const filtersPanel = (
-    <TicketFiltersPanel hidden={smallScreen && !filtersOpen} className={smallScreen ? 'mb-4' : 'mt-8'}>
-      <TicketFiltersBar filters={filters} accounts={accountChoices} events={events} onChange={setFilters} />
+    <TicketFiltersPanel hidden={filtersHidden} className={smallScreen ? 'mb-4' : 'mt-8'}>
+      {filtersHidden ? null : (
+        <TicketFiltersBar filters={filters} tickets={tickets} linkedAccounts={accounts} onChange={setFilters} />
+      )}
     </TicketFiltersPanel>
   );
 
   return (
     <>
-      <PageHeader title="Tickets Overview" subtitle="Tickets can take up to 15 minutes to appear after syncing." />
+      <TicketsOverviewHeader />
       <TicketsStatsRow balance={balance} stats={stats} topUp={topUp} />
 
       {smallScreen ? null : filtersPanel}

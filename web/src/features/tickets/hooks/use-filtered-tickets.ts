@@ -1,14 +1,16 @@
 import { useDeferredValue, useEffect, useMemo } from 'react';
-import { accountOptions, eventOptions, hasActiveFilters, indexTickets, visibleOf } from '../ticket-filters';
+import { hasActiveFilters, indexTickets, visibleOf } from '../ticket-filters';
 import { useTicketsStore } from '../tickets.store';
-import { useFilterAccounts, useTickets } from './use-tickets';
+import { useFilterAccounts, useShownTickets, useTickets } from './use-tickets';
 
 /**
- * The overview's tickets, filters and sort, the choices its filters offer, and the tickets they leave shown, in order.
+ * The overview's tickets, filters and sort, the linked accounts, and the tickets the filters leave shown, in order.
  * The list is indexed once per version of it (search texts, sort ranks); a keystroke, filter or sort reads the index.
  */
 export function useFilteredTickets() {
-  const { tickets, complete } = useTickets();
+  const { tickets } = useShownTickets();
+  // What the selection is checked against: the list as it is, not as drawn yet.
+  const { tickets: latest, complete } = useTickets();
   const accounts = useFilterAccounts();
   const filters = useTicketsStore((s) => s.filters);
   const sort = useTicketsStore((s) => s.sort);
@@ -19,24 +21,21 @@ export function useFilteredTickets() {
   const deferredFilters = useDeferredValue(filters);
   const index = useMemo(() => indexTickets(tickets), [tickets]);
   const shown = useMemo(() => visibleOf(index, deferredFilters, sort), [index, deferredFilters, sort]);
-  const events = useMemo(() => eventOptions(tickets), [tickets]);
-  const accountChoices = useMemo(() => accountOptions(accounts ?? [], tickets), [accounts, tickets]);
 
   // A ticked ticket that is gone (its account deleted, its pass left the wallet) is unticked.
   useEffect(() => {
     const { selectedIds, keepSelected } = useTicketsStore.getState();
     if (!complete || selectedIds.size === 0) return;
-    const present = new Set(tickets.map((t) => t.id));
+    const present = new Set(latest.map((t) => t.id));
     keepSelected((id) => present.has(id));
-  }, [tickets, complete]);
+  }, [latest, complete]);
 
   return {
     tickets,
     filters,
     shown,
     sort,
-    events,
-    accountChoices,
+    accounts,
     filtered: hasActiveFilters(deferredFilters),
   };
 }
