@@ -106,10 +106,12 @@ export function nginxPagePattern(page: string, signedInOnly: boolean): string {
  * (`pages/nginx-pages.map`), for a page only the signed-in see (`signedInOnly`) only to a request with a session.
  * `modules` maps each page (a pattern of the contracts' `pages`) to the source files (relative to web/) the router
  * loads for it; a name that matches no chunk fails the build, so a page renamed or moved leaves no stale list behind.
+ * `firstScreens` gives what a page paints with its HTML, before any script has run: it goes first in the page's body.
  */
 export function pageChunks(
   modules: Record<string, readonly string[]>,
   signedInOnly: (page: string) => boolean,
+  firstScreens?: FirstScreens,
 ): Plugin {
   let root = '';
   let outDir = '';
@@ -145,16 +147,20 @@ export function pageChunks(
       }
     },
     // index.html is written by now: each page's file is it, with its chunks named.
-    writeBundle() {
+    async writeBundle() {
       const index = readFileSync(path.join(outDir, 'index.html'), 'utf8');
       if (!index.includes('</head>')) this.error('page-chunks: index.html has no </head>');
+      const screens = firstScreens ? await firstScreens(root, Object.keys(chunksOf)) : {};
       mkdirSync(path.join(outDir, PAGES_DIR), { recursive: true });
       const listed: Record<string, { html: string; chunks: string[] }> = {};
       const map: string[] = [];
       for (const [page, chunks] of Object.entries(chunksOf)) {
         const html = `${PAGES_DIR}/${pageFileName(page)}`;
         const links = chunks.map((f) => `<link rel="modulepreload" crossorigin href="${f}">`).join('');
-        writeFileSync(path.join(outDir, html), index.replace('</head>', `${links}</head>`));
+        let file = index.replace('</head>', `${links}</head>`);
+        const screen = screens[page];
+        if (screen) file = file.replace(/<body[^>]*>/, (body) => `${body}${screen}`);
+        writeFileSync(path.join(outDir, html), file);
         listed[page] = { html, chunks };
         map.push(`"${nginxPagePattern(page, signedInOnly(page))}" /${html};`);
       }
@@ -164,5 +170,35 @@ export function pageChunks(
         `# Written by the web build (vite.page-speed.ts pageChunks): "<session cookie> <path>" to the page's own file.\n${map.join('\n')}\n`,
       );
     },
+  };
+}
+
+/** Renders each page's first screen (HTML), or none; `root` is the app's folder. */
+export type FirstScreens = (root: string, pages: readonly string[]) => Promise<Record<string, string | undefined>>;
+
+/**
+ * The first screens of `module` (relative to the app's folder), which exports `renderFirstScreen(page)`: the app's own
+ * components, rendered to HTML by Vite's server-side module loader with the app's configuration (its aliases, its
+ * JSX), so what a page paints first is what the app then draws in the same place.
+ */
+export function firstScreensOf(module: string): FirstScreens {
+  return async (root, pages) => {
+    const { createServer } = await import('vite');
+    const server = await createServer({
+      root,
+      mode: 'production',
+      logLevel: 'error',
+      appType: 'custom',
+      server: { middlewareMode: true, hmr: false, ws: false },
+      optimizeDeps: { noDiscovery: true, include: [] },
+    });
+    try {
+      const { renderFirstScreen } = (await server.ssrLoadModule(`/${module}`)) as {
+        renderFirstScreen: (page: string) => string | undefined;
+      };
+      return Object.fromEntries(pages.map((page) => [page, renderFirstScreen(page)]));
+    } finally {
+      await server.close();
+    }
   };
 }

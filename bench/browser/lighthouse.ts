@@ -52,15 +52,15 @@ export async function runLighthouse(url: string, headers: Record<string, string>
 class LighthouseRuntimeError extends Error {}
 
 /**
- * With BENCH_LIGHTHOUSE_REPORTS set to a directory, each run's whole report (JSON, the last run of a page wins) is
- * written there, named after the page's path: what kept a score down, in Lighthouse's own words.
+ * With BENCH_LIGHTHOUSE_REPORTS set to a directory, each run's whole report (JSON) is written there, named after the
+ * page's path and the run's time: what kept a score down, in Lighthouse's own words.
  */
 function keepReport(url: string, lhr: unknown) {
   const dir = process.env.BENCH_LIGHTHOUSE_REPORTS;
   if (!dir) return;
   const page = new URL(url).pathname.split('/').filter(Boolean)[0] ?? 'root';
   mkdirSync(dir, { recursive: true });
-  writeFileSync(path.join(dir, `${new URL(url).port}-${page}.json`), JSON.stringify(lhr));
+  writeFileSync(path.join(dir, `${new URL(url).port}-${page}-${Date.now()}.json`), JSON.stringify(lhr));
 }
 
 async function runOnce(url: string, headers: Record<string, string>): Promise<LighthouseRun> {

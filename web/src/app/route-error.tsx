@@ -1,6 +1,7 @@
 import { isRouteErrorResponse, Link, useRouteError } from 'react-router-dom';
 import { Button } from '../components/ui/button';
 import { ErrorScreen } from '../components/ui/error-screen';
+import { useFirstScreenGone } from '../lib/first-screen';
 
 /** SPEC.md §2: the router's error screen reads 'Unexpected Application Error!'. */
 export const ROUTER_ERROR_TITLE = 'Unexpected Application Error!';
@@ -35,6 +36,7 @@ function Actions() {
  */
 export function RouteError({ inFrame = false }: { inFrame?: boolean }) {
   const error = useRouteError();
+  useFirstScreenGone();
   const detail = describe(error);
   const chunk = detail === 'Loading chunk failed';
   return (

@@ -1,7 +1,8 @@
 import { pages } from '@seatlink/contracts';
-import { Navigate, type RouteObject } from 'react-router-dom';
+import { Navigate, Outlet, type RouteObject } from 'react-router-dom';
 import { LoadingScreen } from '../components/ui/loading-screen';
 import { LoginPage } from '../features/auth/login.page';
+import { useFirstScreenGone } from '../lib/first-screen';
 import { lazyPage } from '../lib/lazy-route';
 import { AdminRoute } from './guards/admin-route';
 import { ProtectedRoute } from './guards/protected-route';
@@ -21,8 +22,18 @@ import { NotFound, RouteError } from './route-error';
  * own errorElement keeps the sidebar around the same screen. Addresses no route matches get the 404 screen, inside
  * the frame under /dashboard and /admin.
  */
+/**
+ * Every page's root: it renders once the status check has settled and the page's code is in, in the commit that shows
+ * the page, which takes the page's first screen (lib/first-screen.ts) away.
+ */
+function Root() {
+  useFirstScreenGone();
+  return <Outlet />;
+}
+
 export const routes: RouteObject[] = [
   {
+    element: <Root />,
     errorElement: <RouteError />,
     hydrateFallbackElement: <LoadingScreen />,
     children: [
