@@ -42,7 +42,7 @@ test('the overview paints its frame and heading before any script, where the app
 
   // The page's answer holds them, inert; without a session the answer is the plain one.
   const html = await (await page.request.get('/dashboard')).text();
-  expect(html).toContain(`id="${FIRST_SCREEN_ID}" inert=""`);
+  expect(html).toContain(`id="${FIRST_SCREEN_ID}" inert="" aria-hidden="true"`);
   expect(html).toContain(HEADING);
   expect(html).toContain(SUBTITLE);
   const visitor = await browser.newContext({ baseURL: process.env.E2E_BASE_URL });

@@ -191,3 +191,29 @@ test('10,000 tickets: only what is in view is rendered, and scrolling and filter
   await expect(page.getByTestId('ticket-row').last().getByTestId('ticket-status')).toHaveText('Duplicate');
   expect(await page.getByTestId('ticket-row').count()).toBeLessThan(80);
 });
+
+test('a big list coming in is drawn at a lower priority, never with a moment of "No Tickets Found"', async ({
+  page,
+}) => {
+  // Whether the empty state was ever in the page, from its very first script on.
+  await page.addInitScript(() => {
+    new MutationObserver(() => {
+      if (document.querySelector('[data-testid="tickets-empty"]')) document.documentElement.dataset.sawEmpty = 'yes';
+    }).observe(document, { subtree: true, childList: true });
+  });
+  const tickets = manyTickets(5_000);
+  await page.route(
+    (url) => url.pathname === '/v1/tickets',
+    (route) => route.fulfill({ json: { tickets } }),
+  );
+  await signIn(page, demo.user);
+  await expect(cards(page).first()).toBeVisible();
+  await expect(page.getByTestId('tickets-count')).toHaveText('5,000 tickets');
+  const sawEmpty = () => page.evaluate(() => document.documentElement.dataset.sawEmpty ?? 'no');
+  expect(await sawEmpty()).toBe('no');
+  // And on a page load of its own.
+  await page.reload();
+  await expect(cards(page).first()).toBeVisible();
+  await expect(page.getByTestId('total-tickets')).toHaveText('5,000');
+  expect(await sawEmpty()).toBe('no');
+});

@@ -23,8 +23,9 @@ const FIRST_SCREENS: Partial<Record<string, ReactNode>> = {
 export function renderFirstScreen(page: string): string | undefined {
   if (!(page in FIRST_SCREENS)) return undefined;
   return renderToStaticMarkup(
-    // Over the app, inert (never focused, never read out), until the app shows the page itself.
-    <div id={FIRST_SCREEN_ID} inert className="fixed inset-0 z-50 overflow-hidden">
+    // Over the app, inert and hidden from assistive technology (never focused, never read out: the page's heading is
+    // the app's), until the app shows the page itself.
+    <div id={FIRST_SCREEN_ID} inert aria-hidden="true" className="fixed inset-0 z-50 overflow-hidden">
       <MemoryRouter initialEntries={[page.replace(/:[\w-]+/g, '_')]}>
         <QueryClientProvider client={new QueryClient()}>
           <AppFrame>{FIRST_SCREENS[page]}</AppFrame>
