@@ -15,4 +15,16 @@ describe('ticket stats', () => {
     ]);
     expect(stats).toEqual({ total: 4, distributed: 1, distributionRate: 25, uniqueVenues: 2 });
   });
+
+  it('counts a venue by its trimmed name, wherever its tickets are in the list; a blank name is no venue', () => {
+    const stats = computeTicketStats([
+      { is_distributed: false, venue_name: 'Harbour Park' },
+      { is_distributed: false, venue_name: ' Harbour Park ' },
+      { is_distributed: true, venue_name: '   ' },
+      { is_distributed: false, venue_name: 'North Stand Arena' },
+      { is_distributed: true, venue_name: 'Harbour Park' },
+      { is_distributed: false },
+    ]);
+    expect(stats).toEqual({ total: 6, distributed: 2, distributionRate: 33, uniqueVenues: 2 });
+  });
 });
