@@ -10,6 +10,15 @@ import { PublicOnlyRoute } from './guards/public-only-route';
 import { NotFound, RouteError } from './route-error';
 
 /**
+ * Every page's root: it renders once the status check has settled and the page's code is in, in the commit that shows
+ * the page, which takes the page's first screen (lib/first-screen.ts) away.
+ */
+function Root() {
+  useFirstScreenGone();
+  return <Outlet />;
+}
+
+/**
  * The route table of SPEC.md §2. Every page's path is one of the contracts' `pages`, the list the server also reads
  * to answer a page's address 200 and any other 404 (routes.unit.spec.ts checks that the two name the same pages).
  * Nested pages give their whole path, so each is written as the list has it. Only the sign-in page ships in the main
@@ -22,15 +31,6 @@ import { NotFound, RouteError } from './route-error';
  * own errorElement keeps the sidebar around the same screen. Addresses no route matches get the 404 screen, inside
  * the frame under /dashboard and /admin.
  */
-/**
- * Every page's root: it renders once the status check has settled and the page's code is in, in the commit that shows
- * the page, which takes the page's first screen (lib/first-screen.ts) away.
- */
-function Root() {
-  useFirstScreenGone();
-  return <Outlet />;
-}
-
 export const routes: RouteObject[] = [
   {
     element: <Root />,
