@@ -1,5 +1,5 @@
 import { formatCount } from '../../../lib/format';
-import { useShownTickets } from '../hooks/use-tickets';
+import { useTickets } from '../hooks/use-tickets';
 
 /**
  * How many tickets there are, or how many of them the filters show, once the first list has arrived; told politely
@@ -7,7 +7,7 @@ import { useShownTickets } from '../hooks/use-tickets';
  * line then says the rest is loading, so '100 tickets' is never taken for the whole.
  */
 export function TicketsCount({ shown, filtered }: { shown: number; filtered: boolean }) {
-  const { tickets, loading, loaded, complete } = useShownTickets();
+  const { tickets, loading, loaded, complete } = useTickets();
   const total = tickets.length;
   return (
     <p className="text-sm text-slate-600" role="status" aria-live="polite" data-testid="tickets-count">

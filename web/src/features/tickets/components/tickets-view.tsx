@@ -7,7 +7,7 @@ import { EmptyState } from '../../../components/ui/empty-state';
 import { LoadFailed, LoadingStatus } from '../../../components/ui/load-states';
 import { useNow } from '../../../lib/use-now';
 import { useDistributingIds } from '../hooks/use-ticket-actions';
-import { useShownTickets } from '../hooks/use-tickets';
+import { useTickets } from '../hooks/use-tickets';
 import type { TicketSort } from '../ticket-filters';
 import type { ViewMode } from '../tickets.store';
 import { useTicketsStore } from '../tickets.store';
@@ -40,7 +40,7 @@ export interface TicketsViewProps {
  * this, until the filtered list it shows changes.
  */
 export const TicketsView = memo(function TicketsView({ shown, view, sort, filtered }: TicketsViewProps) {
-  const { tickets, loaded, error, retry } = useShownTickets();
+  const { tickets, loaded, error, retry } = useTickets();
   const selectedIds = useTicketsStore((s) => s.selectedIds);
   const distributingIds = useDistributingIds();
   const { clearFilters, sortBy, toggleSelected, setSelected } = useTicketsStore.getState();

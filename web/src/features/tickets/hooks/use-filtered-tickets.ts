@@ -1,16 +1,14 @@
 import { useDeferredValue, useEffect, useMemo } from 'react';
 import { hasActiveFilters, indexTickets, visibleOf } from '../ticket-filters';
 import { useTicketsStore } from '../tickets.store';
-import { useFilterAccounts, useShownTickets, useTickets } from './use-tickets';
+import { useFilterAccounts, useTickets } from './use-tickets';
 
 /**
  * The overview's tickets, filters and sort, the linked accounts, and the tickets the filters leave shown, in order.
  * The list is indexed once per version of it (search texts, sort ranks); a keystroke, filter or sort reads the index.
  */
 export function useFilteredTickets() {
-  const { tickets } = useShownTickets();
-  // What the selection is checked against: the list as it is, not as drawn yet.
-  const { tickets: latest, complete } = useTickets();
+  const { tickets, complete } = useTickets();
   const accounts = useFilterAccounts();
   const filters = useTicketsStore((s) => s.filters);
   const sort = useTicketsStore((s) => s.sort);
@@ -26,9 +24,9 @@ export function useFilteredTickets() {
   useEffect(() => {
     const { selectedIds, keepSelected } = useTicketsStore.getState();
     if (!complete || selectedIds.size === 0) return;
-    const present = new Set(latest.map((t) => t.id));
+    const present = new Set(tickets.map((t) => t.id));
     keepSelected((id) => present.has(id));
-  }, [latest, complete]);
+  }, [tickets, complete]);
 
   return {
     tickets,

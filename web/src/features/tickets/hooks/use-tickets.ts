@@ -1,5 +1,4 @@
 import { useQuery } from '@tanstack/react-query';
-import { useDeferredValue } from 'react';
 import type { Ticket } from '@seatlink/contracts';
 import { accountListQuery } from '../../../lib/account-list';
 import { querySlice, type QueryStateLike } from '../../../lib/query-slice';
@@ -33,24 +32,6 @@ export function ticketsSlice(state: QueryStateLike<TicketList>) {
 export function useTickets() {
   const query = useQuery(ticketListQuery);
   return { ...ticketsSlice(query), retry: query.refetch };
-}
-
-/**
- * The tickets slice as the overview draws it: a new list (a page of the first load, the whole list, a change) is taken
- * in at a lower priority, so indexing, laying out and drawing it runs in slices the browser can answer a tap between
- * (10,000 tickets at once were a long task on a phone). The list and its state move together: the view never says
- * "no tickets" for a list it has not taken in yet.
- */
-export function useShownTickets() {
-  const { tickets, loading, loaded, complete, error, retry } = useTickets();
-  return {
-    tickets: useDeferredValue(tickets),
-    loading: useDeferredValue(loading),
-    loaded: useDeferredValue(loaded),
-    complete: useDeferredValue(complete),
-    error,
-    retry,
-  };
 }
 
 /**
