@@ -108,7 +108,8 @@ export function Sidebar({ onNavigate }: { onNavigate?: () => void }) {
 
       <div className="border-t border-slate-200 p-4">
         <ThemeSwitch className="mb-3" />
-        <p className="truncate text-sm font-medium text-slate-700" data-testid="user-email" title={user?.email}>
+        {/* Its line is kept while the user is not known yet (the page's first screen), so nothing below it moves. */}
+        <p className="min-h-5 truncate text-sm font-medium text-slate-700" data-testid="user-email" title={user?.email}>
           {user?.email}
         </p>
         <Button
