@@ -1,6 +1,7 @@
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import type { Plugin } from 'vite';
+import { PAGE_CHUNKS_FILE } from '../services/contracts/src/pages';
 import { routes } from '../services/contracts/src/routes';
 
 /**
@@ -69,9 +70,6 @@ export function preloadSessionCheck(apiBase: string): Plugin {
     },
   };
 }
-
-/** Where the build lists each page's own file (read by the server: services/server web-app.ts). */
-export const PAGE_CHUNKS_FILE = 'page-chunks.json';
 
 /** The folder of the pages' own files, and nginx's map of addresses to them (infra/nginx.conf includes it). */
 export const PAGES_DIR = 'pages';

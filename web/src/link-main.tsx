@@ -1,7 +1,7 @@
 import { QueryClientProvider } from '@tanstack/react-query';
+import { linkCodeAt } from '@seatlink/contracts';
 import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
-import { linkCodeAt } from './features/links/link-states';
 import { LinkPage } from './features/links/link.page';
 import { createQueryClient } from './lib/create-query-client';
 import { startTheme } from './lib/theme';

@@ -68,6 +68,23 @@ export function pageOf(pathname: string): PagePath | null {
   return patterns.find(([, pattern]) => pattern.test(path))?.[0] ?? null;
 }
 
+const linkPattern = compile(pages.link);
+
+/**
+ * The code of a shared ticket's address (`/l/{code}`, trailing slashes allowed, `/L/` too: as the router matches
+ * `pages.link`), decoded as the router decodes its parameters; '' when `pathname` is no such address. Read without the
+ * router by the link page's own entry, and by the server to preload the link's data.
+ */
+export function linkCodeAt(pathname: string): string {
+  return linkPattern.exec(decodedPath(pathname))?.[1] ?? '';
+}
+
+/**
+ * Where the web build lists each page's own file (`{ "<page pattern>": { "html": "pages/….html", "chunks": [...] } }`,
+ * web/vite.page-speed.ts), which the server reads.
+ */
+export const PAGE_CHUNKS_FILE = 'page-chunks.json';
+
 /** Pages only a signed-in user sees (the dashboard and the admin pages): anyone else is sent to the sign-in page. */
 export function isSignedInPage(page: string): boolean {
   return [pages.dashboard, pages.admin].some((frame) => page === frame || page.startsWith(`${frame}/`));

@@ -13,21 +13,6 @@ export interface StateCopy {
   body: string;
 }
 
-/**
- * The code of a shared ticket's address (`/l/{code}`, trailing slashes allowed, `/L/` too: as the router matches
- * `pages.link`), decoded as the router decodes its parameters; '' when the path is no such address. The link page's
- * own entry (link-main.tsx) reads it here, without the router.
- */
-export function linkCodeAt(pathname: string): string {
-  const match = /^\/l\/([^/]+)\/*$/i.exec(pathname);
-  if (!match) return '';
-  try {
-    return decodeURIComponent(match[1]!);
-  } catch {
-    return match[1]!;
-  }
-}
-
 /** A 22-character base64url code (128 random bits): anything else cannot be a link, and is not asked for. */
 export function isLinkCode(code: string): boolean {
   return /^[A-Za-z0-9_-]{22}$/.test(code);

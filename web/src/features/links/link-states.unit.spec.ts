@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { linkCodeAt, plainText, shownTicket } from './link-states';
+import { plainText, shownTicket } from './link-states';
 
 describe('the recipient page shows provider text as it reads', () => {
   it('drops control and bidirectional formatting characters and lone surrogates', () => {
@@ -31,24 +31,5 @@ describe('the recipient page shows provider text as it reads', () => {
       next_game: null,
       next_game_date: '2026-12-05T15:00:00.000Z',
     });
-  });
-});
-
-describe('the code of a shared ticket’s address, as the page’s own entry reads it (no router)', () => {
-  const code = 'Ab_-'.repeat(5) + 'Zz';
-  it.each([
-    [`/l/${code}`, code],
-    [`/l/${code}/`, code],
-    [`/l/${code}//`, code],
-    [`/L/${code}`, code],
-    ['/l/not%20a%20link', 'not a link'],
-    ['/l/%E0%A4%A', '%E0%A4%A'],
-    ['/l/', ''],
-    ['/l', ''],
-    [`/l/${code}/extra`, ''],
-    ['/link.html', ''],
-    ['/dashboard', ''],
-  ])('%s: %j', (pathname, expected) => {
-    expect(linkCodeAt(pathname)).toBe(expected);
   });
 });

@@ -3,7 +3,16 @@ import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import { brotliCompress, brotliCompressSync, constants as zlib, gzip, gzipSync } from 'node:zlib';
-import { couldBePagePath, isSignedInPage, linkCodeParamSchema, pageOf, pages, routes } from '@seatlink/contracts';
+import {
+  couldBePagePath,
+  isSignedInPage,
+  linkCodeAt,
+  linkCodeParamSchema,
+  PAGE_CHUNKS_FILE,
+  pageOf,
+  pages,
+  routes,
+} from '@seatlink/contracts';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { SESSION_COOKIE } from './session-cookie.js';
 
@@ -33,19 +42,16 @@ export function kindOfUnknownPath(url: string): UnknownPathKind {
 }
 
 /** What an address is, and the page it shows (its pattern in the contracts' `pages`) when it is one. */
-function unknownPath(url: string): { kind: UnknownPathKind; page: string | null } {
+function unknownPath(url: string): { kind: UnknownPathKind; page: string | null; pathname: string } {
   const pathname = url.split('?', 1)[0] ?? '/';
-  if (API_PREFIXES.some((p) => under(pathname, p))) return { kind: 'api', page: null };
+  if (API_PREFIXES.some((p) => under(pathname, p))) return { kind: 'api', page: null, pathname };
   if (SERVER_PREFIXES.some((p) => under(pathname, p)) || !couldBePagePath(pathname)) {
-    return { kind: 'not-a-page', page: null };
+    return { kind: 'not-a-page', page: null, pathname };
   }
   const page = pageOf(pathname);
-  if (page === null) return { kind: 'unknown-page', page };
-  return { kind: page === pages.link ? 'link-page' : 'page', page };
+  if (page === null) return { kind: 'unknown-page', page, pathname };
+  return { kind: page === pages.link ? 'link-page' : 'page', page, pathname };
 }
-
-/** The build's list of each page's own file (web/vite.page-speed.ts `pageChunks`). */
-const PAGE_CHUNKS_FILE = 'page-chunks.json';
 
 const brotli = { params: { [zlib.BROTLI_PARAM_QUALITY]: 11, [zlib.BROTLI_PARAM_MODE]: zlib.BROTLI_MODE_TEXT } };
 
@@ -139,13 +145,13 @@ export class WebApp {
    * Answers a request no route matched, unless it is under the API (false: the caller sends the usual JSON 404).
    */
   answerUnknown(request: FastifyRequest, reply: FastifyReply): boolean {
-    const { kind, page } = unknownPath(request.url);
+    const { kind, page, pathname } = unknownPath(request.url);
     if (kind === 'api') return false;
     const read = request.method === 'GET' || request.method === 'HEAD';
     if (read && kind !== 'not-a-page') {
       const encoding = pageEncoding(request.headers['accept-encoding']);
       if (encoding !== 'identity') void reply.header('content-encoding', encoding);
-      const preload = kind === 'link-page' ? linkPreload(request.url) : null;
+      const preload = kind === 'link-page' ? linkPreload(pathname) : null;
       if (preload) void reply.header('link', preload);
       const html =
         kind === 'link-page' ? this.link : kind === 'page' && page ? this.pageFor(page, request) : this.encoded;
@@ -169,10 +175,10 @@ type PageEncoding = 'br' | 'gzip' | 'identity';
  * while the scripts download (a `Link` preload, with the credentials the page's own call sends), so the ticket shows
  * a round trip sooner on a phone's network. Only a well-formed code is named.
  */
-function linkPreload(url: string): string | null {
-  const match = /^\/l\/([^/?#]+)\/*(?:[?#]|$)/i.exec(url);
-  if (!match || !linkCodeParamSchema.safeParse(match[1]).success) return null;
-  return `<${routes.viewLink.path.replace(':code', match[1]!)}>; rel=preload; as=fetch; crossorigin=use-credentials`;
+function linkPreload(pathname: string): string | null {
+  const code = linkCodeAt(pathname);
+  if (!linkCodeParamSchema.safeParse(code).success) return null;
+  return `<${routes.viewLink.path.replace(':code', code)}>; rel=preload; as=fetch; crossorigin=use-credentials`;
 }
 
 /**
