@@ -4,6 +4,8 @@ import { freePort } from '../../testing/ports.js';
 import { startTestStack, type TestStack } from '../../testing/test-app.js';
 
 const KEY = randomBytes(24).toString('base64url');
+/** The key with its last character changed: never the key itself, whatever that character is. */
+const WRONG_KEY = KEY.slice(0, -1) + (KEY.endsWith('x') ? 'y' : 'x');
 
 /** A call to the product's port, with or without the simulator's control key. */
 async function call(base: string, method: string, url: string, body?: unknown, key?: string) {
@@ -53,7 +55,7 @@ describe('the simulator mounted on the product’s port (no WALLET_PROVIDER_URL)
     const answers = await Promise.all(
       Array.from({ length: 20 }, (_, i) => {
         const [method, url, body] = tries[i % tries.length]!;
-        return call(stack.baseUrl, method, url, body, i % 2 === 0 ? undefined : `${KEY.slice(0, -1)}x`);
+        return call(stack.baseUrl, method, url, body, i % 2 === 0 ? undefined : WRONG_KEY);
       }),
     );
     expect(answers.map((a) => a.status)).toEqual(Array(20).fill(401));
