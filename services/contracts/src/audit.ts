@@ -4,7 +4,11 @@ import { hasForbiddenCharacters } from './text.js';
 import { schema } from './schema.js';
 
 /** SPEC.md §9: the audit log's event types, with their labels. */
-export const AUDIT_EVENT_TYPES = { DISTRIBUTE: 'Ticket Distributed', TICKET_RECALLED: 'Ticket Recalled' } as const;
+export const AUDIT_EVENT_TYPES = {
+  DISTRIBUTE: 'Ticket Distributed',
+  TICKET_RECALLED: 'Ticket Recalled',
+  LINK_UPDATED: 'Link Updated',
+} as const;
 export type AuditEventType = keyof typeof AUDIT_EVENT_TYPES;
 export const AUDIT_STATUSES = ['SUCCESS', 'FAILED'] as const;
 export type AuditStatus = (typeof AUDIT_STATUSES)[number];
@@ -118,6 +122,7 @@ export interface UserStateAt {
       clicks: number;
       max_clicks: number | null;
       expires_at: string | null;
+      label: string | null;
       created_at: string;
     } | null;
   }>;

@@ -1,7 +1,10 @@
 import { z } from 'zod';
 import { isoDateTime } from './dates.js';
 import type { MaybePending } from './identity.js';
+import type { LinkState } from './links.js';
+import type { TicketDistribution } from './tickets.js';
 import { schema } from './schema.js';
+import { hasForbiddenCharacters, notAllowedMessage } from './text.js';
 
 /** Tickets one distribute request may carry. */
 export const MAX_DISTRIBUTE_TICKETS = 1000;
@@ -11,6 +14,8 @@ export const MIN_LINK_EXPIRY_MS = 60 * 60 * 1000;
 export const MAX_LINK_EXPIRY_MS = 5 * 366 * 24 * 60 * 60 * 1000;
 /** The largest click limit a link takes. */
 export const MAX_LINK_CLICKS = 1_000_000;
+/** The longest label of a link ("for Sam"), in characters. */
+export const MAX_LINK_LABEL = 80;
 
 export const DISTRIBUTION_MESSAGES = {
   noTickets: 'No valid tickets selected to distribute',
@@ -19,6 +24,12 @@ export const DISTRIBUTION_MESSAGES = {
   expiryInvalid: 'Link expiry must be a date and time',
   maxClicks: `Max clicks must be a whole number from 1 to ${MAX_LINK_CLICKS}, or null for unlimited`,
   recalled: 'Ticket recalled',
+  labelTooLong: `Label must be at most ${MAX_LINK_LABEL} characters`,
+  labelNotText: 'Label must be text, or null for none',
+  nothingToUpdate: 'Nothing to update: give expiry_date, max_clicks or label',
+  limitBelowClicks: (clicks: number) =>
+    `Max clicks cannot be lower than the ${clicks} ${clicks === 1 ? 'click' : 'clicks'} already counted`,
+  updated: 'Link updated',
 } as const;
 
 /** Why a ticket was not distributed, or a link not recalled or claimed (the `code` of a refusal). */
@@ -31,6 +42,8 @@ export const DISTRIBUTION_ERROR_CODES = [
   'ALREADY_RECALLED',
   /** Paid for, then not made (the database went away, or another request took the ticket): its credits came back. */
   'LINK_NOT_MADE',
+  /** An edit would set a link's click limit below the clicks it has already counted. */
+  'LIMIT_BELOW_CLICKS',
 ] as const;
 export type DistributionErrorCode = (typeof DISTRIBUTION_ERROR_CODES)[number];
 
@@ -46,6 +59,27 @@ const expiryDate = schema(() =>
     .refine((value) => Date.parse(value) <= Date.now() + MAX_LINK_EXPIRY_MS, DISTRIBUTION_MESSAGES.expiryTooLate),
 );
 
+const maxClicks = schema(() =>
+  z
+    .number({ error: DISTRIBUTION_MESSAGES.maxClicks })
+    .int(DISTRIBUTION_MESSAGES.maxClicks)
+    .min(1, DISTRIBUTION_MESSAGES.maxClicks)
+    .max(MAX_LINK_CLICKS, DISTRIBUTION_MESSAGES.maxClicks),
+);
+
+/**
+ * A link's label ("for Sam"): trimmed, at most MAX_LINK_LABEL characters (code points: an emoji is one), no control or
+ * bidi-override characters; empty is none (null).
+ */
+export const linkLabelSchema = schema(() =>
+  z
+    .string({ error: DISTRIBUTION_MESSAGES.labelNotText })
+    .trim()
+    .refine((value) => [...value].length <= MAX_LINK_LABEL, DISTRIBUTION_MESSAGES.labelTooLong)
+    .refine((value) => !hasForbiddenCharacters(value), notAllowedMessage('Label'))
+    .transform((value) => (value === '' ? null : value)),
+);
+
 /**
  * POST /v1/tickets/distribute (SPEC.md §7). `expiry_date` null or absent: the link does not expire by time (a minute
  * of grace under the hour for the time the request takes); `max_clicks` null or absent: unlimited.
@@ -58,13 +92,9 @@ export const distributeRequestSchema = schema(() =>
       .max(MAX_DISTRIBUTE_TICKETS, `At most ${MAX_DISTRIBUTE_TICKETS} tickets at once`)
       .refine((ids) => new Set(ids).size === ids.length, 'A ticket is listed twice'),
     expiry_date: expiryDate.nullish().transform((value) => value ?? null),
-    max_clicks: z
-      .number({ error: DISTRIBUTION_MESSAGES.maxClicks })
-      .int(DISTRIBUTION_MESSAGES.maxClicks)
-      .min(1, DISTRIBUTION_MESSAGES.maxClicks)
-      .max(MAX_LINK_CLICKS, DISTRIBUTION_MESSAGES.maxClicks)
-      .nullish()
-      .transform((value) => value ?? null),
+    max_clicks: maxClicks.nullish().transform((value) => value ?? null),
+    /** The same label on every link the request makes. */
+    label: linkLabelSchema.nullish().transform((value) => value ?? null),
   }),
 );
 export type DistributeRequest = z.input<typeof distributeRequestSchema>;
@@ -92,6 +122,39 @@ export interface DistributeResponse extends MaybePending {
 }
 
 export const distributionIdParamSchema = schema(() => z.uuid({ error: 'Distribution id must be a UUID' }));
+
+/**
+ * PATCH /v1/distributions/{id}: a live link's settings, changed without recalling it or paying again. Each field absent
+ * is left as it is; null removes it (no expiry, no click limit, no label). A click limit may not go below the clicks
+ * already counted. Unknown fields are refused, so a misspelt one is never silently ignored.
+ */
+export const updateDistributionRequestSchema = schema(() =>
+  z
+    .strictObject(
+      {
+        expiry_date: expiryDate.nullable().optional(),
+        max_clicks: maxClicks.nullable().optional(),
+        label: linkLabelSchema.nullable().optional(),
+      },
+      {
+        error: (issue) => (issue.code === 'unrecognized_keys' ? `Unknown field: ${issue.keys.join(', ')}` : undefined),
+      },
+    )
+    .refine(
+      (body) => body.expiry_date !== undefined || body.max_clicks !== undefined || body.label !== undefined,
+      DISTRIBUTION_MESSAGES.nothingToUpdate,
+    ),
+);
+export type UpdateDistributionRequest = z.input<typeof updateDistributionRequestSchema>;
+export type UpdateDistributionInput = z.output<typeof updateDistributionRequestSchema>;
+
+/** PATCH /v1/distributions/{id}: the link as it is now. */
+export interface UpdateDistributionResponse extends MaybePending {
+  message: string;
+  ticket_id: string;
+  state: LinkState;
+  distribution: TicketDistribution;
+}
 
 /** POST /v1/distributions/{id}/recall. */
 export interface RecallResponse extends MaybePending {

@@ -19,6 +19,8 @@ export interface TicketDistribution {
   clicks: number;
   max_clicks: number | null;
   expiry: string | null;
+  /** Its owner's note of whom it is for ("for Sam"); null for none. */
+  label: string | null;
 }
 
 /** SPEC.md §3 Ticket. */

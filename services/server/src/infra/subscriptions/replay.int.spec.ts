@@ -185,6 +185,7 @@ describe('replay', () => {
         ticketIds: own.map((t) => t.id),
         expiresAt: null,
         maxClicks: 3,
+        label: null,
         commandId: randomUUID(),
       }),
     );
@@ -195,6 +196,7 @@ describe('replay', () => {
         ticketIds: [own[0]!.id],
         expiresAt: null,
         maxClicks: null,
+        label: null,
         commandId: randomUUID(),
       }),
     );

@@ -60,6 +60,7 @@ export class UserHistory {
                 clicks: link.clicks,
                 max_clicks: link.maxClicks,
                 expires_at: link.expiresAt,
+                label: link.label,
                 created_at: link.createdAt.toISOString(),
               },
             };

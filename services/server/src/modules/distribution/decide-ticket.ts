@@ -44,6 +44,7 @@ export interface LinkRequest {
   commandId: string;
   expiresAt: string | null;
   maxClicks: number | null;
+  label: string | null;
   cost: number;
   at: string;
 }
@@ -86,6 +87,7 @@ function decideTicketOn(read: ReadStreamResult, { ticketId, ticket }: AskedTicke
         expiresAt: request.expiresAt,
         maxClicks: request.maxClicks,
         cost: request.cost,
+        label: request.label,
         now: request.at,
       },
     };

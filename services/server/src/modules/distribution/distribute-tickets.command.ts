@@ -19,6 +19,7 @@ export class DistributeTicketsCommand extends Command<DistributeOutcome> {
       ticketIds: readonly string[];
       expiresAt: string | null;
       maxClicks: number | null;
+      label: string | null;
       ip?: string;
       commandId: string;
     },

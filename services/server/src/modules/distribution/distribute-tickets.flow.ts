@@ -65,7 +65,15 @@ export class DistributeTicketsFlow implements ICommandHandler<DistributeTicketsC
     ]);
     const cost = user?.distribution_cost ?? DEFAULT_DISTRIBUTION_COST;
     const limit = pLimit(APPENDS_AT_ONCE);
-    const asked = { userId, commandId, expiresAt: input.expiresAt, maxClicks: input.maxClicks, cost, at };
+    const asked = {
+      userId,
+      commandId,
+      expiresAt: input.expiresAt,
+      maxClicks: input.maxClicks,
+      label: input.label,
+      cost,
+      at,
+    };
     const decideAll = (ticketIds: readonly string[]) =>
       decideTickets(
         this.store,

@@ -162,6 +162,7 @@ describe('distribution when the worker or the database goes away', () => {
         ticketIds: [tickets[2]!.id, tickets[3]!.id],
         expiresAt: null,
         maxClicks: null,
+        label: null,
         commandId: randomUUID(),
       }),
     );
@@ -200,6 +201,7 @@ describe('distribution when the worker or the database goes away', () => {
         ticketIds: [tickets[4]!.id],
         expiresAt: null,
         maxClicks: null,
+        label: null,
         commandId,
       }),
     );
@@ -261,6 +263,7 @@ describe('distribution when the worker or the database goes away', () => {
           ticketIds: [tickets[5]!.id],
           expiresAt: null,
           maxClicks: null,
+          label: null,
           commandId,
         }),
       ),

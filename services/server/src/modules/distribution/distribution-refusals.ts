@@ -4,7 +4,7 @@ import {
   WrongExpectedRevisionError,
 } from '../../infra/event-store/event-store.port.js';
 import { commandEventId } from '../../shared/event-sourcing/aggregate-handler.js';
-import type { DistributionRefused, RecallRefused } from './distribution.events.js';
+import type { DistributionRefused, LinkUpdateRefused, RecallRefused } from './distribution.events.js';
 
 /**
  * Records what a request was refused (the audit log's FAILED entries) in one append to its own stream
@@ -15,7 +15,7 @@ export async function recordRefusals(
   store: EventStore,
   stream: string,
   commandId: string,
-  refusals: ReadonlyArray<DistributionRefused | RecallRefused>,
+  refusals: ReadonlyArray<DistributionRefused | RecallRefused | LinkUpdateRefused>,
   metadata: EventMetadata,
 ): Promise<string | null> {
   const events = refusals.map((r, i) => ({ id: commandEventId(commandId, stream, i), ...r, metadata }));

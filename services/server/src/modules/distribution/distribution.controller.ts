@@ -1,4 +1,4 @@
-import { Body, Controller, Get, HttpCode, Inject, NotFoundException, Param, Post } from '@nestjs/common';
+import { Body, Controller, Get, HttpCode, Inject, NotFoundException, Param, Patch, Post } from '@nestjs/common';
 import { CommandBus } from '@nestjs/cqrs';
 import {
   type ClickTimelineResponse,
@@ -8,6 +8,9 @@ import {
   DISTRIBUTION_MESSAGES,
   distributionIdParamSchema,
   type RecallResponse,
+  type UpdateDistributionInput,
+  updateDistributionRequestSchema,
+  type UpdateDistributionResponse,
   type User,
 } from '@seatlink/contracts';
 import { APP_CONFIG, type AppConfig } from '../../infra/config/config.js';
@@ -21,6 +24,7 @@ import { linkUrl } from './link-url.js';
 import { DistributeTicketsCommand } from './distribute-tickets.command.js';
 import { clickTimeline } from './read-models/links.queries.js';
 import { RecallLinkCommand } from './recall-link.flow.js';
+import { UpdateLinkCommand } from './update-link.flow.js';
 
 const STATUS_OF_REFUSAL: Record<string, 402 | 404 | 409> = {
   INSUFFICIENT_CREDITS: 402,
@@ -69,6 +73,7 @@ export class DistributionController {
         ticketIds: body.ticket_ids,
         expiresAt: body.expiry_date,
         maxClicks: body.max_clicks,
+        label: body.label,
         ip,
         commandId,
       }),
@@ -99,6 +104,48 @@ export class DistributionController {
       })),
       failed,
       balance: outcome.balance,
+      ...(pending ? { pending } : {}),
+    };
+  }
+
+  /**
+   * Changes a live link's expiry, click limit or label without recalling it or paying again (see UpdateLinkFlow).
+   * Answers the link as claims now see it, once the edit reads back in the owner's views.
+   */
+  @Patch('distributions/:id')
+  async update(
+    @Param('id', { schema: distributionIdParamSchema }) distributionId: string,
+    @Body({ schema: updateDistributionRequestSchema }) body: UpdateDistributionInput,
+    @CurrentUser() user: User,
+    @ClientIp() ip: string,
+    @CommandId() commandId: string,
+  ): Promise<UpdateDistributionResponse> {
+    const updated = await this.commandBus.execute(
+      new UpdateLinkCommand({
+        userId: user.id,
+        distributionId,
+        changes: {
+          ...(body.expiry_date !== undefined ? { expiresAt: body.expiry_date } : {}),
+          ...(body.max_clicks !== undefined ? { maxClicks: body.max_clicks } : {}),
+          ...(body.label !== undefined ? { label: body.label } : {}),
+        },
+        ip,
+        commandId,
+      }),
+    );
+    const pending = !(await this.waiter.waitFor(updated.position, ['LinkUpdated']));
+    return {
+      message: DISTRIBUTION_MESSAGES.updated,
+      ticket_id: updated.ticketId,
+      state: updated.state,
+      distribution: {
+        id: distributionId,
+        link: linkUrl(this.config.DASHBOARD_URL, updated.code),
+        clicks: updated.clicks,
+        max_clicks: updated.settings.maxClicks,
+        expiry: updated.settings.expiresAt,
+        label: updated.settings.label,
+      },
       ...(pending ? { pending } : {}),
     };
   }

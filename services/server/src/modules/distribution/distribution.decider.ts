@@ -1,9 +1,11 @@
+import { DISTRIBUTION_MESSAGES, hasClickLimit } from '@seatlink/contracts';
 import { type Decider, DomainError } from '../../shared/event-sourcing/decider.js';
-import type { DistributionVoided, TicketDistributionEvent } from './distribution.events.js';
+import type { DistributionVoided, LinkSettings, TicketDistributionEvent } from './distribution.events.js';
 
 /** A ticket's distribution state: its live link, if any, the links it had, and the paid-for links given up. */
 export interface TicketDistributionState {
-  current: { distributionId: string; userId: string } | null;
+  /** The live link, with its settings as made and edited since. */
+  current: ({ distributionId: string; userId: string } & LinkSettings) | null;
   recalled: ReadonlySet<string>;
   /** Every link this ticket has had (live or recalled). */
   made: ReadonlySet<string>;
@@ -25,10 +27,24 @@ export type TicketDistributionCommand =
         expiresAt: string | null;
         maxClicks: number | null;
         cost: number;
+        label: string | null;
         now: string;
       };
     }
   | { type: 'Recall'; data: { ticketId: string; distributionId: string; userId: string; now: string } }
+  | {
+      /** Change a live link's settings (those given; the others stay as they are). */
+      type: 'Update';
+      data: {
+        ticketId: string;
+        distributionId: string;
+        userId: string;
+        changes: Partial<LinkSettings>;
+        /** The clicks its counter has given, read under the counter's lock (no claim counts while this decides). */
+        clicks: number;
+        now: string;
+      };
+    }
   | {
       /** Give up a link that was paid for, unless it was made: afterwards it never can be (its credits go back). */
       type: 'Void';
@@ -43,9 +59,22 @@ export const DISTRIBUTION_REFUSALS = {
   noDistribution: () => new DomainError('Distribution not found', 'DISTRIBUTION_NOT_FOUND', 404),
   recalled: () => new DomainError('This link was already recalled', 'ALREADY_RECALLED', 409),
   notMade: () => new DomainError('The link could not be made; its credits were given back', 'LINK_NOT_MADE', 409),
+  limitBelowClicks: (clicks: number) =>
+    new DomainError(DISTRIBUTION_MESSAGES.limitBelowClicks(clicks), 'LIMIT_BELOW_CLICKS', 409),
 };
 
-/** One live link per ticket, only for its owner, never for a duplicate; a recall only by the link's owner. */
+const SETTINGS = ['expiresAt', 'maxClicks', 'label'] as const satisfies ReadonlyArray<keyof LinkSettings>;
+
+/** The same moment (expiries are compared as instants, whatever their text), the same limit, the same label. */
+function sameSetting<K extends keyof LinkSettings>(key: K, a: LinkSettings[K], b: LinkSettings[K]): boolean {
+  if (key === 'expiresAt' && typeof a === 'string' && typeof b === 'string') return Date.parse(a) === Date.parse(b);
+  return a === b;
+}
+
+/**
+ * One live link per ticket, only for its owner, never for a duplicate; a recall or an edit only by the link's owner, of
+ * its live link; an edit never sets a click limit below the clicks already counted.
+ */
 export const ticketDistributionDecider: Decider<
   TicketDistributionState,
   TicketDistributionCommand,
@@ -57,9 +86,19 @@ export const ticketDistributionDecider: Decider<
       case 'TicketDistributed':
         return {
           ...state,
-          current: { distributionId: event.data.distributionId, userId: event.data.userId },
+          current: {
+            distributionId: event.data.distributionId,
+            userId: event.data.userId,
+            expiresAt: event.data.expiresAt,
+            maxClicks: event.data.maxClicks,
+            label: event.data.label ?? null,
+          },
           made: new Set([...state.made, event.data.distributionId]),
         };
+      case 'LinkUpdated':
+        return state.current?.distributionId === event.data.distributionId
+          ? { ...state, current: { ...state.current, ...event.data.settings } }
+          : state;
       case 'TicketRecalled':
         return { ...state, current: null, recalled: new Set([...state.recalled, event.data.distributionId]) };
       case 'DistributionVoided':
@@ -69,7 +108,7 @@ export const ticketDistributionDecider: Decider<
   decide: (command, state) => {
     switch (command.type) {
       case 'Distribute': {
-        const { ticket, userId, ticketId, distributionId, code, expiresAt, maxClicks, cost, now } = command.data;
+        const { ticket, userId, ticketId, distributionId, code, expiresAt, maxClicks, cost, label, now } = command.data;
         if (!ticket || ticket.ownerId !== userId) throw DISTRIBUTION_REFUSALS.notFound();
         if (ticket.isDuplicate) throw DISTRIBUTION_REFUSALS.duplicate();
         if (state.voided.has(distributionId)) throw DISTRIBUTION_REFUSALS.notMade();
@@ -86,6 +125,7 @@ export const ticketDistributionDecider: Decider<
               expiresAt,
               maxClicks,
               cost,
+              ...(label === null ? {} : { label }),
               at: now,
             },
           },
@@ -100,6 +140,32 @@ export const ticketDistributionDecider: Decider<
           throw DISTRIBUTION_REFUSALS.noDistribution();
         }
         return [{ type: 'TicketRecalled', data: { ticketId, distributionId, userId, at: now } }];
+      }
+      case 'Update': {
+        const { ticketId, distributionId, userId, changes, clicks, now } = command.data;
+        const { current } = state;
+        if (state.recalled.has(distributionId) && current?.distributionId !== distributionId) {
+          throw DISTRIBUTION_REFUSALS.recalled();
+        }
+        if (!current || current.distributionId !== distributionId || current.userId !== userId) {
+          throw DISTRIBUTION_REFUSALS.noDistribution();
+        }
+        const previous: Partial<LinkSettings> = {};
+        for (const key of SETTINGS) {
+          const wanted = changes[key];
+          if (wanted !== undefined && !sameSetting(key, wanted, current[key]))
+            Object.assign(previous, { [key]: current[key] });
+        }
+        if ('maxClicks' in previous && hasClickLimit(changes.maxClicks) && changes.maxClicks < clicks) {
+          throw DISTRIBUTION_REFUSALS.limitBelowClicks(clicks);
+        }
+        // Nothing differs from what the link has: nothing to record (the same edit again changes nothing).
+        if (Object.keys(previous).length === 0) return [];
+        const { distributionId: _id, userId: _user, ...settings } = current;
+        for (const key of Object.keys(previous) as Array<keyof LinkSettings>) {
+          Object.assign(settings, { [key]: changes[key] });
+        }
+        return [{ type: 'LinkUpdated', data: { ticketId, distributionId, userId, settings, previous, at: now } }];
       }
       case 'Void': {
         const { now, ...voided } = command.data;

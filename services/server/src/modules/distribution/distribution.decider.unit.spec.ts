@@ -1,7 +1,13 @@
 import { describe, it } from 'vitest';
 import { deciderSpec } from '../../shared/event-sourcing/decider-specification.js';
 import { ticketDistributionDecider } from './distribution.decider.js';
-import type { DistributionVoided, TicketDistributed, TicketRecalled } from './distribution.events.js';
+import type {
+  DistributionVoided,
+  LinkSettings,
+  LinkUpdated,
+  TicketDistributed,
+  TicketRecalled,
+} from './distribution.events.js';
 
 const now = '2026-11-22T12:00:00.000Z';
 const owned = { ownerId: 'u1', accountId: 'a1', isDuplicate: false };
@@ -17,6 +23,7 @@ const distribute = (distributionId: string, overrides: Record<string, unknown> =
       expiresAt: null,
       maxClicks: 10,
       cost: 5,
+      label: null,
       now,
       ...overrides,
     },
@@ -48,6 +55,19 @@ const voided = (distributionId: string): DistributionVoided => ({
   type: 'DistributionVoided',
   data: { ticketId: 't1', distributionId, userId: 'u1', reference: 'cmd-1', ...why, at: now },
 });
+
+const update = (changes: Partial<LinkSettings>, clicks = 0, distributionId = 'd1', userId = 'u1') =>
+  ({ type: 'Update', data: { ticketId: 't1', distributionId, userId, changes, clicks, now } }) as const;
+const asMade: LinkSettings = { expiresAt: null, maxClicks: 10, label: null };
+const updated = (
+  settings: Partial<LinkSettings>,
+  previous: Partial<LinkSettings>,
+  distributionId = 'd1',
+): LinkUpdated => ({
+  type: 'LinkUpdated',
+  data: { ticketId: 't1', distributionId, userId: 'u1', settings: { ...asMade, ...settings }, previous, at: now },
+});
+const later = '2026-12-24T18:00:00.000Z';
 
 describe('ticket distribution decider', () => {
   const spec = deciderSpec(ticketDistributionDecider);
@@ -140,5 +160,92 @@ describe('ticket distribution decider', () => {
       .given([distributed('d2'), voided('d1')])
       .when(recall('d2'))
       .then([recalled('d2')]);
+  });
+
+  it('keeps a label given when the link is made', () => {
+    spec
+      .given([])
+      .when(distribute('d1', { label: 'for Sam' }))
+      .then([{ ...distributed('d1'), data: { ...distributed('d1').data, label: 'for Sam' } }]);
+  });
+
+  describe('editing a live link', () => {
+    it('changes what is given and records what it was', () => {
+      spec
+        .given([distributed('d1')])
+        .when(update({ expiresAt: later, maxClicks: 20, label: 'for Sam' }, 3))
+        .then([updated({ expiresAt: later, maxClicks: 20, label: 'for Sam' }, asMade)]);
+      // Only the fields given: the others stay as they are, and are not said to have changed.
+      spec
+        .given([distributed('d1'), updated({ label: 'for Sam' }, { label: null })])
+        .when(update({ maxClicks: null }))
+        .then([updated({ label: 'for Sam', maxClicks: null }, { maxClicks: 10 })]);
+    });
+
+    it('removes the expiry, the limit and the label with null', () => {
+      spec
+        .given([distributed('d1'), updated({ expiresAt: later, label: 'x' }, { expiresAt: null, label: null })])
+        .when(update({ expiresAt: null, maxClicks: null, label: null }))
+        .then([
+          updated({ expiresAt: null, maxClicks: null, label: null }, { expiresAt: later, maxClicks: 10, label: 'x' }),
+        ]);
+    });
+
+    it('never lowers a limit below the clicks counted; to them exactly is allowed', () => {
+      spec
+        .given([distributed('d1')])
+        .when(update({ maxClicks: 4 }, 5))
+        .thenThrows({
+          code: 'LIMIT_BELOW_CLICKS',
+          message: 'Max clicks cannot be lower than the 5 clicks already counted',
+        });
+      spec
+        .given([distributed('d1')])
+        .when(update({ maxClicks: 5 }, 5))
+        .then([updated({ maxClicks: 5 }, { maxClicks: 10 })]);
+      // Unlimited is always allowed, whatever the count; a label alone is not a limit's business.
+      spec
+        .given([distributed('d1')])
+        .when(update({ maxClicks: null, label: 'x' }, 50))
+        .then([updated({ maxClicks: null, label: 'x' }, { maxClicks: 10, label: null })]);
+      spec
+        .given([distributed('d1')])
+        .when(update({ label: 'x' }, 50))
+        .then([updated({ label: 'x' }, { label: null })]);
+    });
+
+    it('records nothing when nothing would change (an expiry is the same instant whatever its text)', () => {
+      spec
+        .given([distributed('d1'), updated({ expiresAt: later }, { expiresAt: null })])
+        .when(update({ expiresAt: '2026-12-24T19:00:00+01:00', maxClicks: 10 }))
+        .then([]);
+    });
+
+    it("refuses another user's link, an unknown one, and a recalled one", () => {
+      spec
+        .given([distributed('d1')])
+        .when(update({ label: 'x' }, 0, 'd1', 'u2'))
+        .thenThrows({ code: 'DISTRIBUTION_NOT_FOUND' });
+      spec
+        .given([distributed('d1')])
+        .when(update({ label: 'x' }, 0, 'd9'))
+        .thenThrows({ code: 'DISTRIBUTION_NOT_FOUND' });
+      spec
+        .given([distributed('d1'), recalled('d1')])
+        .when(update({ label: 'x' }))
+        .thenThrows({ code: 'ALREADY_RECALLED' });
+      // The ticket's next link is another link: an edit of the recalled one is still refused as recalled.
+      spec
+        .given([distributed('d1'), recalled('d1'), distributed('d2')])
+        .when(update({ label: 'x' }))
+        .thenThrows({ code: 'ALREADY_RECALLED' });
+    });
+
+    it('edits the next link from its own settings, not the recalled one’s', () => {
+      spec
+        .given([distributed('d1'), updated({ label: 'old' }, { label: null }), recalled('d1'), distributed('d2')])
+        .when(update({ maxClicks: 3 }, 0, 'd2'))
+        .then([updated({ maxClicks: 3 }, { maxClicks: 10 }, 'd2')]);
+    });
   });
 });

@@ -15,6 +15,31 @@ export type TicketDistributed = DomainEvent<
     expiresAt: string | null;
     maxClicks: number | null;
     cost: number;
+    /** Its owner's label ("for Sam"); absent on links made before labels were. */
+    label?: string | null;
+    at: string;
+  }
+>;
+
+/** What an owner can change on a live link (LinkUpdated). */
+export interface LinkSettings {
+  expiresAt: string | null;
+  maxClicks: number | null;
+  label: string | null;
+}
+
+/**
+ * The owner changed a live link's settings without recalling it: `settings` is all of them as they are now, `previous`
+ * those that changed as they were (its keys are what changed). The claim path holds to the new ones at once.
+ */
+export type LinkUpdated = DomainEvent<
+  'LinkUpdated',
+  {
+    ticketId: string;
+    distributionId: string;
+    userId: string;
+    settings: LinkSettings;
+    previous: Partial<LinkSettings>;
     at: string;
   }
 >;
@@ -57,6 +82,12 @@ export type RecallRefused = DomainEvent<
   { ticketId: string | null; distributionId: string; userId: string; code: string; reason: string; at: string }
 >;
 
+/** An edit of a link that was refused (unknown, not the caller's, recalled, a limit below its clicks). */
+export type LinkUpdateRefused = DomainEvent<
+  'LinkUpdateRefused',
+  { ticketId: string | null; distributionId: string; userId: string; code: string; reason: string; at: string }
+>;
+
 /**
  * One counted click on a link: `n` is its number (the link's counter handed it out), so the click is position n - 1 of
  * the link's click stream and no click is recorded twice.
@@ -66,8 +97,9 @@ export type LinkClicked = DomainEvent<
   { distributionId: string; ticketId: string; userId: string; n: number; at: string }
 >;
 
-export type TicketDistributionEvent = TicketDistributed | TicketRecalled | DistributionVoided;
-export type DistributionEvent = TicketDistributionEvent | DistributionRefused | RecallRefused | LinkClicked;
+export type TicketDistributionEvent = TicketDistributed | TicketRecalled | DistributionVoided | LinkUpdated;
+export type DistributionEvent =
+  TicketDistributionEvent | DistributionRefused | RecallRefused | LinkUpdateRefused | LinkClicked;
 
 /** A ticket's distribution stream: it decides whether the ticket can get a link now. */
 export const ticketDistributionStream = (ticketId: string) => `ticket-distribution-${ticketId}`;

@@ -104,6 +104,7 @@ describe('distributing tickets as links, and recalling them', () => {
       clicks: 0,
       max_clicks: 10,
       expiry: new Date(expiry).toISOString(),
+      label: null,
     });
     const [entry] = await audits(userId, `?ticket_id=${ticket.id}`);
     expect(entry).toMatchObject({

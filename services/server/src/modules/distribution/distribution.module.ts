@@ -6,6 +6,7 @@ import { ClickRecorder } from './click-recorder.service.js';
 import { DistributeTicketsFlow } from './distribute-tickets.flow.js';
 import { DistributionController } from './distribution.controller.js';
 import { RecallLinkFlow } from './recall-link.flow.js';
+import { UpdateLinkFlow } from './update-link.flow.js';
 import { LinkClaims } from './link-claims.service.js';
 import { linkCountersReaction } from './link-counters.js';
 import { LinksController } from './links.controller.js';
@@ -27,6 +28,7 @@ import { TicketDistributionCommandHandler } from './ticket-distribution.handler.
   providers: [
     DistributeTicketsFlow,
     RecallLinkFlow,
+    UpdateLinkFlow,
     TicketDistributionCommandHandler,
     DistributionSettlements,
     SettleDistributionsJob,

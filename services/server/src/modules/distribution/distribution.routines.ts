@@ -179,9 +179,9 @@ $$;
 /**
  * The click counts of the links projection, applied inside the database: the clicks after a feed position raise their
  * link's count (and last click) to the highest click number among them, without being read into the process. The
- * links' other events (TicketDistributed, TicketRecalled) are left to the process: the clicks before the first of them
- * are applied and the checkpoint stops there (more follow at once); a page that starts with one is answered with a row
- * without a position (the process applies that page).
+ * links' other events (TicketDistributed, TicketRecalled, LinkUpdated) are left to the process: the clicks before the
+ * first of them are applied and the checkpoint stops there (more follow at once); a page that starts with one is
+ * answered with a row without a position (the process applies that page).
  */
 const projectLinkClicks: Routine = {
   name: 'seatlink_project_link_clicks',
@@ -192,10 +192,10 @@ LANGUAGE sql AS $$
   WITH page AS MATERIALIZED (
     SELECT e.epoch, e.transaction_id, e.global_position, e.type, e.data
     FROM seatlink_read_feed_for(p_epoch, p_tx, p_pos, p_limit,
-                                ARRAY['TicketDistributed', 'TicketRecalled', 'LinkClicked']) AS e
+                                ARRAY['TicketDistributed', 'TicketRecalled', 'LinkUpdated', 'LinkClicked']) AS e
   ), stop AS (
     SELECT p.epoch, p.transaction_id, p.global_position FROM page p
-    WHERE p.type IN ('TicketDistributed', 'TicketRecalled')
+    WHERE p.type IN ('TicketDistributed', 'TicketRecalled', 'LinkUpdated')
     ORDER BY p.epoch, p.transaction_id, p.global_position
     LIMIT 1
   ), taken AS (

@@ -36,6 +36,11 @@ export const linkCounters = pgTable(
     recalledAt: timestamp('recalled_at', { withTimezone: true }),
     clicks: integer('clicks').notNull().default(0),
     lastClickAt: timestamp('last_click_at', { withTimezone: true }),
+    /**
+     * The revision (on its ticket's stream) of the last edit of its settings written here (-1: none): an edit is
+     * written only over an older one, so the reaction applying edits again never puts back settings edited since.
+     */
+    settingsRevision: integer('settings_revision').notNull().default(-1),
   },
   (t) => [uniqueIndex('link_counters_code_idx').on(t.code)],
 );
@@ -53,6 +58,8 @@ export const links = pgTable(
     userId: uuid('user_id').notNull(),
     maxClicks: integer('max_clicks'),
     expiresAt: timestamp('expires_at', { withTimezone: true }),
+    /** Its owner's label ("for Sam"). */
+    label: text('label'),
     recalledAt: timestamp('recalled_at', { withTimezone: true }),
     clicks: integer('clicks').notNull().default(0),
     lastClickAt: timestamp('last_click_at', { withTimezone: true }),
@@ -107,7 +114,7 @@ export const linkClickMinutes = pgTable(
   (t) => [uniqueIndex('link_click_minutes_key').on(t.distributionId, t.minute)],
 );
 
-/** Read model: the audit log, one row per distribution or recall attempt (SPEC.md §3 Audit entry). */
+/** Read model: the audit log, one row per distribution, recall or edit attempt (SPEC.md §3 Audit entry). */
 export const auditEntries = pgTable(
   'audit_entries',
   {
@@ -115,7 +122,7 @@ export const auditEntries = pgTable(
     id: uuid('id').primaryKey(),
     userId: uuid('user_id').notNull(),
     createdAt: timestamp('created_at', { withTimezone: true }).notNull(),
-    /** DISTRIBUTE or TICKET_RECALLED. */
+    /** DISTRIBUTE, TICKET_RECALLED or LINK_UPDATED. */
     eventType: text('event_type').notNull(),
     /** SUCCESS or FAILED. */
     status: text('status').notNull(),

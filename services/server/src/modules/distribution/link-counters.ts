@@ -2,12 +2,12 @@ import { eq, sql } from 'drizzle-orm';
 import type { Executor } from '../../infra/db/database.js';
 import type { RecordedEvent } from '../../infra/event-store/event-store.port.js';
 import { asSubscription, type Subscription } from '../../infra/subscriptions/subscription.js';
-import type { TicketDistributed, TicketRecalled } from './distribution.events.js';
+import type { LinkUpdated, TicketDistributed, TicketRecalled } from './distribution.events.js';
 import { linkCounters } from './distribution.schema.js';
 
 // The facts a claim decides on (`link_counters`), written by the distribution module from its own events: by the
-// request that made or recalled a link, at once, and by the link-counters reaction, which applies the same events
-// again. Both writes are idempotent and neither touches `clicks`, which only `seatlink_claim_link` changes.
+// request that made, edited or recalled a link, at once, and by the link-counters reaction, which applies the same
+// events again. Both writes are idempotent and neither touches `clicks`, which only `seatlink_claim_link` changes.
 
 /** Rows per multi-row insert (9 columns each: far under PostgreSQL's parameter limit). */
 const CHUNK = 500;
@@ -52,6 +52,52 @@ export async function recallLinkCounters(
   }
 }
 
+/** An edit of a link's settings as its counter takes it: the settings, and the edit's revision on its ticket's stream. */
+export interface CounterSettings {
+  distributionId: string;
+  revision: number;
+  settings: Pick<LinkUpdated['data']['settings'], 'expiresAt' | 'maxClicks'>;
+}
+
+/**
+ * Writes edits of links' settings (their expiry and click limit: what a claim decides on), each only over an older
+ * edit: applied again, or out of order, an edit never puts back settings edited since.
+ */
+export async function editLinkCounters(db: Executor, edits: readonly CounterSettings[]): Promise<void> {
+  for (let i = 0; i < edits.length; i += CHUNK) {
+    const values = sql.join(
+      edits
+        .slice(i, i + CHUNK)
+        .map(
+          (e) =>
+            sql`(${e.distributionId}::uuid, ${e.revision}::integer, ${e.settings.expiresAt}::timestamptz, ${e.settings.maxClicks}::integer)`,
+        ),
+      sql`, `,
+    );
+    await db.execute(sql`
+      update link_counters c
+      set expires_at = v.expires_at, max_clicks = v.max_clicks, settings_revision = v.revision
+      from (values ${values}) as v(distribution_id, revision, expires_at, max_clicks)
+      where c.distribution_id = v.distribution_id and c.settings_revision < v.revision`);
+  }
+}
+
+/**
+ * A link's counter, locked until the transaction ends (claims of the link wait meanwhile): its ticket, owner and the
+ * clicks it has given. Null for no such link.
+ */
+export async function lockLinkCounter(
+  tx: Executor,
+  distributionId: string,
+): Promise<{ ticketId: string; userId: string; clicks: number } | null> {
+  const [row] = await tx
+    .select({ ticketId: linkCounters.ticketId, userId: linkCounters.userId, clicks: linkCounters.clicks })
+    .from(linkCounters)
+    .where(eq(linkCounters.distributionId, distributionId))
+    .for('update');
+  return row ?? null;
+}
+
 /** The ticket of a link, as its counter has it; null for no such link. */
 export async function ticketOfLink(db: Executor, distributionId: string): Promise<string | null> {
   const [row] = await db
@@ -63,25 +109,32 @@ export async function ticketOfLink(db: Executor, distributionId: string): Promis
 }
 
 /**
- * Writes the counters of the links made and recalled once more, from the events: a request that died between its
- * append and its own write (or whose write failed) never leaves a link that answers "not found", nor one that a
- * recall did not stop. From the beginning of the feed the first time, so every link ever made has its counter. Not
+ * Writes the counters of the links made, edited and recalled once more, from the events: a request that died between
+ * its append and its own write (or whose write failed) never leaves a link that answers "not found", nor one that a
+ * recall did not stop, nor one that holds to settings its owner changed. From the beginning of the feed the first time, so every link ever made has its counter. Not
  * rebuilt (not a read model): the counts stay.
  */
 export const linkCountersReaction: Subscription = asSubscription({
   name: 'link-counters',
   kind: 'reaction',
   startFrom: 'beginning',
-  handles: ['TicketDistributed', 'TicketRecalled'],
+  handles: ['TicketDistributed', 'TicketRecalled', 'LinkUpdated'],
   async apply(events: readonly RecordedEvent[], { tx }) {
     const made: Array<TicketDistributed['data']> = [];
     const recalled: Array<TicketRecalled['data']> = [];
+    const edited: CounterSettings[] = [];
     for (const recorded of events) {
       if (recorded.type === 'TicketDistributed') made.push(recorded.data as TicketDistributed['data']);
       else if (recorded.type === 'TicketRecalled') recalled.push(recorded.data as TicketRecalled['data']);
+      else if (recorded.type === 'LinkUpdated') {
+        const { distributionId, settings } = recorded.data as LinkUpdated['data'];
+        edited.push({ distributionId, revision: recorded.revision, settings });
+      }
     }
-    // A link is recalled only after it was made (later in the feed): made first, then recalled, is the feed's order.
+    // A link is edited or recalled only after it was made (later in the feed): made first is the feed's order. Edits
+    // are written each over an older one only, so their order among themselves does not matter.
     await openLinkCounters(tx, made);
+    await editLinkCounters(tx, edited);
     await recallLinkCounters(tx, recalled);
   },
 });

@@ -5,6 +5,17 @@ import { auditEntries } from '../distribution.schema.js';
 
 type AuditRow = typeof auditEntries.$inferInsert;
 
+/** The settings of a link by the names the API gives them. */
+const SETTING_NAMES = { expiresAt: 'expiry_date', maxClicks: 'max_clicks', label: 'label' } as const;
+
+/** The action a refusal is an entry of. */
+const REFUSED_ACTION = {
+  DistributionRefused: 'DISTRIBUTE',
+  DistributionVoided: 'DISTRIBUTE',
+  RecallRefused: 'TICKET_RECALLED',
+  LinkUpdateRefused: 'LINK_UPDATED',
+} as const;
+
 /** The audit row of an event, or null for events the log does not show. */
 export function auditRowOf(recorded: RecordedEvent): AuditRow | null {
   const event = { type: recorded.type, data: recorded.data } as DistributionEvent;
@@ -31,17 +42,45 @@ export function auditRowOf(recorded: RecordedEvent): AuditRow | null {
           expires_at: data.expiresAt,
           max_clicks: data.maxClicks,
           cost: data.cost,
+          ...(data.label ? { label: data.label } : {}),
+        },
+      };
+    }
+    case 'LinkUpdated': {
+      const { data } = event;
+      // What changed, from what to what, in the API's own words.
+      const changes: Record<string, { from: unknown; to: unknown }> = {};
+      for (const [key, from] of Object.entries(data.previous)) {
+        changes[SETTING_NAMES[key as keyof typeof SETTING_NAMES]] = {
+          from,
+          to: data.settings[key as keyof typeof SETTING_NAMES],
+        };
+      }
+      return {
+        ...base,
+        userId: data.userId,
+        eventType: 'LINK_UPDATED',
+        status: 'SUCCESS',
+        ticketId: data.ticketId,
+        distributionId: data.distributionId,
+        eventData: {
+          status: 'SUCCESS',
+          ticket_id: data.ticketId,
+          distribution_id: data.distributionId,
+          changes,
+          ...(data.settings.label ? { label: data.settings.label } : {}),
         },
       };
     }
     case 'DistributionRefused':
     case 'DistributionVoided':
-    case 'RecallRefused': {
+    case 'RecallRefused':
+    case 'LinkUpdateRefused': {
       const { data } = event;
       return {
         ...base,
         userId: data.userId,
-        eventType: event.type === 'RecallRefused' ? 'TICKET_RECALLED' : 'DISTRIBUTE',
+        eventType: REFUSED_ACTION[event.type],
         status: 'FAILED',
         ticketId: data.ticketId,
         distributionId: data.distributionId,
@@ -71,12 +110,22 @@ export function auditRowOf(recorded: RecordedEvent): AuditRow | null {
   }
 }
 
-/** `audit_entries`: every distribution and recall attempt, successful or refused, as SPEC.md §3 "Audit entry". */
+/**
+ * `audit_entries`: every distribution, recall and edit attempt, successful or refused, as SPEC.md §3 "Audit entry".
+ */
 export const auditLogProjection: Subscription = asSubscription({
   name: 'audit-log',
   kind: 'projection',
   tables: ['audit_entries'],
-  handles: ['TicketDistributed', 'DistributionRefused', 'DistributionVoided', 'TicketRecalled', 'RecallRefused'],
+  handles: [
+    'TicketDistributed',
+    'DistributionRefused',
+    'DistributionVoided',
+    'TicketRecalled',
+    'RecallRefused',
+    'LinkUpdated',
+    'LinkUpdateRefused',
+  ],
   async apply(events, { tx, push }) {
     const rows = events.map(auditRowOf).filter((row): row is AuditRow => row !== null);
     for (let i = 0; i < rows.length; i += 500) {

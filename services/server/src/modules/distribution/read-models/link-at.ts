@@ -15,6 +15,7 @@ export interface LinkAt {
   clicks: number;
   maxClicks: number | null;
   expiresAt: string | null;
+  label: string | null;
   createdAt: Date;
 }
 
@@ -37,8 +38,10 @@ export async function linkAt(store: EventStore, ticketId: string, at: Date): Pro
     distributionId: data.distributionId,
     code: data.code,
     clicks: clicks.length,
-    maxClicks: data.maxClicks,
-    expiresAt: data.expiresAt,
+    // As made, and edited since.
+    maxClicks: state.current.maxClicks,
+    expiresAt: state.current.expiresAt,
+    label: state.current.label,
     createdAt: made.createdAt,
   };
 }

@@ -14,6 +14,7 @@ import { linkFacts } from '../link-counters.js';
 function newLinkRow(data: TicketDistributed['data']): typeof links.$inferSelect {
   return {
     ...linkFacts(data),
+    label: data.label ?? null,
     recalledAt: null,
     clicks: 0,
     lastClickAt: null,
@@ -23,14 +24,16 @@ function newLinkRow(data: TicketDistributed['data']): typeof links.$inferSelect 
   };
 }
 
-/** The rows of `links`: made by TicketDistributed, marked by TicketRecalled. */
+/** The rows of `links`: made by TicketDistributed, changed by LinkUpdated, marked by TicketRecalled. */
 const linkRows = rowProjection<typeof links, DistributionEvent>({
   name: 'links',
   table: links,
   key: 'distributionId',
-  handles: ['TicketDistributed', 'TicketRecalled'],
+  handles: ['TicketDistributed', 'TicketRecalled', 'LinkUpdated'],
   keyOf: (event) =>
-    event.type === 'TicketDistributed' || event.type === 'TicketRecalled' ? event.data.distributionId : null,
+    event.type === 'TicketDistributed' || event.type === 'TicketRecalled' || event.type === 'LinkUpdated'
+      ? event.data.distributionId
+      : null,
   evolve(row, event) {
     switch (event.type) {
       case 'TicketDistributed': {
@@ -38,6 +41,10 @@ const linkRows = rowProjection<typeof links, DistributionEvent>({
       }
       case 'TicketRecalled':
         return row ? { ...row, recalledAt: row.recalledAt ?? new Date(event.data.at) } : null;
+      case 'LinkUpdated': {
+        const { expiresAt, maxClicks, label } = event.data.settings;
+        return row ? { ...row, expiresAt: expiresAt ? new Date(expiresAt) : null, maxClicks, label } : null;
+      }
       default:
         return row;
     }
@@ -78,14 +85,15 @@ async function countClicks(events: readonly RecordedEvent[], { tx }: Subscriptio
 
 /**
  * `links`: every link made, recalled or not, with its click count, built from the events alone (live and in a rebuild
- * alike): TicketDistributed makes the row, TicketRecalled marks it, LinkClicked raises its count. The owner's views
+ * alike): TicketDistributed makes the row, LinkUpdated changes its settings, TicketRecalled marks it, LinkClicked
+ * raises its count. The owner's views
  * read it; claims do not (they decide on `link_counters`).
  */
 export const linksProjection: Subscription = asSubscription({
   name: 'links',
   kind: 'projection',
   tables: ['links'],
-  handles: ['TicketDistributed', 'TicketRecalled', 'LinkClicked'],
+  handles: ['TicketDistributed', 'TicketRecalled', 'LinkUpdated', 'LinkClicked'],
   // Runs of clicks are counted inside the database (distribution.routines.ts), without being read into the process.
   inDatabase: 'seatlink_project_link_clicks',
   async apply(events, ctx) {

@@ -41,6 +41,7 @@ export interface LiveLink {
   clicks: number;
   maxClicks: number | null;
   expiresAt: Date | null;
+  label: string | null;
 }
 
 /** Tickets asked about per query (one array parameter). */
@@ -59,6 +60,7 @@ export async function liveLinksByTicket(db: Executor, ticketIds?: readonly strin
     clicks: links.clicks,
     maxClicks: links.maxClicks,
     expiresAt: links.expiresAt,
+    label: links.label,
   };
   const chunks: Array<readonly string[] | null> = [];
   if (ticketIds === undefined) chunks.push(null);
@@ -83,7 +85,7 @@ export async function liveLinksByTicket(db: Executor, ticketIds?: readonly strin
 export const LINK_VERSIONED_TABLES: readonly string[] = ['links'];
 
 /**
- * The user's tickets whose link changed (made, recalled, clicked) in a transaction at or after `fromXid`: their links'
+ * The user's tickets whose link changed (made, edited, recalled, clicked) in a transaction at or after `fromXid`: their links'
  * rows stamped since (infra/db/read-model-versions.ts).
  */
 export async function ticketsWithLinkChanges(db: Executor, userId: string, fromXid: bigint): Promise<string[]> {

@@ -155,6 +155,7 @@ export function toTicket(r: TicketRow, link: LiveLink | undefined, dashboardUrl:
           clicks: link.clicks,
           max_clicks: link.maxClicks,
           expiry: link.expiresAt ? iso(link.expiresAt) : null,
+          label: link.label,
         }
       : null,
     created_at: iso(r.created_at),

@@ -1,0 +1,130 @@
+import { Inject } from '@nestjs/common';
+import { Command, CommandBus, CommandHandler, type ICommandHandler } from '@nestjs/cqrs';
+import type { LinkState } from '@seatlink/contracts';
+import { sql } from 'drizzle-orm';
+import { DATABASE } from '../../infra/db/database.module.js';
+import { type Database, queryRows } from '../../infra/db/database.js';
+import { EVENT_STORE, type EventStore } from '../../infra/event-store/event-store.port.js';
+import { DomainError } from '../../shared/event-sourcing/decider.js';
+import { DISTRIBUTION_REFUSALS } from './distribution.decider.js';
+import { type LinkSettings, type LinkUpdated, refusalStream } from './distribution.events.js';
+import { recordRefusals } from './distribution-refusals.js';
+import { editLinkCounters, lockLinkCounter } from './link-counters.js';
+import { TicketDistributionCommandMessage } from './ticket-distribution.command.js';
+
+/** The link after an edit, as the claim path now holds it. */
+export interface UpdatedLink {
+  ticketId: string;
+  code: string;
+  state: LinkState;
+  clicks: number;
+  settings: LinkSettings;
+  /** The feed position of the edit (null: nothing changed, or the same request again). */
+  position: string | null;
+}
+
+/** Changes a live link's settings (PATCH /v1/distributions/{id}): see UpdateLinkFlow. */
+export class UpdateLinkCommand extends Command<UpdatedLink> {
+  constructor(
+    readonly input: {
+      userId: string;
+      distributionId: string;
+      changes: Partial<LinkSettings>;
+      ip?: string;
+      commandId: string;
+    },
+    readonly now: Date = new Date(),
+  ) {
+    super();
+  }
+}
+
+/**
+ * An edit, in one transaction: the link's counter is locked (its claims wait), the ticket's stream decides the edit on
+ * the clicks the counter has given (a limit never goes below them), the edit is appended and the counter takes the new
+ * expiry and limit — so the claim after the commit holds to them, and none between counts past a lowered limit. A
+ * refusal goes to the request's refusal log (the audit log's FAILED entry) before it is answered. The same request
+ * again (its Idempotency-Key) appends nothing and answers the link as it is.
+ */
+@CommandHandler(UpdateLinkCommand)
+export class UpdateLinkFlow implements ICommandHandler<UpdateLinkCommand> {
+  constructor(
+    private readonly commandBus: CommandBus,
+    @Inject(DATABASE) private readonly database: Database,
+    @Inject(EVENT_STORE) private readonly store: EventStore,
+  ) {}
+
+  async execute({ input, now }: UpdateLinkCommand): Promise<UpdatedLink> {
+    const { userId, distributionId, commandId } = input;
+    const at = now.toISOString();
+    const meta = { actorId: userId, ip: input.ip, commandId };
+    let ticketId: string | null = null;
+    try {
+      const after: Array<() => void> = [];
+      const updated = await this.database.db.transaction(async (tx) => {
+        const counter = await lockLinkCounter(tx, distributionId);
+        if (!counter) throw DISTRIBUTION_REFUSALS.noDistribution();
+        ticketId = counter.ticketId;
+        const result = await this.commandBus.execute(
+          new TicketDistributionCommandMessage(
+            {
+              type: 'Update',
+              data: {
+                ticketId,
+                distributionId,
+                userId,
+                changes: input.changes,
+                clicks: counter.clicks,
+                now: at,
+              },
+            },
+            meta,
+            this.store.withinTransaction(tx, (work) => after.push(work)),
+          ),
+        );
+        const edit = result.events.find((e): e is LinkUpdated => e.type === 'LinkUpdated');
+        if (edit && !result.repeated && result.append) {
+          await editLinkCounters(tx, [
+            { distributionId, revision: result.append.nextRevision, settings: edit.data.settings },
+          ]);
+        }
+        const [link] = await queryRows<{ code: string; clicks: number; state: LinkState }>(
+          tx,
+          sql`select c.code, c.clicks,
+                     seatlink_link_state(c.recalled_at is not null, exists (select 1 from tickets t where t.id = c.ticket_id),
+                                         c.expires_at, c.max_clicks, c.clicks, now()) as state
+              from link_counters c where c.distribution_id = ${distributionId}`,
+        );
+        // The link's settings now: the edit's, or (nothing changed, or this request again) the stream's as read.
+        const current = result.state.current;
+        const settings: LinkSettings =
+          edit && !result.repeated
+            ? edit.data.settings
+            : {
+                expiresAt: current?.expiresAt ?? null,
+                maxClicks: current?.maxClicks ?? null,
+                label: current?.label ?? null,
+              };
+        return {
+          ticketId,
+          code: link!.code,
+          state: link!.state,
+          clicks: link!.clicks,
+          settings,
+          position: result.position,
+        };
+      });
+      for (const work of after) work();
+      return updated;
+    } catch (err) {
+      if (err instanceof DomainError) {
+        const refused = {
+          type: 'LinkUpdateRefused' as const,
+          data: { ticketId, distributionId, userId, code: err.code, reason: err.message, at },
+        };
+        await recordRefusals(this.store, refusalStream(userId, commandId), commandId, [refused], meta);
+      }
+      throw err;
+    }
+  }
+}
