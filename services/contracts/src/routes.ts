@@ -64,6 +64,8 @@ export const routes = {
   distributeTickets: { method: 'POST', path: '/v1/tickets/distribute' },
   /** No body (SPEC.md §7). */
   recallDistribution: { method: 'POST', path: '/v1/distributions/:id/recall' },
+  /** A live link's expiry, click limit and label (UpdateDistributionRequest → UpdateDistributionResponse). */
+  updateDistribution: { method: 'PATCH', path: '/v1/distributions/:id' },
   /** A link's counted clicks per minute (ClickTimelineResponse). */
   distributionClicks: { method: 'GET', path: '/v1/distributions/:id/clicks' },
 

@@ -172,10 +172,15 @@ export async function ticketHolder(
 export async function distributeByApi(
   api: APIRequestContext,
   ticketIds: string[],
-  settings: { expiry_date?: string | null; max_clicks?: number | null } = {},
+  settings: { expiry_date?: string | null; max_clicks?: number | null; label?: string | null } = {},
 ): Promise<DistributeResponse> {
   const res = await api.post('/v1/tickets/distribute', {
-    data: { ticket_ids: ticketIds, expiry_date: settings.expiry_date ?? null, max_clicks: settings.max_clicks ?? null },
+    data: {
+      ticket_ids: ticketIds,
+      expiry_date: settings.expiry_date ?? null,
+      max_clicks: settings.max_clicks ?? null,
+      label: settings.label ?? null,
+    },
   });
   expect(res.status(), await res.text()).toBe(200);
   const answer = (await res.json()) as DistributeResponse;

@@ -2,10 +2,14 @@ import {
   DEFAULT_DISTRIBUTION_COST,
   DISTRIBUTION_MESSAGES,
   hasClickLimit,
+  hasForbiddenCharacters,
   linkState,
   MAX_LINK_CLICKS,
+  MAX_LINK_LABEL,
   MAX_LINK_EXPIRY_MS,
   MIN_LINK_EXPIRY_MS,
+  type DistributeRequest,
+  type DistributionResult,
   type TicketDistribution,
 } from '@seatlink/contracts';
 import type { CalendarDateTime } from '@internationalized/date';
@@ -42,6 +46,10 @@ export const DISTRIBUTION_TEXTS = {
   distributeFailedToast: 'Failed to generate distribution links',
   unlimitedHelper: 'Link has unlimited clicks',
   balanceWarning: 'Your balance will be deducted after the links have been generated.',
+  editLink: 'Edit Link',
+  linkUpdated: DISTRIBUTION_MESSAGES.updated,
+  updateFailed: 'Failed to update link',
+  nothingChanged: 'Nothing changed',
 } as const;
 
 /** 'Need {n} credits (have {m})' (SPEC.md §5). */
@@ -184,17 +192,24 @@ export interface DistributionSettingsDraft {
   unlimited: boolean;
   /** The number input's text; read only when `unlimited` is off. */
   maxClicks: string;
+  /** The label's text ("for Sam"); empty for none. */
+  label: string;
 }
 
-/** What the modal yields: expiryDate (ISO or null) and maxClicks (null when unlimited, otherwise an integer). */
+/**
+ * What the modal yields: expiryDate (ISO or null), maxClicks (null when unlimited, otherwise an integer) and the label
+ * (trimmed; null for none).
+ */
 export interface DistributionSettings {
   expiryDate: string | null;
   maxClicks: number | null;
+  label: string | null;
 }
 
 export interface DistributionSettingsErrors {
   expiry?: string;
   maxClicks?: string;
+  label?: string;
 }
 
 export const SETTINGS_MESSAGES = {
@@ -204,6 +219,9 @@ export const SETTINGS_MESSAGES = {
   maxClicksRequired: 'Enter the maximum number of clicks, or turn on Unlimited access',
   maxClicksWhole: 'Max clicks must be a whole number of at least 1',
   maxClicksTooMany: `Max clicks can be at most ${MAX_LINK_CLICKS.toLocaleString('en-GB')}`,
+  maxClicksBelowClicks: DISTRIBUTION_MESSAGES.limitBelowClicks,
+  labelTooLong: DISTRIBUTION_MESSAGES.labelTooLong,
+  labelNotAllowed: 'Label contains characters that are not allowed',
 } as const;
 
 export const EMPTY_SETTINGS_DRAFT: DistributionSettingsDraft = {
@@ -211,7 +229,62 @@ export const EMPTY_SETTINGS_DRAFT: DistributionSettingsDraft = {
   expiryPartial: false,
   unlimited: true,
   maxClicks: '',
+  label: '',
 };
+
+/** POST /v1/tickets/distribute's body: these tickets, with the modal's settings. */
+export function distributeBody(ticketIds: readonly string[], settings: DistributionSettings): DistributeRequest {
+  return {
+    ticket_ids: [...ticketIds],
+    expiry_date: settings.expiryDate,
+    max_clicks: settings.maxClicks,
+    label: settings.label,
+  };
+}
+
+/** A link just made, as its ticket shows it at once (the next read of the list confirms it). */
+export function madeLink(made: DistributionResult, settings: DistributionSettings): TicketDistribution {
+  return {
+    id: made.distribution_id,
+    link: made.link,
+    clicks: 0,
+    max_clicks: settings.maxClicks,
+    expiry: settings.expiryDate,
+    label: settings.label,
+  };
+}
+
+/** The fields of the edit modal as a live link has them (its expiry in this device's time). */
+export function draftOfLink(
+  link: Pick<TicketDistribution, 'expiry' | 'max_clicks' | 'label'>,
+): DistributionSettingsDraft {
+  const expiry = link.expiry ? new Date(link.expiry) : null;
+  return {
+    expiry: expiry && !Number.isNaN(expiry.getTime()) ? localDateTimeOf(expiry) : null,
+    expiryPartial: false,
+    unlimited: isUnlimited(link.max_clicks),
+    maxClicks: isUnlimited(link.max_clicks) ? '' : String(link.max_clicks),
+    label: link.label ?? '',
+  };
+}
+
+/** PATCH /v1/distributions/{id}'s body: only what differs from the link as it is (null removes); empty: no change. */
+export function linkChanges(
+  link: Pick<TicketDistribution, 'expiry' | 'max_clicks' | 'label'>,
+  settings: DistributionSettings,
+): { expiry_date?: string | null; max_clicks?: number | null; label?: string | null } {
+  const changes: { expiry_date?: string | null; max_clicks?: number | null; label?: string | null } = {};
+  const was = link.expiry ? Date.parse(link.expiry) : null;
+  const wanted = settings.expiryDate ? Date.parse(settings.expiryDate) : null;
+  // The picker has minutes: an expiry kept as it was reads back as the same minute.
+  if (was === null ? wanted !== null : wanted === null || Math.floor(was / 60_000) !== Math.floor(wanted / 60_000)) {
+    changes.expiry_date = settings.expiryDate;
+  }
+  const limit = hasClickLimit(link.max_clicks) ? link.max_clicks : null;
+  if (limit !== settings.maxClicks) changes.max_clicks = settings.maxClicks;
+  if ((link.label ?? null) !== settings.label) changes.label = settings.label;
+  return changes;
+}
 
 /** The earliest expiry the field offers: one hour from now, up to the next whole minute (the field has minutes). */
 export function minExpiryValue(now: number): CalendarDateTime {
@@ -233,19 +306,25 @@ export function parseMaxClicks(text: string): number | null {
 
 /**
  * Checks the modal's fields before anything is sent. The expiry may be left empty; set, it must be at least an hour
- * ahead (a minute of grace, as the server gives, for the time the form stays open) and within five years. The click
- * limit counts only with Unlimited access off: then a whole number from 1 to MAX_LINK_CLICKS.
+ * ahead (a minute of grace, as the server gives, for the time the form stays open) and within five years — unless it
+ * is the expiry a link being edited already has (`keptExpiry`), which is not sent. The click limit counts only with
+ * Unlimited access off: then a whole number from 1 to MAX_LINK_CLICKS, and not below the clicks a link being edited
+ * has counted (`clicks`). The label: at most MAX_LINK_LABEL characters, none that no text field takes.
  */
 export function validateDistributionSettings(
   draft: DistributionSettingsDraft,
   now: number,
+  editing: { clicks: number; keptExpiry: string | null } | null = null,
 ): { ok: true; value: DistributionSettings } | { ok: false; errors: DistributionSettingsErrors } {
   const errors: DistributionSettingsErrors = {};
   let expiryDate: string | null = null;
   if (draft.expiryPartial) errors.expiry = SETTINGS_MESSAGES.expiryInvalid;
   else if (draft.expiry) {
     const at = instantOf(draft.expiry);
-    if (at.getTime() < now + MIN_LINK_EXPIRY_MS - 60_000) errors.expiry = SETTINGS_MESSAGES.expiryTooSoon;
+    const kept = editing?.keptExpiry ? Date.parse(editing.keptExpiry) : null;
+    if (kept !== null && Math.floor(kept / 60_000) === Math.floor(at.getTime() / 60_000)) {
+      expiryDate = editing!.keptExpiry;
+    } else if (at.getTime() < now + MIN_LINK_EXPIRY_MS - 60_000) errors.expiry = SETTINGS_MESSAGES.expiryTooSoon;
     else if (at.getTime() > now + MAX_LINK_EXPIRY_MS) errors.expiry = SETTINGS_MESSAGES.expiryTooLate;
     else expiryDate = at.toISOString();
   }
@@ -256,10 +335,15 @@ export function validateDistributionSettings(
     if (text === '') errors.maxClicks = SETTINGS_MESSAGES.maxClicksRequired;
     else if (value === null) errors.maxClicks = SETTINGS_MESSAGES.maxClicksWhole;
     else if (value > MAX_LINK_CLICKS) errors.maxClicks = SETTINGS_MESSAGES.maxClicksTooMany;
+    else if (editing && value < editing.clicks)
+      errors.maxClicks = SETTINGS_MESSAGES.maxClicksBelowClicks(editing.clicks);
     else maxClicks = value;
   }
-  if (errors.expiry || errors.maxClicks) return { ok: false, errors };
-  return { ok: true, value: { expiryDate, maxClicks } };
+  const label = draft.label.trim();
+  if ([...label].length > MAX_LINK_LABEL) errors.label = SETTINGS_MESSAGES.labelTooLong;
+  else if (hasForbiddenCharacters(label)) errors.label = SETTINGS_MESSAGES.labelNotAllowed;
+  if (errors.expiry || errors.maxClicks || errors.label) return { ok: false, errors };
+  return { ok: true, value: { expiryDate, maxClicks, label: label === '' ? null : label } };
 }
 
 /** The helper under the usage limit: 'Link has unlimited clicks' or 'Link will expire after N clicks'. */

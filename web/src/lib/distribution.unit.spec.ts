@@ -7,11 +7,13 @@ import {
   distributionCostOf,
   distributionStartedText,
   distributionSubtitle,
+  draftOfLink,
   formatLinkExpiry,
   isExpired,
   isLimitReached,
   isUnlimited,
   LINK_PREVIEW_LENGTH,
+  linkChanges,
   linkPreview,
   minExpiryValue,
   SETTINGS_MESSAGES,
@@ -134,19 +136,20 @@ describe('the Distribution Settings modal (SPEC.md §2, §5)', () => {
   /** A draft with the expiry picked at the local minute of `ms` (null: none), Unlimited access on. */
   const draft = (
     expiry: number | CalendarDateTime | null,
-    patch: { unlimited?: boolean; maxClicks?: string } = {},
+    patch: { unlimited?: boolean; maxClicks?: string; label?: string } = {},
   ) => ({
     expiry: typeof expiry === 'number' ? localDateTimeOf(expiry) : expiry,
     expiryPartial: false,
     unlimited: true,
     maxClicks: '',
+    label: '',
     ...patch,
   });
 
   it('yields no expiry and unlimited clicks by default', () => {
     expect(validateDistributionSettings(draft(null), now)).toEqual({
       ok: true,
-      value: { expiryDate: null, maxClicks: null },
+      value: { expiryDate: null, maxClicks: null, label: null },
     });
   });
 
@@ -154,7 +157,7 @@ describe('the Distribution Settings modal (SPEC.md §2, §5)', () => {
     const at = new Date(2026, 11, 24, 18, 0);
     expect(validateDistributionSettings(draft(at.getTime(), { unlimited: false, maxClicks: ' 25 ' }), now)).toEqual({
       ok: true,
-      value: { expiryDate: at.toISOString(), maxClicks: 25 },
+      value: { expiryDate: at.toISOString(), maxClicks: 25, label: null },
     });
   });
 
@@ -198,7 +201,7 @@ describe('the Distribution Settings modal (SPEC.md §2, §5)', () => {
       ok: false,
       errors: { maxClicks: SETTINGS_MESSAGES.maxClicksTooMany },
     });
-    expect(check('1')).toEqual({ ok: true, value: { expiryDate: null, maxClicks: 1 } });
+    expect(check('1')).toEqual({ ok: true, value: { expiryDate: null, maxClicks: 1, label: null } });
   });
 
   it('names both mistakes at once', () => {
@@ -217,5 +220,74 @@ describe('the Distribution Settings modal (SPEC.md §2, §5)', () => {
     expect(usageHelper({ unlimited: true, maxClicks: '' })).toBe('Link has unlimited clicks');
     expect(usageHelper({ unlimited: false, maxClicks: '5' })).toBe('Link will expire after 5 clicks');
     expect(usageHelper({ unlimited: false, maxClicks: '' })).toBeNull();
+  });
+});
+
+describe('the label, and editing a live link', () => {
+  const now = new Date(2026, 10, 22, 10, 0, 30).getTime();
+  const HOUR = 60 * 60 * 1000;
+  const link = { expiry: new Date(now + 30 * 60_000).toISOString(), max_clicks: 10, label: 'for Sam', clicks: 4 };
+  const editing = { clicks: link.clicks, keptExpiry: link.expiry };
+
+  it('takes a label trimmed, empty as none, at most 80 characters (an emoji is one), no control or bidi characters', () => {
+    const check = (label: string) =>
+      validateDistributionSettings({ ...draftOfLink({ ...link, expiry: null }), label }, now);
+    expect(check('  for Sam  ')).toMatchObject({ ok: true, value: { label: 'for Sam' } });
+    expect(check('   ')).toMatchObject({ ok: true, value: { label: null } });
+    expect(check('🎟️'.repeat(40))).toMatchObject({ ok: true });
+    expect(check('x'.repeat(81))).toEqual({ ok: false, errors: { label: SETTINGS_MESSAGES.labelTooLong } });
+    expect(check('a\u0000b')).toEqual({ ok: false, errors: { label: SETTINGS_MESSAGES.labelNotAllowed } });
+    expect(check('Sam \u202Egnp.exe')).toEqual({ ok: false, errors: { label: SETTINGS_MESSAGES.labelNotAllowed } });
+  });
+
+  it('starts the edit modal from the link as it is', () => {
+    expect(draftOfLink(link)).toMatchObject({ unlimited: false, maxClicks: '10', label: 'for Sam' });
+    expect(draftOfLink(link).expiry?.toString()).toBe(localDateTimeOf(Date.parse(link.expiry)).toString());
+    expect(draftOfLink({ expiry: null, max_clicks: null, label: null })).toMatchObject({
+      expiry: null,
+      unlimited: true,
+      maxClicks: '',
+      label: '',
+    });
+  });
+
+  it('keeps an expiry less than an hour away when it is left as it was, and checks one that changed', () => {
+    const kept = validateDistributionSettings(draftOfLink(link), now, editing);
+    expect(kept).toMatchObject({ ok: true, value: { expiryDate: link.expiry } });
+    const moved = { ...draftOfLink(link), expiry: localDateTimeOf(now + 40 * 60_000) };
+    expect(validateDistributionSettings(moved, now, editing)).toMatchObject({
+      ok: false,
+      errors: { expiry: SETTINGS_MESSAGES.expiryTooSoon },
+    });
+    const later = { ...draftOfLink(link), expiry: localDateTimeOf(now + 3 * HOUR) };
+    expect(validateDistributionSettings(later, now, editing).ok).toBe(true);
+  });
+
+  it('never takes a limit below the clicks counted', () => {
+    const below = { ...draftOfLink(link), maxClicks: '3' };
+    expect(validateDistributionSettings(below, now, editing)).toEqual({
+      ok: false,
+      errors: { maxClicks: 'Max clicks cannot be lower than the 4 clicks already counted' },
+    });
+    expect(validateDistributionSettings({ ...below, maxClicks: '4' }, now, editing).ok).toBe(true);
+  });
+
+  it('sends only what changed, null to remove, and nothing when nothing did', () => {
+    const as = (patch: object) => ({ expiryDate: link.expiry, maxClicks: 10, label: 'for Sam', ...patch });
+    expect(linkChanges(link, as({}))).toEqual({});
+    // The picker's minute of the same expiry is no change.
+    expect(
+      linkChanges(
+        link,
+        as({ expiryDate: new Date(Math.floor(Date.parse(link.expiry) / 60_000) * 60_000).toISOString() }),
+      ),
+    ).toEqual({});
+    expect(linkChanges(link, as({ maxClicks: null, label: null }))).toEqual({ max_clicks: null, label: null });
+    const later = new Date(now + 5 * HOUR).toISOString();
+    expect(linkChanges(link, as({ expiryDate: later }))).toEqual({ expiry_date: later });
+    expect(linkChanges(link, as({ expiryDate: null }))).toEqual({ expiry_date: null });
+    expect(linkChanges({ ...link, expiry: null, max_clicks: 0 }, as({ expiryDate: null, maxClicks: null }))).toEqual(
+      {},
+    );
   });
 });

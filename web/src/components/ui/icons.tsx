@@ -205,6 +205,18 @@ export const QrIcon = (props: SVGProps<SVGSVGElement>) => (
   </Icon>
 );
 
+export const PencilIcon = (props: SVGProps<SVGSVGElement>) => (
+  <Icon {...props}>
+    <path d="M16.5 3.5a2.1 2.1 0 0 1 3 3L8 18l-4 1 1-4Z" />
+    <path d="m14.5 5.5 3 3" />
+  </Icon>
+);
+export const TagIcon = (props: SVGProps<SVGSVGElement>) => (
+  <Icon {...props}>
+    <path d="M3 12V4a1 1 0 0 1 1-1h8l9 9-9 9Z" />
+    <circle cx="7.5" cy="7.5" r="1.25" />
+  </Icon>
+);
 export const UndoIcon = (props: SVGProps<SVGSVGElement>) => (
   <Icon {...props}>
     <path d="M9 14 4 9l5-5" />

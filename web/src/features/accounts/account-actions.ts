@@ -3,7 +3,7 @@ import type { Account, AccountsResponse, BatchLinkResult, LinkAccountRequest } f
 import { ACCOUNT_LIST_KEY } from '../../lib/account-list';
 import { errorMessage, newIdempotencyKey, withRetries } from '../../lib/api-client';
 import { useCreditsStore } from '../../lib/credits.store';
-import { DISTRIBUTION_TEXTS, type DistributionSettings } from '../../lib/distribution';
+import { distributeBody, DISTRIBUTION_TEXTS, madeLink, type DistributionSettings } from '../../lib/distribution';
 import { liveRefresh } from '../../lib/live-refresh';
 import { useSessionStore } from '../../lib/session.store';
 import { applyTicketLinks, TICKET_LIST_KEY } from '../../lib/ticket-list';
@@ -114,30 +114,9 @@ export async function generateLink(
 ): Promise<GenerateOutcome> {
   const key = newIdempotencyKey();
   try {
-    const answer = await withRetries(() =>
-      distributeTicket(
-        { ticket_ids: [ticketId], expiry_date: settings.expiryDate, max_clicks: settings.maxClicks },
-        key,
-      ),
-    );
+    const answer = await withRetries(() => distributeTicket(distributeBody([ticketId], settings), key));
     const made = answer.distributions.find((d) => d.ticket_id === ticketId);
-    if (made) {
-      applyTicketLinks(
-        client,
-        new Map([
-          [
-            ticketId,
-            {
-              id: made.distribution_id,
-              link: made.link,
-              clicks: 0,
-              max_clicks: settings.maxClicks,
-              expiry: settings.expiryDate,
-            },
-          ],
-        ]),
-      );
-    }
+    if (made) applyTicketLinks(client, new Map([[ticketId, madeLink(made, settings)]]));
     const userId = useSessionStore.getState().user?.id;
     if (userId) useCreditsStore.getState().apply(userId, answer.balance);
     if (!made) return { ok: false, message: answer.failed[0]?.message ?? DISTRIBUTION_TEXTS.distributeFailed };

@@ -2,13 +2,20 @@ import type { QueryClient } from '@tanstack/react-query';
 import type { DistributionFailure, Ticket, TicketDistribution } from '@seatlink/contracts';
 import { ApiError, errorMessage, newIdempotencyKey, withRetries } from '../../lib/api-client';
 import { useCreditsStore } from '../../lib/credits.store';
-import { DISTRIBUTION_TEXTS, type DistributionSettings } from '../../lib/distribution';
+import {
+  distributeBody,
+  DISTRIBUTION_TEXTS,
+  linkChanges,
+  madeLink,
+  type DistributionSettings,
+} from '../../lib/distribution';
 import { liveRefresh } from '../../lib/live-refresh';
 import { useSessionStore } from '../../lib/session.store';
 import { applyLinkRecalled, applyTicketLinks, TICKET_LIST_KEY, type TicketList } from '../../lib/ticket-list';
 import { distributeTickets } from './api/distribute-tickets';
 import { getMe } from './api/get-me';
 import { recallDistribution } from './api/recall-distribution';
+import { updateDistribution } from './api/update-distribution';
 import type { TicketsUiStore } from './tickets.store';
 
 /**
@@ -24,6 +31,7 @@ export type DistributeOutcome =
   | { ok: false; message: string; failed: DistributionFailure[] };
 
 export type RecallOutcome = { ok: true } | { ok: false; message: string };
+export type EditOutcome = { ok: true; changed: boolean } | { ok: false; message: string };
 
 /** The failures a refused distribute call lists in its body (402/404/409 carry `failed`). */
 function failuresOf(error: unknown): DistributionFailure[] {
@@ -71,14 +79,11 @@ export async function distribute(
   }
   ui.setDistributionProblem(null);
   const key = newIdempotencyKey();
-  const body = { ticket_ids: ids, expiry_date: settings.expiryDate, max_clicks: settings.maxClicks };
+  const body = distributeBody(ids, settings);
   try {
     const answer = await withRetries(() => distributeTickets(body, key));
     const made = new Map<string, TicketDistribution>(
-      answer.distributions.map((d) => [
-        d.ticket_id,
-        { id: d.distribution_id, link: d.link, clicks: 0, max_clicks: settings.maxClicks, expiry: settings.expiryDate },
-      ]),
+      answer.distributions.map((d) => [d.ticket_id, madeLink(d, settings)]),
     );
     applyTicketLinks(client, made);
     ui.setSelected([...made.keys()], false);
@@ -120,5 +125,30 @@ export async function recall(client: QueryClient, ui: UiStore, ticketId: string)
     return { ok: false, message };
   } finally {
     readAgain(client);
+  }
+}
+
+/**
+ * PATCH /v1/distributions/{id} with what the Edit Link modal changed (nothing changed: nothing is sent). The ticket
+ * shows the link as the answer has it at once.
+ */
+export async function editLink(
+  client: QueryClient,
+  ticketId: string,
+  settings: DistributionSettings,
+): Promise<EditOutcome> {
+  const link = ticketOf(client, ticketId)?.distribution;
+  if (!link) return { ok: false, message: DISTRIBUTION_TEXTS.updateFailed };
+  const changes = linkChanges(link, settings);
+  if (Object.keys(changes).length === 0) return { ok: true, changed: false };
+  const key = newIdempotencyKey();
+  try {
+    const answer = await withRetries(() => updateDistribution(link.id, changes, key));
+    applyTicketLinks(client, new Map([[ticketId, answer.distribution]]));
+    return { ok: true, changed: true };
+  } catch (error) {
+    return { ok: false, message: errorMessage(error, DISTRIBUTION_TEXTS.updateFailed) };
+  } finally {
+    liveRefresh(client).refresh(TICKET_LIST_KEY, { now: true });
   }
 }

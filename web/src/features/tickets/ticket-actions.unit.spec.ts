@@ -7,15 +7,15 @@ import { TICKET_LIST_KEY, ticketListQuery, type TicketList } from '../../lib/tic
 import { stubFetch } from '../../testing/fetch-stub';
 import { aUser } from '../../testing/fixtures';
 import { aTicket } from '../../testing/tickets';
-import { distribute, recall } from './ticket-actions';
+import { distribute, editLink, recall } from './ticket-actions';
 import { createTicketsStore } from './tickets.store';
 
-const settings = { expiryDate: '2027-01-01T12:00:00.000Z', maxClicks: 5 };
+const settings = { expiryDate: '2027-01-01T12:00:00.000Z', maxClicks: 5, label: null };
 const linked = (id: string): Ticket =>
   aTicket({
     id,
     is_distributed: true,
-    distribution: { id: `d-${id}`, link: `https://l/${id}`, clicks: 2, max_clicks: null, expiry: null },
+    distribution: { id: `d-${id}`, link: `https://l/${id}`, clicks: 2, max_clicks: null, expiry: null, label: null },
   });
 
 beforeEach(() => {
@@ -65,7 +65,12 @@ describe('distributing tickets', () => {
       'POST /v1/tickets/distribute',
       'POST /v1/tickets/distribute',
     ]);
-    expect(calls[0]!.body).toEqual({ ticket_ids: ['t1', 't2'], expiry_date: settings.expiryDate, max_clicks: 5 });
+    expect(calls[0]!.body).toEqual({
+      label: null,
+      ticket_ids: ['t1', 't2'],
+      expiry_date: settings.expiryDate,
+      max_clicks: 5,
+    });
     expect(calls[1]!.headers['Idempotency-Key']).toBe(calls[0]!.headers['Idempotency-Key']);
     expect(shown(client, 't1')).toMatchObject({
       is_distributed: true,
@@ -139,5 +144,45 @@ describe('recalling a link', () => {
     expect(ui.getState().recallProblem).toEqual({ ticketId: 't1', message: 'Link already recalled' });
     // A ticket without a link: nothing is sent.
     expect(await recall(client, ui.getState(), 't2')).toEqual({ ok: false, message: 'Failed to recall ticket' });
+  });
+});
+
+describe('editing a link', () => {
+  const as = { expiryDate: null, maxClicks: null, label: null };
+
+  it('sends only what changed and shows the link as the answer has it', async () => {
+    const client = await holding([linked('t1')]);
+    const answer = { id: 'd-t1', link: 'https://l/t1', clicks: 2, max_clicks: 9, expiry: null, label: 'for Sam' };
+    const calls = stubFetch({
+      status: 200,
+      body: { message: 'Link updated', ticket_id: 't1', state: 'active', distribution: answer },
+    });
+    expect(await editLink(client, 't1', { ...as, maxClicks: 9, label: 'for Sam' })).toEqual({
+      ok: true,
+      changed: true,
+    });
+    expect(`${calls[0]!.method} ${calls[0]!.url}`).toBe('PATCH /v1/distributions/d-t1');
+    expect(calls[0]!.body).toEqual({ max_clicks: 9, label: 'for Sam' });
+    expect(calls[0]!.headers['Idempotency-Key']).toMatch(/^[0-9a-f-]{36}$/);
+    expect(shown(client, 't1').distribution).toEqual(answer);
+  });
+
+  it('sends nothing when nothing changed, and says why a refused edit was refused', async () => {
+    const client = await holding([linked('t1')]);
+    const calls = stubFetch(
+      {
+        status: 409,
+        body: { message: 'Max clicks cannot be lower than the 2 clicks already counted', code: 'LIMIT_BELOW_CLICKS' },
+      },
+      { status: 500 },
+    );
+    expect(await editLink(client, 't1', as)).toEqual({ ok: true, changed: false });
+    expect(calls.filter((c) => c.method === 'PATCH')).toHaveLength(0);
+    expect(await editLink(client, 't1', { ...as, maxClicks: 1 })).toEqual({
+      ok: false,
+      message: 'Max clicks cannot be lower than the 2 clicks already counted',
+    });
+    expect(shown(client, 't1').distribution?.max_clicks).toBeNull();
+    expect(await editLink(client, 'no-such-ticket', as)).toEqual({ ok: false, message: 'Failed to update link' });
   });
 });

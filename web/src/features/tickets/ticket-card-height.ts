@@ -3,7 +3,7 @@ import type { Ticket } from '@seatlink/contracts';
 /**
  * The height a ticket's card takes, px, as its data says: the parts every card has (the title's two lines kept
  * whether it needs one or two), plus a duplicate's banner, a next game (two lines) and a link (its line, facts and
- * buttons). The grid lays its rows out by this before any is rendered: when it is exact, a row that scrolls into view
+ * buttons, and its label's line when it has one). The grid lays its rows out by this before any is rendered: when it is exact, a row that scrolls into view
  * is measured at the height it was given and nothing moves.
  */
 export function ticketCardHeight(ticket: Ticket): number {
@@ -11,6 +11,10 @@ export function ticketCardHeight(ticket: Ticket): number {
   let height = 252;
   if (ticket.is_duplicate) height += 28;
   if (nextGame || nextGameDate) height += 40;
-  if (ticket.distribution?.link && !ticket.is_duplicate) height += 58;
+  if (ticket.distribution?.link && !ticket.is_duplicate) {
+    height += 58;
+    // Its label's line (text-sm, and the gap above the link).
+    if (ticket.distribution.label) height += 26;
+  }
   return height;
 }

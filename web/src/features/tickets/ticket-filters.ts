@@ -50,11 +50,18 @@ export const STATUS_LABELS: Record<TicketStatus, string> = {
 // ticket (the same object), so only the tickets that changed are read again.
 const haystacks = new WeakMap<Ticket, string>();
 
-/** Title, subtitle, venue, seat and account e-mail, lower-cased: what the search box looks in. */
+/** Title, subtitle, venue, seat, account e-mail and the link's label, lower-cased: what the search box looks in. */
 export function searchTextOf(ticket: Ticket): string {
   let text = haystacks.get(ticket);
   if (text === undefined) {
-    text = [ticket.title, ticket.subtitle, ticket.venue_name, ticket.seat?.seat_info_combined, ticket.account_email]
+    text = [
+      ticket.title,
+      ticket.subtitle,
+      ticket.venue_name,
+      ticket.seat?.seat_info_combined,
+      ticket.account_email,
+      ticket.distribution?.label,
+    ]
       .filter(Boolean)
       .join('\n')
       .toLowerCase();

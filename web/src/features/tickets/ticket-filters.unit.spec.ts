@@ -19,11 +19,11 @@ import {
 const filters = (patch: Partial<TicketFilters>): TicketFilters => ({ ...EMPTY_FILTERS, ...patch });
 const ids = (tickets: readonly Ticket[]) => tickets.map((t) => t.id);
 
-function distributed(id: string, expiry: string | null): Ticket {
+function distributed(id: string, expiry: string | null, label: string | null = null): Ticket {
   return aTicket({
     id,
     is_distributed: true,
-    distribution: { id: `d-${id}`, link: `https://l/${id}`, clicks: 0, max_clicks: null, expiry },
+    distribution: { id: `d-${id}`, link: `https://l/${id}`, clicks: 0, max_clicks: null, expiry, label },
   });
 }
 
@@ -67,7 +67,7 @@ describe('ticket filters (SPEC.md §2, §4)', () => {
     is_duplicate: true,
   });
   const sent = {
-    ...distributed('sent', '2027-01-01T00:00:00Z'),
+    ...distributed('sent', '2027-01-01T00:00:00Z', 'For Sam Hughes'),
     title: 'Riverside Comets',
     account_id: 'a-2',
     account_email: 'sam@wallet.test',
@@ -81,7 +81,8 @@ describe('ticket filters (SPEC.md §2, §4)', () => {
     expect(hasActiveFilters(filters({ status: 'distributed' }))).toBe(true);
   });
 
-  it('searches title, subtitle, venue, seat and account e-mail, ignoring case and outer spaces', () => {
+  it("searches title, subtitle, venue, seat, account e-mail and the link's label, ignoring case and outer spaces", () => {
+    expect(ids(filterTickets(all, filters({ search: 'sam hughes' })))).toEqual(['sent']);
     expect(ids(filterTickets(all, filters({ search: 'courtside' })))).toEqual(['comets']);
     expect(ids(filterTickets(all, filters({ search: ' ARENA ' })))).toEqual(['comets']);
     expect(ids(filterTickets(all, filters({ search: 'row h, seat 15' })))).toEqual(['titans', 'titans-copy']);

@@ -12,13 +12,31 @@ const FIELD_LABELS: Record<string, string> = {
   expires_at: 'Link expiry',
   max_clicks: 'Click limit',
   cost: 'Cost (credits)',
+  label: 'Label',
+  changes: 'Changes',
 };
+
+/** A Link Updated entry's changes names its settings as the API does (expiry_date for the expiry). */
+const CHANGED_KEY: Record<string, string> = { expiry_date: 'expires_at', max_clicks: 'max_clicks', label: 'label' };
 
 function show(key: string, value: unknown): string {
   if (value === null || value === undefined || value === '') {
     if (key === 'expires_at') return 'Never';
     if (key === 'max_clicks') return 'Unlimited';
     return '—';
+  }
+  if (key === 'changes' && typeof value === 'object') {
+    // 'Click limit: 5 → 12; Label: — → for Sam'
+    const order = Object.keys(CHANGED_KEY);
+    const rank = (name: string) => (order.includes(name) ? order.indexOf(name) : order.length);
+    // In the settings' own order (the stored object's keys come back in the database's order).
+    return Object.entries(value as Record<string, { from?: unknown; to?: unknown }>)
+      .sort(([a], [b]) => rank(a) - rank(b))
+      .map(([name, change]) => {
+        const field = CHANGED_KEY[name] ?? name;
+        return `${FIELD_LABELS[field] ?? name}: ${show(field, change?.from)} → ${show(field, change?.to)}`;
+      })
+      .join('; ');
   }
   if (key === 'expires_at' && typeof value === 'string') return formatDateTime(value);
   if (typeof value === 'string' || typeof value === 'number' || typeof value === 'boolean') return String(value);

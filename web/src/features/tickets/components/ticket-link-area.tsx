@@ -12,9 +12,10 @@ import {
 import { Button } from '../../../components/ui/button';
 import { ConfirmDialog } from '../../../components/ui/confirm-dialog';
 import { cx } from '../../../components/ui/cx';
-import { QrIcon, UndoIcon } from '../../../components/ui/icons';
-import { DISTRIBUTION_TEXTS } from '../../../lib/distribution';
-import { useRecallTicket } from '../hooks/use-ticket-actions';
+import { PencilIcon, QrIcon, TagIcon, UndoIcon } from '../../../components/ui/icons';
+import { EditLinkModal } from '../../../components/distribution/edit-link-modal';
+import { DISTRIBUTION_TEXTS, type DistributionSettings } from '../../../lib/distribution';
+import { useEditLink, useRecallTicket } from '../hooks/use-ticket-actions';
 import { ClickSparkline } from './click-sparkline';
 import { QrDialog } from './qr-dialog';
 
@@ -102,6 +103,66 @@ function RecallButton({ ticket, compact }: { ticket: Ticket; compact: boolean })
   );
 }
 
+/**
+ * Edit Link (an icon button beside Copy, Open and the QR code): opens the modal with the link's settings; saves what
+ * changed, toasts 'Link updated' or why not.
+ */
+function EditButton({ ticket }: { ticket: Ticket }) {
+  const { edit, saving } = useEditLink(ticket.id);
+  const [editing, setEditing] = useState(false);
+  const link = ticket.distribution;
+  if (!link) return null;
+
+  const onSubmit = async (settings: DistributionSettings) => {
+    const outcome = await edit(settings);
+    if (!outcome.ok) {
+      toast.error(outcome.message);
+      return;
+    }
+    setEditing(false);
+    toast.success(outcome.changed ? DISTRIBUTION_TEXTS.linkUpdated : DISTRIBUTION_TEXTS.nothingChanged);
+  };
+
+  return (
+    <>
+      <IconButton
+        label={DISTRIBUTION_TEXTS.editLink}
+        onClick={() => setEditing(true)}
+        disabled={saving}
+        aria-busy={saving}
+        data-testid="edit-link"
+      >
+        <PencilIcon className="h-4 w-4" />
+      </IconButton>
+      {editing ? (
+        <EditLinkModal
+          title={ticket.title}
+          link={link}
+          busy={saving}
+          onSubmit={(settings) => void onSubmit(settings)}
+          onClose={() => setEditing(false)}
+        />
+      ) : null}
+    </>
+  );
+}
+
+/** A link's label ("for Sam"), when it has one. */
+function LinkLabel({ label, compact }: { label: string | null; compact: boolean }) {
+  if (!label) return null;
+  return (
+    <p
+      className={cx('flex min-w-0 items-center gap-1 font-medium text-slate-800', compact ? 'text-xs' : 'text-sm')}
+      data-testid="link-label"
+      title={label}
+    >
+      <TagIcon className="h-3.5 w-3.5 text-slate-500" />
+      <span className="sr-only">Label: </span>
+      <span className="truncate">{label}</span>
+    </p>
+  );
+}
+
 export interface TicketLinkAreaProps {
   ticket: Ticket;
   /** One tight block for a table row. */
@@ -146,7 +207,27 @@ export function TicketLinkArea({ ticket, compact = false, distributing = false, 
         data-state="linked"
         data-distribution-id={distribution.id}
       >
-        <LinkLine link={distribution.link} className="gap-1.5" />
+        {compact ? (
+          // A row's first line: the label (at most 40 % of it) beside the link.
+          <div className="flex min-w-0 items-center gap-2">
+            {distribution.label ? (
+              <div className="max-w-[40%] shrink-0">
+                <LinkLabel label={distribution.label} compact />
+              </div>
+            ) : null}
+            <LinkLine link={distribution.link} className="min-w-0 gap-1.5" />
+          </div>
+        ) : (
+          <>
+            <LinkLabel label={distribution.label} compact={false} />
+            {/* The link, and the button that edits it (the buttons' row has no room left for it on a card); the line keeps
+                the link's own height, the button reaching into the padding around it. */}
+            <div className="flex h-4 min-w-0 items-center justify-between gap-1">
+              <LinkLine link={distribution.link} className="min-w-0 gap-1.5" />
+              <EditButton ticket={ticket} />
+            </div>
+          </>
+        )}
         {compact ? (
           // A table row has room for two lines: the link (its 30 characters in full), then its clicks and expiry with
           // the buttons beside them.
@@ -154,6 +235,7 @@ export function TicketLinkArea({ ticket, compact = false, distributing = false, 
             <LinkFacts link={distribution} now={now} compact />
             <div className="-my-1 flex shrink-0 items-center">
               <LinkButtons ticket={ticket} link={distribution.link}>
+                <EditButton ticket={ticket} />
                 <RecallButton ticket={ticket} compact />
               </LinkButtons>
             </div>

@@ -1,11 +1,12 @@
 import { useIsMutating, useMutation, useMutationState, useQueryClient } from '@tanstack/react-query';
 import { useMemo } from 'react';
 import type { DistributionSettings } from '../../../lib/distribution';
-import { distribute, recall } from '../ticket-actions';
+import { distribute, editLink, recall } from '../ticket-actions';
 import { useTicketsStore } from '../tickets.store';
 
 const DISTRIBUTE = ['tickets', 'distribute'] as const;
 const RECALL = ['tickets', 'recall'] as const;
+const EDIT = ['tickets', 'edit-link'] as const;
 
 interface DistributeVariables {
   ticketIds: readonly string[];
@@ -43,4 +44,16 @@ export function useRecallTicket(ticketId: string) {
   });
   const recalling = useIsMutating({ mutationKey }) > 0;
   return { recall: () => mutateAsync(), recalling };
+}
+
+/** Edits one ticket's link (the Edit Link modal); `saving` while it runs. */
+export function useEditLink(ticketId: string) {
+  const client = useQueryClient();
+  const mutationKey = [...EDIT, ticketId];
+  const { mutateAsync } = useMutation({
+    mutationKey,
+    mutationFn: (settings: DistributionSettings) => editLink(client, ticketId, settings),
+  });
+  const saving = useIsMutating({ mutationKey }) > 0;
+  return { edit: mutateAsync, saving };
 }

@@ -1,0 +1,190 @@
+import { expect, test, type Page } from '@playwright/test';
+import type { Ticket } from '@seatlink/contracts';
+import { ticketCardHeight } from '../src/features/tickets/ticket-card-height';
+import { expectNoA11yViolations } from './support/axe';
+import {
+  distributeByApi,
+  listTickets,
+  PERSON_USER_AGENT,
+  RecipientPhones,
+  setCredits,
+  ticketCard,
+  ticketHolder,
+  ticketTitled,
+  type TicketHolder,
+} from './support/distribution';
+import { demo, signIn } from './support/session';
+
+/**
+ * Editing a live link on the Tickets Overview: its click limit, expiry and label change without a recall and without
+ * paying again; a recipient's claims follow the new limit at once; the label shows on the card and in the list and is
+ * found by the search box.
+ */
+
+let holder: TicketHolder | undefined;
+const phones = new RecipientPhones();
+test.afterEach(async () => {
+  await phones.closeAll();
+  await holder?.api.dispose();
+  holder = undefined;
+});
+
+/** A recipient presses "Add to wallet" on a phone of their own; answers what the page then says. */
+async function claimOnPhone(phone: Page, link: string): Promise<void> {
+  await phone.goto(link);
+  await phone.getByRole('button', { name: 'Add to wallet' }).click();
+}
+
+test('raises a reached limit and labels the link: the recipient claims again, the label shows, is searched, and costs nothing', async ({
+  page,
+  browser,
+}) => {
+  holder = await ticketHolder(page, 'edits', {
+    wallets: [[{ title: 'Juniper Rovers' }, { title: 'Kestrel County' }, { title: 'Larch Wanderers' }]],
+  });
+  const juniper = ticketTitled(holder.tickets, 'Juniper Rovers');
+  const kestrel = ticketTitled(holder.tickets, 'Kestrel County');
+  await setCredits(holder.userId, 10);
+  const [juniperLink] = (await distributeByApi(holder.api, [juniper.id], { max_clicks: 1 })).distributions;
+  await distributeByApi(holder.api, [kestrel.id], { label: 'for the office' });
+  await signIn(page, holder.user);
+  const card = ticketCard(page, juniper.id);
+  await expect(page.getByTestId('available-credits')).toHaveText('0');
+  await expect(ticketCard(page, kestrel.id).getByTestId('link-label')).toHaveText('Label: for the office');
+
+  // One claim reaches the limit.
+  const phone = await phones.open(browser);
+  await claimOnPhone(phone, juniperLink!.link);
+  await expect(phone.getByText('Saved to your wallet')).toBeVisible();
+  await expect(card.getByTestId('limit-reached')).toHaveText('Limit Reached');
+
+  // Edit Link: the modal starts from the link as it is.
+  await card.getByRole('button', { name: 'Edit Link' }).click();
+  const dialog = page.getByRole('dialog', { name: 'Edit Link' });
+  await expect(dialog).toContainText('Juniper Rovers: the link keeps its address and its 1 click, and costs nothing');
+  await expect(dialog.getByRole('switch', { name: 'Unlimited access' })).not.toBeChecked();
+  await expect(dialog.getByLabel('Maximum number of clicks')).toHaveValue('1');
+  await expectNoA11yViolations(page, 'Edit Link dialog');
+  // A limit below the clicks counted is named under its field, before anything is sent.
+  await dialog.getByLabel('Maximum number of clicks').fill('0');
+  await dialog.getByRole('button', { name: 'Save Changes' }).click();
+  await expect(dialog.getByTestId('max-clicks-error')).toHaveText('Max clicks must be a whole number of at least 1');
+  await dialog.getByLabel('Maximum number of clicks').fill('3');
+  await dialog.getByLabel('Label').fill('  for Sam  ');
+  await dialog.getByRole('button', { name: 'Save Changes' }).click();
+  await expect(dialog).toBeHidden();
+  await expect(page.getByText('Link updated')).toBeVisible();
+  await expect(card.getByTestId('link-clicks')).toHaveText('1 / 3');
+  await expect(card.getByTestId('limit-reached')).toHaveCount(0);
+  await expect(card.getByTestId('link-label')).toHaveText('Label: for Sam');
+  await expect(card.getByTestId('link-preview')).toHaveAttribute('title', juniperLink!.link);
+  await expect(page.getByTestId('available-credits')).toHaveText('0');
+
+  // The same link opens again for the recipient, and the click arrives live.
+  await claimOnPhone(phone, juniperLink!.link);
+  await expect(phone.getByText('Saved to your wallet')).toBeVisible();
+  await expect(card.getByTestId('link-clicks')).toHaveText('2 / 3');
+
+  // Now 2 clicks: lower than that is refused in the modal; the same settings again change nothing.
+  await card.getByRole('button', { name: 'Edit Link' }).click();
+  await dialog.getByLabel('Maximum number of clicks').fill('1');
+  await dialog.getByRole('button', { name: 'Save Changes' }).click();
+  await expect(dialog.getByTestId('max-clicks-error')).toHaveText(
+    'Max clicks cannot be lower than the 2 clicks already counted',
+  );
+  await dialog.getByLabel('Maximum number of clicks').fill('3');
+  await dialog.getByRole('button', { name: 'Save Changes' }).click();
+  await expect(page.getByText('Nothing changed')).toBeVisible();
+
+  // The row of cards is as tall as the grid laid it out, with the labels' lines.
+  const tickets: Ticket[] = await listTickets(holder.api);
+  const row = page.getByTestId('tickets-grid').locator('[data-index]').first();
+  const laidOut = Math.max(...tickets.map(ticketCardHeight));
+  expect((await row.boundingBox())!.height).toBe(laidOut);
+
+  // The search box finds a link by its label.
+  await page.getByRole('searchbox').fill('FOR SAM');
+  await expect(page.getByTestId('ticket-card')).toHaveCount(1);
+  await expect(page.getByTestId('ticket-card')).toHaveAttribute('data-ticket-id', juniper.id);
+  await page.getByRole('searchbox').fill('');
+
+  // The list view shows the label beside the link, and edits from its row.
+  await page.getByRole('button', { name: 'List view' }).click();
+  const listRow = page.locator(`[data-testid="ticket-row"][data-ticket-id="${juniper.id}"]`);
+  await expect(listRow.getByTestId('link-label')).toHaveText('Label: for Sam');
+  await listRow.getByRole('button', { name: 'Edit Link' }).click();
+  await dialog.getByRole('switch', { name: 'Unlimited access' }).click();
+  await dialog.getByLabel('Label').fill('');
+  await dialog.getByRole('button', { name: 'Save Changes' }).click();
+  await expect(dialog).toBeHidden();
+  await expect(listRow.getByTestId('link-clicks')).toHaveText('2 / ∞');
+  await expect(listRow.getByTestId('link-label')).toHaveCount(0);
+  await expectNoA11yViolations(page, 'tickets list with a labelled link');
+
+  // What the server holds is what the page shows.
+  const held = (await listTickets(holder.api)).find((t) => t.id === juniper.id)!;
+  expect(held.distribution).toMatchObject({ clicks: 2, max_clicks: null, label: null });
+
+  // An admin reads each edit in the user's audit log: 'Link Updated', with what changed from what to what.
+  const adminContext = await browser.newContext();
+  const admin = await adminContext.newPage();
+  await signIn(admin, demo.admin);
+  await admin.goto(`/admin/users/${holder.userId}/audits`);
+  const edits = admin
+    .getByTestId('audit-row')
+    .filter({ has: admin.getByTestId('audit-type').getByText('Link Updated') });
+  await expect(edits).toHaveCount(2);
+  await edits.last().getByRole('button', { name: 'View Details' }).click();
+  const details = admin.getByRole('dialog', { name: 'Audit entry details' });
+  await expect(details.getByTestId('detail-changes')).toHaveText('Click limit: 1 → 3; Label: — → for Sam');
+  await expect(details.getByTestId('detail-label')).toHaveText('for Sam');
+  await admin.keyboard.press('Escape');
+  await edits.first().getByRole('button', { name: 'View Details' }).click();
+  await expect(details.getByTestId('detail-changes')).toHaveText('Click limit: 3 → Unlimited; Label: for Sam → —');
+  await adminContext.close();
+});
+
+test('an edit the server refuses says why and keeps the modal; a link recalled in another tab closes it', async ({
+  page,
+  request,
+}) => {
+  holder = await ticketHolder(page, 'editrace', { wallets: [[{ title: 'Maple Athletic' }]] });
+  const maple = ticketTitled(holder.tickets, 'Maple Athletic');
+  await setCredits(holder.userId, 5);
+  const [link] = (await distributeByApi(holder.api, [maple.id], { max_clicks: 5 })).distributions;
+  await signIn(page, holder.user);
+  const card = ticketCard(page, maple.id);
+  await card.getByRole('button', { name: 'Edit Link' }).click();
+  const dialog = page.getByRole('dialog', { name: 'Edit Link' });
+  await dialog.getByLabel('Maximum number of clicks').fill('2');
+
+  // The edit is held on its way while three recipients claim: by the time it arrives, 3 clicks are counted.
+  let release!: () => void;
+  const released = new Promise<void>((resolve) => (release = resolve));
+  await page.route(
+    '**/v1/distributions/*',
+    async (route) => {
+      await released;
+      await route.continue();
+    },
+    { times: 1 },
+  );
+  await dialog.getByRole('button', { name: 'Save Changes' }).click();
+  const code = new URL(link!.link).pathname.split('/').pop()!;
+  for (let i = 0; i < 3; i++) {
+    const claimed = await request.post(`/v1/links/${code}/claim`, { headers: { 'user-agent': PERSON_USER_AGENT } });
+    expect(claimed.status()).toBe(200);
+  }
+  release();
+  await expect(page.getByText('Max clicks cannot be lower than the 3 clicks already counted')).toBeVisible();
+  await expect(dialog).toBeVisible();
+  await expect(card.getByTestId('link-clicks')).toHaveText('3 / 5');
+
+  // Recalled elsewhere while the modal is open: the link leaves the card, and its modal with it.
+  const recalled = await holder.api.post(`/v1/distributions/${link!.distribution_id}/recall`);
+  expect(recalled.status()).toBe(200);
+  await expect(card.getByTestId('ticket-link-area')).toHaveText('No distribution link generated');
+  await expect(dialog).toBeHidden();
+  const held = (await listTickets(holder.api)).find((t) => t.id === maple.id)!;
+  expect(held.distribution).toBeNull();
+});

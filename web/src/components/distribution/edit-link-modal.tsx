@@ -1,0 +1,46 @@
+import type { TicketDistribution } from '@seatlink/contracts';
+import {
+  DISTRIBUTION_TEXTS,
+  draftOfLink,
+  validateDistributionSettings,
+  type DistributionSettings,
+} from '../../lib/distribution';
+import { Modal } from '../ui/modal';
+import { LinkSettingsForm } from './link-settings-form';
+
+export interface EditLinkModalProps {
+  /** The ticket's title, to say which link this is. */
+  title: string;
+  link: TicketDistribution;
+  /** The checked settings; the owner sends what changed and closes. */
+  onSubmit: (settings: DistributionSettings) => void;
+  onClose: () => void;
+  busy?: boolean;
+}
+
+/**
+ * Edit Link: a live link's expiry, usage limit and label, changed without recalling it (its address and clicks stay,
+ * nothing is paid again). The limit may not go below the clicks it has counted; an expiry left as it was is not
+ * checked again (it may be less than an hour away).
+ */
+export function EditLinkModal({ title, link, onSubmit, onClose, busy }: EditLinkModalProps) {
+  return (
+    <Modal
+      title={DISTRIBUTION_TEXTS.editLink}
+      description={`${title}: the link keeps its address and its ${link.clicks} ${link.clicks === 1 ? 'click' : 'clicks'}, and costs nothing to change.`}
+      onClose={onClose}
+      testId="edit-link"
+    >
+      <LinkSettingsForm
+        initial={draftOfLink(link)}
+        check={(draft, now) =>
+          validateDistributionSettings(draft, now, { clicks: link.clicks, keptExpiry: link.expiry })
+        }
+        onSubmit={onSubmit}
+        onCancel={onClose}
+        submitLabel="Save Changes"
+        busy={busy}
+      />
+    </Modal>
+  );
+}

@@ -1,0 +1,185 @@
+import { useCallback, useId, useRef, useState, type FormEvent, type ReactNode } from 'react';
+import { MAX_LINK_LABEL } from '@seatlink/contracts';
+import {
+  maxExpiryValue,
+  minExpiryValue,
+  usageHelper,
+  type DistributionSettings,
+  type DistributionSettingsDraft,
+  type DistributionSettingsErrors,
+} from '../../lib/distribution';
+import { useNow } from '../../lib/use-now';
+import { Button } from '../ui/button';
+import { DatePicker, type DatePickerHandle } from '../ui/date-picker';
+import { FormField } from '../ui/form-field';
+import { Switch } from '../ui/switch';
+
+export type SettingsCheck = (
+  draft: DistributionSettingsDraft,
+  now: number,
+) => { ok: true; value: DistributionSettings } | { ok: false; errors: DistributionSettingsErrors };
+
+export interface LinkSettingsFormProps {
+  /** The fields as they start: empty for new links, a live link's settings when it is edited. */
+  initial: DistributionSettingsDraft;
+  /** Checks the fields on submit (validateDistributionSettings, with what the caller knows of the link). */
+  check: SettingsCheck;
+  onSubmit: (settings: DistributionSettings) => void;
+  onCancel: () => void;
+  submitLabel: string;
+  /** Shown above the buttons (the balance warning). */
+  children?: ReactNode;
+  /** Disables the submit while the caller's request runs. */
+  busy?: boolean;
+}
+
+/**
+ * A link's settings (SPEC.md §2 Distribution Settings modal): an optional expiry (a date and 24-hour time picked
+ * en-GB, with a Clear button), a usage limit ('Unlimited access', or a whole number of clicks) and an optional label
+ * ("for Sam"). The fields are checked before anything is sent; a mistake is named under its field, which gets the
+ * focus. Used to make links and to edit a live one.
+ */
+export function LinkSettingsForm({
+  initial,
+  check,
+  onSubmit,
+  onCancel,
+  submitLabel,
+  children,
+  busy = false,
+}: LinkSettingsFormProps) {
+  const [draft, setDraft] = useState<DistributionSettingsDraft>(initial);
+  const [errors, setErrors] = useState<DistributionSettingsErrors>({});
+  const now = useNow(30_000);
+  const expiryRef = useRef<DatePickerHandle>(null);
+  const clicksRef = useRef<HTMLInputElement>(null);
+  const labelRef = useRef<HTMLInputElement>(null);
+  const usageHelperId = useId();
+  // Clear starts the expiry field afresh (a date typed in part is no value to set to null).
+  const [expiryField, setExpiryField] = useState(0);
+
+  const update = (patch: Partial<DistributionSettingsDraft>) => {
+    setDraft((current) => ({ ...current, ...patch }));
+    // A field that changes drops its old complaint; the next submit checks again.
+    setErrors((current) => {
+      const next = { ...current };
+      if ('expiry' in patch || 'expiryPartial' in patch) delete next.expiry;
+      if ('maxClicks' in patch || 'unlimited' in patch) delete next.maxClicks;
+      if ('label' in patch) delete next.label;
+      return next;
+    });
+  };
+
+  const submit = (event: FormEvent<HTMLFormElement>) => {
+    event.preventDefault();
+    const checked = check(draft, Date.now());
+    if (!checked.ok) {
+      setErrors(checked.errors);
+      if (checked.errors.expiry) expiryRef.current?.focus();
+      else if (checked.errors.maxClicks) clicksRef.current?.focus();
+      else labelRef.current?.focus();
+      return;
+    }
+    onSubmit(checked.value);
+  };
+  const onExpiryPartial = useCallback(
+    (expiryPartial: boolean) => setDraft((current) => ({ ...current, expiryPartial })),
+    [],
+  );
+
+  return (
+    <form noValidate onSubmit={submit} className="space-y-5">
+      <fieldset className="space-y-2">
+        <legend className="text-sm font-semibold text-slate-900">Link Expiration</legend>
+        <div className="flex items-start gap-2">
+          <DatePicker
+            key={expiryField}
+            ref={expiryRef}
+            label="Expiry date and time"
+            hideLabel
+            granularity="minute"
+            value={draft.expiry}
+            onChange={(expiry) => update({ expiry })}
+            onPartialChange={onExpiryPartial}
+            minValue={minExpiryValue(now)}
+            maxValue={maxExpiryValue(now)}
+            placeholderValue={minExpiryValue(now)}
+            error={errors.expiry}
+            errorTestId="expiry-error"
+            hint="Optional. If not set, the link will not expire based on time."
+            className="min-w-0 flex-1"
+            testId="expiry-picker"
+          />
+          <Button
+            variant="secondary"
+            onClick={() => {
+              update({ expiry: null, expiryPartial: false });
+              setExpiryField((n) => n + 1);
+              window.setTimeout(() => expiryRef.current?.focus(), 0);
+            }}
+            disabled={draft.expiry === null && !draft.expiryPartial}
+          >
+            Clear
+          </Button>
+        </div>
+      </fieldset>
+
+      <fieldset className="space-y-3">
+        <legend className="text-sm font-semibold text-slate-900">Link Usage Limit</legend>
+        <Switch
+          checked={draft.unlimited}
+          onChange={(unlimited) => {
+            update({ unlimited });
+            // Turned off, the number it now needs has the focus.
+            if (!unlimited) window.setTimeout(() => clicksRef.current?.focus(), 0);
+          }}
+          label="Unlimited access"
+          describedBy={usageHelperId}
+          testId="unlimited-switch"
+        />
+        {draft.unlimited ? null : (
+          <FormField
+            ref={clicksRef}
+            label="Maximum number of clicks"
+            type="number"
+            inputMode="numeric"
+            min={1}
+            step={1}
+            placeholder="Enter maximum number of clicks"
+            value={draft.maxClicks}
+            onChange={(event) => update({ maxClicks: event.target.value })}
+            error={errors.maxClicks}
+            errorTestId="max-clicks-error"
+          />
+        )}
+        <p id={usageHelperId} className="text-xs text-slate-600" data-testid="usage-helper" aria-live="polite">
+          {usageHelper(draft)}
+        </p>
+      </fieldset>
+
+      <FormField
+        ref={labelRef}
+        label="Label"
+        hint={`Optional. Who the link is for, for you to find it again (at most ${MAX_LINK_LABEL} characters).`}
+        placeholder="e.g. for Sam"
+        autoComplete="off"
+        value={draft.label}
+        onChange={(event) => update({ label: event.target.value })}
+        error={errors.label}
+        errorTestId="label-error"
+        data-testid="link-label-input"
+      />
+
+      {children}
+
+      <div className="flex flex-wrap justify-end gap-2">
+        <Button variant="secondary" onClick={onCancel}>
+          Cancel
+        </Button>
+        <Button type="submit" disabled={busy} aria-busy={busy}>
+          {submitLabel}
+        </Button>
+      </div>
+    </form>
+  );
+}
