@@ -128,22 +128,23 @@ export const distributionIdParamSchema = schema(() => z.uuid({ error: 'Distribut
  * is left as it is; null removes it (no expiry, no click limit, no label). A click limit may not go below the clicks
  * already counted. Unknown fields are refused, so a misspelt one is never silently ignored.
  */
+/** What a link edit may change (PATCH one link, or many). */
+const linkChangeFields = () => ({
+  expiry_date: expiryDate.nullable().optional(),
+  max_clicks: maxClicks.nullable().optional(),
+  label: linkLabelSchema.nullable().optional(),
+});
+
+const unknownFields = {
+  error: (issue: { code?: string; keys?: string[] }) =>
+    issue.code === 'unrecognized_keys' ? `Unknown field: ${(issue.keys ?? []).join(', ')}` : undefined,
+};
+
+const changesSomething = (body: { expiry_date?: unknown; max_clicks?: unknown; label?: unknown }) =>
+  body.expiry_date !== undefined || body.max_clicks !== undefined || body.label !== undefined;
+
 export const updateDistributionRequestSchema = schema(() =>
-  z
-    .strictObject(
-      {
-        expiry_date: expiryDate.nullable().optional(),
-        max_clicks: maxClicks.nullable().optional(),
-        label: linkLabelSchema.nullable().optional(),
-      },
-      {
-        error: (issue) => (issue.code === 'unrecognized_keys' ? `Unknown field: ${issue.keys.join(', ')}` : undefined),
-      },
-    )
-    .refine(
-      (body) => body.expiry_date !== undefined || body.max_clicks !== undefined || body.label !== undefined,
-      DISTRIBUTION_MESSAGES.nothingToUpdate,
-    ),
+  z.strictObject(linkChangeFields(), unknownFields).refine(changesSomething, DISTRIBUTION_MESSAGES.nothingToUpdate),
 );
 export type UpdateDistributionRequest = z.input<typeof updateDistributionRequestSchema>;
 export type UpdateDistributionInput = z.output<typeof updateDistributionRequestSchema>;
@@ -161,6 +162,56 @@ export interface RecallResponse extends MaybePending {
   message: string;
   distribution_id: string;
   ticket_id: string;
+}
+
+/** Links one bulk recall or edit takes at most. */
+export const MAX_BULK_LINKS = 1000;
+
+const distributionIds = () =>
+  z
+    .array(z.uuid({ error: 'Each distribution id must be a UUID' }), { error: BULK_LINK_MESSAGES.noLinks })
+    .min(1, BULK_LINK_MESSAGES.noLinks)
+    .max(MAX_BULK_LINKS, `At most ${MAX_BULK_LINKS} links at once`)
+    .refine((ids) => new Set(ids).size === ids.length, 'A link is listed twice');
+
+export const BULK_LINK_MESSAGES = {
+  noLinks: 'No links selected',
+  recalled: (n: number) => `${n} ${n === 1 ? 'link' : 'links'} recalled`,
+  updated: (n: number) => `${n} ${n === 1 ? 'link' : 'links'} updated`,
+} as const;
+
+/** POST /v1/distributions/recall: recalls many of the caller's links; each is recalled or refused on its own. */
+export const bulkRecallRequestSchema = schema(() =>
+  z.strictObject({ distribution_ids: distributionIds() }, unknownFields),
+);
+export type BulkRecallRequest = z.input<typeof bulkRecallRequestSchema>;
+
+/** PATCH /v1/distributions: the same changes (as PATCH /v1/distributions/{id}) to many links, each on its own. */
+export const bulkUpdateRequestSchema = schema(() =>
+  z
+    .strictObject({ distribution_ids: distributionIds(), ...linkChangeFields() }, unknownFields)
+    .refine(changesSomething, DISTRIBUTION_MESSAGES.nothingToUpdate),
+);
+export type BulkUpdateRequest = z.input<typeof bulkUpdateRequestSchema>;
+export type BulkUpdateInput = z.output<typeof bulkUpdateRequestSchema>;
+
+/** A link of a bulk request that was refused, and why (the code and message a request for it alone would get). */
+export interface BulkLinkFailure {
+  distribution_id: string;
+  code: string;
+  message: string;
+}
+
+export interface BulkRecallResponse extends MaybePending {
+  message: string;
+  recalled: Array<{ distribution_id: string; ticket_id: string }>;
+  failed: BulkLinkFailure[];
+}
+
+export interface BulkUpdateResponse extends MaybePending {
+  message: string;
+  updated: Array<{ ticket_id: string; state: LinkState; distribution: TicketDistribution }>;
+  failed: BulkLinkFailure[];
 }
 
 // ---- Public links (their states and the recipient's answers: links.ts) ---------------------------------------------

@@ -66,6 +66,9 @@ export const routes = {
   recallDistribution: { method: 'POST', path: '/v1/distributions/:id/recall' },
   /** A live link's expiry, click limit and label (UpdateDistributionRequest → UpdateDistributionResponse). */
   updateDistribution: { method: 'PATCH', path: '/v1/distributions/:id' },
+  /** Many links at once: BulkRecallRequest → BulkRecallResponse, BulkUpdateRequest → BulkUpdateResponse. */
+  recallDistributions: { method: 'POST', path: '/v1/distributions/recall' },
+  updateDistributions: { method: 'PATCH', path: '/v1/distributions' },
   /** A link's counted clicks per minute (ClickTimelineResponse). */
   distributionClicks: { method: 'GET', path: '/v1/distributions/:id/clicks' },
 

@@ -24,7 +24,7 @@ import { linkUrl } from './link-url.js';
 import { DistributeTicketsCommand } from './distribute-tickets.command.js';
 import { clickTimeline } from './read-models/links.queries.js';
 import { RecallLinkCommand } from './recall-link.flow.js';
-import { UpdateLinkCommand } from './update-link.flow.js';
+import { changesOf, editedDistribution, UpdateLinkCommand } from './update-link.flow.js';
 
 const STATUS_OF_REFUSAL: Record<string, 402 | 404 | 409> = {
   INSUFFICIENT_CREDITS: 402,
@@ -121,31 +121,14 @@ export class DistributionController {
     @CommandId() commandId: string,
   ): Promise<UpdateDistributionResponse> {
     const updated = await this.commandBus.execute(
-      new UpdateLinkCommand({
-        userId: user.id,
-        distributionId,
-        changes: {
-          ...(body.expiry_date !== undefined ? { expiresAt: body.expiry_date } : {}),
-          ...(body.max_clicks !== undefined ? { maxClicks: body.max_clicks } : {}),
-          ...(body.label !== undefined ? { label: body.label } : {}),
-        },
-        ip,
-        commandId,
-      }),
+      new UpdateLinkCommand({ userId: user.id, distributionId, changes: changesOf(body), ip, commandId }),
     );
     const pending = !(await this.waiter.waitFor(updated.position, ['LinkUpdated']));
     return {
       message: DISTRIBUTION_MESSAGES.updated,
       ticket_id: updated.ticketId,
       state: updated.state,
-      distribution: {
-        id: distributionId,
-        link: linkUrl(this.config.DASHBOARD_URL, updated.code),
-        clicks: updated.clicks,
-        max_clicks: updated.settings.maxClicks,
-        expiry: updated.settings.expiresAt,
-        label: updated.settings.label,
-      },
+      distribution: editedDistribution(distributionId, updated, this.config.DASHBOARD_URL),
       ...(pending ? { pending } : {}),
     };
   }

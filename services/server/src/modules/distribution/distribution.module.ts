@@ -1,6 +1,7 @@
 import { Module } from '@nestjs/common';
 import { provideSubscription } from '../../infra/subscriptions/subscription.js';
 import { AdminAuditsController } from './admin-audits.controller.js';
+import { BulkLinksController } from './bulk-links.controller.js';
 import { ClickPusher } from './click-pusher.service.js';
 import { ClickRecorder } from './click-recorder.service.js';
 import { DistributeTicketsFlow } from './distribute-tickets.flow.js';
@@ -24,7 +25,7 @@ import { TicketDistributionCommandHandler } from './ticket-distribution.handler.
  * past a link's limit); the owner recalls them; admins read the audit log of every attempt.
  */
 @Module({
-  controllers: [DistributionController, LinksController, AdminAuditsController],
+  controllers: [DistributionController, BulkLinksController, LinksController, AdminAuditsController],
   providers: [
     DistributeTicketsFlow,
     RecallLinkFlow,

@@ -1,5 +1,7 @@
 import type {
   AuditEntry,
+  BulkRecallResponse,
+  BulkUpdateResponse,
   DistributeResponse,
   PublicLink,
   Ticket,
@@ -80,7 +82,7 @@ describe('editing a live link: its expiry, click limit and label, without recall
     await admin.login('admin@seatlink.test', 'Admin123!');
     userId = ((await user.login('user@seatlink.test', 'User1234!')).body.user as User).id;
     await admin.request('PUT', `/v1/admin/users/${userId}/credits`, { credits: 10_000 });
-    ({ tickets } = await linkWalletWith(user, simControl(url), 'edits@wallet.test', passes('edits', 30)));
+    ({ tickets } = await linkWalletWith(user, simControl(url), 'edits@wallet.test', passes('edits', 45)));
   }, 60_000);
   afterAll(async () => {
     await stack?.close();
@@ -379,5 +381,150 @@ describe('editing a live link: its expiry, click limit and label, without recall
     };
     expect(await at(before)).toMatchObject({ max_clicks: 5, label: 'first' });
     expect(await at(new Date().toISOString())).toMatchObject({ max_clicks: 40, label: 'second' });
+  });
+
+  describe('many links at once', () => {
+    const bulkRecall = (ids: unknown, headers: Record<string, string> = {}) =>
+      user.request('POST', '/v1/distributions/recall', { distribution_ids: ids }, { headers });
+    const bulkEdit = (body: unknown) => user.request('PATCH', '/v1/distributions', body);
+    const recallEvents = async (ticketId: string) =>
+      (
+        await database.query<{ n: number }>(
+          `select count(*)::int as n from events where stream_id = $1 and type = 'TicketRecalled'`,
+          [`ticket-distribution-${ticketId}`],
+        )
+      )[0]!.n;
+
+    it('recalls the caller’s links and lists the others with why; each is its own bulk audit entry', async () => {
+      const mine = [await makeLink(), await makeLink(), await makeLink()];
+      const gone = await makeLink();
+      expect((await user.request('POST', `/v1/distributions/${gone.distributionId}/recall`)).status).toBe(200);
+      const stranger = new ApiClient(stack.baseUrl);
+      const login = await createVerifiedUser(stack.app);
+      await stranger.login(login.email, login.password);
+      const unknown = '00000000-0000-4000-8000-000000000001';
+      const credits = await balance();
+
+      const res = await bulkRecall([...mine.map((l) => l.distributionId), gone.distributionId, unknown]);
+      expect(res.status, JSON.stringify(res.body)).toBe(200);
+      const body = res.body as unknown as BulkRecallResponse;
+      expect(body.message).toBe('3 links recalled');
+      expect(body.recalled).toEqual(mine.map((l) => ({ distribution_id: l.distributionId, ticket_id: l.ticket.id })));
+      expect(body.failed).toEqual([
+        { distribution_id: gone.distributionId, code: 'ALREADY_RECALLED', message: 'This link was already recalled' },
+        { distribution_id: unknown, code: 'DISTRIBUTION_NOT_FOUND', message: 'Distribution not found' },
+      ]);
+      // Straight after the answer: the links are off their tickets, claims are refused, nothing was paid back.
+      for (const link of mine) {
+        expect((await ticketOf(link.ticket.id)).distribution).toBeNull();
+        expect((await claim(link.code)).status).toBe(410);
+      }
+      expect(await balance()).toBe(credits);
+      const entries = (
+        await admin.request('GET', `/v1/admin/users/${userId}/audits?event_type=TICKET_RECALLED&limit=500`)
+      ).body.audits as AuditEntry[];
+      for (const link of mine) {
+        const entry = entries.find((a) => a.event_data.distribution_id === link.distributionId)!;
+        expect(entry.metadata.bulk_action).toBe(true);
+        expect(entry.event_data.status).toBe('SUCCESS');
+      }
+      expect(entries.some((a) => a.event_data.distribution_id === unknown && a.event_data.status === 'FAILED')).toBe(
+        true,
+      );
+
+      // None of them the caller's: the refusal itself (404), with the list.
+      const none = await bulkRecall([unknown]);
+      expect(none.status).toBe(404);
+      expect(none.body).toMatchObject({ code: 'DISTRIBUTION_NOT_FOUND', failed: [{ distribution_id: unknown }] });
+      const theirs = await stranger.request('POST', '/v1/distributions/recall', {
+        distribution_ids: [mine[0]!.distributionId],
+      });
+      expect(theirs.status).toBe(409);
+      expect(theirs.body).toMatchObject({ code: 'ALREADY_RECALLED' });
+    });
+
+    it('refuses bad lists with a 400 and a message, and changes nothing', async () => {
+      const link = await makeLink();
+      const bad: Array<[unknown, RegExp]> = [
+        [[], /No links selected/],
+        ['not-a-list', /No links selected/],
+        [[link.distributionId, link.distributionId], /listed twice/],
+        [['nope'], /must be a UUID/],
+        [
+          Array.from({ length: 1001 }, (_, i) => `00000000-0000-4000-8000-${String(i).padStart(12, '0')}`),
+          /At most 1000/,
+        ],
+        [['\u0000'], /must be a UUID/],
+      ];
+      for (const [ids, message] of bad) {
+        const res = await bulkRecall(ids);
+        expect(res.status, JSON.stringify(ids).slice(0, 80)).toBe(400);
+        expect(JSON.stringify(res.body)).toMatch(message);
+      }
+      const extra = await user.request('POST', '/v1/distributions/recall', {
+        distribution_ids: [link.distributionId],
+        all: true,
+      });
+      expect(extra.status).toBe(400);
+      expect(JSON.stringify(extra.body)).toMatch(/Unknown field: all/);
+      expect((await bulkEdit({ distribution_ids: [link.distributionId] })).status).toBe(400);
+      expect((await ticketOf(link.ticket.id)).distribution).not.toBeNull();
+    });
+
+    it('recalls each link once when two bulk recalls of the same links race, and a retry with its key repeats nothing', async () => {
+      const links = await Promise.all(Array.from({ length: 6 }, () => makeLink()));
+      const ids = links.map((l) => l.distributionId);
+      const [a, b] = await Promise.all([bulkRecall(ids), bulkRecall([...ids].reverse())]);
+      const recalled = [a, b].flatMap((r) =>
+        r.status === 200 ? (r.body as unknown as BulkRecallResponse).recalled.map((x) => x.distribution_id) : [],
+      );
+      // Every link recalled by exactly one of the two; the other was told it already was.
+      expect([...recalled].sort()).toEqual([...ids].sort());
+      const failed = [a, b].flatMap((r) => (r.body as unknown as BulkRecallResponse).failed);
+      expect(failed.map((f) => f.code)).toEqual(Array(6).fill('ALREADY_RECALLED'));
+      for (const link of links) expect(await recallEvents(link.ticket.id)).toBe(1);
+
+      const more = [await makeLink(), await makeLink()];
+      const key = { 'idempotency-key': `bulk-${more[0]!.distributionId}` };
+      const first = await bulkRecall(
+        more.map((l) => l.distributionId),
+        key,
+      );
+      const again = await bulkRecall(
+        more.map((l) => l.distributionId),
+        key,
+      );
+      expect(again.body).toEqual(first.body);
+      for (const link of more) expect(await recallEvents(link.ticket.id)).toBe(1);
+    });
+
+    it('gives many links the same changes; a link the change does not fit is listed, the others are changed', async () => {
+      const links = [await makeLink({ max_clicks: 10 }), await makeLink({ max_clicks: 10 }), await makeLink()];
+      for (let i = 0; i < 6; i++) expect((await claim(links[1]!.code)).status).toBe(200);
+      const expiry = inHours(72);
+      const res = await bulkEdit({
+        distribution_ids: links.map((l) => l.distributionId),
+        max_clicks: 5,
+        expiry_date: expiry,
+        label: 'Box 12',
+      });
+      expect(res.status, JSON.stringify(res.body)).toBe(200);
+      const body = res.body as unknown as BulkUpdateResponse;
+      expect(body.message).toBe('2 links updated');
+      expect(body.updated.map((u) => u.distribution.id)).toEqual([links[0]!.distributionId, links[2]!.distributionId]);
+      expect(body.updated[0]).toMatchObject({ state: 'active', distribution: { max_clicks: 5, label: 'Box 12' } });
+      expect(body.failed).toEqual([
+        {
+          distribution_id: links[1]!.distributionId,
+          code: 'LIMIT_BELOW_CLICKS',
+          message: 'Max clicks cannot be lower than the 6 clicks already counted',
+        },
+      ]);
+      expect((await ticketOf(links[2]!.ticket.id)).distribution).toMatchObject({ max_clicks: 5, label: 'Box 12' });
+      expect((await ticketOf(links[1]!.ticket.id)).distribution).toMatchObject({ max_clicks: 10, label: null });
+      const entries = (await audits()).filter((a) => a.metadata.bulk_action);
+      expect(entries.filter((a) => a.event_data.status === 'SUCCESS')).toHaveLength(2);
+      expect(entries.filter((a) => a.event_data.status === 'FAILED')).toHaveLength(1);
+    });
   });
 });

@@ -13,7 +13,7 @@ import { TicketDistributionCommandMessage } from './ticket-distribution.command.
 /** Recalls one of a user's links (SPEC.md §7 POST /v1/distributions/{id}/recall). */
 export class RecallLinkCommand extends Command<{ ticketId: string; position: string | null }> {
   constructor(
-    readonly input: { userId: string; distributionId: string; ip?: string; commandId: string },
+    readonly input: { userId: string; distributionId: string; ip?: string; bulk?: boolean; commandId: string },
     readonly now: Date = new Date(),
   ) {
     super();
@@ -37,7 +37,7 @@ export class RecallLinkFlow implements ICommandHandler<RecallLinkCommand> {
   async execute({ input, now }: RecallLinkCommand): Promise<{ ticketId: string; position: string | null }> {
     const { userId, distributionId, commandId } = input;
     const at = now.toISOString();
-    const meta = { actorId: userId, ip: input.ip, commandId };
+    const meta = { actorId: userId, ip: input.ip, ...(input.bulk ? { bulk: true } : {}), commandId };
     const ticketId = await ticketOfLink(this.database.db, distributionId);
     try {
       if (!ticketId) throw DISTRIBUTION_REFUSALS.noDistribution();

@@ -1,6 +1,6 @@
 import { Inject } from '@nestjs/common';
 import { Command, CommandBus, CommandHandler, type ICommandHandler } from '@nestjs/cqrs';
-import type { LinkState } from '@seatlink/contracts';
+import type { LinkState, TicketDistribution } from '@seatlink/contracts';
 import { sql } from 'drizzle-orm';
 import { DATABASE } from '../../infra/db/database.module.js';
 import { type Database, queryRows } from '../../infra/db/database.js';
@@ -10,6 +10,7 @@ import { DISTRIBUTION_REFUSALS } from './distribution.decider.js';
 import { type LinkSettings, type LinkUpdated, refusalStream } from './distribution.events.js';
 import { recordRefusals } from './distribution-refusals.js';
 import { editLinkCounters, lockLinkCounter } from './link-counters.js';
+import { linkUrl } from './link-url.js';
 import { TicketDistributionCommandMessage } from './ticket-distribution.command.js';
 
 /** The link after an edit, as the claim path now holds it. */
@@ -23,6 +24,35 @@ export interface UpdatedLink {
   position: string | null;
 }
 
+/** The settings an edit request changes, from its body (absent: unchanged; null: removed). */
+export function changesOf(body: {
+  expiry_date?: string | null;
+  max_clicks?: number | null;
+  label?: string | null;
+}): Partial<LinkSettings> {
+  return {
+    ...(body.expiry_date !== undefined ? { expiresAt: body.expiry_date } : {}),
+    ...(body.max_clicks !== undefined ? { maxClicks: body.max_clicks } : {}),
+    ...(body.label !== undefined ? { label: body.label } : {}),
+  };
+}
+
+/** The link as the owner's views show it after an edit. */
+export function editedDistribution(
+  distributionId: string,
+  updated: UpdatedLink,
+  dashboardUrl: string,
+): TicketDistribution {
+  return {
+    id: distributionId,
+    link: linkUrl(dashboardUrl, updated.code),
+    clicks: updated.clicks,
+    max_clicks: updated.settings.maxClicks,
+    expiry: updated.settings.expiresAt,
+    label: updated.settings.label,
+  };
+}
+
 /** Changes a live link's settings (PATCH /v1/distributions/{id}): see UpdateLinkFlow. */
 export class UpdateLinkCommand extends Command<UpdatedLink> {
   constructor(
@@ -31,6 +61,7 @@ export class UpdateLinkCommand extends Command<UpdatedLink> {
       distributionId: string;
       changes: Partial<LinkSettings>;
       ip?: string;
+      bulk?: boolean;
       commandId: string;
     },
     readonly now: Date = new Date(),
@@ -57,7 +88,7 @@ export class UpdateLinkFlow implements ICommandHandler<UpdateLinkCommand> {
   async execute({ input, now }: UpdateLinkCommand): Promise<UpdatedLink> {
     const { userId, distributionId, commandId } = input;
     const at = now.toISOString();
-    const meta = { actorId: userId, ip: input.ip, commandId };
+    const meta = { actorId: userId, ip: input.ip, ...(input.bulk ? { bulk: true } : {}), commandId };
     let ticketId: string | null = null;
     try {
       const after: Array<() => void> = [];
