@@ -188,3 +188,76 @@ test('an edit the server refuses says why and keeps the modal; a link recalled i
   const held = (await listTickets(holder.api)).find((t) => t.id === maple.id)!;
   expect(held.distribution).toBeNull();
 });
+
+test('edits, then recalls, the links of the selected tickets from the bottom bar, each as it would be alone', async ({
+  page,
+  request,
+}) => {
+  holder = await ticketHolder(page, 'bulklinks', {
+    wallets: [
+      [{ title: 'Nettle Harriers' }, { title: 'Oakham Town' }, { title: 'Poplar Rangers' }, { title: 'Quince FC' }],
+    ],
+  });
+  const [nettle, oakham, poplar, quince] = ['Nettle Harriers', 'Oakham Town', 'Poplar Rangers', 'Quince FC'].map(
+    (title) => ticketTitled(holder!.tickets, title),
+  ) as [Ticket, Ticket, Ticket, Ticket];
+  await setCredits(holder.userId, 15);
+  const made = (await distributeByApi(holder.api, [nettle.id, oakham.id, poplar.id], { max_clicks: 5 })).distributions;
+  const oakhamLink = made.find((d) => d.ticket_id === oakham.id)!;
+  // Oakham's link has 4 clicks: a limit of 3 does not fit it.
+  const code = new URL(oakhamLink.link).pathname.split('/').pop()!;
+  for (let i = 0; i < 4; i++) {
+    expect(
+      (await request.post(`/v1/links/${code}/claim`, { headers: { 'user-agent': PERSON_USER_AGENT } })).status(),
+    ).toBe(200);
+  }
+  await signIn(page, holder.user);
+  for (const ticket of [nettle, oakham, poplar, quince]) {
+    await ticketCard(page, ticket.id)
+      .getByRole('checkbox', { name: `Select ${ticket.title}` })
+      .check();
+  }
+  const bar = page.getByTestId('distribute-bar');
+  await expect(bar.getByTestId('selected-count')).toHaveText('4 selected');
+
+  // Edit 3 links: only what is ticked changes.
+  await bar.getByRole('button', { name: 'Edit 3 links' }).click();
+  const dialog = page.getByRole('dialog', { name: 'Edit 3 links' });
+  await dialog.getByRole('button', { name: 'Save Changes' }).click();
+  await expect(dialog.getByTestId('no-choice')).toHaveText(
+    'Tick what to change: the expiry, the usage limit or the label',
+  );
+  await dialog.getByRole('checkbox', { name: 'Change the usage limit' }).check();
+  await dialog.getByRole('switch', { name: 'Unlimited access' }).click();
+  await dialog.getByLabel('Maximum number of clicks').fill('3');
+  await dialog.getByRole('checkbox', { name: 'Change the label' }).check();
+  await dialog.getByLabel('Label', { exact: true }).fill('Away end');
+  await expectNoA11yViolations(page, 'Edit links dialog');
+  await dialog.getByRole('button', { name: 'Save Changes' }).click();
+  await expect(page.getByText('2 links updated')).toBeVisible();
+  await expect(
+    page.getByText('1 link not changed: Max clicks cannot be lower than the 4 clicks already counted'),
+  ).toBeVisible();
+  for (const ticket of [nettle, poplar]) {
+    await expect(ticketCard(page, ticket.id).getByTestId('link-label')).toHaveText('Label: Away end');
+    await expect(ticketCard(page, ticket.id).getByTestId('link-clicks')).toHaveText('0 / 3');
+  }
+  await expect(ticketCard(page, oakham.id).getByTestId('link-clicks')).toHaveText('4 / 5');
+  await expect(ticketCard(page, oakham.id).getByTestId('link-label')).toHaveCount(0);
+
+  // Recall 3 links, after confirming: they leave their cards, their tickets are unticked, nothing is given back.
+  await bar.getByRole('button', { name: 'Recall 3 links' }).click();
+  const confirm = page.getByRole('alertdialog', { name: 'Recall 3 links' });
+  await expect(confirm).toContainText('The credits spent on the link are not given back.');
+  await confirm.getByRole('button', { name: 'Recall 3 links' }).click();
+  await expect(page.getByText('3 links recalled')).toBeVisible();
+  for (const ticket of [nettle, oakham, poplar]) {
+    await expect(ticketCard(page, ticket.id).getByTestId('ticket-link-area')).toHaveText(
+      'No distribution link generated',
+    );
+  }
+  await expect(bar.getByTestId('selected-count')).toHaveText('1 selected');
+  await expect(bar.getByRole('button', { name: /^Recall / })).toHaveCount(0);
+  await expect(page.getByTestId('available-credits')).toHaveText('0');
+  expect((await listTickets(holder.api)).filter((t) => t.distribution)).toHaveLength(0);
+});

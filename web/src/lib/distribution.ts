@@ -50,6 +50,8 @@ export const DISTRIBUTION_TEXTS = {
   linkUpdated: DISTRIBUTION_MESSAGES.updated,
   updateFailed: 'Failed to update link',
   nothingChanged: 'Nothing changed',
+  chooseSomething: 'Tick what to change: the expiry, the usage limit or the label',
+  recallFailedMany: 'Failed to recall links',
 } as const;
 
 /** 'Need {n} credits (have {m})' (SPEC.md §5). */

@@ -1,6 +1,7 @@
 import { useCallback, useId, useRef, useState, type FormEvent, type ReactNode } from 'react';
 import { MAX_LINK_LABEL } from '@seatlink/contracts';
 import {
+  DISTRIBUTION_TEXTS,
   maxExpiryValue,
   minExpiryValue,
   usageHelper,
@@ -19,13 +20,25 @@ export type SettingsCheck = (
   now: number,
 ) => { ok: true; value: DistributionSettings } | { ok: false; errors: DistributionSettingsErrors };
 
+/** Which settings a form for many links changes (the others stay as each link has them). */
+export interface SettingsChoice {
+  expiry: boolean;
+  limit: boolean;
+  label: boolean;
+}
+
 export interface LinkSettingsFormProps {
   /** The fields as they start: empty for new links, a live link's settings when it is edited. */
   initial: DistributionSettingsDraft;
   /** Checks the fields on submit (validateDistributionSettings, with what the caller knows of the link). */
   check: SettingsCheck;
-  onSubmit: (settings: DistributionSettings) => void;
+  /** The checked settings; with `choose`, which of them to change. */
+  onSubmit: (settings: DistributionSettings, choice: SettingsChoice) => void;
   onCancel: () => void;
+  /**
+   * Many links at once: each setting has a 'Change …' box, and only those ticked are shown, checked and changed.
+   */
+  choose?: boolean;
   submitLabel: string;
   /** Shown above the buttons (the balance warning). */
   children?: ReactNode;
@@ -47,7 +60,10 @@ export function LinkSettingsForm({
   submitLabel,
   children,
   busy = false,
+  choose = false,
 }: LinkSettingsFormProps) {
+  const [choice, setChoice] = useState<SettingsChoice>({ expiry: !choose, limit: !choose, label: !choose });
+  const [noChoice, setNoChoice] = useState(false);
   const [draft, setDraft] = useState<DistributionSettingsDraft>(initial);
   const [errors, setErrors] = useState<DistributionSettingsErrors>({});
   const now = useNow(30_000);
@@ -72,7 +88,20 @@ export function LinkSettingsForm({
 
   const submit = (event: FormEvent<HTMLFormElement>) => {
     event.preventDefault();
-    const checked = check(draft, Date.now());
+    if (!choice.expiry && !choice.limit && !choice.label) {
+      setNoChoice(true);
+      return;
+    }
+    // A setting left as it is takes no part in the check.
+    const checked = check(
+      {
+        ...draft,
+        ...(choice.expiry ? {} : { expiry: null, expiryPartial: false }),
+        ...(choice.limit ? {} : { unlimited: true }),
+        ...(choice.label ? {} : { label: '' }),
+      },
+      Date.now(),
+    );
     if (!checked.ok) {
       setErrors(checked.errors);
       if (checked.errors.expiry) expiryRef.current?.focus();
@@ -80,8 +109,25 @@ export function LinkSettingsForm({
       else labelRef.current?.focus();
       return;
     }
-    onSubmit(checked.value);
+    onSubmit(checked.value, choice);
   };
+  /** A 'Change …' box of a setting, for many links at once. */
+  const chooser = (key: keyof SettingsChoice, label: string) =>
+    choose ? (
+      <label className="flex items-center gap-2 text-sm font-medium text-slate-800">
+        <input
+          type="checkbox"
+          className="h-4 w-4 rounded border-slate-400 accent-indigo-600"
+          checked={choice[key]}
+          onChange={(event) => {
+            setChoice((current) => ({ ...current, [key]: event.target.checked }));
+            setNoChoice(false);
+          }}
+          data-testid={`change-${key}`}
+        />
+        {label}
+      </label>
+    ) : null;
   const onExpiryPartial = useCallback(
     (expiryPartial: boolean) => setDraft((current) => ({ ...current, expiryPartial })),
     [],
@@ -91,84 +137,101 @@ export function LinkSettingsForm({
     <form noValidate onSubmit={submit} className="space-y-5">
       <fieldset className="space-y-2">
         <legend className="text-sm font-semibold text-slate-900">Link Expiration</legend>
-        <div className="flex items-start gap-2">
-          <DatePicker
-            key={expiryField}
-            ref={expiryRef}
-            label="Expiry date and time"
-            hideLabel
-            granularity="minute"
-            value={draft.expiry}
-            onChange={(expiry) => update({ expiry })}
-            onPartialChange={onExpiryPartial}
-            minValue={minExpiryValue(now)}
-            maxValue={maxExpiryValue(now)}
-            placeholderValue={minExpiryValue(now)}
-            error={errors.expiry}
-            errorTestId="expiry-error"
-            hint="Optional. If not set, the link will not expire based on time."
-            className="min-w-0 flex-1"
-            testId="expiry-picker"
-          />
-          <Button
-            variant="secondary"
-            onClick={() => {
-              update({ expiry: null, expiryPartial: false });
-              setExpiryField((n) => n + 1);
-              window.setTimeout(() => expiryRef.current?.focus(), 0);
-            }}
-            disabled={draft.expiry === null && !draft.expiryPartial}
-          >
-            Clear
-          </Button>
-        </div>
+        {chooser('expiry', 'Change the expiry')}
+        {choice.expiry ? (
+          <div className="flex items-start gap-2">
+            <DatePicker
+              key={expiryField}
+              ref={expiryRef}
+              label="Expiry date and time"
+              hideLabel
+              granularity="minute"
+              value={draft.expiry}
+              onChange={(expiry) => update({ expiry })}
+              onPartialChange={onExpiryPartial}
+              minValue={minExpiryValue(now)}
+              maxValue={maxExpiryValue(now)}
+              placeholderValue={minExpiryValue(now)}
+              error={errors.expiry}
+              errorTestId="expiry-error"
+              hint="Optional. If not set, the link will not expire based on time."
+              className="min-w-0 flex-1"
+              testId="expiry-picker"
+            />
+            <Button
+              variant="secondary"
+              onClick={() => {
+                update({ expiry: null, expiryPartial: false });
+                setExpiryField((n) => n + 1);
+                window.setTimeout(() => expiryRef.current?.focus(), 0);
+              }}
+              disabled={draft.expiry === null && !draft.expiryPartial}
+            >
+              Clear
+            </Button>
+          </div>
+        ) : null}
       </fieldset>
 
       <fieldset className="space-y-3">
         <legend className="text-sm font-semibold text-slate-900">Link Usage Limit</legend>
-        <Switch
-          checked={draft.unlimited}
-          onChange={(unlimited) => {
-            update({ unlimited });
-            // Turned off, the number it now needs has the focus.
-            if (!unlimited) window.setTimeout(() => clicksRef.current?.focus(), 0);
-          }}
-          label="Unlimited access"
-          describedBy={usageHelperId}
-          testId="unlimited-switch"
-        />
-        {draft.unlimited ? null : (
-          <FormField
-            ref={clicksRef}
-            label="Maximum number of clicks"
-            type="number"
-            inputMode="numeric"
-            min={1}
-            step={1}
-            placeholder="Enter maximum number of clicks"
-            value={draft.maxClicks}
-            onChange={(event) => update({ maxClicks: event.target.value })}
-            error={errors.maxClicks}
-            errorTestId="max-clicks-error"
-          />
-        )}
-        <p id={usageHelperId} className="text-xs text-slate-600" data-testid="usage-helper" aria-live="polite">
-          {usageHelper(draft)}
-        </p>
+        {chooser('limit', 'Change the usage limit')}
+        {choice.limit ? (
+          <>
+            <Switch
+              checked={draft.unlimited}
+              onChange={(unlimited) => {
+                update({ unlimited });
+                // Turned off, the number it now needs has the focus.
+                if (!unlimited) window.setTimeout(() => clicksRef.current?.focus(), 0);
+              }}
+              label="Unlimited access"
+              describedBy={usageHelperId}
+              testId="unlimited-switch"
+            />
+            {draft.unlimited ? null : (
+              <FormField
+                ref={clicksRef}
+                label="Maximum number of clicks"
+                type="number"
+                inputMode="numeric"
+                min={1}
+                step={1}
+                placeholder="Enter maximum number of clicks"
+                value={draft.maxClicks}
+                onChange={(event) => update({ maxClicks: event.target.value })}
+                error={errors.maxClicks}
+                errorTestId="max-clicks-error"
+              />
+            )}
+            <p id={usageHelperId} className="text-xs text-slate-600" data-testid="usage-helper" aria-live="polite">
+              {usageHelper(draft)}
+            </p>
+          </>
+        ) : null}
       </fieldset>
 
-      <FormField
-        ref={labelRef}
-        label="Label"
-        hint={`Optional. Who the link is for, for you to find it again (at most ${MAX_LINK_LABEL} characters).`}
-        placeholder="e.g. for Sam"
-        autoComplete="off"
-        value={draft.label}
-        onChange={(event) => update({ label: event.target.value })}
-        error={errors.label}
-        errorTestId="label-error"
-        data-testid="link-label-input"
-      />
+      {chooser('label', 'Change the label')}
+      {choice.label ? (
+        <FormField
+          ref={labelRef}
+          label="Label"
+          hint={`Optional. Who the link is for, for you to find it again (at most ${MAX_LINK_LABEL} characters).`}
+          placeholder="e.g. for Sam"
+          autoComplete="off"
+          value={draft.label}
+          onChange={(event) => update({ label: event.target.value })}
+          error={errors.label}
+          errorTestId="label-error"
+          data-testid="link-label-input"
+        />
+      ) : null}
+
+      {noChoice ? (
+        <p role="alert" className="text-sm text-red-700" data-testid="no-choice">
+          {DISTRIBUTION_TEXTS.chooseSomething}
+        </p>
+      ) : null}
 
       {children}
 

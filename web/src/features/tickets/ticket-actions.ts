@@ -1,5 +1,5 @@
 import type { QueryClient } from '@tanstack/react-query';
-import type { DistributionFailure, Ticket, TicketDistribution } from '@seatlink/contracts';
+import type { BulkLinkFailure, DistributionFailure, Ticket, TicketDistribution } from '@seatlink/contracts';
 import { ApiError, errorMessage, newIdempotencyKey, withRetries } from '../../lib/api-client';
 import { useCreditsStore } from '../../lib/credits.store';
 import {
@@ -15,7 +15,9 @@ import { applyLinkRecalled, applyTicketLinks, TICKET_LIST_KEY, type TicketList }
 import { distributeTickets } from './api/distribute-tickets';
 import { getMe } from './api/get-me';
 import { recallDistribution } from './api/recall-distribution';
+import { recallDistributions } from './api/recall-distributions';
 import { updateDistribution } from './api/update-distribution';
+import { updateDistributions } from './api/update-distributions';
 import type { TicketsUiStore } from './tickets.store';
 
 /**
@@ -32,12 +34,22 @@ export type DistributeOutcome =
 
 export type RecallOutcome = { ok: true } | { ok: false; message: string };
 export type EditOutcome = { ok: true; changed: boolean } | { ok: false; message: string };
+/** Many links recalled or edited: how many were, and those refused with why. */
+export type BulkOutcome =
+  { ok: true; done: number; failed: BulkLinkFailure[] } | { ok: false; message: string; failed: BulkLinkFailure[] };
 
 /** The failures a refused distribute call lists in its body (402/404/409 carry `failed`). */
 function failuresOf(error: unknown): DistributionFailure[] {
   if (!(error instanceof ApiError) || typeof error.body !== 'object' || error.body === null) return [];
   const failed = (error.body as { failed?: unknown }).failed;
   return Array.isArray(failed) ? (failed as DistributionFailure[]) : [];
+}
+
+/** The links a refused bulk call lists in its body. */
+function bulkFailuresOf(error: unknown): BulkLinkFailure[] {
+  if (!(error instanceof ApiError) || typeof error.body !== 'object' || error.body === null) return [];
+  const failed = (error.body as { failed?: unknown }).failed;
+  return Array.isArray(failed) ? (failed as BulkLinkFailure[]) : [];
 }
 
 /** A refused call's `balance`, when it says one. */
@@ -148,6 +160,83 @@ export async function editLink(
     return { ok: true, changed: true };
   } catch (error) {
     return { ok: false, message: errorMessage(error, DISTRIBUTION_TEXTS.updateFailed) };
+  } finally {
+    liveRefresh(client).refresh(TICKET_LIST_KEY, { now: true });
+  }
+}
+
+/** The live links of these tickets, by distribution id. */
+function linksOf(
+  client: QueryClient,
+  ticketIds: readonly string[],
+): Map<string, { ticketId: string; link: TicketDistribution }> {
+  const wanted = new Set(ticketIds);
+  const links = new Map<string, { ticketId: string; link: TicketDistribution }>();
+  for (const ticket of client.getQueryData<TicketList>(TICKET_LIST_KEY)?.tickets ?? []) {
+    if (wanted.has(ticket.id) && ticket.distribution)
+      links.set(ticket.distribution.id, { ticketId: ticket.id, link: ticket.distribution });
+  }
+  return links;
+}
+
+/**
+ * POST /v1/distributions/recall for the links of the selected tickets: those recalled leave their tickets at once and
+ * are unticked; those refused are listed with why.
+ */
+export async function recallLinks(
+  client: QueryClient,
+  ui: UiStore,
+  ticketIds: readonly string[],
+): Promise<BulkOutcome> {
+  const links = linksOf(client, ticketIds);
+  if (links.size === 0) return { ok: false, message: DISTRIBUTION_TEXTS.recallFailedMany, failed: [] };
+  const key = newIdempotencyKey();
+  try {
+    const answer = await withRetries(() => recallDistributions({ distribution_ids: [...links.keys()] }, key));
+    for (const { ticket_id: ticketId, distribution_id: distributionId } of answer.recalled) {
+      applyLinkRecalled(client, ticketId, distributionId);
+    }
+    ui.setSelected(
+      answer.recalled.map((r) => r.ticket_id),
+      false,
+    );
+    return { ok: true, done: answer.recalled.length, failed: answer.failed };
+  } catch (error) {
+    return {
+      ok: false,
+      message: errorMessage(error, DISTRIBUTION_TEXTS.recallFailedMany),
+      failed: bulkFailuresOf(error),
+    };
+  } finally {
+    readAgain(client);
+  }
+}
+
+/**
+ * PATCH /v1/distributions with the settings ticked in the modal, for the links of the selected tickets: those changed
+ * show it at once; those refused are listed with why.
+ */
+export async function editLinks(
+  client: QueryClient,
+  ticketIds: readonly string[],
+  settings: DistributionSettings,
+  choice: { expiry: boolean; limit: boolean; label: boolean },
+): Promise<BulkOutcome> {
+  const links = linksOf(client, ticketIds);
+  if (links.size === 0) return { ok: false, message: DISTRIBUTION_TEXTS.updateFailed, failed: [] };
+  const key = newIdempotencyKey();
+  const body = {
+    distribution_ids: [...links.keys()],
+    ...(choice.expiry ? { expiry_date: settings.expiryDate } : {}),
+    ...(choice.limit ? { max_clicks: settings.maxClicks } : {}),
+    ...(choice.label ? { label: settings.label } : {}),
+  };
+  try {
+    const answer = await withRetries(() => updateDistributions(body, key));
+    applyTicketLinks(client, new Map(answer.updated.map((u) => [u.ticket_id, u.distribution])));
+    return { ok: true, done: answer.updated.length, failed: answer.failed };
+  } catch (error) {
+    return { ok: false, message: errorMessage(error, DISTRIBUTION_TEXTS.updateFailed), failed: bulkFailuresOf(error) };
   } finally {
     liveRefresh(client).refresh(TICKET_LIST_KEY, { now: true });
   }

@@ -7,7 +7,7 @@ import { TICKET_LIST_KEY, ticketListQuery, type TicketList } from '../../lib/tic
 import { stubFetch } from '../../testing/fetch-stub';
 import { aUser } from '../../testing/fixtures';
 import { aTicket } from '../../testing/tickets';
-import { distribute, editLink, recall } from './ticket-actions';
+import { distribute, editLink, editLinks, recall, recallLinks } from './ticket-actions';
 import { createTicketsStore } from './tickets.store';
 
 const settings = { expiryDate: '2027-01-01T12:00:00.000Z', maxClicks: 5, label: null };
@@ -184,5 +184,70 @@ describe('editing a link', () => {
     });
     expect(shown(client, 't1').distribution?.max_clicks).toBeNull();
     expect(await editLink(client, 'no-such-ticket', as)).toEqual({ ok: false, message: 'Failed to update link' });
+  });
+});
+
+describe('many links at once', () => {
+  it('edits only the settings ticked, of the selected tickets that have a link, and shows those changed', async () => {
+    const client = await holding([linked('t1'), linked('t2'), aTicket({ id: 't3' })]);
+    const changed = { id: 'd-t1', link: 'https://l/t1', clicks: 2, max_clicks: null, expiry: null, label: 'Box 12' };
+    const calls = stubFetch({
+      status: 200,
+      body: {
+        message: '1 link updated',
+        updated: [{ ticket_id: 't1', state: 'active', distribution: changed }],
+        failed: [{ distribution_id: 'd-t2', code: 'ALREADY_RECALLED', message: 'This link was already recalled' }],
+      },
+    });
+    const outcome = await editLinks(
+      client,
+      ['t1', 't2', 't3'],
+      { expiryDate: '2027-01-01T12:00:00.000Z', maxClicks: 5, label: 'Box 12' },
+      { expiry: false, limit: false, label: true },
+    );
+    expect(outcome).toEqual({
+      ok: true,
+      done: 1,
+      failed: [{ distribution_id: 'd-t2', code: 'ALREADY_RECALLED', message: 'This link was already recalled' }],
+    });
+    expect(`${calls[0]!.method} ${calls[0]!.url}`).toBe('PATCH /v1/distributions');
+    expect(calls[0]!.body).toEqual({ distribution_ids: ['d-t1', 'd-t2'], label: 'Box 12' });
+    expect(shown(client, 't1').distribution?.label).toBe('Box 12');
+  });
+
+  it('recalls the links of the selected tickets; those recalled leave their tickets and are unticked', async () => {
+    const client = await holding([linked('t1'), linked('t2')]);
+    const ui = createTicketsStore();
+    ui.getState().setSelected(['t1', 't2'], true);
+    const calls = stubFetch(
+      {
+        status: 200,
+        body: {
+          message: '1 link recalled',
+          recalled: [{ distribution_id: 'd-t1', ticket_id: 't1' }],
+          failed: [{ distribution_id: 'd-t2', code: 'DISTRIBUTION_NOT_FOUND', message: 'Distribution not found' }],
+        },
+      },
+      { status: 200, body: aUser() },
+    );
+    expect(await recallLinks(client, ui.getState(), ['t1', 't2'])).toMatchObject({ ok: true, done: 1 });
+    expect(calls[0]!.body).toEqual({ distribution_ids: ['d-t1', 'd-t2'] });
+    expect(shown(client, 't1').distribution).toBeNull();
+    expect(shown(client, 't2').distribution?.id).toBe('d-t2');
+    expect([...ui.getState().selectedIds]).toEqual(['t2']);
+    // Refused whole: why, and the list.
+    stubFetch({
+      status: 404,
+      body: {
+        message: 'Distribution not found',
+        code: 'DISTRIBUTION_NOT_FOUND',
+        failed: [{ distribution_id: 'd-t2' }],
+      },
+    });
+    expect(await recallLinks(client, ui.getState(), ['t2'])).toMatchObject({
+      ok: false,
+      message: 'Distribution not found',
+      failed: [{ distribution_id: 'd-t2' }],
+    });
   });
 });

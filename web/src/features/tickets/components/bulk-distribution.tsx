@@ -13,11 +13,13 @@ import { useSessionStore } from '../../../lib/session.store';
 import { useDistributeTickets } from '../hooks/use-ticket-actions';
 import { useTickets } from '../hooks/use-tickets';
 import { useTicketsStore } from '../tickets.store';
+import { BulkLinkActions } from './bulk-link-actions';
 import { DistributeBar } from './distribute-bar';
 
 /**
- * The bulk action on the selected tickets (SPEC.md §2): the bottom bar while any is ticked, and the Distribution
- * Settings modal it opens for those eligible; its settings distribute them.
+ * The bulk actions on the selected tickets (SPEC.md §2): the bottom bar while any is ticked, and the Distribution
+ * Settings modal it opens for those eligible (its settings distribute them); for those with a link, Edit Links and
+ * Recall Links.
  */
 export function BulkDistribution() {
   const balance = useCreditsStore((s) => s.balance);
@@ -34,6 +36,7 @@ export function BulkDistribution() {
     [tickets, selectedIds],
   );
   const button = distributeButtonState(selectedTickets, balance, costPerTicket);
+  const linked = useMemo(() => selectedTickets.filter((t) => t.distribution).map((t) => t.id), [selectedTickets]);
 
   const openSettings = () => {
     if (button.eligibleIds.length === 0) {
@@ -61,7 +64,9 @@ export function BulkDistribution() {
           button={button}
           onDistribute={openSettings}
           onClear={clearSelection}
-        />
+        >
+          <BulkLinkActions ticketIds={linked} />
+        </DistributeBar>
       ) : null}
       {settingsFor ? (
         <DistributionSettingsModal

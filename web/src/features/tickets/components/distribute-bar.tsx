@@ -1,4 +1,4 @@
-import { useId } from 'react';
+import { useId, type ReactNode } from 'react';
 import { Button } from '../../../components/ui/button';
 import type { DistributeButtonState } from '../../../lib/distribution';
 import { formatCredits } from '../../../lib/format';
@@ -8,6 +8,8 @@ export interface DistributeBarProps {
   button: DistributeButtonState;
   onDistribute: () => void;
   onClear: () => void;
+  /** Actions on the selected tickets' links (Edit Links, Recall Links), beside Clear selection. */
+  children?: ReactNode;
 }
 
 /**
@@ -17,7 +19,7 @@ export interface DistributeBarProps {
  * of the window while they scroll under it: at the end of the page it stands below the last of them, never over it
  * (its negative margins take it to the edges of the page's padding).
  */
-export function DistributeBar({ selectedCount, button, onDistribute, onClear }: DistributeBarProps) {
+export function DistributeBar({ selectedCount, button, onDistribute, onClear, children }: DistributeBarProps) {
   const reasonId = useId();
   const eligible = button.eligibleIds.length;
   return (
@@ -27,13 +29,14 @@ export function DistributeBar({ selectedCount, button, onDistribute, onClear }: 
       data-testid="distribute-bar"
     >
       <div className="flex flex-wrap items-center justify-between gap-x-4 gap-y-2 px-4 py-3 sm:px-6 lg:px-8">
-        <div className="flex items-center gap-3 text-sm">
+        <div className="flex flex-wrap items-center gap-x-3 gap-y-2 text-sm">
           <p className="font-medium text-slate-900" data-testid="selected-count" aria-live="polite">
             {selectedCount} selected
           </p>
           <Button variant="ghost" size="sm" onClick={onClear}>
             Clear selection
           </Button>
+          {children}
         </div>
         {/* On a phone the cost (or why not) and the button take a row of their own, side by side. */}
         <div className="flex w-full min-w-0 items-center justify-between gap-3 sm:w-auto sm:justify-end">

@@ -1,7 +1,8 @@
 import { useIsMutating, useMutation, useMutationState, useQueryClient } from '@tanstack/react-query';
 import { useMemo } from 'react';
 import type { DistributionSettings } from '../../../lib/distribution';
-import { distribute, editLink, recall } from '../ticket-actions';
+import type { SettingsChoice } from '../../../components/distribution/link-settings-form';
+import { distribute, editLink, editLinks, recall, recallLinks } from '../ticket-actions';
 import { useTicketsStore } from '../tickets.store';
 
 const DISTRIBUTE = ['tickets', 'distribute'] as const;
@@ -56,4 +57,29 @@ export function useEditLink(ticketId: string) {
   });
   const saving = useIsMutating({ mutationKey }) > 0;
   return { edit: mutateAsync, saving };
+}
+
+const BULK = ['tickets', 'bulk-links'] as const;
+
+/** Recalls or edits the links of many tickets (the bottom bar's actions); `busy` while either runs. */
+export function useBulkLinks() {
+  const client = useQueryClient();
+  const recallMany = useMutation({
+    mutationKey: BULK,
+    mutationFn: (ticketIds: readonly string[]) => recallLinks(client, useTicketsStore.getState(), ticketIds),
+  }).mutateAsync;
+  const editMany = useMutation({
+    mutationKey: BULK,
+    mutationFn: ({
+      ticketIds,
+      settings,
+      choice,
+    }: {
+      ticketIds: readonly string[];
+      settings: DistributionSettings;
+      choice: SettingsChoice;
+    }) => editLinks(client, ticketIds, settings, choice),
+  }).mutateAsync;
+  const busy = useIsMutating({ mutationKey: BULK }) > 0;
+  return { recallMany, editMany, busy };
 }

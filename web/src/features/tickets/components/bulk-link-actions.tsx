@@ -1,0 +1,108 @@
+import { useState } from 'react';
+import toast from 'react-hot-toast';
+import { BULK_LINK_MESSAGES, type BulkLinkFailure } from '@seatlink/contracts';
+import { LinkSettingsForm } from '../../../components/distribution/link-settings-form';
+import { Button } from '../../../components/ui/button';
+import { ConfirmDialog } from '../../../components/ui/confirm-dialog';
+import { Modal } from '../../../components/ui/modal';
+import { EMPTY_SETTINGS_DRAFT, DISTRIBUTION_TEXTS, validateDistributionSettings } from '../../../lib/distribution';
+import { useBulkLinks } from '../hooks/use-ticket-actions';
+import type { BulkOutcome } from '../ticket-actions';
+
+const links = (n: number) => `${n} ${n === 1 ? 'link' : 'links'}`;
+
+/** The toast of a bulk outcome: how many were done, and why the others were not (the first reason). */
+function report(outcome: BulkOutcome, done: (n: number) => string) {
+  if (!outcome.ok) {
+    toast.error(outcome.message);
+    return;
+  }
+  if (outcome.done > 0) toast.success(done(outcome.done));
+  if (outcome.failed.length > 0) toast.error(notDone(outcome.failed));
+}
+
+function notDone(failed: readonly BulkLinkFailure[]): string {
+  return `${links(failed.length)} not changed: ${failed[0]!.message}`;
+}
+
+/**
+ * The bottom bar's actions on the selected tickets that have a link: Edit Links (the settings ticked in the modal, the
+ * others left as each link has them) and Recall Links (after confirming; the credits are not given back).
+ */
+export function BulkLinkActions({ ticketIds }: { ticketIds: readonly string[] }) {
+  const { recallMany, editMany, busy } = useBulkLinks();
+  const [editing, setEditing] = useState<readonly string[] | null>(null);
+  const [recalling, setRecalling] = useState<readonly string[] | null>(null);
+  const count = ticketIds.length;
+  if (count === 0 && !editing && !recalling) return null;
+
+  return (
+    <>
+      {count > 0 ? (
+        <>
+          <Button
+            variant="secondary"
+            size="sm"
+            onClick={() => setEditing(ticketIds)}
+            disabled={busy}
+            data-testid="edit-links"
+          >
+            Edit {links(count)}
+          </Button>
+          <Button
+            variant="secondary"
+            size="sm"
+            className="text-red-700"
+            onClick={() => setRecalling(ticketIds)}
+            disabled={busy}
+            data-testid="recall-links"
+          >
+            Recall {links(count)}
+          </Button>
+        </>
+      ) : null}
+      {editing ? (
+        <Modal
+          title={`Edit ${links(editing.length)}`}
+          description="Tick what to change; the rest stays as each link has it. The links keep their addresses and clicks, and cost nothing to change."
+          onClose={() => setEditing(null)}
+          testId="edit-links-dialog"
+        >
+          <LinkSettingsForm
+            choose
+            initial={EMPTY_SETTINGS_DRAFT}
+            check={(draft, now) => validateDistributionSettings(draft, now)}
+            onSubmit={(settings, choice) => {
+              const ids = editing;
+              setEditing(null);
+              void editMany({ ticketIds: ids, settings, choice }).then((outcome) =>
+                report(outcome, BULK_LINK_MESSAGES.updated),
+              );
+            }}
+            onCancel={() => setEditing(null)}
+            submitLabel="Save Changes"
+            busy={busy}
+          />
+        </Modal>
+      ) : null}
+      {recalling ? (
+        <ConfirmDialog
+          title={`Recall ${links(recalling.length)}`}
+          message={
+            <>
+              The {links(recalling.length)} stop working at once: whoever opens one is told it was withdrawn. The
+              tickets can then be distributed again. {DISTRIBUTION_TEXTS.recallKeepsCredits}
+            </>
+          }
+          confirmLabel={`Recall ${links(recalling.length)}`}
+          onConfirm={() => {
+            const ids = recalling;
+            setRecalling(null);
+            void recallMany(ids).then((outcome) => report(outcome, BULK_LINK_MESSAGES.recalled));
+          }}
+          onCancel={() => setRecalling(null)}
+        />
+      ) : null}
+    </>
+  );
+}
