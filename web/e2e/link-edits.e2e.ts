@@ -2,9 +2,11 @@ import { expect, test, type Page } from '@playwright/test';
 import type { Ticket } from '@seatlink/contracts';
 import { ticketCardHeight } from '../src/features/tickets/ticket-card-height';
 import { expectNoA11yViolations } from './support/axe';
+import { datePicker, pickerText } from './support/date-picker';
 import {
   distributeByApi,
   listTickets,
+  localDateTimeIn,
   PERSON_USER_AGENT,
   RecipientPhones,
   setCredits,
@@ -260,4 +262,40 @@ test('edits, then recalls, the links of the selected tickets from the bottom bar
   await expect(bar.getByRole('button', { name: /^Recall / })).toHaveCount(0);
   await expect(page.getByTestId('available-credits')).toHaveText('0');
   expect((await listTickets(holder.api)).filter((t) => t.distribution)).toHaveLength(0);
+});
+
+test("offers 'When the event starts' as the expiry of a ticket with a next game, when making its link and editing it", async ({
+  page,
+}) => {
+  const start = new Date(Math.floor((Date.now() + 3 * 24 * 60 * 60_000) / 60_000) * 60_000).toISOString();
+  holder = await ticketHolder(page, 'eventstart', {
+    wallets: [[{ title: 'Rowan Athletic', nextGame: { title: 'Rowan Athletic vs Sorrel City', date: start } }]],
+  });
+  const rowan = ticketTitled(holder.tickets, 'Rowan Athletic');
+  expect(rowan.metadata.next_game_date).toBe(start);
+  await setCredits(holder.userId, 5);
+  await signIn(page, holder.user);
+  const card = ticketCard(page, rowan.id);
+  await card.getByRole('checkbox', { name: 'Select Rowan Athletic' }).check();
+  await page.getByTestId('distribute-button').click();
+  const settings = page.getByRole('dialog', { name: 'Distribution Settings' });
+  const picked = await localDateTimeIn(page, Date.parse(start) - Date.now() - 30_000);
+  await settings.getByRole('button', { name: /^When the event starts/ }).click();
+  await expect.poll(() => pickerText(datePicker(settings, 'Expiry date and time'))).toBe(picked.enGb);
+  await settings.getByRole('button', { name: 'Generate Link(s)' }).click();
+  await expect(card.getByTestId('link-expiry')).not.toHaveText('Never');
+  const made = (await listTickets(holder.api)).find((t) => t.id === rowan.id)!;
+  expect(made.distribution?.expiry).toBe(start);
+
+  // Edited: Never, then the event's start again.
+  await card.getByRole('button', { name: 'Edit Link' }).click();
+  const dialog = page.getByRole('dialog', { name: 'Edit Link' });
+  await dialog.getByRole('button', { name: 'Clear' }).click();
+  await dialog.getByRole('button', { name: 'Save Changes' }).click();
+  await expect(card.getByTestId('link-expiry')).toHaveText('Never');
+  await card.getByRole('button', { name: 'Edit Link' }).click();
+  await dialog.getByRole('button', { name: /^When the event starts/ }).click();
+  await dialog.getByRole('button', { name: 'Save Changes' }).click();
+  await expect(card.getByTestId('link-expiry')).not.toHaveText('Never');
+  expect((await listTickets(holder.api)).find((t) => t.id === rowan.id)!.distribution?.expiry).toBe(start);
 });

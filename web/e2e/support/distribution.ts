@@ -45,6 +45,8 @@ export interface PassInput {
   subtitle?: string;
   venue?: string;
   seat?: { section: string; row: string; seat: string };
+  /** The pass's next game (its start ISO). */
+  nextGame?: { title: string; date: string };
   /** Given, the pass has this id and a barcode of its own; see `shared` of {@link ticketHolder}. */
   id?: string;
 }
@@ -68,6 +70,7 @@ export async function addPassTo(walletEmails: readonly string[], pass: PassInput
           event: { title: pass.title, subtitle: pass.subtitle ?? 'Season Ticket 2026/27' },
           venue: { name: pass.venue ?? 'Test Arena' },
           ...(pass.seat ? { seat: pass.seat } : {}),
+          ...(pass.nextGame ? { next_game: pass.nextGame } : {}),
           visible_after_ms: 0,
         },
       });

@@ -256,6 +256,27 @@ export function madeLink(made: DistributionResult, settings: DistributionSetting
   };
 }
 
+/**
+ * 'When the event starts': the expiry a link of a ticket with a next game may take (its start, to the minute the picker
+ * has), when that start can be a link's expiry (an hour ahead or more, within five years); null otherwise.
+ */
+export function eventStartExpiry(nextGameDate: string | null | undefined, now: number): string | null {
+  const at = nextGameDate ? Date.parse(nextGameDate) : Number.NaN;
+  if (!Number.isFinite(at)) return null;
+  const minute = Math.floor(at / 60_000) * 60_000;
+  if (minute < now + MIN_LINK_EXPIRY_MS || minute > now + MAX_LINK_EXPIRY_MS) return null;
+  return new Date(minute).toISOString();
+}
+
+/** The one next-game start all these tickets share, or null (none, or not the same). */
+export function sharedEventStart(
+  tickets: ReadonlyArray<{ metadata?: { next_game_date: string | null } | null }>,
+): string | null {
+  const starts = new Set(tickets.map((t) => t.metadata?.next_game_date ?? null));
+  const [only] = starts;
+  return starts.size === 1 && only ? only : null;
+}
+
 /** The fields of the edit modal as a live link has them (its expiry in this device's time). */
 export function draftOfLink(
   link: Pick<TicketDistribution, 'expiry' | 'max_clicks' | 'label'>,

@@ -8,6 +8,7 @@ import {
   distributionStartedText,
   distributionSubtitle,
   draftOfLink,
+  eventStartExpiry,
   formatLinkExpiry,
   isExpired,
   isLimitReached,
@@ -17,6 +18,7 @@ import {
   linkPreview,
   minExpiryValue,
   SETTINGS_MESSAGES,
+  sharedEventStart,
   usageHelper,
   validateDistributionSettings,
 } from './distribution';
@@ -289,5 +291,25 @@ describe('the label, and editing a live link', () => {
     expect(linkChanges({ ...link, expiry: null, max_clicks: 0 }, as({ expiryDate: null, maxClicks: null }))).toEqual(
       {},
     );
+  });
+});
+
+describe("'When the event starts' as a link's expiry", () => {
+  const now = Date.UTC(2026, 10, 22, 10, 0, 30);
+  it('offers the next game’s start, to the minute, when it is an hour or more ahead and within five years', () => {
+    expect(eventStartExpiry('2026-11-29T15:00:45.000Z', now)).toBe('2026-11-29T15:00:00.000Z');
+    expect(eventStartExpiry('2026-11-22T10:30:00.000Z', now)).toBeNull();
+    expect(eventStartExpiry('2026-11-20T10:30:00.000Z', now)).toBeNull();
+    expect(eventStartExpiry('2040-01-01T00:00:00.000Z', now)).toBeNull();
+    expect(eventStartExpiry('not a date', now)).toBeNull();
+    expect(eventStartExpiry(null, now)).toBeNull();
+  });
+
+  it('takes the one start the tickets share, else none', () => {
+    const at = (date: string | null) => ({ metadata: { next_game_date: date } });
+    expect(sharedEventStart([at('2026-11-29T15:00:00Z'), at('2026-11-29T15:00:00Z')])).toBe('2026-11-29T15:00:00Z');
+    expect(sharedEventStart([at('2026-11-29T15:00:00Z'), at('2026-12-01T15:00:00Z')])).toBeNull();
+    expect(sharedEventStart([at('2026-11-29T15:00:00Z'), at(null)])).toBeNull();
+    expect(sharedEventStart([])).toBeNull();
   });
 });

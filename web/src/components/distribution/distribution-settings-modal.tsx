@@ -16,6 +16,8 @@ export interface DistributionSettingsModalProps {
   /** What they cost and what the user has, shown beside the balance warning. */
   cost?: number;
   balance?: number;
+  /** The tickets' shared next-game start, offered as the expiry. */
+  eventStart?: string | null;
   /** The checked settings: expiryDate (ISO or null), maxClicks (null or a whole number), label. The owner closes. */
   onSubmit: (settings: DistributionSettings) => void;
   onClose: () => void;
@@ -25,7 +27,14 @@ export interface DistributionSettingsModalProps {
  * The Distribution Settings modal (SPEC.md §2): the settings of the links to make (LinkSettingsForm: expiry, usage
  * limit, label), with the balance warning and what the links cost.
  */
-export function DistributionSettingsModal({ count, cost, balance, onSubmit, onClose }: DistributionSettingsModalProps) {
+export function DistributionSettingsModal({
+  count,
+  cost,
+  balance,
+  eventStart,
+  onSubmit,
+  onClose,
+}: DistributionSettingsModalProps) {
   return (
     <Modal
       title="Distribution Settings"
@@ -39,6 +48,7 @@ export function DistributionSettingsModal({ count, cost, balance, onSubmit, onCl
         onSubmit={onSubmit}
         onCancel={onClose}
         submitLabel="Generate Link(s)"
+        eventStart={eventStart}
       >
         <Alert tone="warning" data-testid="balance-warning">
           <p>{DISTRIBUTION_TEXTS.balanceWarning}</p>

@@ -12,6 +12,8 @@ export interface EditLinkModalProps {
   /** The ticket's title, to say which link this is. */
   title: string;
   link: TicketDistribution;
+  /** The ticket's next-game start, offered as the expiry. */
+  eventStart?: string | null;
   /** The checked settings; the owner sends what changed and closes. */
   onSubmit: (settings: DistributionSettings) => void;
   onClose: () => void;
@@ -23,7 +25,7 @@ export interface EditLinkModalProps {
  * nothing is paid again). The limit may not go below the clicks it has counted; an expiry left as it was is not
  * checked again (it may be less than an hour away).
  */
-export function EditLinkModal({ title, link, onSubmit, onClose, busy }: EditLinkModalProps) {
+export function EditLinkModal({ title, link, eventStart, onSubmit, onClose, busy }: EditLinkModalProps) {
   return (
     <Modal
       title={DISTRIBUTION_TEXTS.editLink}
@@ -40,6 +42,7 @@ export function EditLinkModal({ title, link, onSubmit, onClose, busy }: EditLink
         onCancel={onClose}
         submitLabel="Save Changes"
         busy={busy}
+        eventStart={eventStart}
       />
     </Modal>
   );

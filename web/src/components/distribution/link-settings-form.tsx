@@ -2,6 +2,7 @@ import { useCallback, useId, useRef, useState, type FormEvent, type ReactNode } 
 import { MAX_LINK_LABEL } from '@seatlink/contracts';
 import {
   DISTRIBUTION_TEXTS,
+  eventStartExpiry,
   maxExpiryValue,
   minExpiryValue,
   usageHelper,
@@ -9,6 +10,8 @@ import {
   type DistributionSettingsDraft,
   type DistributionSettingsErrors,
 } from '../../lib/distribution';
+import { formatDateTime } from '../../lib/format';
+import { localDateTimeOf } from '../../lib/local-date-time';
 import { useNow } from '../../lib/use-now';
 import { Button } from '../ui/button';
 import { DatePicker, type DatePickerHandle } from '../ui/date-picker';
@@ -44,6 +47,8 @@ export interface LinkSettingsFormProps {
   children?: ReactNode;
   /** Disables the submit while the caller's request runs. */
   busy?: boolean;
+  /** The start of the tickets' next game: offered as the expiry ('When the event starts') when it can be one. */
+  eventStart?: string | null;
 }
 
 /**
@@ -61,12 +66,14 @@ export function LinkSettingsForm({
   children,
   busy = false,
   choose = false,
+  eventStart = null,
 }: LinkSettingsFormProps) {
   const [choice, setChoice] = useState<SettingsChoice>({ expiry: !choose, limit: !choose, label: !choose });
   const [noChoice, setNoChoice] = useState(false);
   const [draft, setDraft] = useState<DistributionSettingsDraft>(initial);
   const [errors, setErrors] = useState<DistributionSettingsErrors>({});
   const now = useNow(30_000);
+  const startExpiry = eventStartExpiry(eventStart, now);
   const expiryRef = useRef<DatePickerHandle>(null);
   const clicksRef = useRef<HTMLInputElement>(null);
   const labelRef = useRef<HTMLInputElement>(null);
@@ -170,6 +177,19 @@ export function LinkSettingsForm({
               Clear
             </Button>
           </div>
+        ) : null}
+        {choice.expiry && startExpiry ? (
+          <Button
+            variant="ghost"
+            size="sm"
+            onClick={() => {
+              update({ expiry: localDateTimeOf(new Date(startExpiry)), expiryPartial: false });
+              setExpiryField((n) => n + 1);
+            }}
+            data-testid="expire-at-event-start"
+          >
+            When the event starts ({formatDateTime(startExpiry)})
+          </Button>
         ) : null}
       </fieldset>
 

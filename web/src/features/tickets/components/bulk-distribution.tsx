@@ -7,6 +7,7 @@ import {
   distributeButtonState,
   distributionCostOf,
   distributionStartedText,
+  sharedEventStart,
   type DistributionSettings,
 } from '../../../lib/distribution';
 import { useSessionStore } from '../../../lib/session.store';
@@ -36,6 +37,7 @@ export function BulkDistribution() {
     [tickets, selectedIds],
   );
   const button = distributeButtonState(selectedTickets, balance, costPerTicket);
+  const settingsIds = useMemo(() => new Set(settingsFor ?? []), [settingsFor]);
   const linked = useMemo(() => selectedTickets.filter((t) => t.distribution).map((t) => t.id), [selectedTickets]);
 
   const openSettings = () => {
@@ -71,6 +73,7 @@ export function BulkDistribution() {
       {settingsFor ? (
         <DistributionSettingsModal
           count={settingsFor.length}
+          eventStart={sharedEventStart(selectedTickets.filter((t) => settingsIds.has(t.id)))}
           cost={settingsFor.length * costPerTicket}
           balance={balance}
           onSubmit={(settings) => void onSettings(settings)}

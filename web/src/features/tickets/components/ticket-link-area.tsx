@@ -138,6 +138,7 @@ function EditButton({ ticket }: { ticket: Ticket }) {
         <EditLinkModal
           title={ticket.title}
           link={link}
+          eventStart={ticket.metadata?.next_game_date}
           busy={saving}
           onSubmit={(settings) => void onSubmit(settings)}
           onClose={() => setEditing(false)}
