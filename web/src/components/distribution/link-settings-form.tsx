@@ -14,6 +14,7 @@ import { formatDateTime } from '../../lib/format';
 import { localDateTimeOf } from '../../lib/local-date-time';
 import { useNow } from '../../lib/use-now';
 import { Button } from '../ui/button';
+import { CalendarIcon } from '../ui/icons';
 import { DatePicker, type DatePickerHandle } from '../ui/date-picker';
 import { FormField } from '../ui/form-field';
 import { Switch } from '../ui/switch';
@@ -186,8 +187,10 @@ export function LinkSettingsForm({
               update({ expiry: localDateTimeOf(new Date(startExpiry)), expiryPartial: false });
               setExpiryField((n) => n + 1);
             }}
+            className="h-auto -ml-2 text-left text-indigo-700"
             data-testid="expire-at-event-start"
           >
+            <CalendarIcon className="h-4 w-4" />
             When the event starts ({formatDateTime(startExpiry)})
           </Button>
         ) : null}
