@@ -1,3 +1,4 @@
+import { readFileSync } from 'node:fs';
 import { expect, test, type Page } from '@playwright/test';
 import type { Ticket } from '@seatlink/contracts';
 import { ticketCardHeight } from '../src/features/tickets/ticket-card-height';
@@ -262,6 +263,17 @@ test('edits, then recalls, the links of the selected tickets from the bottom bar
   await expect(bar.getByRole('button', { name: /^Recall / })).toHaveCount(0);
   await expect(page.getByTestId('available-credits')).toHaveText('0');
   expect((await listTickets(holder.api)).filter((t) => t.distribution)).toHaveLength(0);
+
+  // Export links: a CSV of every link made, recalled ones too, with their labels and states.
+  const [download] = await Promise.all([page.waitForEvent('download'), page.getByTestId('export-links').click()]);
+  expect(download.suggestedFilename()).toBe('seatlink-links.csv');
+  const csv = readFileSync(await download.path(), 'utf8')
+    .replace(/^\uFEFF/, '')
+    .trim()
+    .split(/\r?\n/);
+  expect(csv).toHaveLength(4);
+  expect(csv.filter((line) => line.includes(',Away end,recalled,0,3,'))).toHaveLength(2);
+  expect(csv.filter((line) => line.includes(',,recalled,4,5,'))).toHaveLength(1);
 });
 
 test("offers 'When the event starts' as the expiry of a ticket with a next game, when making its link and editing it", async ({

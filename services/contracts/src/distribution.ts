@@ -227,3 +227,6 @@ export interface ClickTimelineResponse {
   /** Minutes with at least one click, oldest first (at most the last 1,440 such minutes). */
   minutes: Array<{ minute: string; clicks: number }>;
 }
+
+/** GET /v1/links/export.csv: rows one export of a user's links holds at most. */
+export const MAX_LINK_EXPORT_ROWS = 100_000;

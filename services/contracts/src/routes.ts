@@ -69,6 +69,8 @@ export const routes = {
   /** Many links at once: BulkRecallRequest → BulkRecallResponse, BulkUpdateRequest → BulkUpdateResponse. */
   recallDistributions: { method: 'POST', path: '/v1/distributions/recall' },
   updateDistributions: { method: 'PATCH', path: '/v1/distributions' },
+  /** The user's links as CSV (a download). */
+  exportLinks: { method: 'GET', path: '/v1/links/export.csv' },
   /** A link's counted clicks per minute (ClickTimelineResponse). */
   distributionClicks: { method: 'GET', path: '/v1/distributions/:id/clicks' },
 

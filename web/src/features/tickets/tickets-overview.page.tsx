@@ -1,4 +1,6 @@
 import { useMemo, useState, type ReactNode } from 'react';
+import { routes } from '@seatlink/contracts';
+import { DownloadIcon } from '../../components/ui/icons';
 import { useCreditsStore } from '../../lib/credits.store';
 import { useMediaQuery } from '../../lib/use-media-query';
 import { BulkDistribution } from './components/bulk-distribution';
@@ -50,11 +52,22 @@ export function TicketsOverviewPage({ topUp }: { topUp?: ReactNode } = {}) {
 
       <div className="mt-4 mb-4 flex min-h-9 flex-wrap items-center justify-between gap-3">
         <TicketsCount shown={shown.length} filtered={filtered} />
-        {smallScreen ? (
-          <FiltersToggle open={filtersOpen} onToggle={() => setFiltersOpen((open) => !open)} filters={filters} />
-        ) : (
-          <ViewToggle view={view} onChange={setView} />
-        )}
+        <div className="flex items-center gap-2">
+          <a
+            href={routes.exportLinks.path}
+            download
+            className="inline-flex items-center gap-1.5 rounded-lg px-2.5 py-2 text-sm font-medium text-slate-700 hover:bg-slate-100 focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-indigo-600"
+            data-testid="export-links"
+          >
+            <DownloadIcon className="h-4 w-4" />
+            Export links
+          </a>
+          {smallScreen ? (
+            <FiltersToggle open={filtersOpen} onToggle={() => setFiltersOpen((open) => !open)} filters={filters} />
+          ) : (
+            <ViewToggle view={view} onChange={setView} />
+          )}
+        </div>
       </div>
       {smallScreen ? filtersPanel : null}
 

@@ -12,12 +12,10 @@ import { stringify } from 'csv-stringify';
 import type { FastifyReply } from 'fastify';
 import { DATABASE } from '../../infra/db/database.module.js';
 import type { Database } from '../../infra/db/database.js';
+import { csvCell } from '../../infra/http/csv-cell.js';
 import { sendStreamed } from '../../infra/http/streamed-answer.js';
 import { AdminOnly } from '../../infra/http/auth.decorators.js';
 import { auditBatches, listAudits } from './read-models/audit.queries.js';
-
-/** A cell a spreadsheet would run as a formula (=, +, -, @, tab, CR) is given a leading quote. */
-const cell = (value: string | null) => (value && /^[=+\-@\t\r]/.test(value) ? `'${value}` : (value ?? ''));
 
 const CSV_COLUMNS = [
   'Event Time',
@@ -36,11 +34,11 @@ function csvRow(entry: AuditEntry): string[] {
     entry.created_at,
     status,
     AUDIT_EVENT_TYPES[entry.event_type],
-    cell(ticket_id),
-    cell(distribution_id),
-    cell(entry.metadata.ip_address),
+    csvCell(ticket_id),
+    csvCell(distribution_id),
+    csvCell(entry.metadata.ip_address),
     entry.metadata.bulk_action ? 'yes' : 'no',
-    cell(Object.keys(details).length > 0 ? JSON.stringify(details) : null),
+    csvCell(Object.keys(details).length > 0 ? JSON.stringify(details) : null),
   ];
 }
 

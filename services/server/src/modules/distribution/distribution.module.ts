@@ -10,6 +10,7 @@ import { RecallLinkFlow } from './recall-link.flow.js';
 import { UpdateLinkFlow } from './update-link.flow.js';
 import { LinkClaims } from './link-claims.service.js';
 import { linkCountersReaction } from './link-counters.js';
+import { LinkExportController } from './link-export.controller.js';
 import { LinksController } from './links.controller.js';
 import { auditLogProjection } from './read-models/audit-log.projection.js';
 import { linkClickTimelineProjection } from './read-models/link-click-timeline.projection.js';
@@ -25,7 +26,13 @@ import { TicketDistributionCommandHandler } from './ticket-distribution.handler.
  * past a link's limit); the owner recalls them; admins read the audit log of every attempt.
  */
 @Module({
-  controllers: [DistributionController, BulkLinksController, LinksController, AdminAuditsController],
+  controllers: [
+    DistributionController,
+    BulkLinksController,
+    LinkExportController,
+    LinksController,
+    AdminAuditsController,
+  ],
   providers: [
     DistributeTicketsFlow,
     RecallLinkFlow,

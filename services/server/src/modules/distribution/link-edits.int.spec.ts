@@ -527,4 +527,57 @@ describe('editing a live link: its expiry, click limit and label, without recall
       expect(entries.filter((a) => a.event_data.status === 'FAILED')).toHaveLength(1);
     });
   });
+  describe('the links export (GET /v1/links/export.csv)', () => {
+    const exported = async (client: ApiClient | null = user) => {
+      const res = await fetch(`${stack.baseUrl}/v1/links/export.csv`, {
+        headers: client ? { cookie: client.sessionCookie } : {},
+      });
+      return {
+        res,
+        lines: (await res.text())
+          .replace(/^\uFEFF/, '')
+          .trim()
+          .split(/\r?\n/),
+      };
+    };
+
+    it('lists every link of the caller with its label, state, clicks, limit, expiry and last click, newest first', async () => {
+      const active = await makeLink({ max_clicks: 3, label: '=HYPERLINK("http://x")' });
+      expect((await claim(active.code)).status).toBe(200);
+      const recalled = await makeLink({ label: 'Sam, "row F"' });
+      expect((await user.request('POST', `/v1/distributions/${recalled.distributionId}/recall`)).status).toBe(200);
+      const full = await makeLink({ max_clicks: 1 });
+      expect((await claim(full.code)).status).toBe(200);
+      await stack.app.get(ClickRecorder).flush();
+      await subscriptionsCaughtUp(stack.app);
+
+      const { res, lines } = await exported();
+      expect(res.status).toBe(200);
+      expect(res.headers.get('content-type')).toMatch(/^text\/csv/);
+      expect(res.headers.get('content-disposition')).toContain('seatlink-links.csv');
+      expect(lines[0]).toBe(
+        'Link,Ticket,Label,State,Clicks,Max Clicks,Expiry,Created,Last Click,Recalled,Distribution ID,Ticket ID',
+      );
+      const rowOf = (distributionId: string) => lines.find((l) => l.includes(distributionId))!;
+      // Newest first: the last made is the first row.
+      expect(lines[1]).toContain(full.distributionId);
+      expect(rowOf(full.distributionId)).toContain(',limit_reached,1,1,,');
+      // A label a spreadsheet would run as a formula is quoted; commas and quotes are escaped.
+      expect(rowOf(active.distributionId)).toContain(`"'=HYPERLINK(""http://x"")",active,1,3,,`);
+      expect(rowOf(recalled.distributionId)).toContain(`"Sam, ""row F""",recalled,0,,,`);
+      expect(rowOf(active.distributionId).startsWith(`http://localhost:3000/l/${active.code},`)).toBe(true);
+      expect(rowOf(active.distributionId)).toMatch(/,\d{4}-\d\d-\d\dT[^,]+Z,\d{4}-\d\d-\d\dT[^,]+Z,,/);
+      // Every link the user made, and only theirs.
+      const [count] = await database.query<{ n: number }>('select count(*)::int as n from links where user_id = $1', [
+        userId,
+      ]);
+      expect(lines).toHaveLength(1 + count!.n);
+
+      const stranger = new ApiClient(stack.baseUrl);
+      const login = await createVerifiedUser(stack.app);
+      await stranger.login(login.email, login.password);
+      expect((await exported(stranger)).lines).toHaveLength(1);
+      expect((await exported(null)).res.status).toBe(401);
+    });
+  });
 });

@@ -1,6 +1,6 @@
 import type { ClickTimelineResponse } from '@seatlink/contracts';
 import { and, desc, eq, gte, isNull, param, sql } from 'drizzle-orm';
-import type { Executor } from '../../../infra/db/database.js';
+import { type Executor, queryRows } from '../../../infra/db/database.js';
 import { linkClickMinutes, links } from '../distribution.schema.js';
 
 /** Minutes of a timeline answered at most. */
@@ -94,4 +94,80 @@ export async function ticketsWithLinkChanges(db: Executor, userId: string, fromX
     .from(links)
     .where(and(eq(links.userId, userId), gte(links.version, sql`${fromXid.toString()}::bigint`)));
   return rows.map((r) => r.ticketId);
+}
+
+/** A link as its owner's export lists it. */
+export interface ExportedLink {
+  distributionId: string;
+  ticketId: string;
+  code: string;
+  /** The ticket's title; null once the ticket has left the owner's wallets. */
+  title: string | null;
+  label: string | null;
+  clicks: number;
+  maxClicks: number | null;
+  expiresAt: Date | null;
+  createdAt: Date;
+  lastClickAt: Date | null;
+  recalledAt: Date | null;
+}
+
+interface ExportRow {
+  distribution_id: string;
+  ticket_id: string;
+  code: string;
+  title: string | null;
+  label: string | null;
+  clicks: number;
+  max_clicks: number | null;
+  expires_at: Date | string | null;
+  created_at: Date | string;
+  last_click_at: Date | string | null;
+  recalled_at: Date | string | null;
+}
+
+/**
+ * Every link a user made (recalled ones too), newest first, in batches (keyset pages on the time made and the id): the
+ * rows of GET /v1/links/export.csv, at most `maxRows`.
+ */
+export async function* userLinkBatches(
+  db: Executor,
+  userId: string,
+  batchSize: number,
+  maxRows: number,
+): AsyncGenerator<ExportedLink[]> {
+  let after: { createdAt: Date; id: string } | null = null;
+  let sent = 0;
+  while (sent < maxRows) {
+    const cursor: { createdAt: Date; id: string } | null = after;
+    const rows: ExportRow[] = await queryRows<ExportRow>(
+      db,
+      sql`select l.distribution_id, l.ticket_id, l.code, t.title, l.label, l.clicks, l.max_clicks, l.expires_at,
+                 l.created_at, l.last_click_at, l.recalled_at
+          from links l left join tickets t on t.id = l.ticket_id
+          where l.user_id = ${userId}
+            ${cursor ? sql`and (l.created_at, l.distribution_id) < (${cursor.createdAt.toISOString()}::timestamptz, ${cursor.id}::uuid)` : sql``}
+          order by l.created_at desc, l.distribution_id desc
+          limit ${Math.min(batchSize, maxRows - sent)}`,
+    );
+    if (rows.length === 0) return;
+    sent += rows.length;
+    const date = (value: Date | string | null) => (value === null ? null : new Date(value));
+    const batch: ExportedLink[] = rows.map((r) => ({
+      distributionId: r.distribution_id,
+      ticketId: r.ticket_id,
+      code: r.code,
+      title: r.title,
+      label: r.label,
+      clicks: Number(r.clicks),
+      maxClicks: r.max_clicks,
+      expiresAt: date(r.expires_at),
+      createdAt: new Date(r.created_at),
+      lastClickAt: date(r.last_click_at),
+      recalledAt: date(r.recalled_at),
+    }));
+    const last: ExportedLink = batch[batch.length - 1]!;
+    after = { createdAt: last.createdAt, id: last.distributionId };
+    yield batch;
+  }
 }
