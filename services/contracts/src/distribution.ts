@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { isoDateTime } from './dates.js';
 import type { MaybePending } from './identity.js';
-import type { LinkState } from './links.js';
+import { LINK_PIN_PATTERN, type LinkState } from './links.js';
 import type { TicketDistribution } from './tickets.js';
 import { schema } from './schema.js';
 import { hasForbiddenCharacters, notAllowedMessage } from './text.js';
@@ -26,10 +26,11 @@ export const DISTRIBUTION_MESSAGES = {
   recalled: 'Ticket recalled',
   labelTooLong: `Label must be at most ${MAX_LINK_LABEL} characters`,
   labelNotText: 'Label must be text, or null for none',
-  nothingToUpdate: 'Nothing to update: give expiry_date, max_clicks or label',
+  nothingToUpdate: 'Nothing to update: give expiry_date, max_clicks, label or pin',
   limitBelowClicks: (clicks: number) =>
     `Max clicks cannot be lower than the ${clicks} ${clicks === 1 ? 'click' : 'clicks'} already counted`,
   updated: 'Link updated',
+  pinFormat: 'PIN must be 4 to 8 digits, or null for none',
 } as const;
 
 /** Why a ticket was not distributed, or a link not recalled or claimed (the `code` of a refusal). */
@@ -80,6 +81,11 @@ export const linkLabelSchema = schema(() =>
     .transform((value) => (value === '' ? null : value)),
 );
 
+/** A link's PIN, as its owner sets it: 4 to 8 digits (kept only as a hash, never shown again). */
+export const linkPinSchema = schema(() =>
+  z.string({ error: DISTRIBUTION_MESSAGES.pinFormat }).regex(LINK_PIN_PATTERN, DISTRIBUTION_MESSAGES.pinFormat),
+);
+
 /**
  * POST /v1/tickets/distribute (SPEC.md §7). `expiry_date` null or absent: the link does not expire by time (a minute
  * of grace under the hour for the time the request takes); `max_clicks` null or absent: unlimited.
@@ -95,6 +101,8 @@ export const distributeRequestSchema = schema(() =>
     max_clicks: maxClicks.nullish().transform((value) => value ?? null),
     /** The same label on every link the request makes. */
     label: linkLabelSchema.nullish().transform((value) => value ?? null),
+    /** The same PIN on every link the request makes. */
+    pin: linkPinSchema.nullish().transform((value) => value ?? null),
   }),
 );
 export type DistributeRequest = z.input<typeof distributeRequestSchema>;
@@ -133,6 +141,7 @@ const linkChangeFields = () => ({
   expiry_date: expiryDate.nullable().optional(),
   max_clicks: maxClicks.nullable().optional(),
   label: linkLabelSchema.nullable().optional(),
+  pin: linkPinSchema.nullable().optional(),
 });
 
 const unknownFields = {
@@ -140,8 +149,8 @@ const unknownFields = {
     issue.code === 'unrecognized_keys' ? `Unknown field: ${(issue.keys ?? []).join(', ')}` : undefined,
 };
 
-const changesSomething = (body: { expiry_date?: unknown; max_clicks?: unknown; label?: unknown }) =>
-  body.expiry_date !== undefined || body.max_clicks !== undefined || body.label !== undefined;
+const changesSomething = (body: { expiry_date?: unknown; max_clicks?: unknown; label?: unknown; pin?: unknown }) =>
+  body.expiry_date !== undefined || body.max_clicks !== undefined || body.label !== undefined || body.pin !== undefined;
 
 export const updateDistributionRequestSchema = schema(() =>
   z.strictObject(linkChangeFields(), unknownFields).refine(changesSomething, DISTRIBUTION_MESSAGES.nothingToUpdate),

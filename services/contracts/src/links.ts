@@ -49,11 +49,26 @@ export const LINK_MESSAGES = {
   recalled: 'This link was withdrawn by its owner',
   notFound: 'Link not found',
   automated: 'Links are claimed by people, not by automated clients',
+  pinRequired: 'Enter the PIN the sender gave you',
+  pinInvalid: 'That PIN is not right',
+  pinLocked: 'This link is locked after too many wrong PINs. Ask its sender for a new PIN.',
+  pinFormat: 'A PIN is 4 to 8 digits',
 } as const;
+
+/** A link PIN as its owner sets it and a recipient enters it: 4 to 8 digits. */
+export const LINK_PIN_PATTERN = /^\d{4,8}$/;
+
+/** Wrong PINs after which a link is locked until its owner sets a new one. */
+export const MAX_PIN_FAILURES = 10;
+
+/** Whether a recipient must enter a PIN first: none, one, or none will do (locked). */
+export type LinkPinState = 'none' | 'required' | 'locked';
 
 /** GET /v1/links/{code}: what a recipient sees before claiming (never counts a click). */
 export interface PublicLink {
   state: LinkState;
+  /** Whether "Add to wallet" needs the link's PIN (sent as `{ pin }` with the claim). */
+  pin: LinkPinState;
   expires_at: string | null;
   ticket: {
     title: string;
@@ -64,6 +79,11 @@ export interface PublicLink {
     next_game: string | null;
     next_game_date: string | null;
   };
+}
+
+/** POST /v1/links/{code}/claim's body: the PIN, for a link that has one. */
+export interface ClaimRequest {
+  pin?: string;
 }
 
 /** POST /v1/links/{code}/claim: one counted click. */

@@ -21,6 +21,10 @@ export interface TicketDistribution {
   expiry: string | null;
   /** Its owner's note of whom it is for ("for Sam"); null for none. */
   label: string | null;
+  /** A recipient must enter its PIN before "Add to wallet". */
+  has_pin: boolean;
+  /** Locked after too many wrong PINs, until its owner sets a new one. */
+  pin_locked: boolean;
 }
 
 /** SPEC.md §3 Ticket. */

@@ -87,6 +87,12 @@ const schema = z.object({
    */
   THROTTLE_WALLET_SIGNIN_USER: z.coerce.number().int().min(1).default(20),
   THROTTLE_WALLET_SIGNIN_IP: z.coerce.number().int().min(1).default(40),
+  /**
+   * PINs entered on links with one (a claim that brings a PIN) in each window, per IP and per link. A link is also
+   * locked after MAX_PIN_FAILURES wrong ones, whoever sends them.
+   */
+  THROTTLE_PIN_IP: z.coerce.number().int().min(1).default(20),
+  THROTTLE_PIN_LINK: z.coerce.number().int().min(1).default(30),
   /** reCAPTCHA v3; the human check is off unless both keys are set. */
   RECAPTCHA_SECRET_KEY: optionalString,
   RECAPTCHA_SITE_KEY: optionalString,

@@ -18,8 +18,9 @@ import type { OpenApiDocument } from './openapi.js';
  * - no answer is a 5xx (nor a hang: 10 s at most);
  * - the process still answers `/health` with 200 (nothing parked, nothing stuck);
  * - a refused request (4xx), and any GET, wrote nothing: the events (count and last position) and the row count of
- *   every table are what they were. The one write a refusal makes by design is the audit of a refused distribution
- *   or recall (DistributionRefused / RecallRefused, their audit rows and the user's stream list).
+ *   every table are what they were. The one write a refusal makes by design is the audit of a refused distribution,
+ *   recall or link edit (DistributionRefused / RecallRefused / LinkUpdateRefused, their audit rows and the user's
+ *   stream list).
  * Requests that succeed may write, as they should; the suite waits for what they set going (projections, jobs, the
  * click recorder) before the next one, so each write is put down to the request that made it.
  *
@@ -69,10 +70,13 @@ interface Operation {
  */
 const SKIP: Record<string, Role[]> = { 'POST /v1/logout': ['user', 'admin'] };
 
-/** Refusals that are audited by design (SPEC.md §7: every distribution and recall, refused ones included). */
+/** Refusals audited by design (SPEC.md §7: every distribution and recall, refused ones included; link edits too). */
 const AUDITED_REFUSALS: Record<string, { events: string[]; tables: string[] }> = {
   'POST /v1/tickets/distribute': { events: ['DistributionRefused'], tables: ['audit_entries', 'user_streams'] },
   'POST /v1/distributions/{id}/recall': { events: ['RecallRefused'], tables: ['audit_entries', 'user_streams'] },
+  'POST /v1/distributions/recall': { events: ['RecallRefused'], tables: ['audit_entries', 'user_streams'] },
+  'PATCH /v1/distributions/{id}': { events: ['LinkUpdateRefused'], tables: ['audit_entries', 'user_streams'] },
+  'PATCH /v1/distributions': { events: ['LinkUpdateRefused'], tables: ['audit_entries', 'user_streams'] },
 };
 
 /** Tables a request never writes: the subscriptions' own bookkeeping (a checkpoint or host row may appear any time). */

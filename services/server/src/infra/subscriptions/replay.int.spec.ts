@@ -186,6 +186,7 @@ describe('replay', () => {
         expiresAt: null,
         maxClicks: 3,
         label: null,
+        pin: null,
         commandId: randomUUID(),
       }),
     );
@@ -197,6 +198,7 @@ describe('replay', () => {
         expiresAt: null,
         maxClicks: null,
         label: null,
+        pin: null,
         commandId: randomUUID(),
       }),
     );

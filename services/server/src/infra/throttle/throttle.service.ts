@@ -14,6 +14,7 @@ import { createRedis } from '../redis/redis-client.js';
  * - `topup-user` / `topup-ip`: card payments tried by one user / from one IP (a succeeded payment gives its try back);
  * - `wallet-sign-in-user` / `wallet-sign-in-ip`: sign-ins to the wallet provider by one user / from one IP (one per
  *   account of a batch; a sign-in that links the account gives its try back);
+ * - `pin-ip` / `pin-link`: PINs entered on links with one, from one IP / on one link;
  * - `login-known`: not a limit, a memory: (account, IP) pairs that signed in fully in the last KNOWN_SIGN_IN_DAYS. Past
  *   the account's count, the right password from such an IP signs in without the e-mailed link.
  */
@@ -26,6 +27,8 @@ export type ThrottlePolicy =
   | 'topup-ip'
   | 'wallet-sign-in-user'
   | 'wallet-sign-in-ip'
+  | 'pin-ip'
+  | 'pin-link'
   | 'login-known';
 
 /** Work a signed-in user asks for that costs money or a shared outside allowance: limited per user and per IP. */
@@ -43,6 +46,7 @@ export const THROTTLE_MESSAGES = {
   public: 'Too many requests. Please try again in {time}.',
   topUp: 'Too many payment attempts. Please try again in {time}.',
   walletSignIn: 'Too many wallet sign-ins. Please try again in {time}.',
+  pin: 'Too many PINs tried. Please try again in {time}.',
 } as const;
 
 const inMinutes = (seconds: number) => {
@@ -97,6 +101,8 @@ export class ThrottleService implements OnApplicationShutdown {
       'topup-ip': config.THROTTLE_TOPUP_IP,
       'wallet-sign-in-user': config.THROTTLE_WALLET_SIGNIN_USER,
       'wallet-sign-in-ip': config.THROTTLE_WALLET_SIGNIN_IP,
+      'pin-ip': config.THROTTLE_PIN_IP,
+      'pin-link': config.THROTTLE_PIN_LINK,
       'login-known': 1,
     };
     // The one Redis client of the throttles (every limiter below shares it), counted on request paths (sign-in,

@@ -19,6 +19,7 @@ import { ReadModelWaiter } from '../../infra/subscriptions/read-model-waiter.js'
 import { DomainError } from '../../shared/event-sourcing/decider.js';
 import { forEachLink, linkCommandId } from './bulk-links.js';
 import { RecallLinkCommand } from './recall-link.flow.js';
+import { PasswordHasher } from '../identity/index.js';
 import { changesOf, editedDistribution, UpdateLinkCommand } from './update-link.flow.js';
 
 /**
@@ -34,6 +35,7 @@ export class BulkLinksController {
     private readonly waiter: ReadModelWaiter,
     @Inject(APP_CONFIG) private readonly config: AppConfig,
     @Inject(EVENT_STORE) private readonly store: EventStore,
+    private readonly hasher: PasswordHasher,
   ) {}
 
   @Post('recall')
@@ -72,7 +74,7 @@ export class BulkLinksController {
     @ClientIp() ip: string,
     @CommandId() commandId: string,
   ): Promise<BulkUpdateResponse> {
-    const changes = changesOf(body);
+    const changes = await changesOf(body, this.hasher);
     const { done, failed } = await forEachLink(body.distribution_ids, async (distributionId) => {
       const updated = await this.commandBus.execute(
         new UpdateLinkCommand({

@@ -1,5 +1,5 @@
-import { ForbiddenException, Inject, Injectable } from '@nestjs/common';
-import { type ClaimResponse, LINK_MESSAGES, linkCodeParamSchema } from '@seatlink/contracts';
+import { BadRequestException, ForbiddenException, Inject, Injectable } from '@nestjs/common';
+import { type ClaimResponse, LINK_MESSAGES, LINK_PIN_PATTERN, linkCodeParamSchema } from '@seatlink/contracts';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { isbot } from 'isbot';
 import { LRUCache } from 'lru-cache';
@@ -8,6 +8,7 @@ import { idempotencyKeyOf } from '../../infra/http/idempotency.interceptor.js';
 import { NativeRoute } from '../../infra/http/native-route.js';
 import { linkUrl } from './link-url.js';
 import { LinkClaims } from './link-claims.service.js';
+import { LinkPins } from './link-pins.service.js';
 
 /**
  * User-Agent strings already judged: isbot runs one long regular expression, and a link's recipients send few
@@ -31,6 +32,20 @@ const isAutomated = (userAgent: string) => {
 const params = { code: linkCodeParamSchema };
 
 /**
+ * The PIN of a claim's body (`{ pin }`), or null when it brings none. Anything else in a body (or no body at all) is as
+ * before PINs were; a `pin` that is not 4 to 8 digits is refused (400) before anything is looked up.
+ */
+function pinOf(body: unknown): string | null {
+  if (typeof body !== 'object' || body === null || Array.isArray(body)) return null;
+  const pin = (body as { pin?: unknown }).pin;
+  if (pin === undefined || pin === null || pin === '') return null;
+  if (typeof pin !== 'string' || !LINK_PIN_PATTERN.test(pin)) {
+    throw new BadRequestException({ message: LINK_MESSAGES.pinFormat, code: 'PIN_FORMAT' });
+  }
+  return pin;
+}
+
+/**
  * `POST /v1/links/{code}/claim` (public): counts a click when a person presses "Add to wallet" — never for a known bot
  * or a client that does not say what it is (403) — and answers where to save the pass, or 404/410. Served natively (the
  * hottest call of the product: every recipient's press). Its Idempotency-Key is honoured where the click is counted (a
@@ -49,6 +64,7 @@ export class ClaimLinkRoute implements NativeRoute<typeof params> {
 
   constructor(
     private readonly claims: LinkClaims,
+    private readonly pins: LinkPins,
     @Inject(APP_CONFIG) private readonly config: AppConfig,
   ) {}
 
@@ -58,7 +74,10 @@ export class ClaimLinkRoute implements NativeRoute<typeof params> {
     if (!userAgent || isAutomated(userAgent)) {
       throw new ForbiddenException({ message: LINK_MESSAGES.automated, code: 'AUTOMATED_CLIENT' });
     }
-    const claimed = await this.claims.claim(code, linkUrl(this.config.DASHBOARD_URL, code), key);
+    const pin = pinOf(request.body);
+    // Only a claim that brings a PIN has one checked (a link without a PIN costs nothing more).
+    const pinHash = pin === null ? null : await this.pins.check(code, pin, request.ip);
+    const claimed = await this.claims.claim(code, linkUrl(this.config.DASHBOARD_URL, code), key, pinHash);
     if (claimed.replayed) void reply.header('Idempotency-Replayed', 'true');
     return { wallet_url: claimed.walletUrl };
   }

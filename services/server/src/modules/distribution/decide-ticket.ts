@@ -45,6 +45,8 @@ export interface LinkRequest {
   expiresAt: string | null;
   maxClicks: number | null;
   label: string | null;
+  /** The hash of the PIN every link of the request gets; null for none. */
+  pinHash: string | null;
   cost: number;
   at: string;
 }
@@ -88,6 +90,7 @@ function decideTicketOn(read: ReadStreamResult, { ticketId, ticket }: AskedTicke
         maxClicks: request.maxClicks,
         cost: request.cost,
         label: request.label,
+        pinHash: request.pinHash,
         now: request.at,
       },
     };

@@ -20,6 +20,8 @@ export class DistributeTicketsCommand extends Command<DistributeOutcome> {
       expiresAt: string | null;
       maxClicks: number | null;
       label: string | null;
+      /** The PIN every link gets (hashed before anything is decided); null for none. */
+      pin: string | null;
       ip?: string;
       commandId: string;
     },

@@ -6,7 +6,7 @@ import { DATABASE } from '../../infra/db/database.module.js';
 import type { Database } from '../../infra/db/database.js';
 import { safeErrorMessage } from '../../infra/db/db-errors.js';
 import { EVENT_STORE, type EventStore, latestPosition } from '../../infra/event-store/event-store.port.js';
-import { findUserById } from '../identity/index.js';
+import { findUserById, PasswordHasher } from '../identity/index.js';
 import { ticketsForDistribution } from '../wallet-accounts/index.js';
 import { decideTickets, type Made, type Refused } from './decide-ticket.js';
 import { DistributeTicketsCommand, type DistributeOutcome } from './distribute-tickets.command.js';
@@ -50,6 +50,7 @@ export class DistributeTicketsFlow implements ICommandHandler<DistributeTicketsC
     @Inject(DATABASE) private readonly database: Database,
     settlements: DistributionSettlements,
     commandBus: CommandBus,
+    private readonly hasher: PasswordHasher,
   ) {
     this.payments = new LinkPayments(store, settlements, commandBus, this.logger);
   }
@@ -71,6 +72,8 @@ export class DistributeTicketsFlow implements ICommandHandler<DistributeTicketsC
       expiresAt: input.expiresAt,
       maxClicks: input.maxClicks,
       label: input.label,
+      // Hashed once for the request: the decider decides on the hash, never sees the PIN.
+      pinHash: input.pin === null ? null : await this.hasher.hash(input.pin),
       cost,
       at,
     };

@@ -18,6 +18,7 @@ import { ApiClient, startTestWorker, subscriptionsCaughtUp, type TestStack } fro
 import { linkWalletWith, passes, type SimControl } from '../../testing/wallet-fixture.js';
 import { CreditsCommandMessage } from '../credits/credits.command.js';
 import { DistributeTicketsCommand } from './distribute-tickets.command.js';
+import { PasswordHasher } from '../identity/index.js';
 import { DistributeTicketsFlow } from './distribute-tickets.flow.js';
 import { DistributionSettlements } from './distribution-settlements.service.js';
 import { SettleDistributionsJob } from './settle-distribution.job.js';
@@ -155,6 +156,7 @@ describe('distribution when the worker or the database goes away', () => {
       api.app.get<Database>(DATABASE),
       api.app.get(DistributionSettlements),
       api.app.get(CommandBus),
+      new PasswordHasher(),
     );
     const outcome = await flow.execute(
       new DistributeTicketsCommand({
@@ -163,6 +165,7 @@ describe('distribution when the worker or the database goes away', () => {
         expiresAt: null,
         maxClicks: null,
         label: null,
+        pin: null,
         commandId: randomUUID(),
       }),
     );
@@ -194,7 +197,7 @@ describe('distribution when the worker or the database goes away', () => {
       api.config,
       failingRefunds,
     );
-    const flow = new DistributeTicketsFlow(store, database, settlements, bus);
+    const flow = new DistributeTicketsFlow(store, database, settlements, bus, new PasswordHasher());
     const outcome = await flow.execute(
       new DistributeTicketsCommand({
         userId,
@@ -202,6 +205,7 @@ describe('distribution when the worker or the database goes away', () => {
         expiresAt: null,
         maxClicks: null,
         label: null,
+        pin: null,
         commandId,
       }),
     );
@@ -255,6 +259,7 @@ describe('distribution when the worker or the database goes away', () => {
       database,
       api.app.get(DistributionSettlements),
       stalledThenKilled,
+      new PasswordHasher(),
     );
     await expect(
       flow.execute(
@@ -264,6 +269,7 @@ describe('distribution when the worker or the database goes away', () => {
           expiresAt: null,
           maxClicks: null,
           label: null,
+          pin: null,
           commandId,
         }),
       ),

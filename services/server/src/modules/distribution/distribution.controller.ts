@@ -24,6 +24,7 @@ import { linkUrl } from './link-url.js';
 import { DistributeTicketsCommand } from './distribute-tickets.command.js';
 import { clickTimeline } from './read-models/links.queries.js';
 import { RecallLinkCommand } from './recall-link.flow.js';
+import { PasswordHasher } from '../identity/index.js';
 import { changesOf, editedDistribution, UpdateLinkCommand } from './update-link.flow.js';
 
 const STATUS_OF_REFUSAL: Record<string, 402 | 404 | 409> = {
@@ -41,6 +42,7 @@ export class DistributionController {
     private readonly waiter: ReadModelWaiter,
     @Inject(APP_CONFIG) private readonly config: AppConfig,
     @Inject(DATABASE) private readonly database: Database,
+    private readonly hasher: PasswordHasher,
   ) {}
 
   /** A link's click timeline (counted clicks per minute): its owner's, or any link for admins. */
@@ -74,6 +76,7 @@ export class DistributionController {
         expiresAt: body.expiry_date,
         maxClicks: body.max_clicks,
         label: body.label,
+        pin: body.pin,
         ip,
         commandId,
       }),
@@ -121,7 +124,13 @@ export class DistributionController {
     @CommandId() commandId: string,
   ): Promise<UpdateDistributionResponse> {
     const updated = await this.commandBus.execute(
-      new UpdateLinkCommand({ userId: user.id, distributionId, changes: changesOf(body), ip, commandId }),
+      new UpdateLinkCommand({
+        userId: user.id,
+        distributionId,
+        changes: await changesOf(body, this.hasher),
+        ip,
+        commandId,
+      }),
     );
     const pending = !(await this.waiter.waitFor(updated.position, ['LinkUpdated']));
     return {

@@ -4,8 +4,8 @@ import type { DistributionVoided, LinkSettings, TicketDistributionEvent } from '
 
 /** A ticket's distribution state: its live link, if any, the links it had, and the paid-for links given up. */
 export interface TicketDistributionState {
-  /** The live link, with its settings as made and edited since. */
-  current: ({ distributionId: string; userId: string } & LinkSettings) | null;
+  /** The live link, with its settings as made and edited since, and whether too many wrong PINs locked it. */
+  current: ({ distributionId: string; userId: string; pinLocked: boolean } & LinkSettings) | null;
   recalled: ReadonlySet<string>;
   /** Every link this ticket has had (live or recalled). */
   made: ReadonlySet<string>;
@@ -28,6 +28,7 @@ export type TicketDistributionCommand =
         maxClicks: number | null;
         cost: number;
         label: string | null;
+        pinHash: string | null;
         now: string;
       };
     }
@@ -44,6 +45,11 @@ export type TicketDistributionCommand =
         clicks: number;
         now: string;
       };
+    }
+  | {
+      /** Lock the link's PIN (too many wrong ones): only while the link is live with that very PIN. */
+      type: 'LockPin';
+      data: { ticketId: string; distributionId: string; pinHash: string; failures: number; now: string };
     }
   | {
       /** Give up a link that was paid for, unless it was made: afterwards it never can be (its credits go back). */
@@ -63,7 +69,7 @@ export const DISTRIBUTION_REFUSALS = {
     new DomainError(DISTRIBUTION_MESSAGES.limitBelowClicks(clicks), 'LIMIT_BELOW_CLICKS', 409),
 };
 
-const SETTINGS = ['expiresAt', 'maxClicks', 'label'] as const satisfies ReadonlyArray<keyof LinkSettings>;
+const SETTINGS = ['expiresAt', 'maxClicks', 'label', 'pinHash'] as const satisfies ReadonlyArray<keyof LinkSettings>;
 
 /** The same moment (expiries are compared as instants, whatever their text), the same limit, the same label. */
 function sameSetting<K extends keyof LinkSettings>(key: K, a: LinkSettings[K], b: LinkSettings[K]): boolean {
@@ -92,12 +98,26 @@ export const ticketDistributionDecider: Decider<
             expiresAt: event.data.expiresAt,
             maxClicks: event.data.maxClicks,
             label: event.data.label ?? null,
+            pinHash: event.data.pinHash ?? null,
+            pinLocked: false,
           },
           made: new Set([...state.made, event.data.distributionId]),
         };
-      case 'LinkUpdated':
+      case 'LinkUpdated': {
+        const { current } = state;
+        if (current?.distributionId !== event.data.distributionId) return state;
+        // An edit recorded before links had PINs says nothing of one: the link keeps its own.
+        const settings: LinkSettings = {
+          ...event.data.settings,
+          pinHash: 'pinHash' in event.data.settings ? event.data.settings.pinHash : current.pinHash,
+        };
+        // A new PIN (or none) unlocks the link.
+        const pinLocked = current.pinLocked && settings.pinHash === current.pinHash;
+        return { ...state, current: { ...current, ...settings, pinLocked } };
+      }
+      case 'LinkPinLocked':
         return state.current?.distributionId === event.data.distributionId
-          ? { ...state, current: { ...state.current, ...event.data.settings } }
+          ? { ...state, current: { ...state.current, pinLocked: true } }
           : state;
       case 'TicketRecalled':
         return { ...state, current: null, recalled: new Set([...state.recalled, event.data.distributionId]) };
@@ -108,7 +128,8 @@ export const ticketDistributionDecider: Decider<
   decide: (command, state) => {
     switch (command.type) {
       case 'Distribute': {
-        const { ticket, userId, ticketId, distributionId, code, expiresAt, maxClicks, cost, label, now } = command.data;
+        const { ticket, userId, ticketId, distributionId, code, expiresAt, maxClicks, cost, label, pinHash, now } =
+          command.data;
         if (!ticket || ticket.ownerId !== userId) throw DISTRIBUTION_REFUSALS.notFound();
         if (ticket.isDuplicate) throw DISTRIBUTION_REFUSALS.duplicate();
         if (state.voided.has(distributionId)) throw DISTRIBUTION_REFUSALS.notMade();
@@ -126,6 +147,7 @@ export const ticketDistributionDecider: Decider<
               maxClicks,
               cost,
               ...(label === null ? {} : { label }),
+              ...(pinHash === null ? {} : { pinHash }),
               at: now,
             },
           },
@@ -161,11 +183,23 @@ export const ticketDistributionDecider: Decider<
         }
         // Nothing differs from what the link has: nothing to record (the same edit again changes nothing).
         if (Object.keys(previous).length === 0) return [];
-        const { distributionId: _id, userId: _user, ...settings } = current;
+        const { distributionId: _id, userId: _user, pinLocked: _locked, ...settings } = current;
         for (const key of Object.keys(previous) as Array<keyof LinkSettings>) {
           Object.assign(settings, { [key]: changes[key] });
         }
         return [{ type: 'LinkUpdated', data: { ticketId, distributionId, userId, settings, previous, at: now } }];
+      }
+      case 'LockPin': {
+        const { ticketId, distributionId, pinHash, failures, now } = command.data;
+        const { current } = state;
+        // Another link, another PIN (the owner set a new one meanwhile), or locked already: nothing to lock.
+        if (current?.distributionId !== distributionId || current.pinHash !== pinHash || current.pinLocked) return [];
+        return [
+          {
+            type: 'LinkPinLocked',
+            data: { ticketId, distributionId, userId: current.userId, pinHash, failures, at: now },
+          },
+        ];
       }
       case 'Void': {
         const { now, ...voided } = command.data;

@@ -6,6 +6,7 @@ import type {
   LinkSettings,
   LinkUpdated,
   TicketDistributed,
+  TicketDistributionEvent,
   TicketRecalled,
 } from './distribution.events.js';
 
@@ -24,6 +25,7 @@ const distribute = (distributionId: string, overrides: Record<string, unknown> =
       maxClicks: 10,
       cost: 5,
       label: null,
+      pinHash: null,
       now,
       ...overrides,
     },
@@ -58,7 +60,7 @@ const voided = (distributionId: string): DistributionVoided => ({
 
 const update = (changes: Partial<LinkSettings>, clicks = 0, distributionId = 'd1', userId = 'u1') =>
   ({ type: 'Update', data: { ticketId: 't1', distributionId, userId, changes, clicks, now } }) as const;
-const asMade: LinkSettings = { expiresAt: null, maxClicks: 10, label: null };
+const asMade: LinkSettings = { expiresAt: null, maxClicks: 10, label: null, pinHash: null };
 const updated = (
   settings: Partial<LinkSettings>,
   previous: Partial<LinkSettings>,
@@ -174,7 +176,12 @@ describe('ticket distribution decider', () => {
       spec
         .given([distributed('d1')])
         .when(update({ expiresAt: later, maxClicks: 20, label: 'for Sam' }, 3))
-        .then([updated({ expiresAt: later, maxClicks: 20, label: 'for Sam' }, asMade)]);
+        .then([
+          updated(
+            { expiresAt: later, maxClicks: 20, label: 'for Sam' },
+            { expiresAt: null, maxClicks: 10, label: null },
+          ),
+        ]);
       // Only the fields given: the others stay as they are, and are not said to have changed.
       spec
         .given([distributed('d1'), updated({ label: 'for Sam' }, { label: null })])
@@ -246,6 +253,73 @@ describe('ticket distribution decider', () => {
         .given([distributed('d1'), updated({ label: 'old' }, { label: null }), recalled('d1'), distributed('d2')])
         .when(update({ maxClicks: 3 }, 0, 'd2'))
         .then([updated({ maxClicks: 3 }, { maxClicks: 10 }, 'd2')]);
+    });
+  });
+
+  describe('a PIN and its lock', () => {
+    const lock = (pinHash: string, distributionId = 'd1') =>
+      ({ type: 'LockPin', data: { ticketId: 't1', distributionId, pinHash, failures: 10, now } }) as const;
+    const locked = (pinHash: string): TicketDistributionEvent => ({
+      type: 'LinkPinLocked',
+      data: { ticketId: 't1', distributionId: 'd1', userId: 'u1', pinHash, failures: 10, at: now },
+    });
+    const withPin = { ...distributed('d1'), data: { ...distributed('d1').data, pinHash: 'h1' } };
+
+    it('keeps the hash of the PIN a link is made with', () => {
+      spec
+        .given([])
+        .when(distribute('d1', { pinHash: 'h1' }))
+        .then([withPin]);
+    });
+
+    it('locks the link with that very PIN once; a new PIN set meanwhile, or another link, is not locked', () => {
+      spec
+        .given([withPin])
+        .when(lock('h1'))
+        .then([locked('h1')]);
+      spec
+        .given([withPin, locked('h1')])
+        .when(lock('h1'))
+        .then([]);
+      spec
+        .given([withPin, updated({ pinHash: 'h2' }, { pinHash: 'h1' })])
+        .when(lock('h1'))
+        .then([]);
+      spec.given([withPin]).when(lock('h1', 'd9')).then([]);
+      spec
+        .given([distributed('d1')])
+        .when(lock('h1'))
+        .then([]);
+    });
+
+    it('takes a new PIN on a locked link (which unlocks it), and the same PIN digits again make a new hash', () => {
+      spec
+        .given([withPin, locked('h1')])
+        .when(update({ pinHash: 'h2' }))
+        .then([updated({ pinHash: 'h2' }, { pinHash: 'h1' })]);
+      // Unlocked by it: a lock of the new PIN is a new lock.
+      spec
+        .given([withPin, locked('h1'), updated({ pinHash: 'h2' }, { pinHash: 'h1' })])
+        .when(lock('h2'))
+        .then([locked('h2')]);
+    });
+
+    it('reads an edit recorded before links had PINs as leaving the PIN as it was', () => {
+      const old: LinkUpdated = {
+        type: 'LinkUpdated',
+        data: {
+          ticketId: 't1',
+          distributionId: 'd1',
+          userId: 'u1',
+          settings: { expiresAt: null, maxClicks: 20, label: null } as LinkSettings,
+          previous: { maxClicks: 10 },
+          at: now,
+        },
+      };
+      spec
+        .given([withPin, old])
+        .when(lock('h1'))
+        .then([locked('h1')]);
     });
   });
 });

@@ -17,6 +17,8 @@ export type TicketDistributed = DomainEvent<
     cost: number;
     /** Its owner's label ("for Sam"); absent on links made before labels were. */
     label?: string | null;
+    /** The hash (argon2id) of the PIN a recipient must enter; absent or null: none. */
+    pinHash?: string | null;
     at: string;
   }
 >;
@@ -26,6 +28,8 @@ export interface LinkSettings {
   expiresAt: string | null;
   maxClicks: number | null;
   label: string | null;
+  /** The PIN's hash (argon2id); null for none. A new PIN (even the same digits) is a new hash. */
+  pinHash: string | null;
 }
 
 /**
@@ -82,6 +86,15 @@ export type RecallRefused = DomainEvent<
   { ticketId: string | null; distributionId: string; userId: string; code: string; reason: string; at: string }
 >;
 
+/**
+ * Too many wrong PINs were entered for the link: it is locked (no PIN opens it) until its owner sets a new one.
+ * `pinHash` is the PIN that was locked (a new PIN set meanwhile is not).
+ */
+export type LinkPinLocked = DomainEvent<
+  'LinkPinLocked',
+  { ticketId: string; distributionId: string; userId: string; pinHash: string; failures: number; at: string }
+>;
+
 /** An edit of a link that was refused (unknown, not the caller's, recalled, a limit below its clicks). */
 export type LinkUpdateRefused = DomainEvent<
   'LinkUpdateRefused',
@@ -97,7 +110,8 @@ export type LinkClicked = DomainEvent<
   { distributionId: string; ticketId: string; userId: string; n: number; at: string }
 >;
 
-export type TicketDistributionEvent = TicketDistributed | TicketRecalled | DistributionVoided | LinkUpdated;
+export type TicketDistributionEvent =
+  TicketDistributed | TicketRecalled | DistributionVoided | LinkUpdated | LinkPinLocked;
 export type DistributionEvent =
   TicketDistributionEvent | DistributionRefused | RecallRefused | LinkUpdateRefused | LinkClicked;
 

@@ -105,6 +105,8 @@ describe('distributing tickets as links, and recalling them', () => {
       max_clicks: 10,
       expiry: new Date(expiry).toISOString(),
       label: null,
+      has_pin: false,
+      pin_locked: false,
     });
     const [entry] = await audits(userId, `?ticket_id=${ticket.id}`);
     expect(entry).toMatchObject({

@@ -1,4 +1,5 @@
 import { Module } from '@nestjs/common';
+import { PasswordHasher } from '../identity/index.js';
 import { provideSubscription } from '../../infra/subscriptions/subscription.js';
 import { AdminAuditsController } from './admin-audits.controller.js';
 import { BulkLinksController } from './bulk-links.controller.js';
@@ -9,6 +10,7 @@ import { DistributionController } from './distribution.controller.js';
 import { RecallLinkFlow } from './recall-link.flow.js';
 import { UpdateLinkFlow } from './update-link.flow.js';
 import { LinkClaims } from './link-claims.service.js';
+import { LinkPins } from './link-pins.service.js';
 import { linkCountersReaction } from './link-counters.js';
 import { LinkExportController } from './link-export.controller.js';
 import { LinksController } from './links.controller.js';
@@ -34,6 +36,8 @@ import { TicketDistributionCommandHandler } from './ticket-distribution.handler.
     AdminAuditsController,
   ],
   providers: [
+    // PINs of links are hashed as passwords are (argon2id).
+    PasswordHasher,
     DistributeTicketsFlow,
     RecallLinkFlow,
     UpdateLinkFlow,
@@ -43,6 +47,7 @@ import { TicketDistributionCommandHandler } from './ticket-distribution.handler.
     SettleDistributionJob,
     PurgeClaimKeysJob,
     LinkClaims,
+    LinkPins,
     ClaimLinkRoute,
     ClickRecorder,
     ClickPusher,

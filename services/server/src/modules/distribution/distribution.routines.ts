@@ -1,3 +1,4 @@
+import { MAX_PIN_FAILURES } from '@seatlink/contracts';
 import type { Routine } from '../../infra/db/database.js';
 
 // The distribution module's functions in the database, as they are now; `Database.migrate()` applies them after the
@@ -34,6 +35,10 @@ $$;
  * again. A batch without keys skips the per-key statement. Answers one row, none for an unknown code: the link, its
  * state before the batch, the count before and after, and per claim the click it was given (NULL: refused).
  *
+ * A link with a PIN counts only claims whose PIN the process checked: `p_pin_hash` is the hash it checked the PIN
+ * against, which must be the link's PIN now (a new PIN set meanwhile refuses them); otherwise, or once locked, the
+ * state answered is 'pin_required' or 'pin_locked' and nothing is counted.
+ *
  * An unlimited link's claims commit without waiting for the WAL to reach the disk (synchronous_commit off for that
  * transaction alone): its count decides nothing, so a crash of the database server may lose the last fraction of a
  * second of such counts (the click events, written later with a durable commit, never outnumber the count). A limited
@@ -42,7 +47,7 @@ $$;
 const claimLink: Routine = {
   name: 'seatlink_claim_link',
   sql: `
-CREATE OR REPLACE FUNCTION seatlink_claim_link(p_code text, p_keys text[])
+CREATE OR REPLACE FUNCTION seatlink_claim_link(p_code text, p_keys text[], p_pin_hash text DEFAULT NULL)
 RETURNS TABLE (distribution_id uuid, ticket_id uuid, user_id uuid, state text, before integer, after integer,
                last_click_at timestamptz, save_url text, clicks integer[])
 LANGUAGE plpgsql AS $$
@@ -68,6 +73,16 @@ BEGIN
   SELECT true, t.save_url INTO v_ticket_held, v_save_url FROM tickets t WHERE t.id = v_link.ticket_id;
   v_state := seatlink_link_state(v_link.recalled_at IS NOT NULL, coalesce(v_ticket_held, false), v_link.expires_at,
                                  v_link.max_clicks, v_link.clicks, now());
+  -- A live link with a PIN gives clicks only to claims whose PIN was checked against its PIN as it is now, and none
+  -- once locked (too many wrong PINs). Nothing is counted or kept.
+  IF v_state = 'active' AND v_link.pin_hash IS NOT NULL
+     AND (p_pin_hash IS DISTINCT FROM v_link.pin_hash OR v_link.pin_failures >= ${MAX_PIN_FAILURES}) THEN
+    RETURN QUERY SELECT v_link.distribution_id, v_link.ticket_id, v_link.user_id,
+      CASE WHEN v_link.pin_failures >= ${MAX_PIN_FAILURES} THEN 'pin_locked' ELSE 'pin_required' END,
+      v_link.clicks, v_link.clicks, v_link.last_click_at, v_save_url,
+      ARRAY(SELECT NULL::integer FROM generate_series(1, cardinality(p_keys)));
+    RETURN;
+  END IF;
 
   IF cardinality(array_remove(p_keys, NULL)) = 0 THEN
     -- No keys (or no claims): the first claims the limit leaves room for are counted, in order.
@@ -179,9 +194,9 @@ $$;
 /**
  * The click counts of the links projection, applied inside the database: the clicks after a feed position raise their
  * link's count (and last click) to the highest click number among them, without being read into the process. The
- * links' other events (TicketDistributed, TicketRecalled, LinkUpdated) are left to the process: the clicks before the
- * first of them are applied and the checkpoint stops there (more follow at once); a page that starts with one is
- * answered with a row without a position (the process applies that page).
+ * links' other events (TicketDistributed, TicketRecalled, LinkUpdated, LinkPinLocked) are left to the process: the
+ * clicks before the first of them are applied and the checkpoint stops there (more follow at once); a page that starts
+ * with one is answered with a row without a position (the process applies that page).
  */
 const projectLinkClicks: Routine = {
   name: 'seatlink_project_link_clicks',
@@ -192,10 +207,11 @@ LANGUAGE sql AS $$
   WITH page AS MATERIALIZED (
     SELECT e.epoch, e.transaction_id, e.global_position, e.type, e.data
     FROM seatlink_read_feed_for(p_epoch, p_tx, p_pos, p_limit,
-                                ARRAY['TicketDistributed', 'TicketRecalled', 'LinkUpdated', 'LinkClicked']) AS e
+                                ARRAY['TicketDistributed', 'TicketRecalled', 'LinkUpdated', 'LinkPinLocked',
+                                      'LinkClicked']) AS e
   ), stop AS (
     SELECT p.epoch, p.transaction_id, p.global_position FROM page p
-    WHERE p.type IN ('TicketDistributed', 'TicketRecalled', 'LinkUpdated')
+    WHERE p.type IN ('TicketDistributed', 'TicketRecalled', 'LinkUpdated', 'LinkPinLocked')
     ORDER BY p.epoch, p.transaction_id, p.global_position
     LIMIT 1
   ), taken AS (

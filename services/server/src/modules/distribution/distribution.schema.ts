@@ -41,6 +41,10 @@ export const linkCounters = pgTable(
      * written only over an older one, so the reaction applying edits again never puts back settings edited since.
      */
     settingsRevision: integer('settings_revision').notNull().default(-1),
+    /** The hash of the PIN a claim must bring (argon2id); null for none. */
+    pinHash: text('pin_hash'),
+    /** Wrong PINs entered since the PIN was set: at MAX_PIN_FAILURES the link is locked until a new PIN is set. */
+    pinFailures: integer('pin_failures').notNull().default(0),
   },
   (t) => [uniqueIndex('link_counters_code_idx').on(t.code)],
 );
@@ -60,6 +64,10 @@ export const links = pgTable(
     expiresAt: timestamp('expires_at', { withTimezone: true }),
     /** Its owner's label ("for Sam"). */
     label: text('label'),
+    /** A recipient must enter a PIN (its hash is kept where claims decide: link_counters). */
+    hasPin: boolean('has_pin').notNull().default(false),
+    /** Locked after too many wrong PINs, until a new one is set. */
+    pinLocked: boolean('pin_locked').notNull().default(false),
     recalledAt: timestamp('recalled_at', { withTimezone: true }),
     clicks: integer('clicks').notNull().default(0),
     lastClickAt: timestamp('last_click_at', { withTimezone: true }),

@@ -2,7 +2,9 @@ import { Inject, Injectable } from '@nestjs/common';
 import {
   LINK_MESSAGES,
   LINK_STATE_CODES,
+  type LinkPinState,
   type LinkState,
+  MAX_PIN_FAILURES,
   type PublicLink,
   seatInfoCombined,
 } from '@seatlink/contracts';
@@ -21,7 +23,7 @@ import { ClickRecorder } from './click-recorder.service.js';
  * click. A claim sent with an Idempotency-Key (the recipient page sends one per press) is counted once: its retry gets
  * the click it was given.
  */
-const CLAIM_SQL = `select * from seatlink_claim_link($1, $2::text[])`;
+const CLAIM_SQL = `select * from seatlink_claim_link($1, $2::text[], $3::text)`;
 
 /** Claims of one link answered by one statement at most. */
 const MAX_BATCH = 1000;
@@ -42,6 +44,8 @@ const LINK_SQL = `
   select c.code, c.expires_at,
          seatlink_link_state(c.recalled_at is not null, t.id is not null, c.expires_at, c.max_clicks, c.clicks,
                              now()) as state,
+         case when c.pin_hash is null then 'none' when c.pin_failures >= ${MAX_PIN_FAILURES} then 'locked'
+              else 'required' end as pin,
          t.title, t.subtitle, t.logo, t.venue_name, t.section, t.row, t.seat, t.next_game, t.next_game_date
   from link_counters c left join tickets t on t.id = c.ticket_id
   where c.code = $1`;
@@ -50,6 +54,7 @@ interface LinkRow {
   code: string;
   expires_at: Date | string | null;
   state: LinkState;
+  pin: LinkPinState;
   title: string | null;
   subtitle: string | null;
   logo: string | null;
@@ -65,8 +70,8 @@ interface ClaimRow {
   distribution_id: string;
   ticket_id: string;
   user_id: string;
-  /** The link's state before the batch. */
-  state: LinkState;
+  /** The link's state before the batch; for a live link with a PIN the batch did not bring, why not. */
+  state: LinkState | 'pin_required' | 'pin_locked';
   before: number;
   after: number;
   last_click_at: Date | string | null;
@@ -84,6 +89,8 @@ export interface Claimed {
 
 interface Waiting {
   key: string | null;
+  /** The claim's PIN was checked against this hash (LinkPins); null: the claim brought none. */
+  pinHash: string | null;
   resolve: (claimed: Omit<Claimed, 'walletUrl'> & { walletUrl: string | null }) => void;
   reject: (err: unknown) => void;
 }
@@ -94,11 +101,35 @@ interface Line {
   running: number;
   /** A drain is scheduled for this turn of the event loop. */
   starting: boolean;
+  code: string;
+  /** The PIN hash its claims were checked against (null: claims without a PIN). */
+  pinHash: string | null;
 }
 
 export class LinkNotFoundError extends DomainError {
   constructor() {
     super(LINK_MESSAGES.notFound, 'LINK_NOT_FOUND', 404);
+  }
+}
+
+/** A link with a PIN, claimed without one (401). */
+export class PinRequiredError extends DomainError {
+  constructor() {
+    super(LINK_MESSAGES.pinRequired, 'PIN_REQUIRED', 401);
+  }
+}
+
+/** A wrong PIN (401): counted towards the link's lock. */
+export class PinInvalidError extends DomainError {
+  constructor() {
+    super(LINK_MESSAGES.pinInvalid, 'PIN_INVALID', 401);
+  }
+}
+
+/** Too many wrong PINs (423): no PIN opens the link until its owner sets a new one. */
+export class PinLockedError extends DomainError {
+  constructor() {
+    super(LINK_MESSAGES.pinLocked, 'PIN_LOCKED', 423);
   }
 }
 
@@ -124,6 +155,7 @@ export class LinkClaims {
     const seat = { section: row.section, row: row.row, seat: row.seat };
     return {
       state: row.state,
+      pin: row.state === 'active' ? row.pin : 'none',
       expires_at: row.expires_at ? new Date(row.expires_at).toISOString() : null,
       ticket: {
         title: row.title ?? 'This ticket is no longer available',
@@ -141,14 +173,21 @@ export class LinkClaims {
    * Counts one click and answers where to save the pass; 404 for an unknown code, 410 when the link says no. With a
    * key given a click before (within 24 hours), answers that click again and counts nothing.
    */
-  async claim(code: string, fallbackUrl: string, key: string | null = null): Promise<Claimed> {
+  async claim(
+    code: string,
+    fallbackUrl: string,
+    key: string | null = null,
+    pinHash: string | null = null,
+  ): Promise<Claimed> {
+    // Claims whose PIN was checked go in statements of their own (their hash is one more parameter).
+    const lineId = pinHash === null ? code : `${code} ${pinHash}`;
     const claimed = await new Promise<Parameters<Waiting['resolve']>[0]>((resolve, reject) => {
-      let line = this.lines.get(code);
+      let line = this.lines.get(lineId);
       if (!line) {
-        line = { waiting: [], running: 0, starting: false };
-        this.lines.set(code, line);
+        line = { waiting: [], running: 0, starting: false, code, pinHash };
+        this.lines.set(lineId, line);
       }
-      line.waiting.push({ key, resolve, reject });
+      line.waiting.push({ key, pinHash, resolve, reject });
       if (!line.starting && line.running < UNDER_WAY) {
         // The claims of this link read from the sockets in this turn of the event loop go in one statement (sent
         // once the turn's I/O is handled), not the first claim alone while the rest wait for it.
@@ -156,7 +195,7 @@ export class LinkClaims {
         const started = line;
         setImmediate(() => {
           started.starting = false;
-          void this.drain(code, started);
+          void this.drain(lineId, started);
         });
       }
     });
@@ -167,29 +206,40 @@ export class LinkClaims {
   private readonly lines = new Map<string, Line>();
 
   /** Runs a link's claims, a batch per statement, until none wait. */
-  private async drain(code: string, line: Line) {
+  private async drain(lineId: string, line: Line) {
     line.running++;
     try {
       while (line.waiting.length > 0) {
         const batch = line.waiting.splice(0, MAX_BATCH);
         try {
-          await this.grant(code, batch);
+          await this.grant(line.code, line.pinHash, batch);
         } catch (err) {
           for (const w of batch) w.reject(err);
         }
       }
     } finally {
       line.running--;
-      if (line.running === 0 && !line.starting && line.waiting.length === 0) this.lines.delete(code);
+      if (line.running === 0 && !line.starting && line.waiting.length === 0) this.lines.delete(lineId);
     }
   }
 
-  private async grant(code: string, batch: Waiting[]) {
+  private async grant(code: string, pinHash: string | null, batch: Waiting[]) {
     const keys = batch.map((w) => w.key);
-    const [row] = await this.database.query<ClaimRow>(CLAIM_SQL, [code, keys], 'seatlink_link_claim');
+    const [row] = await this.database.query<ClaimRow>(CLAIM_SQL, [code, keys, pinHash], 'seatlink_link_claim');
     if (!row) {
       const gone = new LinkNotFoundError();
       for (const w of batch) w.reject(gone);
+      return;
+    }
+    if (row.state === 'pin_required' || row.state === 'pin_locked') {
+      // No PIN, a PIN checked against one the owner has since replaced, or a locked link: nothing was counted.
+      const refusal =
+        row.state === 'pin_locked'
+          ? new PinLockedError()
+          : pinHash === null
+            ? new PinRequiredError()
+            : new PinInvalidError();
+      for (const w of batch) w.reject(refusal);
       return;
     }
     const before = Number(row.before);
@@ -201,7 +251,11 @@ export class LinkClaims {
     for (const [i, w] of batch.entries()) {
       const n = row.clicks[i];
       if (n === null || n === undefined) {
-        w.reject((refusal ??= new LinkGoneError(row.state === 'active' ? 'limit_reached' : row.state)));
+        w.reject(
+          (refusal ??= new LinkGoneError(
+            row.state === 'active' ? 'limit_reached' : (row.state),
+          )),
+        );
         continue;
       }
       // A click of this batch, the first time it is answered (a key sent twice in one batch is one click).

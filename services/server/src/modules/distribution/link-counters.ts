@@ -9,7 +9,7 @@ import { linkCounters } from './distribution.schema.js';
 // request that made, edited or recalled a link, at once, and by the link-counters reaction, which applies the same
 // events again. Both writes are idempotent and neither touches `clicks`, which only `seatlink_claim_link` changes.
 
-/** Rows per multi-row insert (9 columns each: far under PostgreSQL's parameter limit). */
+/** Rows per multi-row insert (10 columns each: far under PostgreSQL's parameter limit). */
 const CHUNK = 500;
 
 /** What a link is made with, as both its counter and its read-model row keep it. */
@@ -24,9 +24,14 @@ export function linkFacts(data: TicketDistributed['data']) {
   };
 }
 
+/** What a link's counter is made with: its facts, and the hash of its PIN. */
+function counterOf(data: TicketDistributed['data']) {
+  return { ...linkFacts(data), pinHash: data.pinHash ?? null };
+}
+
 /** Makes the counters of links just made (with no clicks); a counter made before is left as it is. */
 export async function openLinkCounters(db: Executor, made: ReadonlyArray<TicketDistributed['data']>): Promise<void> {
-  const rows = made.map(linkFacts);
+  const rows = made.map(counterOf);
   for (let i = 0; i < rows.length; i += CHUNK) {
     await db
       .insert(linkCounters)
@@ -56,12 +61,13 @@ export async function recallLinkCounters(
 export interface CounterSettings {
   distributionId: string;
   revision: number;
-  settings: Pick<LinkUpdated['data']['settings'], 'expiresAt' | 'maxClicks'>;
+  settings: Pick<LinkUpdated['data']['settings'], 'expiresAt' | 'maxClicks'> & { pinHash?: string | null };
 }
 
 /**
- * Writes edits of links' settings (their expiry and click limit: what a claim decides on), each only over an older
- * edit: applied again, or out of order, an edit never puts back settings edited since.
+ * Writes edits of links' settings (their expiry, click limit and PIN: what a claim decides on), each only over an older
+ * edit: applied again, or out of order, an edit never puts back settings edited since. A new PIN starts its count of
+ * wrong ones afresh (and so unlocks the link); an edit recorded before links had PINs leaves the PIN as it is.
  */
 export async function editLinkCounters(db: Executor, edits: readonly CounterSettings[]): Promise<void> {
   for (let i = 0; i < edits.length; i += CHUNK) {
@@ -70,14 +76,17 @@ export async function editLinkCounters(db: Executor, edits: readonly CounterSett
         .slice(i, i + CHUNK)
         .map(
           (e) =>
-            sql`(${e.distributionId}::uuid, ${e.revision}::integer, ${e.settings.expiresAt}::timestamptz, ${e.settings.maxClicks}::integer)`,
+            sql`(${e.distributionId}::uuid, ${e.revision}::integer, ${e.settings.expiresAt}::timestamptz, ${e.settings.maxClicks}::integer, ${'pinHash' in e.settings}::boolean, ${e.settings.pinHash ?? null}::text)`,
         ),
       sql`, `,
     );
     await db.execute(sql`
       update link_counters c
-      set expires_at = v.expires_at, max_clicks = v.max_clicks, settings_revision = v.revision
-      from (values ${values}) as v(distribution_id, revision, expires_at, max_clicks)
+      set expires_at = v.expires_at, max_clicks = v.max_clicks, settings_revision = v.revision,
+          pin_hash = case when v.has_pin_setting then v.pin_hash else c.pin_hash end,
+          pin_failures = case when v.has_pin_setting and v.pin_hash is distinct from c.pin_hash then 0
+                              else c.pin_failures end
+      from (values ${values}) as v(distribution_id, revision, expires_at, max_clicks, has_pin_setting, pin_hash)
       where c.distribution_id = v.distribution_id and c.settings_revision < v.revision`);
   }
 }

@@ -196,7 +196,7 @@ describe('editing a live link: its expiry, click limit and label, without recall
       [{ expiry_date: inHours(0.5) }, /at least one hour from now/],
       [{ expiry_date: '+275760-09-13T00:00:00.000Z' }, /within five years|date and time/],
       [{ expiry_date: 'tomorrow' }, /date and time/],
-      [{ pin: '1234' }, /Unknown field: pin/],
+      [{ pins: '1234' }, /Unknown field: pins/],
       [{ label: { a: { b: { c: {} } } } }, /Label must be text/],
       [[{ label: 'x' }], /./],
     ];

@@ -11,6 +11,7 @@ import { type LinkSettings, type LinkUpdated, refusalStream } from './distributi
 import { recordRefusals } from './distribution-refusals.js';
 import { editLinkCounters, lockLinkCounter } from './link-counters.js';
 import { linkUrl } from './link-url.js';
+import type { PasswordHasher } from '../identity/index.js';
 import { TicketDistributionCommandMessage } from './ticket-distribution.command.js';
 
 /** The link after an edit, as the claim path now holds it. */
@@ -20,20 +21,25 @@ export interface UpdatedLink {
   state: LinkState;
   clicks: number;
   settings: LinkSettings;
+  /** Locked after too many wrong PINs (until a new PIN is set). */
+  pinLocked: boolean;
   /** The feed position of the edit (null: nothing changed, or the same request again). */
   position: string | null;
 }
 
-/** The settings an edit request changes, from its body (absent: unchanged; null: removed). */
-export function changesOf(body: {
-  expiry_date?: string | null;
-  max_clicks?: number | null;
-  label?: string | null;
-}): Partial<LinkSettings> {
+/**
+ * The settings an edit request changes, from its body (absent: unchanged; null: removed). A PIN is hashed here, once
+ * for however many links the request edits: the decider decides on the hash and never sees the PIN.
+ */
+export async function changesOf(
+  body: { expiry_date?: string | null; max_clicks?: number | null; label?: string | null; pin?: string | null },
+  hasher: PasswordHasher,
+): Promise<Partial<LinkSettings>> {
   return {
     ...(body.expiry_date !== undefined ? { expiresAt: body.expiry_date } : {}),
     ...(body.max_clicks !== undefined ? { maxClicks: body.max_clicks } : {}),
     ...(body.label !== undefined ? { label: body.label } : {}),
+    ...(body.pin !== undefined ? { pinHash: body.pin === null ? null : await hasher.hash(body.pin) } : {}),
   };
 }
 
@@ -50,6 +56,8 @@ export function editedDistribution(
     max_clicks: updated.settings.maxClicks,
     expiry: updated.settings.expiresAt,
     label: updated.settings.label,
+    has_pin: updated.settings.pinHash !== null,
+    pin_locked: updated.pinLocked,
   };
 }
 
@@ -135,13 +143,17 @@ export class UpdateLinkFlow implements ICommandHandler<UpdateLinkCommand> {
                 expiresAt: current?.expiresAt ?? null,
                 maxClicks: current?.maxClicks ?? null,
                 label: current?.label ?? null,
+                pinHash: current?.pinHash ?? null,
               };
+        // Locked still only when the PIN stayed the one that was locked.
+        const pinLocked = Boolean(current?.pinLocked) && settings.pinHash === current?.pinHash;
         return {
           ticketId,
           code: link!.code,
           state: link!.state,
           clicks: link!.clicks,
           settings,
+          pinLocked,
           position: result.position,
         };
       });

@@ -1,5 +1,6 @@
 // The identity module's public face: what other modules may use. Import it from here, never from its files.
 export { IdentityModule } from './identity.module.js';
+export { PasswordHasher } from './password-hasher.js';
 export { findUserById, listUsers } from './read-models/users/users.queries.js';
 export { SessionPolicy } from './session-policy.js';
 export { UserAccounts } from './user-accounts.service.js';

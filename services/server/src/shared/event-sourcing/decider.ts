@@ -26,7 +26,7 @@ export class DomainError extends Error {
   constructor(
     message: string,
     readonly code: string,
-    readonly status: 400 | 402 | 403 | 404 | 409 | 410 | 422 | 424 | 429 = 422,
+    readonly status: 400 | 401 | 402 | 403 | 404 | 409 | 410 | 422 | 423 | 424 | 429 = 422,
     /** More of the answer's body (a bulk request's per-item results); never secrets. */
     readonly details?: Record<string, unknown>,
   ) {

@@ -6,7 +6,7 @@ import { auditEntries } from '../distribution.schema.js';
 type AuditRow = typeof auditEntries.$inferInsert;
 
 /** The settings of a link by the names the API gives them. */
-const SETTING_NAMES = { expiresAt: 'expiry_date', maxClicks: 'max_clicks', label: 'label' } as const;
+const SETTING_NAMES = { expiresAt: 'expiry_date', maxClicks: 'max_clicks', label: 'label', pinHash: 'pin' } as const;
 
 /** The action a refusal is an entry of. */
 const REFUSED_ACTION = {
@@ -51,10 +51,11 @@ export function auditRowOf(recorded: RecordedEvent): AuditRow | null {
       // What changed, from what to what, in the API's own words.
       const changes: Record<string, { from: unknown; to: unknown }> = {};
       for (const [key, from] of Object.entries(data.previous)) {
-        changes[SETTING_NAMES[key as keyof typeof SETTING_NAMES]] = {
-          from,
-          to: data.settings[key as keyof typeof SETTING_NAMES],
-        };
+        const name = key as keyof typeof SETTING_NAMES;
+        const to = data.settings[name];
+        // A PIN is said as none, set or new (one replaced by another), never its hash.
+        changes[SETTING_NAMES[name]] =
+          name === 'pinHash' ? { from: from ? 'set' : 'none', to: to ? (from ? 'new' : 'set') : 'none' } : { from, to };
       }
       return {
         ...base,
@@ -69,6 +70,24 @@ export function auditRowOf(recorded: RecordedEvent): AuditRow | null {
           distribution_id: data.distributionId,
           changes,
           ...(data.settings.label ? { label: data.settings.label } : {}),
+        },
+      };
+    }
+    case 'LinkPinLocked': {
+      const { data } = event;
+      return {
+        ...base,
+        userId: data.userId,
+        eventType: 'LINK_UPDATED',
+        status: 'SUCCESS',
+        ticketId: data.ticketId,
+        distributionId: data.distributionId,
+        eventData: {
+          status: 'SUCCESS',
+          ticket_id: data.ticketId,
+          distribution_id: data.distributionId,
+          changes: { pin: { from: 'set', to: 'locked' } },
+          reason: `Locked after ${data.failures} wrong PINs`,
         },
       };
     }
@@ -125,6 +144,7 @@ export const auditLogProjection: Subscription = asSubscription({
     'RecallRefused',
     'LinkUpdated',
     'LinkUpdateRefused',
+    'LinkPinLocked',
   ],
   async apply(events, { tx, push }) {
     const rows = events.map(auditRowOf).filter((row): row is AuditRow => row !== null);

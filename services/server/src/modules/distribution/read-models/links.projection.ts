@@ -15,6 +15,8 @@ function newLinkRow(data: TicketDistributed['data']): typeof links.$inferSelect 
   return {
     ...linkFacts(data),
     label: data.label ?? null,
+    hasPin: Boolean(data.pinHash),
+    pinLocked: false,
     recalledAt: null,
     clicks: 0,
     lastClickAt: null,
@@ -29,9 +31,12 @@ const linkRows = rowProjection<typeof links, DistributionEvent>({
   name: 'links',
   table: links,
   key: 'distributionId',
-  handles: ['TicketDistributed', 'TicketRecalled', 'LinkUpdated'],
+  handles: ['TicketDistributed', 'TicketRecalled', 'LinkUpdated', 'LinkPinLocked'],
   keyOf: (event) =>
-    event.type === 'TicketDistributed' || event.type === 'TicketRecalled' || event.type === 'LinkUpdated'
+    event.type === 'TicketDistributed' ||
+    event.type === 'TicketRecalled' ||
+    event.type === 'LinkUpdated' ||
+    event.type === 'LinkPinLocked'
       ? event.data.distributionId
       : null,
   evolve(row, event) {
@@ -42,9 +47,15 @@ const linkRows = rowProjection<typeof links, DistributionEvent>({
       case 'TicketRecalled':
         return row ? { ...row, recalledAt: row.recalledAt ?? new Date(event.data.at) } : null;
       case 'LinkUpdated': {
+        if (!row) return null;
         const { expiresAt, maxClicks, label } = event.data.settings;
-        return row ? { ...row, expiresAt: expiresAt ? new Date(expiresAt) : null, maxClicks, label } : null;
+        // An edit that says nothing of a PIN (recorded before links had them) leaves it; one that sets it unlocks.
+        const pin =
+          'pinHash' in event.data.settings ? { hasPin: event.data.settings.pinHash !== null, pinLocked: false } : {};
+        return { ...row, expiresAt: expiresAt ? new Date(expiresAt) : null, maxClicks, label, ...pin };
       }
+      case 'LinkPinLocked':
+        return row ? { ...row, pinLocked: true } : null;
       default:
         return row;
     }
@@ -93,7 +104,7 @@ export const linksProjection: Subscription = asSubscription({
   name: 'links',
   kind: 'projection',
   tables: ['links'],
-  handles: ['TicketDistributed', 'TicketRecalled', 'LinkUpdated', 'LinkClicked'],
+  handles: ['TicketDistributed', 'TicketRecalled', 'LinkUpdated', 'LinkPinLocked', 'LinkClicked'],
   // Runs of clicks are counted inside the database (distribution.routines.ts), without being read into the process.
   inDatabase: 'seatlink_project_link_clicks',
   async apply(events, ctx) {

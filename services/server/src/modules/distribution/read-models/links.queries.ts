@@ -42,6 +42,8 @@ export interface LiveLink {
   maxClicks: number | null;
   expiresAt: Date | null;
   label: string | null;
+  hasPin: boolean;
+  pinLocked: boolean;
 }
 
 /** Tickets asked about per query (one array parameter). */
@@ -61,6 +63,8 @@ export async function liveLinksByTicket(db: Executor, ticketIds?: readonly strin
     maxClicks: links.maxClicks,
     expiresAt: links.expiresAt,
     label: links.label,
+    hasPin: links.hasPin,
+    pinLocked: links.pinLocked,
   };
   const chunks: Array<readonly string[] | null> = [];
   if (ticketIds === undefined) chunks.push(null);

@@ -156,6 +156,8 @@ export function toTicket(r: TicketRow, link: LiveLink | undefined, dashboardUrl:
           max_clicks: link.maxClicks,
           expiry: link.expiresAt ? iso(link.expiresAt) : null,
           label: link.label,
+          has_pin: link.hasPin,
+          pin_locked: link.pinLocked,
         }
       : null,
     created_at: iso(r.created_at),
