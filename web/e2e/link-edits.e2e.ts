@@ -311,3 +311,55 @@ test("offers 'When the event starts' as the expiry of a ticket with a next game,
   await expect(card.getByTestId('link-expiry')).not.toHaveText('Never');
   expect((await listTickets(holder.api)).find((t) => t.id === rowan.id)!.distribution?.expiry).toBe(start);
 });
+
+test('protects a link with a PIN: the recipient on a phone is asked for it, a wrong one counts nothing, the right one claims', async ({
+  page,
+  browser,
+}) => {
+  holder = await ticketHolder(page, 'pinned', { wallets: [[{ title: 'Spruce Wanderers' }]] });
+  const spruce = ticketTitled(holder.tickets, 'Spruce Wanderers');
+  await setCredits(holder.userId, 5);
+  await signIn(page, holder.user);
+  const card = ticketCard(page, spruce.id);
+  await card.getByRole('checkbox', { name: 'Select Spruce Wanderers' }).check();
+  await page.getByTestId('distribute-button').click();
+  const settings = page.getByRole('dialog', { name: 'Distribution Settings' });
+  await settings.getByLabel('PIN', { exact: true }).fill('12a');
+  await expect(settings.getByLabel('PIN', { exact: true })).toHaveValue('12');
+  await settings.getByRole('button', { name: 'Generate Link(s)' }).click();
+  await expect(settings.getByTestId('pin-error')).toHaveText('A PIN is 4 to 8 digits');
+  await settings.getByLabel('PIN', { exact: true }).fill('482916');
+  await settings.getByRole('button', { name: 'Generate Link(s)' }).click();
+  await expect(card.getByTestId('pin-badge')).toHaveText('PIN');
+  const link = (await card.getByTestId('link-preview').getAttribute('title'))!;
+
+  // The recipient, on a phone: asked for the PIN; a wrong one is said under it and counts nothing.
+  const phone = await phones.open(browser);
+  await phone.goto(link);
+  const pin = phone.getByLabel('PIN');
+  await expect(pin).toBeVisible();
+  await expectNoA11yViolations(phone, 'recipient page asking for a PIN');
+  await phone.getByRole('button', { name: 'Add to wallet' }).click();
+  await expect(phone.getByTestId('pin-error')).toHaveText('Enter the PIN the sender gave you');
+  await pin.fill('111111');
+  await phone.getByRole('button', { name: 'Add to wallet' }).click();
+  await expect(phone.getByTestId('pin-error')).toHaveText('That PIN is not right');
+  await expect(card.getByTestId('link-clicks')).toHaveText('0 / ∞');
+  await pin.fill('482916');
+  await pin.press('Enter');
+  await expect(phone).toHaveURL(/\/wallet-sim\/save\/[^/]+$/);
+  await expect(phone.getByText('Saved to your wallet')).toBeVisible();
+  await expect(card.getByTestId('link-clicks')).toHaveText('1 / ∞');
+
+  // The owner takes the PIN off: the next recipient is not asked.
+  await card.getByRole('button', { name: 'Edit Link' }).click();
+  const dialog = page.getByRole('dialog', { name: 'Edit Link' });
+  await expect(dialog.getByTestId('has-pin')).toBeVisible();
+  await dialog.getByRole('checkbox', { name: 'Remove the PIN' }).check();
+  await dialog.getByRole('button', { name: 'Save Changes' }).click();
+  await expect(card.getByTestId('pin-badge')).toHaveCount(0);
+  const next = await phones.open(browser);
+  await next.goto(link);
+  await expect(next.getByRole('button', { name: 'Add to wallet' })).toBeVisible();
+  await expect(next.getByLabel('PIN')).toHaveCount(0);
+});

@@ -3,6 +3,7 @@ import {
   DISTRIBUTION_MESSAGES,
   hasClickLimit,
   hasForbiddenCharacters,
+  LINK_PIN_PATTERN,
   linkState,
   MAX_LINK_CLICKS,
   MAX_LINK_LABEL,
@@ -50,7 +51,8 @@ export const DISTRIBUTION_TEXTS = {
   linkUpdated: DISTRIBUTION_MESSAGES.updated,
   updateFailed: 'Failed to update link',
   nothingChanged: 'Nothing changed',
-  chooseSomething: 'Tick what to change: the expiry, the usage limit or the label',
+  chooseSomething: 'Tick what to change: the expiry, the usage limit, the label or the PIN',
+  pinOrRemove: 'Enter the new PIN, or tick Remove the PIN',
   recallFailedMany: 'Failed to recall links',
 } as const;
 
@@ -196,6 +198,10 @@ export interface DistributionSettingsDraft {
   maxClicks: string;
   /** The label's text ("for Sam"); empty for none. */
   label: string;
+  /** A new PIN's digits; empty: none (a new link), or the PIN as it is (a link being edited). */
+  pin: string;
+  /** Take the PIN off (a link being edited that has one). */
+  removePin: boolean;
 }
 
 /**
@@ -206,12 +212,15 @@ export interface DistributionSettings {
   expiryDate: string | null;
   maxClicks: number | null;
   label: string | null;
+  /** A new PIN; null: none (take it off); absent: as it is (none, for a new link). */
+  pin?: string | null;
 }
 
 export interface DistributionSettingsErrors {
   expiry?: string;
   maxClicks?: string;
   label?: string;
+  pin?: string;
 }
 
 export const SETTINGS_MESSAGES = {
@@ -224,6 +233,7 @@ export const SETTINGS_MESSAGES = {
   maxClicksBelowClicks: DISTRIBUTION_MESSAGES.limitBelowClicks,
   labelTooLong: DISTRIBUTION_MESSAGES.labelTooLong,
   labelNotAllowed: 'Label contains characters that are not allowed',
+  pinFormat: 'A PIN is 4 to 8 digits',
 } as const;
 
 export const EMPTY_SETTINGS_DRAFT: DistributionSettingsDraft = {
@@ -232,6 +242,8 @@ export const EMPTY_SETTINGS_DRAFT: DistributionSettingsDraft = {
   unlimited: true,
   maxClicks: '',
   label: '',
+  pin: '',
+  removePin: false,
 };
 
 /** POST /v1/tickets/distribute's body: these tickets, with the modal's settings. */
@@ -241,6 +253,7 @@ export function distributeBody(ticketIds: readonly string[], settings: Distribut
     expiry_date: settings.expiryDate,
     max_clicks: settings.maxClicks,
     label: settings.label,
+    pin: settings.pin ?? null,
   };
 }
 
@@ -253,6 +266,8 @@ export function madeLink(made: DistributionResult, settings: DistributionSetting
     max_clicks: settings.maxClicks,
     expiry: settings.expiryDate,
     label: settings.label,
+    has_pin: typeof settings.pin === 'string',
+    pin_locked: false,
   };
 }
 
@@ -288,15 +303,22 @@ export function draftOfLink(
     unlimited: isUnlimited(link.max_clicks),
     maxClicks: isUnlimited(link.max_clicks) ? '' : String(link.max_clicks),
     label: link.label ?? '',
+    pin: '',
+    removePin: false,
   };
 }
 
 /** PATCH /v1/distributions/{id}'s body: only what differs from the link as it is (null removes); empty: no change. */
 export function linkChanges(
-  link: Pick<TicketDistribution, 'expiry' | 'max_clicks' | 'label'>,
+  link: Pick<TicketDistribution, 'expiry' | 'max_clicks' | 'label' | 'has_pin'>,
   settings: DistributionSettings,
-): { expiry_date?: string | null; max_clicks?: number | null; label?: string | null } {
-  const changes: { expiry_date?: string | null; max_clicks?: number | null; label?: string | null } = {};
+): { expiry_date?: string | null; max_clicks?: number | null; label?: string | null; pin?: string | null } {
+  const changes: {
+    expiry_date?: string | null;
+    max_clicks?: number | null;
+    label?: string | null;
+    pin?: string | null;
+  } = {};
   const was = link.expiry ? Date.parse(link.expiry) : null;
   const wanted = settings.expiryDate ? Date.parse(settings.expiryDate) : null;
   // The picker has minutes: an expiry kept as it was reads back as the same minute.
@@ -306,6 +328,8 @@ export function linkChanges(
   const limit = hasClickLimit(link.max_clicks) ? link.max_clicks : null;
   if (limit !== settings.maxClicks) changes.max_clicks = settings.maxClicks;
   if ((link.label ?? null) !== settings.label) changes.label = settings.label;
+  // A new PIN is always a change (it replaces the one there, and unlocks the link); taking none off is none.
+  if (settings.pin !== undefined && (settings.pin !== null || link.has_pin)) changes.pin = settings.pin;
   return changes;
 }
 
@@ -365,8 +389,11 @@ export function validateDistributionSettings(
   const label = draft.label.trim();
   if ([...label].length > MAX_LINK_LABEL) errors.label = SETTINGS_MESSAGES.labelTooLong;
   else if (hasForbiddenCharacters(label)) errors.label = SETTINGS_MESSAGES.labelNotAllowed;
-  if (errors.expiry || errors.maxClicks || errors.label) return { ok: false, errors };
-  return { ok: true, value: { expiryDate, maxClicks, label: label === '' ? null : label } };
+  const pinText = draft.pin.trim();
+  if (!draft.removePin && pinText !== '' && !LINK_PIN_PATTERN.test(pinText)) errors.pin = SETTINGS_MESSAGES.pinFormat;
+  if (errors.expiry || errors.maxClicks || errors.label || errors.pin) return { ok: false, errors };
+  const pin = draft.removePin ? { pin: null } : pinText !== '' ? { pin: pinText } : {};
+  return { ok: true, value: { expiryDate, maxClicks, label: label === '' ? null : label, ...pin } };
 }
 
 /** The helper under the usage limit: 'Link has unlimited clicks' or 'Link will expire after N clicks'. */

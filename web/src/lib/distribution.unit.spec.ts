@@ -145,6 +145,8 @@ describe('the Distribution Settings modal (SPEC.md §2, §5)', () => {
     unlimited: true,
     maxClicks: '',
     label: '',
+    pin: '',
+    removePin: false,
     ...patch,
   });
 
@@ -228,7 +230,13 @@ describe('the Distribution Settings modal (SPEC.md §2, §5)', () => {
 describe('the label, and editing a live link', () => {
   const now = new Date(2026, 10, 22, 10, 0, 30).getTime();
   const HOUR = 60 * 60 * 1000;
-  const link = { expiry: new Date(now + 30 * 60_000).toISOString(), max_clicks: 10, label: 'for Sam', clicks: 4 };
+  const link = {
+    expiry: new Date(now + 30 * 60_000).toISOString(),
+    max_clicks: 10,
+    label: 'for Sam',
+    clicks: 4,
+    has_pin: false,
+  };
   const editing = { clicks: link.clicks, keptExpiry: link.expiry };
 
   it('takes a label trimmed, empty as none, at most 80 characters (an emoji is one), no control or bidi characters', () => {
@@ -311,5 +319,47 @@ describe("'When the event starts' as a link's expiry", () => {
     expect(sharedEventStart([at('2026-11-29T15:00:00Z'), at('2026-12-01T15:00:00Z')])).toBeNull();
     expect(sharedEventStart([at('2026-11-29T15:00:00Z'), at(null)])).toBeNull();
     expect(sharedEventStart([])).toBeNull();
+  });
+});
+
+describe("a link's PIN in the settings", () => {
+  const now = Date.UTC(2026, 10, 22, 10, 0, 30);
+  const blank = {
+    expiry: null,
+    expiryPartial: false,
+    unlimited: true,
+    maxClicks: '',
+    label: '',
+    pin: '',
+    removePin: false,
+  };
+
+  it('takes 4 to 8 digits, none when empty, and null to take it off', () => {
+    expect(validateDistributionSettings({ ...blank, pin: '2468' }, now)).toMatchObject({
+      ok: true,
+      value: { pin: '2468' },
+    });
+    expect(validateDistributionSettings(blank, now)).toEqual({
+      ok: true,
+      value: { expiryDate: null, maxClicks: null, label: null },
+    });
+    expect(validateDistributionSettings({ ...blank, removePin: true, pin: '12' }, now)).toMatchObject({
+      ok: true,
+      value: { pin: null },
+    });
+    for (const pin of ['123', '123456789', '12a4'])
+      expect(validateDistributionSettings({ ...blank, pin }, now)).toEqual({
+        ok: false,
+        errors: { pin: SETTINGS_MESSAGES.pinFormat },
+      });
+  });
+
+  it('sends a new PIN always, and null only to a link that has one', () => {
+    const link = { expiry: null, max_clicks: null, label: null, has_pin: true };
+    const as = { expiryDate: null, maxClicks: null, label: null };
+    expect(linkChanges(link, { ...as, pin: '1111' })).toEqual({ pin: '1111' });
+    expect(linkChanges(link, { ...as, pin: null })).toEqual({ pin: null });
+    expect(linkChanges({ ...link, has_pin: false }, { ...as, pin: null })).toEqual({});
+    expect(linkChanges(link, as)).toEqual({});
   });
 });

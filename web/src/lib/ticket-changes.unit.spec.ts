@@ -15,7 +15,16 @@ function linked(id: string, clicks: number, distributionId = `d-${id}`): Ticket 
   return aTicket({
     id,
     is_distributed: true,
-    distribution: { id: distributionId, link: `https://l/${id}`, clicks, max_clicks: null, expiry: null, label: null },
+    distribution: {
+      id: distributionId,
+      link: `https://l/${id}`,
+      clicks,
+      max_clicks: null,
+      expiry: null,
+      label: null,
+      has_pin: false,
+      pin_locked: false,
+    },
   });
 }
 
@@ -69,7 +78,16 @@ describe('ticket list changes', () => {
   });
 
   it('shows links just made and takes away a link just recalled', () => {
-    const link = { id: 'd-new', link: 'https://l/new', clicks: 0, max_clicks: 5, expiry: null, label: null };
+    const link = {
+      id: 'd-new',
+      link: 'https://l/new',
+      clicks: 0,
+      max_clicks: 5,
+      expiry: null,
+      label: null,
+      has_pin: false,
+      pin_locked: false,
+    };
     const made = withTicketLinks([a, b], new Map([['b', link]]));
     expect(made[1]).toMatchObject({ is_distributed: true, distribution: link });
     expect(made[0]).toBe(a);

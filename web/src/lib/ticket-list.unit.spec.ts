@@ -16,7 +16,16 @@ function linked(id: string, clicks: number): Ticket {
   return aTicket({
     id,
     is_distributed: true,
-    distribution: { id: `d-${id}`, link: `https://l/${id}`, clicks, max_clicks: null, expiry: null, label: null },
+    distribution: {
+      id: `d-${id}`,
+      link: `https://l/${id}`,
+      clicks,
+      max_clicks: null,
+      expiry: null,
+      label: null,
+      has_pin: false,
+      pin_locked: false,
+    },
   });
 }
 

@@ -98,6 +98,8 @@ export function manyTickets(count: number): Ticket[] {
               max_clicks: i % 3 === 0 ? null : 10,
               expiry: i % 4 === 0 ? null : new Date(Date.UTC(2027, 0, 1 + (i % 300))).toISOString(),
               label: i % 7 === 0 ? `for guest ${i}` : null,
+              has_pin: i % 11 === 0,
+              pin_locked: i % 121 === 0,
             }
           : null,
       created_at: new Date(Date.UTC(2026, 10, 1) + i * 60_000).toISOString(),

@@ -43,6 +43,7 @@ export function EditLinkModal({ title, link, eventStart, onSubmit, onClose, busy
         submitLabel="Save Changes"
         busy={busy}
         eventStart={eventStart}
+        hasPin={link.has_pin}
       />
     </Modal>
   );

@@ -29,6 +29,7 @@ export interface SettingsChoice {
   expiry: boolean;
   limit: boolean;
   label: boolean;
+  pin: boolean;
 }
 
 export interface LinkSettingsFormProps {
@@ -50,6 +51,8 @@ export interface LinkSettingsFormProps {
   busy?: boolean;
   /** The start of the tickets' next game: offered as the expiry ('When the event starts') when it can be one. */
   eventStart?: string | null;
+  /** The link being edited has a PIN (a new one replaces it; it can be taken off). Absent: a new link, or many. */
+  hasPin?: boolean;
 }
 
 /**
@@ -68,8 +71,14 @@ export function LinkSettingsForm({
   busy = false,
   choose = false,
   eventStart = null,
+  hasPin,
 }: LinkSettingsFormProps) {
-  const [choice, setChoice] = useState<SettingsChoice>({ expiry: !choose, limit: !choose, label: !choose });
+  const [choice, setChoice] = useState<SettingsChoice>({
+    expiry: !choose,
+    limit: !choose,
+    label: !choose,
+    pin: !choose,
+  });
   const [noChoice, setNoChoice] = useState(false);
   const [draft, setDraft] = useState<DistributionSettingsDraft>(initial);
   const [errors, setErrors] = useState<DistributionSettingsErrors>({});
@@ -78,6 +87,7 @@ export function LinkSettingsForm({
   const expiryRef = useRef<DatePickerHandle>(null);
   const clicksRef = useRef<HTMLInputElement>(null);
   const labelRef = useRef<HTMLInputElement>(null);
+  const pinRef = useRef<HTMLInputElement>(null);
   const usageHelperId = useId();
   // Clear starts the expiry field afresh (a date typed in part is no value to set to null).
   const [expiryField, setExpiryField] = useState(0);
@@ -90,13 +100,14 @@ export function LinkSettingsForm({
       if ('expiry' in patch || 'expiryPartial' in patch) delete next.expiry;
       if ('maxClicks' in patch || 'unlimited' in patch) delete next.maxClicks;
       if ('label' in patch) delete next.label;
+      if ('pin' in patch || 'removePin' in patch) delete next.pin;
       return next;
     });
   };
 
   const submit = (event: FormEvent<HTMLFormElement>) => {
     event.preventDefault();
-    if (!choice.expiry && !choice.limit && !choice.label) {
+    if (!choice.expiry && !choice.limit && !choice.label && !choice.pin) {
       setNoChoice(true);
       return;
     }
@@ -107,14 +118,22 @@ export function LinkSettingsForm({
         ...(choice.expiry ? {} : { expiry: null, expiryPartial: false }),
         ...(choice.limit ? {} : { unlimited: true }),
         ...(choice.label ? {} : { label: '' }),
+        ...(choice.pin ? {} : { pin: '', removePin: false }),
       },
       Date.now(),
     );
+    // Many links, 'Change the PIN' ticked: a new PIN, or taking it off.
+    if (choose && choice.pin && !draft.removePin && draft.pin.trim() === '' && checked.ok) {
+      setErrors({ pin: DISTRIBUTION_TEXTS.pinOrRemove });
+      pinRef.current?.focus();
+      return;
+    }
     if (!checked.ok) {
       setErrors(checked.errors);
       if (checked.errors.expiry) expiryRef.current?.focus();
       else if (checked.errors.maxClicks) clicksRef.current?.focus();
-      else labelRef.current?.focus();
+      else if (checked.errors.label) labelRef.current?.focus();
+      else pinRef.current?.focus();
       return;
     }
     onSubmit(checked.value, choice);
@@ -248,6 +267,44 @@ export function LinkSettingsForm({
           errorTestId="label-error"
           data-testid="link-label-input"
         />
+      ) : null}
+
+      {chooser('pin', 'Change the PIN')}
+      {choice.pin ? (
+        <div className="space-y-2">
+          {hasPin && !choose ? (
+            <p className="text-sm text-slate-700" data-testid="has-pin">
+              This link has a PIN. Enter a new one to replace it (that also unlocks a locked link).
+            </p>
+          ) : null}
+          {draft.removePin ? null : (
+            <FormField
+              ref={pinRef}
+              label={hasPin || choose ? 'New PIN' : 'PIN'}
+              hint="Optional. 4 to 8 digits the recipient must enter before adding the ticket to their wallet. Share it apart from the link: it is not shown again."
+              inputMode="numeric"
+              autoComplete="off"
+              maxLength={8}
+              value={draft.pin}
+              onChange={(event) => update({ pin: event.target.value.replace(/\D/g, '') })}
+              error={errors.pin}
+              errorTestId="pin-error"
+              data-testid="link-pin-input"
+            />
+          )}
+          {hasPin || choose ? (
+            <label className="flex items-center gap-2 text-sm text-slate-800">
+              <input
+                type="checkbox"
+                className="h-4 w-4 rounded border-slate-400 accent-indigo-600"
+                checked={draft.removePin}
+                onChange={(event) => update({ removePin: event.target.checked, pin: '' })}
+                data-testid="remove-pin"
+              />
+              Remove the PIN
+            </label>
+          ) : null}
+        </div>
       ) : null}
 
       {noChoice ? (

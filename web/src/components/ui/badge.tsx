@@ -12,10 +12,22 @@ const tones: Record<Tone, string> = {
   blue: 'bg-blue-50 text-blue-700 ring-blue-600/20',
 };
 
-export function Badge({ tone, children, testId }: { tone: Tone; children: ReactNode; testId?: string }) {
+export function Badge({
+  tone,
+  children,
+  testId,
+  title,
+}: {
+  tone: Tone;
+  children: ReactNode;
+  testId?: string;
+  /** Said on hover and read out with it. */
+  title?: string;
+}) {
   return (
     <span
       data-testid={testId}
+      title={title}
       className={cx(
         'inline-flex shrink-0 items-center rounded-md px-2 py-0.5 text-xs font-medium whitespace-nowrap ring-1 ring-inset',
         tones[tone],

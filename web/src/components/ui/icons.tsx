@@ -211,6 +211,12 @@ export const PencilIcon = (props: SVGProps<SVGSVGElement>) => (
     <path d="m14.5 5.5 3 3" />
   </Icon>
 );
+export const LockIcon = (props: SVGProps<SVGSVGElement>) => (
+  <Icon {...props}>
+    <rect x="5" y="11" width="14" height="10" rx="2" />
+    <path d="M8 11V7a4 4 0 0 1 8 0v4" />
+  </Icon>
+);
 export const TagIcon = (props: SVGProps<SVGSVGElement>) => (
   <Icon {...props}>
     <path d="M3 12V4a1 1 0 0 1 1-1h8l9 9-9 9Z" />

@@ -1,10 +1,11 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useEffect, useState, type ReactNode } from 'react';
-import type { PublicLink } from '@seatlink/contracts';
+import { LINK_MESSAGES, LINK_PIN_PATTERN, type PublicLink } from '@seatlink/contracts';
 import { Alert } from '../../components/ui/alert';
 import { Badge } from '../../components/ui/badge';
 import { Brand } from '../../components/ui/brand';
 import { Button } from '../../components/ui/button';
+import { FormField } from '../../components/ui/form-field';
 import { cx } from '../../components/ui/cx';
 import { AlertIcon, CalendarIcon, PinIcon, TicketIcon, WalletIcon } from '../../components/ui/icons';
 import { Logo } from '../../components/ui/logo';
@@ -71,10 +72,14 @@ export function LinkPage({ code }: { code: string }) {
   const state = query.data?.state ?? null;
   const loading = query.isFetching && !query.data;
   const error = !query.data && query.isError ? LINK_PAGE_MESSAGES.loadFailed : null;
-  const claiming = useMutation({ mutationFn: () => claim(client, code) });
-  /** The last claim's failure, for the link it was made on. */
-  const [failure, setFailure] = useState<{ code: string; message: string | null } | null>(null);
-  const claimError = failure?.code === code ? failure.message : null;
+  const claiming = useMutation({ mutationFn: (pin: string | null) => claim(client, code, pin) });
+  /** The last claim's failure, for the link it was made on (`pin`: about the PIN, said under its field). */
+  const [failure, setFailure] = useState<{ code: string; message: string | null; pin?: boolean } | null>(null);
+  const claimError = failure?.code === code && !failure.pin ? failure.message : null;
+  const pinError = failure?.code === code && failure.pin ? failure.message : null;
+  const [pin, setPin] = useState('');
+  const needsPin = link?.pin === 'required';
+  const pinLocked = link?.pin === 'locked';
   const [leaving, setLeaving] = useState(false);
 
   useEffect(() => {
@@ -86,10 +91,14 @@ export function LinkPage({ code }: { code: string }) {
   }, [link, state]);
 
   const addToWallet = async () => {
-    if (claiming.isPending || state !== 'active') return;
+    if (claiming.isPending || state !== 'active' || pinLocked) return;
     setFailure(null);
-    const outcome = await claiming.mutateAsync();
-    if (outcome.walletUrl === null) setFailure({ code, message: outcome.claimError });
+    if (needsPin && !LINK_PIN_PATTERN.test(pin.trim())) {
+      setFailure({ code, message: pin.trim() ? LINK_MESSAGES.pinFormat : LINK_MESSAGES.pinRequired, pin: true });
+      return;
+    }
+    const outcome = await claiming.mutateAsync(needsPin ? pin.trim() : null);
+    if (outcome.walletUrl === null) setFailure({ code, message: outcome.claimError, pin: outcome.pin });
     else if (isSafeRedirect(outcome.walletUrl)) {
       setLeaving(true);
       window.location.assign(outcome.walletUrl);
@@ -165,16 +174,45 @@ export function LinkPage({ code }: { code: string }) {
             </dl>
           ) : null}
 
-          {state === 'active' ? (
-            <div className="space-y-3">
+          {state === 'active' && pinLocked ? (
+            <Alert tone="error" data-testid="pin-locked">
+              {LINK_MESSAGES.pinLocked}
+            </Alert>
+          ) : state === 'active' ? (
+            <form
+              className="space-y-3"
+              noValidate
+              onSubmit={(event) => {
+                event.preventDefault();
+                void addToWallet();
+              }}
+            >
               {claimError ? (
                 <Alert tone="error" data-testid="claim-error">
                   {claimError}
                 </Alert>
               ) : null}
+              {needsPin ? (
+                <FormField
+                  label="PIN"
+                  hint="The sender protected this ticket with a PIN: enter the one they gave you."
+                  inputMode="numeric"
+                  autoComplete="one-time-code"
+                  maxLength={8}
+                  value={pin}
+                  onChange={(event) => {
+                    setPin(event.target.value.replace(/\D/g, ''));
+                    setFailure(null);
+                  }}
+                  error={pinError}
+                  errorTestId="pin-error"
+                  data-testid="pin-input"
+                  className="text-center font-mono text-lg tracking-[0.5em]"
+                />
+              ) : null}
               <Button
+                type="submit"
                 className="w-full py-3 text-base"
-                onClick={() => void addToWallet()}
                 disabled={claiming.isPending || leaving}
                 aria-busy={claiming.isPending || leaving}
                 data-testid="add-to-wallet"
@@ -186,7 +224,7 @@ export function LinkPage({ code }: { code: string }) {
                 {link?.expires_at ? `This link works until ${formatDateTime(link.expires_at)}. ` : null}
                 The ticket is saved to your own wallet.
               </p>
-            </div>
+            </form>
           ) : state ? (
             <StatePanel state={state} link={link} />
           ) : null}

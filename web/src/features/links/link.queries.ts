@@ -38,8 +38,11 @@ export async function readLink(code: string): Promise<LinkView> {
 
 export const linkQuery = (code: string) => queryOptions({ queryKey: linkKey(code), queryFn: () => readLink(code) });
 
-/** How a claim ended: the wallet address to go to, or why not (the page's state changed, or a message to show). */
-export type ClaimOutcome = { walletUrl: string } | { walletUrl: null; claimError: string | null };
+/**
+ * How a claim ended: the wallet address to go to, or why not (the page's state changed, or a message to show; `pin`
+ * when it was about the PIN, shown under its field).
+ */
+export type ClaimOutcome = { walletUrl: string } | { walletUrl: null; claimError: string | null; pin?: boolean };
 
 /** The Idempotency-Key of a claim per link code, kept until a definite answer (pressing again counts no second click). */
 const claimKeys = new Map<string, string>();
@@ -48,7 +51,7 @@ const claimKeys = new Map<string, string>();
  * POST the claim (one counted click) with retries. A link refused meanwhile (410) or gone (404) turns the page into
  * that state (in the cached view); a refused client or no answer is a message, and the link still works.
  */
-export async function claim(client: QueryClient, code: string): Promise<ClaimOutcome> {
+export async function claim(client: QueryClient, code: string, pin: string | null = null): Promise<ClaimOutcome> {
   let key = claimKeys.get(code);
   if (!key) {
     key = newIdempotencyKey();
@@ -56,7 +59,7 @@ export async function claim(client: QueryClient, code: string): Promise<ClaimOut
   }
   const idempotencyKey = key;
   try {
-    const { wallet_url } = await withRetries(() => claimLink(code, idempotencyKey));
+    const { wallet_url } = await withRetries(() => claimLink(code, idempotencyKey, pin));
     claimKeys.delete(code);
     return { walletUrl: wallet_url };
   } catch (error) {
@@ -67,6 +70,15 @@ export async function claim(client: QueryClient, code: string): Promise<ClaimOut
       client.setQueryData<LinkView>(linkKey(code), (held) => ({ link: held?.link ?? null, state: gone }));
       return { walletUrl: null, claimError: null };
     }
+    // The PIN: missing or wrong (said under its field), or the link locked after too many wrong ones.
+    if (status === 423) {
+      client.setQueryData<LinkView>(linkKey(code), (held) =>
+        held?.link ? { ...held, link: { ...held.link, pin: 'locked' } } : held,
+      );
+      return { walletUrl: null, claimError: errorMessage(error, LINK_MESSAGES.pinLocked), pin: true };
+    }
+    if (status === 401)
+      return { walletUrl: null, claimError: errorMessage(error, LINK_MESSAGES.pinInvalid), pin: true };
     const fallback = status === 403 ? LINK_MESSAGES.automated : LINK_PAGE_MESSAGES.claimFailed;
     return { walletUrl: null, claimError: status === 0 ? fallback : errorMessage(error, fallback) };
   }

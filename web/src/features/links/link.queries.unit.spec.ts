@@ -12,6 +12,7 @@ afterEach(() => {
 const CODE = 'AbCdEfGhIjKlMnOpQrStUv';
 const aLink = (overrides: Partial<PublicLink> = {}): PublicLink => ({
   state: 'active',
+  pin: 'none',
   expires_at: null,
   ticket: {
     title: 'Harbourside Athletic',

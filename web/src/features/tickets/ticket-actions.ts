@@ -220,7 +220,7 @@ export async function editLinks(
   client: QueryClient,
   ticketIds: readonly string[],
   settings: DistributionSettings,
-  choice: { expiry: boolean; limit: boolean; label: boolean },
+  choice: { expiry: boolean; limit: boolean; label: boolean; pin: boolean },
 ): Promise<BulkOutcome> {
   const links = linksOf(client, ticketIds);
   if (links.size === 0) return { ok: false, message: DISTRIBUTION_TEXTS.updateFailed, failed: [] };
@@ -230,6 +230,7 @@ export async function editLinks(
     ...(choice.expiry ? { expiry_date: settings.expiryDate } : {}),
     ...(choice.limit ? { max_clicks: settings.maxClicks } : {}),
     ...(choice.label ? { label: settings.label } : {}),
+    ...(choice.pin ? { pin: settings.pin ?? null } : {}),
   };
   try {
     const answer = await withRetries(() => updateDistributions(body, key));

@@ -15,7 +15,16 @@ const linked = (id: string): Ticket =>
   aTicket({
     id,
     is_distributed: true,
-    distribution: { id: `d-${id}`, link: `https://l/${id}`, clicks: 2, max_clicks: null, expiry: null, label: null },
+    distribution: {
+      id: `d-${id}`,
+      link: `https://l/${id}`,
+      clicks: 2,
+      max_clicks: null,
+      expiry: null,
+      label: null,
+      has_pin: false,
+      pin_locked: false,
+    },
   });
 
 beforeEach(() => {
@@ -67,6 +76,7 @@ describe('distributing tickets', () => {
     ]);
     expect(calls[0]!.body).toEqual({
       label: null,
+      pin: null,
       ticket_ids: ['t1', 't2'],
       expiry_date: settings.expiryDate,
       max_clicks: 5,
@@ -203,7 +213,7 @@ describe('many links at once', () => {
       client,
       ['t1', 't2', 't3'],
       { expiryDate: '2027-01-01T12:00:00.000Z', maxClicks: 5, label: 'Box 12' },
-      { expiry: false, limit: false, label: true },
+      { expiry: false, limit: false, label: true, pin: false },
     );
     expect(outcome).toEqual({
       ok: true,

@@ -23,7 +23,16 @@ function distributed(id: string, expiry: string | null, label: string | null = n
   return aTicket({
     id,
     is_distributed: true,
-    distribution: { id: `d-${id}`, link: `https://l/${id}`, clicks: 0, max_clicks: null, expiry, label },
+    distribution: {
+      id: `d-${id}`,
+      link: `https://l/${id}`,
+      clicks: 0,
+      max_clicks: null,
+      expiry,
+      label,
+      has_pin: false,
+      pin_locked: false,
+    },
   });
 }
 

@@ -1,6 +1,7 @@
 import { useState, type ReactNode } from 'react';
 import toast from 'react-hot-toast';
-import type { Ticket } from '@seatlink/contracts';
+import type { Ticket, TicketDistribution } from '@seatlink/contracts';
+import { Badge } from '../../../components/ui/badge';
 import { LinkFacts } from '../../../components/distribution/link-facts';
 import {
   copyLink,
@@ -12,7 +13,7 @@ import {
 import { Button } from '../../../components/ui/button';
 import { ConfirmDialog } from '../../../components/ui/confirm-dialog';
 import { cx } from '../../../components/ui/cx';
-import { PencilIcon, QrIcon, TagIcon, UndoIcon } from '../../../components/ui/icons';
+import { LockIcon, PencilIcon, QrIcon, TagIcon, UndoIcon } from '../../../components/ui/icons';
 import { EditLinkModal } from '../../../components/distribution/edit-link-modal';
 import { DISTRIBUTION_TEXTS, type DistributionSettings } from '../../../lib/distribution';
 import { useEditLink, useRecallTicket } from '../hooks/use-ticket-actions';
@@ -164,6 +165,33 @@ function LinkLabel({ label, compact }: { label: string | null; compact: boolean 
   );
 }
 
+/** 'PIN' when a recipient must enter one; 'PIN locked' (red) after too many wrong ones, until a new PIN is set. */
+function PinBadge({ link }: { link: Pick<TicketDistribution, 'has_pin' | 'pin_locked'> }) {
+  if (!link.has_pin) return null;
+  return link.pin_locked ? (
+    <Badge tone="red" testId="pin-badge" title="Too many wrong PINs: set a new PIN (Edit Link) to open the link again">
+      <LockIcon className="h-3 w-3" />
+      PIN locked
+    </Badge>
+  ) : (
+    <Badge tone="slate" testId="pin-badge" title="Recipients must enter the link's PIN">
+      <LockIcon className="h-3 w-3" />
+      PIN
+    </Badge>
+  );
+}
+
+/** A link's label and PIN badge, on one line (none when it has neither). */
+function LinkTags({ link, compact }: { link: TicketDistribution; compact: boolean }) {
+  if (!link.label && !link.has_pin) return null;
+  return (
+    <div className={cx('flex min-w-0 items-center gap-2', compact ? 'h-4' : 'h-5')}>
+      <LinkLabel label={link.label} compact={compact} />
+      <PinBadge link={link} />
+    </div>
+  );
+}
+
 export interface TicketLinkAreaProps {
   ticket: Ticket;
   /** One tight block for a table row. */
@@ -211,16 +239,16 @@ export function TicketLinkArea({ ticket, compact = false, distributing = false, 
         {compact ? (
           // A row's first line: the label (at most 40 % of it) beside the link.
           <div className="flex min-w-0 items-center gap-2">
-            {distribution.label ? (
+            {distribution.label || distribution.has_pin ? (
               <div className="max-w-[40%] shrink-0">
-                <LinkLabel label={distribution.label} compact />
+                <LinkTags link={distribution} compact />
               </div>
             ) : null}
             <LinkLine link={distribution.link} className="min-w-0 gap-1.5" />
           </div>
         ) : (
           <>
-            <LinkLabel label={distribution.label} compact={false} />
+            <LinkTags link={distribution} compact={false} />
             {/* The link, and the button that edits it (the buttons' row has no room left for it on a card); the line keeps
                 the link's own height, the button reaching into the padding around it. */}
             <div className="flex h-4 min-w-0 items-center justify-between gap-1">
