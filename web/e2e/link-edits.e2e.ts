@@ -228,7 +228,7 @@ test('edits, then recalls, the links of the selected tickets from the bottom bar
   const dialog = page.getByRole('dialog', { name: 'Edit 3 links' });
   await dialog.getByRole('button', { name: 'Save Changes' }).click();
   await expect(dialog.getByTestId('no-choice')).toHaveText(
-    'Tick what to change: the expiry, the usage limit or the label',
+    'Tick what to change: the expiry, the usage limit, the label or the PIN',
   );
   await dialog.getByRole('checkbox', { name: 'Change the usage limit' }).check();
   await dialog.getByRole('switch', { name: 'Unlimited access' }).click();
