@@ -251,11 +251,7 @@ export class LinkClaims {
     for (const [i, w] of batch.entries()) {
       const n = row.clicks[i];
       if (n === null || n === undefined) {
-        w.reject(
-          (refusal ??= new LinkGoneError(
-            row.state === 'active' ? 'limit_reached' : (row.state),
-          )),
-        );
+        w.reject((refusal ??= new LinkGoneError(row.state === 'active' ? 'limit_reached' : row.state)));
         continue;
       }
       // A click of this batch, the first time it is answered (a key sent twice in one batch is one click).
