@@ -87,6 +87,8 @@ test('raises a reached limit and labels the link: the recipient claims again, th
   await claimOnPhone(phone, juniperLink!.link);
   await expect(phone.getByText('Saved to your wallet')).toBeVisible();
   await expect(card.getByTestId('link-clicks')).toHaveText('2 / 3');
+  // The link's timeline is named by its label.
+  await expect(card.getByRole('img', { name: /^Click timeline of for Sam: 2 clicks, the last at / })).toBeVisible();
 
   // Now 2 clicks: lower than that is refused in the modal; the same settings again change nothing.
   await card.getByRole('button', { name: 'Edit Link' }).click();

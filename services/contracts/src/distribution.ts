@@ -231,6 +231,8 @@ export const linkCodeParamSchema = schema(() => z.string().regex(/^[A-Za-z0-9_-]
 /** GET /v1/distributions/{id}/clicks: a link's counted clicks per minute (its owner's, or any for admins). */
 export interface ClickTimelineResponse {
   distribution_id: string;
+  /** The link's label ("for Sam"); null for none. */
+  label: string | null;
   clicks: number;
   max_clicks: number | null;
   /** Minutes with at least one click, oldest first (at most the last 1,440 such minutes). */

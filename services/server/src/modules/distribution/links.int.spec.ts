@@ -59,7 +59,9 @@ describe('links as recipients use them: viewing counts nothing, each claim count
     ).map((r) => r.n);
   };
   /** A new link on a fresh ticket; answers its code and ids. */
-  const makeLink = async (options: { max_clicks?: number | null; expiry_date?: string | null } = {}) => {
+  const makeLink = async (
+    options: { max_clicks?: number | null; expiry_date?: string | null; label?: string } = {},
+  ) => {
     const ticket = tickets[next++]!;
     const res = await user.request('POST', '/v1/tickets/distribute', { ticket_ids: [ticket.id], ...options });
     expect(res.status).toBe(200);
@@ -442,13 +444,18 @@ describe('links as recipients use them: viewing counts nothing, each claim count
   });
 
   it('draws a link’s clicks per minute for its owner, and for nobody else', async () => {
-    const { code, distributionId } = await makeLink({ max_clicks: null });
+    const { code, distributionId } = await makeLink({ max_clicks: null, label: 'for Sam' });
     for (let i = 0; i < 7; i++) expect((await claim(code)).status).toBe(200);
     await stack.app.get(ClickRecorder).flush();
     await subscriptionsCaughtUp(stack.app);
     const timeline = await user.request('GET', `/v1/distributions/${distributionId}/clicks`);
     expect(timeline.status).toBe(200);
-    expect(timeline.body).toMatchObject({ distribution_id: distributionId, clicks: 7, max_clicks: null });
+    expect(timeline.body).toMatchObject({
+      distribution_id: distributionId,
+      label: 'for Sam',
+      clicks: 7,
+      max_clicks: null,
+    });
     const minutes = timeline.body.minutes as Array<{ minute: string; clicks: number }>;
     expect(minutes.reduce((sum, m) => sum + m.clicks, 0)).toBe(7);
     expect(minutes.every((m) => m.minute.endsWith(':00.000Z'))).toBe(true);

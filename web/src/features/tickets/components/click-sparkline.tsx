@@ -10,18 +10,22 @@ export function ClickSparkline({
   distributionId,
   clicks,
   now,
+  linkLabel = null,
 }: {
   distributionId: string;
   clicks: number;
   now: number;
+  /** The link's label, which names the timeline ('Click timeline of for Sam: …'). */
+  linkLabel?: string | null;
 }) {
   const timeline = useClickTimeline(distributionId, clicks);
 
   const minutes = timeline?.minutes ?? [];
   const last = minutes.length > 0 ? minutes[minutes.length - 1]!.minute : null;
+  const name = linkLabel ? `Click timeline of ${linkLabel}` : 'Click timeline';
   const label =
     clicks === 0
-      ? 'Click timeline: no clicks yet'
-      : `Click timeline: ${clicks} ${clicks === 1 ? 'click' : 'clicks'}${last ? `, the last at ${formatDateTime(last)}` : ''}`;
+      ? `${name}: no clicks yet`
+      : `${name}: ${clicks} ${clicks === 1 ? 'click' : 'clicks'}${last ? `, the last at ${formatDateTime(last)}` : ''}`;
   return <Sparkline minutes={minutes} now={now} label={label} width={64} testId="click-sparkline" />;
 }

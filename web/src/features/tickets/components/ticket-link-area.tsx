@@ -274,7 +274,14 @@ export function TicketLinkArea({ ticket, compact = false, distributing = false, 
             <LinkFacts
               link={distribution}
               now={now}
-              chart={<ClickSparkline distributionId={distribution.id} clicks={distribution.clicks} now={now} />}
+              chart={
+                <ClickSparkline
+                  distributionId={distribution.id}
+                  clicks={distribution.clicks}
+                  now={now}
+                  linkLabel={distribution.label}
+                />
+              }
             />
             <div className="flex items-center gap-1">
               <RecallButton ticket={ticket} compact={false} />

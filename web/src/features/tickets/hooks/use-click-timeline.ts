@@ -47,7 +47,13 @@ export const clickTimelineQuery = (distributionId: string, clicks: number) =>
         return await getClickTimeline(distributionId);
       } catch {
         return (
-          lastRead(client, distributionId) ?? { distribution_id: distributionId, clicks, max_clicks: null, minutes: [] }
+          lastRead(client, distributionId) ?? {
+            distribution_id: distributionId,
+            label: null,
+            clicks,
+            max_clicks: null,
+            minutes: [],
+          }
         );
       }
     },

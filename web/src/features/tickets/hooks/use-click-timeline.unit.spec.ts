@@ -10,6 +10,7 @@ afterEach(() => {
 
 const timeline = (clicks: number, drawn: number[]): ClickTimelineResponse => ({
   distribution_id: 'd-1',
+  label: null,
   clicks,
   max_clicks: null,
   minutes: drawn.map((n, i) => ({ minute: `2026-11-26T10:0${i}:00.000Z`, clicks: n })),

@@ -13,7 +13,7 @@ export async function clickTimeline(
   viewer: { id: string; isAdmin: boolean },
 ): Promise<ClickTimelineResponse | null> {
   const [link] = await db
-    .select({ userId: links.userId, clicks: links.clicks, maxClicks: links.maxClicks })
+    .select({ userId: links.userId, clicks: links.clicks, maxClicks: links.maxClicks, label: links.label })
     .from(links)
     .where(eq(links.distributionId, distributionId))
     .limit(1);
@@ -26,6 +26,7 @@ export async function clickTimeline(
     .limit(TIMELINE_MINUTES);
   return {
     distribution_id: distributionId,
+    label: link.label,
     clicks: link.clicks,
     max_clicks: link.maxClicks,
     minutes: minutes.reverse().map((m) => ({ minute: m.minute.toISOString(), clicks: m.clicks })),
