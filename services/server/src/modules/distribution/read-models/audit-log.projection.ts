@@ -1,3 +1,4 @@
+import type { AuditEventType, AuditStatus } from '@seatlink/contracts';
 import { asSubscription, type Subscription } from '../../../infra/subscriptions/subscription.js';
 import type { RecordedEvent } from '../../../infra/event-store/event-store.port.js';
 import type { DistributionEvent } from '../distribution.events.js';
@@ -19,32 +20,33 @@ const REFUSED_ACTION = {
 /** The audit row of an event, or null for events the log does not show. */
 export function auditRowOf(recorded: RecordedEvent): AuditRow | null {
   const event = { type: recorded.type, data: recorded.data } as DistributionEvent;
-  const base = {
+  /** One entry: who, what, on which ticket and link, and what else it says (`details`). */
+  const entry = (
+    eventType: AuditEventType,
+    status: AuditStatus,
+    data: { userId: string; ticketId: string | null; distributionId: string },
+    details: Record<string, unknown> = {},
+  ): AuditRow => ({
     id: recorded.id,
     createdAt: recorded.createdAt,
     ipAddress: typeof recorded.metadata.ip === 'string' ? recorded.metadata.ip : null,
     bulkAction: recorded.metadata.bulk === true,
-  };
+    userId: data.userId,
+    eventType,
+    status,
+    ticketId: data.ticketId,
+    distributionId: data.distributionId,
+    eventData: { status, ticket_id: data.ticketId, distribution_id: data.distributionId, ...details },
+  });
   switch (event.type) {
     case 'TicketDistributed': {
       const { data } = event;
-      return {
-        ...base,
-        userId: data.userId,
-        eventType: 'DISTRIBUTE',
-        status: 'SUCCESS',
-        ticketId: data.ticketId,
-        distributionId: data.distributionId,
-        eventData: {
-          status: 'SUCCESS',
-          ticket_id: data.ticketId,
-          distribution_id: data.distributionId,
-          expires_at: data.expiresAt,
-          max_clicks: data.maxClicks,
-          cost: data.cost,
-          ...(data.label ? { label: data.label } : {}),
-        },
-      };
+      return entry('DISTRIBUTE', 'SUCCESS', data, {
+        expires_at: data.expiresAt,
+        max_clicks: data.maxClicks,
+        cost: data.cost,
+        ...(data.label ? { label: data.label } : {}),
+      });
     }
     case 'LinkUpdated': {
       const { data } = event;
@@ -57,73 +59,26 @@ export function auditRowOf(recorded: RecordedEvent): AuditRow | null {
         changes[SETTING_NAMES[name]] =
           name === 'pinHash' ? { from: from ? 'set' : 'none', to: to ? (from ? 'new' : 'set') : 'none' } : { from, to };
       }
-      return {
-        ...base,
-        userId: data.userId,
-        eventType: 'LINK_UPDATED',
-        status: 'SUCCESS',
-        ticketId: data.ticketId,
-        distributionId: data.distributionId,
-        eventData: {
-          status: 'SUCCESS',
-          ticket_id: data.ticketId,
-          distribution_id: data.distributionId,
-          changes,
-          ...(data.settings.label ? { label: data.settings.label } : {}),
-        },
-      };
+      return entry('LINK_UPDATED', 'SUCCESS', data, {
+        changes,
+        ...(data.settings.label ? { label: data.settings.label } : {}),
+      });
     }
-    case 'LinkPinLocked': {
-      const { data } = event;
-      return {
-        ...base,
-        userId: data.userId,
-        eventType: 'LINK_UPDATED',
-        status: 'SUCCESS',
-        ticketId: data.ticketId,
-        distributionId: data.distributionId,
-        eventData: {
-          status: 'SUCCESS',
-          ticket_id: data.ticketId,
-          distribution_id: data.distributionId,
-          changes: { pin: { from: 'set', to: 'locked' } },
-          reason: `Locked after ${data.failures} wrong PINs`,
-        },
-      };
-    }
+    case 'LinkPinLocked':
+      return entry('LINK_UPDATED', 'SUCCESS', event.data, {
+        changes: { pin: { from: 'set', to: 'locked' } },
+        reason: `Locked after ${event.data.failures} wrong PINs`,
+      });
     case 'DistributionRefused':
     case 'DistributionVoided':
     case 'RecallRefused':
-    case 'LinkUpdateRefused': {
-      const { data } = event;
-      return {
-        ...base,
-        userId: data.userId,
-        eventType: REFUSED_ACTION[event.type],
-        status: 'FAILED',
-        ticketId: data.ticketId,
-        distributionId: data.distributionId,
-        eventData: {
-          status: 'FAILED',
-          ticket_id: data.ticketId,
-          distribution_id: data.distributionId,
-          code: data.code,
-          reason: data.reason,
-        },
-      };
-    }
-    case 'TicketRecalled': {
-      const { data } = event;
-      return {
-        ...base,
-        userId: data.userId,
-        eventType: 'TICKET_RECALLED',
-        status: 'SUCCESS',
-        ticketId: data.ticketId,
-        distributionId: data.distributionId,
-        eventData: { status: 'SUCCESS', ticket_id: data.ticketId, distribution_id: data.distributionId },
-      };
-    }
+    case 'LinkUpdateRefused':
+      return entry(REFUSED_ACTION[event.type], 'FAILED', event.data, {
+        code: event.data.code,
+        reason: event.data.reason,
+      });
+    case 'TicketRecalled':
+      return entry('TICKET_RECALLED', 'SUCCESS', event.data);
     default:
       return null;
   }
