@@ -14,3 +14,4 @@ export * from './distribution.js';
 export * from './links.js';
 export * from './audit.js';
 export * from './payments.js';
+export * from './notifications.js';

@@ -28,6 +28,8 @@ export interface ServerToClientEvents {
     distribution_id: string;
     clicks?: number;
   }) => void;
+  /** The user's notifications changed (one came or grew, some were read): `unread` is how many are unread now. */
+  'notifications.updated': (payload: { user_id: string; unread: number }) => void;
   /** A user's audit log has new entries (a distribution or recall, refused ones too); admins only. */
   'audit.updated': (payload: { user_id: string }) => void;
   /** The session behind this socket ended (logout, ban); the client should re-check its status. */

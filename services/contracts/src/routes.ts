@@ -74,6 +74,10 @@ export const routes = {
   /** A link's counted clicks per minute (ClickTimelineResponse). */
   distributionClicks: { method: 'GET', path: '/v1/distributions/:id/clicks' },
 
+  // Notifications: the bell's list (query: limit, before) and marking them read
+  listNotifications: { method: 'GET', path: '/v1/notifications' },
+  readNotifications: { method: 'POST', path: '/v1/notifications/read' },
+
   // Public links: what a recipient sees, and the claim that counts a click
   viewLink: { method: 'GET', path: '/v1/links/:code' },
   claimLink: { method: 'POST', path: '/v1/links/:code/claim' },

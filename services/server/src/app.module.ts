@@ -19,6 +19,7 @@ import { DistributionModule } from './modules/distribution/index.js';
 import { HealthModule } from './modules/health/index.js';
 import { IdentityModule } from './modules/identity/index.js';
 import { InvitesModule } from './modules/invites/index.js';
+import { NotificationsModule } from './modules/notifications/index.js';
 import { PaymentsModule } from './modules/payments/index.js';
 import { WaitlistModule } from './modules/waitlist/index.js';
 import { WalletAccountsModule } from './modules/wallet-accounts/index.js';
@@ -37,6 +38,7 @@ const features = (config: AppConfig) => [
   WaitlistModule,
   WalletAccountsModule,
   DistributionModule,
+  NotificationsModule,
   PaymentsModule,
   AdminModule,
   HealthModule.forRoot(config.REDIS_URL, config.REDIS_COMMAND_TIMEOUT_MS),

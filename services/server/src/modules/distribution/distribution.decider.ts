@@ -1,11 +1,19 @@
-import { DISTRIBUTION_MESSAGES, hasClickLimit } from '@seatlink/contracts';
+import { DISTRIBUTION_MESSAGES, hasClickLimit, LINK_EXPIRING_WITHIN_MS } from '@seatlink/contracts';
 import { type Decider, DomainError } from '../../shared/event-sourcing/decider.js';
 import type { DistributionVoided, LinkSettings, TicketDistributionEvent } from './distribution.events.js';
 
 /** A ticket's distribution state: its live link, if any, the links it had, and the paid-for links given up. */
 export interface TicketDistributionState {
   /** The live link, with its settings as made and edited since, and whether too many wrong PINs locked it. */
-  current: ({ distributionId: string; userId: string; pinLocked: boolean } & LinkSettings) | null;
+  current:
+    | ({
+        distributionId: string;
+        userId: string;
+        pinLocked: boolean;
+        /** The expiry its owner was told is near (LinkExpiryNear); null: none yet. */
+        expiryWarned: string | null;
+      } & LinkSettings)
+    | null;
   recalled: ReadonlySet<string>;
   /** Every link this ticket has had (live or recalled). */
   made: ReadonlySet<string>;
@@ -50,6 +58,14 @@ export type TicketDistributionCommand =
       /** Lock the link's PIN (too many wrong ones): only while the link is live with that very PIN. */
       type: 'LockPin';
       data: { ticketId: string; distributionId: string; pinHash: string; failures: number; now: string };
+    }
+  | {
+      /**
+       * Tell the owner the live link expires soon: only for that link, with that expiry, within LINK_EXPIRING_WITHIN_MS
+       * of `now` and not past, once per expiry.
+       */
+      type: 'WarnExpiry';
+      data: { ticketId: string; distributionId: string; expiresAt: string; now: string };
     }
   | {
       /** Give up a link that was paid for, unless it was made: afterwards it never can be (its credits go back). */
@@ -100,6 +116,7 @@ export const ticketDistributionDecider: Decider<
             label: event.data.label ?? null,
             pinHash: event.data.pinHash ?? null,
             pinLocked: false,
+            expiryWarned: null,
           },
           made: new Set([...state.made, event.data.distributionId]),
         };
@@ -118,6 +135,10 @@ export const ticketDistributionDecider: Decider<
       case 'LinkPinLocked':
         return state.current?.distributionId === event.data.distributionId
           ? { ...state, current: { ...state.current, pinLocked: true } }
+          : state;
+      case 'LinkExpiryNear':
+        return state.current?.distributionId === event.data.distributionId
+          ? { ...state, current: { ...state.current, expiryWarned: event.data.expiresAt } }
           : state;
       case 'TicketRecalled':
         return { ...state, current: null, recalled: new Set([...state.recalled, event.data.distributionId]) };
@@ -183,7 +204,7 @@ export const ticketDistributionDecider: Decider<
         }
         // Nothing differs from what the link has: nothing to record (the same edit again changes nothing).
         if (Object.keys(previous).length === 0) return [];
-        const { distributionId: _id, userId: _user, pinLocked: _locked, ...settings } = current;
+        const { distributionId: _id, userId: _user, pinLocked: _locked, expiryWarned: _warned, ...settings } = current;
         for (const key of Object.keys(previous) as Array<keyof LinkSettings>) {
           Object.assign(settings, { [key]: changes[key] });
         }
@@ -198,6 +219,22 @@ export const ticketDistributionDecider: Decider<
           {
             type: 'LinkPinLocked',
             data: { ticketId, distributionId, userId: current.userId, pinHash, failures, at: now },
+          },
+        ];
+      }
+      case 'WarnExpiry': {
+        const { ticketId, distributionId, expiresAt, now } = command.data;
+        const { current } = state;
+        // Another link, an expiry changed since the job looked, none, or told already: nothing to say.
+        if (current?.distributionId !== distributionId || current.expiresAt === null) return [];
+        if (Date.parse(current.expiresAt) !== Date.parse(expiresAt)) return [];
+        if (current.expiryWarned !== null && Date.parse(current.expiryWarned) === Date.parse(expiresAt)) return [];
+        const left = Date.parse(expiresAt) - Date.parse(now);
+        if (left <= 0 || left > LINK_EXPIRING_WITHIN_MS) return [];
+        return [
+          {
+            type: 'LinkExpiryNear',
+            data: { ticketId, distributionId, userId: current.userId, expiresAt: current.expiresAt, at: now },
           },
         ];
       }

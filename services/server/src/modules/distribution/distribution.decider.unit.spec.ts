@@ -322,4 +322,52 @@ describe('ticket distribution decider', () => {
         .then([locked('h1')]);
     });
   });
+
+  describe('telling the owner a link expires soon', () => {
+    const soon = '2026-11-23T08:00:00.000Z'; // 20 hours after now
+    const expiring = { ...distributed('d1'), data: { ...distributed('d1').data, expiresAt: soon } };
+    const warn = (expiresAt = soon, distributionId = 'd1', at = now) =>
+      ({ type: 'WarnExpiry', data: { ticketId: 't1', distributionId, expiresAt, now: at } }) as const;
+    const near = (expiresAt = soon, at = now): TicketDistributionEvent => ({
+      type: 'LinkExpiryNear',
+      data: { ticketId: 't1', distributionId: 'd1', userId: 'u1', expiresAt, at },
+    });
+
+    it('tells once per expiry, within a day of it', () => {
+      spec.given([expiring]).when(warn()).then([near()]);
+      spec.given([expiring, near()]).when(warn()).then([]);
+      // The same instant written otherwise is the same expiry.
+      spec.given([expiring, near()]).when(warn('2026-11-23T09:00:00.000+01:00')).then([]);
+    });
+
+    it('tells again of an expiry moved (and not of one the job read before it moved)', () => {
+      const moved = '2026-11-23T10:00:00.000Z';
+      const edit = updated({ expiresAt: moved }, { expiresAt: soon });
+      spec
+        .given([expiring, near(), edit])
+        .when(warn(moved))
+        .then([near(moved)]);
+      spec.given([expiring, edit]).when(warn(soon)).then([]);
+    });
+
+    it('says nothing of a link further off, past, without an expiry, recalled, or another link', () => {
+      spec
+        .given([expiring])
+        .when(warn(soon, 'd1', '2026-11-22T07:59:00.000Z'))
+        .then([]);
+      spec
+        .given([expiring])
+        .when(warn(soon, 'd1', soon))
+        .then([]);
+      spec
+        .given([distributed('d1')])
+        .when(warn())
+        .then([]);
+      spec
+        .given([expiring, recalled('d1')])
+        .when(warn())
+        .then([]);
+      spec.given([expiring]).when(warn(soon, 'd9')).then([]);
+    });
+  });
 });

@@ -95,6 +95,15 @@ export type LinkPinLocked = DomainEvent<
   { ticketId: string; distributionId: string; userId: string; pinHash: string; failures: number; at: string }
 >;
 
+/**
+ * A live link expires within a day: its owner is told (the notification centre). Once per expiry: an expiry moved
+ * later can be warned of again.
+ */
+export type LinkExpiryNear = DomainEvent<
+  'LinkExpiryNear',
+  { ticketId: string; distributionId: string; userId: string; expiresAt: string; at: string }
+>;
+
 /** An edit of a link that was refused (unknown, not the caller's, recalled, a limit below its clicks). */
 export type LinkUpdateRefused = DomainEvent<
   'LinkUpdateRefused',
@@ -111,7 +120,7 @@ export type LinkClicked = DomainEvent<
 >;
 
 export type TicketDistributionEvent =
-  TicketDistributed | TicketRecalled | DistributionVoided | LinkUpdated | LinkPinLocked;
+  TicketDistributed | TicketRecalled | DistributionVoided | LinkUpdated | LinkPinLocked | LinkExpiryNear;
 export type DistributionEvent =
   TicketDistributionEvent | DistributionRefused | RecallRefused | LinkUpdateRefused | LinkClicked;
 

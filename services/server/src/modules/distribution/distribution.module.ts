@@ -19,6 +19,7 @@ import { linkClickTimelineProjection } from './read-models/link-click-timeline.p
 import { linksProjection } from './read-models/links.projection.js';
 import { ClaimLinkRoute } from './claim-link.route.js';
 import { PurgeClaimKeysJob } from './purge-claim-keys.job.js';
+import { WarnExpiringLinksJob } from './warn-expiring-links.job.js';
 import { DistributionSettlements } from './distribution-settlements.service.js';
 import { SettleDistributionJob, SettleDistributionsJob } from './settle-distribution.job.js';
 import { TicketDistributionCommandHandler } from './ticket-distribution.handler.js';
@@ -46,6 +47,7 @@ import { TicketDistributionCommandHandler } from './ticket-distribution.handler.
     SettleDistributionsJob,
     SettleDistributionJob,
     PurgeClaimKeysJob,
+    WarnExpiringLinksJob,
     LinkClaims,
     LinkPins,
     ClaimLinkRoute,

@@ -1,5 +1,6 @@
 import { MAX_PIN_FAILURES } from '@seatlink/contracts';
 import type { Routine } from '../../infra/db/database.js';
+import { LINK_ROW_EVENTS } from './read-models/links.projection.js';
 
 // The distribution module's functions in the database, as they are now; `Database.migrate()` applies them after the
 // migrations, in this order (the migrations that first made them, 0010, 0012 and 0013, keep their history).
@@ -194,10 +195,12 @@ $$;
 /**
  * The click counts of the links projection, applied inside the database: the clicks after a feed position raise their
  * link's count (and last click) to the highest click number among them, without being read into the process. The
- * links' other events (TicketDistributed, TicketRecalled, LinkUpdated, LinkPinLocked) are left to the process: the
+ * links' other events (LINK_ROW_EVENTS: TicketDistributed, TicketRecalled, LinkUpdated, …) are left to the process: the
  * clicks before the first of them are applied and the checkpoint stops there (more follow at once); a page that starts
  * with one is answered with a row without a position (the process applies that page).
  */
+const sqlList = (values: readonly string[]) => values.map((v) => `'${v}'`).join(', ');
+
 const projectLinkClicks: Routine = {
   name: 'seatlink_project_link_clicks',
   sql: `
@@ -207,11 +210,10 @@ LANGUAGE sql AS $$
   WITH page AS MATERIALIZED (
     SELECT e.epoch, e.transaction_id, e.global_position, e.type, e.data
     FROM seatlink_read_feed_for(p_epoch, p_tx, p_pos, p_limit,
-                                ARRAY['TicketDistributed', 'TicketRecalled', 'LinkUpdated', 'LinkPinLocked',
-                                      'LinkClicked']) AS e
+                                ARRAY[${sqlList(LINK_ROW_EVENTS)}, 'LinkClicked']) AS e
   ), stop AS (
     SELECT p.epoch, p.transaction_id, p.global_position FROM page p
-    WHERE p.type IN ('TicketDistributed', 'TicketRecalled', 'LinkUpdated', 'LinkPinLocked')
+    WHERE p.type IN (${sqlList(LINK_ROW_EVENTS)})
     ORDER BY p.epoch, p.transaction_id, p.global_position
     LIMIT 1
   ), taken AS (

@@ -68,6 +68,8 @@ export const links = pgTable(
     hasPin: boolean('has_pin').notNull().default(false),
     /** Locked after too many wrong PINs, until a new one is set. */
     pinLocked: boolean('pin_locked').notNull().default(false),
+    /** The expiry its owner was told is near (LinkExpiryNear): the expiry job looks for links not told of theirs. */
+    expiryWarnedFor: timestamp('expiry_warned_for', { withTimezone: true }),
     recalledAt: timestamp('recalled_at', { withTimezone: true }),
     clicks: integer('clicks').notNull().default(0),
     lastClickAt: timestamp('last_click_at', { withTimezone: true }),
@@ -86,6 +88,10 @@ export const links = pgTable(
       .on(t.ticketId)
       .where(sql`recalled_at is null`),
     index('links_user_idx').on(t.userId),
+    // Live links by expiry: those expiring within a day (the expiry job).
+    index('links_live_expiry_idx')
+      .on(t.expiresAt)
+      .where(sql`recalled_at is null and expires_at is not null`),
     index('links_user_version_idx').on(t.userId, t.version),
   ],
 );

@@ -5,6 +5,7 @@ export { linkAt } from './read-models/link-at.js';
 export {
   LINK_VERSIONED_TABLES,
   type LiveLink,
+  linkLabels,
   liveLinksByTicket,
   ticketsWithLinkChanges,
 } from './read-models/links.queries.js';

@@ -17,6 +17,7 @@ function newLinkRow(data: TicketDistributed['data']): typeof links.$inferSelect 
     label: data.label ?? null,
     hasPin: Boolean(data.pinHash),
     pinLocked: false,
+    expiryWarnedFor: null,
     recalledAt: null,
     clicks: 0,
     lastClickAt: null,
@@ -26,19 +27,22 @@ function newLinkRow(data: TicketDistributed['data']): typeof links.$inferSelect 
   };
 }
 
+/** The events that make or change a row of `links` (its clicks aside): the in-database fast path stops at each. */
+export const LINK_ROW_EVENTS = [
+  'TicketDistributed',
+  'TicketRecalled',
+  'LinkUpdated',
+  'LinkPinLocked',
+  'LinkExpiryNear',
+] as const satisfies ReadonlyArray<DistributionEvent['type']>;
+
 /** The rows of `links`: made by TicketDistributed, changed by LinkUpdated, marked by TicketRecalled. */
 const linkRows = rowProjection<typeof links, DistributionEvent>({
   name: 'links',
   table: links,
   key: 'distributionId',
-  handles: ['TicketDistributed', 'TicketRecalled', 'LinkUpdated', 'LinkPinLocked'],
-  keyOf: (event) =>
-    event.type === 'TicketDistributed' ||
-    event.type === 'TicketRecalled' ||
-    event.type === 'LinkUpdated' ||
-    event.type === 'LinkPinLocked'
-      ? event.data.distributionId
-      : null,
+  handles: LINK_ROW_EVENTS,
+  keyOf: (event) => ((LINK_ROW_EVENTS as readonly string[]).includes(event.type) ? event.data.distributionId : null),
   evolve(row, event) {
     switch (event.type) {
       case 'TicketDistributed': {
@@ -56,13 +60,16 @@ const linkRows = rowProjection<typeof links, DistributionEvent>({
       }
       case 'LinkPinLocked':
         return row ? { ...row, pinLocked: true } : null;
+      case 'LinkExpiryNear':
+        return row ? { ...row, expiryWarnedFor: new Date(event.data.expiresAt) } : null;
       default:
         return row;
     }
   },
-  live: (after, before) => {
+  live: (after, before, events) => {
     const row = after ?? before;
-    if (!row) return [];
+    // Telling the owner an expiry is near changes nothing a screen shows.
+    if (!row || events.every((e) => e.type === 'LinkExpiryNear')) return [];
     const payload = { user_id: row.userId, ticket_id: row.ticketId, distribution_id: row.distributionId };
     return [
       { to: { userId: row.userId }, event: 'distribution.updated', payload },
@@ -104,7 +111,7 @@ export const linksProjection: Subscription = asSubscription({
   name: 'links',
   kind: 'projection',
   tables: ['links'],
-  handles: ['TicketDistributed', 'TicketRecalled', 'LinkUpdated', 'LinkPinLocked', 'LinkClicked'],
+  handles: [...LINK_ROW_EVENTS, 'LinkClicked'],
   // Runs of clicks are counted inside the database (distribution.routines.ts), without being read into the process.
   inDatabase: 'seatlink_project_link_clicks',
   async apply(events, ctx) {

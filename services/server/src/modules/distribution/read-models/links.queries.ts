@@ -176,3 +176,14 @@ export async function* userLinkBatches(
     yield batch;
   }
 }
+
+/** The labels of one user's links (the notification centre names a link by its ticket and label). */
+export async function linkLabels(db: Executor, userId: string, ids: readonly string[]): Promise<Map<string, string>> {
+  if (ids.length === 0) return new Map();
+  const rows = await queryRows<{ distribution_id: string; label: string }>(
+    db,
+    sql`select distribution_id, label from links
+         where user_id = ${userId} and label is not null and distribution_id = any(${param([...ids])}::uuid[])`,
+  );
+  return new Map(rows.map((r) => [r.distribution_id, r.label]));
+}

@@ -274,3 +274,28 @@ export async function duplicateGroups(db: Executor): Promise<DuplicateGroup[]> {
     .filter((members) => members.length > 1)
     .map(([master, ...duplicates]) => ({ master_ticket: master!, duplicate_tickets: duplicates }));
 }
+
+/** The names the notification centre gives: each ticket's event (its title), each account's e-mail, of one user's. */
+export async function ticketAndAccountNames(
+  db: Executor,
+  userId: string,
+  ticketIds: readonly string[],
+  accountIds: readonly string[],
+): Promise<{ tickets: Map<string, string>; accounts: Map<string, string> }> {
+  const tickets = ticketIds.length
+    ? await queryRows<{ id: string; title: string }>(
+        db,
+        sql`select id, title from tickets where user_id = ${userId} and id = any(${param([...ticketIds])}::uuid[])`,
+      )
+    : [];
+  const accounts = accountIds.length
+    ? await queryRows<{ id: string; email: string }>(
+        db,
+        sql`select id, email from wallet_accounts where user_id = ${userId} and id = any(${param([...accountIds])}::uuid[])`,
+      )
+    : [];
+  return {
+    tickets: new Map(tickets.map((t) => [t.id, t.title])),
+    accounts: new Map(accounts.map((a) => [a.id, a.email])),
+  };
+}

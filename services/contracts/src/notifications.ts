@@ -1,0 +1,131 @@
+import { z } from 'zod';
+import { schema } from './schema.js';
+
+/**
+ * The in-app notification centre: what happened to a user's links, accounts and credits while they looked elsewhere.
+ * GET /v1/notifications?limit&before → NotificationsResponse, POST /v1/notifications/read → NotificationsReadResponse;
+ * `notifications.updated` on the socket says the list changed.
+ */
+export const NOTIFICATION_KINDS = [
+  /** A link was claimed: one notification per link while unread, its `count` the claims since it was made. */
+  'link_claimed',
+  /** A link reached its click limit. */
+  'link_limit_reached',
+  /** A live link expires within 24 hours. */
+  'link_expiring',
+  /** A wallet account needs its owner to sign in to it again before it syncs again. */
+  'account_reauth',
+  /** Credits were added by a card payment. */
+  'credits_added',
+] as const;
+export type NotificationKind = (typeof NOTIFICATION_KINDS)[number];
+
+/** Notifications one page holds at most, and by default. */
+export const MAX_NOTIFICATIONS_PAGE = 100;
+export const DEFAULT_NOTIFICATIONS_PAGE = 20;
+/** Notifications one mark-read request names at most. */
+export const MAX_NOTIFICATIONS_READ = 500;
+/** A link is said to expire soon this long before it does. */
+export const LINK_EXPIRING_WITHIN_MS = 24 * 60 * 60 * 1000;
+
+export interface AppNotification {
+  id: string;
+  kind: NotificationKind;
+  /** For link_claimed: the claims it gathers (1 or more); 1 otherwise. */
+  count: number;
+  /** When it first happened, and when it last grew (a new claim on the same link); ISO 8601. */
+  created_at: string;
+  updated_at: string;
+  read: boolean;
+  /** The link's ticket (link kinds): where the dashboard takes the user. */
+  ticket_id: string | null;
+  distribution_id: string | null;
+  account_id: string | null;
+  /** What it is about: the ticket's event and the link's label, or the account's e-mail; null when it is gone. */
+  subject: string | null;
+  label: string | null;
+  /** link_limit_reached: the limit; link_expiring: when it expires; credits_added: credits and the amount paid. */
+  max_clicks: number | null;
+  expires_at: string | null;
+  credits: number | null;
+  amount_pence: number | null;
+}
+
+export interface NotificationsResponse {
+  /** Newest first (by when each last grew). */
+  notifications: AppNotification[];
+  /** Unread notifications in all (not just this page). */
+  unread: number;
+  /** The `before` of the next page; null: this is the last. */
+  next_before: string | null;
+}
+
+export const NOTIFICATION_MESSAGES = {
+  before: 'before must be the next_before of the page before',
+  noIds: 'Give the ids of the notifications to mark read, or all: true',
+  tooMany: `At most ${MAX_NOTIFICATIONS_READ} notifications at once`,
+  id: 'Each notification id must be a UUID',
+  read: 'Notifications marked as read',
+  empty: 'No notifications yet',
+  markAllRead: 'Mark all as read',
+} as const;
+
+/** A page's `before`: opaque to the client (base64url of when the last one grew and its id). */
+const cursorPattern = /^[A-Za-z0-9_-]{1,200}$/;
+
+export const notificationsQuerySchema = schema(() =>
+  z
+    .object({
+      limit: z.coerce.number().int().min(1).max(MAX_NOTIFICATIONS_PAGE).default(DEFAULT_NOTIFICATIONS_PAGE),
+      before: z.string().regex(cursorPattern, NOTIFICATION_MESSAGES.before).optional(),
+    })
+    .strict(),
+);
+export type NotificationsQuery = z.infer<typeof notificationsQuerySchema>;
+
+export const notificationsReadRequestSchema = schema(() =>
+  z.union(
+    [
+      z.strictObject({
+        ids: z
+          .array(z.uuid({ error: NOTIFICATION_MESSAGES.id }), { error: NOTIFICATION_MESSAGES.noIds })
+          .min(1, NOTIFICATION_MESSAGES.noIds)
+          .max(MAX_NOTIFICATIONS_READ, NOTIFICATION_MESSAGES.tooMany),
+      }),
+      z.strictObject({ all: z.literal(true, { error: NOTIFICATION_MESSAGES.noIds }) }),
+    ],
+    { error: NOTIFICATION_MESSAGES.noIds },
+  ),
+);
+export type NotificationsReadRequest = z.infer<typeof notificationsReadRequestSchema>;
+
+export interface NotificationsReadResponse {
+  message: string;
+  unread: number;
+}
+
+/** A link's name in a notification: its ticket's event, with the label its owner gave it. */
+export function notificationSubject(n: Pick<AppNotification, 'subject' | 'label'>): string {
+  const subject = n.subject ?? 'a ticket no longer in your wallets';
+  return n.label ? `${subject} (${n.label})` : subject;
+}
+
+/** A notification's sentence; `formatDateTime` writes a moment as the reader's dates are written. */
+export function notificationText(n: AppNotification, formatDateTime: (iso: string) => string): string {
+  const subject = notificationSubject(n);
+  switch (n.kind) {
+    case 'link_claimed':
+      return n.count === 1 ? `New claim on ${subject}` : `${n.count} new claims on ${subject}`;
+    case 'link_limit_reached':
+      return `The link for ${subject} reached its limit of ${n.max_clicks ?? 0} ${n.max_clicks === 1 ? 'click' : 'clicks'}`;
+    case 'link_expiring':
+      return `The link for ${subject} expires on ${n.expires_at ? formatDateTime(n.expires_at) : 'soon'}`;
+    case 'account_reauth':
+      return `The wallet account ${n.subject ?? 'you linked'} needs you to sign in again`;
+    case 'credits_added': {
+      const credits = n.credits ?? 0;
+      const paid = n.amount_pence === null ? '' : ` by your payment of £${(n.amount_pence / 100).toFixed(2)}`;
+      return `${credits} ${credits === 1 ? 'credit' : 'credits'} added${paid}`;
+    }
+  }
+}

@@ -1,0 +1,62 @@
+import { BadRequestException, Body, Controller, Get, HttpCode, Inject, Post, Query } from '@nestjs/common';
+import { CommandBus } from '@nestjs/cqrs';
+import {
+  NOTIFICATION_MESSAGES,
+  type NotificationsQuery,
+  notificationsQuerySchema,
+  type NotificationsReadRequest,
+  notificationsReadRequestSchema,
+  type NotificationsReadResponse,
+  type NotificationsResponse,
+  type User,
+} from '@seatlink/contracts';
+import { DATABASE } from '../../infra/db/database.module.js';
+import type { Database } from '../../infra/db/database.js';
+import { ClientIp, CurrentUser } from '../../infra/http/auth.decorators.js';
+import { CommandId } from '../../infra/http/command-id.js';
+import { ReadModelWaiter } from '../../infra/subscriptions/read-model-waiter.js';
+import { NotificationsCommandMessage } from './notifications.command.js';
+import { decodeCursor, notificationsPage, unreadNotifications } from './read-models/notifications.queries.js';
+
+/** The bell: the signed-in user's notifications, a page at a time, and marking them read. */
+@Controller('v1/notifications')
+export class NotificationsController {
+  constructor(
+    private readonly commandBus: CommandBus,
+    private readonly waiter: ReadModelWaiter,
+    @Inject(DATABASE) private readonly database: Database,
+  ) {}
+
+  @Get()
+  async list(
+    @Query({ schema: notificationsQuerySchema }) query: NotificationsQuery,
+    @CurrentUser() user: User,
+  ): Promise<NotificationsResponse> {
+    const before = query.before === undefined ? null : decodeCursor(query.before);
+    if (query.before !== undefined && before === null) {
+      throw new BadRequestException(`before: ${NOTIFICATION_MESSAGES.before}`);
+    }
+    return notificationsPage(this.database.db, user.id, query.limit, before);
+  }
+
+  @Post('read')
+  @HttpCode(200)
+  async read(
+    @Body({ schema: notificationsReadRequestSchema }) body: NotificationsReadRequest,
+    @CurrentUser() user: User,
+    @ClientIp() ip: string,
+    @CommandId() commandId: string,
+  ): Promise<NotificationsReadResponse> {
+    const result = await this.commandBus.execute(
+      new NotificationsCommandMessage(
+        {
+          type: 'MarkRead',
+          data: { userId: user.id, ids: 'ids' in body ? body.ids : null, now: new Date().toISOString() },
+        },
+        { actorId: user.id, ip, commandId },
+      ),
+    );
+    await this.waiter.pending(result);
+    return { message: NOTIFICATION_MESSAGES.read, unread: await unreadNotifications(this.database.db, user.id) };
+  }
+}
