@@ -129,3 +129,67 @@ export function notificationText(n: AppNotification, formatDateTime: (iso: strin
     }
   }
 }
+
+/** How a user wants to hear of a kind by e-mail: not at all (the default), at once, or in the morning's digest. */
+export const NOTIFICATION_EMAIL_MODES = ['off', 'immediate', 'daily'] as const;
+export type NotificationEmailMode = (typeof NOTIFICATION_EMAIL_MODES)[number];
+export type NotificationEmailPreferences = Record<NotificationKind, NotificationEmailMode>;
+
+/** GET and PUT /v1/me/notification-preferences. */
+export interface NotificationPreferences {
+  email: NotificationEmailPreferences;
+}
+
+/** The settings page's words for each kind and mode. */
+export const NOTIFICATION_KIND_LABELS: Record<NotificationKind, string> = {
+  link_claimed: 'A link is claimed',
+  link_limit_reached: 'A link reaches its click limit',
+  link_expiring: 'A link expires within 24 hours',
+  account_reauth: 'A wallet account needs you to sign in again',
+  credits_added: 'Credits are added by a payment',
+};
+export const NOTIFICATION_EMAIL_MODE_LABELS: Record<NotificationEmailMode, string> = {
+  off: 'No e-mail',
+  immediate: 'E-mail at once',
+  daily: 'Daily digest',
+};
+
+export const NOTIFICATION_PREFERENCES_MESSAGES = {
+  saved: 'Notification settings saved',
+  mode: `Each e-mail setting must be one of: ${NOTIFICATION_EMAIL_MODES.join(', ')}`,
+  nothing: 'Give at least one e-mail setting to change',
+  unsubscribed: 'You will get no more notification e-mails from Seatlink',
+  unsubscribeInvalid: 'This unsubscribe link is not valid',
+} as const;
+
+const unknownField = {
+  error: (issue: { code?: string; keys?: string[] }) =>
+    issue.code === 'unrecognized_keys' ? `Unknown field: ${(issue.keys ?? []).join(', ')}` : undefined,
+};
+
+/** PUT /v1/me/notification-preferences: the kinds given change, the others stay as they are. */
+export const notificationPreferencesRequestSchema = schema(() => {
+  const mode = z.enum(NOTIFICATION_EMAIL_MODES, { error: NOTIFICATION_PREFERENCES_MESSAGES.mode });
+  const kinds = Object.fromEntries(NOTIFICATION_KINDS.map((kind) => [kind, mode.optional()])) as Record<
+    NotificationKind,
+    z.ZodOptional<typeof mode>
+  >;
+  return z.strictObject(
+    {
+      email: z
+        .strictObject(kinds, unknownField)
+        .refine((e) => Object.values(e).some((v) => v !== undefined), NOTIFICATION_PREFERENCES_MESSAGES.nothing),
+    },
+    unknownField,
+  );
+});
+export type NotificationPreferencesRequest = z.infer<typeof notificationPreferencesRequestSchema>;
+
+/** The unsubscribe link's token (?token=): what the e-mail carried. */
+export const unsubscribeQuerySchema = schema(() =>
+  z.object({
+    token: z
+      .string({ error: NOTIFICATION_PREFERENCES_MESSAGES.unsubscribeInvalid })
+      .regex(/^[A-Za-z0-9_-]{20,100}$/, NOTIFICATION_PREFERENCES_MESSAGES.unsubscribeInvalid),
+  }),
+);

@@ -22,6 +22,8 @@ export const pages = {
   dashboard: '/dashboard',
   accounts: '/dashboard/accounts',
   accountTickets: '/dashboard/accounts/:accountId',
+  /** The user's own settings: which notifications come by e-mail. */
+  settings: '/dashboard/settings',
   admin: '/admin',
   adminUsers: '/admin/users',
   adminUserAudits: '/admin/users/:userId/audits',

@@ -77,6 +77,9 @@ export const routes = {
   // Notifications: the bell's list (query: limit, before) and marking them read
   listNotifications: { method: 'GET', path: '/v1/notifications' },
   readNotifications: { method: 'POST', path: '/v1/notifications/read' },
+  /** Which notifications come by e-mail, and how (NotificationPreferences). */
+  notificationPreferences: { method: 'GET', path: '/v1/me/notification-preferences' },
+  setNotificationPreferences: { method: 'PUT', path: '/v1/me/notification-preferences' },
 
   // Public links: what a recipient sees, and the claim that counts a click
   viewLink: { method: 'GET', path: '/v1/links/:code' },

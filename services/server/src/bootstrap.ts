@@ -10,7 +10,8 @@ import type { AppConfig } from './infra/config/config.js';
 import { HttpExceptionFilter } from './infra/http/http-exception.filter.js';
 import { registerOpenApi } from './infra/http/openapi.js';
 import { registerQueueBoard } from './infra/queue/queue-board.js';
-import { keepRawJsonBody } from './infra/http/raw-body.js';
+import { acceptFormPosts, keepRawJsonBody } from './infra/http/raw-body.js';
+import { UNSUBSCRIBE_PATH } from './modules/notifications/index.js';
 import { AppLogger, inRequest, requestIdFrom } from './infra/logging/app-logger.js';
 import { Metrics } from './infra/metrics/metrics.js';
 import { registerStatusOverride } from './infra/http/response-status.js';
@@ -51,8 +52,13 @@ export async function createHttpApp(config: AppConfig, role: 'all' | 'api'): Pro
   await app.register(fastifyCookie);
   registerStatusOverride(app.getHttpAdapter().getInstance());
   keepRawJsonBody(app.getHttpAdapter().getInstance(), [PAYMENT_WEBHOOK_PATH]);
+  acceptFormPosts(app.getHttpAdapter().getInstance(), [UNSUBSCRIBE_PATH]);
   measureHttp(app);
-  app.enableCors({ origin: dashboardOrigin, credentials: true, methods: ['GET', 'HEAD', 'POST', 'PUT', 'DELETE'] });
+  app.enableCors({
+    origin: dashboardOrigin,
+    credentials: true,
+    methods: ['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE'],
+  });
   refuseForeignOrigins(app, dashboardOrigin);
   if (config.mountWalletSim) await mountWalletSim(app, config);
   await registerOpenApi(app);

@@ -121,6 +121,13 @@ export const routes: RouteObject[] = [
                       (m) => m.AccountTicketsPage,
                     ),
                   },
+                  {
+                    path: pages.settings,
+                    lazy: lazyPage(
+                      () => import('../features/notifications/notification-settings.page'),
+                      (m) => m.NotificationSettingsPage,
+                    ),
+                  },
                   { path: '*', element: <NotFound inFrame /> },
                 ],
               },

@@ -7,6 +7,8 @@ export interface CapturedMail {
   subject: string;
   text: string;
   html: string;
+  /** Each header as sent (lower-case name → its value, unfolded). */
+  headers: Map<string, string>;
 }
 
 /** A real SMTP server on a free port that keeps every message it receives, for tests that follow e-mailed links. */
@@ -28,6 +30,15 @@ export class TestSmtpServer {
               subject: mail.subject ?? '',
               text: mail.text ?? '',
               html: typeof mail.html === 'string' ? mail.html : '',
+              headers: new Map(
+                mail.headerLines.map(({ key, line }) => [
+                  key,
+                  line
+                    .slice(line.indexOf(':') + 1)
+                    .replace(/\r?\n\s+/g, ' ')
+                    .trim(),
+                ]),
+              ),
             });
             callback();
           })

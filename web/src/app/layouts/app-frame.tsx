@@ -3,6 +3,7 @@ import { Alert } from '../../components/ui/alert';
 import { Brand } from '../../components/ui/brand';
 import { Dialog } from '../../components/ui/dialog';
 import { CloseIcon, MenuIcon } from '../../components/ui/icons';
+import { NotificationBell } from '../../features/notifications/notification-bell';
 import { useLiveUpdatesInterrupted } from '../../lib/realtime';
 import { Sidebar } from './sidebar';
 
@@ -83,6 +84,7 @@ export function AppFrame({ children }: { children: ReactNode }) {
           <MenuIcon />
         </button>
         <Brand />
+        <NotificationBell className="ml-auto" />
       </header>
 
       {drawerOpen ? <MobileDrawer onClose={closeDrawer} /> : null}

@@ -9,6 +9,7 @@ import {
   CopyIcon,
   KeyIcon,
   LogoutIcon,
+  SettingsIcon,
   ShieldIcon,
   TicketIcon,
   UsersIcon,
@@ -16,6 +17,7 @@ import {
 } from '../../components/ui/icons';
 import { ThemeSwitch } from '../../components/ui/theme-switch';
 import { useLogout } from '../../features/auth/use-logout';
+import { NotificationBell } from '../../features/notifications/notification-bell';
 import { useSessionStore } from '../../lib/session.store';
 
 function NavItem({
@@ -63,6 +65,8 @@ export function Sidebar({ onNavigate }: { onNavigate?: () => void }) {
     <div className="flex h-full flex-col bg-white">
       <div className="flex h-16 shrink-0 items-center border-b border-slate-200 px-5">
         <Brand />
+        {/* The drawer (a small screen) has the bell in the top bar already. */}
+        {onNavigate ? null : <NotificationBell className="ml-auto" />}
       </div>
 
       <nav aria-label="Main" className="flex-1 space-y-1 overflow-y-auto px-3 py-4">
@@ -71,6 +75,9 @@ export function Sidebar({ onNavigate }: { onNavigate?: () => void }) {
         </NavItem>
         <NavItem to="/dashboard/accounts" icon={<AccountsIcon />} onNavigate={onNavigate}>
           Accounts
+        </NavItem>
+        <NavItem to="/dashboard/settings" icon={<SettingsIcon />} onNavigate={onNavigate}>
+          Settings
         </NavItem>
 
         {user?.is_admin ? (

@@ -159,6 +159,8 @@ export const mailOutbox = pgTable(
     text: text('text'),
     html: text('html'),
     link: text('link'),
+    /** Headers beyond the usual ones (List-Unsubscribe). */
+    headers: jsonb('headers').$type<Record<string, string>>(),
     status: text('status', { enum: ['pending', 'sent', 'failed'] })
       .notNull()
       .default('pending'),

@@ -23,9 +23,10 @@ export interface MailDispatcherOptions {
  */
 export async function queueMail(tx: Tx, id: string, message: MailMessage, now = new Date()): Promise<void> {
   await tx.execute(sql`
-    insert into mail_outbox (id, "to", subject, text, html, link, created_at, next_attempt_at)
+    insert into mail_outbox (id, "to", subject, text, html, link, headers, created_at, next_attempt_at)
     values (${id}, ${message.to}, ${message.subject}, ${message.text}, ${message.html}, ${message.link ?? null},
-            ${now.toISOString()}, ${now.toISOString()})
+            ${message.headers ? JSON.stringify(message.headers) : null}::jsonb, ${now.toISOString()},
+            ${now.toISOString()})
     on conflict (id) do nothing`);
 }
 
@@ -36,6 +37,7 @@ interface OutboxRow {
   text: string | null;
   html: string | null;
   link: string | null;
+  headers: Record<string, string> | null;
   attempts: number;
 }
 
@@ -108,7 +110,7 @@ export class MailDispatcher {
          where status = 'pending' and next_attempt_at <= now() and (locked_until is null or locked_until < now())
          order by created_at limit $1
          for update skip locked)
-       returning id, "to", subject, text, html, link, attempts`,
+       returning id, "to", subject, text, html, link, headers, attempts`,
       [limit, String(this.leaseMs)],
     );
     for (const row of rows) await this.send(row);
@@ -123,6 +125,7 @@ export class MailDispatcher {
         text: row.text ?? '',
         html: row.html ?? '',
         ...(row.link ? { link: row.link } : {}),
+        ...(row.headers ? { headers: row.headers } : {}),
         messageId: `<${row.id}@seatlink>`,
       });
     } catch (err) {
@@ -136,7 +139,8 @@ export class MailDispatcher {
            next_attempt_at = now() + ($4 || ' milliseconds')::interval,
            text = case when $3 then null else text end,
            html = case when $3 then null else html end,
-           link = case when $3 then null else link end
+           link = case when $3 then null else link end,
+           headers = case when $3 then null else headers end
          where id = $1`,
         [row.id, message, failed, String(delayMs)],
       );
@@ -147,7 +151,7 @@ export class MailDispatcher {
     }
     await this.database.query(
       `update mail_outbox set status = 'sent', sent_at = now(), locked_until = null, text = null, html = null,
-         link = null, last_error = null
+         link = null, headers = null, last_error = null
        where id = $1`,
       [row.id],
     );

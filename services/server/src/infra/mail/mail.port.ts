@@ -11,6 +11,11 @@ export interface MailMessage {
    * so mail clients show it once.
    */
   messageId?: string;
+  /**
+   * Headers beyond the usual ones, e.g. `List-Unsubscribe` and `List-Unsubscribe-Post` (RFC 8058) on a notification
+   * e-mail.
+   */
+  headers?: Record<string, string>;
 }
 
 export interface Mailer {

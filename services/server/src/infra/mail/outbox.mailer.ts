@@ -59,6 +59,7 @@ export class OutboxMailer implements Mailer {
       html: message.html,
       date: sentAt,
       ...(message.messageId ? { messageId: message.messageId } : {}),
+      ...(message.headers ? { headers: message.headers } : {}),
     });
     const raw = info.message;
     if (!Buffer.isBuffer(raw)) throw new Error('The stream transport did not hand back the message as a buffer');

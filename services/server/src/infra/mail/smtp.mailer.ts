@@ -44,6 +44,7 @@ export class SmtpMailer implements Mailer {
       text: message.text,
       html: message.html,
       ...(message.messageId ? { messageId: message.messageId } : {}),
+      ...(message.headers ? { headers: message.headers } : {}),
     });
     this.logger.debug(`sent to ${message.to}: "${message.subject}" (${info.messageId})`);
   }

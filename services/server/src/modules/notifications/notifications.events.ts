@@ -1,9 +1,19 @@
+import type { NotificationEmailPreferences } from '@seatlink/contracts';
 import type { DomainEvent } from '../../shared/event-sourcing/decider.js';
 
 /** The user read these notifications (`ids`), or all they had (`ids` null), at `at`. */
 export type NotificationsRead = DomainEvent<'NotificationsRead', { userId: string; ids: string[] | null; at: string }>;
 
-export type NotificationsEvent = NotificationsRead;
+/**
+ * Which notifications the user wants by e-mail, and how, as they are now (every kind): set on the settings page, or
+ * all off by the one-click unsubscribe link of an e-mail (`via`).
+ */
+export type NotificationPreferencesSet = DomainEvent<
+  'NotificationPreferencesSet',
+  { userId: string; email: NotificationEmailPreferences; via: 'settings' | 'unsubscribe'; at: string }
+>;
+
+export type NotificationsEvent = NotificationsRead | NotificationPreferencesSet;
 
 /** One stream per user: what they did with their notifications. */
 export const notificationsStream = (userId: string) => `notifications-${userId}`;

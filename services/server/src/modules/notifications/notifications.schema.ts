@@ -1,5 +1,6 @@
+import type { NotificationEmailPreferences, NotificationKind } from '@seatlink/contracts';
 import { sql } from 'drizzle-orm';
-import { index, integer, jsonb, pgTable, text, timestamp, uuid } from 'drizzle-orm/pg-core';
+import { index, integer, jsonb, pgTable, text, timestamp, uniqueIndex, uuid } from 'drizzle-orm/pg-core';
 
 // Tables of the notification centre: read models of the notifications projection.
 
@@ -52,3 +53,42 @@ export const notificationSubjects = pgTable('notification_subjects', {
   ticketId: uuid('ticket_id'),
   maxClicks: integer('max_clicks'),
 });
+
+/**
+ * Read model: how each user wants notifications by e-mail (a user without a row wants none), and since when each
+ * kind has been wanted (a kind turned on does not mail what came before).
+ */
+export const notificationPreferences = pgTable('notification_preferences', {
+  userId: uuid('user_id').primaryKey(),
+  email: jsonb('email').$type<NotificationEmailPreferences>().notNull(),
+  /** Per kind, when it was last turned on (ISO). */
+  since: jsonb('since').$type<Partial<Record<NotificationKind, string>>>().notNull(),
+});
+
+/**
+ * Operational state of the notification e-mails (not a read model: a rebuild leaves it, so nothing is mailed twice):
+ * each user's unsubscribe token, made with their first notification e-mail, and the day of their last digest.
+ */
+export const notificationMailState = pgTable(
+  'notification_mail_state',
+  {
+    userId: uuid('user_id').primaryKey(),
+    /** Random, 32 bytes base64url; it can only turn the user's notification e-mails off. */
+    unsubscribeToken: text('unsubscribe_token').notNull(),
+    /** The day (Europe/London, YYYY-MM-DD) of the last daily digest looked at. */
+    digestSentOn: text('digest_sent_on'),
+  },
+  (t) => [uniqueIndex('notification_mail_state_token_idx').on(t.unsubscribeToken)],
+);
+
+/** How much of each notification has been e-mailed (its count at the time), at once and in a digest. */
+export const notificationMailMarks = pgTable(
+  'notification_mail_marks',
+  {
+    notificationId: uuid('notification_id').primaryKey(),
+    emailedCount: integer('emailed_count').notNull().default(0),
+    digestedCount: integer('digested_count').notNull().default(0),
+    markedAt: timestamp('marked_at', { withTimezone: true }).notNull(),
+  },
+  (t) => [index('notification_mail_marks_marked_idx').on(t.markedAt)],
+);

@@ -1,11 +1,18 @@
-import type { AppNotification, NotificationKind, NotificationsResponse } from '@seatlink/contracts';
+import type {
+  AppNotification,
+  NotificationKind,
+  NotificationPreferences,
+  NotificationsResponse,
+} from '@seatlink/contracts';
 import { and, count, desc, eq, isNull, lt, or, sql } from 'drizzle-orm';
 import type { Executor } from '../../../infra/db/database.js';
 import { linkLabels } from '../../distribution/index.js';
 import { ticketAndAccountNames } from '../../wallet-accounts/index.js';
-import { notifications } from '../notifications.schema.js';
+import { NO_EMAIL } from '../notifications.decider.js';
+import { notificationPreferences, notifications } from '../notifications.schema.js';
 
-type Row = typeof notifications.$inferSelect;
+export type NotificationRow = typeof notifications.$inferSelect;
+type Row = NotificationRow;
 
 /** Where a page ends: when its last notification last grew, and its id. */
 export interface NotificationsCursor {
@@ -59,19 +66,40 @@ export async function notificationsPage(
     .orderBy(desc(notifications.updatedAt), desc(notifications.id))
     .limit(limit + 1);
   const page = rows.slice(0, limit);
-  const links = page.filter((r) => r.kind.startsWith('link_')).map((r) => r.subjectId!);
-  const accounts = page.filter((r) => r.kind === 'account_reauth').map((r) => r.subjectId!);
-  const tickets = page.flatMap((r) => (r.ticketId ? [r.ticketId] : []));
-  const [labels, names, unread] = await Promise.all([
-    linkLabels(db, userId, [...new Set(links)]),
-    ticketAndAccountNames(db, userId, [...new Set(tickets)], [...new Set(accounts)]),
+  const [described, unread] = await Promise.all([
+    describeNotifications(db, userId, page),
     unreadNotifications(db, userId),
   ]);
   return {
-    notifications: page.map((r) => toNotification(r, labels, names)),
+    notifications: described,
     unread,
     next_before: rows.length > limit ? encodeCursor(page[page.length - 1]!) : null,
   };
+}
+
+/** One user's notification rows as the API and the e-mails tell of them: named by their tickets, labels and accounts as they are now. */
+export async function describeNotifications(
+  db: Executor,
+  userId: string,
+  rows: readonly Row[],
+): Promise<AppNotification[]> {
+  const links = rows.filter((r) => r.kind.startsWith('link_')).map((r) => r.subjectId!);
+  const accounts = rows.filter((r) => r.kind === 'account_reauth').map((r) => r.subjectId!);
+  const tickets = rows.flatMap((r) => (r.ticketId ? [r.ticketId] : []));
+  const [labels, names] = await Promise.all([
+    linkLabels(db, userId, [...new Set(links)]),
+    ticketAndAccountNames(db, userId, [...new Set(tickets)], [...new Set(accounts)]),
+  ]);
+  return rows.map((r) => toNotification(r, labels, names));
+}
+
+/** How the user wants notifications by e-mail (none, before they choose). */
+export async function emailPreferences(db: Executor, userId: string): Promise<NotificationPreferences> {
+  const [row] = await db
+    .select({ email: notificationPreferences.email })
+    .from(notificationPreferences)
+    .where(eq(notificationPreferences.userId, userId));
+  return { email: { ...NO_EMAIL, ...row?.email } };
 }
 
 function toNotification(

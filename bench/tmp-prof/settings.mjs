@@ -1,0 +1,18 @@
+import { chromium } from 'playwright-core';
+const base = 'http://localhost:3300';
+const browser = await chromium.launch({ executablePath: '/usr/bin/chromium', args: ['--headless','--no-sandbox','--disable-gpu'] });
+const ctx = await browser.newContext({ viewport: { width: 1280, height: 800 } });
+const page = await ctx.newPage();
+page.on('console', (m) => { if (m.type() === 'error') console.log('console error:', m.text()); });
+await page.goto(base + '/login');
+await page.fill('input[type=email]', 'user@seatlink.test');
+await page.fill('input[type=password]', 'User1234!');
+await page.click('button[type=submit]');
+await page.waitForURL('**/dashboard');
+await page.goto(base + '/dashboard/settings');
+await page.getByRole('heading', { name: 'E-mail notifications' }).waitFor();
+await page.screenshot({ path: '/tmp/settings.png' });
+await page.setViewportSize({ width: 390, height: 844 });
+await page.waitForTimeout(300);
+await page.screenshot({ path: '/tmp/settings-phone.png', fullPage: true });
+await browser.close();
