@@ -51,7 +51,12 @@ export class NotificationsController {
       new NotificationsCommandMessage(
         {
           type: 'MarkRead',
-          data: { userId: user.id, ids: 'ids' in body ? body.ids : null, now: new Date().toISOString() },
+          data: {
+            userId: user.id,
+            ids: 'ids' in body ? body.ids : null,
+            requestId: commandId,
+            now: new Date().toISOString(),
+          },
         },
         { actorId: user.id, ip, commandId },
       ),

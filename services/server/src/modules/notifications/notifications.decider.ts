@@ -6,7 +6,8 @@ export type NotificationsCommand =
   | {
       /** Mark these notifications read (each once, whatever the order they came in), or all (`ids` null). */
       type: 'MarkRead';
-      data: { userId: string; ids: readonly string[] | null; now: string };
+      /** `requestId`: the request's own stream (notificationsReadStream). */
+      data: { userId: string; ids: readonly string[] | null; requestId: string; now: string };
     }
   | {
       /** Change how some kinds come by e-mail; the kinds not named stay as they are. */
@@ -22,6 +23,8 @@ export type NotificationsCommand =
 export interface NotificationsState {
   /** How each kind comes by e-mail (none, until the user chooses). */
   email: NotificationEmailPreferences;
+  /** A mark-read request's stream: it has marked (a repeat of it marks nothing more). */
+  read: boolean;
 }
 
 /** No e-mail for any kind: where every user starts, and what unsubscribing leaves. */
@@ -31,17 +34,20 @@ export const NO_EMAIL = Object.fromEntries(
 
 /**
  * A user's notifications: what the notification centre shows is built from the events it tells of (the projection);
- * this stream holds the user's own acts on them. Marking read always succeeds (ids the user does not have, or has
+ * the user's own acts on them are events too: their e-mail choices on their stream, each mark-read request on a stream
+ * of its own. Marking read always succeeds (ids the user does not have, or has
  * read, are left as they are by the projection, which knows them); a preference or an unsubscribe that changes
  * nothing records nothing.
  */
 export const notificationsDecider: Decider<NotificationsState, NotificationsCommand, NotificationsEvent> = {
-  initialState: () => ({ email: NO_EMAIL }),
-  evolve: (state, event) => (event.type === 'NotificationPreferencesSet' ? { email: event.data.email } : state),
+  initialState: () => ({ email: NO_EMAIL, read: false }),
+  evolve: (state, event) =>
+    event.type === 'NotificationPreferencesSet' ? { ...state, email: event.data.email } : { ...state, read: true },
   decide: (command, state) => {
     switch (command.type) {
       case 'MarkRead': {
         const { userId, ids, now } = command.data;
+        if (state.read) return [];
         return [
           {
             type: 'NotificationsRead',

@@ -14,12 +14,19 @@ describe('notifications decider', () => {
   it('marks read the ids named, each once and in one order, or all', () => {
     spec
       .given([])
-      .when({ type: 'MarkRead', data: { userId: 'u1', ids: ['b', 'a', 'b'], now } })
+      .when({ type: 'MarkRead', data: { userId: 'u1', ids: ['b', 'a', 'b'], requestId: 'r1', now } })
       .then([{ type: 'NotificationsRead', data: { userId: 'u1', ids: ['a', 'b'], at: now } }]);
     spec
       .given([])
-      .when({ type: 'MarkRead', data: { userId: 'u1', ids: null, now } })
+      .when({ type: 'MarkRead', data: { userId: 'u1', ids: null, requestId: 'r2', now } })
       .then([{ type: 'NotificationsRead', data: { userId: 'u1', ids: null, at: now } }]);
+  });
+
+  it('marks once per request: its stream holds its one mark', () => {
+    spec
+      .given([{ type: 'NotificationsRead', data: { userId: 'u1', ids: ['a'], at: now } }])
+      .when({ type: 'MarkRead', data: { userId: 'u1', ids: ['a'], requestId: 'r1', now } })
+      .then([]);
   });
 
   it('sends no e-mail until the user chooses; a choice keeps the kinds it does not name', () => {

@@ -15,5 +15,11 @@ export type NotificationPreferencesSet = DomainEvent<
 
 export type NotificationsEvent = NotificationsRead | NotificationPreferencesSet;
 
-/** One stream per user: what they did with their notifications. */
+/** One stream per user: their e-mail choices. */
 export const notificationsStream = (userId: string) => `notifications-${userId}`;
+/**
+ * One stream per mark-read request (as a request's refusals have): marking read decides on nothing, so it reads no
+ * growing stream and contends with nothing; a request repeated with its Idempotency-Key names the same stream.
+ */
+export const notificationsReadStream = (userId: string, requestId: string) =>
+  `notifications-read-${userId}-${requestId}`;

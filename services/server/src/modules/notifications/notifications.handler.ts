@@ -1,10 +1,13 @@
 import { aggregateCommandHandler } from '../../shared/event-sourcing/aggregate-command.js';
 import { NotificationsCommandMessage } from './notifications.command.js';
 import { notificationsDecider } from './notifications.decider.js';
-import { notificationsStream } from './notifications.events.js';
+import { notificationsReadStream, notificationsStream } from './notifications.events.js';
 
 /** The notifications stream's command: marking read. */
 export const NotificationsCommandHandler = aggregateCommandHandler(NotificationsCommandMessage, {
   decider: notificationsDecider,
-  streamOf: (command) => notificationsStream(command.data.userId),
+  streamOf: (command) =>
+    command.type === 'MarkRead'
+      ? notificationsReadStream(command.data.userId, command.data.requestId)
+      : notificationsStream(command.data.userId),
 });
