@@ -150,6 +150,19 @@ describe('the notification centre: claims, limits, expiries, accounts and paymen
     const other = await holder(1);
     expect((await read(other.client, { ids: [page.notifications[0]!.id, randomUUID()] })).status).toBe(200);
     expect((await list(client)).unread).toBe(1);
+    // A request retried with its Idempotency-Key (its answer was lost) marks once.
+    const key = randomUUID();
+    const readAll = () =>
+      client.request('POST', '/v1/notifications/read', { all: true }, { headers: { 'Idempotency-Key': key } });
+    expect((await readAll()).status).toBe(200);
+    expect((await readAll()).status).toBe(200);
+    const userId = (await client.request('GET', '/v1/me')).body.id as string;
+    const [marks] = await database.query<{ n: number }>(
+      `select count(*)::int as n from events where type = 'NotificationsRead' and data->>'userId' = $1`,
+      [userId],
+    );
+    // The first read by id, and the retried one.
+    expect(marks!.n).toBe(2);
     // Twenty at once, all of them: each answers, none fails, nothing is left unread.
     const answers = await Promise.all(Array.from({ length: 20 }, () => read(client, { all: true })));
     expect(answers.map((a) => a.status)).toEqual(Array(20).fill(200));
