@@ -123,3 +123,13 @@ export function isoDateTime(messages: DateMessages) {
 export function isoDateText(messages: DateMessages) {
   return checkedText(messages).meta({ description: DESCRIPTION });
 }
+
+/** How the product writes a moment (en-GB, 24-hour): '21 Nov 2025, 14:05'. The dashboard and the e-mails alike. */
+export const EN_GB_DATE_TIME: Intl.DateTimeFormatOptions = {
+  day: '2-digit',
+  month: 'short',
+  year: 'numeric',
+  hour: '2-digit',
+  minute: '2-digit',
+  hourCycle: 'h23',
+};

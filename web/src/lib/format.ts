@@ -1,5 +1,7 @@
 /** Display formatters (SPEC.md §9: en-GB dates, GBP with the pound sign, one credit per pound). */
 
+import { EN_GB_DATE_TIME } from '@seatlink/contracts';
+
 type DateInput = string | number | Date | null | undefined;
 
 export interface FormatOptions {
@@ -32,14 +34,7 @@ function dateFormatter(options: Intl.DateTimeFormatOptions): (timeZone: string |
 }
 
 const dateOnly = dateFormatter({ day: '2-digit', month: 'short', year: 'numeric' });
-const dateTime = dateFormatter({
-  day: '2-digit',
-  month: 'short',
-  year: 'numeric',
-  hour: '2-digit',
-  minute: '2-digit',
-  hourCycle: 'h23',
-});
+const dateTime = dateFormatter(EN_GB_DATE_TIME);
 
 /** '21 Nov 2025' */
 export function formatDate(value: DateInput, { timeZone }: FormatOptions = {}): string {

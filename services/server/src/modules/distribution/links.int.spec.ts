@@ -1,19 +1,12 @@
-import {
-  LINK_MESSAGES,
-  SOCKET_PATH,
-  type DistributeResponse,
-  type PublicLink,
-  type Ticket,
-  type User,
-} from '@seatlink/contracts';
+import { LINK_MESSAGES, type DistributeResponse, type PublicLink, type Ticket, type User } from '@seatlink/contracts';
 import type { WalletSimApp } from '@seatlink/wallet-sim';
 import { sql } from 'drizzle-orm';
-import { io, type Socket } from 'socket.io-client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createHttpApp } from '../../bootstrap.js';
 import { DATABASE } from '../../infra/db/database.module.js';
 import { queryRows, type Database } from '../../infra/db/database.js';
 import { ApiClient, startTestStack, subscriptionsCaughtUp, type TestStack } from '../../testing/test-app.js';
+import { signedInSocket } from '../../testing/link-holder.js';
 import { createVerifiedUser } from '../../testing/users.js';
 import { linkWalletWith, passes, simControl, startSim } from '../../testing/wallet-fixture.js';
 import { SubscriptionOperations } from '../../infra/subscriptions/subscription-operations.js';
@@ -419,17 +412,8 @@ describe('links as recipients use them: viewing counts nothing, each claim count
 
   it('pushes the new click count to the owner’s dashboard live, a few times a second however many clicks come', async () => {
     const { code, distributionId } = await makeLink({ max_clicks: null });
-    const socket: Socket = io(stack.baseUrl, {
-      path: SOCKET_PATH,
-      transports: ['websocket'],
-      extraHeaders: { cookie: user.sessionCookie },
-      reconnection: false,
-    });
+    const socket = await signedInSocket(stack.baseUrl, user.sessionCookie);
     try {
-      await new Promise<void>((resolve, reject) => {
-        socket.once('connect', () => resolve());
-        socket.once('connect_error', reject);
-      });
       const pushed: number[] = [];
       socket.on('distribution.updated', (p: { distribution_id: string; clicks?: number }) => {
         if (p.distribution_id === distributionId && p.clicks !== undefined) pushed.push(p.clicks);

@@ -1,5 +1,4 @@
-import { randomUUID } from 'node:crypto';
-import type { DistributeResponse, NotificationPreferences, Ticket } from '@seatlink/contracts';
+import type { NotificationPreferences, Ticket } from '@seatlink/contracts';
 import type { WalletSimApp } from '@seatlink/wallet-sim';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DATABASE } from '../../infra/db/database.module.js';
@@ -8,11 +7,9 @@ import { MailOutbox } from '../../infra/mail/mail.module.js';
 import { SubscriptionOperations } from '../../infra/subscriptions/subscription-operations.js';
 import { ApiClient, startTestStack, subscriptionsCaughtUp, type TestStack } from '../../testing/test-app.js';
 import { TestSmtpServer } from '../../testing/test-smtp.js';
-import { createVerifiedUser } from '../../testing/users.js';
-import { linkWalletWith, passes, simControl, startSim } from '../../testing/wallet-fixture.js';
+import { claimLink, newLinkHolder, makeLink as makeLinkOf } from '../../testing/link-holder.js';
+import { simControl, startSim } from '../../testing/wallet-fixture.js';
 import { SendNotificationEmailsJob } from './send-notification-emails.job.js';
-
-const BROWSER = 'Mozilla/5.0 (iPhone; CPU iPhone OS 17_0 like Mac OS X) Version/17.0 Mobile/15E148 Safari/604.1';
 
 describe('notification e-mails: chosen per kind, at once or in a daily digest, each with a one-click unsubscribe', () => {
   let sim: WalletSimApp;
@@ -23,22 +20,10 @@ describe('notification e-mails: chosen per kind, at once or in a daily digest, e
   let admin: ApiClient;
   let job: SendNotificationEmailsJob;
 
-  const holder = async () => {
-    const created = await createVerifiedUser(stack.app);
-    const client = new ApiClient(stack.baseUrl);
-    expect((await client.login(created.email, created.password)).status).toBe(200);
-    await admin.request('PUT', `/v1/admin/users/${created.id}/credits`, { credits: 100 });
-    const email = `m-${randomUUID().slice(0, 8)}@wallet.test`;
-    const { tickets } = await linkWalletWith(client, control, email, passes(email.split('@')[0]!, 3));
-    return { client, id: created.id, email: created.email, tickets };
-  };
-  const makeLink = async (client: ApiClient, ticket: Ticket, options: Record<string, unknown> = {}) => {
-    const res = await client.request('POST', '/v1/tickets/distribute', { ticket_ids: [ticket.id], ...options });
-    expect(res.status, JSON.stringify(res.body)).toBe(200);
-    return (res.body as unknown as DistributeResponse).distributions[0]!.link.split('/l/')[1]!;
-  };
-  const claim = (code: string) =>
-    fetch(`${stack.baseUrl}/v1/links/${code}/claim`, { method: 'POST', headers: { 'user-agent': BROWSER } });
+  const holder = () => newLinkHolder(stack, admin, control);
+  const makeLink = async (client: ApiClient, ticket: Ticket, options: Record<string, unknown> = {}) =>
+    (await makeLinkOf(client, ticket, options)).code;
+  const claim = (code: string) => claimLink(stack.baseUrl, code);
   const settled = async () => {
     await new Promise((r) => setTimeout(r, 150));
     await subscriptionsCaughtUp(stack.app);

@@ -1,25 +1,17 @@
 import { randomUUID } from 'node:crypto';
-import {
-  type AppNotification,
-  type DistributeResponse,
-  type NotificationsResponse,
-  SOCKET_PATH,
-  type Ticket,
-} from '@seatlink/contracts';
+import type { AppNotification, NotificationsResponse } from '@seatlink/contracts';
 import type { WalletSimApp } from '@seatlink/wallet-sim';
 import { sql } from 'drizzle-orm';
-import { io, type Socket } from 'socket.io-client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DATABASE } from '../../infra/db/database.module.js';
 import { type Database, queryRows } from '../../infra/db/database.js';
 import { SubscriptionOperations } from '../../infra/subscriptions/subscription-operations.js';
 import { ApiClient, startTestStack, subscriptionsCaughtUp, type TestStack } from '../../testing/test-app.js';
-import { createVerifiedUser } from '../../testing/users.js';
-import { linkWalletWith, passes, simControl, startSim } from '../../testing/wallet-fixture.js';
+import { topupBody } from '../../testing/topup.js';
+import { claimLink, makeLink, newLinkHolder, signedInSocket } from '../../testing/link-holder.js';
+import { simControl, startSim } from '../../testing/wallet-fixture.js';
 import { WarnExpiringLinksJob } from '../distribution/warn-expiring-links.job.js';
 
-const BROWSER =
-  'Mozilla/5.0 (iPhone; CPU iPhone OS 17_0 like Mac OS X) AppleWebKit/605.1.15 (KHTML, like Gecko) Version/17.0 Mobile/15E148 Safari/604.1';
 const HOUR = 60 * 60 * 1000;
 
 describe('the notification centre: claims, limits, expiries, accounts and payments, read and paged', () => {
@@ -29,24 +21,8 @@ describe('the notification centre: claims, limits, expiries, accounts and paymen
   let database: Database;
   let admin: ApiClient;
 
-  /** A new user with credits and a wallet of `n` tickets. */
-  const holder = async (n = 4) => {
-    const created = await createVerifiedUser(stack.app);
-    const client = new ApiClient(stack.baseUrl);
-    expect((await client.login(created.email, created.password)).status).toBe(200);
-    await admin.request('PUT', `/v1/admin/users/${created.id}/credits`, { credits: 500 });
-    const email = `n-${randomUUID().slice(0, 8)}@wallet.test`;
-    const { account, tickets } = await linkWalletWith(client, control, email, passes(email.split('@')[0]!, n));
-    return { client, id: created.id, tickets, account, email };
-  };
-  const makeLink = async (client: ApiClient, ticket: Ticket, options: Record<string, unknown> = {}) => {
-    const res = await client.request('POST', '/v1/tickets/distribute', { ticket_ids: [ticket.id], ...options });
-    expect(res.status, JSON.stringify(res.body)).toBe(200);
-    const made = (res.body as unknown as DistributeResponse).distributions[0]!;
-    return { code: made.link.split('/l/')[1]!, distributionId: made.distribution_id };
-  };
-  const claim = (code: string) =>
-    fetch(`${stack.baseUrl}/v1/links/${code}/claim`, { method: 'POST', headers: { 'user-agent': BROWSER } });
+  const holder = (tickets = 4) => newLinkHolder(stack, admin, control, { tickets, credits: 500 });
+  const claim = (code: string) => claimLink(stack.baseUrl, code);
   const list = async (client: ApiClient, query = '') => {
     const res = await client.request('GET', `/v1/notifications${query}`);
     expect(res.status, JSON.stringify(res.body)).toBe(200);
@@ -77,17 +53,8 @@ describe('the notification centre: claims, limits, expiries, accounts and paymen
 
   it('gathers a link’s claims in one notification while unread, tells of its limit, and pushes the unread count', async () => {
     const { client, tickets } = await holder();
-    const socket: Socket = io(stack.baseUrl, {
-      path: SOCKET_PATH,
-      transports: ['websocket'],
-      extraHeaders: { cookie: client.sessionCookie },
-      reconnection: false,
-    });
+    const socket = await signedInSocket(stack.baseUrl, client.sessionCookie);
     try {
-      await new Promise<void>((resolve, reject) => {
-        socket.once('connect', () => resolve());
-        socket.once('connect_error', reject);
-      });
       const pushed: number[] = [];
       socket.on('notifications.updated', (p: { unread: number }) => pushed.push(p.unread));
 
@@ -239,29 +206,9 @@ describe('the notification centre: claims, limits, expiries, accounts and paymen
 
   it('tells of credits bought by card', async () => {
     const { client } = await holder(1);
-    const res = await client.request(
-      'POST',
-      '/v1/topup',
-      {
-        payment_id: 'pm_card_visa',
-        amount: 12,
-        email: 'payer@example.com',
-        billing_info: {
-          email: 'payer@example.com',
-          name: 'Ada Lovelace',
-          address: {
-            line1: '1 High Street',
-            line2: null,
-            city: 'London',
-            state: null,
-            postal_code: 'N1 9GU',
-            country: 'GB',
-          },
-          phone: null,
-        },
-      },
-      { headers: { 'Idempotency-Key': randomUUID() } },
-    );
+    const res = await client.request('POST', '/v1/topup', topupBody(12), {
+      headers: { 'Idempotency-Key': randomUUID() },
+    });
     expect(res.status, JSON.stringify(res.body)).toBe(200);
     await settled();
     const [credits] = (await list(client)).notifications.filter((n) => n.kind === 'credits_added');
@@ -269,7 +216,7 @@ describe('the notification centre: claims, limits, expiries, accounts and paymen
   });
 
   it('tells of a wallet account that needs a new sign-in, once however often its syncs fail, and clears it on re-auth', async () => {
-    const { client, account, email } = await holder(1);
+    const { client, account, walletEmail: email } = await holder(1);
     await control('POST', `/wallets/${encodeURIComponent(email)}/password`, { password: 'Changed123!' });
     await expect
       .poll(async () => (await list(client)).notifications.filter((n) => n.kind === 'account_reauth'), {

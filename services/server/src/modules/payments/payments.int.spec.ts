@@ -11,24 +11,12 @@ import { PAYMENT_GATEWAY } from '../../infra/payments/payment-gateway.port.js';
 import { signStripeWebhook } from '../../infra/payments/stripe-webhooks.js';
 import type { TestPaymentGateway } from '../../infra/payments/test-payment-gateway.js';
 import { ApiClient, startTestStack, subscriptionsCaughtUp, type TestStack } from '../../testing/test-app.js';
+import { billing, topupBody } from '../../testing/topup.js';
 import { createVerifiedUser } from '../../testing/users.js';
 import { creditStream } from '../credits/credits.events.js';
 import { CreditsCommandMessage } from '../credits/credits.command.js';
 
 const WEBHOOK_SECRET = `whsec_test_${randomUUID().replaceAll('-', '')}`;
-
-const billing = {
-  email: 'payer@example.com',
-  name: 'Ada Lovelace',
-  address: { line1: '1 High Street', line2: null, city: 'London', state: null, postal_code: 'N1 9GU', country: 'GB' },
-  phone: null,
-};
-const topupBody = (amount: number, paymentId = 'pm_card_visa') => ({
-  payment_id: paymentId,
-  amount,
-  email: 'payer@example.com',
-  billing_info: billing,
-});
 
 describe('card top-ups (test gateway, real PostgreSQL)', () => {
   let stack: TestStack;
