@@ -15,3 +15,4 @@ export * from './links.js';
 export * from './audit.js';
 export * from './payments.js';
 export * from './notifications.js';
+export * from './mfa.js';

@@ -25,7 +25,14 @@ export const routes = {
   verifyEmail: { method: 'POST', path: '/v1/auth/verify-email' },
   /** Signs in with the one-time link e-mailed when an account's sign-ins needed a second proof. */
   signInWithLink: { method: 'POST', path: '/v1/auth/sign-in-link' },
+  /** Completes a sign-in that answered 401 MFA_REQUIRED: MfaSignInRequest → LoginResponse. */
+  signInMfa: { method: 'POST', path: '/v1/auth/mfa' },
   joinWaitlist: { method: 'POST', path: '/v1/waitlist' },
+  // The signed-in user's second factor (mfa.ts)
+  mfaStatus: { method: 'GET', path: '/v1/me/mfa' },
+  enrolTotp: { method: 'POST', path: '/v1/me/mfa/totp' },
+  confirmTotp: { method: 'POST', path: '/v1/me/mfa/totp/confirm' },
+  disableTotp: { method: 'POST', path: '/v1/me/mfa/totp/disable' },
   /** What the browser needs at run time (captcha site key); not in SPEC.md §7. */
   publicConfig: { method: 'GET', path: '/v1/config' },
 

@@ -56,6 +56,7 @@ export async function testConfig(
       THROTTLE_WALLET_SIGNIN_IP: '1000',
       THROTTLE_PIN_IP: '1000',
       THROTTLE_PIN_LINK: '1000',
+      THROTTLE_MFA_USER: '1000',
       ...options.env,
     },
     // No dashboard build in API tests; PGlite in memory (no DATA_DIR on disk) when there is no PostgreSQL.

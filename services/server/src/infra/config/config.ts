@@ -93,6 +93,8 @@ const schema = z.object({
    */
   THROTTLE_PIN_IP: z.coerce.number().int().min(1).default(20),
   THROTTLE_PIN_LINK: z.coerce.number().int().min(1).default(30),
+  /** Second-factor codes tried on one account per window (a sign-in's code, turning the app off). */
+  THROTTLE_MFA_USER: z.coerce.number().int().min(1).default(10),
   /** reCAPTCHA v3; the human check is off unless both keys are set. */
   RECAPTCHA_SECRET_KEY: optionalString,
   RECAPTCHA_SITE_KEY: optionalString,

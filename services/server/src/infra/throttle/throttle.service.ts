@@ -15,6 +15,7 @@ import { createRedis } from '../redis/redis-client.js';
  * - `wallet-sign-in-user` / `wallet-sign-in-ip`: sign-ins to the wallet provider by one user / from one IP (one per
  *   account of a batch; a sign-in that links the account gives its try back);
  * - `pin-ip` / `pin-link`: PINs entered on links with one, from one IP / on one link;
+ * - `mfa-user`: second-factor codes tried on one account (after its password);
  * - `login-known`: not a limit, a memory: (account, IP) pairs that signed in fully in the last KNOWN_SIGN_IN_DAYS. Past
  *   the account's count, the right password from such an IP signs in without the e-mailed link.
  */
@@ -29,6 +30,7 @@ export type ThrottlePolicy =
   | 'wallet-sign-in-ip'
   | 'pin-ip'
   | 'pin-link'
+  | 'mfa-user'
   | 'login-known';
 
 /** Work a signed-in user asks for that costs money or a shared outside allowance: limited per user and per IP. */
@@ -47,6 +49,7 @@ export const THROTTLE_MESSAGES = {
   topUp: 'Too many payment attempts. Please try again in {time}.',
   walletSignIn: 'Too many wallet sign-ins. Please try again in {time}.',
   pin: 'Too many PINs tried. Please try again in {time}.',
+  mfa: 'Too many codes tried. Please try again in {time}.',
 } as const;
 
 const inMinutes = (seconds: number) => {
@@ -103,6 +106,7 @@ export class ThrottleService implements OnApplicationShutdown {
       'wallet-sign-in-ip': config.THROTTLE_WALLET_SIGNIN_IP,
       'pin-ip': config.THROTTLE_PIN_IP,
       'pin-link': config.THROTTLE_PIN_LINK,
+      'mfa-user': config.THROTTLE_MFA_USER,
       'login-known': 1,
     };
     // The one Redis client of the throttles (every limiter below shares it), counted on request paths (sign-in,

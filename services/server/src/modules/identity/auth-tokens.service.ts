@@ -1,18 +1,23 @@
 import { randomBytes } from 'node:crypto';
 import { Inject, Injectable } from '@nestjs/common';
+import { MFA_TOKEN_TTL_MS } from '@seatlink/contracts';
 import { and, eq, gt, isNull } from 'drizzle-orm';
 import { DATABASE } from '../../infra/db/database.module.js';
 import type { Database, Executor } from '../../infra/db/database.js';
 import { authTokens } from './identity.schema.js';
 import { hashToken } from './sessions.service.js';
 
-export type TokenKind = 'verify_email' | 'reset_password' | 'sign_in';
+export type TokenKind = 'verify_email' | 'reset_password' | 'sign_in' | 'mfa';
 
-/** How long an e-mailed link works: verification 24 hours, password reset 1 hour, sign-in 15 minutes. */
+/**
+ * How long an e-mailed link works: verification 24 hours, password reset 1 hour, sign-in 15 minutes; a sign-in waits
+ * 5 minutes for its second factor.
+ */
 export const TOKEN_TTL_MS: Record<TokenKind, number> = {
   verify_email: 24 * 60 * 60 * 1000,
   reset_password: 60 * 60 * 1000,
   sign_in: 15 * 60 * 1000,
+  mfa: MFA_TOKEN_TTL_MS,
 };
 
 /** Random single-use tokens for e-mailed links, stored only as their SHA-256. */

@@ -17,6 +17,7 @@ import { CommandBus } from '@nestjs/cqrs';
 import {
   IDENTITY_MESSAGES,
   type LoginRequest,
+  MFA_MESSAGES,
   type LoginResponse,
   loginRequestSchema,
   type PublicConfig,
@@ -35,10 +36,10 @@ import { JOB_QUEUE, type JobQueue } from '../../infra/queue/queue.port.js';
 import { commandIdOf } from '../../infra/http/command-id.js';
 import { NoIdempotencyKey } from '../../infra/http/idempotency.interceptor.js';
 import { SESSION_COOKIE } from '../../infra/http/session-cookie.js';
-import { ReadModelWaiter } from '../../infra/subscriptions/read-model-waiter.js';
 import { ThrottleService } from '../../infra/throttle/throttle.service.js';
 import { signInAccount, signInNeedsSecondProof, Throttled } from '../../infra/throttle/throttled.guard.js';
 import { CurrentUser, Public } from '../../infra/http/auth.decorators.js';
+import { DomainError } from '../../shared/event-sourcing/decider.js';
 import { AuthTokensService } from './auth-tokens.service.js';
 import {
   IDENTITY_REQUEST_OPTIONS,
@@ -47,26 +48,11 @@ import {
 } from './identity-requests.jobs.js';
 import { PasswordHasher } from './password-hasher.js';
 import { SessionPolicy } from './session-policy.js';
-import { SessionsService } from './sessions.service.js';
 import type { UserState } from './user.decider.js';
-import { toUser, UserAccounts } from './user-accounts.service.js';
+import { sessionCookieOptions } from './session-cookie-options.js';
+import { SignIns } from './sign-ins.service.js';
+import { UserAccounts } from './user-accounts.service.js';
 import { UserCommandMessage } from './user.command.js';
-
-const LOCAL_HOSTS = new Set(['localhost', '127.0.0.1', '[::1]', '::1']);
-
-/** HttpOnly, SameSite=Lax; Secure everywhere but on localhost (where the dashboard runs over plain HTTP). */
-export function sessionCookieOptions(request: FastifyRequest, expires?: Date) {
-  return {
-    path: '/',
-    httpOnly: true,
-    sameSite: 'lax' as const,
-    secure: !LOCAL_HOSTS.has(request.hostname.replace(/:\d+$/, '')),
-    ...(expires ? { expires } : {}),
-  };
-}
-
-/** How long sign-in waits at most for the users read model to show the sign-in. */
-const LOGIN_READ_MODEL_WAIT_MS = 300;
 
 const INVALID = { message: 'Invalid email or password', code: 'INVALID_CREDENTIALS' } as const;
 /** The answer past an account's count from anywhere: the same for a right password, a wrong one and an unknown address. */
@@ -80,10 +66,9 @@ export class AuthController {
 
   constructor(
     private readonly commandBus: CommandBus,
-    private readonly sessions: SessionsService,
     private readonly hasher: PasswordHasher,
     private readonly accounts: UserAccounts,
-    private readonly waiter: ReadModelWaiter,
+    private readonly signIns: SignIns,
     private readonly throttle: ThrottleService,
     private readonly tokens: AuthTokensService,
     @Inject(JOB_QUEUE) private readonly queue: JobQueue,
@@ -146,27 +131,17 @@ export class AuthController {
       });
     }
     const userId = account.userId!;
-    const { token, expiresAt } = await this.sessions.create(userId, {
-      ip: request.ip,
-      userAgent: request.headers['user-agent'],
-    });
-    const now = new Date().toISOString();
+    if (account.totpEnabled) {
+      // The password was right; the second factor finishes the sign-in (POST /v1/auth/mfa), within MFA_TOKEN_TTL_MS.
+      throw await this.secondFactorRequired(userId);
+    }
     const recorded = await this.commandBus.execute(
       new UserCommandMessage(
-        { type: 'RecordLogin', data: { userId, now } },
+        { type: 'RecordLogin', data: { userId, now: new Date().toISOString() } },
         { actorId: userId, ip: request.ip, commandId: commandIdOf(request) },
       ),
     );
-    await this.throttle.rememberSignIn(key, request.ip);
-    // A short courtesy wait, so that the next GET /v1/me shows this sign-in; never long (sign-in must stay quick
-    // when the read models lag): the answer below carries it either way.
-    await this.waiter.pending(recorded, LOGIN_READ_MODEL_WAIT_MS);
-    reply.setCookie(SESSION_COOKIE, token, sessionCookieOptions(request, expiresAt));
-    // The answer is the user with this sign-in in it, whether or not the read model shows it yet.
-    const known = (await this.accounts.getUser(userId)) ?? toUser(account);
-    return {
-      user: { ...known, email_verified: true, is_banned: false, last_logged_in_at: new Date(now).toISOString() },
-    };
+    return this.signIns.complete(request, reply, account, recorded);
   }
 
   /**
@@ -197,16 +172,9 @@ export class AuthController {
         { actorId: userId, ip: request.ip, commandId: commandIdOf(request) },
       ),
     );
-    const { token, expiresAt } = await this.sessions.create(userId, {
-      ip: request.ip,
-      userAgent: request.headers['user-agent'],
-    });
-    // The owner proved it is them from this address: their password signs in here again without a link.
-    await this.throttle.rememberSignIn(recorded.state.email, request.ip);
-    await this.waiter.pending(recorded, LOGIN_READ_MODEL_WAIT_MS);
-    reply.setCookie(SESSION_COOKIE, token, sessionCookieOptions(request, expiresAt));
-    const known = (await this.accounts.getUser(userId)) ?? toUser(recorded.state);
-    return { user: { ...known, email_verified: true, is_banned: false, last_logged_in_at: now } };
+    // The link stands for the password, not for the second factor: an account with one still asks for it.
+    if (recorded.state.totpEnabled) throw await this.secondFactorRequired(userId);
+    return this.signIns.complete(request, reply, recorded.state, recorded);
   }
 
   /** Ends the session, and closes the sockets it opened (on every API process). */
@@ -252,6 +220,12 @@ export class AuthController {
       this.throttle.forgiveSignIn(key, ip),
       this.queue.add(QueueName.Identity, RequestSignInLinkJob.jobName, data, IDENTITY_REQUEST_OPTIONS),
     ]).catch((err: unknown) => this.logger.warn(`sign-in link not requested: ${safeErrorMessage(err)}`));
+  }
+
+  /** The 401 that asks for the second factor, with the token that lets POST /v1/auth/mfa finish this sign-in. */
+  private async secondFactorRequired(userId: string): Promise<DomainError> {
+    const mfaToken = await this.tokens.issue(userId, 'mfa');
+    return new DomainError(MFA_MESSAGES.required, 'MFA_REQUIRED', 401, { mfa_token: mfaToken });
   }
 
   private getDummyHash() {

@@ -3,6 +3,9 @@ import { APP_GUARD } from '@nestjs/core';
 import { provideSubscription } from '../../infra/subscriptions/subscription.js';
 import { AccountController } from './account.controller.js';
 import { AuthController } from './auth.controller.js';
+import { MfaController } from './mfa.controller.js';
+import { SignIns } from './sign-ins.service.js';
+import { TotpService } from './totp.service.js';
 import { AuthGuard } from './auth.guard.js';
 import { AuthTokensService } from './auth-tokens.service.js';
 import { IdentityMailReaction } from './identity-mail.reaction.js';
@@ -53,10 +56,12 @@ export class SessionPolicyModule {}
  */
 @Module({
   imports: [SessionsModule, SessionPolicyModule],
-  controllers: [AuthController, AccountController],
+  controllers: [AuthController, AccountController, MfaController],
   providers: [
     PasswordHasher,
     AuthTokensService,
+    SignIns,
+    TotpService,
     RegisterUserFlow,
     UserCommandHandler,
     EmailClaimCommandHandler,

@@ -1,4 +1,4 @@
-import { boolean, index, integer, pgTable, text, timestamp, unique, uuid } from 'drizzle-orm/pg-core';
+import { bigint, boolean, index, integer, pgTable, text, timestamp, unique, uuid } from 'drizzle-orm/pg-core';
 
 // Tables of identity: the users read model, and sessions and e-mailed link tokens (operational state, not events).
 
@@ -35,12 +35,15 @@ export const sessions = pgTable(
   (t) => [index('sessions_user_idx').on(t.userId)],
 );
 
-/** Single-use tokens of e-mailed links (verification, password reset, sign-in), stored only as their SHA-256. */
+/**
+ * Single-use tokens of e-mailed links (verification, password reset, sign-in) and of sign-ins waiting for their
+ * second factor (`mfa`), stored only as their SHA-256.
+ */
 export const authTokens = pgTable(
   'auth_tokens',
   {
     tokenHash: text('token_hash').primaryKey(),
-    kind: text('kind', { enum: ['verify_email', 'reset_password', 'sign_in'] }).notNull(),
+    kind: text('kind', { enum: ['verify_email', 'reset_password', 'sign_in', 'mfa'] }).notNull(),
     userId: uuid('user_id').notNull(),
     createdAt: timestamp('created_at', { withTimezone: true }).notNull(),
     expiresAt: timestamp('expires_at', { withTimezone: true }).notNull(),
@@ -48,3 +51,16 @@ export const authTokens = pgTable(
   },
   (t) => [index('auth_tokens_user_idx').on(t.userId, t.kind)],
 );
+
+/**
+ * Operational state of each user's authenticator app (not a read model; TotpEnabled and TotpDisabled are the facts):
+ * its secret (base32, the HMAC key codes are checked with, so it cannot be kept as a hash), whether its first code
+ * confirmed it, and the time step of the last code used, so that no code works twice.
+ */
+export const userTotp = pgTable('user_totp', {
+  userId: uuid('user_id').primaryKey(),
+  secret: text('secret').notNull(),
+  confirmed: boolean('confirmed').notNull().default(false),
+  lastUsedStep: bigint('last_used_step', { mode: 'number' }).notNull().default(0),
+  createdAt: timestamp('created_at', { withTimezone: true }).notNull(),
+});

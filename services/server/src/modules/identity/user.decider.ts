@@ -1,4 +1,4 @@
-import { IDENTITY_MESSAGES } from '@seatlink/contracts';
+import { IDENTITY_MESSAGES, MFA_MESSAGES } from '@seatlink/contracts';
 import { type Decider, DomainError } from '../../shared/event-sourcing/decider.js';
 import type { EmailClaimEvent, UserEvent, UserRegistered } from './user.events.js';
 
@@ -21,6 +21,10 @@ export interface UserState {
   duplicateRegistrationNoticeAt: string | null;
   /** When a sign-in link was last asked for. */
   signInLinkRequestedAt: string | null;
+  /** A sign-in asks for a code from the user's authenticator app. */
+  totpEnabled: boolean;
+  /** The hashes of the recovery codes not used yet. */
+  recoveryCodeHashes: readonly string[];
 }
 
 /** A sign-in link is sent at most once per this long: the one already sent still works (15 minutes). */
@@ -39,9 +43,31 @@ export type UserCommand =
   | { type: 'RequestPasswordReset'; data: { userId: string; by: string; now: string } }
   | { type: 'RequestSignInLink'; data: { userId: string; now: string } }
   | { type: 'SignInWithLink'; data: { userId: string; linkIssuedAt: string; now: string } }
-  | { type: 'ReportDuplicateRegistration'; data: { userId: string; now: string } };
+  | { type: 'ReportDuplicateRegistration'; data: { userId: string; now: string } }
+  /** Turn the authenticator app on, its first code checked by the caller (the secret is not the stream's). */
+  | { type: 'EnableTotp'; data: { userId: string; recoveryCodeHashes: string[]; now: string } }
+  /** Turn it off, a fresh code checked by the caller (or `recoveryCodeHash`, used up here). */
+  | { type: 'DisableTotp'; data: { userId: string; recoveryCodeHash: string | null; now: string } }
+  /**
+   * Finish a sign-in with the second factor: a code of the app the caller checked (`recoveryCodeHash` null), or a
+   * recovery code, used up here, once.
+   */
+  | { type: 'SignInWithSecondFactor'; data: { userId: string; recoveryCodeHash: string | null; now: string } };
 
 const linkInvalid = () => new DomainError(IDENTITY_MESSAGES.signInLinkInvalid, 'SIGN_IN_LINK_INVALID', 400);
+
+export const MFA_REFUSALS = {
+  alreadyEnabled: () => new DomainError(MFA_MESSAGES.alreadyEnabled, 'MFA_ALREADY_ENABLED', 409),
+  notEnabled: () => new DomainError(MFA_MESSAGES.notEnabled, 'MFA_NOT_ENABLED', 409),
+  invalid: () => new DomainError(MFA_MESSAGES.invalid, 'MFA_INVALID', 400),
+};
+
+/** The recovery code used up, or a refusal: a code unknown or used before is a wrong code. */
+function useRecoveryCode(state: UserState, userId: string, codeHash: string | null, now: string): UserEvent[] {
+  if (codeHash === null) return [];
+  if (!state.recoveryCodeHashes.includes(codeHash)) throw MFA_REFUSALS.invalid();
+  return [{ type: 'RecoveryCodeUsed', data: { userId, codeHash, at: now } }];
+}
 
 const mustExist = (state: UserState) => {
   if (!state.exists) throw new DomainError('User not found', 'USER_NOT_FOUND', 404);
@@ -62,6 +88,8 @@ export const initialUserState = (): UserState => ({
   passwordChangedAt: null,
   duplicateRegistrationNoticeAt: null,
   signInLinkRequestedAt: null,
+  totpEnabled: false,
+  recoveryCodeHashes: [],
 });
 
 export const userDecider: Decider<UserState, UserCommand, UserEvent> = {
@@ -97,6 +125,12 @@ export const userDecider: Decider<UserState, UserCommand, UserEvent> = {
         return { ...state, duplicateRegistrationNoticeAt: event.data.at };
       case 'SignInLinkRequested':
         return { ...state, signInLinkRequestedAt: event.data.at };
+      case 'TotpEnabled':
+        return { ...state, totpEnabled: true, recoveryCodeHashes: event.data.recoveryCodeHashes };
+      case 'TotpDisabled':
+        return { ...state, totpEnabled: false, recoveryCodeHashes: [] };
+      case 'RecoveryCodeUsed':
+        return { ...state, recoveryCodeHashes: state.recoveryCodeHashes.filter((h) => h !== event.data.codeHash) };
       case 'VerificationEmailRequested':
       case 'PasswordResetRequested':
         return state;
@@ -173,7 +207,37 @@ export const userDecider: Decider<UserState, UserCommand, UserEvent> = {
         if (state.passwordChangedAt && Date.parse(state.passwordChangedAt) >= Date.parse(linkIssuedAt)) {
           throw linkInvalid();
         }
+        // With a second factor the link only stands for the password: the sign-in goes on with the factor.
+        if (state.totpEnabled) return [];
         return [{ type: 'UserLoggedIn', data: { userId, at: now, method: 'link' } }];
+      }
+      case 'EnableTotp': {
+        mustExist(state);
+        if (state.totpEnabled) throw MFA_REFUSALS.alreadyEnabled();
+        const { userId, recoveryCodeHashes, now } = command.data;
+        return [{ type: 'TotpEnabled', data: { userId, recoveryCodeHashes, at: now } }];
+      }
+      case 'DisableTotp': {
+        mustExist(state);
+        if (!state.totpEnabled) throw MFA_REFUSALS.notEnabled();
+        const { userId, recoveryCodeHash, now } = command.data;
+        return [
+          ...useRecoveryCode(state, userId, recoveryCodeHash, now),
+          { type: 'TotpDisabled', data: { userId, at: now } },
+        ];
+      }
+      case 'SignInWithSecondFactor': {
+        const { userId, recoveryCodeHash, now } = command.data;
+        mustExist(state);
+        if (state.banned) throw new DomainError('Your account has been banned', 'ACCOUNT_BANNED', 403);
+        if (!state.totpEnabled) throw MFA_REFUSALS.invalid();
+        return [
+          ...useRecoveryCode(state, userId, recoveryCodeHash, now),
+          {
+            type: 'UserLoggedIn',
+            data: { userId, at: now, method: recoveryCodeHash === null ? 'totp' : 'recovery_code' },
+          },
+        ];
       }
       case 'ReportDuplicateRegistration': {
         if (!state.exists || state.banned) return [];

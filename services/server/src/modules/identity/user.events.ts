@@ -20,8 +20,11 @@ export type UserLoggedIn = DomainEvent<
   {
     userId: string;
     at: string;
-    /** `link`: with a one-time link e-mailed to them (a second proof); absent: with the password. */
-    method?: 'link';
+    /**
+     * `link`: with a one-time link e-mailed to them (a second proof); `totp` or `recovery_code`: with the password and
+     * then a code from their authenticator app or one of their recovery codes; absent: with the password.
+     */
+    method?: 'link' | 'totp' | 'recovery_code';
   }
 >;
 export type EmailVerified = DomainEvent<'EmailVerified', { userId: string; at: string }>;
@@ -60,7 +63,21 @@ export type DuplicateRegistrationAttempted = DomainEvent<
   { userId: string; email: string; firstName: string; at: string }
 >;
 
+/**
+ * The user turned on an authenticator app (TOTP) as a second factor: from now a sign-in asks for its code.
+ * `recoveryCodeHashes`: the SHA-256 of each recovery code (shown to them once), each good for one use. The app's secret
+ * is not here: it is kept where codes are checked (`user_totp`), and leaves with TotpDisabled.
+ */
+export type TotpEnabled = DomainEvent<'TotpEnabled', { userId: string; recoveryCodeHashes: string[]; at: string }>;
+/** The user turned the authenticator app off (with a fresh code): a sign-in needs the password alone again. */
+export type TotpDisabled = DomainEvent<'TotpDisabled', { userId: string; at: string }>;
+/** A recovery code was used (to sign in or to turn the app off): it never works again. */
+export type RecoveryCodeUsed = DomainEvent<'RecoveryCodeUsed', { userId: string; codeHash: string; at: string }>;
+
 export type UserEvent =
+  | TotpEnabled
+  | TotpDisabled
+  | RecoveryCodeUsed
   | UserRegistered
   | UserLoggedIn
   | EmailVerified

@@ -1,0 +1,93 @@
+import { z } from 'zod';
+import { schema } from './schema.js';
+
+/**
+ * A second factor: an authenticator app (TOTP, RFC 6238: SHA-1, 6 digits, 30 s) and recovery codes. Enrol with
+ * POST /v1/me/mfa/totp (a secret and its otpauth:// URI for the QR code) and POST /v1/me/mfa/totp/confirm (a first
+ * code: answers the recovery codes, once); a sign-in of an enrolled user answers 401 MFA_REQUIRED with an `mfa_token`,
+ * and POST /v1/auth/mfa with it and a code (or a recovery code) completes it.
+ */
+export const MFA_MESSAGES = {
+  required: 'Enter the code from your authenticator app',
+  invalid: 'That code is not right',
+  tokenInvalid: 'Your sign-in took too long or was already used. Sign in again.',
+  codeFormat: 'Enter the 6-digit code from your authenticator app, or a recovery code',
+  totpFormat: 'Enter the 6-digit code from your authenticator app',
+  alreadyEnabled: 'Two-factor authentication is already on',
+  notEnabled: 'Two-factor authentication is not on',
+  noEnrolment: 'Start again: no authenticator app is being set up',
+  enabled: 'Two-factor authentication is on',
+  disabled: 'Two-factor authentication is off',
+} as const;
+
+/** Recovery codes made at enrolment: each works once. */
+export const RECOVERY_CODE_COUNT = 10;
+/** How long a sign-in may wait for its second factor (the mfa_token's life). */
+export const MFA_TOKEN_TTL_MS = 5 * 60 * 1000;
+
+/** A code as people type it: spaces and dashes are not part of it, and case does not matter. */
+const normalised = (value: string) => value.replace(/[\s-]/g, '').toUpperCase();
+export const TOTP_CODE_PATTERN = /^\d{6}$/;
+/** Ten characters of the base32 alphabet, shown as two groups of five ("ABCDE-FGH23"). */
+export const RECOVERY_CODE_PATTERN = /^[A-Z2-7]{10}$/;
+
+/** A second-factor code: 6 digits from the app, or a recovery code; normalised. */
+export const mfaCodeSchema = schema(() =>
+  z
+    .string({ error: MFA_MESSAGES.codeFormat })
+    .max(40, MFA_MESSAGES.codeFormat)
+    .transform(normalised)
+    .refine((v) => TOTP_CODE_PATTERN.test(v) || RECOVERY_CODE_PATTERN.test(v), MFA_MESSAGES.codeFormat),
+);
+
+const totpCode = schema(() =>
+  z
+    .string({ error: MFA_MESSAGES.totpFormat })
+    .max(40, MFA_MESSAGES.totpFormat)
+    .transform(normalised)
+    .refine((v) => TOTP_CODE_PATTERN.test(v), MFA_MESSAGES.totpFormat),
+);
+
+/** GET /v1/me/mfa. */
+export interface MfaStatus {
+  totp: boolean;
+  /** Recovery codes not used yet (0 without TOTP). */
+  recovery_codes_left: number;
+}
+
+/** POST /v1/me/mfa/totp: the secret to add to the app (or scan as `otpauth_url`'s QR code). */
+export interface TotpEnrolmentResponse {
+  secret: string;
+  otpauth_url: string;
+}
+
+export const totpConfirmRequestSchema = schema(() => z.strictObject({ code: totpCode }));
+export type TotpConfirmRequest = z.input<typeof totpConfirmRequestSchema>;
+
+/** POST /v1/me/mfa/totp/confirm: the recovery codes, shown this once. */
+export interface TotpConfirmResponse {
+  message: string;
+  recovery_codes: string[];
+}
+
+/** POST /v1/me/mfa/totp/disable: a fresh code (from the app, or a recovery code). */
+export const totpDisableRequestSchema = schema(() => z.strictObject({ code: mfaCodeSchema }));
+export type TotpDisableRequest = z.input<typeof totpDisableRequestSchema>;
+
+/** The body of the 401 a sign-in answers when it needs the second factor. */
+export interface MfaRequiredResponse {
+  message: string;
+  code: 'MFA_REQUIRED';
+  mfa_token: string;
+}
+
+/** POST /v1/auth/mfa: completes a sign-in that answered MFA_REQUIRED (then as POST /v1/auth answers). */
+export const mfaSignInRequestSchema = schema(() =>
+  z.strictObject({
+    mfa_token: z
+      .string({ error: MFA_MESSAGES.tokenInvalid })
+      .regex(/^[A-Za-z0-9_-]{20,100}$/, MFA_MESSAGES.tokenInvalid),
+    code: mfaCodeSchema,
+  }),
+);
+export type MfaSignInRequest = z.input<typeof mfaSignInRequestSchema>;
