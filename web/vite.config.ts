@@ -20,7 +20,7 @@ const PAGE_MODULES: Record<string, readonly string[]> = {
   [pages.dashboard]: [...SIGNED_IN, 'src/app/tickets-overview-route.tsx'],
   [pages.accounts]: [...SIGNED_IN, 'src/features/accounts/accounts.page.tsx'],
   [pages.accountTickets]: [...SIGNED_IN, 'src/features/accounts/account-tickets.page.tsx'],
-  [pages.settings]: [...SIGNED_IN, 'src/features/notifications/notification-settings.page.tsx'],
+  [pages.settings]: [...SIGNED_IN, 'src/app/settings-route.tsx'],
   [pages.adminUsers]: [...ADMIN, 'src/features/admin-users/users.page.tsx'],
   [pages.adminUserAudits]: [...ADMIN, 'src/features/admin-audit/user-audit-log.page.tsx'],
   [pages.adminInvites]: [...ADMIN, 'src/features/admin-invites/invites.page.tsx'],

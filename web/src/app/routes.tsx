@@ -124,8 +124,8 @@ export const routes: RouteObject[] = [
                   {
                     path: pages.settings,
                     lazy: lazyPage(
-                      () => import('../features/notifications/notification-settings.page'),
-                      (m) => m.NotificationSettingsPage,
+                      () => import('./settings-route'),
+                      (m) => m.SettingsRoute,
                     ),
                   },
                   { path: '*', element: <NotFound inFrame /> },

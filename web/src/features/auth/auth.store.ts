@@ -6,6 +6,7 @@ import { getMe } from './api/get-me';
 import { getSession } from './api/get-session';
 import { login as loginCall } from './api/login';
 import { logout as logoutCall } from './api/logout';
+import { signInMfa as signInMfaCall } from './api/sign-in-mfa';
 import { signInWithLink as signInWithLinkCall } from './api/sign-in-with-link';
 
 /** A failed auth call as the screens need it: the server's message (or a fallback) and its code (SPEC.md §8). */
@@ -20,6 +21,11 @@ export interface AuthState {
   loading: boolean;
   error: AuthError | null;
   success: boolean;
+  /**
+   * The password (or e-mailed link) was right and the account has a second factor: this sign-in goes on with a code
+   * (`signInWithSecondFactor`) within its token's five minutes; null otherwise.
+   */
+  mfaToken: string | null;
 }
 
 export interface AuthActions {
@@ -27,6 +33,10 @@ export interface AuthActions {
   login(credentials: LoginRequest): Promise<boolean>;
   /** Signs in with an e-mailed one-time link's token, as login does (same flags, same session). */
   signInWithLink(token: string): Promise<boolean>;
+  /** Finishes a sign-in waiting for its second factor with a code of the app or a recovery code. */
+  signInWithSecondFactor(code: string): Promise<boolean>;
+  /** Gives up a sign-in waiting for its second factor (back to the password). */
+  cancelSecondFactor(): void;
   /**
    * Status check at start (SPEC.md §4): GET /v1/session, which answers a visitor 200 with no user (so the sign-in page
    * logs no failed request); no user, or any failure, resets to the signed-out initial state.
@@ -45,7 +55,18 @@ export interface AuthActions {
 export type AuthStore = AuthState & AuthActions;
 
 /** The signed-out initial value. */
-export const initialAuthState: AuthState = { loading: false, error: null, success: false };
+export const initialAuthState: AuthState = { loading: false, error: null, success: false, mfaToken: null };
+
+/** The sign-in answer that asks for the second factor (401), with the token that goes on with it. */
+const MFA_REQUIRED = 'MFA_REQUIRED';
+/** The second factor's token is used or expired: the sign-in starts again from the password. */
+const MFA_TOKEN_INVALID = 'MFA_TOKEN_INVALID';
+
+function mfaTokenOf(error: unknown): string | null {
+  if (!(error instanceof ApiError) || error.code !== MFA_REQUIRED) return null;
+  const token = (error.body as { mfa_token?: unknown } | undefined)?.mfa_token;
+  return typeof token === 'string' ? token : null;
+}
 
 function toAuthError(error: unknown, fallback: string): AuthError {
   const code = errorCode(error);
@@ -66,10 +87,22 @@ export function createAuthStore(session: UseBoundStore<StoreApi<SessionStore>> =
       try {
         const { user } = await call();
         session.getState().signedIn(user);
-        set({ loading: false, error: null, success: true });
+        set({ loading: false, error: null, success: true, mfaToken: null });
         return true;
       } catch (error) {
-        set({ loading: false, success: false, error: toAuthError(error, 'Login failed') });
+        const mfaToken = mfaTokenOf(error);
+        if (mfaToken) {
+          // Not a failure: the sign-in goes on with the second factor.
+          set({ loading: false, success: false, error: null, mfaToken });
+          return false;
+        }
+        const restart = errorCode(error) === MFA_TOKEN_INVALID;
+        set({
+          loading: false,
+          success: false,
+          error: toAuthError(error, 'Login failed'),
+          ...(restart ? { mfaToken: null } : {}),
+        });
         return false;
       }
     };
@@ -80,6 +113,16 @@ export function createAuthStore(session: UseBoundStore<StoreApi<SessionStore>> =
       login: (credentials) => signIn(() => loginCall(credentials)),
 
       signInWithLink: (token) => signIn(() => signInWithLinkCall({ token })),
+
+      signInWithSecondFactor: (code) => {
+        const mfaToken = get().mfaToken;
+        if (!mfaToken) return Promise.resolve(false);
+        return signIn(() => signInMfaCall({ mfa_token: mfaToken, code }));
+      },
+
+      cancelSecondFactor() {
+        set({ mfaToken: null, error: null });
+      },
 
       async checkStatus() {
         set({ loading: true });

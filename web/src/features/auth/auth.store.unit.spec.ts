@@ -30,7 +30,9 @@ function setup() {
   return { store, session, credits, signIn, stateOf };
 }
 
-const signedOut = { ...initialAuthState, isAuthenticated: false, user: null };
+// The flags stateOf reads (the second factor's token is checked on its own, below).
+const { mfaToken: _noToken, ...initialFlags } = initialAuthState;
+const signedOut = { ...initialFlags, isAuthenticated: false, user: null };
 
 afterEach(() => {
   vi.unstubAllGlobals();
@@ -241,5 +243,52 @@ describe('auth store: refreshing the user', () => {
     await store.getState().refreshUser();
 
     expect(stateOf()).toMatchObject({ isAuthenticated: true, user });
+  });
+});
+
+describe('auth store: a sign-in with a second factor', () => {
+  it('goes on to the second factor when the password was right: no error, the token kept, signed out', async () => {
+    stubFetch({
+      status: 401,
+      body: { message: 'Enter the code from your authenticator app', code: 'MFA_REQUIRED', mfa_token: 'tok_mfa' },
+    });
+    const { store, stateOf } = setup();
+    await expect(store.getState().login(credentials)).resolves.toBe(false);
+    expect(store.getState().mfaToken).toBe('tok_mfa');
+    expect(stateOf()).toEqual(signedOut);
+  });
+
+  it('finishes with a code and the token, and signs in as login does', async () => {
+    const user = aUser();
+    const calls = stubFetch({ status: 200, body: { user } });
+    const { store, stateOf } = setup();
+    store.setState({ mfaToken: 'tok_mfa' });
+    await expect(store.getState().signInWithSecondFactor('123456')).resolves.toBe(true);
+    expect(calls).toEqual([
+      { url: '/v1/auth/mfa', method: 'POST', body: { mfa_token: 'tok_mfa', code: '123456' }, credentials: 'include' },
+    ]);
+    expect(store.getState().mfaToken).toBeNull();
+    expect(stateOf()).toEqual({ loading: false, error: null, success: true, isAuthenticated: true, user });
+  });
+
+  it('keeps the token after a wrong code, and drops it when the sign-in took too long', async () => {
+    stubFetch({ status: 401, body: { message: 'That code is not right', code: 'MFA_INVALID' } });
+    const { store } = setup();
+    store.setState({ mfaToken: 'tok_mfa' });
+    await expect(store.getState().signInWithSecondFactor('000000')).resolves.toBe(false);
+    expect(store.getState()).toMatchObject({ mfaToken: 'tok_mfa', error: { code: 'MFA_INVALID' } });
+    stubFetch({ status: 401, body: { message: 'Your sign-in took too long', code: 'MFA_TOKEN_INVALID' } });
+    await expect(store.getState().signInWithSecondFactor('111111')).resolves.toBe(false);
+    expect(store.getState()).toMatchObject({ mfaToken: null, error: { code: 'MFA_TOKEN_INVALID' } });
+  });
+
+  it('sends nothing without a token, and cancelling goes back to the password', async () => {
+    const calls = stubFetch({ status: 200, body: { user: aUser() } });
+    const { store } = setup();
+    await expect(store.getState().signInWithSecondFactor('123456')).resolves.toBe(false);
+    expect(calls).toEqual([]);
+    store.setState({ mfaToken: 'tok_mfa' });
+    store.getState().cancelSecondFactor();
+    expect(store.getState().mfaToken).toBeNull();
   });
 });

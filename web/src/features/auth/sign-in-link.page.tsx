@@ -5,6 +5,7 @@ import { Alert } from '../../components/ui/alert';
 import { AuthShell, linkClassName } from '../../components/ui/auth-shell';
 import { Button } from '../../components/ui/button';
 import { useAuthStore } from './auth.store';
+import { SecondFactorForm } from './components/second-factor-form';
 
 /**
  * /sign-in-link?token=: the page of the one-time link e-mailed when a sign-in needed a second proof (too many failed
@@ -19,6 +20,7 @@ export function SignInLinkPage() {
   const clearError = useAuthStore((s) => s.clearError);
   const loading = useAuthStore((s) => s.loading);
   const error = useAuthStore((s) => s.error);
+  const mfaToken = useAuthStore((s) => s.mfaToken);
 
   // An error left over from the sign-in screen does not belong here.
   useEffect(() => {
@@ -41,7 +43,9 @@ export function SignInLinkPage() {
 
   return (
     <AuthShell title="Sign in with your email link">
-      {token ? (
+      {mfaToken ? (
+        <SecondFactorForm />
+      ) : token ? (
         <form className="space-y-5" onSubmit={(event) => void submit(event)}>
           <p className="text-sm text-slate-600">Press the button below to finish signing in to Seatlink.</p>
           {error ? (

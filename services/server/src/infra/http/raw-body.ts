@@ -81,7 +81,12 @@ export function acceptFormPosts(fastify: FastifyInstance, paths: readonly string
         done(null, body);
         return;
       }
-      done(Object.assign(new Error(`Unsupported Media Type: ${type}`), { statusCode: 415 }), undefined);
+      // As Fastify refuses a type it has no parser for (the answer says to send JSON).
+      const refused = Object.assign(new Error(`Unsupported Media Type: ${type}`), {
+        statusCode: 415,
+        code: 'FST_ERR_CTP_INVALID_MEDIA_TYPE',
+      });
+      done(refused, undefined);
     });
   }
 }

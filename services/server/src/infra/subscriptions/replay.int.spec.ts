@@ -10,6 +10,8 @@ import { TicketDistributionCommandMessage } from '../../modules/distribution/tic
 import { RegisterUserCommand } from '../../modules/identity/register-user.command.js';
 import { UserCommandMessage } from '../../modules/identity/user.command.js';
 import { InviteCommandMessage } from '../../modules/invites/invite.command.js';
+import { NotificationsCommandMessage } from '../../modules/notifications/notifications.command.js';
+import type { NotificationsCommand } from '../../modules/notifications/notifications.decider.js';
 import { walletAccountDecider } from '../../modules/wallet-accounts/wallet-account.decider.js';
 import { walletAccountStream } from '../../modules/wallet-accounts/wallet-account.events.js';
 import { handleCommand } from '../../shared/event-sourcing/aggregate-handler.js';
@@ -222,6 +224,20 @@ describe('replay', () => {
         { actorId: ids[0]!, commandId: randomUUID() },
       ),
     );
+    // Notifications: the claims gathered, some read, more claims after; e-mail chosen for one kind.
+    await subscriptionsCaughtUp(stack.app);
+    const notify = (command: NotificationsCommand) =>
+      bus.execute(new NotificationsCommandMessage(command, { actorId: ids[0]!, commandId: randomUUID() }));
+    await notify({
+      type: 'MarkRead',
+      data: { userId: ids[0]!, ids: null, requestId: randomUUID(), now: new Date().toISOString() },
+    });
+    await notify({
+      type: 'SetEmailPreferences',
+      data: { userId: ids[0]!, email: { link_claimed: 'daily' }, now: new Date().toISOString() },
+    });
+    for (const d of outcome.distributed.slice(1)) await claims.claim(d.code, 'https://fallback').catch(() => undefined);
+    await stack.app.get(ClickRecorder).flush();
     await subscriptionsCaughtUp(stack.app);
     await subscriptionsCaughtUp(stack.app);
 
@@ -236,6 +252,9 @@ describe('replay', () => {
       'invite_codes',
       'link_click_minutes',
       'links',
+      'notification_preferences',
+      'notification_subjects',
+      'notifications',
       'pass_groups',
       'removed_tickets',
       'tickets',

@@ -9,6 +9,7 @@ import { EMAIL_NOT_VERIFIED, SIGN_IN_LINK_SENT } from '../auth.constants';
 import { useAuthStore } from '../auth.store';
 import { EmailNotVerifiedNotice } from './email-not-verified-notice';
 import { ForgotPasswordModal } from './forgot-password-modal';
+import { SecondFactorForm } from './second-factor-form';
 
 /** The sign-in form (SPEC.md §2 "Sign-in screen"). */
 export function LoginForm() {
@@ -17,6 +18,7 @@ export function LoginForm() {
   const clearError = useAuthStore((s) => s.clearError);
   const loading = useAuthStore((s) => s.loading);
   const error = useAuthStore((s) => s.error);
+  const mfaToken = useAuthStore((s) => s.mfaToken);
 
   const [email, setEmail] = useState('');
   const [password, setPassword] = useState('');
@@ -45,6 +47,9 @@ export function LoginForm() {
   };
 
   const closeForgot = useCallback(() => setForgotOpen(false), []);
+
+  // The password was right; the account's second factor finishes the sign-in.
+  if (mfaToken) return <SecondFactorForm />;
 
   return (
     <>

@@ -12,7 +12,6 @@ import {
 } from '@seatlink/contracts';
 import { Button } from '../../components/ui/button';
 import { LoadFailed, LoadingStatus } from '../../components/ui/load-states';
-import { PageHeader } from '../../components/ui/page-header';
 import { SelectField } from '../../components/ui/select';
 import { errorMessage } from '../../lib/api-client';
 import { querySlice } from '../../lib/query-slice';
@@ -23,10 +22,10 @@ const FETCH_FAILED = 'Failed to fetch notification settings';
 const SAVE_FAILED = 'Failed to save notification settings';
 
 /**
- * /dashboard/settings: which notifications also come by e-mail, per kind — none, at once, or in a daily digest (08:00
- * UK time). The bell shows every notification whatever is chosen here.
+ * The Settings page's e-mail notifications: which notifications also come by e-mail, per kind — none, at once, or in
+ * a daily digest (08:00 UK time). The bell shows every notification whatever is chosen here.
  */
-export function NotificationSettingsPage() {
+export function EmailNotificationSettings() {
   const client = useQueryClient();
   const query = useQuery({ queryKey: PREFERENCES_KEY, queryFn: getNotificationPreferences });
   const { data, error } = querySlice(query, FETCH_FAILED);
@@ -59,8 +58,14 @@ export function NotificationSettingsPage() {
   else if (!draft) content = <LoadingStatus />;
   else {
     content = (
-      <form onSubmit={(e) => void save(e)} className="rounded-xl border border-slate-200 bg-white p-4 sm:p-6">
-        <h2 className="text-lg font-semibold text-slate-900">E-mail notifications</h2>
+      <form
+        onSubmit={(e) => void save(e)}
+        className="rounded-xl border border-slate-200 bg-white p-4 sm:p-6"
+        aria-labelledby="email-notifications-heading"
+      >
+        <h2 id="email-notifications-heading" className="text-lg font-semibold text-slate-900">
+          E-mail notifications
+        </h2>
         <p className="mt-1 text-sm text-slate-500">
           The bell shows every notification. Choose which also come by e-mail: at once, or gathered in a daily digest at
           08:00 (UK time). Every e-mail has a link to stop them.
@@ -93,10 +98,5 @@ export function NotificationSettingsPage() {
     );
   }
 
-  return (
-    <div className="max-w-3xl">
-      <PageHeader title="Settings" subtitle="How Seatlink tells you what happens to your links and accounts." />
-      {content}
-    </div>
-  );
+  return content;
 }

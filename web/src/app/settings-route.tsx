@@ -1,0 +1,17 @@
+import { PageHeader } from '../components/ui/page-header';
+import { EmailNotificationSettings } from '../features/notifications/email-notification-settings';
+import { TwoFactorSettings } from '../features/security/components/two-factor-settings';
+
+/**
+ * /dashboard/settings: the user's own settings — which notifications also come by e-mail, and the second factor of
+ * their sign-ins. The app composes the two features here (a feature imports no other), in a chunk of its own.
+ */
+export function SettingsRoute() {
+  return (
+    <div className="max-w-3xl space-y-6">
+      <PageHeader title="Settings" subtitle="How Seatlink tells you what happens, and how you sign in." />
+      <EmailNotificationSettings />
+      <TwoFactorSettings />
+    </div>
+  );
+}
