@@ -1,7 +1,7 @@
-import { useState, type FormEvent } from 'react';
+import { useState, type FormEvent, type ReactNode } from 'react';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import toast from 'react-hot-toast';
-import { MFA_MESSAGES, type TotpEnrolmentResponse } from '@seatlink/contracts';
+import { MFA_MESSAGES, RECOVERY_CODE_COUNT, type TotpEnrolmentResponse } from '@seatlink/contracts';
 import { Alert } from '../../../components/ui/alert';
 import { Button } from '../../../components/ui/button';
 import { FormField } from '../../../components/ui/form-field';
@@ -75,6 +75,18 @@ function CodeForm({
         </Button>
       </div>
     </form>
+  );
+}
+
+/** Whether the app is on, and what the user can do about it. */
+function StateRow({ text, children }: { text: string; children: ReactNode }) {
+  return (
+    <div className="mt-4 flex flex-wrap items-center justify-between gap-3">
+      <p className="text-sm text-slate-700" data-testid="mfa-state">
+        {text}
+      </p>
+      {children}
+    </div>
   );
 }
 
@@ -176,25 +188,21 @@ export function TwoFactorSettings() {
     );
   } else if (data.totp) {
     body = (
-      <div className="mt-4 flex flex-wrap items-center justify-between gap-3">
-        <p className="text-sm text-slate-700" data-testid="mfa-state">
-          On: sign-ins ask for a code from your authenticator app. {data.recovery_codes_left} of 10 recovery codes left.
-        </p>
+      <StateRow
+        text={`On: sign-ins ask for a code from your authenticator app. ${data.recovery_codes_left} of ${RECOVERY_CODE_COUNT} recovery codes left.`}
+      >
         <Button variant="secondary" onClick={() => setStep({ name: 'disabling' })}>
           Turn off
         </Button>
-      </div>
+      </StateRow>
     );
   } else {
     body = (
-      <div className="mt-4 flex flex-wrap items-center justify-between gap-3">
-        <p className="text-sm text-slate-700" data-testid="mfa-state">
-          Off: your password alone signs you in.
-        </p>
+      <StateRow text="Off: your password alone signs you in.">
         <Button onClick={() => void start()} disabled={starting} aria-busy={starting}>
           Set up an authenticator app
         </Button>
-      </div>
+      </StateRow>
     );
   }
 
