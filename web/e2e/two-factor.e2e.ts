@@ -93,3 +93,39 @@ test('sets up an authenticator app, then signs in with its code and with a recov
   await section.getByRole('button', { name: 'Turn off' }).click();
   await expect(section.getByTestId('mfa-state')).toHaveText('Off: your password alone signs you in.');
 });
+
+test('lists the signed-in sessions; signing one out from here signs that page out at once', async ({
+  page,
+  browser,
+}) => {
+  const user = await createVerifiedUser(page, 'sessions');
+  const phone = await browser.newContext({
+    userAgent:
+      'Mozilla/5.0 (iPhone; CPU iPhone OS 18_1 like Mac OS X) AppleWebKit/605.1.15 (KHTML, like Gecko) Version/18.1 Mobile/15E148 Safari/604.1',
+    viewport: { width: 390, height: 844 },
+  });
+  try {
+    const phonePage = await phone.newPage();
+    for (const p of [page, phonePage]) {
+      await p.goto('/login');
+      await p.getByLabel('Email').fill(user.email);
+      await p.getByLabel('Password', { exact: true }).fill(user.password);
+      await p.getByRole('button', { name: 'Sign in' }).click();
+      await expect(p).toHaveURL(/\/dashboard$/);
+    }
+    await page.goto('/dashboard/settings');
+    const section = page.getByRole('region', { name: 'Signed-in sessions' });
+    const rows = section.getByTestId('session');
+    await expect(rows).toHaveCount(2);
+    await expect(rows.first()).toContainText('This session');
+    await expect(rows.nth(1)).toContainText('Mobile Safari 18 on iOS 18.1 (Apple iPhone)');
+    await expectNoA11yViolations(page, 'signed-in sessions');
+    await section.getByRole('button', { name: 'Sign out Mobile Safari 18 on iOS 18.1 (Apple iPhone)' }).click();
+    await expect(page.getByText('Signed out of that session')).toBeVisible();
+    await expect(rows).toHaveCount(1);
+    // The phone's page hears it over its socket and goes to the sign-in page without a reload.
+    await expect(phonePage).toHaveURL(/\/login$/);
+  } finally {
+    await phone.close();
+  }
+});

@@ -16,3 +16,4 @@ export * from './audit.js';
 export * from './payments.js';
 export * from './notifications.js';
 export * from './mfa.js';
+export * from './sessions.js';

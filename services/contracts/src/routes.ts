@@ -30,6 +30,10 @@ export const routes = {
   joinWaitlist: { method: 'POST', path: '/v1/waitlist' },
   // The signed-in user's second factor (mfa.ts)
   mfaStatus: { method: 'GET', path: '/v1/me/mfa' },
+  /** The user's signed-in sessions; sign one out, or every other (sessions.ts). */
+  listSessions: { method: 'GET', path: '/v1/me/sessions' },
+  endSession: { method: 'DELETE', path: '/v1/me/sessions/:id' },
+  endOtherSessions: { method: 'DELETE', path: '/v1/me/sessions' },
   enrolTotp: { method: 'POST', path: '/v1/me/mfa/totp' },
   confirmTotp: { method: 'POST', path: '/v1/me/mfa/totp/confirm' },
   disableTotp: { method: 'POST', path: '/v1/me/mfa/totp/disable' },

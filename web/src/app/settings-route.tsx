@@ -1,10 +1,12 @@
 import { PageHeader } from '../components/ui/page-header';
 import { EmailNotificationSettings } from '../features/notifications/email-notification-settings';
+import { SignedInSessions } from '../features/security/components/signed-in-sessions';
 import { TwoFactorSettings } from '../features/security/components/two-factor-settings';
 
 /**
- * /dashboard/settings: the user's own settings — which notifications also come by e-mail, and the second factor of
- * their sign-ins. The app composes the two features here (a feature imports no other), in a chunk of its own.
+ * /dashboard/settings: the user's own settings — which notifications also come by e-mail, the second factor of their
+ * sign-ins, and where they are signed in. The app composes the two features here (a feature imports no other), in a
+ * chunk of its own.
  */
 export function SettingsRoute() {
   return (
@@ -12,6 +14,7 @@ export function SettingsRoute() {
       <PageHeader title="Settings" subtitle="How Seatlink tells you what happens, and how you sign in." />
       <EmailNotificationSettings />
       <TwoFactorSettings />
+      <SignedInSessions />
     </div>
   );
 }

@@ -26,3 +26,8 @@ export const CurrentUser = createParamDecorator(
 export const ClientIp = createParamDecorator(
   (_data: unknown, ctx: ExecutionContext) => ctx.switchToHttp().getRequest<AuthenticatedRequest>().ip,
 );
+
+/** The id of the session the request came with (its token's hash): a signed-in route only. */
+export const CurrentSession = createParamDecorator(
+  (_data: unknown, ctx: ExecutionContext) => ctx.switchToHttp().getRequest<AuthenticatedRequest>().sessionTokenHash,
+);

@@ -4,6 +4,7 @@ import { provideSubscription } from '../../infra/subscriptions/subscription.js';
 import { AccountController } from './account.controller.js';
 import { AuthController } from './auth.controller.js';
 import { MfaController } from './mfa.controller.js';
+import { SessionsController } from './sessions.controller.js';
 import { SignIns } from './sign-ins.service.js';
 import { TotpService } from './totp.service.js';
 import { AuthGuard } from './auth.guard.js';
@@ -56,7 +57,7 @@ export class SessionPolicyModule {}
  */
 @Module({
   imports: [SessionsModule, SessionPolicyModule],
-  controllers: [AuthController, AccountController, MfaController],
+  controllers: [AuthController, AccountController, MfaController, SessionsController],
   providers: [
     PasswordHasher,
     AuthTokensService,

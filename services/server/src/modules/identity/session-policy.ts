@@ -67,6 +67,16 @@ export class SessionPolicy implements SessionGate {
     if (ended) this.realtime.disconnectSession(ended, 'logout');
   }
 
+  /**
+   * Ends these sessions of the user (the user signing them out from another) and closes their sockets; answers how
+   * many this call ended.
+   */
+  async endSessionsOf(userId: string, sessionIds: readonly string[]): Promise<number> {
+    const ended = await this.sessions.endOf(userId, sessionIds);
+    for (const id of ended) this.realtime.disconnectSession(id, 'signed-out');
+    return ended.length;
+  }
+
   /** Which of these sessions are still live: a socket lives no longer than its session. */
   liveSessions(sessionIds: readonly string[]): Promise<Set<string>> {
     return this.sessions.liveSessions(sessionIds);

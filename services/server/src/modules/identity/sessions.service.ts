@@ -1,6 +1,6 @@
 import { createHash, randomBytes } from 'node:crypto';
 import { Inject, Injectable } from '@nestjs/common';
-import { and, eq, gt, inArray, lt, lte, or } from 'drizzle-orm';
+import { and, desc, eq, gt, inArray, lt, lte, or } from 'drizzle-orm';
 import { APP_CONFIG, type AppConfig } from '../../infra/config/config.js';
 import { DATABASE } from '../../infra/db/database.module.js';
 import type { Database, Executor } from '../../infra/db/database.js';
@@ -129,6 +129,31 @@ export class SessionsService {
       .where(and(eq(sessions.userId, userId), begunBy ? lte(sessions.createdAt, begunBy) : undefined))
       .returning({ tokenHash: sessions.tokenHash });
     return ended.length;
+  }
+
+  /** The user's live sessions (not ended, idle too long or past their end), the most recently used first. */
+  async liveFor(userId: string, now = new Date()): Promise<Array<typeof sessions.$inferSelect>> {
+    return this.database.db
+      .select()
+      .from(sessions)
+      .where(
+        and(
+          eq(sessions.userId, userId),
+          gt(sessions.expiresAt, now),
+          gt(sessions.lastSeenAt, new Date(now.getTime() - this.idleMs)),
+        ),
+      )
+      .orderBy(desc(sessions.lastSeenAt));
+  }
+
+  /** Ends these sessions of the user; answers the ids (token hashes) of those this call ended. */
+  async endOf(userId: string, tokenHashes: readonly string[]): Promise<string[]> {
+    if (tokenHashes.length === 0) return [];
+    const ended = await this.database.db
+      .delete(sessions)
+      .where(and(eq(sessions.userId, userId), inArray(sessions.tokenHash, [...tokenHashes])))
+      .returning({ tokenHash: sessions.tokenHash });
+    return ended.map((r) => r.tokenHash);
   }
 
   /** Removes sessions that can no longer be used. */

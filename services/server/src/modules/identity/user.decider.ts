@@ -52,7 +52,9 @@ export type UserCommand =
    * Finish a sign-in with the second factor: a code of the app the caller checked (`recoveryCodeHash` null), or a
    * recovery code, used up here, once.
    */
-  | { type: 'SignInWithSecondFactor'; data: { userId: string; recoveryCodeHash: string | null; now: string } };
+  | { type: 'SignInWithSecondFactor'; data: { userId: string; recoveryCodeHash: string | null; now: string } }
+  /** Record that the user signed `count` of their sessions out (the caller ended them). */
+  | { type: 'RecordSessionsSignedOut'; data: { userId: string; count: number; now: string } };
 
 const linkInvalid = () => new DomainError(IDENTITY_MESSAGES.signInLinkInvalid, 'SIGN_IN_LINK_INVALID', 400);
 
@@ -133,6 +135,7 @@ export const userDecider: Decider<UserState, UserCommand, UserEvent> = {
         return { ...state, recoveryCodeHashes: state.recoveryCodeHashes.filter((h) => h !== event.data.codeHash) };
       case 'VerificationEmailRequested':
       case 'PasswordResetRequested':
+      case 'SessionsSignedOut':
         return state;
     }
   },
@@ -238,6 +241,11 @@ export const userDecider: Decider<UserState, UserCommand, UserEvent> = {
             data: { userId, at: now, method: recoveryCodeHash === null ? 'totp' : 'recovery_code' },
           },
         ];
+      }
+      case 'RecordSessionsSignedOut': {
+        mustExist(state);
+        const { userId, count, now } = command.data;
+        return count > 0 ? [{ type: 'SessionsSignedOut', data: { userId, count, at: now } }] : [];
       }
       case 'ReportDuplicateRegistration': {
         if (!state.exists || state.banned) return [];

@@ -327,4 +327,15 @@ describe('user decider: a second factor', () => {
       .when({ type: 'SignInWithLink', data: { userId: 'u1', linkIssuedAt: now, now } })
       .then([]);
   });
+
+  it('records sessions signed out by the user, when there were any', () => {
+    spec
+      .given([registered])
+      .when({ type: 'RecordSessionsSignedOut', data: { userId: 'u1', count: 2, now } })
+      .then([{ type: 'SessionsSignedOut', data: { userId: 'u1', count: 2, at: now } }]);
+    spec
+      .given([registered])
+      .when({ type: 'RecordSessionsSignedOut', data: { userId: 'u1', count: 0, now } })
+      .then([]);
+  });
 });

@@ -74,7 +74,11 @@ export type TotpDisabled = DomainEvent<'TotpDisabled', { userId: string; at: str
 /** A recovery code was used (to sign in or to turn the app off): it never works again. */
 export type RecoveryCodeUsed = DomainEvent<'RecoveryCodeUsed', { userId: string; codeHash: string; at: string }>;
 
+/** The user signed some of their sessions out (one, or every other) from another of them. */
+export type SessionsSignedOut = DomainEvent<'SessionsSignedOut', { userId: string; count: number; at: string }>;
+
 export type UserEvent =
+  | SessionsSignedOut
   | TotpEnabled
   | TotpDisabled
   | RecoveryCodeUsed

@@ -1,0 +1,97 @@
+import { createHash } from 'node:crypto';
+import { Controller, Delete, Get, NotFoundException, Param } from '@nestjs/common';
+import { CommandBus } from '@nestjs/cqrs';
+import {
+  type EndSessionsResponse,
+  SESSION_MESSAGES,
+  sessionIdParamSchema,
+  type SessionsResponse,
+  type SignedInSession,
+  type User,
+} from '@seatlink/contracts';
+import UAParser from 'ua-parser-js';
+import { ClientIp, CurrentSession, CurrentUser } from '../../infra/http/auth.decorators.js';
+import { CommandId } from '../../infra/http/command-id.js';
+import { SessionPolicy } from './session-policy.js';
+import { SessionsService } from './sessions.service.js';
+import { UserCommandMessage } from './user.command.js';
+
+/** A session's handle for its owner: derived from its token's hash, which it does not reveal. */
+const handleOf = (tokenHash: string) => createHash('sha256').update(`session:${tokenHash}`).digest('hex').slice(0, 32);
+
+/** "Chrome 131", "iOS 18.1", "Apple iPhone" from a user agent (ua-parser-js); null for what it does not say. */
+function describe(userAgent: string | null) {
+  const { browser, os, device } = new UAParser(userAgent ?? '').getResult();
+  const name = (...parts: Array<string | undefined>) => parts.filter(Boolean).join(' ').slice(0, 80) || null;
+  return {
+    browser: name(browser.name, browser.version?.split('.')[0]),
+    os: name(os.name, os.version),
+    device: name(device.vendor, device.model),
+  };
+}
+
+/**
+ * The user's signed-in sessions: where and when each signed in and was last used, this one marked; sign one out, or
+ * every other. A session signed out closes its sockets at once, on every API process; its page hears 'session.ended'.
+ */
+@Controller('v1/me/sessions')
+export class SessionsController {
+  constructor(
+    private readonly sessions: SessionsService,
+    private readonly policy: SessionPolicy,
+    private readonly commandBus: CommandBus,
+  ) {}
+
+  @Get()
+  async list(@CurrentUser() user: User, @CurrentSession() current: string): Promise<SessionsResponse> {
+    const live = await this.sessions.liveFor(user.id);
+    const sessions: SignedInSession[] = live.map((s) => ({
+      id: handleOf(s.tokenHash),
+      current: s.tokenHash === current,
+      created_at: s.createdAt.toISOString(),
+      last_seen_at: s.lastSeenAt.toISOString(),
+      ip: s.ip,
+      ...describe(s.userAgent),
+    }));
+    return { sessions: [...sessions.filter((s) => s.current), ...sessions.filter((s) => !s.current)] };
+  }
+
+  /** Signs every other session out (this one stays). */
+  @Delete()
+  async endOthers(
+    @CurrentUser() user: User,
+    @CurrentSession() current: string,
+    @ClientIp() ip: string,
+    @CommandId() commandId: string,
+  ): Promise<EndSessionsResponse> {
+    const others = (await this.sessions.liveFor(user.id)).map((s) => s.tokenHash).filter((h) => h !== current);
+    const ended = await this.policy.endSessionsOf(user.id, others);
+    await this.record(user.id, ended, ip, commandId);
+    return { message: SESSION_MESSAGES.endedOthers(ended), ended };
+  }
+
+  /** Signs one session out (this one too: then it is a logout). */
+  @Delete(':id')
+  async end(
+    @Param('id', { schema: sessionIdParamSchema }) id: string,
+    @CurrentUser() user: User,
+    @ClientIp() ip: string,
+    @CommandId() commandId: string,
+  ): Promise<EndSessionsResponse> {
+    const session = (await this.sessions.liveFor(user.id)).find((s) => handleOf(s.tokenHash) === id);
+    const ended = session ? await this.policy.endSessionsOf(user.id, [session.tokenHash]) : 0;
+    if (ended === 0) throw new NotFoundException({ message: SESSION_MESSAGES.notFound, code: 'SESSION_NOT_FOUND' });
+    await this.record(user.id, ended, ip, commandId);
+    return { message: SESSION_MESSAGES.ended, ended };
+  }
+
+  /** The user's stream keeps that they signed sessions out (their security history). */
+  private async record(userId: string, count: number, ip: string, commandId: string) {
+    await this.commandBus.execute(
+      new UserCommandMessage(
+        { type: 'RecordSessionsSignedOut', data: { userId, count, now: new Date().toISOString() } },
+        { actorId: userId, ip, commandId },
+      ),
+    );
+  }
+}
