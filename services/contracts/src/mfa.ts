@@ -11,6 +11,7 @@ export const MFA_MESSAGES = {
   required: 'Enter the code from your authenticator app',
   invalid: 'That code is not right',
   tokenInvalid: 'Your sign-in took too long or was already used. Sign in again.',
+  enrolmentRequired: 'Set up two-factor authentication (Settings) before using the admin pages',
   codeFormat: 'Enter the 6-digit code from your authenticator app, or a recovery code',
   totpFormat: 'Enter the 6-digit code from your authenticator app',
   alreadyEnabled: 'Two-factor authentication is already on',
@@ -51,6 +52,8 @@ const totpCode = schema(() =>
 /** GET /v1/me/mfa. */
 export interface MfaStatus {
   totp: boolean;
+  /** The user's role needs a second factor (an admin, where the server requires one) before its pages work. */
+  required: boolean;
   /** Recovery codes not used yet (0 without TOTP). */
   recovery_codes_left: number;
 }

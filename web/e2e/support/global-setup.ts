@@ -24,6 +24,8 @@ export default async function globalSetup() {
     LOG_LEVEL: 'warn',
     // Every browser test comes from 127.0.0.1: per-IP limits are for the API tests to prove, not to trip these.
     THROTTLE_PUBLIC_IP: '1000',
+    // The browser tests sign in as the demo admin with the password alone.
+    ADMIN_MFA: 'optional',
     THROTTLE_LOGIN_IP: '1000',
     THROTTLE_LOGIN_ACCOUNT_IP: '1000',
     // Low enough for sign-in-link.e2e.ts to spend an account's count (failures only: a right password gives its

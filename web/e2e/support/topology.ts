@@ -144,6 +144,7 @@ export async function startTopology(options: TopologyOptions = {}): Promise<Topo
     HOST: '127.0.0.1',
     DATA_DIR: dataDir,
     DASHBOARD_URL: baseUrl,
+    ADMIN_MFA: 'optional',
     WEB_DIST: '',
     TRUST_PROXY: '1',
     LOG_LEVEL: options.logLevel ?? 'log',

@@ -57,6 +57,8 @@ export async function testConfig(
       THROTTLE_PIN_IP: '1000',
       THROTTLE_PIN_LINK: '1000',
       THROTTLE_MFA_USER: '1000',
+      // Tests sign in as the demo admin with the password alone; the admin gate's own tests require a second factor.
+      ADMIN_MFA: 'optional',
       ...options.env,
     },
     // No dashboard build in API tests; PGlite in memory (no DATA_DIR on disk) when there is no PostgreSQL.

@@ -93,6 +93,12 @@ const schema = z.object({
    */
   THROTTLE_PIN_IP: z.coerce.number().int().min(1).default(20),
   THROTTLE_PIN_LINK: z.coerce.number().int().min(1).default(30),
+  /**
+   * `required` (the default): an admin must have a second factor before any admin page or call works (403
+   * MFA_ENROLMENT_REQUIRED). `optional` turns that off, for development and tests that need a plain admin; the log
+   * says so at start.
+   */
+  ADMIN_MFA: z.enum(['required', 'optional']).default('required'),
   /** Second-factor codes tried on one account per window (a sign-in's code, turning the app off). */
   THROTTLE_MFA_USER: z.coerce.number().int().min(1).default(10),
   /** reCAPTCHA v3; the human check is off unless both keys are set. */

@@ -13,7 +13,8 @@ export interface SessionGate {
   authenticate(token: string | undefined, need?: 'user' | 'admin'): Promise<Admission>;
 }
 
-export type Refusal = 'none' | 'expired' | 'banned' | 'not-admin';
+/** `mfa-enrolment`: an admin without a second factor, where ADMIN_MFA=required. */
+export type Refusal = 'none' | 'expired' | 'banned' | 'not-admin' | 'mfa-enrolment';
 
 export type Admission = { ok: true; user: User; sessionId: string } | { ok: false; refused: Refusal };
 

@@ -1,3 +1,4 @@
+import { MFA_MESSAGES } from '@seatlink/contracts';
 import { createBullBoard } from '@bull-board/api';
 import { BullMQAdapter } from '@bull-board/api/bullMQAdapter';
 import { FastifyAdapter } from '@bull-board/fastify';
@@ -36,6 +37,11 @@ export async function registerQueueBoard(app: NestFastifyApplication): Promise<v
     if (admitted.ok) return;
     if (admitted.refused === 'not-admin') {
       return reply.code(403).send({ message: 'Admin access required', statusCode: 403 });
+    }
+    if (admitted.refused === 'mfa-enrolment') {
+      return reply
+        .code(403)
+        .send({ message: MFA_MESSAGES.enrolmentRequired, code: 'MFA_ENROLMENT_REQUIRED', statusCode: 403 });
     }
     return reply.code(401).send({ message: 'Not authenticated', statusCode: 401 });
   };

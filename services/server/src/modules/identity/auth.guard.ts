@@ -6,13 +6,15 @@ import {
   UnauthorizedException,
 } from '@nestjs/common';
 import { Reflector } from '@nestjs/core';
+import { MFA_MESSAGES } from '@seatlink/contracts';
 import { SESSION_COOKIE } from '../../infra/http/session-cookie.js';
 import { type AuthenticatedRequest, IS_ADMIN_ONLY, IS_PUBLIC } from '../../infra/http/auth.decorators.js';
 import { SessionPolicy } from './session-policy.js';
 
 /**
  * Every route needs a live session unless marked @Public; @AdminOnly routes need is_admin.
- * A visitor gets 401, a signed-in non-admin 403, a banned user 403 (and their session ends).
+ * A visitor gets 401, a signed-in non-admin 403, a banned user 403 (and their session ends), an admin without a second
+ * factor 403 MFA_ENROLMENT_REQUIRED (where ADMIN_MFA=required).
  */
 @Injectable()
 export class AuthGuard implements CanActivate {
@@ -30,6 +32,9 @@ export class AuthGuard implements CanActivate {
     if (!admitted.ok) {
       if (admitted.refused === 'banned') throw new ForbiddenException('Your account has been banned');
       if (admitted.refused === 'not-admin') throw new ForbiddenException('Admin access required');
+      if (admitted.refused === 'mfa-enrolment') {
+        throw new ForbiddenException({ message: MFA_MESSAGES.enrolmentRequired, code: 'MFA_ENROLMENT_REQUIRED' });
+      }
       throw new UnauthorizedException('Not authenticated');
     }
     request.user = admitted.user;

@@ -1,5 +1,6 @@
 import {
   Body,
+  Inject,
   ConflictException,
   Controller,
   Get,
@@ -25,6 +26,7 @@ import {
   type User,
 } from '@seatlink/contracts';
 import type { FastifyReply, FastifyRequest } from 'fastify';
+import { APP_CONFIG, type AppConfig } from '../../infra/config/config.js';
 import { ClientIp, CurrentUser, Public } from '../../infra/http/auth.decorators.js';
 import { commandIdOf, CommandId } from '../../infra/http/command-id.js';
 import { NoIdempotencyKey } from '../../infra/http/idempotency.interceptor.js';
@@ -55,12 +57,17 @@ export class MfaController {
     private readonly throttle: ThrottleService,
     private readonly signIns: SignIns,
     private readonly waiter: ReadModelWaiter,
+    @Inject(APP_CONFIG) private readonly config: AppConfig,
   ) {}
 
   @Get('me/mfa')
   async status(@CurrentUser() user: User): Promise<MfaStatus> {
     const state = await this.accounts.state(user.id);
-    return { totp: state.totpEnabled, recovery_codes_left: state.recoveryCodeHashes.length };
+    return {
+      totp: state.totpEnabled,
+      required: user.is_admin && this.config.ADMIN_MFA === 'required',
+      recovery_codes_left: state.recoveryCodeHashes.length,
+    };
   }
 
   /** A new secret for the app (again and again until one is confirmed: each replaces the last). */

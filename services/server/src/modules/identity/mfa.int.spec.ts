@@ -52,7 +52,11 @@ describe('a second factor: an authenticator app and recovery codes', () => {
     const created = await createVerifiedUser(stack.app);
     const client = new ApiClient(stack.baseUrl);
     await client.login(created.email, created.password);
-    expect((await client.request('GET', '/v1/me/mfa')).body).toEqual({ totp: false, recovery_codes_left: 0 });
+    expect((await client.request('GET', '/v1/me/mfa')).body).toEqual({
+      totp: false,
+      required: false,
+      recovery_codes_left: 0,
+    });
     // Confirming before any secret was given: nothing is being set up.
     const early = await client.request('POST', '/v1/me/mfa/totp/confirm', { code: '123456' });
     expect(early.status).toBe(409);
@@ -82,6 +86,7 @@ describe('a second factor: an authenticator app and recovery codes', () => {
     expect(new Set(codes).size).toBe(10);
     expect((await client.request('GET', '/v1/me/mfa')).body as unknown as MfaStatus).toEqual({
       totp: true,
+      required: false,
       recovery_codes_left: 10,
     });
     // On already: neither a new secret nor a second confirmation.
@@ -120,7 +125,11 @@ describe('a second factor: an authenticator app and recovery codes', () => {
     const tokens = [await passwordStep(user.email, user.password)];
     const first = await secondStep(tokens[0]!, code.replace('-', '').toLowerCase());
     expect(first.res.status).toBe(200);
-    expect((await user.client.request('GET', '/v1/me/mfa')).body).toEqual({ totp: true, recovery_codes_left: 9 });
+    expect((await user.client.request('GET', '/v1/me/mfa')).body).toEqual({
+      totp: true,
+      required: false,
+      recovery_codes_left: 9,
+    });
     const token = await passwordStep(user.email, user.password);
     // The same code at once from five places: none works (it was used), and the token survives a wrong code.
     const tries = await Promise.all(Array.from({ length: 5 }, () => secondStep(token, code)));
@@ -168,7 +177,11 @@ describe('a second factor: an authenticator app and recovery codes', () => {
     const off = await user.client.request('POST', '/v1/me/mfa/totp/disable', { code: user.recoveryCodes[9]! });
     expect(off.status).toBe(200);
     expect(off.body).toEqual({ message: 'Two-factor authentication is off' });
-    expect((await user.client.request('GET', '/v1/me/mfa')).body).toEqual({ totp: false, recovery_codes_left: 0 });
+    expect((await user.client.request('GET', '/v1/me/mfa')).body).toEqual({
+      totp: false,
+      required: false,
+      recovery_codes_left: 0,
+    });
     expect((await new ApiClient(stack.baseUrl).login(user.email, user.password)).status).toBe(200);
     expect((await user.client.request('POST', '/v1/me/mfa/totp/disable', { code: '123456' })).status).toBe(409);
     // And on again, with a new secret and new recovery codes (the old ones are void).
@@ -221,5 +234,49 @@ describe('a second factor: an authenticator app and recovery codes', () => {
     const r = (await secondStep(first, user.recoveryCodes[0]!)).res;
     expect(r.status).toBe(401);
     expect((await secondStep(second, user.recoveryCodes[0]!)).res.status).toBe(200);
+  });
+});
+
+describe('ADMIN_MFA=required: an admin without a second factor is sent to set one up first', () => {
+  let stack: TestStack;
+  beforeAll(async () => {
+    stack = await startTestStack({ env: { ADMIN_MFA: 'required' } });
+  }, 60_000);
+  afterAll(async () => {
+    await stack?.close();
+  });
+
+  it('refuses every admin call and the queue board with 403 MFA_ENROLMENT_REQUIRED until the admin enrols', async () => {
+    const admin = new ApiClient(stack.baseUrl);
+    expect((await admin.login('admin@seatlink.test', 'Admin123!')).status).toBe(200);
+    expect((await admin.request('GET', '/v1/me/mfa')).body).toEqual({
+      totp: false,
+      required: true,
+      recovery_codes_left: 0,
+    });
+    for (const [method, path] of [
+      ['GET', '/v1/admin/users'],
+      ['GET', '/v1/admin/invites'],
+      ['POST', '/v1/admin/invites'],
+      ['GET', '/v1/admin/queues'],
+    ] as const) {
+      const res = await admin.request(method, path, method === 'POST' ? { max_uses: 1 } : undefined);
+      expect(res.status, path).toBe(403);
+      expect(res.body, path).toMatchObject({
+        code: 'MFA_ENROLMENT_REQUIRED',
+        message: 'Set up two-factor authentication (Settings) before using the admin pages',
+      });
+    }
+    // Their own calls work meanwhile: the way to enrol is open.
+    expect((await admin.request('GET', '/v1/tickets')).status).toBe(200);
+    const { secret } = (await admin.request('POST', '/v1/me/mfa/totp')).body as unknown as TotpEnrolmentResponse;
+    expect((await admin.request('POST', '/v1/me/mfa/totp/confirm', { code: await codeOf(secret) })).status).toBe(200);
+    expect((await admin.request('GET', '/v1/admin/users')).status).toBe(200);
+
+    // A user is no admin: the same 403 as ever, and nothing required of them.
+    const user = new ApiClient(stack.baseUrl);
+    await user.login('user@seatlink.test', 'User1234!');
+    expect((await user.request('GET', '/v1/admin/users')).body).toMatchObject({ message: 'Admin access required' });
+    expect(((await user.request('GET', '/v1/me/mfa')).body as unknown as MfaStatus).required).toBe(false);
   });
 });

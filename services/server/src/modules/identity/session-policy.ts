@@ -1,5 +1,6 @@
-import { Injectable } from '@nestjs/common';
+import { Inject, Injectable, Logger, type OnModuleInit } from '@nestjs/common';
 import { ModuleRef } from '@nestjs/core';
+import { APP_CONFIG, type AppConfig } from '../../infra/config/config.js';
 import type { Admission, SessionGate } from '../../infra/http/session-gate.port.js';
 import { REALTIME_PUBLISHER, type RealtimePublisher } from '../../infra/realtime/realtime.publisher.js';
 import type { SubscriptionContext } from '../../infra/subscriptions/subscription.js';
@@ -18,14 +19,21 @@ export type SessionsEndReason = 'banned' | 'password-changed';
  * the sessions reaction, maybe in another process) one deletes them and tells, so a socket hears 'session.ended' once.
  */
 @Injectable()
-export class SessionPolicy implements SessionGate {
+export class SessionPolicy implements SessionGate, OnModuleInit {
   private publisher: RealtimePublisher | null = null;
 
   constructor(
     private readonly sessions: SessionsService,
     private readonly accounts: UserAccounts,
     private readonly moduleRef: ModuleRef,
+    @Inject(APP_CONFIG) private readonly config: AppConfig,
   ) {}
+
+  onModuleInit() {
+    if (this.config.ADMIN_MFA === 'optional') {
+      new Logger('Identity').warn('ADMIN_MFA=optional: admins use the admin pages without a second factor');
+    }
+  }
 
   async authenticate(token: string | undefined, need: 'user' | 'admin' = 'user'): Promise<Admission> {
     if (!token) return { ok: false, refused: 'none' };
@@ -40,6 +48,10 @@ export class SessionPolicy implements SessionGate {
       return { ok: false, refused: 'banned' };
     }
     if (need === 'admin' && !user.is_admin) return { ok: false, refused: 'not-admin' };
+    // An admin needs a second factor before any admin page or call works (their stream says whether they have one).
+    if (need === 'admin' && this.config.ADMIN_MFA === 'required' && !(await this.accounts.state(user.id)).totpEnabled) {
+      return { ok: false, refused: 'mfa-enrolment' };
+    }
     return { ok: true, user, sessionId: session.tokenHash };
   }
 

@@ -9,9 +9,9 @@ import { LoadFailed, LoadingStatus } from '../../../components/ui/load-states';
 import { QrCode } from '../../../components/ui/qr-code';
 import { errorMessage } from '../../../lib/api-client';
 import { querySlice } from '../../../lib/query-slice';
-import { confirmTotp, disableTotp, enrolTotp, getMfaStatus } from '../api/mfa';
+import { confirmTotp, disableTotp, enrolTotp } from '../api/mfa';
+import { MFA_KEY, mfaStatusQuery } from '../mfa.queries';
 
-const MFA_KEY = ['mfa'] as const;
 const FETCH_FAILED = 'Failed to fetch two-factor settings';
 const FAILED = 'Something went wrong. Please try again.';
 
@@ -96,7 +96,7 @@ function StateRow({ text, children }: { text: string; children: ReactNode }) {
  */
 export function TwoFactorSettings() {
   const client = useQueryClient();
-  const query = useQuery({ queryKey: MFA_KEY, queryFn: getMfaStatus });
+  const query = useQuery(mfaStatusQuery());
   const { data, error } = querySlice(query, FETCH_FAILED);
   const [step, setStep] = useState<Step>({ name: 'idle' });
   const [starting, setStarting] = useState(false);
