@@ -14,12 +14,19 @@ import {
 } from '../../infra/subscriptions/subscription.js';
 import { AuthTokensService } from './auth-tokens.service.js';
 import {
+  SECURITY_CHANGES,
+  type SecurityChange,
+  securityChangeEmail,
   duplicateRegistrationEmail,
   passwordResetEmail,
   signInLinkEmail,
   verificationEmail,
 } from './identity.emails.js';
 import type { UserEvent } from './user.events.js';
+import { UserAccounts } from './user-accounts.service.js';
+
+const SECURITY_CHANGE_EVENTS = Object.keys(SECURITY_CHANGES) as SecurityChange[];
+const isSecurityChange = (type: string): type is SecurityChange => (SECURITY_CHANGE_EVENTS as string[]).includes(type);
 
 const MAIL_ID_NAMESPACE = '5a3c8f1e-2b7d-4c19-9e0a-6d4f2c8b1a73';
 
@@ -40,12 +47,14 @@ export class IdentityMailReaction implements Subscription {
     'PasswordResetRequested',
     'SignInLinkRequested',
     'DuplicateRegistrationAttempted',
+    ...SECURITY_CHANGE_EVENTS,
   ] as const;
 
   constructor(
     private readonly tokens: AuthTokensService,
     private readonly outbox: MailOutbox,
     @Inject(APP_CONFIG) private readonly config: AppConfig,
+    private readonly accounts: UserAccounts,
   ) {}
 
   async apply(events: readonly RecordedEvent[], { tx, afterCommit }: SubscriptionContext) {
@@ -93,8 +102,13 @@ export class IdentityMailReaction implements Subscription {
           message = duplicateRegistrationEmail(d.email, d.firstName, this.config.DASHBOARD_URL);
           break;
         }
-        default:
+        default: {
+          // A security change: its owner hears of it (an admin's reset of someone else's password included).
+          if (!isSecurityChange(event.type)) break;
+          const user = await this.accounts.getUser((event.data as { userId: string }).userId);
+          if (user) message = securityChangeEmail(user.email, user.first_name, this.config.DASHBOARD_URL, event.type);
           break;
+        }
       }
       if (message) await queueMail(tx, ids[i]!, message, now);
     }

@@ -76,3 +76,34 @@ export function duplicateRegistrationEmail(to: string, firstName: string, dashbo
     link,
   );
 }
+
+/** What changed in the security of an account, as its e-mail says it. */
+export const SECURITY_CHANGES = {
+  TotpEnabled: 'Two-factor authentication was turned on for your Seatlink account.',
+  TotpDisabled: 'Two-factor authentication was turned off for your Seatlink account.',
+  RecoveryCodeUsed: 'One of your recovery codes was used to get into your Seatlink account. It will not work again.',
+  PasswordChanged: 'The password of your Seatlink account was changed.',
+  SessionsSignedOut: 'Some sessions of your Seatlink account were signed out from another of them.',
+} as const;
+export type SecurityChange = keyof typeof SECURITY_CHANGES;
+
+/** A word to the owner of an account whose security changed: if it was not them, what to do. */
+export function securityChangeEmail(
+  to: string,
+  firstName: string,
+  dashboardUrl: string,
+  change: SecurityChange,
+): MailMessage {
+  const link = `${dashboardUrl.replace(/\/$/, '')}/dashboard/settings`;
+  return message(
+    to,
+    'A security change on your Seatlink account',
+    `Hello ${firstName},`,
+    [
+      SECURITY_CHANGES[change],
+      'If it was you, there is nothing to do. If it was not, reset your password with "Forgot your password" on the sign-in page, and sign out the sessions you do not recognise on Settings.',
+    ],
+    'Review your settings',
+    link,
+  );
+}

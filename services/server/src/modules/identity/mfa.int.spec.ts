@@ -3,7 +3,7 @@ import { generate } from 'otplib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DATABASE } from '../../infra/db/database.module.js';
 import type { Database } from '../../infra/db/database.js';
-import { ApiClient, startTestStack, type TestStack } from '../../testing/test-app.js';
+import { ApiClient, startTestStack, subscriptionsCaughtUp, type TestStack } from '../../testing/test-app.js';
 import { createVerifiedUser } from '../../testing/users.js';
 
 /** The code an authenticator app shows `stepsAhead` periods from now. */
@@ -136,6 +136,13 @@ describe('a second factor: an authenticator app and recovery codes', () => {
     expect(tries.map((t) => t.res.status)).toEqual([401, 401, 401, 401, 401]);
     const other = await secondStep(token, user.recoveryCodes[4]!);
     expect(other.res.status).toBe(200);
+    // The owner is told of each security change: the app turned on, and each recovery code used.
+    await subscriptionsCaughtUp(stack.app);
+    const [told] = await database.query<{ n: number }>(
+      `select count(*)::int as n from mail_outbox where "to" = $1 and subject = 'A security change on your Seatlink account'`,
+      [user.email],
+    );
+    expect(told!.n).toBe(3);
   });
 
   it('refuses a token that is none, and every malformed body, with a 400 or 401 that says why', async () => {
