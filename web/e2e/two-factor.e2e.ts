@@ -1,7 +1,9 @@
 import { expect, test, type Page } from '@playwright/test';
 import { generate } from 'otplib';
 import { expectNoA11yViolations } from './support/axe';
-import { createVerifiedUser, type NewUser } from './support/session';
+import pg from 'pg';
+import { hasDatabase } from './support/distribution';
+import { createVerifiedUser, demo, type NewUser, signIn, userRow } from './support/session';
 
 /**
  * A second factor from the Settings page: an authenticator app set up by scanning (here: reading) its key and typing
@@ -128,4 +130,38 @@ test('lists the signed-in sessions; signing one out from here signs that page ou
   } finally {
     await phone.close();
   }
+});
+
+test('an admin long signed in confirms with the password before setting credits; the call then goes through', async ({
+  page,
+}) => {
+  test.skip(!hasDatabase(), 'ages the session in the database of the stack');
+  await signIn(page, demo.admin);
+  // Signed in two days ago as far as the server knows (the browser tests' step-up lasts a day).
+  const client = new pg.Client({ connectionString: process.env.E2E_DATABASE_URL });
+  await client.connect();
+  try {
+    await client.query(
+      `update sessions s set created_at = now() - interval '2 days', verified_at = null
+         from users u where u.id = s.user_id and u.email = $1`,
+      [demo.admin.email],
+    );
+  } finally {
+    await client.end();
+  }
+  await page.goto('/admin/users');
+  const row = userRow(page, demo.user.email);
+  const balance = ((await row.getByTestId('user-balance').textContent()) ?? '').replace(/,/g, '');
+  await row.getByLabel(`Credits for ${demo.user.email}`).fill(balance);
+  await row.getByRole('button', { name: 'Set', exact: true }).click();
+  const dialog = page.getByRole('dialog', { name: 'Confirm it is you' });
+  await expect(dialog).toContainText('Confirm it is you: enter your password');
+  await expectNoA11yViolations(page, 'step-up dialog');
+  await dialog.getByLabel('Password').fill('not-the-password');
+  await dialog.getByRole('button', { name: 'Confirm' }).click();
+  await expect(dialog.getByText('That password is not right')).toBeVisible();
+  await dialog.getByLabel('Password').fill(demo.admin.password);
+  await dialog.getByRole('button', { name: 'Confirm' }).click();
+  await expect(dialog).toBeHidden();
+  await expect(page.getByText('Credits updated successfully')).toBeVisible();
 });

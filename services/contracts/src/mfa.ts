@@ -12,6 +12,11 @@ export const MFA_MESSAGES = {
   invalid: 'That code is not right',
   tokenInvalid: 'Your sign-in took too long or was already used. Sign in again.',
   enrolmentRequired: 'Set up two-factor authentication (Settings) before using the admin pages',
+  stepUpCode: 'Confirm it is you: enter a code from your authenticator app, or a recovery code',
+  stepUpPassword: 'Confirm it is you: enter your password',
+  stepUpBody: 'Give the code from your authenticator app, or your password if you have no app set up',
+  passwordInvalid: 'That password is not right',
+  confirmed: 'Confirmed',
   codeFormat: 'Enter the 6-digit code from your authenticator app, or a recovery code',
   totpFormat: 'Enter the 6-digit code from your authenticator app',
   alreadyEnabled: 'Two-factor authentication is already on',
@@ -94,3 +99,31 @@ export const mfaSignInRequestSchema = schema(() =>
   }),
 );
 export type MfaSignInRequest = z.input<typeof mfaSignInRequestSchema>;
+
+/*
+ * Setting credits, banning, resetting someone's password and creating invites need the admin to have signed in, or
+ * confirmed it is them, within STEP_UP_MINUTES (10 by default); past it they answer 403 STEP_UP_REQUIRED (with the
+ * `method` to confirm by) and POST /v1/me/step-up confirms.
+ */
+
+/** How a step-up is confirmed: a code of the app (or a recovery code) when the user has one, else the password. */
+export type StepUpMethod = 'totp' | 'password';
+
+/** The body of the 403 a call answers when it needs a fresh confirmation. */
+export interface StepUpRequiredResponse {
+  message: string;
+  code: 'STEP_UP_REQUIRED';
+  method: StepUpMethod;
+}
+
+/** POST /v1/me/step-up: the code (with an app), or the password (without one). */
+export const stepUpRequestSchema = schema(() =>
+  z.union(
+    [
+      z.strictObject({ code: mfaCodeSchema }),
+      z.strictObject({ password: z.string({ error: MFA_MESSAGES.stepUpBody }).min(1).max(200) }),
+    ],
+    { error: MFA_MESSAGES.stepUpBody },
+  ),
+);
+export type StepUpRequest = z.input<typeof stepUpRequestSchema>;

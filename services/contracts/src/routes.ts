@@ -37,6 +37,8 @@ export const routes = {
   enrolTotp: { method: 'POST', path: '/v1/me/mfa/totp' },
   confirmTotp: { method: 'POST', path: '/v1/me/mfa/totp/confirm' },
   disableTotp: { method: 'POST', path: '/v1/me/mfa/totp/disable' },
+  /** Confirms it is the user (a code, or the password) before a call that needs it (403 STEP_UP_REQUIRED). */
+  stepUp: { method: 'POST', path: '/v1/me/step-up' },
   /** What the browser needs at run time (captcha site key); not in SPEC.md §7. */
   publicConfig: { method: 'GET', path: '/v1/config' },
 

@@ -26,6 +26,7 @@ export default async function globalSetup() {
     THROTTLE_PUBLIC_IP: '1000',
     // The browser tests sign in as the demo admin with the password alone.
     ADMIN_MFA: 'optional',
+    STEP_UP_MINUTES: '1440',
     THROTTLE_LOGIN_IP: '1000',
     THROTTLE_LOGIN_ACCOUNT_IP: '1000',
     // Low enough for sign-in-link.e2e.ts to spend an account's count (failures only: a right password gives its

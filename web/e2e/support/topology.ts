@@ -145,6 +145,7 @@ export async function startTopology(options: TopologyOptions = {}): Promise<Topo
     DATA_DIR: dataDir,
     DASHBOARD_URL: baseUrl,
     ADMIN_MFA: 'optional',
+    STEP_UP_MINUTES: '1440',
     WEB_DIST: '',
     TRUST_PROXY: '1',
     LOG_LEVEL: options.logLevel ?? 'log',

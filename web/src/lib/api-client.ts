@@ -1,10 +1,13 @@
 import { buildPath, type ApiRoute, type ErrorResponse, type HttpMethod, type PathParams } from '@seatlink/contracts';
+import { askStepUp } from './step-up';
 
 /** Base URL of the API; '' means the same origin as the web app (the server serves web/dist itself). */
 export const API_BASE_URL: string = (import.meta.env.VITE_API_URL ?? '').replace(/\/+$/, '');
 
 /** Code given to a request that never got an answer (network failure, CORS, server down). SPEC.md §8. */
 export const UNKNOWN_ERROR = 'UNKNOWN_ERROR';
+/** A call that needs the user to confirm it is them first (lib/step-up.ts). */
+export const STEP_UP_REQUIRED = 'STEP_UP_REQUIRED';
 
 /**
  * A failed API call. `message` is the `message` field of the response body, or '' when the body had none (callers
@@ -38,6 +41,8 @@ export interface RequestOptions {
    * key when that action is retried (withRetries).
    */
   idempotencyKey?: string;
+  /** Set on the one retry after a step-up (a second STEP_UP_REQUIRED is a refusal). */
+  steppedUp?: boolean;
 }
 
 /** The JSON request helper every feature API call goes through. Rejects any non-OK response with an {@link ApiError}. */
@@ -65,6 +70,11 @@ export async function request<T>(path: string, options: RequestOptions = {}): Pr
   const payload = await readJson(response);
   if (!response.ok) {
     const { message, code } = readError(payload);
+    // The call needs a fresh proof that it is the user: ask (a code, or the password), then send it once more.
+    if (response.status === 403 && code === STEP_UP_REQUIRED && !options.steppedUp) {
+      const method = (payload as { method?: unknown } | null)?.method === 'totp' ? 'totp' : 'password';
+      if (await askStepUp(method, message)) return request<T>(path, { ...options, steppedUp: true });
+    }
     throw new ApiError(message, response.status, code, { body: payload });
   }
   return payload as T;

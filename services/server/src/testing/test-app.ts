@@ -59,6 +59,8 @@ export async function testConfig(
       THROTTLE_MFA_USER: '1000',
       // Tests sign in as the demo admin with the password alone; the admin gate's own tests require a second factor.
       ADMIN_MFA: 'optional',
+      // A test file may run longer than a step-up lasts (the step-up tests shorten it).
+      STEP_UP_MINUTES: '1440',
       ...options.env,
     },
     // No dashboard build in API tests; PGlite in memory (no DATA_DIR on disk) when there is no PostgreSQL.

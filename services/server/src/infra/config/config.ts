@@ -99,6 +99,11 @@ const schema = z.object({
    * says so at start.
    */
   ADMIN_MFA: z.enum(['required', 'optional']).default('required'),
+  /**
+   * Setting credits, banning, resetting another user's password and creating invites need a sign-in or a confirmation
+   * (POST /v1/me/step-up) within this many minutes.
+   */
+  STEP_UP_MINUTES: z.coerce.number().int().min(1).max(1440).default(10),
   /** Second-factor codes tried on one account per window (a sign-in's code, turning the app off). */
   THROTTLE_MFA_USER: z.coerce.number().int().min(1).default(10),
   /** reCAPTCHA v3; the human check is off unless both keys are set. */

@@ -8,6 +8,9 @@ export const IS_ADMIN_ONLY = 'seatlink:admin-only';
 export const Public = () => SetMetadata(IS_PUBLIC, true);
 /** Only for users with is_admin. */
 export const AdminOnly = () => SetMetadata(IS_ADMIN_ONLY, true);
+export const NEEDS_STEP_UP = 'seatlink:needs-step-up';
+/** Needs the user to have signed in, or confirmed it is them, within STEP_UP_WINDOW_MS (else 403 STEP_UP_REQUIRED). */
+export const StepUp = () => SetMetadata(NEEDS_STEP_UP, true);
 
 export interface AuthenticatedRequest {
   user?: User;

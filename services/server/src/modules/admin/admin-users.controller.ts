@@ -31,7 +31,7 @@ import { CommandId } from '../../infra/http/command-id.js';
 import { ReadModelWaiter } from '../../infra/subscriptions/read-model-waiter.js';
 import { SessionPolicy, UserAccounts, UserCommandMessage, listUsers } from '../identity/index.js';
 import { CreditsCommandMessage } from '../credits/index.js';
-import { AdminOnly, ClientIp, CurrentUser } from '../../infra/http/auth.decorators.js';
+import { AdminOnly, ClientIp, CurrentUser, StepUp } from '../../infra/http/auth.decorators.js';
 
 @Controller('v1/admin/users')
 @AdminOnly()
@@ -56,6 +56,7 @@ export class AdminUsersController {
 
   /** The answer shows the balance the command set, whether or not the read model shows it yet (then 202 `pending`). */
   @Put(':id/credits')
+  @StepUp()
   async setCredits(
     @Param('id', { schema: userIdParamSchema }) userId: string,
     @Body({ schema: setCreditsRequestSchema }) body: SetCreditsRequest,
@@ -89,6 +90,7 @@ export class AdminUsersController {
    * stop right after the ban), and closes their open sockets. The answer carries the state the command decided.
    */
   @Post(':id/toggle-ban')
+  @StepUp()
   @HttpCode(200)
   async toggleBan(
     @Param('id', { schema: userIdParamSchema }) userId: string,
@@ -118,6 +120,7 @@ export class AdminUsersController {
 
   /** E-mails the user a password reset link (the identity-mail reaction sends it). */
   @Post(':id/reset-password')
+  @StepUp()
   @HttpCode(200)
   async resetPassword(
     @Param('id', { schema: userIdParamSchema }) userId: string,

@@ -2,14 +2,24 @@ import {
   type CanActivate,
   type ExecutionContext,
   ForbiddenException,
+  Inject,
   Injectable,
   UnauthorizedException,
 } from '@nestjs/common';
 import { Reflector } from '@nestjs/core';
-import { MFA_MESSAGES } from '@seatlink/contracts';
+import { MFA_MESSAGES, type StepUpMethod } from '@seatlink/contracts';
+import { APP_CONFIG, type AppConfig } from '../../infra/config/config.js';
 import { SESSION_COOKIE } from '../../infra/http/session-cookie.js';
-import { type AuthenticatedRequest, IS_ADMIN_ONLY, IS_PUBLIC } from '../../infra/http/auth.decorators.js';
+import {
+  type AuthenticatedRequest,
+  IS_ADMIN_ONLY,
+  IS_PUBLIC,
+  NEEDS_STEP_UP,
+} from '../../infra/http/auth.decorators.js';
+import { DomainError } from '../../shared/event-sourcing/decider.js';
 import { SessionPolicy } from './session-policy.js';
+import { SessionsService } from './sessions.service.js';
+import { UserAccounts } from './user-accounts.service.js';
 
 /**
  * Every route needs a live session unless marked @Public; @AdminOnly routes need is_admin.
@@ -21,6 +31,9 @@ export class AuthGuard implements CanActivate {
   constructor(
     private readonly reflector: Reflector,
     private readonly policy: SessionPolicy,
+    private readonly sessions: SessionsService,
+    private readonly accounts: UserAccounts,
+    @Inject(APP_CONFIG) private readonly config: AppConfig,
   ) {}
 
   async canActivate(context: ExecutionContext): Promise<boolean> {
@@ -39,6 +52,14 @@ export class AuthGuard implements CanActivate {
     }
     request.user = admitted.user;
     request.sessionTokenHash = admitted.sessionId;
+    if (this.reflector.getAllAndOverride<boolean>(NEEDS_STEP_UP, targets) === true) {
+      const proven = await this.sessions.provenAt(admitted.sessionId);
+      if (!proven || Date.now() - proven.getTime() > this.config.STEP_UP_MINUTES * 60_000) {
+        const method: StepUpMethod = (await this.accounts.state(admitted.user.id)).totpEnabled ? 'totp' : 'password';
+        const message = method === 'totp' ? MFA_MESSAGES.stepUpCode : MFA_MESSAGES.stepUpPassword;
+        throw new DomainError(message, 'STEP_UP_REQUIRED', 403, { method });
+      }
+    }
     return true;
   }
 }

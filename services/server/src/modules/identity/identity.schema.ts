@@ -28,6 +28,8 @@ export const sessions = pgTable(
     userId: uuid('user_id').notNull(),
     createdAt: timestamp('created_at', { withTimezone: true }).notNull(),
     lastSeenAt: timestamp('last_seen_at', { withTimezone: true }).notNull(),
+    /** When its user last confirmed it is them (a code, or the password) after signing in; null: only the sign-in. */
+    verifiedAt: timestamp('verified_at', { withTimezone: true }),
     expiresAt: timestamp('expires_at', { withTimezone: true }).notNull(),
     ip: text('ip'),
     userAgent: text('user_agent'),

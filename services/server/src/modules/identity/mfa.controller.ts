@@ -1,4 +1,5 @@
 import {
+  BadRequestException,
   Body,
   Inject,
   ConflictException,
@@ -17,6 +18,8 @@ import {
   type MfaSignInRequest,
   mfaSignInRequestSchema,
   type MfaStatus,
+  type StepUpRequest,
+  stepUpRequestSchema,
   type TotpConfirmRequest,
   totpConfirmRequestSchema,
   type TotpConfirmResponse,
@@ -27,7 +30,7 @@ import {
 } from '@seatlink/contracts';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { APP_CONFIG, type AppConfig } from '../../infra/config/config.js';
-import { ClientIp, CurrentUser, Public } from '../../infra/http/auth.decorators.js';
+import { ClientIp, CurrentSession, CurrentUser, Public } from '../../infra/http/auth.decorators.js';
 import { commandIdOf, CommandId } from '../../infra/http/command-id.js';
 import { NoIdempotencyKey } from '../../infra/http/idempotency.interceptor.js';
 import { ReadModelWaiter } from '../../infra/subscriptions/read-model-waiter.js';
@@ -35,6 +38,8 @@ import { THROTTLE_MESSAGES, ThrottleService } from '../../infra/throttle/throttl
 import { Throttled } from '../../infra/throttle/throttled.guard.js';
 import { DomainError } from '../../shared/event-sourcing/decider.js';
 import { AuthTokensService } from './auth-tokens.service.js';
+import { PasswordHasher } from './password-hasher.js';
+import { SessionsService } from './sessions.service.js';
 import { SignIns } from './sign-ins.service.js';
 import { isRecoveryCode, newRecoveryCodes, recoveryCodeHash, TotpService } from './totp.service.js';
 import { MFA_REFUSALS } from './user.decider.js';
@@ -58,6 +63,8 @@ export class MfaController {
     private readonly signIns: SignIns,
     private readonly waiter: ReadModelWaiter,
     @Inject(APP_CONFIG) private readonly config: AppConfig,
+    private readonly sessions: SessionsService,
+    private readonly hasher: PasswordHasher,
   ) {}
 
   @Get('me/mfa')
@@ -138,6 +145,47 @@ export class MfaController {
     await this.totp.remove(user.id);
     await this.waiter.pending(result);
     return { message: MFA_MESSAGES.disabled };
+  }
+
+  /**
+   * Confirms it is the user before a call that needs it (403 STEP_UP_REQUIRED): a code of the app or a recovery code
+   * when they have an app, else their password. Counted as codes are; the session is proven from now.
+   */
+  @Post('me/step-up')
+  @HttpCode(200)
+  async stepUp(
+    @Body({ schema: stepUpRequestSchema }) body: StepUpRequest,
+    @CurrentUser() user: User,
+    @CurrentSession() session: string,
+    @ClientIp() ip: string,
+    @CommandId() commandId: string,
+  ): Promise<{ message: string }> {
+    await this.throttle.consume('mfa-user', user.id, THROTTLE_MESSAGES.mfa);
+    const state = await this.accounts.state(user.id);
+    if (state.totpEnabled) {
+      if (!('code' in body)) throw new BadRequestException({ message: MFA_MESSAGES.stepUpCode, code: 'MFA_INVALID' });
+      const code = body.code as string;
+      if (isRecoveryCode(code)) {
+        await this.commandBus.execute(
+          new UserCommandMessage(
+            {
+              type: 'ConfirmWithRecoveryCode',
+              data: { userId: user.id, recoveryCodeHash: recoveryCodeHash(code), now: new Date().toISOString() },
+            },
+            { actorId: user.id, ip, commandId },
+          ),
+        );
+      } else if (!(await this.totp.take(user.id, code))) throw MFA_REFUSALS.invalid();
+    } else {
+      if (!('password' in body)) {
+        throw new BadRequestException({ message: MFA_MESSAGES.stepUpPassword, code: 'PASSWORD_INVALID' });
+      }
+      if (!(await this.hasher.verify(state.passwordHash, body.password))) {
+        throw new BadRequestException({ message: MFA_MESSAGES.passwordInvalid, code: 'PASSWORD_INVALID' });
+      }
+    }
+    await this.sessions.markProven(session);
+    return { message: MFA_MESSAGES.confirmed };
   }
 
   /**

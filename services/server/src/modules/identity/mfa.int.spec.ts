@@ -4,6 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DATABASE } from '../../infra/db/database.module.js';
 import type { Database } from '../../infra/db/database.js';
 import { ApiClient, startTestStack, subscriptionsCaughtUp, type TestStack } from '../../testing/test-app.js';
+import { hashToken } from './sessions.service.js';
 import { createVerifiedUser } from '../../testing/users.js';
 
 /** The code an authenticator app shows `stepsAhead` periods from now. */
@@ -285,5 +286,84 @@ describe('ADMIN_MFA=required: an admin without a second factor is sent to set on
     await user.login('user@seatlink.test', 'User1234!');
     expect((await user.request('GET', '/v1/admin/users')).body).toMatchObject({ message: 'Admin access required' });
     expect(((await user.request('GET', '/v1/me/mfa')).body as unknown as MfaStatus).required).toBe(false);
+  });
+});
+
+describe('step-up: setting credits, banning, resetting a password and creating invites need a fresh proof', () => {
+  let stack: TestStack;
+  let database: Database;
+  beforeAll(async () => {
+    stack = await startTestStack({ env: { STEP_UP_MINUTES: '10' } });
+    database = stack.app.get<Database>(DATABASE);
+  }, 60_000);
+  afterAll(async () => {
+    await stack?.close();
+  });
+
+  /** The admin's session as if it signed in 20 minutes ago. */
+  const aged = async (client: ApiClient) => {
+    const token = client.sessionCookie.split('=')[1]!;
+    await database.query(
+      `update sessions set created_at = now() - interval '20 minutes', verified_at = null where token_hash = $1`,
+      [hashToken(token)],
+    );
+  };
+
+  it('asks an admin without an app for the password again, and only for those calls', async () => {
+    const admin = new ApiClient(stack.baseUrl);
+    await admin.login('admin@seatlink.test', 'Admin123!');
+    const target = await createVerifiedUser(stack.app);
+    const credits = () => admin.request('PUT', `/v1/admin/users/${target.id}/credits`, { credits: 7 });
+    expect((await credits()).status).toBe(200);
+    await aged(admin);
+    expect((await admin.request('GET', '/v1/admin/users')).status).toBe(200);
+    for (const [method, path, body] of [
+      ['PUT', `/v1/admin/users/${target.id}/credits`, { credits: 7 }],
+      ['POST', `/v1/admin/users/${target.id}/toggle-ban`, undefined],
+      ['POST', `/v1/admin/users/${target.id}/reset-password`, undefined],
+      ['POST', '/v1/admin/invites', { max_uses: 1 }],
+    ] as const) {
+      const res = await admin.request(method, path, body);
+      expect(res.status, path).toBe(403);
+      expect(res.body, path).toMatchObject({
+        code: 'STEP_UP_REQUIRED',
+        method: 'password',
+        message: 'Confirm it is you: enter your password',
+      });
+    }
+    expect((await admin.request('POST', '/v1/me/step-up', { password: 'wrong-one' })).status).toBe(400);
+    expect((await admin.request('POST', '/v1/me/step-up', { code: '123456' })).status).toBe(400);
+    expect((await admin.request('POST', '/v1/me/step-up', {})).status).toBe(400);
+    const ok = await admin.request('POST', '/v1/me/step-up', { password: 'Admin123!' });
+    expect(ok.status).toBe(200);
+    expect(ok.body).toEqual({ message: 'Confirmed' });
+    expect((await credits()).status).toBe(200);
+    // Nothing was changed by the refused calls.
+    const [banned] = await database.query<{ n: number }>(
+      `select count(*)::int as n from events where type = 'UserBanned' and data->>'userId' = $1`,
+      [target.id],
+    );
+    expect(banned!.n).toBe(0);
+  });
+
+  it('asks an admin with an app for a code (or a recovery code, once)', async () => {
+    const created = await createVerifiedUser(stack.app, { isAdmin: true });
+    const admin = new ApiClient(stack.baseUrl);
+    await admin.login(created.email, created.password);
+    const { secret } = (await admin.request('POST', '/v1/me/mfa/totp')).body as unknown as TotpEnrolmentResponse;
+    const { recovery_codes } = (await admin.request('POST', '/v1/me/mfa/totp/confirm', { code: await codeOf(secret) }))
+      .body as unknown as TotpConfirmResponse;
+    const expires = new Date(Date.now() + 7 * 86_400_000).toISOString().slice(0, 10);
+    const invite = () => admin.request('POST', '/v1/admin/invites', { max_uses: 1, expires_at: expires });
+    await aged(admin);
+    expect((await invite()).body).toMatchObject({ code: 'STEP_UP_REQUIRED', method: 'totp' });
+    expect((await admin.request('POST', '/v1/me/step-up', { password: created.password })).status).toBe(400);
+    expect((await admin.request('POST', '/v1/me/step-up', { code: await codeOf(secret, 1) })).status).toBe(200);
+    expect((await invite()).status).toBe(201);
+    await aged(admin);
+    expect((await admin.request('POST', '/v1/me/step-up', { code: recovery_codes[0]! })).status).toBe(200);
+    await aged(admin);
+    expect((await admin.request('POST', '/v1/me/step-up', { code: recovery_codes[0]! })).status).toBe(400);
+    expect((await invite()).status).toBe(403);
   });
 });

@@ -156,6 +156,21 @@ export class SessionsService {
     return ended.map((r) => r.tokenHash);
   }
 
+  /** When the user of this session last proved it is them: its sign-in, or a confirmation since (a step-up). */
+  async provenAt(tokenHash: string): Promise<Date | null> {
+    const [row] = await this.database.db
+      .select({ createdAt: sessions.createdAt, verifiedAt: sessions.verifiedAt })
+      .from(sessions)
+      .where(eq(sessions.tokenHash, tokenHash));
+    if (!row) return null;
+    return row.verifiedAt && row.verifiedAt > row.createdAt ? row.verifiedAt : row.createdAt;
+  }
+
+  /** The user of this session proved it is them now (a step-up). */
+  async markProven(tokenHash: string, at = new Date()): Promise<void> {
+    await this.database.db.update(sessions).set({ verifiedAt: at }).where(eq(sessions.tokenHash, tokenHash));
+  }
+
   /** Removes sessions that can no longer be used. */
   async purgeExpired(now = new Date()): Promise<void> {
     await this.database.db

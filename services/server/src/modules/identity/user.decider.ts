@@ -53,6 +53,8 @@ export type UserCommand =
    * recovery code, used up here, once.
    */
   | { type: 'SignInWithSecondFactor'; data: { userId: string; recoveryCodeHash: string | null; now: string } }
+  /** Confirm it is the user (a step-up) with a recovery code: used up here, once. */
+  | { type: 'ConfirmWithRecoveryCode'; data: { userId: string; recoveryCodeHash: string; now: string } }
   /** Record that the user signed `count` of their sessions out (the caller ended them). */
   | { type: 'RecordSessionsSignedOut'; data: { userId: string; count: number; now: string } };
 
@@ -241,6 +243,12 @@ export const userDecider: Decider<UserState, UserCommand, UserEvent> = {
             data: { userId, at: now, method: recoveryCodeHash === null ? 'totp' : 'recovery_code' },
           },
         ];
+      }
+      case 'ConfirmWithRecoveryCode': {
+        mustExist(state);
+        if (!state.totpEnabled) throw MFA_REFUSALS.notEnabled();
+        const { userId, recoveryCodeHash, now } = command.data;
+        return useRecoveryCode(state, userId, recoveryCodeHash, now);
       }
       case 'RecordSessionsSignedOut': {
         mustExist(state);

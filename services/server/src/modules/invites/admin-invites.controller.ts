@@ -26,7 +26,7 @@ import { DATABASE } from '../../infra/db/database.module.js';
 import type { Database } from '../../infra/db/database.js';
 import { CommandId } from '../../infra/http/command-id.js';
 import { ReadModelWaiter } from '../../infra/subscriptions/read-model-waiter.js';
-import { AdminOnly, ClientIp, CurrentUser } from '../../infra/http/auth.decorators.js';
+import { AdminOnly, ClientIp, CurrentUser, StepUp } from '../../infra/http/auth.decorators.js';
 import { generateInviteCode, InviteCommandMessage } from './invite.command.js';
 import type { InviteEvent } from './invite.events.js';
 import { findInviteById, listInviteCodes } from './read-models/invite-codes/invite-codes.queries.js';
@@ -70,6 +70,7 @@ export class AdminInvitesController {
    * `pending`). With an Idempotency-Key, a retry answers the same code and creates no second one.
    */
   @Post()
+  @StepUp()
   async create(
     @Body({ schema: createInviteRequestSchema }) body: CreateInviteRequest & { max_uses: number },
     @CurrentUser() admin: User,

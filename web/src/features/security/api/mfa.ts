@@ -1,6 +1,7 @@
 import {
   routes,
   type MfaStatus,
+  type StepUpRequest,
   type TotpConfirmRequest,
   type TotpConfirmResponse,
   type TotpDisableRequest,
@@ -26,4 +27,9 @@ export function confirmTotp(body: TotpConfirmRequest): Promise<TotpConfirmRespon
 /** POST /v1/me/mfa/totp/disable {code}: a fresh code (or a recovery code) turns the app off. */
 export function disableTotp(body: TotpDisableRequest): Promise<{ message: string }> {
   return callApi(routes.disableTotp, { body });
+}
+
+/** POST /v1/me/step-up {code} or {password}: confirms it is the user before a call that needs it. */
+export function stepUp(body: StepUpRequest): Promise<{ message: string }> {
+  return callApi(routes.stepUp, { body });
 }
