@@ -22,6 +22,7 @@ import {
   signInLinkEmail,
   verificationEmail,
 } from './identity.emails.js';
+import { formatMailTime } from '../../infra/mail/mail-time.js';
 import type { UserEvent } from './user.events.js';
 import { UserAccounts } from './user-accounts.service.js';
 
@@ -106,7 +107,13 @@ export class IdentityMailReaction implements Subscription {
           // A security change: its owner hears of it (an admin's reset of someone else's password included).
           if (!isSecurityChange(event.type)) break;
           const user = await this.accounts.getUser((event.data as { userId: string }).userId);
-          if (user) message = securityChangeEmail(user.email, user.first_name, this.config.DASHBOARD_URL, event.type);
+          const detail =
+            event.type === 'SignInFromNewDevice'
+              ? `${event.data.device}, from ${event.data.ip}, on ${formatMailTime(event.data.at)} (UK time).`
+              : undefined;
+          if (user) {
+            message = securityChangeEmail(user.email, user.first_name, this.config.DASHBOARD_URL, event.type, detail);
+          }
           break;
         }
       }

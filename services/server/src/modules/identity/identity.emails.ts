@@ -84,6 +84,7 @@ export const SECURITY_CHANGES = {
   RecoveryCodeUsed: 'One of your recovery codes was used to get into your Seatlink account. It will not work again.',
   PasswordChanged: 'The password of your Seatlink account was changed.',
   SessionsSignedOut: 'Some sessions of your Seatlink account were signed out from another of them.',
+  SignInFromNewDevice: 'Your Seatlink account was signed in to from a device it had not been used on before.',
 } as const;
 export type SecurityChange = keyof typeof SECURITY_CHANGES;
 
@@ -93,14 +94,18 @@ export function securityChangeEmail(
   firstName: string,
   dashboardUrl: string,
   change: SecurityChange,
+  detail?: string,
 ): MailMessage {
   const link = `${dashboardUrl.replace(/\/$/, '')}/dashboard/settings`;
   return message(
     to,
-    'A security change on your Seatlink account',
+    change === 'SignInFromNewDevice'
+      ? 'New sign-in to your Seatlink account'
+      : 'A security change on your Seatlink account',
     `Hello ${firstName},`,
     [
       SECURITY_CHANGES[change],
+      ...(detail ? [detail] : []),
       'If it was you, there is nothing to do. If it was not, reset your password with "Forgot your password" on the sign-in page, and sign out the sessions you do not recognise on Settings.',
     ],
     'Review your settings',

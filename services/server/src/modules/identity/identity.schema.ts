@@ -1,4 +1,15 @@
-import { bigint, boolean, index, integer, pgTable, text, timestamp, unique, uuid } from 'drizzle-orm/pg-core';
+import {
+  bigint,
+  boolean,
+  index,
+  integer,
+  pgTable,
+  primaryKey,
+  text,
+  timestamp,
+  unique,
+  uuid,
+} from 'drizzle-orm/pg-core';
 
 // Tables of identity: the users read model, and sessions and e-mailed link tokens (operational state, not events).
 
@@ -66,3 +77,17 @@ export const userTotp = pgTable('user_totp', {
   lastUsedStep: bigint('last_used_step', { mode: 'number' }).notNull().default(0),
   createdAt: timestamp('created_at', { withTimezone: true }).notNull(),
 });
+
+/**
+ * Operational memory of the devices each user signed in from (browser, system and model, without versions): a sign-in
+ * from one not seen before is told to the user (SignInFromNewDevice).
+ */
+export const userDevices = pgTable(
+  'user_devices',
+  {
+    userId: uuid('user_id').notNull(),
+    deviceKey: text('device_key').notNull(),
+    firstSeenAt: timestamp('first_seen_at', { withTimezone: true }).notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.userId, t.deviceKey] })],
+);

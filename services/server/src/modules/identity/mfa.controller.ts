@@ -164,7 +164,7 @@ export class MfaController {
     const state = await this.accounts.state(user.id);
     if (state.totpEnabled) {
       if (!('code' in body)) throw new BadRequestException({ message: MFA_MESSAGES.stepUpCode, code: 'MFA_INVALID' });
-      const code = body.code as string;
+      const code = body.code;
       if (isRecoveryCode(code)) {
         await this.commandBus.execute(
           new UserCommandMessage(

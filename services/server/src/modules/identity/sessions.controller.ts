@@ -9,26 +9,15 @@ import {
   type SignedInSession,
   type User,
 } from '@seatlink/contracts';
-import UAParser from 'ua-parser-js';
 import { ClientIp, CurrentSession, CurrentUser } from '../../infra/http/auth.decorators.js';
 import { CommandId } from '../../infra/http/command-id.js';
 import { SessionPolicy } from './session-policy.js';
+import { describeUserAgent } from './user-agent.js';
 import { SessionsService } from './sessions.service.js';
 import { UserCommandMessage } from './user.command.js';
 
 /** A session's handle for its owner: derived from its token's hash, which it does not reveal. */
 const handleOf = (tokenHash: string) => createHash('sha256').update(`session:${tokenHash}`).digest('hex').slice(0, 32);
-
-/** "Chrome 131", "iOS 18.1", "Apple iPhone" from a user agent (ua-parser-js); null for what it does not say. */
-function describe(userAgent: string | null) {
-  const { browser, os, device } = new UAParser(userAgent ?? '').getResult();
-  const name = (...parts: Array<string | undefined>) => parts.filter(Boolean).join(' ').slice(0, 80) || null;
-  return {
-    browser: name(browser.name, browser.version?.split('.')[0]),
-    os: name(os.name, os.version),
-    device: name(device.vendor, device.model),
-  };
-}
 
 /**
  * The user's signed-in sessions: where and when each signed in and was last used, this one marked; sign one out, or
@@ -51,7 +40,7 @@ export class SessionsController {
       created_at: s.createdAt.toISOString(),
       last_seen_at: s.lastSeenAt.toISOString(),
       ip: s.ip,
-      ...describe(s.userAgent),
+      ...describeUserAgent(s.userAgent),
     }));
     return { sessions: [...sessions.filter((s) => s.current), ...sessions.filter((s) => !s.current)] };
   }

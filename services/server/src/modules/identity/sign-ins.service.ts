@@ -1,12 +1,20 @@
-import { Injectable } from '@nestjs/common';
+import { Inject, Injectable, Logger } from '@nestjs/common';
+import { CommandBus } from '@nestjs/cqrs';
+import { and, count, eq, ne } from 'drizzle-orm';
 import type { LoginResponse } from '@seatlink/contracts';
 import type { FastifyReply, FastifyRequest } from 'fastify';
+import { DATABASE } from '../../infra/db/database.module.js';
+import { safeErrorMessage } from '../../infra/db/db-errors.js';
+import type { Database } from '../../infra/db/database.js';
 import { SESSION_COOKIE } from '../../infra/http/session-cookie.js';
 import { ReadModelWaiter } from '../../infra/subscriptions/read-model-waiter.js';
 import { ThrottleService } from '../../infra/throttle/throttle.service.js';
 import { signInAccount } from '../../infra/throttle/throttled.guard.js';
 import { sessionCookieOptions } from './session-cookie-options.js';
+import { userDevices } from './identity.schema.js';
 import { SessionsService } from './sessions.service.js';
+import { UserCommandMessage } from './user.command.js';
+import { deviceOf } from './user-agent.js';
 import type { UserState } from './user.decider.js';
 import type { UserEvent } from './user.events.js';
 import { toUser, UserAccounts } from './user-accounts.service.js';
@@ -21,12 +29,41 @@ const LOGIN_READ_MODEL_WAIT_MS = 300;
  */
 @Injectable()
 export class SignIns {
+  private readonly logger = new Logger('SignIns');
   constructor(
     private readonly sessions: SessionsService,
     private readonly accounts: UserAccounts,
     private readonly waiter: ReadModelWaiter,
     private readonly throttle: ThrottleService,
+    private readonly commandBus: CommandBus,
+    @Inject(DATABASE) private readonly database: Database,
   ) {}
+
+  /**
+   * Remembers the device of a sign-in; a device the account had not signed in from is recorded on the user's stream
+   * (SignInFromNewDevice, which e-mails them) — except on the very first sign-in, where every device is new.
+   */
+  private async rememberDevice(userId: string, request: FastifyRequest, events: ReadonlyArray<UserEvent>) {
+    const { name, key } = deviceOf(request.headers['user-agent']);
+    const at = events.findLast((e) => e.type === 'UserLoggedIn')?.data.at ?? new Date().toISOString();
+    const added = await this.database.db
+      .insert(userDevices)
+      .values({ userId, deviceKey: key, firstSeenAt: new Date(at) })
+      .onConflictDoNothing()
+      .returning({ key: userDevices.deviceKey });
+    if (added.length === 0) return;
+    const [others] = await this.database.db
+      .select({ n: count() })
+      .from(userDevices)
+      .where(and(eq(userDevices.userId, userId), ne(userDevices.deviceKey, key)));
+    if (Number(others?.n ?? 0) === 0) return;
+    await this.commandBus.execute(
+      new UserCommandMessage(
+        { type: 'RecordNewDevice', data: { userId, device: name, ip: request.ip, now: at } },
+        { actorId: userId, ip: request.ip },
+      ),
+    );
+  }
 
   async complete(
     request: FastifyRequest,
@@ -39,6 +76,10 @@ export class SignIns {
       ip: request.ip,
       userAgent: request.headers['user-agent'],
     });
+    // A notice, not a condition: a sign-in never fails for it.
+    await this.rememberDevice(userId, request, recorded.events).catch((err: unknown) =>
+      this.logger.warn(`the device of a sign-in of ${userId} was not remembered: ${safeErrorMessage(err)}`),
+    );
     // The owner proved it is them from this address: their password signs in here again without a second proof.
     await this.throttle.rememberSignIn(signInAccount({ email: state.email }), request.ip);
     // A short courtesy wait, so that the next GET /v1/me shows this sign-in; never long (sign-in must stay quick

@@ -4,7 +4,7 @@ import { DATABASE } from '../../infra/db/database.module.js';
 import type { Database } from '../../infra/db/database.js';
 import { type ApiProcess, startApiProcess } from '../../testing/api-process.js';
 import { signedInSocket } from '../../testing/link-holder.js';
-import { ApiClient, startTestStack, type TestStack } from '../../testing/test-app.js';
+import { ApiClient, startTestStack, subscriptionsCaughtUp, type TestStack } from '../../testing/test-app.js';
 import { createVerifiedUser } from '../../testing/users.js';
 
 const IPHONE =
@@ -103,6 +103,31 @@ describe('signed-in sessions: listed, signed out one by one or all but this one,
     } finally {
       socket.disconnect();
     }
+  });
+
+  it('tells the owner of a sign-in from a device the account had not been used on, once per device', async () => {
+    const { user } = await threeSessions();
+    await subscriptionsCaughtUp(stack.app);
+    const told = async () =>
+      (
+        await database.query<{ n: number }>(
+          `select count(*)::int as n from mail_outbox where "to" = $1 and subject = 'New sign-in to your Seatlink account'`,
+          [user.email],
+        )
+      )[0]!.n;
+    // Desktop Chrome first (no notice: every device is new at the first sign-in), then an iPhone, then node's fetch.
+    expect(await told()).toBe(2);
+    const again = new ApiClient(stack.baseUrl);
+    await again.request(
+      'POST',
+      '/v1/auth',
+      { email: user.email, password: user.password, token: null },
+      {
+        headers: { 'user-agent': IPHONE.replace('18_1', '18_2') },
+      },
+    );
+    await subscriptionsCaughtUp(stack.app);
+    expect(await told()).toBe(2);
   });
 
   it('signs every other session out, and this one stays', async () => {

@@ -53,6 +53,8 @@ export type UserCommand =
    * recovery code, used up here, once.
    */
   | { type: 'SignInWithSecondFactor'; data: { userId: string; recoveryCodeHash: string | null; now: string } }
+  /** Record a sign-in from a device the account had not signed in from (the caller remembers devices). */
+  | { type: 'RecordNewDevice'; data: { userId: string; device: string; ip: string; now: string } }
   /** Confirm it is the user (a step-up) with a recovery code: used up here, once. */
   | { type: 'ConfirmWithRecoveryCode'; data: { userId: string; recoveryCodeHash: string; now: string } }
   /** Record that the user signed `count` of their sessions out (the caller ended them). */
@@ -138,6 +140,7 @@ export const userDecider: Decider<UserState, UserCommand, UserEvent> = {
       case 'VerificationEmailRequested':
       case 'PasswordResetRequested':
       case 'SessionsSignedOut':
+      case 'SignInFromNewDevice':
         return state;
     }
   },
@@ -243,6 +246,11 @@ export const userDecider: Decider<UserState, UserCommand, UserEvent> = {
             data: { userId, at: now, method: recoveryCodeHash === null ? 'totp' : 'recovery_code' },
           },
         ];
+      }
+      case 'RecordNewDevice': {
+        mustExist(state);
+        const { userId, device, ip, now } = command.data;
+        return [{ type: 'SignInFromNewDevice', data: { userId, device, ip, at: now } }];
       }
       case 'ConfirmWithRecoveryCode': {
         mustExist(state);

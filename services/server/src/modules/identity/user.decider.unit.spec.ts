@@ -338,4 +338,13 @@ describe('user decider: a second factor', () => {
       .when({ type: 'RecordSessionsSignedOut', data: { userId: 'u1', count: 0, now } })
       .then([]);
   });
+
+  it('records a sign-in from a new device as its caller saw it', () => {
+    spec
+      .given([registered])
+      .when({ type: 'RecordNewDevice', data: { userId: 'u1', device: 'Chrome on Linux', ip: '10.0.0.1', now } })
+      .then([
+        { type: 'SignInFromNewDevice', data: { userId: 'u1', device: 'Chrome on Linux', ip: '10.0.0.1', at: now } },
+      ]);
+  });
 });

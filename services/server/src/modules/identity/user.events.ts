@@ -74,10 +74,17 @@ export type TotpDisabled = DomainEvent<'TotpDisabled', { userId: string; at: str
 /** A recovery code was used (to sign in or to turn the app off): it never works again. */
 export type RecoveryCodeUsed = DomainEvent<'RecoveryCodeUsed', { userId: string; codeHash: string; at: string }>;
 
+/** The user signed in from a device (browser, system, model) their account had not signed in from before. */
+export type SignInFromNewDevice = DomainEvent<
+  'SignInFromNewDevice',
+  { userId: string; device: string; ip: string; at: string }
+>;
+
 /** The user signed some of their sessions out (one, or every other) from another of them. */
 export type SessionsSignedOut = DomainEvent<'SessionsSignedOut', { userId: string; count: number; at: string }>;
 
 export type UserEvent =
+  | SignInFromNewDevice
   | SessionsSignedOut
   | TotpEnabled
   | TotpDisabled

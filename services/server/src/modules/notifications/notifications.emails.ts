@@ -1,10 +1,6 @@
-import { type AppNotification, EN_GB_DATE_TIME, notificationText, pages } from '@seatlink/contracts';
+import { type AppNotification, notificationText, pages } from '@seatlink/contracts';
+import { formatMailTime } from '../../infra/mail/mail-time.js';
 import type { MailMessage } from '../../infra/mail/mail.port.js';
-
-/** Times in e-mails are written as in the dashboard (en-GB, 24-hour), in the United Kingdom's time. */
-export const MAIL_TIME_ZONE = 'Europe/London';
-const mailTime = new Intl.DateTimeFormat('en-GB', { ...EN_GB_DATE_TIME, timeZone: MAIL_TIME_ZONE });
-export const formatMailTime = (iso: string) => mailTime.format(new Date(iso));
 
 const escape = (s: string) =>
   s.replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c]!);

@@ -10,7 +10,8 @@ import { queueMail } from '../../infra/mail/mail-outbox.js';
 import { MailOutbox } from '../../infra/mail/mail.module.js';
 import { type Job, QueueJob } from '../../infra/queue/jobs.module.js';
 import { findUserById } from '../identity/index.js';
-import { MAIL_TIME_ZONE, notificationEmail } from './notifications.emails.js';
+import { MAIL_TIME_ZONE } from '../../infra/mail/mail-time.js';
+import { notificationEmail } from './notifications.emails.js';
 import { notificationMailMarks, notificationMailState } from './notifications.schema.js';
 import { describeNotifications, type NotificationRow } from './read-models/notifications.queries.js';
 
