@@ -13,6 +13,7 @@ import {
 import { Button } from '../../components/ui/button';
 import { LoadFailed, LoadingStatus } from '../../components/ui/load-states';
 import { SelectField } from '../../components/ui/select';
+import { SettingsSection } from '../../components/ui/settings-section';
 import { errorMessage } from '../../lib/api-client';
 import { querySlice } from '../../lib/query-slice';
 import { getNotificationPreferences, setNotificationPreferences } from './api/notification-preferences';
@@ -58,18 +59,7 @@ export function EmailNotificationSettings() {
   else if (!draft) content = <LoadingStatus />;
   else {
     content = (
-      <form
-        onSubmit={(e) => void save(e)}
-        className="rounded-xl border border-slate-200 bg-white p-4 sm:p-6"
-        aria-labelledby="email-notifications-heading"
-      >
-        <h2 id="email-notifications-heading" className="text-lg font-semibold text-slate-900">
-          E-mail notifications
-        </h2>
-        <p className="mt-1 text-sm text-slate-500">
-          The bell shows every notification. Choose which also come by e-mail: at once, or gathered in a daily digest at
-          08:00 (UK time). Every e-mail has a link to stop them.
-        </p>
+      <form onSubmit={(e) => void save(e)} aria-label="E-mail notifications">
         <div className="mt-4 divide-y divide-slate-100">
           {NOTIFICATION_KINDS.map((kind) => (
             <div key={kind} className="grid gap-2 py-3 sm:grid-cols-[1fr_14rem] sm:items-center">
@@ -98,5 +88,12 @@ export function EmailNotificationSettings() {
     );
   }
 
-  return content;
+  return (
+    <SettingsSection
+      title="E-mail notifications"
+      description="The bell shows every notification. Choose which also come by e-mail: at once, or gathered in a daily digest at 08:00 (UK time). Every e-mail has a link to stop them."
+    >
+      {content}
+    </SettingsSection>
+  );
 }

@@ -5,6 +5,7 @@ import type { SignedInSession } from '@seatlink/contracts';
 import { Badge } from '../../../components/ui/badge';
 import { Button } from '../../../components/ui/button';
 import { LoadFailed, LoadingStatus } from '../../../components/ui/load-states';
+import { SettingsSection } from '../../../components/ui/settings-section';
 import { errorMessage } from '../../../lib/api-client';
 import { formatDateTime } from '../../../lib/format';
 import { querySlice } from '../../../lib/query-slice';
@@ -94,14 +95,11 @@ export function SignedInSessions() {
   }
 
   return (
-    <section className="rounded-xl border border-slate-200 bg-white p-4 sm:p-6" aria-labelledby="sessions-heading">
-      <h2 id="sessions-heading" className="text-lg font-semibold text-slate-900">
-        Signed-in sessions
-      </h2>
-      <p className="mt-1 text-sm text-slate-500">
-        Where your account is signed in. Sign out any you do not recognise, and change your password.
-      </p>
+    <SettingsSection
+      title="Signed-in sessions"
+      description="Where your account is signed in. Sign out any you do not recognise, and change your password."
+    >
       {body}
-    </section>
+    </SettingsSection>
   );
 }

@@ -7,6 +7,7 @@ import { Button } from '../../../components/ui/button';
 import { FormField } from '../../../components/ui/form-field';
 import { LoadFailed, LoadingStatus } from '../../../components/ui/load-states';
 import { QrCode } from '../../../components/ui/qr-code';
+import { SettingsSection } from '../../../components/ui/settings-section';
 import { errorMessage } from '../../../lib/api-client';
 import { querySlice } from '../../../lib/query-slice';
 import { confirmTotp, disableTotp, enrolTotp } from '../api/mfa';
@@ -207,15 +208,11 @@ export function TwoFactorSettings() {
   }
 
   return (
-    <section className="rounded-xl border border-slate-200 bg-white p-4 sm:p-6" aria-labelledby="two-factor-heading">
-      <h2 id="two-factor-heading" className="text-lg font-semibold text-slate-900">
-        Two-factor authentication
-      </h2>
-      <p className="mt-1 text-sm text-slate-500">
-        A code from an authenticator app on your phone, asked after your password, keeps your account safe even if
-        someone learns the password.
-      </p>
+    <SettingsSection
+      title="Two-factor authentication"
+      description="A code from an authenticator app on your phone, asked after your password, keeps your account safe even if someone learns the password."
+    >
       {body}
-    </section>
+    </SettingsSection>
   );
 }
