@@ -1,6 +1,5 @@
 import { Outlet } from 'react-router-dom';
 import { AdminMfaGate } from '../../features/security/components/admin-mfa-gate';
-import { StepUpDialogHost } from '../../features/security/components/step-up-dialog';
 import { AppFrame } from './app-frame';
 
 /** Layout of the /admin area (its own route subtree, guarded by AdminRoute), in the same frame as the dashboard. */
@@ -11,7 +10,6 @@ export function AdminLayout() {
         <AdminMfaGate>
           <Outlet />
         </AdminMfaGate>
-        <StepUpDialogHost />
       </div>
     </AppFrame>
   );

@@ -4,6 +4,7 @@ import { Brand } from '../../components/ui/brand';
 import { Dialog } from '../../components/ui/dialog';
 import { CloseIcon, MenuIcon } from '../../components/ui/icons';
 import { NotificationBell } from '../../features/notifications/notification-bell';
+import { StepUpDialogHost } from '../../features/security/components/step-up-dialog';
 import { useLiveUpdatesInterrupted } from '../../lib/realtime';
 import { Sidebar } from './sidebar';
 
@@ -96,6 +97,7 @@ export function AppFrame({ children }: { children: ReactNode }) {
           </Alert>
         ) : null}
         <main className="mx-auto max-w-7xl px-4 py-6 sm:px-6 lg:px-8 lg:py-8">{children}</main>
+        <StepUpDialogHost />
       </div>
     </div>
   );

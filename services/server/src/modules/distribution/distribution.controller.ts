@@ -24,7 +24,7 @@ import { linkUrl } from './link-url.js';
 import { DistributeTicketsCommand } from './distribute-tickets.command.js';
 import { clickTimeline } from './read-models/links.queries.js';
 import { RecallLinkCommand } from './recall-link.flow.js';
-import { PasswordHasher } from '../identity/index.js';
+import { PasswordHasher, SessionPolicy } from '../identity/index.js';
 import { changesOf, editedDistribution, UpdateLinkCommand } from './update-link.flow.js';
 
 const STATUS_OF_REFUSAL: Record<string, 402 | 404 | 409> = {
@@ -43,6 +43,7 @@ export class DistributionController {
     @Inject(APP_CONFIG) private readonly config: AppConfig,
     @Inject(DATABASE) private readonly database: Database,
     private readonly hasher: PasswordHasher,
+    private readonly policy: SessionPolicy,
   ) {}
 
   /** A link's click timeline (counted clicks per minute): its owner's, or any link for admins. */
@@ -51,7 +52,8 @@ export class DistributionController {
     @Param('id', { schema: distributionIdParamSchema }) distributionId: string,
     @CurrentUser() user: User,
   ): Promise<ClickTimelineResponse> {
-    const timeline = await clickTimeline(this.database.db, distributionId, { id: user.id, isAdmin: user.is_admin });
+    const isAdmin = await this.policy.adminAllowed(user);
+    const timeline = await clickTimeline(this.database.db, distributionId, { id: user.id, isAdmin });
     if (!timeline) throw new NotFoundException('Distribution not found');
     return timeline;
   }

@@ -30,7 +30,7 @@ import {
 } from '@seatlink/contracts';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { APP_CONFIG, type AppConfig } from '../../infra/config/config.js';
-import { ClientIp, CurrentSession, CurrentUser, Public } from '../../infra/http/auth.decorators.js';
+import { ClientIp, CurrentSession, CurrentUser, Public, StepUp } from '../../infra/http/auth.decorators.js';
 import { commandIdOf, CommandId } from '../../infra/http/command-id.js';
 import { NoIdempotencyKey } from '../../infra/http/idempotency.interceptor.js';
 import { ReadModelWaiter } from '../../infra/subscriptions/read-model-waiter.js';
@@ -39,6 +39,7 @@ import { Throttled } from '../../infra/throttle/throttled.guard.js';
 import { DomainError } from '../../shared/event-sourcing/decider.js';
 import { AuthTokensService } from './auth-tokens.service.js';
 import { PasswordHasher } from './password-hasher.js';
+import { SessionPolicy } from './session-policy.js';
 import { SessionsService } from './sessions.service.js';
 import { SignIns } from './sign-ins.service.js';
 import { isRecoveryCode, newRecoveryCodes, recoveryCodeHash, TotpService } from './totp.service.js';
@@ -65,6 +66,7 @@ export class MfaController {
     @Inject(APP_CONFIG) private readonly config: AppConfig,
     private readonly sessions: SessionsService,
     private readonly hasher: PasswordHasher,
+    private readonly policy: SessionPolicy,
   ) {}
 
   @Get('me/mfa')
@@ -80,6 +82,8 @@ export class MfaController {
   /** A new secret for the app (again and again until one is confirmed: each replaces the last). */
   @Post('me/mfa/totp')
   @HttpCode(200)
+  @StepUp()
+  @NoIdempotencyKey()
   async enrol(@CurrentUser() user: User): Promise<TotpEnrolmentResponse> {
     if ((await this.accounts.state(user.id)).totpEnabled) throw MFA_REFUSALS.alreadyEnabled();
     const started = await this.totp.start(user.id, user.email);
@@ -89,15 +93,18 @@ export class MfaController {
   /** The app's first code turns it on: TotpEnabled, and the recovery codes, shown this once. */
   @Post('me/mfa/totp/confirm')
   @HttpCode(200)
+  @NoIdempotencyKey()
   async confirm(
     @Body({ schema: totpConfirmRequestSchema }) body: TotpConfirmRequest,
     @CurrentUser() user: User,
+    @CurrentSession() session: string,
     @ClientIp() ip: string,
     @CommandId() commandId: string,
   ): Promise<TotpConfirmResponse> {
     if ((await this.accounts.state(user.id)).totpEnabled) throw MFA_REFUSALS.alreadyEnabled();
     await this.throttle.consume('mfa-user', user.id, THROTTLE_MESSAGES.mfa);
-    if (!(await this.totp.take(user.id, body.code))) {
+    const secret = await this.totp.take(user.id, body.code);
+    if (!secret) {
       if (!(await this.totp.pending(user.id))) {
         throw new ConflictException({ message: MFA_MESSAGES.noEnrolment, code: 'MFA_NO_ENROLMENT' });
       }
@@ -117,7 +124,10 @@ export class MfaController {
         { actorId: user.id, ip, commandId },
       ),
     );
-    await this.totp.confirm(user.id);
+    await this.totp.confirm(user.id, secret);
+    // Turned on from this session: every other session signed in without it ends (a stolen one among them).
+    const others = (await this.sessions.liveFor(user.id)).map((x) => x.tokenHash).filter((h) => h !== session);
+    await this.policy.endSessionsOf(user.id, others);
     await this.waiter.pending(result);
     return { message: MFA_MESSAGES.enabled, recovery_codes: codes };
   }
@@ -125,6 +135,7 @@ export class MfaController {
   /** A fresh code (of the app, or a recovery code) turns the app off: TotpDisabled, and its secret is forgotten. */
   @Post('me/mfa/totp/disable')
   @HttpCode(200)
+  @NoIdempotencyKey()
   async disable(
     @Body({ schema: totpDisableRequestSchema }) body: TotpDisableRequest,
     @CurrentUser() user: User,
@@ -153,6 +164,7 @@ export class MfaController {
    */
   @Post('me/step-up')
   @HttpCode(200)
+  @NoIdempotencyKey()
   async stepUp(
     @Body({ schema: stepUpRequestSchema }) body: StepUpRequest,
     @CurrentUser() user: User,

@@ -53,6 +53,9 @@ describe('a second factor: an authenticator app and recovery codes', () => {
     const created = await createVerifiedUser(stack.app);
     const client = new ApiClient(stack.baseUrl);
     await client.login(created.email, created.password);
+    // Another session, signed in with the password alone before the app is on (a stolen one, say).
+    const before = new ApiClient(stack.baseUrl);
+    await before.login(created.email, created.password);
     expect((await client.request('GET', '/v1/me/mfa')).body).toEqual({
       totp: false,
       required: false,
@@ -85,6 +88,9 @@ describe('a second factor: an authenticator app and recovery codes', () => {
     expect(codes).toHaveLength(10);
     for (const code of codes) expect(code).toMatch(/^[A-Z2-7]{5}-[A-Z2-7]{5}$/);
     expect(new Set(codes).size).toBe(10);
+    // Every other session ended with it; this one stays.
+    expect((await before.request('GET', '/v1/me')).status).toBe(401);
+    expect((await client.request('GET', '/v1/me')).status).toBe(200);
     expect((await client.request('GET', '/v1/me/mfa')).body as unknown as MfaStatus).toEqual({
       totp: true,
       required: false,
@@ -331,6 +337,8 @@ describe('step-up: setting credits, banning, resetting a password and creating i
         message: 'Confirm it is you: enter your password',
       });
     }
+    // Setting up an app needs the proof too (a stolen session cannot put its own app on the account).
+    expect((await admin.request('POST', '/v1/me/mfa/totp')).body).toMatchObject({ code: 'STEP_UP_REQUIRED' });
     expect((await admin.request('POST', '/v1/me/step-up', { password: 'wrong-one' })).status).toBe(400);
     expect((await admin.request('POST', '/v1/me/step-up', { code: '123456' })).status).toBe(400);
     expect((await admin.request('POST', '/v1/me/step-up', {})).status).toBe(400);

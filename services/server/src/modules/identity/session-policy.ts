@@ -1,4 +1,5 @@
 import { Inject, Injectable, Logger, type OnModuleInit } from '@nestjs/common';
+import type { User } from '@seatlink/contracts';
 import { ModuleRef } from '@nestjs/core';
 import { APP_CONFIG, type AppConfig } from '../../infra/config/config.js';
 import type { Admission, SessionGate } from '../../infra/http/session-gate.port.js';
@@ -48,11 +49,17 @@ export class SessionPolicy implements SessionGate, OnModuleInit {
       return { ok: false, refused: 'banned' };
     }
     if (need === 'admin' && !user.is_admin) return { ok: false, refused: 'not-admin' };
-    // An admin needs a second factor before any admin page or call works (their stream says whether they have one).
-    if (need === 'admin' && this.config.ADMIN_MFA === 'required' && !(await this.accounts.state(user.id)).totpEnabled) {
-      return { ok: false, refused: 'mfa-enrolment' };
-    }
+    if (need === 'admin' && !(await this.adminAllowed(user))) return { ok: false, refused: 'mfa-enrolment' };
     return { ok: true, user, sessionId: session.tokenHash };
+  }
+
+  /**
+   * Whether the user may act as an admin now: an admin, with a second factor where ADMIN_MFA=required (their stream
+   * says whether they have one). Admin routes, the admins' socket room and the admin views of user routes ask it.
+   */
+  async adminAllowed(user: User): Promise<boolean> {
+    if (!user.is_admin) return false;
+    return this.config.ADMIN_MFA !== 'required' || (await this.accounts.state(user.id)).totpEnabled;
   }
 
   /**

@@ -52,20 +52,27 @@ export class TotpService {
 
   /**
    * Takes the code once if it is the app's (the one the user's stream says is on, or the one being set up: the caller
-   * knows which). Answers false for a wrong code, one used before, or no app.
+   * knows which). Answers the secret it was taken by, or null for a wrong code, one used before, or no app.
    */
-  async take(userId: string, code: string, now = new Date()): Promise<boolean> {
+  async take(userId: string, code: string, now = new Date()): Promise<string | null> {
     const [row] = await this.database.db.select().from(userTotp).where(eq(userTotp.userId, userId));
-    if (!row) return false;
-    const result = await verify({
-      secret: row.secret,
-      token: code,
-      epoch: Math.floor(now.getTime() / 1000),
-      epochTolerance: EPOCH_TOLERANCE_S,
-      afterTimeStep: row.lastUsedStep,
-    });
+    if (!row) return null;
+    let result;
+    try {
+      result = await verify({
+        secret: row.secret,
+        token: code,
+        epoch: Math.floor(now.getTime() / 1000),
+        epochTolerance: EPOCH_TOLERANCE_S,
+        afterTimeStep: row.lastUsedStep,
+      });
+    } catch {
+      // otplib refuses a last step ahead of this clock's window (a code of the next step taken by a process whose
+      // clock runs ahead): no code of this window can be newer, so none is taken.
+      return null;
+    }
     // A TOTP result names the time step its code is of (an HOTP one would not: this is always TOTP).
-    if (!result.valid || !('timeStep' in result)) return false;
+    if (!result.valid || !('timeStep' in result)) return null;
     const taken = await this.database.db
       .update(userTotp)
       .set({ lastUsedStep: result.timeStep })
@@ -73,7 +80,7 @@ export class TotpService {
         and(eq(userTotp.userId, userId), eq(userTotp.secret, row.secret), lt(userTotp.lastUsedStep, result.timeStep)),
       )
       .returning({ userId: userTotp.userId });
-    return taken.length === 1;
+    return taken.length === 1 ? row.secret : null;
   }
 
   /** Whether an app is being set up (a secret given, its first code not yet taken). */
@@ -85,9 +92,17 @@ export class TotpService {
     return Boolean(row);
   }
 
-  /** The app being set up is the user's app now (its TotpEnabled is recorded; the stream is what counts). */
-  async confirm(userId: string): Promise<void> {
-    await this.database.db.update(userTotp).set({ confirmed: true }).where(eq(userTotp.userId, userId));
+  /**
+   * The app being set up — the one whose code was taken, not one a set-up started meanwhile gave — is the user's app
+   * now (its TotpEnabled is recorded; the stream is what counts). Answers false when the secret was replaced meanwhile.
+   */
+  async confirm(userId: string, secret: string): Promise<boolean> {
+    const done = await this.database.db
+      .update(userTotp)
+      .set({ confirmed: true })
+      .where(and(eq(userTotp.userId, userId), eq(userTotp.secret, secret)))
+      .returning({ userId: userTotp.userId });
+    return done.length === 1;
   }
 
   /** Forgets the app (TotpDisabled is recorded, or its enabling was refused). */

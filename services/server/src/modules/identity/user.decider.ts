@@ -153,6 +153,8 @@ export const userDecider: Decider<UserState, UserCommand, UserEvent> = {
       }
       case 'RecordLogin':
         mustExist(state);
+        // A password alone never signs in an account with a second factor (turned on while this sign-in ran).
+        if (state.totpEnabled) throw new DomainError(MFA_MESSAGES.required, 'MFA_REQUIRED', 401);
         return [{ type: 'UserLoggedIn', data: { userId: command.data.userId, at: command.data.now } }];
       case 'VerifyEmail':
         mustExist(state);

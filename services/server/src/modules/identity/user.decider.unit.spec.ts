@@ -347,4 +347,11 @@ describe('user decider: a second factor', () => {
         { type: 'SignInFromNewDevice', data: { userId: 'u1', device: 'Chrome on Linux', ip: '10.0.0.1', at: now } },
       ]);
   });
+
+  it('never records a sign-in with the password alone once the app is on', () => {
+    spec
+      .given([registered, enabled])
+      .when({ type: 'RecordLogin', data: { userId: 'u1', now } })
+      .thenThrows({ code: 'MFA_REQUIRED' });
+  });
 });

@@ -246,6 +246,7 @@ describe('the notification centre: claims, limits, expiries, accounts and paymen
       `?before=${'A'.repeat(5000)}`,
       `?before=${Buffer.from('2026-01-01T00:00:00.000Z|nope').toString('base64url')}`,
       `?before=${Buffer.from('+275760-09-13T00:00:00.000Z|' + randomUUID()).toString('base64url')}`,
+      `?before=${Buffer.from('0000-01-01T00:00:00.000Z|00000000-0000-0000-0000-000000000000').toString('base64url')}`,
       '?unknown=1',
     ]) {
       const res = await client.request('GET', `/v1/notifications${query}`);

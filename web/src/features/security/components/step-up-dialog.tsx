@@ -25,18 +25,26 @@ export function StepUpDialogHost() {
   const [error, setError] = useState<string | null>(null);
   const [busy, setBusy] = useState(false);
 
-  useEffect(
-    () =>
-      setStepUpHandler(
-        (method, message) =>
-          new Promise<boolean>((resolve) => {
-            setValue('');
-            setError(null);
-            setAsked({ method, message, resolve });
-          }),
-      ),
-    [],
-  );
+  useEffect(() => {
+    let pending: Asked | null = null;
+    const stop = setStepUpHandler(
+      (method, message) =>
+        new Promise<boolean>((resolve) => {
+          // A second call asking while the first waits: the first is not confirmed by this dialog (it fails as
+          // refused), the second is asked.
+          pending?.resolve(false);
+          pending = { method, message, resolve };
+          setValue('');
+          setError(null);
+          setAsked(pending);
+        }),
+    );
+    return () => {
+      // Gone (signed out, another page): whoever waits is told no.
+      pending?.resolve(false);
+      stop();
+    };
+  }, []);
 
   if (!asked) return null;
   const close = (confirmed: boolean) => {

@@ -1,8 +1,10 @@
-import type {
-  AppNotification,
-  NotificationKind,
-  NotificationPreferences,
-  NotificationsResponse,
+import {
+  type AppNotification,
+  EARLIEST_DATE_MS,
+  LATEST_DATE_MS,
+  type NotificationKind,
+  type NotificationPreferences,
+  type NotificationsResponse,
 } from '@seatlink/contracts';
 import { and, count, desc, eq, isNull, lt, or, sql } from 'drizzle-orm';
 import type { Executor } from '../../../infra/db/database.js';
@@ -31,7 +33,10 @@ export function decodeCursor(before: string): NotificationsCursor | null {
   const [at, id, ...rest] = Buffer.from(before, 'base64url').toString('utf8').split('|');
   if (rest.length > 0 || !at || !id || !UUID.test(id) || !/^\d{4}-\d{2}-\d{2}T[\d:.]+Z$/.test(at)) return null;
   const updatedAt = new Date(at);
-  return Number.isNaN(updatedAt.getTime()) ? null : { updatedAt, id };
+  const ms = updatedAt.getTime();
+  // Only moments the database can hold (year 1 to 9999): year 0 is a date to JavaScript, not to PostgreSQL.
+  if (Number.isNaN(ms) || ms < EARLIEST_DATE_MS || ms > LATEST_DATE_MS) return null;
+  return { updatedAt, id };
 }
 
 export async function unreadNotifications(db: Executor, userId: string): Promise<number> {
