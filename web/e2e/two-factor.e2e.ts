@@ -3,7 +3,7 @@ import { generate } from 'otplib';
 import { expectNoA11yViolations } from './support/axe';
 import pg from 'pg';
 import { hasDatabase } from './support/distribution';
-import { createVerifiedUser, demo, type NewUser, signIn, userRow } from './support/session';
+import { createVerifiedUser, demo, type NewUser, signIn, userRowOnAdminPage } from './support/session';
 
 /**
  * A second factor from the Settings page: an authenticator app set up by scanning (here: reading) its key and typing
@@ -150,7 +150,8 @@ test('an admin long signed in confirms with the password before setting credits;
     await client.end();
   }
   await page.goto('/admin/users');
-  const row = userRow(page, demo.user.email);
+  // The list runs newest first, ten to a page: the demo user may be pages in.
+  const row = await userRowOnAdminPage(page, demo.user.email);
   const balance = ((await row.getByTestId('user-balance').textContent()) ?? '').replace(/,/g, '');
   await row.getByLabel(`Credits for ${demo.user.email}`).fill(balance);
   await row.getByRole('button', { name: 'Set', exact: true }).click();

@@ -26,6 +26,9 @@ function changeCodes(client: QueryClient, change: (codes: InviteCode[]) => Invit
 export async function generateInvite(client: QueryClient, body: CreateInviteRequest): Promise<GenerateInviteResult> {
   try {
     const { invite_code } = await createInvite(body);
+    // A read of the list under way (a socket reconnecting reads every page again) would answer the list from before
+    // this code and put it back over it: it is called off first.
+    await client.cancelQueries({ queryKey: ADMIN_INVITES_KEY });
     changeCodes(client, (codes) => [invite_code, ...codes.filter((row) => row.id !== invite_code.id)]);
     return { ok: true, invite: invite_code };
   } catch (error) {
