@@ -42,22 +42,28 @@ test.beforeAll(async ({ browser }) => {
   const user = await createVerifiedUser(page, 'big-holder');
   await page.close();
   const api = await apiSession(user);
-  const control = await request.newContext({ baseURL: process.env.E2E_BASE_URL });
   try {
     const startOfDay = new Date().setUTCHours(0, 0, 0, 0);
     for (let w = 0; w < WALLETS; w++) {
       const wallet = await createWallet(`big${w + 1}`, 'Holder');
-      await pooled(
-        Array.from({ length: PER_WALLET }, (_, i) => i),
-        16,
-        async (i) => {
-          const res = await control.post(`/wallet-sim/control/wallets/${encodeURIComponent(wallet.email)}/passes`, {
-            headers: simControlHeaders(),
-            data: passOf(w, i, startOfDay),
-          });
-          expect(res.status(), await res.text()).toBe(201);
-        },
-      );
+      // A context of its own per wallet: a connection kept alive from the first wallet's passes sits idle while that
+      // wallet is linked, and one the server closes just as it is used again is a reset, not an answer.
+      const control = await request.newContext({ baseURL: process.env.E2E_BASE_URL });
+      try {
+        await pooled(
+          Array.from({ length: PER_WALLET }, (_, i) => i),
+          16,
+          async (i) => {
+            const res = await control.post(`/wallet-sim/control/wallets/${encodeURIComponent(wallet.email)}/passes`, {
+              headers: simControlHeaders(),
+              data: passOf(w, i, startOfDay),
+            });
+            expect(res.status(), await res.text()).toBe(201);
+          },
+        );
+      } finally {
+        await control.dispose();
+      }
       await linkWallet(api, wallet);
     }
     await expect
@@ -70,7 +76,6 @@ test.beforeAll(async ({ browser }) => {
     const me = (await (await api.get('/v1/me')).json()) as { id: string };
     holder = { ...user, id: me.id };
   } finally {
-    await control.dispose();
     await api.dispose();
   }
 });
