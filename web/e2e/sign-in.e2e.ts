@@ -56,6 +56,7 @@ test.describe('sign in and out', () => {
       page.getByRole('button', { name: 'Show' }),
       page.getByRole('button', { name: 'Forgot your password' }),
       page.getByRole('button', { name: 'Sign in' }),
+      page.getByRole('button', { name: 'Use a passkey' }),
       page.getByRole('link', { name: 'Register' }),
     ];
     for (const control of order) {

@@ -16,4 +16,5 @@ export * from './audit.js';
 export * from './payments.js';
 export * from './notifications.js';
 export * from './mfa.js';
+export * from './passkeys.js';
 export * from './sessions.js';

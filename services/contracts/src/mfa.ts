@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import type { SecondFactorMethod } from './passkeys.js';
 import { schema } from './schema.js';
 
 /**
@@ -59,7 +60,9 @@ export interface MfaStatus {
   totp: boolean;
   /** The user's role needs a second factor (an admin, where the server requires one) before its pages work. */
   required: boolean;
-  /** Recovery codes not used yet (0 without TOTP). */
+  /** Passkeys added (each is a second factor, and signs in without a password). */
+  passkeys: number;
+  /** Recovery codes not used yet (0 without a second factor). */
   recovery_codes_left: number;
 }
 
@@ -87,6 +90,8 @@ export interface MfaRequiredResponse {
   message: string;
   code: 'MFA_REQUIRED';
   mfa_token: string;
+  /** How it can be finished: a code of the app, a passkey, a recovery code. */
+  methods: SecondFactorMethod[];
 }
 
 /** POST /v1/auth/mfa: completes a sign-in that answered MFA_REQUIRED (then as POST /v1/auth answers). */

@@ -37,6 +37,14 @@ export const routes = {
   enrolTotp: { method: 'POST', path: '/v1/me/mfa/totp' },
   confirmTotp: { method: 'POST', path: '/v1/me/mfa/totp/confirm' },
   disableTotp: { method: 'POST', path: '/v1/me/mfa/totp/disable' },
+  /** The user's passkeys (passkeys.ts): list, the options to add one, add, remove. */
+  listPasskeys: { method: 'GET', path: '/v1/me/passkeys' },
+  passkeyRegistrationOptions: { method: 'POST', path: '/v1/me/passkeys/options' },
+  addPasskey: { method: 'POST', path: '/v1/me/passkeys' },
+  removePasskey: { method: 'DELETE', path: '/v1/me/passkeys/:id' },
+  /** Signs in with a passkey: the options, then the browser's answer (with an mfa_token: as the second factor). */
+  passkeySignInOptions: { method: 'POST', path: '/v1/auth/passkey/options' },
+  signInWithPasskey: { method: 'POST', path: '/v1/auth/passkey' },
   /** Confirms it is the user (a code, or the password) before a call that needs it (403 STEP_UP_REQUIRED). */
   stepUp: { method: 'POST', path: '/v1/me/step-up' },
   /** What the browser needs at run time (captcha site key); not in SPEC.md §7. */

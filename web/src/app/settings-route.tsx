@@ -1,5 +1,6 @@
 import { PageHeader } from '../components/ui/page-header';
 import { EmailNotificationSettings } from '../features/notifications/email-notification-settings';
+import { PasskeysSettings } from '../features/security/components/passkeys-settings';
 import { SignedInSessions } from '../features/security/components/signed-in-sessions';
 import { TwoFactorSettings } from '../features/security/components/two-factor-settings';
 
@@ -14,6 +15,7 @@ export function SettingsRoute() {
       <PageHeader title="Settings" subtitle="How Seatlink tells you what happens, and how you sign in." />
       <EmailNotificationSettings />
       <TwoFactorSettings />
+      <PasskeysSettings />
       <SignedInSessions />
     </div>
   );

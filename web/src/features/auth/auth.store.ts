@@ -1,12 +1,14 @@
 import { create, type StoreApi, type UseBoundStore } from 'zustand';
-import type { ErrorResponse, LoginRequest, LoginResponse } from '@seatlink/contracts';
+import type { ErrorResponse, LoginRequest, LoginResponse, SecondFactorMethod } from '@seatlink/contracts';
 import { ApiError, errorCode, errorMessage } from '../../lib/api-client';
 import { useSessionStore, type SessionStore } from '../../lib/session.store';
+import { PasskeyNotUsed, signWithPasskey } from '../../lib/webauthn';
 import { getMe } from './api/get-me';
 import { getSession } from './api/get-session';
 import { login as loginCall } from './api/login';
 import { logout as logoutCall } from './api/logout';
 import { signInMfa as signInMfaCall } from './api/sign-in-mfa';
+import { passkeySignInOptions, signInPasskey } from './api/sign-in-passkey';
 import { signInWithLink as signInWithLinkCall } from './api/sign-in-with-link';
 
 /** A failed auth call as the screens need it: the server's message (or a fallback) and its code (SPEC.md §8). */
@@ -26,6 +28,8 @@ export interface AuthState {
    * (`signInWithSecondFactor`) within its token's five minutes; null otherwise.
    */
   mfaToken: string | null;
+  /** How the account can finish that sign-in (a code of the app, a passkey, a recovery code). */
+  mfaMethods: SecondFactorMethod[];
 }
 
 export interface AuthActions {
@@ -35,6 +39,11 @@ export interface AuthActions {
   signInWithLink(token: string): Promise<boolean>;
   /** Finishes a sign-in waiting for its second factor with a code of the app or a recovery code. */
   signInWithSecondFactor(code: string): Promise<boolean>;
+  /**
+   * Signs in with a passkey: as the second factor of a sign-in waiting for one, or alone, without a password. A
+   * passkey the person did not use (cancelled, none on this device) is an error with words for them.
+   */
+  signInWithPasskey(): Promise<boolean>;
   /** Gives up a sign-in waiting for its second factor (back to the password). */
   cancelSecondFactor(): void;
   /**
@@ -55,17 +64,28 @@ export interface AuthActions {
 export type AuthStore = AuthState & AuthActions;
 
 /** The signed-out initial value. */
-export const initialAuthState: AuthState = { loading: false, error: null, success: false, mfaToken: null };
+export const initialAuthState: AuthState = {
+  loading: false,
+  error: null,
+  success: false,
+  mfaToken: null,
+  mfaMethods: [],
+};
 
 /** The sign-in answer that asks for the second factor (401), with the token that goes on with it. */
 const MFA_REQUIRED = 'MFA_REQUIRED';
 /** The second factor's token is used or expired: the sign-in starts again from the password. */
 const MFA_TOKEN_INVALID = 'MFA_TOKEN_INVALID';
 
-function mfaTokenOf(error: unknown): string | null {
+const METHODS: readonly SecondFactorMethod[] = ['totp', 'passkey', 'recovery_code'];
+
+/** The second factor a sign-in asked for: its token, and the ways to finish it (an app's code when none is named). */
+function secondFactorOf(error: unknown): Pick<AuthState, 'mfaToken' | 'mfaMethods'> | null {
   if (!(error instanceof ApiError) || error.code !== MFA_REQUIRED) return null;
-  const token = (error.body as { mfa_token?: unknown } | undefined)?.mfa_token;
-  return typeof token === 'string' ? token : null;
+  const body = error.body as { mfa_token?: unknown; methods?: unknown } | undefined;
+  if (typeof body?.mfa_token !== 'string') return null;
+  const named = Array.isArray(body.methods) ? METHODS.filter((m) => (body.methods as unknown[]).includes(m)) : [];
+  return { mfaToken: body.mfa_token, mfaMethods: named.length ? named : ['totp', 'recovery_code'] };
 }
 
 function toAuthError(error: unknown, fallback: string): AuthError {
@@ -87,13 +107,17 @@ export function createAuthStore(session: UseBoundStore<StoreApi<SessionStore>> =
       try {
         const { user } = await call();
         session.getState().signedIn(user);
-        set({ loading: false, error: null, success: true, mfaToken: null });
+        set({ loading: false, error: null, success: true, mfaToken: null, mfaMethods: [] });
         return true;
       } catch (error) {
-        const mfaToken = mfaTokenOf(error);
-        if (mfaToken) {
+        const secondFactor = secondFactorOf(error);
+        if (secondFactor) {
           // Not a failure: the sign-in goes on with the second factor.
-          set({ loading: false, success: false, error: null, mfaToken });
+          set({ loading: false, success: false, error: null, ...secondFactor });
+          return false;
+        }
+        if (error instanceof PasskeyNotUsed) {
+          set({ loading: false, success: false, error: { message: error.message } });
           return false;
         }
         const restart = errorCode(error) === MFA_TOKEN_INVALID;
@@ -101,7 +125,7 @@ export function createAuthStore(session: UseBoundStore<StoreApi<SessionStore>> =
           loading: false,
           success: false,
           error: toAuthError(error, 'Login failed'),
-          ...(restart ? { mfaToken: null } : {}),
+          ...(restart ? { mfaToken: null, mfaMethods: [] } : {}),
         });
         return false;
       }
@@ -120,8 +144,17 @@ export function createAuthStore(session: UseBoundStore<StoreApi<SessionStore>> =
         return signIn(() => signInMfaCall({ mfa_token: mfaToken, code }));
       },
 
+      signInWithPasskey: () => {
+        const mfaToken = get().mfaToken ?? undefined;
+        return signIn(async () => {
+          const options = await passkeySignInOptions(mfaToken ? { mfa_token: mfaToken } : {});
+          const response = await signWithPasskey(options);
+          return signInPasskey(mfaToken ? { mfa_token: mfaToken, response } : { response });
+        });
+      },
+
       cancelSecondFactor() {
-        set({ mfaToken: null, error: null });
+        set({ mfaToken: null, mfaMethods: [], error: null });
       },
 
       async checkStatus() {

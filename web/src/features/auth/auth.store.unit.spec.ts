@@ -31,7 +31,7 @@ function setup() {
 }
 
 // The flags stateOf reads (the second factor's token is checked on its own, below).
-const { mfaToken: _noToken, ...initialFlags } = initialAuthState;
+const { mfaToken: _noToken, mfaMethods: _noMethods, ...initialFlags } = initialAuthState;
 const signedOut = { ...initialFlags, isAuthenticated: false, user: null };
 
 afterEach(() => {
@@ -255,7 +255,40 @@ describe('auth store: a sign-in with a second factor', () => {
     const { store, stateOf } = setup();
     await expect(store.getState().login(credentials)).resolves.toBe(false);
     expect(store.getState().mfaToken).toBe('tok_mfa');
+    // A server that names no ways: an app's code or a recovery code, as before passkeys.
+    expect(store.getState().mfaMethods).toEqual(['totp', 'recovery_code']);
     expect(stateOf()).toEqual(signedOut);
+  });
+
+  it('keeps the ways the server names to finish it, and only the ones it knows', async () => {
+    stubFetch({
+      status: 401,
+      body: {
+        message: 'Use your passkey, or enter a code from your authenticator app',
+        code: 'MFA_REQUIRED',
+        mfa_token: 'tok_mfa',
+        methods: ['passkey', 'carrier-pigeon', 'recovery_code'],
+      },
+    });
+    const { store } = setup();
+    await store.getState().login(credentials);
+    expect(store.getState()).toMatchObject({ mfaToken: 'tok_mfa', mfaMethods: ['passkey', 'recovery_code'] });
+    store.getState().cancelSecondFactor();
+    expect(store.getState()).toMatchObject({ mfaToken: null, mfaMethods: [] });
+  });
+
+  it('a browser without passkeys is told so, and the sign-in waiting for its second factor stays', async () => {
+    const calls = stubFetch({ status: 200, body: { challenge: 'c'.repeat(43), rpId: 'localhost' } });
+    const { store, stateOf } = setup();
+    store.setState({ mfaToken: 'tok_mfa', mfaMethods: ['passkey', 'recovery_code'] });
+    await expect(store.getState().signInWithPasskey()).resolves.toBe(false);
+    expect(calls.map((c) => c.url)).toEqual(['/v1/auth/passkey/options']);
+    expect(calls[0]!.body).toEqual({ mfa_token: 'tok_mfa' });
+    expect(store.getState()).toMatchObject({
+      mfaToken: 'tok_mfa',
+      error: { message: 'This browser cannot use passkeys' },
+    });
+    expect(stateOf().isAuthenticated).toBe(false);
   });
 
   it('finishes with a code and the token, and signs in as login does', async () => {

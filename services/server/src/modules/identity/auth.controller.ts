@@ -18,6 +18,8 @@ import {
   IDENTITY_MESSAGES,
   type LoginRequest,
   MFA_MESSAGES,
+  PASSKEY_MESSAGES,
+  type SecondFactorMethod,
   type LoginResponse,
   loginRequestSchema,
   type PublicConfig,
@@ -48,7 +50,7 @@ import {
 } from './identity-requests.jobs.js';
 import { PasswordHasher } from './password-hasher.js';
 import { SessionPolicy } from './session-policy.js';
-import type { UserState } from './user.decider.js';
+import { hasSecondFactor, type UserState } from './user.decider.js';
 import { sessionCookieOptions } from './session-cookie-options.js';
 import { SignIns } from './sign-ins.service.js';
 import { UserAccounts } from './user-accounts.service.js';
@@ -131,9 +133,10 @@ export class AuthController {
       });
     }
     const userId = account.userId!;
-    if (account.totpEnabled) {
-      // The password was right; the second factor finishes the sign-in (POST /v1/auth/mfa), within MFA_TOKEN_TTL_MS.
-      throw await this.secondFactorRequired(userId);
+    if (hasSecondFactor(account)) {
+      // The password was right; the second factor finishes the sign-in (POST /v1/auth/mfa or /v1/auth/passkey), within
+      // MFA_TOKEN_TTL_MS.
+      throw await this.secondFactorRequired(account);
     }
     const recorded = await this.commandBus.execute(
       new UserCommandMessage(
@@ -173,7 +176,7 @@ export class AuthController {
       ),
     );
     // The link stands for the password, not for the second factor: an account with one still asks for it.
-    if (recorded.state.totpEnabled) throw await this.secondFactorRequired(userId);
+    if (hasSecondFactor(recorded.state)) throw await this.secondFactorRequired(recorded.state);
     return this.signIns.complete(request, reply, recorded.state, recorded);
   }
 
@@ -222,10 +225,19 @@ export class AuthController {
     ]).catch((err: unknown) => this.logger.warn(`sign-in link not requested: ${safeErrorMessage(err)}`));
   }
 
-  /** The 401 that asks for the second factor, with the token that lets POST /v1/auth/mfa finish this sign-in. */
-  private async secondFactorRequired(userId: string): Promise<DomainError> {
-    const mfaToken = await this.tokens.issue(userId, 'mfa');
-    return new DomainError(MFA_MESSAGES.required, 'MFA_REQUIRED', 401, { mfa_token: mfaToken });
+  /**
+   * The 401 that asks for the second factor, with the token that lets POST /v1/auth/mfa (a code) or /v1/auth/passkey
+   * finish this sign-in, and the ways the account has to finish it.
+   */
+  private async secondFactorRequired(account: UserState): Promise<DomainError> {
+    const mfaToken = await this.tokens.issue(account.userId!, 'mfa');
+    const methods: SecondFactorMethod[] = [
+      ...(account.totpEnabled ? (['totp'] as const) : []),
+      ...(account.passkeys.length > 0 ? (['passkey'] as const) : []),
+      'recovery_code',
+    ];
+    const message = account.totpEnabled ? MFA_MESSAGES.required : PASSKEY_MESSAGES.required;
+    return new DomainError(message, 'MFA_REQUIRED', 401, { mfa_token: mfaToken, methods });
   }
 
   private getDummyHash() {

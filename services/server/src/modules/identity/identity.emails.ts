@@ -81,6 +81,8 @@ export function duplicateRegistrationEmail(to: string, firstName: string, dashbo
 export const SECURITY_CHANGES = {
   TotpEnabled: 'Two-factor authentication was turned on for your Seatlink account.',
   TotpDisabled: 'Two-factor authentication was turned off for your Seatlink account.',
+  PasskeyAdded: 'A passkey was added to your Seatlink account. It signs in without a password.',
+  PasskeyRemoved: 'A passkey was removed from your Seatlink account.',
   RecoveryCodeUsed: 'One of your recovery codes was used to get into your Seatlink account. It will not work again.',
   PasswordChanged: 'The password of your Seatlink account was changed.',
   SessionsSignedOut: 'Some sessions of your Seatlink account were signed out from another of them.',

@@ -4,6 +4,8 @@ import { provideSubscription } from '../../infra/subscriptions/subscription.js';
 import { AccountController } from './account.controller.js';
 import { AuthController } from './auth.controller.js';
 import { MfaController } from './mfa.controller.js';
+import { PasskeysController } from './passkeys.controller.js';
+import { Passkeys } from './passkeys.service.js';
 import { SessionsController } from './sessions.controller.js';
 import { SignIns } from './sign-ins.service.js';
 import { TotpService } from './totp.service.js';
@@ -57,12 +59,13 @@ export class SessionPolicyModule {}
  */
 @Module({
   imports: [SessionsModule, SessionPolicyModule],
-  controllers: [AuthController, AccountController, MfaController, SessionsController],
+  controllers: [AuthController, AccountController, MfaController, PasskeysController, SessionsController],
   providers: [
     PasswordHasher,
     AuthTokensService,
     SignIns,
     TotpService,
+    Passkeys,
     RegisterUserFlow,
     UserCommandHandler,
     EmailClaimCommandHandler,

@@ -91,3 +91,29 @@ export const userDevices = pgTable(
   },
   (t) => [primaryKey({ columns: [t.userId, t.deviceKey] })],
 );
+
+/**
+ * The challenges given to browsers for a passkey ceremony (not a read model): each answers once, within its time, for
+ * what it was given for (`purpose`) and, when it names one, for that user. Kept as their SHA-256.
+ */
+export const webauthnChallenges = pgTable(
+  'webauthn_challenges',
+  {
+    challengeHash: text('challenge_hash').primaryKey(),
+    purpose: text('purpose', { enum: ['register', 'sign_in', 'second_factor'] }).notNull(),
+    userId: uuid('user_id'),
+    expiresAt: timestamp('expires_at', { withTimezone: true }).notNull(),
+  },
+  (t) => [index('webauthn_challenges_expiry_idx').on(t.expiresAt)],
+);
+
+/**
+ * Operational state of each passkey (not a read model; PasskeyAdded and PasskeyRemoved are the facts): the signature
+ * counter it last showed (a copied authenticator shows one not above it) and when it was last used.
+ */
+export const passkeyUses = pgTable('passkey_uses', {
+  credentialId: text('credential_id').primaryKey(),
+  userId: uuid('user_id').notNull(),
+  counter: bigint('counter', { mode: 'number' }).notNull().default(0),
+  lastUsedAt: timestamp('last_used_at', { withTimezone: true }).notNull(),
+});

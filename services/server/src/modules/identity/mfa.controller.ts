@@ -74,6 +74,7 @@ export class MfaController {
     const state = await this.accounts.state(user.id);
     return {
       totp: state.totpEnabled,
+      passkeys: state.passkeys.length,
       required: user.is_admin && this.config.ADMIN_MFA === 'required',
       recovery_codes_left: state.recoveryCodeHashes.length,
     };

@@ -59,6 +59,7 @@ describe('a second factor: an authenticator app and recovery codes', () => {
     expect((await client.request('GET', '/v1/me/mfa')).body).toEqual({
       totp: false,
       required: false,
+      passkeys: 0,
       recovery_codes_left: 0,
     });
     // Confirming before any secret was given: nothing is being set up.
@@ -94,6 +95,7 @@ describe('a second factor: an authenticator app and recovery codes', () => {
     expect((await client.request('GET', '/v1/me/mfa')).body as unknown as MfaStatus).toEqual({
       totp: true,
       required: false,
+      passkeys: 0,
       recovery_codes_left: 10,
     });
     // On already: neither a new secret nor a second confirmation.
@@ -135,6 +137,7 @@ describe('a second factor: an authenticator app and recovery codes', () => {
     expect((await user.client.request('GET', '/v1/me/mfa')).body).toEqual({
       totp: true,
       required: false,
+      passkeys: 0,
       recovery_codes_left: 9,
     });
     const token = await passwordStep(user.email, user.password);
@@ -194,6 +197,7 @@ describe('a second factor: an authenticator app and recovery codes', () => {
     expect((await user.client.request('GET', '/v1/me/mfa')).body).toEqual({
       totp: false,
       required: false,
+      passkeys: 0,
       recovery_codes_left: 0,
     });
     expect((await new ApiClient(stack.baseUrl).login(user.email, user.password)).status).toBe(200);
@@ -266,6 +270,7 @@ describe('ADMIN_MFA=required: an admin without a second factor is sent to set on
     expect((await admin.request('GET', '/v1/me/mfa')).body).toEqual({
       totp: false,
       required: true,
+      passkeys: 0,
       recovery_codes_left: 0,
     });
     for (const [method, path] of [

@@ -1,9 +1,10 @@
 import { Injectable } from '@nestjs/common';
 import { QueueName } from '@seatlink/contracts';
 import { type Job, QueueJob } from '../../infra/queue/jobs.module.js';
+import { Passkeys } from './passkeys.service.js';
 import { SessionsService } from './sessions.service.js';
 
-/** Deletes sessions past their idle or absolute timeout, every hour. Idempotent. */
+/** Deletes sessions past their idle or absolute timeout, and passkey challenges past theirs, every hour. Idempotent. */
 @Injectable()
 @QueueJob()
 export class PurgeSessionsJob implements Job {
@@ -11,9 +12,14 @@ export class PurgeSessionsJob implements Job {
   readonly name = 'purge-sessions';
   readonly every = { ms: 60 * 60 * 1000 };
 
-  constructor(private readonly sessions: SessionsService) {}
+  constructor(
+    private readonly sessions: SessionsService,
+    private readonly passkeys: Passkeys,
+  ) {}
 
   async run() {
-    await this.sessions.purgeExpired(new Date());
+    const now = new Date();
+    await this.sessions.purgeExpired(now);
+    await this.passkeys.purgeExpired(now);
   }
 }

@@ -7,6 +7,7 @@ import { REALTIME_PUBLISHER, type RealtimePublisher } from '../../infra/realtime
 import type { SubscriptionContext } from '../../infra/subscriptions/subscription.js';
 import { SessionsService } from './sessions.service.js';
 import { UserAccounts } from './user-accounts.service.js';
+import { hasSecondFactor } from './user.decider.js';
 
 /** Why a user's sessions end, as their sockets are told ('session.ended'). */
 export type SessionsEndReason = 'banned' | 'password-changed';
@@ -59,7 +60,7 @@ export class SessionPolicy implements SessionGate, OnModuleInit {
    */
   async adminAllowed(user: User): Promise<boolean> {
     if (!user.is_admin) return false;
-    return this.config.ADMIN_MFA !== 'required' || (await this.accounts.state(user.id)).totpEnabled;
+    return this.config.ADMIN_MFA !== 'required' || hasSecondFactor(await this.accounts.state(user.id));
   }
 
   /**

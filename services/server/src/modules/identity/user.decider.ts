@@ -1,4 +1,4 @@
-import { IDENTITY_MESSAGES, MFA_MESSAGES } from '@seatlink/contracts';
+import { IDENTITY_MESSAGES, MAX_PASSKEYS, MFA_MESSAGES, PASSKEY_MESSAGES } from '@seatlink/contracts';
 import { type Decider, DomainError } from '../../shared/event-sourcing/decider.js';
 import type { EmailClaimEvent, UserEvent, UserRegistered } from './user.events.js';
 
@@ -25,7 +25,21 @@ export interface UserState {
   totpEnabled: boolean;
   /** The hashes of the recovery codes not used yet. */
   recoveryCodeHashes: readonly string[];
+  /** The user's passkeys, oldest first. */
+  passkeys: readonly PasskeyOnRecord[];
 }
+
+/** A passkey as the user's stream knows it (its signature counter is operational state, kept where it is used). */
+export interface PasskeyOnRecord {
+  credentialId: string;
+  publicKey: string;
+  name: string;
+  transports: readonly string[];
+  addedAt: string;
+}
+
+/** A sign-in with the password alone is not enough: an app or a passkey must finish it. */
+export const hasSecondFactor = (state: UserState) => state.totpEnabled || state.passkeys.length > 0;
 
 /** A sign-in link is sent at most once per this long: the one already sent still works (15 minutes). */
 export const SIGN_IN_LINK_INTERVAL_MS = 60 * 1000;
@@ -57,6 +71,17 @@ export type UserCommand =
   | { type: 'RecordNewDevice'; data: { userId: string; device: string; ip: string; now: string } }
   /** Confirm it is the user (a step-up) with a recovery code: used up here, once. */
   | { type: 'ConfirmWithRecoveryCode'; data: { userId: string; recoveryCodeHash: string; now: string } }
+  /**
+   * Add a passkey the caller verified (its registration answered the challenge given to this user).
+   * `recoveryCodeHashes`: new codes, kept only when the account had no second factor yet.
+   */
+  | {
+      type: 'AddPasskey';
+      data: Omit<PasskeyOnRecord, 'addedAt'> & { userId: string; recoveryCodeHashes: string[]; now: string };
+    }
+  | { type: 'RemovePasskey'; data: { userId: string; credentialId: string; now: string } }
+  /** Sign in with a passkey whose signature the caller checked against the key the stream holds. */
+  | { type: 'SignInWithPasskey'; data: { userId: string; credentialId: string; now: string } }
   /** Record that the user signed `count` of their sessions out (the caller ended them). */
   | { type: 'RecordSessionsSignedOut'; data: { userId: string; count: number; now: string } };
 
@@ -67,6 +92,15 @@ export const MFA_REFUSALS = {
   notEnabled: () => new DomainError(MFA_MESSAGES.notEnabled, 'MFA_NOT_ENABLED', 409),
   invalid: () => new DomainError(MFA_MESSAGES.invalid, 'MFA_INVALID', 400),
 };
+
+export const PASSKEY_REFUSALS = {
+  invalid: () => new DomainError(PASSKEY_MESSAGES.invalid, 'PASSKEY_INVALID', 401),
+  notFound: () => new DomainError(PASSKEY_MESSAGES.notFound, 'PASSKEY_NOT_FOUND', 404),
+  exists: () => new DomainError(PASSKEY_MESSAGES.exists, 'PASSKEY_EXISTS', 409),
+  limit: () => new DomainError(PASSKEY_MESSAGES.limit, 'PASSKEY_LIMIT', 409),
+};
+
+const banned = () => new DomainError('Your account has been banned', 'ACCOUNT_BANNED', 403);
 
 /** The recovery code used up, or a refusal: a code unknown or used before is a wrong code. */
 function useRecoveryCode(state: UserState, userId: string, codeHash: string | null, now: string): UserEvent[] {
@@ -96,6 +130,7 @@ export const initialUserState = (): UserState => ({
   signInLinkRequestedAt: null,
   totpEnabled: false,
   recoveryCodeHashes: [],
+  passkeys: [],
 });
 
 export const userDecider: Decider<UserState, UserCommand, UserEvent> = {
@@ -133,8 +168,26 @@ export const userDecider: Decider<UserState, UserCommand, UserEvent> = {
         return { ...state, signInLinkRequestedAt: event.data.at };
       case 'TotpEnabled':
         return { ...state, totpEnabled: true, recoveryCodeHashes: event.data.recoveryCodeHashes };
-      case 'TotpDisabled':
-        return { ...state, totpEnabled: false, recoveryCodeHashes: [] };
+      case 'TotpDisabled': {
+        // The recovery codes stand in for every second factor: they go with the last one.
+        const next = { ...state, totpEnabled: false };
+        return hasSecondFactor(next) ? next : { ...next, recoveryCodeHashes: [] };
+      }
+      case 'PasskeyAdded': {
+        const { credentialId, publicKey, name, transports, recoveryCodeHashes, at } = event.data;
+        return {
+          ...state,
+          passkeys: [...state.passkeys, { credentialId, publicKey, name, transports, addedAt: at }],
+          recoveryCodeHashes: recoveryCodeHashes ?? state.recoveryCodeHashes,
+        };
+      }
+      case 'PasskeyRemoved': {
+        const next = {
+          ...state,
+          passkeys: state.passkeys.filter((p) => p.credentialId !== event.data.credentialId),
+        };
+        return hasSecondFactor(next) ? next : { ...next, recoveryCodeHashes: [] };
+      }
       case 'RecoveryCodeUsed':
         return { ...state, recoveryCodeHashes: state.recoveryCodeHashes.filter((h) => h !== event.data.codeHash) };
       case 'VerificationEmailRequested':
@@ -154,7 +207,7 @@ export const userDecider: Decider<UserState, UserCommand, UserEvent> = {
       case 'RecordLogin':
         mustExist(state);
         // A password alone never signs in an account with a second factor (turned on while this sign-in ran).
-        if (state.totpEnabled) throw new DomainError(MFA_MESSAGES.required, 'MFA_REQUIRED', 401);
+        if (hasSecondFactor(state)) throw new DomainError(MFA_MESSAGES.required, 'MFA_REQUIRED', 401);
         return [{ type: 'UserLoggedIn', data: { userId: command.data.userId, at: command.data.now } }];
       case 'VerifyEmail':
         mustExist(state);
@@ -212,13 +265,13 @@ export const userDecider: Decider<UserState, UserCommand, UserEvent> = {
       case 'SignInWithLink': {
         const { userId, linkIssuedAt, now } = command.data;
         if (!state.exists || !state.emailVerified) throw linkInvalid();
-        if (state.banned) throw new DomainError('Your account has been banned', 'ACCOUNT_BANNED', 403);
+        if (state.banned) throw banned();
         // A new password voids the links asked for with the old one.
         if (state.passwordChangedAt && Date.parse(state.passwordChangedAt) >= Date.parse(linkIssuedAt)) {
           throw linkInvalid();
         }
         // With a second factor the link only stands for the password: the sign-in goes on with the factor.
-        if (state.totpEnabled) return [];
+        if (hasSecondFactor(state)) return [];
         return [{ type: 'UserLoggedIn', data: { userId, at: now, method: 'link' } }];
       }
       case 'EnableTotp': {
@@ -239,8 +292,9 @@ export const userDecider: Decider<UserState, UserCommand, UserEvent> = {
       case 'SignInWithSecondFactor': {
         const { userId, recoveryCodeHash, now } = command.data;
         mustExist(state);
-        if (state.banned) throw new DomainError('Your account has been banned', 'ACCOUNT_BANNED', 403);
-        if (!state.totpEnabled) throw MFA_REFUSALS.invalid();
+        if (state.banned) throw banned();
+        // A code of the app needs the app; a recovery code, any second factor.
+        if (recoveryCodeHash === null ? !state.totpEnabled : !hasSecondFactor(state)) throw MFA_REFUSALS.invalid();
         return [
           ...useRecoveryCode(state, userId, recoveryCodeHash, now),
           {
@@ -256,9 +310,48 @@ export const userDecider: Decider<UserState, UserCommand, UserEvent> = {
       }
       case 'ConfirmWithRecoveryCode': {
         mustExist(state);
-        if (!state.totpEnabled) throw MFA_REFUSALS.notEnabled();
+        if (!hasSecondFactor(state)) throw MFA_REFUSALS.notEnabled();
         const { userId, recoveryCodeHash, now } = command.data;
         return useRecoveryCode(state, userId, recoveryCodeHash, now);
+      }
+      case 'AddPasskey': {
+        mustExist(state);
+        const { userId, credentialId, publicKey, name, transports, recoveryCodeHashes, now } = command.data;
+        if (state.passkeys.some((p) => p.credentialId === credentialId)) throw PASSKEY_REFUSALS.exists();
+        if (state.passkeys.length >= MAX_PASSKEYS) throw PASSKEY_REFUSALS.limit();
+        const first = !hasSecondFactor(state);
+        return [
+          {
+            type: 'PasskeyAdded',
+            data: {
+              userId,
+              credentialId,
+              publicKey,
+              name,
+              transports: [...transports],
+              ...(first ? { recoveryCodeHashes } : {}),
+              at: now,
+            },
+          },
+        ];
+      }
+      case 'RemovePasskey': {
+        mustExist(state);
+        const { userId, credentialId, now } = command.data;
+        if (!state.passkeys.some((p) => p.credentialId === credentialId)) throw PASSKEY_REFUSALS.notFound();
+        return [{ type: 'PasskeyRemoved', data: { userId, credentialId, at: now } }];
+      }
+      case 'SignInWithPasskey': {
+        const { userId, credentialId, now } = command.data;
+        // A passkey removed (or an account gone) while its answer was checked signs nobody in.
+        if (!state.exists || !state.passkeys.some((p) => p.credentialId === credentialId)) {
+          throw PASSKEY_REFUSALS.invalid();
+        }
+        if (state.banned) throw banned();
+        if (!state.emailVerified) {
+          throw new DomainError('Please verify your email address before signing in', 'EMAIL_NOT_VERIFIED', 403);
+        }
+        return [{ type: 'UserLoggedIn', data: { userId, at: now, method: 'passkey' } }];
       }
       case 'RecordSessionsSignedOut': {
         mustExist(state);

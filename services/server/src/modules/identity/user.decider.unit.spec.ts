@@ -355,3 +355,139 @@ describe('user decider: a second factor', () => {
       .thenThrows({ code: 'MFA_REQUIRED' });
   });
 });
+
+/** Passkeys on the user's stream: added (the first with recovery codes), removed, and signing in. */
+describe('user decider: passkeys', () => {
+  const spec = deciderSpec(userDecider);
+  const now = '2026-11-27T10:00:00.000Z';
+  const key = (credentialId: string) => ({
+    credentialId,
+    publicKey: `pk-${credentialId}`,
+    name: 'Laptop',
+    transports: ['internal'],
+  });
+  const add = (credentialId: string, recoveryCodeHashes = ['r1', 'r2']) =>
+    ({ type: 'AddPasskey', data: { userId: 'u1', ...key(credentialId), recoveryCodeHashes, now } }) as const;
+  const added = (credentialId: string, recoveryCodeHashes?: string[]): UserEvent => ({
+    type: 'PasskeyAdded',
+    data: { userId: 'u1', ...key(credentialId), ...(recoveryCodeHashes ? { recoveryCodeHashes } : {}), at: now },
+  });
+  const removed = (credentialId: string): UserEvent => ({
+    type: 'PasskeyRemoved',
+    data: { userId: 'u1', credentialId, at: now },
+  });
+  const signIn = (credentialId: string) =>
+    ({ type: 'SignInWithPasskey', data: { userId: 'u1', credentialId, now } }) as const;
+  const recoverySignIn = {
+    type: 'SignInWithSecondFactor',
+    data: { userId: 'u1', recoveryCodeHash: 'r1', now },
+  } as const;
+
+  it('adds the first passkey with recovery codes, later ones without; never the same one twice, nor an eleventh', () => {
+    spec
+      .given([registered])
+      .when(add('k1'))
+      .then([added('k1', ['r1', 'r2'])]);
+    spec
+      .given([registered, added('k1', ['r1', 'r2'])])
+      .when(add('k2', ['r3']))
+      .then([added('k2')]);
+    // An app on already: its codes stand, the passkey brings none.
+    spec
+      .given([registered, { type: 'TotpEnabled', data: { userId: 'u1', recoveryCodeHashes: ['t1'], at: now } }])
+      .when(add('k1'))
+      .then([added('k1')]);
+    spec
+      .given([registered, added('k1', ['r1'])])
+      .when(add('k1'))
+      .thenThrows({ code: 'PASSKEY_EXISTS' });
+    const ten = Array.from({ length: 10 }, (_, i) => added(`k${i}`, i === 0 ? ['r1'] : undefined));
+    spec
+      .given([registered, ...ten])
+      .when(add('k10'))
+      .thenThrows({ code: 'PASSKEY_LIMIT' });
+    spec.given([]).when(add('k1')).thenThrows({ code: 'USER_NOT_FOUND' });
+  });
+
+  it('signs in with a passkey the stream holds, unless the user is banned or unverified', () => {
+    spec
+      .given([registered, added('k1', ['r1'])])
+      .when(signIn('k1'))
+      .then([{ type: 'UserLoggedIn', data: { userId: 'u1', at: now, method: 'passkey' } }]);
+    spec
+      .given([registered, added('k1', ['r1']), removed('k1')])
+      .when(signIn('k1'))
+      .thenThrows({ code: 'PASSKEY_INVALID' });
+    spec.given([registered]).when(signIn('k1')).thenThrows({ code: 'PASSKEY_INVALID' });
+    spec.given([]).when(signIn('k1')).thenThrows({ code: 'PASSKEY_INVALID' });
+    spec
+      .given([registered, added('k1', ['r1']), { type: 'UserBanned', data: { userId: 'u1', by: 'a1', at: now } }])
+      .when(signIn('k1'))
+      .thenThrows({ code: 'ACCOUNT_BANNED' });
+    const unverified: UserEvent = { ...registered, data: { ...registered.data, emailVerified: false } };
+    spec
+      .given([unverified, added('k1', ['r1'])])
+      .when(signIn('k1'))
+      .thenThrows({ code: 'EMAIL_NOT_VERIFIED' });
+  });
+
+  it('makes a passkey a second factor: the password alone, or an e-mailed link, no longer signs in', () => {
+    spec
+      .given([registered, added('k1', ['r1'])])
+      .when({ type: 'RecordLogin', data: { userId: 'u1', now } })
+      .thenThrows({ code: 'MFA_REQUIRED' });
+    spec
+      .given([registered, added('k1', ['r1'])])
+      .when({ type: 'SignInWithLink', data: { userId: 'u1', linkIssuedAt: now, now } })
+      .then([]);
+    // A recovery code finishes the sign-in; an app's code, which this account has no app for, does not.
+    spec
+      .given([registered, added('k1', ['r1'])])
+      .when(recoverySignIn)
+      .then([
+        { type: 'RecoveryCodeUsed', data: { userId: 'u1', codeHash: 'r1', at: now } },
+        { type: 'UserLoggedIn', data: { userId: 'u1', at: now, method: 'recovery_code' } },
+      ]);
+    spec
+      .given([registered, added('k1', ['r1'])])
+      .when({ type: 'SignInWithSecondFactor', data: { userId: 'u1', recoveryCodeHash: null, now } })
+      .thenThrows({ code: 'MFA_INVALID' });
+  });
+
+  it('removes a passkey it holds; the recovery codes go with the last second factor only', () => {
+    spec
+      .given([registered, added('k1', ['r1'])])
+      .when({ type: 'RemovePasskey', data: { userId: 'u1', credentialId: 'k1', now } })
+      .then([removed('k1')]);
+    spec
+      .given([registered])
+      .when({ type: 'RemovePasskey', data: { userId: 'u1', credentialId: 'k1', now } })
+      .thenThrows({ code: 'PASSKEY_NOT_FOUND' });
+    // The last one gone: the codes are nothing, and the password alone signs in again.
+    spec
+      .given([registered, added('k1', ['r1']), removed('k1')])
+      .when(recoverySignIn)
+      .thenThrows({ code: 'MFA_INVALID' });
+    spec
+      .given([registered, added('k1', ['r1']), removed('k1')])
+      .when({ type: 'RecordLogin', data: { userId: 'u1', now } })
+      .then([{ type: 'UserLoggedIn', data: { userId: 'u1', at: now } }]);
+    // One of two gone, or the app turned off beside a passkey: the codes stand.
+    spec
+      .given([registered, added('k1', ['r1']), added('k2'), removed('k1')])
+      .when(recoverySignIn)
+      .then([
+        { type: 'RecoveryCodeUsed', data: { userId: 'u1', codeHash: 'r1', at: now } },
+        { type: 'UserLoggedIn', data: { userId: 'u1', at: now, method: 'recovery_code' } },
+      ]);
+    spec
+      .given([
+        registered,
+        { type: 'TotpEnabled', data: { userId: 'u1', recoveryCodeHashes: ['r1'], at: now } },
+        added('k1'),
+        { type: 'TotpDisabled', data: { userId: 'u1', at: now } },
+      ])
+      .when({ type: 'ConfirmWithRecoveryCode', data: { userId: 'u1', recoveryCodeHash: 'r1', now } })
+      .then([{ type: 'RecoveryCodeUsed', data: { userId: 'u1', codeHash: 'r1', at: now } }]);
+  });
+});

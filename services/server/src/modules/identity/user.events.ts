@@ -22,9 +22,10 @@ export type UserLoggedIn = DomainEvent<
     at: string;
     /**
      * `link`: with a one-time link e-mailed to them (a second proof); `totp` or `recovery_code`: with the password and
-     * then a code from their authenticator app or one of their recovery codes; absent: with the password.
+     * then a code from their authenticator app or one of their recovery codes; `passkey`: with a passkey (after the
+     * password, or alone); absent: with the password.
      */
-    method?: 'link' | 'totp' | 'recovery_code';
+    method?: 'link' | 'totp' | 'recovery_code' | 'passkey';
   }
 >;
 export type EmailVerified = DomainEvent<'EmailVerified', { userId: string; at: string }>;
@@ -74,6 +75,26 @@ export type TotpDisabled = DomainEvent<'TotpDisabled', { userId: string; at: str
 /** A recovery code was used (to sign in or to turn the app off): it never works again. */
 export type RecoveryCodeUsed = DomainEvent<'RecoveryCodeUsed', { userId: string; codeHash: string; at: string }>;
 
+/**
+ * The user added a passkey (a WebAuthn credential): from now a sign-in with the password asks for a second factor, and
+ * the passkey alone signs in. `publicKey`: its COSE public key, base64url (public by nature: it only checks
+ * signatures). `recoveryCodeHashes`: given when it is the account's first second factor, as with TotpEnabled.
+ */
+export type PasskeyAdded = DomainEvent<
+  'PasskeyAdded',
+  {
+    userId: string;
+    credentialId: string;
+    publicKey: string;
+    name: string;
+    transports: string[];
+    recoveryCodeHashes?: string[];
+    at: string;
+  }
+>;
+/** The user removed a passkey: it signs in no more. */
+export type PasskeyRemoved = DomainEvent<'PasskeyRemoved', { userId: string; credentialId: string; at: string }>;
+
 /** The user signed in from a device (browser, system, model) their account had not signed in from before. */
 export type SignInFromNewDevice = DomainEvent<
   'SignInFromNewDevice',
@@ -84,6 +105,8 @@ export type SignInFromNewDevice = DomainEvent<
 export type SessionsSignedOut = DomainEvent<'SessionsSignedOut', { userId: string; count: number; at: string }>;
 
 export type UserEvent =
+  | PasskeyAdded
+  | PasskeyRemoved
   | SignInFromNewDevice
   | SessionsSignedOut
   | TotpEnabled

@@ -5,6 +5,7 @@ import { linkClassName } from '../../../components/ui/auth-shell';
 import { Button } from '../../../components/ui/button';
 import { FormField } from '../../../components/ui/form-field';
 import { getCaptchaToken } from '../../../lib/captcha';
+import { passkeysSupported } from '../../../lib/webauthn';
 import { EMAIL_NOT_VERIFIED, SIGN_IN_LINK_SENT } from '../auth.constants';
 import { useAuthStore } from '../auth.store';
 import { EmailNotVerifiedNotice } from './email-not-verified-notice';
@@ -15,6 +16,7 @@ import { SecondFactorForm } from './second-factor-form';
 export function LoginForm() {
   const navigate = useNavigate();
   const login = useAuthStore((s) => s.login);
+  const signInWithPasskey = useAuthStore((s) => s.signInWithPasskey);
   const clearError = useAuthStore((s) => s.clearError);
   const loading = useAuthStore((s) => s.loading);
   const error = useAuthStore((s) => s.error);
@@ -44,6 +46,12 @@ export function LoginForm() {
     } finally {
       setSubmitting(false);
     }
+  };
+
+  // No e-mail or password: the passkey names its account and verifies the person itself.
+  const withPasskey = async () => {
+    if (busy) return;
+    if (await signInWithPasskey()) void navigate('/dashboard', { replace: true });
   };
 
   const closeForgot = useCallback(() => setForgotOpen(false), []);
@@ -115,6 +123,18 @@ export function LoginForm() {
         <Button type="submit" className="w-full" disabled={busy} aria-busy={busy}>
           {busy ? 'Signing in...' : 'Sign in'}
         </Button>
+        {passkeysSupported() ? (
+          <Button
+            type="button"
+            variant="secondary"
+            className="w-full"
+            disabled={busy}
+            onClick={() => void withPasskey()}
+            data-testid="passkey-sign-in"
+          >
+            Use a passkey
+          </Button>
+        ) : null}
 
         <p className="text-center text-sm text-slate-500">
           Don&apos;t have an account?{' '}

@@ -12,6 +12,7 @@ import { errorMessage } from '../../../lib/api-client';
 import { querySlice } from '../../../lib/query-slice';
 import { confirmTotp, disableTotp, enrolTotp } from '../api/mfa';
 import { MFA_KEY, mfaStatusQuery } from '../mfa.queries';
+import { RecoveryCodes } from './recovery-codes';
 
 const FETCH_FAILED = 'Failed to fetch two-factor settings';
 const FAILED = 'Something went wrong. Please try again.';
@@ -155,22 +156,7 @@ export function TwoFactorSettings() {
       </div>
     );
   } else if (step.name === 'codes') {
-    body = (
-      <div className="mt-4 space-y-3">
-        <Alert tone="warning">
-          Save these recovery codes somewhere safe. Each signs you in once if you lose your phone. They are shown only
-          now.
-        </Alert>
-        <ul className="grid max-w-md grid-cols-2 gap-2 font-mono text-sm text-slate-900" data-testid="recovery-codes">
-          {step.codes.map((code) => (
-            <li key={code} className="rounded-md bg-slate-100 px-2 py-1 text-center">
-              {code}
-            </li>
-          ))}
-        </ul>
-        <Button onClick={() => setStep({ name: 'idle' })}>I have saved them</Button>
-      </div>
-    );
+    body = <RecoveryCodes codes={step.codes} onDone={() => setStep({ name: 'idle' })} />;
   } else if (step.name === 'disabling') {
     body = (
       <CodeForm

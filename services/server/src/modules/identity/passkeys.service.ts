@@ -1,0 +1,271 @@
+import { createHash } from 'node:crypto';
+import { Inject, Injectable } from '@nestjs/common';
+import {
+  PASSKEY_MESSAGES,
+  type Passkey,
+  type authenticationResponseSchema,
+  type registrationResponseSchema,
+} from '@seatlink/contracts';
+import {
+  type AuthenticationResponseJSON,
+  generateAuthenticationOptions,
+  generateRegistrationOptions,
+  type PublicKeyCredentialCreationOptionsJSON,
+  type PublicKeyCredentialRequestOptionsJSON,
+  type RegistrationResponseJSON,
+  verifyAuthenticationResponse,
+  verifyRegistrationResponse,
+} from '@simplewebauthn/server';
+import { isoBase64URL, isoUint8Array } from '@simplewebauthn/server/helpers';
+import { and, eq, gt, inArray, isNull, lt, sql } from 'drizzle-orm';
+import type { z } from 'zod';
+import { APP_CONFIG, type AppConfig } from '../../infra/config/config.js';
+import { DATABASE } from '../../infra/db/database.module.js';
+import type { Database } from '../../infra/db/database.js';
+import { DomainError } from '../../shared/event-sourcing/decider.js';
+import { passkeyUses, webauthnChallenges } from './identity.schema.js';
+import type { PasskeyOnRecord, UserState } from './user.decider.js';
+
+/** What the user's authenticator calls this site. */
+const RP_NAME = 'Seatlink';
+/** How long a browser has to answer a challenge (WebAuthn's own timeout is the same). */
+const CEREMONY_MS = 5 * 60 * 1000;
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
+
+/** The ways to reach an authenticator WebAuthn names (a browser may send others, which are not kept). */
+const KNOWN_TRANSPORTS = new Set(['ble', 'cable', 'hybrid', 'internal', 'nfc', 'smart-card', 'usb']);
+
+export type ChallengePurpose = 'register' | 'sign_in' | 'second_factor';
+type RegistrationAnswer = z.input<typeof registrationResponseSchema>;
+type AuthenticationAnswer = z.input<typeof authenticationResponseSchema>;
+
+/** An answer that does not check (400 when adding a passkey, 401 when signing in). */
+const invalidAnswer = (status: 400 | 401) => new DomainError(PASSKEY_MESSAGES.invalid, 'PASSKEY_INVALID', status);
+/** An answer to a challenge unknown, used or past its time: the ceremony starts again. */
+const expiredChallenge = (status: 400 | 401) => new DomainError(PASSKEY_MESSAGES.expired, 'PASSKEY_EXPIRED', status);
+
+/** The challenge a browser's answer says it answers (its clientDataJSON), or null when it says none readable. */
+function challengeOf(clientDataJSON: string): string | null {
+  try {
+    const parsed: unknown = JSON.parse(isoBase64URL.toUTF8String(clientDataJSON));
+    const challenge = (parsed as { challenge?: unknown } | null)?.challenge;
+    return typeof challenge === 'string' && /^[A-Za-z0-9_-]{16,200}$/.test(challenge) ? challenge : null;
+  } catch {
+    return null;
+  }
+}
+
+const challengeHash = (challenge: string) => createHash('sha256').update(challenge).digest('hex');
+
+/**
+ * The WebAuthn side of passkeys (@simplewebauthn/server): the options a browser needs to make or use one, and the check
+ * of its answer. A challenge answers once (taken by one conditional delete, whoever else sends the same answer), for
+ * its purpose and, when it names one, its user; the relying party is the dashboard's origin (DASHBOARD_URL). What a
+ * passkey is (its public key) is on the user's stream; its signature counter and last use are kept here.
+ */
+@Injectable()
+export class Passkeys {
+  private readonly origin: string;
+  private readonly rpId: string;
+
+  constructor(
+    @Inject(DATABASE) private readonly database: Database,
+    @Inject(APP_CONFIG) config: AppConfig,
+  ) {
+    const url = new URL(config.DASHBOARD_URL);
+    this.origin = url.origin;
+    this.rpId = url.hostname;
+  }
+
+  /** The options for `navigator.credentials.create`: a passkey kept on the device (discoverable), for this user. */
+  async registrationOptions(state: UserState): Promise<PublicKeyCredentialCreationOptionsJSON> {
+    const options = await generateRegistrationOptions({
+      rpName: RP_NAME,
+      rpID: this.rpId,
+      userName: state.email,
+      userID: isoUint8Array.fromUTF8String(state.userId!),
+      userDisplayName: `${state.firstName} ${state.lastName}`.trim(),
+      attestationType: 'none',
+      excludeCredentials: state.passkeys.map((p) => ({ id: p.credentialId, transports: [...p.transports] })),
+      authenticatorSelection: { residentKey: 'required', userVerification: 'preferred' },
+      timeout: CEREMONY_MS,
+    });
+    await this.keep(options.challenge, 'register', state.userId);
+    return options;
+  }
+
+  /** Checks the browser's answer to the registration options given to this user: the passkey to record. */
+  async verifyRegistration(
+    userId: string,
+    answer: RegistrationAnswer,
+  ): Promise<Omit<PasskeyOnRecord, 'name' | 'addedAt'>> {
+    const challenge = challengeOf(answer.response.clientDataJSON);
+    if (!challenge) throw invalidAnswer(400);
+    if (!(await this.take(challenge, 'register', userId))) throw expiredChallenge(400);
+    let verified;
+    try {
+      verified = await verifyRegistrationResponse({
+        response: answer as RegistrationResponseJSON,
+        expectedChallenge: challenge,
+        expectedOrigin: this.origin,
+        expectedRPID: this.rpId,
+        requireUserVerification: false,
+      });
+    } catch {
+      throw invalidAnswer(400);
+    }
+    if (!verified.verified) throw invalidAnswer(400);
+    const { credential } = verified.registrationInfo;
+    return {
+      credentialId: credential.id,
+      publicKey: isoBase64URL.fromBuffer(credential.publicKey),
+      transports: (credential.transports ?? []).filter((t) => KNOWN_TRANSPORTS.has(t)),
+    };
+  }
+
+  /**
+   * The options for `navigator.credentials.get`. A sign-in without a password (`sign_in`) lets the device offer any
+   * passkey of this site and needs it to verify the person (a PIN, a fingerprint); a second factor (`second_factor`)
+   * names the user's passkeys.
+   */
+  async authenticationOptions(
+    purpose: 'sign_in' | 'second_factor',
+    state: UserState | null,
+  ): Promise<PublicKeyCredentialRequestOptionsJSON> {
+    const options = await generateAuthenticationOptions({
+      rpID: this.rpId,
+      allowCredentials: state?.passkeys.map((p) => ({ id: p.credentialId, transports: [...p.transports] })) ?? [],
+      userVerification: purpose === 'sign_in' ? 'required' : 'preferred',
+      timeout: CEREMONY_MS,
+    });
+    await this.keep(options.challenge, purpose, state?.userId ?? null);
+    return options;
+  }
+
+  /**
+   * Checks a browser's answer to authentication options: whose passkey signed (the user named by `userId` for a
+   * second factor, or the one the passkey names for a sign-in), against the key on that user's stream. Answers the
+   * user and the passkey, its use recorded; refuses with 401 PASSKEY_INVALID.
+   */
+  async verifyAuthentication(
+    purpose: 'sign_in' | 'second_factor',
+    answer: AuthenticationAnswer,
+    userId: string | null,
+    stateOf: (userId: string) => Promise<UserState>,
+  ): Promise<{ userId: string; credentialId: string }> {
+    const invalid = () => invalidAnswer(401);
+    const challenge = challengeOf(answer.response.clientDataJSON);
+    if (!challenge) throw invalid();
+    const handle = answer.response.userHandle ? safeUtf8(answer.response.userHandle) : null;
+    const owner = userId ?? handle;
+    if (!owner || !UUID.test(owner) || (handle !== null && handle !== owner)) throw invalid();
+    if (!(await this.take(challenge, purpose, purpose === 'second_factor' ? owner : null))) {
+      throw expiredChallenge(401);
+    }
+    const state = await stateOf(owner);
+    const passkey = state.passkeys.find((p) => p.credentialId === answer.id);
+    if (!passkey) throw invalid();
+    const [use] = await this.database.db
+      .select({ counter: passkeyUses.counter })
+      .from(passkeyUses)
+      .where(eq(passkeyUses.credentialId, passkey.credentialId));
+    let verified;
+    try {
+      verified = await verifyAuthenticationResponse({
+        response: answer as AuthenticationResponseJSON,
+        expectedChallenge: challenge,
+        expectedOrigin: this.origin,
+        expectedRPID: this.rpId,
+        credential: {
+          id: passkey.credentialId,
+          publicKey: isoBase64URL.toBuffer(passkey.publicKey),
+          counter: use?.counter ?? 0,
+          transports: [...passkey.transports] as AuthenticatorTransportFuture[],
+        },
+        requireUserVerification: purpose === 'sign_in',
+      });
+    } catch {
+      // A signature that does not check, a counter gone back (a copied authenticator), the wrong origin.
+      throw invalid();
+    }
+    if (!verified.verified) throw invalid();
+    await this.recordUse(owner, passkey.credentialId, verified.authenticationInfo.newCounter);
+    return { userId: owner, credentialId: passkey.credentialId };
+  }
+
+  /** The user's passkeys as GET /v1/me/passkeys lists them. */
+  async list(state: UserState): Promise<Passkey[]> {
+    const ids = state.passkeys.map((p) => p.credentialId);
+    const uses = ids.length
+      ? await this.database.db
+          .select({ id: passkeyUses.credentialId, at: passkeyUses.lastUsedAt })
+          .from(passkeyUses)
+          .where(and(eq(passkeyUses.userId, state.userId!), inArray(passkeyUses.credentialId, ids)))
+      : [];
+    const lastUse = new Map(uses.map((u) => [u.id, u.at.toISOString()]));
+    return state.passkeys.map((p) => ({
+      id: p.credentialId,
+      name: p.name,
+      created_at: p.addedAt,
+      last_used_at: lastUse.get(p.credentialId) ?? null,
+    }));
+  }
+
+  /** Forgets what was kept of a removed passkey. */
+  async forget(credentialId: string): Promise<void> {
+    await this.database.db.delete(passkeyUses).where(eq(passkeyUses.credentialId, credentialId));
+  }
+
+  /** Deletes challenges past their time (none answered them). */
+  async purgeExpired(now: Date): Promise<void> {
+    await this.database.db.delete(webauthnChallenges).where(lt(webauthnChallenges.expiresAt, now));
+  }
+
+  private async keep(challenge: string, purpose: ChallengePurpose, userId: string | null) {
+    await this.database.db.insert(webauthnChallenges).values({
+      challengeHash: challengeHash(challenge),
+      purpose,
+      userId,
+      expiresAt: new Date(Date.now() + CEREMONY_MS),
+    });
+  }
+
+  /** Takes a challenge once: true when it was given for this purpose (and user) and has not expired. */
+  private async take(challenge: string, purpose: ChallengePurpose, userId: string | null): Promise<boolean> {
+    const taken = await this.database.db
+      .delete(webauthnChallenges)
+      .where(
+        and(
+          eq(webauthnChallenges.challengeHash, challengeHash(challenge)),
+          eq(webauthnChallenges.purpose, purpose),
+          userId === null ? isNull(webauthnChallenges.userId) : eq(webauthnChallenges.userId, userId),
+          gt(webauthnChallenges.expiresAt, new Date()),
+        ),
+      )
+      .returning({ hash: webauthnChallenges.challengeHash });
+    return taken.length === 1;
+  }
+
+  /** The counter the passkey showed (never lowered: two answers at once keep the higher) and when. */
+  private async recordUse(userId: string, credentialId: string, counter: number) {
+    const now = new Date();
+    await this.database.db
+      .insert(passkeyUses)
+      .values({ credentialId, userId, counter, lastUsedAt: now })
+      .onConflictDoUpdate({
+        target: passkeyUses.credentialId,
+        set: { counter: sql`greatest(${passkeyUses.counter}, ${counter})`, lastUsedAt: now },
+      });
+  }
+}
+
+type AuthenticatorTransportFuture = NonNullable<RegistrationResponseJSON['response']['transports']>[number];
+
+/** A user handle as text (ours are UTF-8 user ids), or null when it is not. */
+function safeUtf8(value: string): string | null {
+  try {
+    return new TextDecoder('utf-8', { fatal: true }).decode(isoBase64URL.toBuffer(value));
+  } catch {
+    return null;
+  }
+}
