@@ -1,6 +1,11 @@
 import type { Account, DistributeResponse, DuplicateGroup, PublicLink, Ticket, User } from '@seatlink/contracts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { PublicKeyCredentialCreationOptionsJSON } from '@simplewebauthn/server';
+import { DATABASE } from './infra/db/database.module.js';
+import type { Database } from './infra/db/database.js';
 import { seedDemoWallets } from './seed.js';
+import { SoftAuthenticator } from './testing/soft-authenticator.js';
+import { createVerifiedUser } from './testing/users.js';
 import { freePort } from './testing/ports.js';
 import { ApiClient, startTestStack, type TestStack } from './testing/test-app.js';
 
@@ -92,6 +97,46 @@ describe('the product on a bare machine: PGlite, the in-process queue and the mo
     expect(statuses).toEqual([200, 200, 200, 410, 200]);
     const view = await fetch(`${stack.baseUrl}/v1/links/${code}`);
     expect(((await view.json()) as PublicLink).state).toBe('limit_reached');
+  });
+
+  it('mails security changes (a passkey, a new device) and the one database connection never waits on itself', async () => {
+    const created = await createVerifiedUser(stack.app);
+    const client = new ApiClient(stack.baseUrl);
+    expect((await client.login(created.email, created.password)).status).toBe(200);
+    // A sign-in from another device: SignInFromNewDevice, whose reaction mails the owner.
+    const phone = new ApiClient(stack.baseUrl);
+    const signedIn = await phone.request(
+      'POST',
+      '/v1/auth',
+      { email: created.email, password: created.password },
+      {
+        headers: { 'user-agent': 'Mozilla/5.0 (iPhone; CPU iPhone OS 18_1 like Mac OS X) Mobile/15E148 Safari/604.1' },
+      },
+    );
+    expect(signedIn.status).toBe(200);
+    const authenticator = new SoftAuthenticator(stack.config.DASHBOARD_URL.replace(/\/$/, ''));
+    const options = await client.request('POST', '/v1/me/passkeys/options');
+    const added = await client.request('POST', '/v1/me/passkeys', {
+      name: 'Laptop',
+      response: authenticator.create(options.body as unknown as PublicKeyCredentialCreationOptionsJSON),
+    });
+    expect(added.status, JSON.stringify(added.body)).toBe(201);
+    const database = stack.app.get<Database>(DATABASE);
+    await expect
+      .poll(
+        async () =>
+          (
+            await database.query<{ subject: string }>(
+              `select subject from mail_outbox where "to" = $1 order by subject`,
+              [created.email],
+            )
+          ).map((m) => m.subject),
+        { timeout: 20_000 },
+      )
+      .toEqual(['A security change on your Seatlink account', 'New sign-in to your Seatlink account']);
+    // And the database still answers requests.
+    const me = await client.request('GET', '/v1/me');
+    expect(me.status).toBe(200);
   });
 
   it('answers health, sign-in and a public form at once', async () => {

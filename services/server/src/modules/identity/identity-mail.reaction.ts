@@ -3,7 +3,8 @@ import { inArray } from 'drizzle-orm';
 import { v5 as uuidv5 } from 'uuid';
 import { APP_CONFIG, type AppConfig } from '../../infra/config/config.js';
 import { mailOutbox } from '../../infra/db/schema.js';
-import type { RecordedEvent } from '../../infra/event-store/event-store.port.js';
+import type { EventStore, RecordedEvent } from '../../infra/event-store/event-store.port.js';
+import { fold } from '../../shared/event-sourcing/decider.js';
 import { queueMail } from '../../infra/mail/mail-outbox.js';
 import { MailOutbox } from '../../infra/mail/mail.module.js';
 import type { MailMessage } from '../../infra/mail/mail.port.js';
@@ -23,8 +24,10 @@ import {
   verificationEmail,
 } from './identity.emails.js';
 import { formatMailTime } from '../../infra/mail/mail-time.js';
-import type { UserEvent } from './user.events.js';
-import { UserAccounts } from './user-accounts.service.js';
+import { findUserById } from './read-models/users/users.queries.js';
+import { toUser } from './user-accounts.service.js';
+import { userDecider } from './user.decider.js';
+import { userStream, type UserEvent } from './user.events.js';
 
 const SECURITY_CHANGE_EVENTS = Object.keys(SECURITY_CHANGES) as SecurityChange[];
 const isSecurityChange = (type: string): type is SecurityChange => (SECURITY_CHANGE_EVENTS as string[]).includes(type);
@@ -55,10 +58,9 @@ export class IdentityMailReaction implements Subscription {
     private readonly tokens: AuthTokensService,
     private readonly outbox: MailOutbox,
     @Inject(APP_CONFIG) private readonly config: AppConfig,
-    private readonly accounts: UserAccounts,
   ) {}
 
-  async apply(events: readonly RecordedEvent[], { tx, afterCommit }: SubscriptionContext) {
+  async apply(events: readonly RecordedEvent[], { tx, afterCommit, store }: SubscriptionContext) {
     const now = new Date();
     const ids = events.map((e) => uuidv5(e.id, MAIL_ID_NAMESPACE));
     // An event handled before (a retried or replayed batch) keeps its message and token: a new token would void the
@@ -106,14 +108,16 @@ export class IdentityMailReaction implements Subscription {
         default: {
           // A security change: its owner hears of it (an admin's reset of someone else's password included).
           if (!isSecurityChange(event.type)) break;
-          const user = await this.accounts.getUser((event.data as { userId: string }).userId);
+          // Read in this transaction (the read model, else the user's stream through the store bound to it): on the
+          // embedded database (one connection) a read from outside would wait for this transaction to end, forever.
+          const userId = (event.data as { userId: string }).userId;
+          const user = (await findUserById(tx, userId)) ?? (await userFromStream(store, userId));
+          if (!user) break;
           const detail =
             event.type === 'SignInFromNewDevice'
               ? `${event.data.device}, from ${event.data.ip}, on ${formatMailTime(event.data.at)} (UK time).`
               : undefined;
-          if (user) {
-            message = securityChangeEmail(user.email, user.first_name, this.config.DASHBOARD_URL, event.type, detail);
-          }
+          message = securityChangeEmail(user.email, user.first_name, this.config.DASHBOARD_URL, event.type, detail);
           break;
         }
       }
@@ -121,4 +125,14 @@ export class IdentityMailReaction implements Subscription {
     }
     afterCommit(() => this.outbox.nudge());
   }
+}
+
+/** The user as their own stream tells it (read through the reaction's transaction); null when there is none. */
+async function userFromStream(store: EventStore, userId: string) {
+  const { events } = await store.readStream(userStream(userId));
+  const state = fold(
+    userDecider,
+    events.map((e) => ({ type: e.type, data: e.data }) as UserEvent),
+  );
+  return state.exists ? toUser(state) : null;
 }
