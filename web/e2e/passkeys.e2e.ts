@@ -58,6 +58,9 @@ test('adds a passkey on Settings, signs in with it alone and after the password,
   await expect(section.getByTestId('passkey')).toHaveCount(1);
   await expect(section.getByTestId('passkey')).toContainText('This laptop');
   await expect(section.getByTestId('passkey')).toContainText('Not used yet');
+  await expect(page.getByRole('region', { name: 'Two-factor authentication' }).getByTestId('mfa-state')).toHaveText(
+    'No app: sign-ins with your password ask for your passkey. 10 of 10 recovery codes left.',
+  );
   const [made] = await credentialsOf(cdp, authenticatorId);
   expect(made).toMatchObject({ isResidentCredential: true, rpId: 'localhost' });
 

@@ -185,7 +185,13 @@ export function TwoFactorSettings() {
     );
   } else {
     body = (
-      <StateRow text="Off: your password alone signs you in.">
+      <StateRow
+        text={
+          data.passkeys > 0
+            ? `No app: sign-ins with your password ask for your passkey. ${data.recovery_codes_left} of ${RECOVERY_CODE_COUNT} recovery codes left.`
+            : 'Off: your password alone signs you in.'
+        }
+      >
         <Button onClick={() => void start()} disabled={starting} aria-busy={starting}>
           Set up an authenticator app
         </Button>
