@@ -1,9 +1,8 @@
 import { expect, test, type Page } from '@playwright/test';
 import { generate } from 'otplib';
 import { expectNoA11yViolations } from './support/axe';
-import pg from 'pg';
 import { hasDatabase } from './support/distribution';
-import { createVerifiedUser, demo, type NewUser, signIn, userRowOnAdminPage } from './support/session';
+import { ageSessionsOf, createVerifiedUser, demo, type NewUser, signIn, userRowOnAdminPage } from './support/session';
 
 /**
  * A second factor from the Settings page: an authenticator app set up by scanning (here: reading) its key and typing
@@ -137,18 +136,7 @@ test('an admin long signed in confirms with the password before setting credits;
 }) => {
   test.skip(!hasDatabase(), 'ages the session in the database of the stack');
   await signIn(page, demo.admin);
-  // Signed in two days ago as far as the server knows (the browser tests' step-up lasts a day).
-  const client = new pg.Client({ connectionString: process.env.E2E_DATABASE_URL });
-  await client.connect();
-  try {
-    await client.query(
-      `update sessions s set created_at = now() - interval '2 days', verified_at = null
-         from users u where u.id = s.user_id and u.email = $1`,
-      [demo.admin.email],
-    );
-  } finally {
-    await client.end();
-  }
+  await ageSessionsOf(demo.admin.email);
   await page.goto('/admin/users');
   // The list runs newest first, ten to a page: the demo user may be pages in.
   const row = await userRowOnAdminPage(page, demo.user.email);

@@ -15,6 +15,7 @@ export const MFA_MESSAGES = {
   enrolmentRequired: 'Set up two-factor authentication (Settings) before using the admin pages',
   stepUpCode: 'Confirm it is you: enter a code from your authenticator app, or a recovery code',
   stepUpPassword: 'Confirm it is you: enter your password',
+  stepUpPasskey: 'Confirm it is you: use your passkey, or enter a recovery code',
   stepUpBody: 'Give the code from your authenticator app, or your password if you have no app set up',
   passwordInvalid: 'That password is not right',
   confirmed: 'Confirmed',
@@ -111,14 +112,19 @@ export type MfaSignInRequest = z.input<typeof mfaSignInRequestSchema>;
  * `method` to confirm by) and POST /v1/me/step-up confirms.
  */
 
-/** How a step-up is confirmed: a code of the app (or a recovery code) when the user has one, else the password. */
-export type StepUpMethod = 'totp' | 'password';
+/**
+ * How a step-up is confirmed: a code of the app (or a recovery code) when the user has one; else their passkey (or a
+ * recovery code) when they have one; else the password.
+ */
+export type StepUpMethod = 'totp' | 'passkey' | 'password';
 
 /** The body of the 403 a call answers when it needs a fresh confirmation. */
 export interface StepUpRequiredResponse {
   message: string;
   code: 'STEP_UP_REQUIRED';
   method: StepUpMethod;
+  /** The user has a passkey, which confirms too (POST /v1/me/step-up/passkey). */
+  passkey: boolean;
 }
 
 /** POST /v1/me/step-up: the code (with an app), or the password (without one). */

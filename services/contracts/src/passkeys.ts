@@ -135,6 +135,10 @@ export type AddPasskeyRequest = z.input<typeof addPasskeyRequestSchema>;
 
 const mfaToken = () => z.string().regex(/^[A-Za-z0-9_-]{20,100}$/, MFA_MESSAGES.tokenInvalid);
 
+/** POST /v1/me/step-up/passkey: the browser's answer to POST /v1/me/step-up/passkey/options. */
+export const passkeyStepUpRequestSchema = schema(() => z.strictObject({ response: authenticationResponseSchema }));
+export type PasskeyStepUpRequest = z.input<typeof passkeyStepUpRequestSchema>;
+
 /** POST /v1/auth/passkey/options: with the `mfa_token` of a sign-in waiting for its second factor, or without. */
 export const passkeyOptionsRequestSchema = schema(() => z.strictObject({ mfa_token: mfaToken().optional() }));
 export type PasskeyOptionsRequest = z.input<typeof passkeyOptionsRequestSchema>;

@@ -45,6 +45,9 @@ export const routes = {
   /** Signs in with a passkey: the options, then the browser's answer (with an mfa_token: as the second factor). */
   passkeySignInOptions: { method: 'POST', path: '/v1/auth/passkey/options' },
   signInWithPasskey: { method: 'POST', path: '/v1/auth/passkey' },
+  /** Confirms it is the user with a passkey: the options, then the browser's answer. */
+  stepUpPasskeyOptions: { method: 'POST', path: '/v1/me/step-up/passkey/options' },
+  stepUpWithPasskey: { method: 'POST', path: '/v1/me/step-up/passkey' },
   /** Confirms it is the user (a code, or the password) before a call that needs it (403 STEP_UP_REQUIRED). */
   stepUp: { method: 'POST', path: '/v1/me/step-up' },
   /** What the browser needs at run time (captcha site key); not in SPEC.md §7. */

@@ -1,5 +1,6 @@
 import { expect, request, type Locator, type Page } from '@playwright/test';
 import type { InviteCodeResponse } from '@seatlink/contracts';
+import pg from 'pg';
 import { linkIn, waitForMail } from './mail-catcher';
 import { datePicker, typeInPicker } from './date-picker';
 
@@ -154,4 +155,22 @@ export async function userRowOnAdminPage(page: Page, email: string) {
   }
   await expect(row).toHaveCount(1);
   return row;
+}
+
+/**
+ * Makes every session of the user look signed in two days ago with no confirmation since (the browser tests' step-up
+ * lasts a day), in the stack's database: the next call that needs a fresh proof asks for one.
+ */
+export async function ageSessionsOf(email: string): Promise<void> {
+  const client = new pg.Client({ connectionString: process.env.E2E_DATABASE_URL });
+  await client.connect();
+  try {
+    await client.query(
+      `update sessions s set created_at = now() - interval '2 days', verified_at = null
+         from users u where u.id = s.user_id and u.email = $1`,
+      [email],
+    );
+  } finally {
+    await client.end();
+  }
 }

@@ -70,10 +70,12 @@ export async function request<T>(path: string, options: RequestOptions = {}): Pr
   const payload = await readJson(response);
   if (!response.ok) {
     const { message, code } = readError(payload);
-    // The call needs a fresh proof that it is the user: ask (a code, or the password), then send it once more.
+    // The call needs a fresh proof that it is the user: ask (a code, a passkey or the password), then send it again.
     if (response.status === 403 && code === STEP_UP_REQUIRED && !options.steppedUp) {
-      const method = (payload as { method?: unknown } | null)?.method === 'totp' ? 'totp' : 'password';
-      if (await askStepUp(method, message)) return request<T>(path, { ...options, steppedUp: true });
+      const asked = payload as { method?: unknown; passkey?: unknown } | null;
+      const method = asked?.method === 'totp' || asked?.method === 'passkey' ? asked.method : 'password';
+      if (await askStepUp(method, message, asked?.passkey === true))
+        return request<T>(path, { ...options, steppedUp: true });
     }
     throw new ApiError(message, response.status, code, { body: payload });
   }

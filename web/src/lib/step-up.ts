@@ -1,7 +1,10 @@
 import type { StepUpMethod } from '@seatlink/contracts';
 
-/** Asks the user to confirm it is them; resolves true once confirmed (the call is then sent again), false if not. */
-export type StepUpHandler = (method: StepUpMethod, message: string) => Promise<boolean>;
+/**
+ * Asks the user to confirm it is them (`passkey`: they have one, which confirms too); resolves true once confirmed (the
+ * call is then sent again), false if not.
+ */
+export type StepUpHandler = (method: StepUpMethod, message: string, passkey: boolean) => Promise<boolean>;
 
 let handler: StepUpHandler | null = null;
 
@@ -17,6 +20,6 @@ export function setStepUpHandler(next: StepUpHandler): () => void {
 }
 
 /** Asks, when someone can; false when nobody can. */
-export function askStepUp(method: StepUpMethod, message: string): Promise<boolean> {
-  return handler ? handler(method, message) : Promise.resolve(false);
+export function askStepUp(method: StepUpMethod, message: string, passkey = false): Promise<boolean> {
+  return handler ? handler(method, message, passkey) : Promise.resolve(false);
 }

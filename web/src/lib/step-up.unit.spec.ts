@@ -33,6 +33,33 @@ describe('a call that needs a fresh proof (403 STEP_UP_REQUIRED)', () => {
     ]);
   });
 
+  it('tells the asker how: a passkey (with a recovery code beside it), an app, or a password for anything else', async () => {
+    const asked: unknown[] = [];
+    release = setStepUpHandler((method, _message, passkey) => {
+      asked.push([method, passkey]);
+      return Promise.resolve(false);
+    });
+    const required = (method: unknown, passkey?: unknown) => ({
+      status: 403,
+      body: { message: 'Confirm it is you', code: 'STEP_UP_REQUIRED', method, passkey },
+    });
+    for (const answer of [
+      required('passkey', true),
+      required('totp', true),
+      required('totp'),
+      required('sms', 'yes'),
+    ]) {
+      stubFetch(answer);
+      await expect(request('/v1/admin/invites', { method: 'POST' })).rejects.toMatchObject({ status: 403 });
+    }
+    expect(asked).toEqual([
+      ['passkey', true],
+      ['totp', true],
+      ['totp', false],
+      ['password', false],
+    ]);
+  });
+
   it('fails with the server’s words when the user cancels, when nobody can ask, or when asked twice', async () => {
     release = setStepUpHandler(() => Promise.resolve(false));
     stubFetch(stepUpRequired);

@@ -55,9 +55,15 @@ export class AuthGuard implements CanActivate {
     if (this.reflector.getAllAndOverride<boolean>(NEEDS_STEP_UP, targets) === true) {
       const proven = await this.sessions.provenAt(admitted.sessionId);
       if (!proven || Date.now() - proven.getTime() > this.config.STEP_UP_MINUTES * 60_000) {
-        const method: StepUpMethod = (await this.accounts.state(admitted.user.id)).totpEnabled ? 'totp' : 'password';
-        const message = method === 'totp' ? MFA_MESSAGES.stepUpCode : MFA_MESSAGES.stepUpPassword;
-        throw new DomainError(message, 'STEP_UP_REQUIRED', 403, { method });
+        const state = await this.accounts.state(admitted.user.id);
+        const passkey = state.passkeys.length > 0;
+        const method: StepUpMethod = state.totpEnabled ? 'totp' : passkey ? 'passkey' : 'password';
+        const message = {
+          totp: MFA_MESSAGES.stepUpCode,
+          passkey: MFA_MESSAGES.stepUpPasskey,
+          password: MFA_MESSAGES.stepUpPassword,
+        }[method];
+        throw new DomainError(message, 'STEP_UP_REQUIRED', 403, { method, passkey });
       }
     }
     return true;

@@ -43,7 +43,7 @@ import { SessionPolicy } from './session-policy.js';
 import { SessionsService } from './sessions.service.js';
 import { SignIns } from './sign-ins.service.js';
 import { isRecoveryCode, newRecoveryCodes, recoveryCodeHash, TotpService } from './totp.service.js';
-import { MFA_REFUSALS } from './user.decider.js';
+import { hasSecondFactor, MFA_REFUSALS } from './user.decider.js';
 import { UserAccounts } from './user-accounts.service.js';
 import { UserCommandMessage } from './user.command.js';
 
@@ -175,8 +175,12 @@ export class MfaController {
   ): Promise<{ message: string }> {
     await this.throttle.consume('mfa-user', user.id, THROTTLE_MESSAGES.mfa);
     const state = await this.accounts.state(user.id);
-    if (state.totpEnabled) {
-      if (!('code' in body)) throw new BadRequestException({ message: MFA_MESSAGES.stepUpCode, code: 'MFA_INVALID' });
+    if (hasSecondFactor(state)) {
+      // A code of the app or a recovery code (a passkey confirms through POST /v1/me/step-up/passkey).
+      if (!('code' in body)) {
+        const message = state.totpEnabled ? MFA_MESSAGES.stepUpCode : MFA_MESSAGES.stepUpPasskey;
+        throw new BadRequestException({ message, code: 'MFA_INVALID' });
+      }
       const code = body.code;
       if (isRecoveryCode(code)) {
         await this.commandBus.execute(
@@ -188,7 +192,7 @@ export class MfaController {
             { actorId: user.id, ip, commandId },
           ),
         );
-      } else if (!(await this.totp.take(user.id, code))) throw MFA_REFUSALS.invalid();
+      } else if (!state.totpEnabled || !(await this.totp.take(user.id, code))) throw MFA_REFUSALS.invalid();
     } else {
       if (!('password' in body)) {
         throw new BadRequestException({ message: MFA_MESSAGES.stepUpPassword, code: 'PASSWORD_INVALID' });

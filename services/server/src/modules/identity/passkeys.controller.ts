@@ -10,6 +10,8 @@ import {
   type PasskeyOptionsRequest,
   passkeyOptionsRequestSchema,
   type PasskeySignInRequest,
+  type PasskeyStepUpRequest,
+  passkeyStepUpRequestSchema,
   passkeySignInRequestSchema,
   type PasskeysResponse,
   type User,
@@ -130,6 +132,31 @@ export class PasskeysController {
     await this.passkeys.forget(id);
     await this.waiter.pending(result);
     return { message: PASSKEY_MESSAGES.removed };
+  }
+
+  /** The options for confirming it is the user (a step-up) with one of their passkeys. */
+  @Post('me/step-up/passkey/options')
+  @HttpCode(200)
+  @NoIdempotencyKey()
+  async stepUpOptions(@CurrentUser() user: User) {
+    const state = await this.accounts.state(user.id);
+    if (state.passkeys.length === 0) throw PASSKEY_REFUSALS.notFound();
+    return this.passkeys.authenticationOptions('second_factor', state);
+  }
+
+  /** Confirms it is the user with the passkey's answer: the session is proven from now, as a code would make it. */
+  @Post('me/step-up/passkey')
+  @HttpCode(200)
+  @NoIdempotencyKey()
+  async stepUp(
+    @Body({ schema: passkeyStepUpRequestSchema }) body: PasskeyStepUpRequest,
+    @CurrentUser() user: User,
+    @CurrentSession() session: string,
+  ): Promise<{ message: string }> {
+    const stateOf = (id: string) => this.accounts.state(id);
+    await this.passkeys.verifyAuthentication('second_factor', body.response, user.id, stateOf, 400);
+    await this.sessions.markProven(session);
+    return { message: MFA_MESSAGES.confirmed };
   }
 
   /** The options for a sign-in with a passkey: for the user of `mfa_token` (a second factor), or for anyone. */

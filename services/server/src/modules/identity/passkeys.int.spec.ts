@@ -9,6 +9,7 @@ import type { Database } from '../../infra/db/database.js';
 import { SoftAuthenticator } from '../../testing/soft-authenticator.js';
 import { ApiClient, startTestStack, type TestStack } from '../../testing/test-app.js';
 import { createVerifiedUser } from '../../testing/users.js';
+import { hashToken } from './sessions.service.js';
 
 /** The test stack's dashboard (DASHBOARD_URL): the relying party passkeys are made for. */
 const ORIGIN = 'http://localhost:3000';
@@ -323,5 +324,92 @@ describe('passkeys: a second factor, and a sign-in without a password', () => {
       mfa_token: 'A'.repeat(43),
     });
     expect([unknownToken.status, unknownToken.body.code]).toEqual([401, 'MFA_TOKEN_INVALID']);
+  });
+});
+
+describe('a step-up with a passkey', () => {
+  let stack: TestStack;
+  let database: Database;
+  beforeAll(async () => {
+    stack = await startTestStack({ env: { STEP_UP_MINUTES: '10' } });
+    database = stack.app.get<Database>(DATABASE);
+  }, 60_000);
+  afterAll(async () => {
+    await stack?.close();
+  });
+
+  /** The session as if it signed in 20 minutes ago. */
+  const aged = async (client: ApiClient) => {
+    await database.query(
+      `update sessions set created_at = now() - interval '20 minutes', verified_at = null where token_hash = $1`,
+      [hashToken(client.sessionCookie.split('=')[1]!)],
+    );
+  };
+
+  it('asks an admin whose factor is a passkey for it (or a recovery code), never the password', async () => {
+    const created = await createVerifiedUser(stack.app, { isAdmin: true });
+    const admin = new ApiClient(stack.baseUrl);
+    await admin.login(created.email, created.password);
+    const authenticator = new SoftAuthenticator(ORIGIN);
+    const options = (await admin.request('POST', '/v1/me/passkeys/options'))
+      .body as unknown as PublicKeyCredentialCreationOptionsJSON;
+    const added = await admin.request('POST', '/v1/me/passkeys', {
+      name: 'Key',
+      response: authenticator.create(options),
+    });
+    const codes = (added.body as unknown as PasskeyAddedResponse).recovery_codes!;
+    const expires = new Date(Date.now() + 7 * 86_400_000).toISOString().slice(0, 10);
+    const invite = () => admin.request('POST', '/v1/admin/invites', { max_uses: 1, expires_at: expires });
+    const confirmOptions = async () =>
+      (await admin.request('POST', '/v1/me/step-up/passkey/options'))
+        .body as unknown as PublicKeyCredentialRequestOptionsJSON;
+
+    await aged(admin);
+    expect((await invite()).body).toMatchObject({
+      code: 'STEP_UP_REQUIRED',
+      method: 'passkey',
+      passkey: true,
+      message: 'Confirm it is you: use your passkey, or enter a recovery code',
+    });
+    // Removing a passkey, or adding one, needs the proof too.
+    expect((await admin.request('POST', '/v1/me/passkeys/options')).body).toMatchObject({ code: 'STEP_UP_REQUIRED' });
+    const removal = await admin.request(
+      'DELETE',
+      `/v1/me/passkeys/${(added.body as unknown as PasskeyAddedResponse).passkey.id}`,
+    );
+    expect(removal.body).toMatchObject({ code: 'STEP_UP_REQUIRED' });
+    expect((await admin.request('POST', '/v1/me/step-up', { password: created.password })).status).toBe(400);
+    expect((await admin.request('POST', '/v1/me/step-up', { code: '123456' })).status).toBe(400);
+    // An answer made for another site, and one sent twice: 400s, signed in still.
+    const phished = authenticator.get(await confirmOptions(), { origin: 'https://evil.example' });
+    const refused = await admin.request('POST', '/v1/me/step-up/passkey', { response: phished });
+    expect([refused.status, refused.body.code]).toEqual([400, 'PASSKEY_INVALID']);
+    const answer = authenticator.get(await confirmOptions());
+    expect((await admin.request('POST', '/v1/me/step-up/passkey', { response: answer })).body).toEqual({
+      message: 'Confirmed',
+    });
+    expect((await invite()).status).toBe(201);
+    await aged(admin);
+    expect((await admin.request('POST', '/v1/me/step-up/passkey', { response: answer })).body).toMatchObject({
+      code: 'PASSKEY_EXPIRED',
+    });
+    expect((await invite()).status).toBe(403);
+    // A challenge given for a sign-in is not one for a step-up.
+    const signInChallenge = (await new ApiClient(stack.baseUrl).request('POST', '/v1/auth/passkey/options', {}))
+      .body as unknown as PublicKeyCredentialRequestOptionsJSON;
+    const crossed = await admin.request('POST', '/v1/me/step-up/passkey', {
+      response: authenticator.get(signInChallenge),
+    });
+    expect(crossed.status).toBe(400);
+    // A recovery code confirms, once.
+    expect((await admin.request('POST', '/v1/me/step-up', { code: codes[0]! })).status).toBe(200);
+    expect((await invite()).status).toBe(201);
+    await aged(admin);
+    expect((await admin.request('POST', '/v1/me/step-up', { code: codes[0]! })).status).toBe(400);
+    // A user without passkeys has no options to ask for.
+    const plain = new ApiClient(stack.baseUrl);
+    const someone = await createVerifiedUser(stack.app);
+    await plain.login(someone.email, someone.password);
+    expect((await plain.request('POST', '/v1/me/step-up/passkey/options')).status).toBe(404);
   });
 });

@@ -152,15 +152,17 @@ export class Passkeys {
     answer: AuthenticationAnswer,
     userId: string | null,
     stateOf: (userId: string) => Promise<UserState>,
+    /** 401 for a sign-in; a signed-in user confirming it is them is refused with 400. */
+    refusedWith: 400 | 401 = 401,
   ): Promise<{ userId: string; credentialId: string }> {
-    const invalid = () => invalidAnswer(401);
+    const invalid = () => invalidAnswer(refusedWith);
     const challenge = challengeOf(answer.response.clientDataJSON);
     if (!challenge) throw invalid();
     const handle = answer.response.userHandle ? safeUtf8(answer.response.userHandle) : null;
     const owner = userId ?? handle;
     if (!owner || !UUID.test(owner) || (handle !== null && handle !== owner)) throw invalid();
     if (!(await this.take(challenge, purpose, purpose === 'second_factor' ? owner : null))) {
-      throw expiredChallenge(401);
+      throw expiredChallenge(refusedWith);
     }
     const state = await stateOf(owner);
     const passkey = state.passkeys.find((p) => p.credentialId === answer.id);

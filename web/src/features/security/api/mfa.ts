@@ -1,13 +1,16 @@
 import {
   routes,
   type MfaStatus,
+  type PasskeyStepUpRequest,
   type StepUpRequest,
   type TotpConfirmRequest,
   type TotpConfirmResponse,
   type TotpDisableRequest,
   type TotpEnrolmentResponse,
 } from '@seatlink/contracts';
+import type { PublicKeyCredentialRequestOptionsJSON } from '@simplewebauthn/browser';
 import { callApi } from '../../../lib/api-client';
+import { signWithPasskey } from '../../../lib/webauthn';
 
 /** GET /v1/me/mfa: whether the authenticator app is on, and how many recovery codes are left. */
 export function getMfaStatus(): Promise<MfaStatus> {
@@ -27,6 +30,13 @@ export function confirmTotp(body: TotpConfirmRequest): Promise<TotpConfirmRespon
 /** POST /v1/me/mfa/totp/disable {code}: a fresh code (or a recovery code) turns the app off. */
 export function disableTotp(body: TotpDisableRequest): Promise<{ message: string }> {
   return callApi(routes.disableTotp, { body });
+}
+
+/** POST /v1/me/step-up/passkey/options, then /v1/me/step-up/passkey {response}: confirms it with a passkey. */
+export async function stepUpWithPasskey(): Promise<{ message: string }> {
+  const options = await callApi<PublicKeyCredentialRequestOptionsJSON>(routes.stepUpPasskeyOptions);
+  const response = await signWithPasskey(options);
+  return callApi(routes.stepUpWithPasskey, { body: { response } satisfies PasskeyStepUpRequest });
 }
 
 /** POST /v1/me/step-up {code} or {password}: confirms it is the user before a call that needs it. */

@@ -6,18 +6,20 @@ import { FormField } from '../../../components/ui/form-field';
 import { Modal } from '../../../components/ui/modal';
 import { errorMessage } from '../../../lib/api-client';
 import { setStepUpHandler } from '../../../lib/step-up';
-import { stepUp } from '../api/mfa';
+import { stepUp, stepUpWithPasskey } from '../api/mfa';
 
 interface Asked {
   method: StepUpMethod;
   message: string;
+  passkey: boolean;
   resolve: (confirmed: boolean) => void;
 }
 
 /**
- * Asks an admin to confirm it is them when a call needs it (403 STEP_UP_REQUIRED: setting credits, banning, a password
- * reset, a new invite, long after signing in): a code of their app (or a recovery code), or their password without
- * one. Confirmed, the call goes again by itself; cancelled, it fails with the server's words.
+ * Asks a user to confirm it is them when a call needs it (403 STEP_UP_REQUIRED: setting credits, banning, a password
+ * reset, a new invite, adding or removing a second factor, long after signing in): their passkey, a code of their app
+ * or a recovery code, or their password when they have no second factor. Confirmed, the call goes again by itself;
+ * cancelled, it fails with the server's words.
  */
 export function StepUpDialogHost() {
   const [asked, setAsked] = useState<Asked | null>(null);
@@ -28,12 +30,12 @@ export function StepUpDialogHost() {
   useEffect(() => {
     let pending: Asked | null = null;
     const stop = setStepUpHandler(
-      (method, message) =>
+      (method, message, passkey) =>
         new Promise<boolean>((resolve) => {
           // A second call asking while the first waits: the first is not confirmed by this dialog (it fails as
           // refused), the second is asked.
           pending?.resolve(false);
-          pending = { method, message, resolve };
+          pending = { method, message, passkey, resolve };
           setValue('');
           setError(null);
           setAsked(pending);
@@ -51,13 +53,11 @@ export function StepUpDialogHost() {
     asked.resolve(confirmed);
     setAsked(null);
   };
-  const submit = async (event: FormEvent) => {
-    event.preventDefault();
-    if (!value || busy) return;
+  const confirm = async (call: () => Promise<unknown>) => {
     setBusy(true);
     setError(null);
     try {
-      await stepUp(asked.method === 'totp' ? { code: value } : { password: value });
+      await call();
       close(true);
     } catch (err) {
       setError(errorMessage(err, 'Something went wrong. Please try again.'));
@@ -65,6 +65,16 @@ export function StepUpDialogHost() {
       setBusy(false);
     }
   };
+  const submit = (event: FormEvent) => {
+    event.preventDefault();
+    if (!value || busy) return;
+    void confirm(() => stepUp(asked.method === 'password' ? { password: value } : { code: value }));
+  };
+  const field = {
+    totp: { label: 'Authentication code', type: 'text', autoComplete: 'one-time-code' },
+    passkey: { label: 'Recovery code', type: 'text', autoComplete: 'one-time-code' },
+    password: { label: 'Password', type: 'password', autoComplete: 'current-password' },
+  }[asked.method];
 
   return (
     <Modal
@@ -74,13 +84,23 @@ export function StepUpDialogHost() {
       size="sm"
       testId="step-up-dialog"
     >
-      <form onSubmit={(e) => void submit(e)} className="mt-2 space-y-3">
+      <form onSubmit={submit} className="mt-2 space-y-3">
+        {asked.passkey ? (
+          <Button
+            className="w-full"
+            disabled={busy}
+            onClick={() => void confirm(stepUpWithPasskey)}
+            data-testid="step-up-passkey"
+          >
+            Use your passkey
+          </Button>
+        ) : null}
         <FormField
           id="step-up-value"
-          label={asked.method === 'totp' ? 'Authentication code' : 'Password'}
-          type={asked.method === 'totp' ? 'text' : 'password'}
-          autoComplete={asked.method === 'totp' ? 'one-time-code' : 'current-password'}
-          required
+          label={field.label}
+          type={field.type}
+          autoComplete={field.autoComplete}
+          required={!asked.passkey}
           maxLength={200}
           value={value}
           onChange={(e) => setValue(e.target.value)}
