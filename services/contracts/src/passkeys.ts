@@ -22,6 +22,7 @@ export const PASSKEY_MESSAGES = {
   required: 'Use your passkey, or enter a code from your authenticator app',
   notUsed: 'Your passkey was not used. Try again.',
   unsupported: 'This browser cannot use passkeys',
+  wrongAddress: 'Passkeys do not work at this address: open Seatlink at its own address',
 } as const;
 
 /** Passkeys one account may hold. */

@@ -24,11 +24,14 @@ export function passkeysSupported(): boolean {
 
 const library = () => import('@simplewebauthn/browser');
 
+/** The browser's refusal in words: a passkey already added, a page at an address passkeys are not for, or not used. */
 function notUsed(error: unknown): PasskeyNotUsed {
-  const code = (error as { code?: unknown } | null)?.code;
-  return new PasskeyNotUsed(
-    code === 'ERROR_AUTHENTICATOR_PREVIOUSLY_REGISTERED' ? PASSKEY_MESSAGES.exists : PASSKEY_MESSAGES.notUsed,
-  );
+  const { code, name } = (error ?? {}) as { code?: unknown; name?: unknown };
+  if (code === 'ERROR_AUTHENTICATOR_PREVIOUSLY_REGISTERED') return new PasskeyNotUsed(PASSKEY_MESSAGES.exists);
+  if (code === 'ERROR_INVALID_DOMAIN' || code === 'ERROR_INVALID_RP_ID' || name === 'SecurityError') {
+    return new PasskeyNotUsed(PASSKEY_MESSAGES.wrongAddress);
+  }
+  return new PasskeyNotUsed(PASSKEY_MESSAGES.notUsed);
 }
 
 /** Makes a passkey for the server's registration options (navigator.credentials.create). */

@@ -40,11 +40,11 @@ export class SoftAuthenticator {
   /** Answers `navigator.credentials.create(options)`: a new discoverable passkey for the options' user. */
   create(
     options: PublicKeyCredentialCreationOptionsJSON,
-    tweak: { origin?: string; challenge?: string } = {},
+    tweak: { origin?: string; challenge?: string; credentialId?: string } = {},
   ): RegistrationResponseJSON {
     const { privateKey, publicKey } = generateKeyPairSync('ec', { namedCurve: 'P-256' });
     const jwk = publicKey.export({ format: 'jwk' });
-    const credentialId = randomBytes(32);
+    const credentialId = tweak.credentialId ? Buffer.from(tweak.credentialId, 'base64url') : randomBytes(32);
     const id = isoBase64URL.fromBuffer(credentialId);
     const coseKey = isoCBOR.encode(
       new Map<number, number | Uint8Array>([

@@ -100,20 +100,24 @@ export const webauthnChallenges = pgTable(
   'webauthn_challenges',
   {
     challengeHash: text('challenge_hash').primaryKey(),
-    purpose: text('purpose', { enum: ['register', 'sign_in', 'second_factor'] }).notNull(),
+    purpose: text('purpose', { enum: ['register', 'sign_in', 'second_factor', 'step_up'] }).notNull(),
     userId: uuid('user_id'),
     expiresAt: timestamp('expires_at', { withTimezone: true }).notNull(),
   },
-  (t) => [index('webauthn_challenges_expiry_idx').on(t.expiresAt)],
+  (t) => [
+    index('webauthn_challenges_expiry_idx').on(t.expiresAt),
+    index('webauthn_challenges_user_idx').on(t.userId, t.purpose),
+  ],
 );
 
 /**
- * Operational state of each passkey (not a read model; PasskeyAdded and PasskeyRemoved are the facts): the signature
- * counter it last showed (a copied authenticator shows one not above it) and when it was last used.
+ * Operational state of each passkey (not a read model; PasskeyAdded and PasskeyRemoved are the facts): whose it is —
+ * a credential id is one account's only (WebAuthn §7.1 step 22: a second registration of it, by anyone, is refused),
+ * the signature counter it last showed (a copied authenticator shows one not above it) and when it was last used.
  */
 export const passkeyUses = pgTable('passkey_uses', {
   credentialId: text('credential_id').primaryKey(),
   userId: uuid('user_id').notNull(),
   counter: bigint('counter', { mode: 'number' }).notNull().default(0),
-  lastUsedAt: timestamp('last_used_at', { withTimezone: true }).notNull(),
+  lastUsedAt: timestamp('last_used_at', { withTimezone: true }),
 });

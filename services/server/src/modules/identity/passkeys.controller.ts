@@ -23,7 +23,7 @@ import { NoIdempotencyKey } from '../../infra/http/idempotency.interceptor.js';
 import { ReadModelWaiter } from '../../infra/subscriptions/read-model-waiter.js';
 import { Throttled } from '../../infra/throttle/throttled.guard.js';
 import { AuthTokensService } from './auth-tokens.service.js';
-import { Passkeys } from './passkeys.service.js';
+import { CREDENTIAL_ID, Passkeys } from './passkeys.service.js';
 import { SessionPolicy } from './session-policy.js';
 import { SessionsService } from './sessions.service.js';
 import { SignIns } from './sign-ins.service.js';
@@ -31,9 +31,6 @@ import { newRecoveryCodes, recoveryCodeHash } from './totp.service.js';
 import { PASSKEY_REFUSALS } from './user.decider.js';
 import { UserAccounts } from './user-accounts.service.js';
 import { UserCommandMessage } from './user.command.js';
-
-/** A credential id as WebAuthn gives it (base64url); anything else names no passkey. */
-const CREDENTIAL_ID = /^[A-Za-z0-9_-]{16,1400}$/;
 
 /**
  * Passkeys: the signed-in user adds them (after a fresh proof, as for an app: a stolen session must not add its own
@@ -129,7 +126,7 @@ export class PasskeysController {
         { actorId: user.id, ip, commandId },
       ),
     );
-    await this.passkeys.forget(id);
+    await this.passkeys.forget(user.id, id);
     await this.waiter.pending(result);
     return { message: PASSKEY_MESSAGES.removed };
   }
@@ -141,7 +138,7 @@ export class PasskeysController {
   async stepUpOptions(@CurrentUser() user: User) {
     const state = await this.accounts.state(user.id);
     if (state.passkeys.length === 0) throw PASSKEY_REFUSALS.notFound();
-    return this.passkeys.authenticationOptions('second_factor', state);
+    return this.passkeys.authenticationOptions('step_up', state);
   }
 
   /** Confirms it is the user with the passkey's answer: the session is proven from now, as a code would make it. */
@@ -154,8 +151,9 @@ export class PasskeysController {
     @CurrentSession() session: string,
   ): Promise<{ message: string }> {
     const stateOf = (id: string) => this.accounts.state(id);
-    await this.passkeys.verifyAuthentication('second_factor', body.response, user.id, stateOf, 400);
+    const used = await this.passkeys.verifyAuthentication('step_up', body.response, user.id, stateOf, 400);
     await this.sessions.markProven(session);
+    await this.passkeys.recordUse(used);
     return { message: MFA_MESSAGES.confirmed };
   }
 
@@ -214,6 +212,7 @@ export class PasskeysController {
         { actorId: used.userId, ip: request.ip, commandId: commandIdOf(request) },
       ),
     );
+    await this.passkeys.recordUse(used);
     return this.signIns.complete(request, reply, recorded.state, recorded);
   }
 }

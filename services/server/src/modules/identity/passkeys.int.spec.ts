@@ -156,6 +156,26 @@ describe('passkeys: a second factor, and a sign-in without a password', () => {
     expect((await add(good)).status).toBe(201);
   });
 
+  it('never adds a passkey whose id is another account’s: that account’s passkey goes on working', async () => {
+    const victim = await withPasskey();
+    const attacker = await signedIn();
+    const forged = new SoftAuthenticator(ORIGIN).create(await registrationOptions(attacker.client), {
+      credentialId: victim.passkeyId,
+    });
+    const res = await attacker.client.request('POST', '/v1/me/passkeys', { name: 'Mine', response: forged });
+    expect([res.status, res.body.code]).toEqual([409, 'PASSKEY_EXISTS']);
+    expect((await attacker.client.request('GET', '/v1/me/passkeys')).body).toEqual({ passkeys: [] });
+    // Its removal attempt touches nothing of the victim's.
+    expect((await attacker.client.request('DELETE', `/v1/me/passkeys/${victim.passkeyId}`)).status).toBe(404);
+    const { res: signedInAgain } = await passkeySignIn({ response: victim.authenticator.get(await signInOptions()) });
+    expect(signedInAgain.status).toBe(200);
+    const [use] = await database.query<{ user_id: string; counter: string }>(
+      `select user_id, counter from passkey_uses where credential_id = $1`,
+      [victim.passkeyId],
+    );
+    expect(use).toEqual({ user_id: victim.id, counter: '1' });
+  });
+
   it('a password sign-in asks for the passkey, which finishes it once; its token cannot be used again', async () => {
     const user = await withPasskey();
     const step = await new ApiClient(stack.baseUrl).login(user.email, user.password);
@@ -380,6 +400,11 @@ describe('a step-up with a passkey', () => {
     expect(removal.body).toMatchObject({ code: 'STEP_UP_REQUIRED' });
     expect((await admin.request('POST', '/v1/me/step-up', { password: created.password })).status).toBe(400);
     expect((await admin.request('POST', '/v1/me/step-up', { code: '123456' })).status).toBe(400);
+    // A touch without the PIN or fingerprint does not stand in for the password.
+    const touched = authenticator.get(await confirmOptions(), { verified: false });
+    expect((await admin.request('POST', '/v1/me/step-up/passkey', { response: touched })).body).toMatchObject({
+      code: 'PASSKEY_INVALID',
+    });
     // An answer made for another site, and one sent twice: 400s, signed in still.
     const phished = authenticator.get(await confirmOptions(), { origin: 'https://evil.example' });
     const refused = await admin.request('POST', '/v1/me/step-up/passkey', { response: phished });

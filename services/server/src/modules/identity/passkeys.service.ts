@@ -24,7 +24,7 @@ import { DATABASE } from '../../infra/db/database.module.js';
 import type { Database } from '../../infra/db/database.js';
 import { DomainError } from '../../shared/event-sourcing/decider.js';
 import { passkeyUses, webauthnChallenges } from './identity.schema.js';
-import type { PasskeyOnRecord, UserState } from './user.decider.js';
+import { type PasskeyOnRecord, PASSKEY_REFUSALS, type UserState } from './user.decider.js';
 
 /** What the user's authenticator calls this site. */
 const RP_NAME = 'Seatlink';
@@ -35,7 +35,15 @@ const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
 /** The ways to reach an authenticator WebAuthn names (a browser may send others, which are not kept). */
 const KNOWN_TRANSPORTS = new Set(['ble', 'cable', 'hybrid', 'internal', 'nfc', 'smart-card', 'usb']);
 
-export type ChallengePurpose = 'register' | 'sign_in' | 'second_factor';
+/**
+ * What a challenge was given for: adding a passkey, a sign-in without a password, the second factor of a sign-in, a
+ * step-up. An answer to one never passes for another.
+ */
+export type ChallengePurpose = 'register' | 'sign_in' | 'second_factor' | 'step_up';
+type AuthenticationPurpose = Exclude<ChallengePurpose, 'register'>;
+
+/** A credential id as WebAuthn gives it (base64url); anything else names no passkey. */
+export const CREDENTIAL_ID = /^[A-Za-z0-9_-]{16,1400}$/;
 type RegistrationAnswer = z.input<typeof registrationResponseSchema>;
 type AuthenticationAnswer = z.input<typeof authenticationResponseSchema>;
 
@@ -116,6 +124,9 @@ export class Passkeys {
     }
     if (!verified.verified) throw invalidAnswer(400);
     const { credential } = verified.registrationInfo;
+    // The id the authenticator data names is the one the answer gives, and one a passkey can later be named by.
+    if (credential.id !== answer.id || !CREDENTIAL_ID.test(credential.id)) throw invalidAnswer(400);
+    await this.claim(userId, credential.id);
     return {
       credentialId: credential.id,
       publicKey: isoBase64URL.fromBuffer(credential.publicKey),
@@ -125,17 +136,16 @@ export class Passkeys {
 
   /**
    * The options for `navigator.credentials.get`. A sign-in without a password (`sign_in`) lets the device offer any
-   * passkey of this site and needs it to verify the person (a PIN, a fingerprint); a second factor (`second_factor`)
-   * names the user's passkeys.
+   * passkey of this site; a second factor or a step-up names the user's passkeys.
    */
   async authenticationOptions(
-    purpose: 'sign_in' | 'second_factor',
+    purpose: AuthenticationPurpose,
     state: UserState | null,
   ): Promise<PublicKeyCredentialRequestOptionsJSON> {
     const options = await generateAuthenticationOptions({
       rpID: this.rpId,
       allowCredentials: state?.passkeys.map((p) => ({ id: p.credentialId, transports: [...p.transports] })) ?? [],
-      userVerification: purpose === 'sign_in' ? 'required' : 'preferred',
+      userVerification: verifiesPerson(purpose, state) ? 'required' : 'preferred',
       timeout: CEREMONY_MS,
     });
     await this.keep(options.challenge, purpose, state?.userId ?? null);
@@ -145,23 +155,24 @@ export class Passkeys {
   /**
    * Checks a browser's answer to authentication options: whose passkey signed (the user named by `userId` for a
    * second factor, or the one the passkey names for a sign-in), against the key on that user's stream. Answers the
-   * user and the passkey, its use recorded; refuses with 401 PASSKEY_INVALID.
+   * user, the passkey and the counter it showed (recorded by {@link recordUse} once what it was for is done); refuses
+   * with PASSKEY_INVALID.
    */
   async verifyAuthentication(
-    purpose: 'sign_in' | 'second_factor',
+    purpose: AuthenticationPurpose,
     answer: AuthenticationAnswer,
     userId: string | null,
     stateOf: (userId: string) => Promise<UserState>,
     /** 401 for a sign-in; a signed-in user confirming it is them is refused with 400. */
     refusedWith: 400 | 401 = 401,
-  ): Promise<{ userId: string; credentialId: string }> {
+  ): Promise<{ userId: string; credentialId: string; counter: number }> {
     const invalid = () => invalidAnswer(refusedWith);
     const challenge = challengeOf(answer.response.clientDataJSON);
     if (!challenge) throw invalid();
     const handle = answer.response.userHandle ? safeUtf8(answer.response.userHandle) : null;
     const owner = userId ?? handle;
     if (!owner || !UUID.test(owner) || (handle !== null && handle !== owner)) throw invalid();
-    if (!(await this.take(challenge, purpose, purpose === 'second_factor' ? owner : null))) {
+    if (!(await this.take(challenge, purpose, purpose === 'sign_in' ? null : owner))) {
       throw expiredChallenge(refusedWith);
     }
     const state = await stateOf(owner);
@@ -170,7 +181,7 @@ export class Passkeys {
     const [use] = await this.database.db
       .select({ counter: passkeyUses.counter })
       .from(passkeyUses)
-      .where(eq(passkeyUses.credentialId, passkey.credentialId));
+      .where(and(eq(passkeyUses.credentialId, passkey.credentialId), eq(passkeyUses.userId, owner)));
     let verified;
     try {
       verified = await verifyAuthenticationResponse({
@@ -184,15 +195,14 @@ export class Passkeys {
           counter: use?.counter ?? 0,
           transports: [...passkey.transports] as AuthenticatorTransportFuture[],
         },
-        requireUserVerification: purpose === 'sign_in',
+        requireUserVerification: verifiesPerson(purpose, state),
       });
     } catch {
       // A signature that does not check, a counter gone back (a copied authenticator), the wrong origin.
       throw invalid();
     }
     if (!verified.verified) throw invalid();
-    await this.recordUse(owner, passkey.credentialId, verified.authenticationInfo.newCounter);
-    return { userId: owner, credentialId: passkey.credentialId };
+    return { userId: owner, credentialId: passkey.credentialId, counter: verified.authenticationInfo.newCounter };
   }
 
   /** The user's passkeys as GET /v1/me/passkeys lists them. */
@@ -204,7 +214,7 @@ export class Passkeys {
           .from(passkeyUses)
           .where(and(eq(passkeyUses.userId, state.userId!), inArray(passkeyUses.credentialId, ids)))
       : [];
-    const lastUse = new Map(uses.map((u) => [u.id, u.at.toISOString()]));
+    const lastUse = new Map(uses.map((u) => [u.id, u.at?.toISOString() ?? null]));
     return state.passkeys.map((p) => ({
       id: p.credentialId,
       name: p.name,
@@ -213,9 +223,11 @@ export class Passkeys {
     }));
   }
 
-  /** Forgets what was kept of a removed passkey. */
-  async forget(credentialId: string): Promise<void> {
-    await this.database.db.delete(passkeyUses).where(eq(passkeyUses.credentialId, credentialId));
+  /** Forgets what was kept of a passkey the user removed (its id is free again). */
+  async forget(userId: string, credentialId: string): Promise<void> {
+    await this.database.db
+      .delete(passkeyUses)
+      .where(and(eq(passkeyUses.credentialId, credentialId), eq(passkeyUses.userId, userId)));
   }
 
   /** Deletes challenges past their time (none answered them). */
@@ -223,7 +235,13 @@ export class Passkeys {
     await this.database.db.delete(webauthnChallenges).where(lt(webauthnChallenges.expiresAt, now));
   }
 
+  /** Keeps a new challenge; one given to the same user for the same purpose before no longer answers. */
   private async keep(challenge: string, purpose: ChallengePurpose, userId: string | null) {
+    if (userId !== null) {
+      await this.database.db
+        .delete(webauthnChallenges)
+        .where(and(eq(webauthnChallenges.userId, userId), eq(webauthnChallenges.purpose, purpose)));
+    }
     await this.database.db.insert(webauthnChallenges).values({
       challengeHash: challengeHash(challenge),
       purpose,
@@ -248,17 +266,45 @@ export class Passkeys {
     return taken.length === 1;
   }
 
-  /** The counter the passkey showed (never lowered: two answers at once keep the higher) and when. */
-  private async recordUse(userId: string, credentialId: string, counter: number) {
+  /**
+   * Records a use of the user's passkey once what it was for is done: the counter it showed (never lowered: two
+   * answers at once keep the higher) and when.
+   */
+  async recordUse(used: { userId: string; credentialId: string; counter: number }) {
     const now = new Date();
     await this.database.db
       .insert(passkeyUses)
-      .values({ credentialId, userId, counter, lastUsedAt: now })
+      .values({ credentialId: used.credentialId, userId: used.userId, counter: used.counter, lastUsedAt: now })
       .onConflictDoUpdate({
         target: passkeyUses.credentialId,
-        set: { counter: sql`greatest(${passkeyUses.counter}, ${counter})`, lastUsedAt: now },
+        set: { counter: sql`greatest(${passkeyUses.counter}, ${used.counter})`, lastUsedAt: now },
+        setWhere: eq(passkeyUses.userId, used.userId),
       });
   }
+
+  /**
+   * Takes a new credential id for the user: refused (409 PASSKEY_EXISTS) when it is another account's. A claim left by
+   * a registration that went no further is the same user's to take again.
+   */
+  private async claim(userId: string, credentialId: string) {
+    await this.database.db
+      .insert(passkeyUses)
+      .values({ credentialId, userId, counter: 0, lastUsedAt: null })
+      .onConflictDoNothing();
+    const [owner] = await this.database.db
+      .select({ userId: passkeyUses.userId })
+      .from(passkeyUses)
+      .where(eq(passkeyUses.credentialId, credentialId));
+    if (owner?.userId !== userId) throw PASSKEY_REFUSALS.exists();
+  }
+}
+
+/**
+ * Whether the passkey must verify the person (a PIN, a fingerprint), not only be touched: when it stands alone — a
+ * sign-in without a password, or a step-up of an account with no app beside it.
+ */
+function verifiesPerson(purpose: AuthenticationPurpose, state: UserState | null): boolean {
+  return purpose === 'sign_in' || (purpose === 'step_up' && !state?.totpEnabled);
 }
 
 type AuthenticatorTransportFuture = NonNullable<RegistrationResponseJSON['response']['transports']>[number];
