@@ -17,4 +17,5 @@ export * from './payments.js';
 export * from './notifications.js';
 export * from './mfa.js';
 export * from './passkeys.js';
+export * from './api-keys.js';
 export * from './sessions.js';

@@ -45,6 +45,10 @@ export const routes = {
   /** Signs in with a passkey: the options, then the browser's answer (with an mfa_token: as the second factor). */
   passkeySignInOptions: { method: 'POST', path: '/v1/auth/passkey/options' },
   signInWithPasskey: { method: 'POST', path: '/v1/auth/passkey' },
+  /** The user's API keys (api-keys.ts): list, make (the key shown once), revoke. */
+  listApiKeys: { method: 'GET', path: '/v1/me/api-keys' },
+  createApiKey: { method: 'POST', path: '/v1/me/api-keys' },
+  revokeApiKey: { method: 'DELETE', path: '/v1/me/api-keys/:id' },
   /** Confirms it is the user with a passkey: the options, then the browser's answer. */
   stepUpPasskeyOptions: { method: 'POST', path: '/v1/me/step-up/passkey/options' },
   stepUpWithPasskey: { method: 'POST', path: '/v1/me/step-up/passkey' },

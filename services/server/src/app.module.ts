@@ -19,6 +19,7 @@ import { DistributionModule } from './modules/distribution/index.js';
 import { HealthModule } from './modules/health/index.js';
 import { IdentityModule } from './modules/identity/index.js';
 import { InvitesModule } from './modules/invites/index.js';
+import { ApiKeysModule } from './modules/api-keys/api-keys.module.js';
 import { NotificationsModule } from './modules/notifications/index.js';
 import { PaymentsModule } from './modules/payments/index.js';
 import { WaitlistModule } from './modules/waitlist/index.js';
@@ -39,6 +40,7 @@ const features = (config: AppConfig) => [
   WalletAccountsModule,
   DistributionModule,
   NotificationsModule,
+  ApiKeysModule,
   PaymentsModule,
   AdminModule,
   HealthModule.forRoot(config.REDIS_URL, config.REDIS_COMMAND_TIMEOUT_MS),

@@ -106,6 +106,8 @@ const schema = z.object({
   STEP_UP_MINUTES: z.coerce.number().int().min(1).max(1440).default(10),
   /** Second-factor codes tried on one account per window (a sign-in's code, turning the app off). */
   THROTTLE_MFA_USER: z.coerce.number().int().min(1).default(10),
+  /** Calls one API key may make per window (THROTTLE_WINDOW_MINUTES). */
+  THROTTLE_API_KEY: z.coerce.number().int().min(1).default(1000),
   /** reCAPTCHA v3; the human check is off unless both keys are set. */
   RECAPTCHA_SECRET_KEY: optionalString,
   RECAPTCHA_SITE_KEY: optionalString,

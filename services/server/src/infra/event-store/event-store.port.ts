@@ -3,6 +3,7 @@
  * Every adapter passes the same contract suite (event-store.contract.ts).
  */
 import type { Tx } from '../db/database.js';
+import { currentApiKey } from '../logging/app-logger.js';
 
 export interface EventMetadata {
   /** Who caused the event (a user id), when known. */
@@ -13,6 +14,8 @@ export interface EventMetadata {
   bulk?: boolean;
   /** Id of the command that produced the event. */
   commandId?: string;
+  /** The name of the API key the request that caused it was made with. */
+  apiKey?: string;
   [key: string]: unknown;
 }
 
@@ -242,4 +245,13 @@ export function latestPosition(
   positions: ReadonlyArray<string | null>,
 ): string | null {
   return positions.reduce<string | null>((p, q) => (q && (!p || store.comparePositions(q, p) > 0) ? q : p), null);
+}
+
+/**
+ * An event's metadata as it is stored: what its command gave, and the API key of the request appending it (every
+ * event a call made with a key causes says so: the audit log names the key).
+ */
+export function storedMetadata(metadata: EventMetadata | undefined): EventMetadata {
+  const apiKey = currentApiKey();
+  return apiKey && !metadata?.apiKey ? { ...metadata, apiKey } : (metadata ?? {});
 }

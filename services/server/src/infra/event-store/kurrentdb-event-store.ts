@@ -32,6 +32,7 @@ import {
   type StreamAppend,
   type StreamAppendResult,
   WrongExpectedRevisionError,
+  storedMetadata,
 } from './event-store.port.js';
 
 /** What servers send in place of a position they do not know (u64::MAX, i.e. -1). */
@@ -179,7 +180,7 @@ export class KurrentDbEventStore implements EventStore {
         id: e.id,
         type: e.type,
         data: (e.data ?? {}) as JSONType,
-        metadata: e.metadata ?? {},
+        metadata: storedMetadata(e.metadata),
       }),
     );
     for (let attempt = 1; ; attempt++) {

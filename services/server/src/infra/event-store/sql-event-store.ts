@@ -15,6 +15,7 @@ import {
   type StreamAppend,
   type StreamAppendResult,
   WrongExpectedRevisionError,
+  storedMetadata,
 } from './event-store.port.js';
 import {
   APPEND_TO_STREAMS_SQL,
@@ -157,7 +158,9 @@ export function appendParams(streamId: string, expected: ExpectedRevision, event
   return [
     streamId,
     typeof expected === 'number' ? expected : EXPECTED_CODES[expected],
-    JSON.stringify(events.map((e) => ({ id: e.id, type: e.type, data: e.data ?? {}, metadata: e.metadata ?? {} }))),
+    JSON.stringify(
+      events.map((e) => ({ id: e.id, type: e.type, data: e.data ?? {}, metadata: storedMetadata(e.metadata) })),
+    ),
   ];
 }
 
@@ -347,7 +350,7 @@ export class SqlEventStore implements EventStore {
       id: e.id,
       type: e.type,
       data: e.data ?? {},
-      metadata: e.metadata ?? {},
+      metadata: storedMetadata(e.metadata),
     }));
     try {
       await this.run(RECORD_AT_POSITIONS_SQL, [JSON.stringify(rows)], 'seatlink_record_at_positions');

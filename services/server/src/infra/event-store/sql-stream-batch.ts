@@ -5,6 +5,7 @@ import {
   type StreamAppend,
   type StreamAppendResult,
   WrongExpectedRevisionError,
+  storedMetadata,
 } from './event-store.port.js';
 
 // Several streams in one statement, for the SQL event store: a batch of commands (a reaction's, one per event it
@@ -72,7 +73,12 @@ export function appendToStreamsParam(appends: readonly StreamAppend[]): string {
     appends.map((a) => ({
       s: a.streamId,
       e: a.expectedRevision === 'no_stream' ? -1 : a.expectedRevision,
-      events: a.events.map((e) => ({ id: e.id, type: e.type, data: e.data ?? {}, metadata: e.metadata ?? {} })),
+      events: a.events.map((e) => ({
+        id: e.id,
+        type: e.type,
+        data: e.data ?? {},
+        metadata: storedMetadata(e.metadata),
+      })),
     })),
   );
 }

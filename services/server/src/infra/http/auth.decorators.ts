@@ -1,5 +1,5 @@
 import { createParamDecorator, type ExecutionContext, SetMetadata } from '@nestjs/common';
-import type { User } from '@seatlink/contracts';
+import type { ApiKeyScope, User } from '@seatlink/contracts';
 
 export const IS_PUBLIC = 'seatlink:public';
 export const IS_ADMIN_ONLY = 'seatlink:admin-only';
@@ -12,9 +12,18 @@ export const NEEDS_STEP_UP = 'seatlink:needs-step-up';
 /** Needs the user to have signed in, or confirmed it is them, within STEP_UP_WINDOW_MS (else 403 STEP_UP_REQUIRED). */
 export const StepUp = () => SetMetadata(NEEDS_STEP_UP, true);
 
+export const API_KEY_SCOPE = 'seatlink:api-key-scope';
+/**
+ * Open to API keys (`Authorization: Bearer sl_live_…`) that have this scope, besides signed-in sessions. A route
+ * without it answers a key 403: admin calls, and the cookie-only flows (settings, top-up, making keys).
+ */
+export const ApiKeyScoped = (scope: ApiKeyScope) => SetMetadata(API_KEY_SCOPE, scope);
+
 export interface AuthenticatedRequest {
   user?: User;
   sessionTokenHash?: string;
+  /** The API key the call was made with (none for a session). */
+  apiKey?: { id: string; name: string };
   ip: string;
   cookies: Record<string, string | undefined>;
   headers: Record<string, string | string[] | undefined>;

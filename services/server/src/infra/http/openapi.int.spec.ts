@@ -57,6 +57,22 @@ describe('/docs: the OpenAPI document of every call, from the controllers and th
     expect(document.paths['/v1/me']!.get!.security).toBeUndefined();
   });
 
+  it('documents the bearer API keys and the scope each call open to them needs; admin calls take none', () => {
+    expect(document.components.securitySchemes.apiKey).toMatchObject({ type: 'http', scheme: 'bearer' });
+    expect(document.info.description).toContain('Authorization: Bearer sl_live_');
+    expect(document.paths['/v1/tickets/distribute']!.post!.security).toEqual([
+      { session: [] },
+      { apiKey: ['links:write'] },
+    ]);
+    expect(document.paths['/v1/tickets']!.get!.security).toEqual([{ session: [] }, { apiKey: ['tickets:read'] }]);
+    expect(document.paths['/v1/links/export.csv']!.get!.security).toEqual([
+      { session: [] },
+      { apiKey: ['links:read'] },
+    ]);
+    expect(document.paths['/v1/admin/users']!.get!.security).toBeUndefined();
+    expect(document.paths['/v1/me/api-keys']!.post!.security).toBeUndefined();
+  });
+
   it('serves Swagger UI at /docs from its own origin', async () => {
     const res = await fetch(`${stack.baseUrl}/docs/`, { redirect: 'follow' });
     expect(res.status).toBe(200);

@@ -6,7 +6,8 @@ import { RouteParamtypes } from '@nestjs/common/enums/route-paramtypes.enum.js';
 import { DiscoveryService } from '@nestjs/core';
 import type { NestFastifyApplication } from '@nestjs/platform-fastify';
 import { z } from 'zod';
-import { IS_ADMIN_ONLY, IS_PUBLIC } from './auth.decorators.js';
+import { API_KEY_SCOPES, API_KEY_SCOPE_LABELS, type ApiKeyScope } from '@seatlink/contracts';
+import { API_KEY_SCOPE, IS_ADMIN_ONLY, IS_PUBLIC } from './auth.decorators.js';
 import { SESSION_COOKIE } from './session-cookie.js';
 import { nativeRoutes } from './native-route.js';
 
@@ -111,6 +112,7 @@ export function buildOpenApiDocument(app: NestFastifyApplication): OpenApiDocume
       }
       const isPublic = classPublic || Reflect.getMetadata(IS_PUBLIC, handler) === true;
       const isAdmin = classAdmin || Reflect.getMetadata(IS_ADMIN_ONLY, handler) === true;
+      const scope = Reflect.getMetadata(API_KEY_SCOPE, handler) as ApiKeyScope | undefined;
       const status =
         (Reflect.getMetadata(HTTP_CODE_METADATA, handler) as number | undefined) ??
         (method === 'post' ? HttpStatus.CREATED : HttpStatus.OK);
@@ -126,7 +128,8 @@ export function buildOpenApiDocument(app: NestFastifyApplication): OpenApiDocume
           const operation: Operation = {
             summary: `${name}${isAdmin ? ' (admins)' : ''}`,
             tags: [titleOf(controller.name)],
-            ...(isPublic ? { security: [] } : {}),
+            // Open to API keys with the scope, besides the session; the others take the session only.
+            ...(isPublic ? { security: [] } : scope ? { security: [{ session: [] }, { apiKey: [scope] }] } : {}),
             parameters,
             ...(body ? { requestBody: { required: true, content: { 'application/json': { schema: body } } } } : {}),
             responses: responsesOf(status),
@@ -158,10 +161,24 @@ export function buildOpenApiDocument(app: NestFastifyApplication): OpenApiDocume
       version: '1',
       description:
         'Every call of the dashboard. Signed-in calls carry the session cookie; state-changing calls may send an ' +
-        'Idempotency-Key header (a retry with the same key changes nothing more). Errors are `{ message, code?, statusCode }`.',
+        'Idempotency-Key header (a retry with the same key changes nothing more). Errors are `{ message, code?, statusCode }`.\n\n' +
+        'Your own systems call with a personal API key (Settings → API keys): `Authorization: Bearer sl_live_…`. A key ' +
+        'works on the calls that name its scope under `apiKey`, never on admin calls nor the session-only ones, and ' +
+        'each key has its own count of calls (RateLimit-Limit, RateLimit-Remaining and RateLimit-Reset answer every ' +
+        'call; past it, 429 with Retry-After). Scopes: ' +
+        API_KEY_SCOPES.map((s) => `\`${s}\` (${API_KEY_SCOPE_LABELS[s]})`).join(', ') +
+        '.',
     },
     components: {
-      securitySchemes: { session: { type: 'apiKey', in: 'cookie', name: SESSION_COOKIE } },
+      securitySchemes: {
+        session: { type: 'apiKey', in: 'cookie', name: SESSION_COOKIE },
+        apiKey: {
+          type: 'http',
+          scheme: 'bearer',
+          bearerFormat: 'sl_live_…',
+          description: 'A personal API key; each call names the scope it needs.',
+        },
+      },
       schemas: { Error: ERROR },
     },
     security: [{ session: [] }],

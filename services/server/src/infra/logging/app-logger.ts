@@ -2,11 +2,24 @@ import { AsyncLocalStorage } from 'node:async_hooks';
 import { randomUUID } from 'node:crypto';
 import { ConsoleLogger, type LogLevel } from '@nestjs/common';
 
-const requests = new AsyncLocalStorage<{ requestId: string }>();
+const requests = new AsyncLocalStorage<{ requestId: string; apiKey?: string }>();
 
 /** Runs `work` as part of a request: every line logged meanwhile (also in what it starts) names the request. */
 export function inRequest(requestId: string, work: () => void): void {
   requests.run({ requestId }, work);
+}
+
+/**
+ * Names the API key the current request was made with: what it appends says so (the audit log shows the key's name).
+ */
+export function markApiKeyRequest(name: string): void {
+  const store = requests.getStore();
+  if (store) store.apiKey = name;
+}
+
+/** The name of the API key the current request was made with, if any. */
+export function currentApiKey(): string | undefined {
+  return requests.getStore()?.apiKey;
 }
 
 /** The request the current code runs for, if any. */

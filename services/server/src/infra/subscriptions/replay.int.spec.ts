@@ -22,6 +22,7 @@ import { EVENT_STORE, type EventStore } from '../event-store/event-store.port.js
 import { SubscriptionHost } from './subscription-host.js';
 import { SubscriptionOperations } from './subscription-operations.js';
 import { SubscriptionHostService, SubscriptionRegistry } from './subscriptions.module.js';
+import { ApiKeysCommandMessage } from '../../modules/api-keys/api-keys.command.js';
 
 /**
  * A table's rows, without what a rebuild writes differently by design: the versions of versioned read models (the
@@ -236,6 +237,29 @@ describe('replay', () => {
       type: 'SetEmailPreferences',
       data: { userId: ids[0]!, email: { link_claimed: 'daily' }, now: new Date().toISOString() },
     });
+    // API keys: two made, one revoked.
+    const keys = [randomUUID(), randomUUID()];
+    for (const keyId of keys) {
+      const data = {
+        userId: ids[0]!,
+        keyId,
+        name: `Key ${keyId}`,
+        scopes: ['links:write' as const],
+        prefix: 'sl_live_AbCd',
+      };
+      await bus.execute(
+        new ApiKeysCommandMessage(
+          { type: 'CreateApiKey', data: { ...data, keyHash: keyId, now: new Date().toISOString() } },
+          { actorId: ids[0]!, commandId: randomUUID() },
+        ),
+      );
+    }
+    await bus.execute(
+      new ApiKeysCommandMessage(
+        { type: 'RevokeApiKey', data: { userId: ids[0]!, keyId: keys[0]!, now: new Date().toISOString() } },
+        { actorId: ids[0]!, commandId: randomUUID() },
+      ),
+    );
     for (const d of outcome.distributed.slice(1)) await claims.claim(d.code, 'https://fallback').catch(() => undefined);
     await stack.app.get(ClickRecorder).flush();
     await subscriptionsCaughtUp(stack.app);
@@ -247,6 +271,7 @@ describe('replay', () => {
     const projections = stack.app.get(SubscriptionRegistry).projections();
     const tables = [...new Set(projections.flatMap((p) => p.tables ?? []))].sort();
     expect(tables).toEqual([
+      'api_keys',
       'audit_entries',
       'credit_balances',
       'invite_codes',
@@ -270,6 +295,10 @@ describe('replay', () => {
       await Promise.all(compared.map(async (t) => [t, await dump(database, t)] as const)),
     );
     expect((before.users as unknown[]).length).toBe(10);
+    expect((before.api_keys as Array<{ revoked_at: unknown }>).map((k) => k.revoked_at !== null).sort()).toEqual([
+      false,
+      true,
+    ]);
     expect((before.credit_balances as unknown[]).length).toBe(9);
     expect((before.invite_codes as unknown[]).length).toBe(2);
     expect((before.wallet_accounts as unknown[]).length).toBe(2);

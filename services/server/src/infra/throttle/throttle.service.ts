@@ -31,15 +31,26 @@ export type ThrottlePolicy =
   | 'pin-ip'
   | 'pin-link'
   | 'mfa-user'
+  | 'api-key'
   | 'login-known';
 
 /** Work a signed-in user asks for that costs money or a shared outside allowance: limited per user and per IP. */
 export type AllowanceKind = 'top-up' | 'wallet-sign-in';
 
 export class RateLimitedException extends HttpException {
+  /** What is left of the window (set where the call answers RateLimit-* headers). */
+  rateLimit?: RateLimitState;
   constructor(retryAfterSeconds: number, message: string) {
     super({ message, code: 'RATE_LIMITED', retryAfterSeconds }, HttpStatus.TOO_MANY_REQUESTS);
   }
+}
+
+/** A window's count as the RateLimit-* headers tell it (draft-ietf-httpapi-ratelimit-headers). */
+export interface RateLimitState {
+  limit: number;
+  remaining: number;
+  /** Seconds until the window starts again. */
+  resetSeconds: number;
 }
 
 /** `{time}` becomes "1 minute" or "N minutes", rounded up. */
@@ -50,6 +61,7 @@ export const THROTTLE_MESSAGES = {
   walletSignIn: 'Too many wallet sign-ins. Please try again in {time}.',
   pin: 'Too many PINs tried. Please try again in {time}.',
   mfa: 'Too many codes tried. Please try again in {time}.',
+  apiKey: 'Too many calls with this API key. Please try again in {time}.',
 } as const;
 
 const inMinutes = (seconds: number) => {
@@ -107,6 +119,7 @@ export class ThrottleService implements OnApplicationShutdown {
       'pin-ip': config.THROTTLE_PIN_IP,
       'pin-link': config.THROTTLE_PIN_LINK,
       'mfa-user': config.THROTTLE_MFA_USER,
+      'api-key': config.THROTTLE_API_KEY,
       'login-known': 1,
     };
     // The one Redis client of the throttles (every limiter below shares it), counted on request paths (sign-in,
@@ -145,6 +158,24 @@ export class ThrottleService implements OnApplicationShutdown {
     } catch (err) {
       if (err instanceof RateLimiterRes) throw limited(err, message);
       throw err;
+    }
+  }
+
+  /** As consume, answering what is left of the window; a refusal carries it too (`rateLimit`). */
+  async consumeMeasured(policy: ThrottlePolicy, key: string, message: string): Promise<RateLimitState> {
+    const limiter = this.limiters[policy];
+    const state = (res: RateLimiterRes): RateLimitState => ({
+      limit: limiter.points,
+      remaining: Math.max(0, res.remainingPoints),
+      resetSeconds: Math.max(1, Math.ceil(res.msBeforeNext / 1000)),
+    });
+    try {
+      return state(await limiter.consume(key));
+    } catch (err) {
+      if (!(err instanceof RateLimiterRes)) throw err;
+      const refusal = limited(err, message);
+      refusal.rateLimit = state(err);
+      throw refusal;
     }
   }
 

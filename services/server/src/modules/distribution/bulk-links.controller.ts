@@ -13,7 +13,7 @@ import {
 } from '@seatlink/contracts';
 import { APP_CONFIG, type AppConfig } from '../../infra/config/config.js';
 import { EVENT_STORE, type EventStore, latestPosition } from '../../infra/event-store/event-store.port.js';
-import { ClientIp, CurrentUser } from '../../infra/http/auth.decorators.js';
+import { ClientIp, CurrentUser, ApiKeyScoped } from '../../infra/http/auth.decorators.js';
 import { CommandId } from '../../infra/http/command-id.js';
 import { ReadModelWaiter } from '../../infra/subscriptions/read-model-waiter.js';
 import { DomainError } from '../../shared/event-sourcing/decider.js';
@@ -38,6 +38,7 @@ export class BulkLinksController {
     private readonly hasher: PasswordHasher,
   ) {}
 
+  @ApiKeyScoped('links:write')
   @Post('recall')
   @HttpCode(200)
   async recall(
@@ -67,6 +68,7 @@ export class BulkLinksController {
     };
   }
 
+  @ApiKeyScoped('links:write')
   @Patch()
   async update(
     @Body({ schema: bulkUpdateRequestSchema }) body: BulkUpdateInput,

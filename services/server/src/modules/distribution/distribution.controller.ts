@@ -19,7 +19,7 @@ import type { Database } from '../../infra/db/database.js';
 import { CommandId } from '../../infra/http/command-id.js';
 import { DomainError } from '../../shared/event-sourcing/decider.js';
 import { ReadModelWaiter } from '../../infra/subscriptions/read-model-waiter.js';
-import { ClientIp, CurrentUser } from '../../infra/http/auth.decorators.js';
+import { ClientIp, CurrentUser, ApiKeyScoped } from '../../infra/http/auth.decorators.js';
 import { linkUrl } from './link-url.js';
 import { DistributeTicketsCommand } from './distribute-tickets.command.js';
 import { clickTimeline } from './read-models/links.queries.js';
@@ -47,6 +47,7 @@ export class DistributionController {
   ) {}
 
   /** A link's click timeline (counted clicks per minute): its owner's, or any link for admins. */
+  @ApiKeyScoped('links:read')
   @Get('distributions/:id/clicks')
   async clicks(
     @Param('id', { schema: distributionIdParamSchema }) distributionId: string,
@@ -63,6 +64,7 @@ export class DistributionController {
    * answer is the refusal itself (402 without the credits, 404 for tickets not the caller's, 409 otherwise), with the
    * list.
    */
+  @ApiKeyScoped('links:write')
   @Post('tickets/distribute')
   @HttpCode(200)
   async distribute(
@@ -117,6 +119,7 @@ export class DistributionController {
    * Changes a live link's expiry, click limit or label without recalling it or paying again (see UpdateLinkFlow).
    * Answers the link as claims now see it, once the edit reads back in the owner's views.
    */
+  @ApiKeyScoped('links:write')
   @Patch('distributions/:id')
   async update(
     @Param('id', { schema: distributionIdParamSchema }) distributionId: string,
@@ -145,6 +148,7 @@ export class DistributionController {
   }
 
   /** Recalls the user's link: see RecallLinkFlow. */
+  @ApiKeyScoped('links:write')
   @Post('distributions/:id/recall')
   @HttpCode(200)
   async recall(

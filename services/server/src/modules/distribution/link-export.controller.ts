@@ -5,7 +5,7 @@ import type { FastifyReply } from 'fastify';
 import { APP_CONFIG, type AppConfig } from '../../infra/config/config.js';
 import { DATABASE } from '../../infra/db/database.module.js';
 import type { Database } from '../../infra/db/database.js';
-import { CurrentUser } from '../../infra/http/auth.decorators.js';
+import { CurrentUser, ApiKeyScoped } from '../../infra/http/auth.decorators.js';
 import { csvCell } from '../../infra/http/csv-cell.js';
 import { sendStreamed } from '../../infra/http/streamed-answer.js';
 import { linkUrl } from './link-url.js';
@@ -40,6 +40,7 @@ export class LinkExportController {
     @Inject(APP_CONFIG) private readonly config: AppConfig,
   ) {}
 
+  @ApiKeyScoped('links:read')
   @Get('export.csv')
   @Header('content-type', 'text/csv; charset=utf-8')
   @Header('cache-control', 'no-store')

@@ -7,7 +7,7 @@ import {
   UnauthorizedException,
 } from '@nestjs/common';
 import { Reflector } from '@nestjs/core';
-import { MFA_MESSAGES, type StepUpMethod } from '@seatlink/contracts';
+import { type ApiKeyScope, MFA_MESSAGES, type StepUpMethod } from '@seatlink/contracts';
 import { APP_CONFIG, type AppConfig } from '../../infra/config/config.js';
 import { SESSION_COOKIE } from '../../infra/http/session-cookie.js';
 import {
@@ -15,7 +15,10 @@ import {
   IS_ADMIN_ONLY,
   IS_PUBLIC,
   NEEDS_STEP_UP,
+  API_KEY_SCOPE,
 } from '../../infra/http/auth.decorators.js';
+import type { FastifyReply } from 'fastify';
+import { ApiKeyAdmission, bearerOf } from './api-key-admission.js';
 import { DomainError } from '../../shared/event-sourcing/decider.js';
 import { SessionPolicy } from './session-policy.js';
 import { SessionsService } from './sessions.service.js';
@@ -34,6 +37,7 @@ export class AuthGuard implements CanActivate {
     private readonly sessions: SessionsService,
     private readonly accounts: UserAccounts,
     @Inject(APP_CONFIG) private readonly config: AppConfig,
+    private readonly apiKeys: ApiKeyAdmission,
   ) {}
 
   async canActivate(context: ExecutionContext): Promise<boolean> {
@@ -41,6 +45,16 @@ export class AuthGuard implements CanActivate {
     if (this.reflector.getAllAndOverride<boolean>(IS_PUBLIC, targets)) return true;
     const request = context.switchToHttp().getRequest<AuthenticatedRequest>();
     const adminOnly = this.reflector.getAllAndOverride<boolean>(IS_ADMIN_ONLY, targets) === true;
+    const bearer = bearerOf(request.headers.authorization);
+    if (bearer !== undefined) {
+      // An API key stands for the user on the calls open to keys; it has no session (so no step-up, no admin call).
+      const scope = this.reflector.getAllAndOverride<ApiKeyScope | undefined>(API_KEY_SCOPE, targets);
+      const reply = context.switchToHttp().getResponse<FastifyReply>();
+      const { user, key } = await this.apiKeys.admit(bearer, request, reply, { scope, adminOnly });
+      request.user = user;
+      request.apiKey = key;
+      return true;
+    }
     const admitted = await this.policy.authenticate(request.cookies?.[SESSION_COOKIE], adminOnly ? 'admin' : 'user');
     if (!admitted.ok) {
       if (admitted.refused === 'banned') throw new ForbiddenException('Your account has been banned');

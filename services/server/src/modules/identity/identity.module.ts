@@ -3,6 +3,7 @@ import { APP_GUARD } from '@nestjs/core';
 import { provideSubscription } from '../../infra/subscriptions/subscription.js';
 import { AccountController } from './account.controller.js';
 import { AuthController } from './auth.controller.js';
+import { ApiKeyAdmission } from './api-key-admission.js';
 import { MfaController } from './mfa.controller.js';
 import { PasskeysController } from './passkeys.controller.js';
 import { Passkeys } from './passkeys.service.js';
@@ -65,6 +66,7 @@ export class SessionPolicyModule {}
     AuthTokensService,
     SignIns,
     TotpService,
+    ApiKeyAdmission,
     Passkeys,
     RegisterUserFlow,
     UserCommandHandler,

@@ -37,7 +37,7 @@ import { CommandId } from '../../infra/http/command-id.js';
 import { ReadModelWaiter } from '../../infra/subscriptions/read-model-waiter.js';
 import { Throttled } from '../../infra/throttle/throttled.guard.js';
 import { DomainError } from '../../shared/event-sourcing/decider.js';
-import { ClientIp, CurrentUser } from '../../infra/http/auth.decorators.js';
+import { ClientIp, CurrentUser, ApiKeyScoped } from '../../infra/http/auth.decorators.js';
 import { type AccountCommandResult, LinkWalletAccountCommand } from './link-account.command.js';
 import { accountTickets, findAccount, listAccounts } from './read-models/accounts.queries.js';
 import { decodeCursor, ticketsAnswer } from './read-models/tickets.queries.js';
@@ -184,6 +184,7 @@ export class AccountsController {
    * The user's tickets (services/contracts tickets.ts): all of them, a page (`limit`, `after`), or only what changed
    * since a version an earlier answer gave (`since`); every answer says the version it stands at.
    */
+  @ApiKeyScoped('tickets:read')
   @Get('tickets')
   async tickets(
     @Query({ schema: ticketsQuerySchema }) query: TicketsQuery,

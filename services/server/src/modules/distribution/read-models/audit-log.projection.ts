@@ -36,7 +36,14 @@ export function auditRowOf(recorded: RecordedEvent): AuditRow | null {
     status,
     ticketId: data.ticketId,
     distributionId: data.distributionId,
-    eventData: { status, ticket_id: data.ticketId, distribution_id: data.distributionId, ...details },
+    eventData: {
+      status,
+      ticket_id: data.ticketId,
+      distribution_id: data.distributionId,
+      ...details,
+      // Made with an API key: its name (the key itself is nowhere).
+      ...(typeof recorded.metadata.apiKey === 'string' ? { api_key: recorded.metadata.apiKey } : {}),
+    },
   });
   switch (event.type) {
     case 'TicketDistributed': {

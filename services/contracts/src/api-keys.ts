@@ -1,0 +1,76 @@
+import { z } from 'zod';
+import { schema } from './schema.js';
+import { hasForbiddenCharacters } from './text.js';
+
+/**
+ * Personal API keys: a user's own calls from their own systems, `Authorization: Bearer sl_live_…`, within the scopes
+ * the key was given. A key is shown once, when it is made (POST /v1/me/api-keys); the server keeps its SHA-256. Keys
+ * never make admin calls, nor the cookie-only ones (signing in, settings, top-up).
+ */
+export const API_KEY_SCOPES = ['tickets:read', 'links:read', 'links:write'] as const;
+export type ApiKeyScope = (typeof API_KEY_SCOPES)[number];
+
+/** What each scope lets a key do, as the settings page and /docs say it. */
+export const API_KEY_SCOPE_LABELS: Record<ApiKeyScope, string> = {
+  'tickets:read': 'Read your tickets',
+  'links:read': 'Read your links (export)',
+  'links:write': 'Make, edit and recall links',
+};
+
+/** Every key starts so: recognisable in logs and by secret scanners. */
+export const API_KEY_PREFIX = 'sl_live_';
+/** A key: the prefix and 43 characters of base64url (32 random bytes). */
+export const API_KEY_PATTERN = /^sl_live_[A-Za-z0-9_-]{43}$/;
+/** Keys one user may hold (revoked ones not counted). */
+export const MAX_API_KEYS = 25;
+export const API_KEY_NAME_MAX = 60;
+
+export const API_KEY_MESSAGES = {
+  created: 'API key created',
+  revoked: 'API key revoked',
+  notFound: 'API key not found',
+  limit: `You can have at most ${MAX_API_KEYS} API keys`,
+  name: `Give the key a name of at most ${API_KEY_NAME_MAX} characters`,
+  scopes: `Choose the key's scopes: ${API_KEY_SCOPES.join(', ')}`,
+  invalid: 'This API key is not valid: it is unknown or revoked',
+  scope: 'This API key does not have the scope this call needs: {scope}',
+  notForKeys: 'This call cannot be made with an API key',
+} as const;
+
+/** GET /v1/me/api-keys: a key as listed (never the key itself). */
+export interface ApiKey {
+  id: string;
+  name: string;
+  scopes: ApiKeyScope[];
+  /** The key's first characters ("sl_live_AbCd"), to tell keys apart. */
+  prefix: string;
+  created_at: string;
+  last_used_at: string | null;
+}
+export interface ApiKeysResponse {
+  api_keys: ApiKey[];
+}
+
+/** POST /v1/me/api-keys: the key, shown this once. */
+export interface CreatedApiKeyResponse {
+  message: string;
+  api_key: ApiKey;
+  key: string;
+}
+
+export const createApiKeyRequestSchema = schema(() =>
+  z.strictObject({
+    name: z
+      .string({ error: API_KEY_MESSAGES.name })
+      .trim()
+      .min(1, API_KEY_MESSAGES.name)
+      .max(API_KEY_NAME_MAX, API_KEY_MESSAGES.name)
+      .refine((value) => !hasForbiddenCharacters(value), API_KEY_MESSAGES.name),
+    scopes: z
+      .array(z.enum(API_KEY_SCOPES, { error: API_KEY_MESSAGES.scopes }), { error: API_KEY_MESSAGES.scopes })
+      .min(1, API_KEY_MESSAGES.scopes)
+      .max(API_KEY_SCOPES.length, API_KEY_MESSAGES.scopes)
+      .transform((scopes) => API_KEY_SCOPES.filter((s) => scopes.includes(s))),
+  }),
+);
+export type CreateApiKeyRequest = z.input<typeof createApiKeyRequestSchema>;
