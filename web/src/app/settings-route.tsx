@@ -1,4 +1,5 @@
 import { PageHeader } from '../components/ui/page-header';
+import { ApiKeysSettings } from '../features/api-keys/components/api-keys-settings';
 import { EmailNotificationSettings } from '../features/notifications/email-notification-settings';
 import { PasskeysSettings } from '../features/security/components/passkeys-settings';
 import { SignedInSessions } from '../features/security/components/signed-in-sessions';
@@ -6,7 +7,7 @@ import { TwoFactorSettings } from '../features/security/components/two-factor-se
 
 /**
  * /dashboard/settings: the user's own settings — which notifications also come by e-mail, the second factor of their
- * sign-ins, and where they are signed in. The app composes the two features here (a feature imports no other), in a
+ * sign-ins, where they are signed in, and the API keys of their own systems. The app composes the features here (a feature imports no other), in a
  * chunk of its own.
  */
 export function SettingsRoute() {
@@ -17,6 +18,7 @@ export function SettingsRoute() {
       <TwoFactorSettings />
       <PasskeysSettings />
       <SignedInSessions />
+      <ApiKeysSettings />
     </div>
   );
 }
