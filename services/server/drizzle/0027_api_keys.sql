@@ -1,7 +1,8 @@
 CREATE TABLE "api_key_uses" (
 	"key_id" uuid PRIMARY KEY NOT NULL,
-	"last_used_at" timestamp with time zone NOT NULL,
-	"last_ip" text
+	"last_used_at" timestamp with time zone,
+	"last_ip" text,
+	"revoked_at" timestamp with time zone
 );
 --> statement-breakpoint
 CREATE TABLE "api_keys" (

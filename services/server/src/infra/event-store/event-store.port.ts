@@ -14,8 +14,9 @@ export interface EventMetadata {
   bulk?: boolean;
   /** Id of the command that produced the event. */
   commandId?: string;
-  /** The name of the API key the request that caused it was made with. */
+  /** The name of the API key the request that caused it was made with, and its id (names need not differ). */
   apiKey?: string;
+  apiKeyId?: string;
   [key: string]: unknown;
 }
 
@@ -252,6 +253,6 @@ export function latestPosition(
  * event a call made with a key causes says so: the audit log names the key).
  */
 export function storedMetadata(metadata: EventMetadata | undefined): EventMetadata {
-  const apiKey = currentApiKey();
-  return apiKey && !metadata?.apiKey ? { ...metadata, apiKey } : (metadata ?? {});
+  const key = currentApiKey();
+  return key && !metadata?.apiKey ? { ...metadata, apiKey: key.name, apiKeyId: key.id } : (metadata ?? {});
 }

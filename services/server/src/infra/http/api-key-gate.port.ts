@@ -13,8 +13,10 @@ export interface AdmittedKey {
  * (infra knows no module, and identity does not depend on api-keys).
  */
 export interface ApiKeyGate {
-  /** The live key of this token, its use noted; null for a token that is no key, unknown or revoked. */
-  authenticate(token: string, ip: string): Promise<AdmittedKey | null>;
+  /** The live key of this token; null for a token that is no key, unknown or revoked. */
+  find(token: string): Promise<AdmittedKey | null>;
+  /** Notes a call the key was let make (its last use, from where). */
+  noteUse(keyId: string, ip: string): Promise<void>;
 }
 
 export const API_KEY_GATE = Symbol('ApiKeyGate');

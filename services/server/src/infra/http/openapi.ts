@@ -112,7 +112,8 @@ export function buildOpenApiDocument(app: NestFastifyApplication): OpenApiDocume
       }
       const isPublic = classPublic || Reflect.getMetadata(IS_PUBLIC, handler) === true;
       const isAdmin = classAdmin || Reflect.getMetadata(IS_ADMIN_ONLY, handler) === true;
-      const scope = Reflect.getMetadata(API_KEY_SCOPE, handler) as ApiKeyScope | undefined;
+      const scope = (Reflect.getMetadata(API_KEY_SCOPE, handler) ?? Reflect.getMetadata(API_KEY_SCOPE, controller)) as
+        ApiKeyScope | undefined;
       const status =
         (Reflect.getMetadata(HTTP_CODE_METADATA, handler) as number | undefined) ??
         (method === 'post' ? HttpStatus.CREATED : HttpStatus.OK);

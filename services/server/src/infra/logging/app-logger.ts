@@ -2,7 +2,7 @@ import { AsyncLocalStorage } from 'node:async_hooks';
 import { randomUUID } from 'node:crypto';
 import { ConsoleLogger, type LogLevel } from '@nestjs/common';
 
-const requests = new AsyncLocalStorage<{ requestId: string; apiKey?: string }>();
+const requests = new AsyncLocalStorage<{ requestId: string; apiKey?: { id: string; name: string } }>();
 
 /** Runs `work` as part of a request: every line logged meanwhile (also in what it starts) names the request. */
 export function inRequest(requestId: string, work: () => void): void {
@@ -12,13 +12,13 @@ export function inRequest(requestId: string, work: () => void): void {
 /**
  * Names the API key the current request was made with: what it appends says so (the audit log shows the key's name).
  */
-export function markApiKeyRequest(name: string): void {
+export function markApiKeyRequest(id: string, name: string): void {
   const store = requests.getStore();
-  if (store) store.apiKey = name;
+  if (store) store.apiKey = { id, name };
 }
 
-/** The name of the API key the current request was made with, if any. */
-export function currentApiKey(): string | undefined {
+/** The API key the current request was made with, if any. */
+export function currentApiKey(): { id: string; name: string } | undefined {
   return requests.getStore()?.apiKey;
 }
 

@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import { Inject, Injectable } from '@nestjs/common';
 import { API_KEY_PATTERN } from '@seatlink/contracts';
-import { and, eq, isNull, lt, sql } from 'drizzle-orm';
+import { and, eq, isNull, lt, or, sql } from 'drizzle-orm';
 import { DATABASE } from '../../infra/db/database.module.js';
 import type { Database } from '../../infra/db/database.js';
 import type { AdmittedKey, ApiKeyGate } from '../../infra/http/api-key-gate.port.js';
@@ -18,22 +18,37 @@ const USE_GRANULARITY_MS = 60_000;
 export class ApiKeysGate implements ApiKeyGate {
   constructor(@Inject(DATABASE) private readonly database: Database) {}
 
-  async authenticate(token: string, ip: string): Promise<AdmittedKey | null> {
+  async find(token: string): Promise<AdmittedKey | null> {
     if (!API_KEY_PATTERN.test(token)) return null;
     const [key] = await this.database.db
       .select({ keyId: apiKeys.keyId, name: apiKeys.name, scopes: apiKeys.scopes, userId: apiKeys.userId })
       .from(apiKeys)
-      .where(and(eq(apiKeys.keyHash, apiKeyHash(token)), isNull(apiKeys.revokedAt)));
-    if (!key) return null;
+      .leftJoin(apiKeyUses, eq(apiKeyUses.keyId, apiKeys.keyId))
+      .where(and(eq(apiKeys.keyHash, apiKeyHash(token)), isNull(apiKeys.revokedAt), isNull(apiKeyUses.revokedAt)));
+    return key ?? null;
+  }
+
+  async noteUse(keyId: string, ip: string): Promise<void> {
     const now = new Date();
     await this.database.db
       .insert(apiKeyUses)
-      .values({ keyId: key.keyId, lastUsedAt: now, lastIp: ip })
+      .values({ keyId, lastUsedAt: now, lastIp: ip })
       .onConflictDoUpdate({
         target: apiKeyUses.keyId,
         set: { lastUsedAt: now, lastIp: ip },
-        setWhere: lt(apiKeyUses.lastUsedAt, sql`${new Date(now.getTime() - USE_GRANULARITY_MS)}`),
+        setWhere: or(
+          isNull(apiKeyUses.lastUsedAt),
+          lt(apiKeyUses.lastUsedAt, sql`${new Date(now.getTime() - USE_GRANULARITY_MS)}`),
+        ),
       });
-    return key;
+  }
+
+  /** Stops the key at once (the revoking request writes it, besides the event the read model follows). */
+  async stop(keyId: string): Promise<void> {
+    const now = new Date();
+    await this.database.db
+      .insert(apiKeyUses)
+      .values({ keyId, revokedAt: now })
+      .onConflictDoUpdate({ target: apiKeyUses.keyId, set: { revokedAt: now } });
   }
 }

@@ -14,11 +14,12 @@ import {
 import { and, desc, eq, isNull } from 'drizzle-orm';
 import { DATABASE } from '../../infra/db/database.module.js';
 import type { Database } from '../../infra/db/database.js';
-import { ClientIp, CurrentUser } from '../../infra/http/auth.decorators.js';
+import { ClientIp, CurrentUser, StepUp } from '../../infra/http/auth.decorators.js';
+import { NoIdempotencyKey } from '../../infra/http/idempotency.interceptor.js';
 import { CommandId } from '../../infra/http/command-id.js';
 import { ReadModelWaiter } from '../../infra/subscriptions/read-model-waiter.js';
 import { DomainError } from '../../shared/event-sourcing/decider.js';
-import { apiKeyHash } from './api-key-gate.js';
+import { apiKeyHash, ApiKeysGate } from './api-key-gate.js';
 import { ApiKeysCommandMessage } from './api-keys.command.js';
 import { apiKeys, apiKeyUses } from './api-keys.schema.js';
 
@@ -36,6 +37,7 @@ export class ApiKeysController {
     private readonly commandBus: CommandBus,
     private readonly waiter: ReadModelWaiter,
     @Inject(DATABASE) private readonly database: Database,
+    private readonly gate: ApiKeysGate,
   ) {}
 
   @Get()
@@ -44,13 +46,17 @@ export class ApiKeysController {
       .select({ key: apiKeys, lastUsedAt: apiKeyUses.lastUsedAt })
       .from(apiKeys)
       .leftJoin(apiKeyUses, eq(apiKeyUses.keyId, apiKeys.keyId))
-      .where(and(eq(apiKeys.userId, user.id), isNull(apiKeys.revokedAt)))
+      .where(and(eq(apiKeys.userId, user.id), isNull(apiKeys.revokedAt), isNull(apiKeyUses.revokedAt)))
       .orderBy(desc(apiKeys.createdAt));
     return { api_keys: rows.map((r) => toApiKey(r.key, r.lastUsedAt)) };
   }
 
+  /** A fresh proof first (a stolen session must not mint a key that outlives it); no Idempotency-Key (a kept answer
+   * would keep the key in clear). */
   @Post()
   @HttpCode(201)
+  @StepUp()
+  @NoIdempotencyKey()
   async create(
     @Body({ schema: createApiKeyRequestSchema }) body: CreateApiKeyRequest,
     @CurrentUser() user: User,
@@ -96,6 +102,8 @@ export class ApiKeysController {
         { actorId: user.id, ip, commandId },
       ),
     );
+    // Stopped now, whatever the read model has caught up with.
+    await this.gate.stop(id);
     await this.waiter.pending(result);
     return { message: API_KEY_MESSAGES.revoked };
   }

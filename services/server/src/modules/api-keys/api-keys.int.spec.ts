@@ -7,6 +7,7 @@ import { newLinkHolder } from '../../testing/link-holder.js';
 import { ApiClient, startTestStack, subscriptionsCaughtUp, type TestStack } from '../../testing/test-app.js';
 import { createVerifiedUser } from '../../testing/users.js';
 import { simControl, startSim } from '../../testing/wallet-fixture.js';
+import { SubscriptionHostService } from '../../infra/subscriptions/subscriptions.module.js';
 
 /** Calls made the way another system makes them: a bearer key, no cookie, no Origin. */
 function withKey(baseUrl: string, key: string) {
@@ -55,7 +56,7 @@ describe('API keys: scoped, shown once, limited per key, revoked at once, named 
     ({ sim, url } = await startSim());
     control = simControl(url);
     stack = await startTestStack({
-      env: { WALLET_PROVIDER_URL: url, WALLET_SYNC_FOLLOW_UPS_MS: '', THROTTLE_API_KEY: '20' },
+      env: { WALLET_PROVIDER_URL: url, WALLET_SYNC_FOLLOW_UPS_MS: '', THROTTLE_API_KEY: '20', STEP_UP_MINUTES: '10' },
     });
     database = stack.app.get<Database>(DATABASE);
     admin = new ApiClient(stack.baseUrl);
@@ -227,6 +228,43 @@ describe('API keys: scoped, shown once, limited per key, revoked at once, named 
     expect((await calm('GET', '/v1/tickets')).status).toBe(403);
   });
 
+  it('a key acts as its user, never as an admin; making one needs a fresh proof and keeps no answer to replay', async () => {
+    const holder = await newLinkHolder(stack, admin, control, { tickets: 1, credits: 10 });
+    const link = await holder.client.request('POST', '/v1/tickets/distribute', { ticket_ids: [holder.tickets[0]!.id] });
+    const distributionId = (link.body as unknown as DistributeResponse).distributions[0]!.distribution_id;
+    // The admin reads the holder's click timeline signed in; their key, with links:read, reads their own only.
+    expect((await admin.request('GET', `/v1/distributions/${distributionId}/clicks`)).status).toBe(200);
+    const adminKey = withKey(stack.baseUrl, (await create(admin, 'Admin reader', ['links:read'])).key);
+    expect((await adminKey('GET', `/v1/distributions/${distributionId}/clicks`)).status).toBe(404);
+
+    // The same Idempotency-Key twice makes two keys: no answer holding a key is kept to be replayed.
+    const user = await signedIn();
+    const twice = await Promise.all(
+      [1, 2].map(() =>
+        user.client.request(
+          'POST',
+          '/v1/me/api-keys',
+          { name: 'Retry', scopes: ['tickets:read'] },
+          { headers: { 'idempotency-key': 'same-key' } },
+        ),
+      ),
+    );
+    expect(twice.map((t) => t.status)).toEqual([201, 201]);
+    expect(twice[0]!.body.key).not.toBe(twice[1]!.body.key);
+    const [kept] = await database.query<{ n: number }>(
+      `select count(*)::int as n from idempotency_keys where body::text like '%sl_live_%'`,
+    );
+    expect(kept!.n).toBe(0);
+
+    // Long signed in: making a key asks to confirm it is them first.
+    await database.query(
+      `update sessions set created_at = now() - interval '20 minutes', verified_at = null where user_id = $1`,
+      [user.id],
+    );
+    const asked = await user.client.request('POST', '/v1/me/api-keys', { name: 'Late', scopes: ['tickets:read'] });
+    expect([asked.status, asked.body.code]).toEqual([403, 'STEP_UP_REQUIRED']);
+  });
+
   it('holds its limit of 25 keys under 30 requests at once', async () => {
     const user = await signedIn();
     const tries = await Promise.all(
@@ -241,5 +279,19 @@ describe('API keys: scoped, shown once, limited per key, revoked at once, named 
     expect(
       ((await user.client.request('GET', '/v1/me/api-keys')).body as unknown as ApiKeysResponse).api_keys,
     ).toHaveLength(25);
+  });
+
+  it('a revoked key stops at the answer, even while the read models are stopped (the last test: it stops them)', async () => {
+    const user = await signedIn();
+    const made = await create(user.client, 'Stopped', ['tickets:read']);
+    const call = withKey(stack.baseUrl, made.key);
+    expect((await call('GET', '/v1/tickets')).status).toBe(200);
+    await stack.app.get(SubscriptionHostService).host!.stop();
+    const revoked = await user.client.request('DELETE', `/v1/me/api-keys/${made.api_key.id}`);
+    expect(revoked.status).toBe(200);
+    expect((await call('GET', '/v1/tickets')).body.code).toBe('API_KEY_INVALID');
+    expect(((await user.client.request('GET', '/v1/me/api-keys')).body as unknown as ApiKeysResponse).api_keys).toEqual(
+      [],
+    );
   });
 });

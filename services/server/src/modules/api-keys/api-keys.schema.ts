@@ -17,9 +17,13 @@ export const apiKeys = pgTable(
   (t) => [index('api_keys_hash_idx').on(t.keyHash), index('api_keys_user_idx').on(t.userId)],
 );
 
-/** Operational state (not a read model: a rebuild leaves it): when each key was last used, and from where. */
+/**
+ * Operational state (not a read model: a rebuild leaves it): when each key was last used, and from where; and when it
+ * was revoked, written by the revoking request itself, so the key stops at its answer however far the read model lags.
+ */
 export const apiKeyUses = pgTable('api_key_uses', {
   keyId: uuid('key_id').primaryKey(),
-  lastUsedAt: timestamp('last_used_at', { withTimezone: true }).notNull(),
+  lastUsedAt: timestamp('last_used_at', { withTimezone: true }),
   lastIp: text('last_ip'),
+  revokedAt: timestamp('revoked_at', { withTimezone: true }),
 });

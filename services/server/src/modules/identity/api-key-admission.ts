@@ -42,11 +42,15 @@ export class ApiKeyAdmission implements OnModuleInit {
     token: string,
     request: { ip: string },
     reply: FastifyReply,
-    route: { scope: ApiKeyScope | undefined; adminOnly: boolean },
+    route: { scope: ApiKeyScope | undefined; adminOnly: boolean; stepUp: boolean },
   ): Promise<{ user: User; key: { id: string; name: string } }> {
-    const key = await this.gate!.authenticate(token, request.ip);
-    if (!key) throw new UnauthorizedException({ message: API_KEY_MESSAGES.invalid, code: 'API_KEY_INVALID' });
-    if (!route.scope || route.adminOnly) {
+    const key = await this.gate!.find(token);
+    if (!key) {
+      // Guessing keys costs the caller's IP its count of visitor calls.
+      await this.throttle.consume('public-ip', request.ip, THROTTLE_MESSAGES.public);
+      throw new UnauthorizedException({ message: API_KEY_MESSAGES.invalid, code: 'API_KEY_INVALID' });
+    }
+    if (!route.scope || route.adminOnly || route.stepUp) {
       throw new ForbiddenException({ message: API_KEY_MESSAGES.notForKeys, code: 'API_KEY_NOT_ALLOWED' });
     }
     if (!key.scopes.includes(route.scope)) {
@@ -64,8 +68,10 @@ export class ApiKeyAdmission implements OnModuleInit {
       if (err instanceof RateLimitedException && err.rateLimit) rateLimitHeaders(reply, err.rateLimit);
       throw err;
     }
-    markApiKeyRequest(key.name);
-    return { user, key: { id: key.keyId, name: key.name } };
+    await this.gate!.noteUse(key.keyId, request.ip);
+    markApiKeyRequest(key.keyId, key.name);
+    // A key acts as the user, never as an admin (an admin's key reads no one else's links).
+    return { user: { ...user, is_admin: false }, key: { id: key.keyId, name: key.name } };
   }
 }
 

@@ -50,7 +50,8 @@ export class AuthGuard implements CanActivate {
       // An API key stands for the user on the calls open to keys; it has no session (so no step-up, no admin call).
       const scope = this.reflector.getAllAndOverride<ApiKeyScope | undefined>(API_KEY_SCOPE, targets);
       const reply = context.switchToHttp().getResponse<FastifyReply>();
-      const { user, key } = await this.apiKeys.admit(bearer, request, reply, { scope, adminOnly });
+      const stepUp = this.reflector.getAllAndOverride<boolean>(NEEDS_STEP_UP, targets) === true;
+      const { user, key } = await this.apiKeys.admit(bearer, request, reply, { scope, adminOnly, stepUp });
       request.user = user;
       request.apiKey = key;
       return true;
