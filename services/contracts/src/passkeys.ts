@@ -58,24 +58,27 @@ const base64url = (max: number) =>
     .max(max, PASSKEY_MESSAGES.response)
     .regex(/^[A-Za-z0-9_-]*$/, PASSKEY_MESSAGES.response);
 
-const credentialId = base64url(1400).min(16, PASSKEY_MESSAGES.response);
+const credentialId = () => base64url(1400).min(16, PASSKEY_MESSAGES.response);
 
-/** The parts of a credential's JSON form both ceremonies share (unknown extension results are dropped). */
-const credentialBase = {
-  id: credentialId,
-  rawId: credentialId,
+/**
+ * The parts of a credential's JSON form both ceremonies share (unknown extension results are dropped). Made only
+ * inside `schema()`: a bundle that parses nothing (the dashboard) carries no zod for them.
+ */
+const credentialBase = () => ({
+  id: credentialId(),
+  rawId: credentialId(),
   type: z.literal('public-key', { error: PASSKEY_MESSAGES.response }),
   clientExtensionResults: z
     .object({ credProps: z.object({ rk: z.boolean().optional() }).optional() }, { error: PASSKEY_MESSAGES.response })
     .default({}),
   authenticatorAttachment: z.enum(['platform', 'cross-platform']).optional(),
-};
+});
 
 /** RegistrationResponseJSON (WebAuthn Level 3), bounded. */
 export const registrationResponseSchema = schema(() =>
   z.object(
     {
-      ...credentialBase,
+      ...credentialBase(),
       response: z.object(
         {
           clientDataJSON: base64url(4096).min(1, PASSKEY_MESSAGES.response),
@@ -105,7 +108,7 @@ export const registrationResponseSchema = schema(() =>
 export const authenticationResponseSchema = schema(() =>
   z.object(
     {
-      ...credentialBase,
+      ...credentialBase(),
       response: z.object(
         {
           clientDataJSON: base64url(4096).min(1, PASSKEY_MESSAGES.response),
