@@ -4,8 +4,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DATABASE } from '../../infra/db/database.module.js';
 import type { Database } from '../../infra/db/database.js';
 import { ApiClient, startTestStack, subscriptionsCaughtUp, type TestStack } from '../../testing/test-app.js';
-import { hashToken } from './sessions.service.js';
 import { createVerifiedUser } from '../../testing/users.js';
+import { ageSession } from '../../testing/aged-session.js';
 
 /** The code an authenticator app shows `stepsAhead` periods from now. */
 const codeOf = (secret: string, stepsAhead = 0) =>
@@ -311,14 +311,7 @@ describe('step-up: setting credits, banning, resetting a password and creating i
     await stack?.close();
   });
 
-  /** The admin's session as if it signed in 20 minutes ago. */
-  const aged = async (client: ApiClient) => {
-    const token = client.sessionCookie.split('=')[1]!;
-    await database.query(
-      `update sessions set created_at = now() - interval '20 minutes', verified_at = null where token_hash = $1`,
-      [hashToken(token)],
-    );
-  };
+  const aged = (client: ApiClient) => ageSession(database, client);
 
   it('asks an admin without an app for the password again, and only for those calls', async () => {
     const admin = new ApiClient(stack.baseUrl);

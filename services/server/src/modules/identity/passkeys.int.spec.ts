@@ -9,7 +9,7 @@ import type { Database } from '../../infra/db/database.js';
 import { SoftAuthenticator } from '../../testing/soft-authenticator.js';
 import { ApiClient, startTestStack, type TestStack } from '../../testing/test-app.js';
 import { createVerifiedUser } from '../../testing/users.js';
-import { hashToken } from './sessions.service.js';
+import { ageSession } from '../../testing/aged-session.js';
 
 /** The test stack's dashboard (DASHBOARD_URL): the relying party passkeys are made for. */
 const ORIGIN = 'http://localhost:3000';
@@ -358,13 +358,7 @@ describe('a step-up with a passkey', () => {
     await stack?.close();
   });
 
-  /** The session as if it signed in 20 minutes ago. */
-  const aged = async (client: ApiClient) => {
-    await database.query(
-      `update sessions set created_at = now() - interval '20 minutes', verified_at = null where token_hash = $1`,
-      [hashToken(client.sessionCookie.split('=')[1]!)],
-    );
-  };
+  const aged = (client: ApiClient) => ageSession(database, client);
 
   it('asks an admin whose factor is a passkey for it (or a recovery code), never the password', async () => {
     const created = await createVerifiedUser(stack.app, { isAdmin: true });

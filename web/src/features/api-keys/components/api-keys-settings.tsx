@@ -20,6 +20,7 @@ import { API_BASE_URL, errorMessage } from '../../../lib/api-client';
 import { copyWithToast } from '../../../lib/clipboard';
 import { formatDateTime } from '../../../lib/format';
 import { querySlice } from '../../../lib/query-slice';
+import { useRequestForm } from '../../../lib/request-form';
 import { createApiKey, listApiKeys, revokeApiKey } from '../api/api-keys';
 
 const API_KEYS_KEY = ['api-keys'] as const;
@@ -36,23 +37,20 @@ function CreateKeyForm({
 }) {
   const [name, setName] = useState('');
   const [scopes, setScopes] = useState<ApiKeyScope[]>(['tickets:read', 'links:read']);
-  const [error, setError] = useState<string | null>(null);
-  const [busy, setBusy] = useState(false);
-  const submit = async (event: FormEvent) => {
+  const {
+    loading: busy,
+    error,
+    submit: send,
+  } = useRequestForm(
+    async (asked: { name: string; scopes: ApiKeyScope[] }) => onCreated(await createApiKey(asked)),
+    FAILED,
+  );
+  const submit = (event: FormEvent) => {
     event.preventDefault();
-    if (!name.trim() || busy) return;
-    setBusy(true);
-    setError(null);
-    try {
-      onCreated(await createApiKey({ name, scopes }));
-    } catch (err) {
-      setError(errorMessage(err, FAILED));
-    } finally {
-      setBusy(false);
-    }
+    if (name.trim() && !busy) void send({ name, scopes });
   };
   return (
-    <form onSubmit={(e) => void submit(e)} className="mt-4 max-w-md space-y-3" data-testid="api-key-create">
+    <form onSubmit={submit} className="mt-4 max-w-md space-y-3" data-testid="api-key-create">
       <FormField
         id="api-key-name"
         label="Name"

@@ -10,6 +10,7 @@ import { SettingsSection } from '../../../components/ui/settings-section';
 import { errorMessage } from '../../../lib/api-client';
 import { formatDateTime } from '../../../lib/format';
 import { querySlice } from '../../../lib/query-slice';
+import { useRequestForm } from '../../../lib/request-form';
 import { createPasskey, passkeysSupported } from '../../../lib/webauthn';
 import { addPasskey, listPasskeys, passkeyRegistrationOptions, removePasskey } from '../api/passkeys';
 import { MFA_KEY } from '../mfa.queries';
@@ -22,26 +23,22 @@ const FAILED = 'Something went wrong. Please try again.';
 /** Names the new passkey, then has the browser make it (a fingerprint, a face, a PIN or a security key). */
 function AddPasskeyForm({ onAdded, onCancel }: { onAdded: (codes?: string[]) => void; onCancel: () => void }) {
   const [name, setName] = useState('');
-  const [error, setError] = useState<string | null>(null);
-  const [busy, setBusy] = useState(false);
-  const submit = async (event: FormEvent) => {
+  const {
+    loading: busy,
+    error,
+    submit: send,
+  } = useRequestForm(async (named: string) => {
+    const response = await createPasskey(await passkeyRegistrationOptions());
+    const added = await addPasskey({ name: named, response });
+    toast.success(added.message);
+    onAdded(added.recovery_codes);
+  }, FAILED);
+  const submit = (event: FormEvent) => {
     event.preventDefault();
-    if (!name.trim() || busy) return;
-    setBusy(true);
-    setError(null);
-    try {
-      const response = await createPasskey(await passkeyRegistrationOptions());
-      const added = await addPasskey({ name, response });
-      toast.success(added.message);
-      onAdded(added.recovery_codes);
-    } catch (err) {
-      setError(errorMessage(err, FAILED));
-    } finally {
-      setBusy(false);
-    }
+    if (name.trim() && !busy) void send(name);
   };
   return (
-    <form onSubmit={(e) => void submit(e)} className="mt-4 max-w-sm space-y-3" data-testid="passkey-add">
+    <form onSubmit={submit} className="mt-4 max-w-sm space-y-3" data-testid="passkey-add">
       <FormField
         id="passkey-name"
         label="Name"
