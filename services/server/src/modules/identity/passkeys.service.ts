@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import { Inject, Injectable } from '@nestjs/common';
+import { Inject, Injectable, Logger } from '@nestjs/common';
 import {
   PASSKEY_MESSAGES,
   type Passkey,
@@ -83,6 +83,14 @@ export class Passkeys {
     const url = new URL(config.DASHBOARD_URL);
     this.origin = url.origin;
     this.rpId = url.hostname;
+    // Browsers make passkeys only for a secure page named by a domain: say so at start, not at a user's first try.
+    const ip = /^[\d.]+$/.test(url.hostname) || url.hostname.startsWith('[');
+    const secure = url.protocol === 'https:' || url.hostname === 'localhost';
+    if (ip || !secure) {
+      new Logger('Passkeys').warn(
+        `passkeys will not work at ${url.origin}: browsers need https and a domain name (or localhost); set DASHBOARD_URL`,
+      );
+    }
   }
 
   /** The options for `navigator.credentials.create`: a passkey kept on the device (discoverable), for this user. */

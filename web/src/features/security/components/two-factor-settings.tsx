@@ -20,7 +20,7 @@ const FAILED = 'Something went wrong. Please try again.';
 type Step =
   | { name: 'idle' }
   | { name: 'enrolling'; enrolment: TotpEnrolmentResponse }
-  | { name: 'codes'; codes: string[] }
+  | { name: 'codes'; codes: string[]; replaced: boolean }
   | { name: 'disabling' };
 
 /** A code field with its own submit, and the server's refusal under it. */
@@ -148,7 +148,7 @@ export function TwoFactorSettings() {
           onCancel={() => setStep({ name: 'idle' })}
           onSubmit={async (code) => {
             const { recovery_codes } = await confirmTotp({ code });
-            setStep({ name: 'codes', codes: recovery_codes });
+            setStep({ name: 'codes', codes: recovery_codes, replaced: data.passkeys > 0 });
             toast.success(MFA_MESSAGES.enabled);
             void refresh();
           }}
@@ -156,7 +156,7 @@ export function TwoFactorSettings() {
       </div>
     );
   } else if (step.name === 'codes') {
-    body = <RecoveryCodes codes={step.codes} onDone={() => setStep({ name: 'idle' })} />;
+    body = <RecoveryCodes codes={step.codes} replaced={step.replaced} onDone={() => setStep({ name: 'idle' })} />;
   } else if (step.name === 'disabling') {
     body = (
       <CodeForm
