@@ -108,7 +108,8 @@ export function LoginForm() {
           </div>
         </div>
 
-        {error && error.code === EMAIL_NOT_VERIFIED ? (
+        {/* The notice resends to the address typed; a passkey's sign-in of an unverified account has none typed. */}
+        {error && error.code === EMAIL_NOT_VERIFIED && email ? (
           <EmailNotVerifiedNotice message={error.message} email={email} onDismiss={clearError} />
         ) : error && error.code === SIGN_IN_LINK_SENT ? (
           <Alert tone="info" data-testid="sign-in-link-sent">
