@@ -19,3 +19,4 @@ export * from './mfa.js';
 export * from './passkeys.js';
 export * from './api-keys.js';
 export * from './sessions.js';
+export * from './webhooks.js';

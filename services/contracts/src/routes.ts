@@ -49,6 +49,16 @@ export const routes = {
   listApiKeys: { method: 'GET', path: '/v1/me/api-keys' },
   createApiKey: { method: 'POST', path: '/v1/me/api-keys' },
   revokeApiKey: { method: 'DELETE', path: '/v1/me/api-keys/:id' },
+  /** The user's webhook endpoints (webhooks.ts): list, add (the secret shown once), change, delete, roll the secret;
+   * each endpoint's delivery log, a delivery sent again, a test event. */
+  listWebhooks: { method: 'GET', path: '/v1/me/webhooks' },
+  createWebhook: { method: 'POST', path: '/v1/me/webhooks' },
+  updateWebhook: { method: 'PATCH', path: '/v1/me/webhooks/:id' },
+  deleteWebhook: { method: 'DELETE', path: '/v1/me/webhooks/:id' },
+  rollWebhookSecret: { method: 'POST', path: '/v1/me/webhooks/:id/secret' },
+  listWebhookDeliveries: { method: 'GET', path: '/v1/me/webhooks/:id/deliveries' },
+  resendWebhookDelivery: { method: 'POST', path: '/v1/me/webhooks/:id/deliveries/:deliveryId/resend' },
+  sendWebhookTest: { method: 'POST', path: '/v1/me/webhooks/:id/test' },
   /** Confirms it is the user with a passkey: the options, then the browser's answer. */
   stepUpPasskeyOptions: { method: 'POST', path: '/v1/me/step-up/passkey/options' },
   stepUpWithPasskey: { method: 'POST', path: '/v1/me/step-up/passkey' },

@@ -20,6 +20,7 @@ import { HealthModule } from './modules/health/index.js';
 import { IdentityModule } from './modules/identity/index.js';
 import { InvitesModule } from './modules/invites/index.js';
 import { ApiKeysModule } from './modules/api-keys/api-keys.module.js';
+import { WebhooksModule } from './modules/webhooks/index.js';
 import { NotificationsModule } from './modules/notifications/index.js';
 import { PaymentsModule } from './modules/payments/index.js';
 import { WaitlistModule } from './modules/waitlist/index.js';
@@ -41,6 +42,7 @@ const features = (config: AppConfig) => [
   DistributionModule,
   NotificationsModule,
   ApiKeysModule,
+  WebhooksModule,
   PaymentsModule,
   AdminModule,
   HealthModule.forRoot(config.REDIS_URL, config.REDIS_COMMAND_TIMEOUT_MS),

@@ -108,6 +108,47 @@ const schema = z.object({
   THROTTLE_MFA_USER: z.coerce.number().int().min(1).default(10),
   /** Calls one API key may make per window (THROTTLE_WINDOW_MINUTES). */
   THROTTLE_API_KEY: z.coerce.number().int().min(1).default(1000),
+  /**
+   * Hosts or addresses (comma-separated: names, IPs or CIDRs) webhooks may be delivered to although they are not public,
+   * and over plain http: for development and tests only (`127.0.0.1`). Nothing else that resolves to a loopback,
+   * private, link-local or metadata address is ever connected to.
+   */
+  WEBHOOK_ALLOWED_HOSTS: z
+    .string()
+    .default('')
+    .transform((v) =>
+      v
+        .split(',')
+        .map((h) => h.trim().toLowerCase())
+        .filter(Boolean),
+    ),
+  /** A delivery's whole try (connect, send, the answer's status) gives up after this long. */
+  WEBHOOK_TIMEOUT_MS: z.coerce.number().int().min(100).max(60_000).default(5000),
+  /** The wait after a delivery's first failed try; each next wait doubles (at most six hours). */
+  WEBHOOK_BACKOFF_MS: z.coerce.number().int().min(0).max(3_600_000).default(30_000),
+  /** A delivery is retried for this long after its event, then given up. */
+  WEBHOOK_RETRY_FOR_MS: z.coerce
+    .number()
+    .int()
+    .min(0)
+    .default(3 * 24 * 3600 * 1000),
+  /** An endpoint is disabled (and its owner told) once it failed this many tries in a row ... */
+  WEBHOOK_DISABLE_AFTER_FAILURES: z.coerce.number().int().min(1).default(10),
+  /** ... over at least this long without a success. */
+  WEBHOOK_DISABLE_AFTER_MS: z.coerce
+    .number()
+    .int()
+    .min(0)
+    .default(3 * 24 * 3600 * 1000),
+  /**
+   * A delivery waits this long after its event happened before it goes: claims are recorded a few milliseconds after
+   * they are counted, and the wait keeps a link's events in the order they happened.
+   */
+  WEBHOOK_SETTLE_MS: z.coerce.number().int().min(0).max(60_000).default(1000),
+  /** How often deliveries that are due and not queued (a queue that lost its jobs) are queued again. */
+  WEBHOOK_SWEEP_MS: z.coerce.number().int().min(100).max(3_600_000).default(30_000),
+  /** Deliveries one process makes at once. */
+  WEBHOOK_CONCURRENCY: z.coerce.number().int().min(1).max(100).default(8),
   /** reCAPTCHA v3; the human check is off unless both keys are set. */
   RECAPTCHA_SECRET_KEY: optionalString,
   RECAPTCHA_SITE_KEY: optionalString,

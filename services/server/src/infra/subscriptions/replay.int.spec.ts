@@ -23,6 +23,8 @@ import { SubscriptionHost } from './subscription-host.js';
 import { SubscriptionOperations } from './subscription-operations.js';
 import { SubscriptionHostService, SubscriptionRegistry } from './subscriptions.module.js';
 import { ApiKeysCommandMessage } from '../../modules/api-keys/api-keys.command.js';
+import { WebhooksCommandMessage } from '../../modules/webhooks/webhooks.command.js';
+import type { WebhooksCommand } from '../../modules/webhooks/webhooks.decider.js';
 
 /**
  * A table's rows, without what a rebuild writes differently by design: the versions of versioned read models (the
@@ -260,6 +262,39 @@ describe('replay', () => {
         { actorId: ids[0]!, commandId: randomUUID() },
       ),
     );
+    // Webhook endpoints: three added; one changed and disabled by Seatlink, one's secret rolled, one deleted.
+    const endpoints = [randomUUID(), randomUUID(), randomUUID()];
+    const hook = (command: WebhooksCommand) =>
+      bus.execute(new WebhooksCommandMessage(command, { actorId: ids[0]!, commandId: randomUUID() }));
+    const at = () => new Date().toISOString();
+    for (const endpointId of endpoints) {
+      await hook({
+        type: 'CreateWebhookEndpoint',
+        data: {
+          userId: ids[0]!,
+          endpointId,
+          url: `https://example.com/${endpointId}`,
+          events: ['link.claimed'],
+          secretSealed: 'sealed',
+          secretPrefix: 'whsec_AbCd',
+          now: at(),
+        },
+      });
+    }
+    const [changed, rolled, deleted] = endpoints as [string, string, string];
+    await hook({
+      type: 'UpdateWebhookEndpoint',
+      data: { userId: ids[0]!, endpointId: changed, events: ['link.expired', 'credits.changed'], now: at() },
+    });
+    await hook({
+      type: 'DisableFailingWebhookEndpoint',
+      data: { userId: ids[0]!, endpointId: changed, reason: 'Failing', now: at() },
+    });
+    await hook({
+      type: 'RollWebhookSecret',
+      data: { userId: ids[0]!, endpointId: rolled, secretSealed: 'sealed-2', secretPrefix: 'whsec_EfGh', now: at() },
+    });
+    await hook({ type: 'DeleteWebhookEndpoint', data: { userId: ids[0]!, endpointId: deleted, now: at() } });
     for (const d of outcome.distributed.slice(1)) await claims.claim(d.code, 'https://fallback').catch(() => undefined);
     await stack.app.get(ClickRecorder).flush();
     await subscriptionsCaughtUp(stack.app);
@@ -287,6 +322,7 @@ describe('replay', () => {
       'users',
       'waitlist_entries',
       'wallet_accounts',
+      'webhook_endpoints',
     ]);
     // What a rebuild keeps of removed tickets depends on its batches (a ticket found and gone in one batch never had a
     // row to delete); a version from before a rebuild is answered in full anyway.
@@ -298,6 +334,15 @@ describe('replay', () => {
     expect((before.api_keys as Array<{ revoked_at: unknown }>).map((k) => k.revoked_at !== null).sort()).toEqual([
       false,
       true,
+    ]);
+    expect(
+      (before.webhook_endpoints as Array<{ enabled: boolean; secret_prefix: string; deleted_at: unknown }>)
+        .map((w) => [w.enabled, w.secret_prefix, w.deleted_at !== null])
+        .sort(),
+    ).toEqual([
+      [false, 'whsec_AbCd', false],
+      [true, 'whsec_AbCd', true],
+      [true, 'whsec_EfGh', false],
     ]);
     expect((before.credit_balances as unknown[]).length).toBe(9);
     expect((before.invite_codes as unknown[]).length).toBe(2);

@@ -12,6 +12,8 @@ export interface TicketDistributionState {
         pinLocked: boolean;
         /** The expiry its owner was told is near (LinkExpiryNear); null: none yet. */
         expiryWarned: string | null;
+        /** The expiry recorded as passed (LinkExpired); null: none yet. */
+        expired?: string | null;
       } & LinkSettings)
     | null;
   recalled: ReadonlySet<string>;
@@ -65,6 +67,11 @@ export type TicketDistributionCommand =
        * of `now` and not past, once per expiry.
        */
       type: 'WarnExpiry';
+      data: { ticketId: string; distributionId: string; expiresAt: string; now: string };
+    }
+  | {
+      /** Record that the live link's expiry passed: only for that link, with that expiry, once it is past, once. */
+      type: 'MarkExpired';
       data: { ticketId: string; distributionId: string; expiresAt: string; now: string };
     }
   | {
@@ -140,6 +147,10 @@ export const ticketDistributionDecider: Decider<
         return state.current?.distributionId === event.data.distributionId
           ? { ...state, current: { ...state.current, expiryWarned: event.data.expiresAt } }
           : state;
+      case 'LinkExpired':
+        return state.current?.distributionId === event.data.distributionId
+          ? { ...state, current: { ...state.current, expired: event.data.expiresAt } }
+          : state;
       case 'TicketRecalled':
         return { ...state, current: null, recalled: new Set([...state.recalled, event.data.distributionId]) };
       case 'DistributionVoided':
@@ -204,7 +215,14 @@ export const ticketDistributionDecider: Decider<
         }
         // Nothing differs from what the link has: nothing to record (the same edit again changes nothing).
         if (Object.keys(previous).length === 0) return [];
-        const { distributionId: _id, userId: _user, pinLocked: _locked, expiryWarned: _warned, ...settings } = current;
+        const {
+          distributionId: _id,
+          userId: _user,
+          pinLocked: _locked,
+          expiryWarned: _warned,
+          expired: _expired,
+          ...settings
+        } = current;
         for (const key of Object.keys(previous) as Array<keyof LinkSettings>) {
           Object.assign(settings, { [key]: changes[key] });
         }
@@ -234,6 +252,22 @@ export const ticketDistributionDecider: Decider<
         return [
           {
             type: 'LinkExpiryNear',
+            data: { ticketId, distributionId, userId: current.userId, expiresAt: current.expiresAt, at: now },
+          },
+        ];
+      }
+      case 'MarkExpired': {
+        const { ticketId, distributionId, expiresAt, now } = command.data;
+        const { current } = state;
+        // Another link, an expiry changed since the job looked, none, not past yet, or recorded already: nothing.
+        if (current?.distributionId !== distributionId || current.expiresAt === null) return [];
+        if (Date.parse(current.expiresAt) !== Date.parse(expiresAt) || Date.parse(expiresAt) > Date.parse(now)) {
+          return [];
+        }
+        if (current.expired && Date.parse(current.expired) === Date.parse(expiresAt)) return [];
+        return [
+          {
+            type: 'LinkExpired',
             data: { ticketId, distributionId, userId: current.userId, expiresAt: current.expiresAt, at: now },
           },
         ];

@@ -369,5 +369,44 @@ describe('ticket distribution decider', () => {
         .then([]);
       spec.given([expiring]).when(warn(soon, 'd9')).then([]);
     });
+
+    const after = '2026-11-23T08:00:01.000Z';
+    const markExpired = (expiresAt = soon, distributionId = 'd1', at = after) =>
+      ({ type: 'MarkExpired', data: { ticketId: 't1', distributionId, expiresAt, now: at } }) as const;
+    const expired = (expiresAt = soon, at = after): TicketDistributionEvent => ({
+      type: 'LinkExpired',
+      data: { ticketId: 't1', distributionId: 'd1', userId: 'u1', expiresAt, at },
+    });
+
+    it('records a passed expiry once, and again only for an expiry moved and passed again', () => {
+      spec.given([expiring]).when(markExpired()).then([expired()]);
+      spec.given([expiring, near(), expired()]).when(markExpired()).then([]);
+      const moved = '2026-11-24T08:00:00.000Z';
+      const edit = updated({ expiresAt: moved }, { expiresAt: soon });
+      spec
+        .given([expiring, expired(), edit])
+        .when(markExpired(moved, 'd1', '2026-11-24T09:00:00.000Z'))
+        .then([expired(moved, '2026-11-24T09:00:00.000Z')]);
+      // What the job read before the edit is not the link's expiry any more.
+      spec.given([expiring, edit]).when(markExpired(soon)).then([]);
+    });
+
+    it('records nothing of an expiry not passed, none, a recalled link, or another link', () => {
+      spec.given([expiring]).when(markExpired(soon, 'd1', now)).then([]);
+      spec.given([distributed('d1')]).when(markExpired()).then([]);
+      spec.given([expiring, recalled('d1')]).when(markExpired()).then([]);
+      spec.given([expiring]).when(markExpired(soon, 'd9')).then([]);
+    });
+
+    it('keeps the expiry it recorded out of the settings an edit records', () => {
+      const edit = updated({ label: 'For Sam' }, { label: null });
+      spec
+        .given([expiring, expired()])
+        .when({
+          type: 'Update',
+          data: { ticketId: 't1', distributionId: 'd1', userId: 'u1', changes: { label: 'For Sam' }, clicks: 0, now },
+        })
+        .then([{ ...edit, data: { ...edit.data, settings: { ...edit.data.settings, expiresAt: soon } } }]);
+    });
   });
 });

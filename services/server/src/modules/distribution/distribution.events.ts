@@ -104,6 +104,15 @@ export type LinkExpiryNear = DomainEvent<
   { ticketId: string; distributionId: string; userId: string; expiresAt: string; at: string }
 >;
 
+/**
+ * A live link's expiry passed: it opens no more (its owner's systems are told: the `link.expired` webhook). Once per
+ * expiry: an expiry moved later and passed again is recorded again.
+ */
+export type LinkExpired = DomainEvent<
+  'LinkExpired',
+  { ticketId: string; distributionId: string; userId: string; expiresAt: string; at: string }
+>;
+
 /** An edit of a link that was refused (unknown, not the caller's, recalled, a limit below its clicks). */
 export type LinkUpdateRefused = DomainEvent<
   'LinkUpdateRefused',
@@ -120,7 +129,7 @@ export type LinkClicked = DomainEvent<
 >;
 
 export type TicketDistributionEvent =
-  TicketDistributed | TicketRecalled | DistributionVoided | LinkUpdated | LinkPinLocked | LinkExpiryNear;
+  TicketDistributed | TicketRecalled | DistributionVoided | LinkUpdated | LinkPinLocked | LinkExpiryNear | LinkExpired;
 export type DistributionEvent =
   TicketDistributionEvent | DistributionRefused | RecallRefused | LinkUpdateRefused | LinkClicked;
 

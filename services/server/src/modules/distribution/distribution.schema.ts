@@ -70,6 +70,8 @@ export const links = pgTable(
     pinLocked: boolean('pin_locked').notNull().default(false),
     /** The expiry its owner was told is near (LinkExpiryNear): the expiry job looks for links not told of theirs. */
     expiryWarnedFor: timestamp('expiry_warned_for', { withTimezone: true }),
+    /** The expiry recorded as passed (LinkExpired): the expiry job looks for links past theirs not recorded yet. */
+    expiredFor: timestamp('expired_for', { withTimezone: true }),
     recalledAt: timestamp('recalled_at', { withTimezone: true }),
     clicks: integer('clicks').notNull().default(0),
     lastClickAt: timestamp('last_click_at', { withTimezone: true }),

@@ -1,4 +1,4 @@
-import { eq, sql } from 'drizzle-orm';
+import { eq, inArray, sql } from 'drizzle-orm';
 import type { Executor } from '../../infra/db/database.js';
 import type { RecordedEvent } from '../../infra/event-store/event-store.port.js';
 import { asSubscription, type Subscription } from '../../infra/subscriptions/subscription.js';
@@ -147,3 +147,16 @@ export const linkCountersReaction: Subscription = asSubscription({
     await recallLinkCounters(tx, recalled);
   },
 });
+
+/**
+ * The click limit each link holds now (null: none), from its counter row: what claims are checked against, ahead of
+ * any read model. A link not found is left out.
+ */
+export async function linkClickLimits(db: Executor, ids: readonly string[]): Promise<Map<string, number | null>> {
+  if (ids.length === 0) return new Map();
+  const rows = await db
+    .select({ id: linkCounters.distributionId, maxClicks: linkCounters.maxClicks })
+    .from(linkCounters)
+    .where(inArray(linkCounters.distributionId, [...ids]));
+  return new Map(rows.map((r) => [r.id, r.maxClicks]));
+}

@@ -1,21 +1,7 @@
 import type { MailMessage } from '../../infra/mail/mail.port.js';
+import { simpleMessage } from '../../infra/mail/simple-message.js';
 
-const escape = (s: string) =>
-  s.replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c]!);
-
-function message(
-  to: string,
-  subject: string,
-  greeting: string,
-  lines: string[],
-  action: string,
-  link: string,
-): MailMessage {
-  const text = [greeting, '', ...lines, '', `${action}: ${link}`, '', 'Seatlink'].join('\n');
-  const html = `<p>${escape(greeting)}</p>${lines.map((l) => `<p>${escape(l)}</p>`).join('')}
-<p><a href="${escape(link)}">${escape(action)}</a></p><p>Seatlink</p>`;
-  return { to, subject, text, html, link };
-}
+const message = simpleMessage;
 
 export function verificationEmail(to: string, firstName: string, dashboardUrl: string, token: string): MailMessage {
   const link = `${dashboardUrl.replace(/\/$/, '')}/verify-email?token=${encodeURIComponent(token)}`;

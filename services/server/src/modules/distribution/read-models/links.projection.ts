@@ -18,6 +18,7 @@ function newLinkRow(data: TicketDistributed['data']): typeof links.$inferSelect 
     hasPin: Boolean(data.pinHash),
     pinLocked: false,
     expiryWarnedFor: null,
+    expiredFor: null,
     recalledAt: null,
     clicks: 0,
     lastClickAt: null,
@@ -34,6 +35,7 @@ export const LINK_ROW_EVENTS = [
   'LinkUpdated',
   'LinkPinLocked',
   'LinkExpiryNear',
+  'LinkExpired',
 ] as const satisfies ReadonlyArray<DistributionEvent['type']>;
 
 /** The rows of `links`: made by TicketDistributed, changed by LinkUpdated, marked by TicketRecalled. */
@@ -62,14 +64,16 @@ const linkRows = rowProjection<typeof links, DistributionEvent>({
         return row ? { ...row, pinLocked: true } : null;
       case 'LinkExpiryNear':
         return row ? { ...row, expiryWarnedFor: new Date(event.data.expiresAt) } : null;
+      case 'LinkExpired':
+        return row ? { ...row, expiredFor: new Date(event.data.expiresAt) } : null;
       default:
         return row;
     }
   },
   live: (after, before, events) => {
     const row = after ?? before;
-    // Telling the owner an expiry is near changes nothing a screen shows.
-    if (!row || events.every((e) => e.type === 'LinkExpiryNear')) return [];
+    // Telling the owner an expiry is near, or recording it passed, changes nothing a screen shows.
+    if (!row || events.every((e) => e.type === 'LinkExpiryNear' || e.type === 'LinkExpired')) return [];
     const payload = { user_id: row.userId, ticket_id: row.ticketId, distribution_id: row.distributionId };
     return [
       { to: { userId: row.userId }, event: 'distribution.updated', payload },

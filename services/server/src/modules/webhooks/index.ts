@@ -1,0 +1,2 @@
+// The webhooks module's public face: what other modules may use. Import it from here, never from its files.
+export { WebhooksModule } from './webhooks.module.js';

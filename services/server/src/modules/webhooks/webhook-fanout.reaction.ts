@@ -1,0 +1,198 @@
+import { Inject, Injectable, Logger } from '@nestjs/common';
+import { QueueName } from '@seatlink/contracts';
+import { inArray, sql } from 'drizzle-orm';
+import { v5 as uuidv5 } from 'uuid';
+import { APP_CONFIG, type AppConfig } from '../../infra/config/config.js';
+import type { Tx } from '../../infra/db/database.js';
+import type { RecordedEvent } from '../../infra/event-store/event-store.port.js';
+import { JOB_QUEUE, type JobQueue } from '../../infra/queue/queue.port.js';
+import {
+  EventSubscription,
+  type Subscription,
+  type SubscriptionContext,
+} from '../../infra/subscriptions/subscription.js';
+import { linkClickLimits } from '../distribution/index.js';
+import { DELIVER_WEBHOOKS_JOB, deliveryJobId } from './webhook-deliveries.service.js';
+import { type OutgoingEvent, SOURCE_EVENTS, webhookEventsOf } from './webhook-events.js';
+import { WEBHOOK_EVENT_NAMES, type WebhookEvent } from './webhooks.events.js';
+import { webhookDeliveries, webhookRoutes } from './webhooks.schema.js';
+
+type Route = typeof webhookRoutes.$inferSelect;
+type Delivery = typeof webhookDeliveries.$inferInsert;
+
+const DELIVERY_ID_NAMESPACE = '2d6b8f0a-4c1e-4a7d-b3f5-8e0c2a4d6f91';
+/** Rows per insert statement. */
+const CHUNK = 500;
+
+/** A delivery's id: the event's and the endpoint's, so a batch applied again adds none twice. */
+export const deliveryIdOf = (eventId: string, endpointId: string) =>
+  uuidv5(`${eventId}/${endpointId}`, DELIVERY_ID_NAMESPACE);
+
+/**
+ * The webhook fan-out: each event of links, tickets and credits becomes a delivery to every enabled endpoint of its
+ * owner that asked for its type, queued in the transaction that moves this reaction's checkpoint (so a crash neither
+ * loses nor doubles one), and a delivery job is queued once it has committed. It keeps its own copy of the endpoints
+ * (`webhook_routes`) from their events in feed order: an event reaches the endpoints that existed when it happened.
+ * Delivering is the job's work, never this reaction's: a slow endpoint holds nothing here.
+ */
+@Injectable()
+@EventSubscription()
+export class WebhookFanoutReaction implements Subscription {
+  readonly name = 'webhook-fanout';
+  readonly kind = 'reaction' as const;
+  readonly handles = [...WEBHOOK_EVENT_NAMES, ...SOURCE_EVENTS] as const;
+  private readonly logger = new Logger('Webhooks');
+
+  constructor(
+    @Inject(JOB_QUEUE) private readonly queue: JobQueue,
+    @Inject(APP_CONFIG) private readonly config: AppConfig,
+  ) {}
+
+  async apply(events: readonly RecordedEvent[], { tx, afterCommit }: SubscriptionContext) {
+    const users = [...new Set(events.map((e) => (e.data as { userId: string }).userId))];
+    const routes = new Map<string, Route>();
+    for (const route of await tx.select().from(webhookRoutes).where(inArray(webhookRoutes.userId, users))) {
+      routes.set(route.endpointId, route);
+    }
+    const routed = new Set([...routes.values()].map((r) => r.userId));
+    const changed = new Set<string>();
+    // Only the claims of users with endpoints need their link's limit.
+    const clicked = events
+      .filter((e) => e.type === 'LinkClicked')
+      .map((e) => e.data as { distributionId: string; userId: string });
+    const limits = await linkClickLimits(tx, [
+      ...new Set(clicked.filter((c) => routed.has(c.userId)).map((c) => c.distributionId)),
+    ]);
+
+    const deliveries: Delivery[] = [];
+    for (const recorded of events) {
+      if ((WEBHOOK_EVENT_NAMES as readonly string[]).includes(recorded.type)) {
+        const event = { type: recorded.type, data: recorded.data } as WebhookEvent;
+        const route = evolveRoute(routes.get(event.data.endpointId) ?? null, event);
+        if (route) {
+          routes.set(route.endpointId, route);
+          routed.add(route.userId);
+          changed.add(route.endpointId);
+        }
+        continue;
+      }
+      const userId = (recorded.data as { userId: string }).userId;
+      if (!routed.has(userId)) continue;
+      const outgoing = webhookEventsOf(recorded, limits);
+      for (const route of routes.values()) {
+        // An endpoint its owner turned off gets nothing; one Seatlink turned off keeps what comes for it.
+        if (route.userId !== userId || route.deleted || !(route.enabled || route.held)) continue;
+        for (const out of outgoing) {
+          if (route.events.includes(out.type)) {
+            deliveries.push(deliveryOf(out, route.endpointId, recorded.createdAt, this.config.WEBHOOK_SETTLE_MS));
+          }
+        }
+      }
+    }
+
+    const written = [...changed].map((id) => routes.get(id)!);
+    for (let i = 0; i < written.length; i += CHUNK) {
+      await upsertRoutes(tx, written.slice(i, i + CHUNK));
+    }
+    for (let i = 0; i < deliveries.length; i += CHUNK) {
+      await tx
+        .insert(webhookDeliveries)
+        .values(deliveries.slice(i, i + CHUNK))
+        .onConflictDoNothing();
+    }
+    if (deliveries.length === 0) return;
+    // One job per endpoint and order key: it delivers that key's deliveries one after the other.
+    const firsts = new Map<string, Delivery>();
+    for (const d of deliveries)
+      if (!firsts.has(`${d.endpointId}/${d.orderKey}`)) firsts.set(`${d.endpointId}/${d.orderKey}`, d);
+    afterCommit(async () => {
+      for (const first of firsts.values()) {
+        await this.queue
+          .add(
+            QueueName.Webhooks,
+            DELIVER_WEBHOOKS_JOB,
+            { endpointId: first.endpointId, orderKey: first.orderKey },
+            {
+              jobId: deliveryJobId(first.id, 0),
+              delayMs: Math.max(0, first.nextAttemptAt!.getTime() - Date.now()),
+            },
+          )
+          // The sweep queues it again.
+          .catch((err: unknown) => this.logger.warn(`a webhook delivery was not queued: ${String(err)}`));
+      }
+    });
+  }
+}
+
+/**
+ * A delivery of `out`. It waits WEBHOOK_SETTLE_MS after its event happened: a claim is recorded a few milliseconds
+ * after it was counted, so a recall made just after a claim can be recorded before it, and the wait lets the claim
+ * take its place in front.
+ */
+function deliveryOf(out: OutgoingEvent, endpointId: string, at: Date, settleMs: number): Delivery {
+  const told = new Date(out.at);
+  const occurredAt = Number.isNaN(told.getTime()) ? at : told;
+  // Never later than the wait after it was recorded (a time ahead of the clock waits no longer).
+  const due = new Date(Math.max(at.getTime(), Math.min(occurredAt.getTime(), at.getTime()) + settleMs));
+  return {
+    id: deliveryIdOf(out.id, endpointId),
+    endpointId,
+    userId: out.userId,
+    orderKey: out.orderKey,
+    eventId: out.id,
+    type: out.type,
+    payload: out.payload,
+    createdAt: at,
+    occurredAt,
+    nextAttemptAt: due,
+  };
+}
+
+/** The route after an endpoint's event. */
+function evolveRoute(route: Route | null, event: WebhookEvent): Route | null {
+  const d = event.data;
+  if (event.type === 'WebhookEndpointCreated') {
+    const { url, events, secretSealed } = event.data;
+    return {
+      endpointId: d.endpointId,
+      userId: d.userId,
+      url,
+      events,
+      enabled: true,
+      held: false,
+      deleted: false,
+      secretSealed,
+    };
+  }
+  if (!route) return null;
+  switch (event.type) {
+    case 'WebhookEndpointUpdated':
+      return { ...route, url: event.data.url, events: event.data.events };
+    case 'WebhookEndpointDisabled':
+      return { ...route, enabled: false, held: event.data.by === 'seatlink' };
+    case 'WebhookEndpointEnabled':
+      return { ...route, enabled: true, held: false };
+    case 'WebhookSecretRolled':
+      return { ...route, secretSealed: event.data.secretSealed };
+    case 'WebhookEndpointDeleted':
+      return { ...route, deleted: true, enabled: false, held: false };
+  }
+}
+
+/** Writes the routes a batch changed, in one statement. */
+async function upsertRoutes(tx: Tx, rows: Route[]) {
+  await tx
+    .insert(webhookRoutes)
+    .values(rows)
+    .onConflictDoUpdate({
+      target: webhookRoutes.endpointId,
+      set: {
+        url: sql`excluded.url`,
+        events: sql`excluded.events`,
+        enabled: sql`excluded.enabled`,
+        held: sql`excluded.held`,
+        deleted: sql`excluded.deleted`,
+        secretSealed: sql`excluded.secret_sealed`,
+      },
+    });
+}

@@ -1,0 +1,320 @@
+import { randomBytes, randomUUID } from 'node:crypto';
+import { Body, Controller, Delete, Get, HttpCode, Inject, Param, Patch, Post } from '@nestjs/common';
+import { CommandBus } from '@nestjs/cqrs';
+import {
+  type CreateWebhookRequest,
+  createWebhookRequestSchema,
+  type UpdateWebhookRequest,
+  updateWebhookRequestSchema,
+  type User,
+  WEBHOOK_DELIVERIES_LISTED,
+  WEBHOOK_MESSAGES,
+  WEBHOOK_SECRET_PREFIX,
+  WEBHOOK_TEST_EVENT,
+  type WebhookDeliveriesResponse,
+  type WebhookDelivery,
+  type WebhookEndpoint,
+  type WebhookSecretResponse,
+  type WebhooksResponse,
+} from '@seatlink/contracts';
+import { and, desc, eq, isNull } from 'drizzle-orm';
+import { v4 as uuidv4 } from 'uuid';
+import { DATABASE } from '../../infra/db/database.module.js';
+import type { Database } from '../../infra/db/database.js';
+import { ClientIp, CurrentUser, StepUp } from '../../infra/http/auth.decorators.js';
+import { CommandId } from '../../infra/http/command-id.js';
+import { NoIdempotencyKey } from '../../infra/http/idempotency.interceptor.js';
+import { ReadModelWaiter } from '../../infra/subscriptions/read-model-waiter.js';
+import { TokenCipher } from '../../infra/wallet/token-cipher.js';
+import { DomainError } from '../../shared/event-sourcing/decider.js';
+import { webhookBody } from './webhook-events.js';
+import { WebhookDeliveries } from './webhook-deliveries.service.js';
+import { WebhookSender } from './webhook-sender.js';
+import { WebhooksCommandMessage } from './webhooks.command.js';
+import type { WebhooksCommand } from './webhooks.decider.js';
+import { webhookDeliveries, webhookEndpointHealth, webhookEndpoints } from './webhooks.schema.js';
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
+/** Characters of the secret the list shows, after its prefix. */
+const SHOWN = 4;
+const notFound = () => new DomainError(WEBHOOK_MESSAGES.notFound, 'WEBHOOK_NOT_FOUND', 404);
+
+/**
+ * The settings page's webhooks: endpoints added with the events they want (the signing secret shown once), changed,
+ * turned off and on, deleted, their secret rolled; each endpoint's delivery log, a delivery sent again, a test event.
+ * Only a signed-in session reaches these: no API key scope opens them.
+ */
+@Controller('v1/me/webhooks')
+export class WebhooksController {
+  constructor(
+    private readonly commandBus: CommandBus,
+    private readonly waiter: ReadModelWaiter,
+    @Inject(DATABASE) private readonly database: Database,
+    private readonly cipher: TokenCipher,
+    private readonly sender: WebhookSender,
+    private readonly deliveries: WebhookDeliveries,
+  ) {}
+
+  @Get()
+  async list(@CurrentUser() user: User): Promise<WebhooksResponse> {
+    const rows = await this.database.db
+      .select()
+      .from(webhookEndpoints)
+      .where(and(eq(webhookEndpoints.userId, user.id), isNull(webhookEndpoints.deletedAt)))
+      .orderBy(desc(webhookEndpoints.createdAt));
+    return { webhooks: rows.map(toEndpoint) };
+  }
+
+  /**
+   * A fresh proof first (a stolen session must not point the account's events elsewhere); no Idempotency-Key (a kept
+   * answer would keep the secret in clear).
+   */
+  @Post()
+  @HttpCode(201)
+  @StepUp()
+  @NoIdempotencyKey()
+  async create(
+    @Body({ schema: createWebhookRequestSchema }) body: CreateWebhookRequest,
+    @CurrentUser() user: User,
+    @ClientIp() ip: string,
+    @CommandId() commandId: string,
+  ): Promise<WebhookSecretResponse> {
+    const url = this.checkedUrl(body.url);
+    const secret = newSecret();
+    const endpointId = randomUUID();
+    const events = createWebhookRequestSchema.parse(body).events;
+    await this.send(
+      user,
+      {
+        type: 'CreateWebhookEndpoint',
+        data: { userId: user.id, endpointId, url, events, ...this.sealed(secret), now: new Date().toISOString() },
+      },
+      ip,
+      commandId,
+    );
+    return { message: WEBHOOK_MESSAGES.created, webhook: await this.endpoint(user, endpointId), secret };
+  }
+
+  @Patch(':id')
+  @HttpCode(200)
+  async update(
+    @Param('id') id: string,
+    @Body({ schema: updateWebhookRequestSchema }) body: UpdateWebhookRequest,
+    @CurrentUser() user: User,
+    @ClientIp() ip: string,
+    @CommandId() commandId: string,
+  ): Promise<{ message: string; webhook: WebhookEndpoint }> {
+    const endpointId = this.checkedId(id);
+    const parsed = updateWebhookRequestSchema.parse(body);
+    const url = parsed.url === undefined ? undefined : this.checkedUrl(parsed.url);
+    const result = await this.send(
+      user,
+      {
+        type: 'UpdateWebhookEndpoint',
+        data: {
+          userId: user.id,
+          endpointId,
+          ...(url !== undefined ? { url } : {}),
+          ...(parsed.events ? { events: parsed.events } : {}),
+          ...(parsed.enabled !== undefined ? { enabled: parsed.enabled } : {}),
+          now: new Date().toISOString(),
+        },
+      },
+      ip,
+      commandId,
+    );
+    if (result.events.some((e) => e.type === 'WebhookEndpointEnabled')) {
+      // Its failures start again from nothing, and what waited goes now.
+      await this.database.db.delete(webhookEndpointHealth).where(eq(webhookEndpointHealth.endpointId, endpointId));
+      await this.deliveries.sweep(endpointId).catch(() => 0);
+    }
+    const message =
+      parsed.enabled === undefined || parsed.url || parsed.events
+        ? WEBHOOK_MESSAGES.updated
+        : parsed.enabled
+          ? WEBHOOK_MESSAGES.enabled
+          : WEBHOOK_MESSAGES.disabled;
+    return { message, webhook: await this.endpoint(user, endpointId) };
+  }
+
+  @Delete(':id')
+  @HttpCode(200)
+  async remove(
+    @Param('id') id: string,
+    @CurrentUser() user: User,
+    @ClientIp() ip: string,
+    @CommandId() commandId: string,
+  ): Promise<{ message: string }> {
+    const endpointId = this.checkedId(id);
+    await this.send(
+      user,
+      { type: 'DeleteWebhookEndpoint', data: { userId: user.id, endpointId, now: new Date().toISOString() } },
+      ip,
+      commandId,
+    );
+    return { message: WEBHOOK_MESSAGES.deleted };
+  }
+
+  /** A new signing secret, shown once; the old one signs nothing from now on. */
+  @Post(':id/secret')
+  @HttpCode(200)
+  @StepUp()
+  @NoIdempotencyKey()
+  async roll(
+    @Param('id') id: string,
+    @CurrentUser() user: User,
+    @ClientIp() ip: string,
+    @CommandId() commandId: string,
+  ): Promise<WebhookSecretResponse> {
+    const endpointId = this.checkedId(id);
+    const secret = newSecret();
+    await this.send(
+      user,
+      {
+        type: 'RollWebhookSecret',
+        data: { userId: user.id, endpointId, ...this.sealed(secret), now: new Date().toISOString() },
+      },
+      ip,
+      commandId,
+    );
+    return { message: WEBHOOK_MESSAGES.secretRolled, webhook: await this.endpoint(user, endpointId), secret };
+  }
+
+  @Get(':id/deliveries')
+  async deliveriesOf(@Param('id') id: string, @CurrentUser() user: User): Promise<WebhookDeliveriesResponse> {
+    const endpoint = await this.endpoint(user, this.checkedId(id));
+    const rows = await this.database.db
+      .select()
+      .from(webhookDeliveries)
+      .where(eq(webhookDeliveries.endpointId, endpoint.id))
+      .orderBy(desc(webhookDeliveries.createdAt), desc(webhookDeliveries.seq))
+      .limit(WEBHOOK_DELIVERIES_LISTED);
+    return { deliveries: rows.map(toDelivery) };
+  }
+
+  /** The same event again (the same id and body, a fresh signature), at once and once. */
+  @Post(':id/deliveries/:deliveryId/resend')
+  @HttpCode(202)
+  async resend(
+    @Param('id') id: string,
+    @Param('deliveryId') deliveryId: string,
+    @CurrentUser() user: User,
+  ): Promise<{ message: string; delivery: WebhookDelivery }> {
+    const endpoint = await this.endpoint(user, this.checkedId(id));
+    const [original] = UUID.test(deliveryId)
+      ? await this.database.db
+          .select()
+          .from(webhookDeliveries)
+          .where(and(eq(webhookDeliveries.id, deliveryId), eq(webhookDeliveries.endpointId, endpoint.id)))
+      : [];
+    if (!original) throw new DomainError(WEBHOOK_MESSAGES.deliveryNotFound, 'WEBHOOK_DELIVERY_NOT_FOUND', 404);
+    const row = await this.deliveries.deliverNow({
+      endpointId: endpoint.id,
+      userId: user.id,
+      eventId: original.eventId,
+      type: original.type,
+      payload: original.payload,
+    });
+    return { message: WEBHOOK_MESSAGES.resent, delivery: toDelivery(row) };
+  }
+
+  /** A `webhook.test` event to the endpoint, at once and once: to see it arrive and check its signature. */
+  @Post(':id/test')
+  @HttpCode(202)
+  async test(
+    @Param('id') id: string,
+    @CurrentUser() user: User,
+  ): Promise<{ message: string; delivery: WebhookDelivery }> {
+    const endpoint = await this.endpoint(user, this.checkedId(id));
+    const eventId = uuidv4();
+    const payload = webhookBody(eventId, WEBHOOK_TEST_EVENT, new Date().toISOString(), {
+      endpoint_id: endpoint.id,
+      message: 'A test event from Seatlink: your endpoint receives and can verify deliveries.',
+    });
+    const row = await this.deliveries.deliverNow({
+      endpointId: endpoint.id,
+      userId: user.id,
+      eventId,
+      type: WEBHOOK_TEST_EVENT,
+      payload,
+    });
+    return { message: WEBHOOK_MESSAGES.testSent, delivery: toDelivery(row) };
+  }
+
+  private async send(user: User, command: WebhooksCommand, ip: string, commandId: string) {
+    const result = await this.commandBus.execute(
+      new WebhooksCommandMessage(command, { actorId: user.id, ip, commandId }),
+    );
+    // The list shows it as soon as this answer arrives.
+    await this.waiter.pending(result);
+    return result;
+  }
+
+  private sealed(secret: string) {
+    return {
+      secretSealed: this.cipher.encrypt(secret),
+      secretPrefix: secret.slice(0, WEBHOOK_SECRET_PREFIX.length + SHOWN),
+    };
+  }
+
+  private checkedId(id: string): string {
+    if (!UUID.test(id)) throw notFound();
+    return id;
+  }
+
+  /** The address as it will be called; refused when it is not https (bar the allow-list) or not public. */
+  private checkedUrl(raw: string): string {
+    const url = new URL(raw);
+    const refused = this.sender.refusal(url);
+    if (refused) throw new DomainError(WEBHOOK_MESSAGES[refused], 'WEBHOOK_URL_REFUSED', 400);
+    return url.toString();
+  }
+
+  private async endpoint(user: User, endpointId: string): Promise<WebhookEndpoint> {
+    const [row] = await this.database.db
+      .select()
+      .from(webhookEndpoints)
+      .where(
+        and(
+          eq(webhookEndpoints.endpointId, endpointId),
+          eq(webhookEndpoints.userId, user.id),
+          isNull(webhookEndpoints.deletedAt),
+        ),
+      );
+    if (!row) throw notFound();
+    return toEndpoint(row);
+  }
+}
+
+function newSecret(): string {
+  return `${WEBHOOK_SECRET_PREFIX}${randomBytes(32).toString('base64url')}`;
+}
+
+function toEndpoint(row: typeof webhookEndpoints.$inferSelect): WebhookEndpoint {
+  return {
+    id: row.endpointId,
+    url: row.url,
+    events: row.events,
+    enabled: row.enabled,
+    disabled_reason: row.disabledReason,
+    secret_prefix: row.secretPrefix,
+    created_at: row.createdAt.toISOString(),
+  };
+}
+
+function toDelivery(row: typeof webhookDeliveries.$inferSelect): WebhookDelivery {
+  return {
+    id: row.id,
+    event_id: row.eventId,
+    type: row.type as WebhookDelivery['type'],
+    status: row.status,
+    attempts: row.attempts,
+    last_status: row.lastStatus,
+    last_latency_ms: row.lastLatencyMs,
+    last_error: row.lastError,
+    created_at: row.createdAt.toISOString(),
+    last_attempt_at: row.lastAttemptAt?.toISOString() ?? null,
+    next_attempt_at: row.status === 'pending' ? (row.nextAttemptAt?.toISOString() ?? null) : null,
+    payload: row.payload,
+  };
+}

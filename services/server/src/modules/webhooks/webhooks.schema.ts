@@ -1,0 +1,88 @@
+import type { WebhookDeliveryStatus, WebhookEventType } from '@seatlink/contracts';
+import { sql } from 'drizzle-orm';
+import { bigserial, boolean, index, integer, jsonb, pgTable, text, timestamp, uuid } from 'drizzle-orm/pg-core';
+
+/** Read model: every endpoint a user added, as the settings page lists it (never its secret). */
+export const webhookEndpoints = pgTable(
+  'webhook_endpoints',
+  {
+    endpointId: uuid('endpoint_id').primaryKey(),
+    userId: uuid('user_id').notNull(),
+    url: text('url').notNull(),
+    events: jsonb('events').$type<WebhookEventType[]>().notNull(),
+    enabled: boolean('enabled').notNull(),
+    disabledReason: text('disabled_reason'),
+    secretPrefix: text('secret_prefix').notNull(),
+    createdAt: timestamp('created_at', { withTimezone: true }).notNull(),
+    deletedAt: timestamp('deleted_at', { withTimezone: true }),
+  },
+  (t) => [index('webhook_endpoints_user_idx').on(t.userId)],
+);
+
+/**
+ * Where the fan-out sends each event: the endpoints as the fan-out reaction has read them, in feed order (so an event
+ * recorded after an endpoint was added reaches it, one recorded after it was deleted does not), with the sealed
+ * secret deliveries are signed with. Written by the reaction only; a rebuild of the read models leaves it.
+ */
+export const webhookRoutes = pgTable(
+  'webhook_routes',
+  {
+    endpointId: uuid('endpoint_id').primaryKey(),
+    userId: uuid('user_id').notNull(),
+    url: text('url').notNull(),
+    events: jsonb('events').$type<WebhookEventType[]>().notNull(),
+    enabled: boolean('enabled').notNull(),
+    /** Disabled by Seatlink (failing), not by its owner: its events are kept for it until it is enabled again. */
+    held: boolean('held').notNull().default(false),
+    deleted: boolean('deleted').notNull().default(false),
+    secretSealed: text('secret_sealed').notNull(),
+  },
+  (t) => [index('webhook_routes_user_idx').on(t.userId)],
+);
+
+/**
+ * Operational: each delivery of an event to an endpoint, its tries and its outcome (the delivery log). Deliveries of
+ * one endpoint that share an `order_key` (a link, a ticket, a balance) go one after the other in the order their
+ * events happened (`occurred_at`, then `seq`): the next waits until the one before it was delivered or given up. `leased_until`: a worker is trying it.
+ */
+export const webhookDeliveries = pgTable(
+  'webhook_deliveries',
+  {
+    id: uuid('id').primaryKey(),
+    seq: bigserial('seq', { mode: 'number' }).notNull(),
+    endpointId: uuid('endpoint_id').notNull(),
+    userId: uuid('user_id').notNull(),
+    orderKey: text('order_key').notNull(),
+    eventId: uuid('event_id').notNull(),
+    type: text('type').notNull(),
+    payload: text('payload').notNull(),
+    status: text('status').$type<WebhookDeliveryStatus>().notNull().default('pending'),
+    attempts: integer('attempts').notNull().default(0),
+    lastStatus: integer('last_status'),
+    lastLatencyMs: integer('last_latency_ms'),
+    lastError: text('last_error'),
+    createdAt: timestamp('created_at', { withTimezone: true }).notNull(),
+    /** When what it tells of happened: one order key's deliveries go in this order. */
+    occurredAt: timestamp('occurred_at', { withTimezone: true }).notNull(),
+    lastAttemptAt: timestamp('last_attempt_at', { withTimezone: true }),
+    nextAttemptAt: timestamp('next_attempt_at', { withTimezone: true }),
+    leasedUntil: timestamp('leased_until', { withTimezone: true }),
+  },
+  (t) => [
+    index('webhook_deliveries_queue_idx')
+      .on(t.endpointId, t.orderKey, t.occurredAt, t.seq)
+      .where(sql`status = 'pending'`),
+    index('webhook_deliveries_due_idx')
+      .on(t.nextAttemptAt)
+      .where(sql`status = 'pending'`),
+    index('webhook_deliveries_log_idx').on(t.endpointId, t.createdAt),
+  ],
+);
+
+/** Operational: an endpoint's run of failed tries since its last success (what disables it). */
+export const webhookEndpointHealth = pgTable('webhook_endpoint_health', {
+  endpointId: uuid('endpoint_id').primaryKey(),
+  consecutiveFailures: integer('consecutive_failures').notNull().default(0),
+  failingSince: timestamp('failing_since', { withTimezone: true }),
+  lastSuccessAt: timestamp('last_success_at', { withTimezone: true }),
+});
