@@ -392,9 +392,18 @@ describe('ticket distribution decider', () => {
     });
 
     it('records nothing of an expiry not passed, none, a recalled link, or another link', () => {
-      spec.given([expiring]).when(markExpired(soon, 'd1', now)).then([]);
-      spec.given([distributed('d1')]).when(markExpired()).then([]);
-      spec.given([expiring, recalled('d1')]).when(markExpired()).then([]);
+      spec
+        .given([expiring])
+        .when(markExpired(soon, 'd1', now))
+        .then([]);
+      spec
+        .given([distributed('d1')])
+        .when(markExpired())
+        .then([]);
+      spec
+        .given([expiring, recalled('d1')])
+        .when(markExpired())
+        .then([]);
       spec.given([expiring]).when(markExpired(soon, 'd9')).then([]);
     });
 
