@@ -16,7 +16,7 @@ export interface ApiProcess {
   stop(): Promise<void>;
 }
 
-const ENTRY = path.resolve(import.meta.dirname, '../../dist/main.api.js');
+const DIST = path.resolve(import.meta.dirname, '../../dist');
 
 /** The environment that gives another process the same configuration as `config` (its database, Redis, prefix). */
 export function environmentOf(config: AppConfig): Record<string, string> {
@@ -24,6 +24,7 @@ export function environmentOf(config: AppConfig): Record<string, string> {
   for (const [key, value] of Object.entries(config)) {
     if (!/^[A-Z][A-Z0-9_]*$/.test(key)) continue;
     if (typeof value === 'string' || typeof value === 'number' || typeof value === 'boolean') env[key] = String(value);
+    else if (Array.isArray(value) && value.every((v) => typeof v === 'string')) env[key] = value.join(',');
   }
   env.WALLET_PROVIDER_URL = config.walletProviderUrl;
   env.WALLET_SYNC_FOLLOW_UPS_MS = config.walletSyncFollowUpsMs.join(',');
@@ -33,28 +34,55 @@ export function environmentOf(config: AppConfig): Record<string, string> {
 
 /** Starts the API (`services/server/dist`, built by `npm run build:server`) on a free port with `config`'s settings. */
 export async function startApiProcess(config: AppConfig, env: Record<string, string> = {}): Promise<ApiProcess> {
-  if (!existsSync(ENTRY)) throw new Error(`${ENTRY} is missing: run npm run build:server first`);
   const port = await freePort();
-  const child = spawn(process.execPath, [ENTRY], {
-    env: { PATH: process.env.PATH, ...environmentOf(config), PORT: String(port), HOST: '127.0.0.1', ...env },
+  return startBuilt('main.api.js', 'API', `http://127.0.0.1:${port}`, '/health', config, {
+    PORT: String(port),
+    HOST: '127.0.0.1',
+    ...env,
+  });
+}
+
+/**
+ * Starts a worker (subscriptions, mail, jobs; the built `main.worker.js`) with `config`'s settings; its `baseUrl` is its
+ * metrics server's.
+ */
+export async function startWorkerProcess(config: AppConfig, env: Record<string, string> = {}): Promise<ApiProcess> {
+  const port = await freePort();
+  return startBuilt('main.worker.js', 'worker', `http://127.0.0.1:${port}`, '/metrics', config, {
+    METRICS_PORT: String(port),
+    ...env,
+  });
+}
+
+async function startBuilt(
+  entry: string,
+  what: string,
+  baseUrl: string,
+  readyPath: string,
+  config: AppConfig,
+  env: Record<string, string>,
+): Promise<ApiProcess> {
+  const file = path.join(DIST, entry);
+  if (!existsSync(file)) throw new Error(`${file} is missing: run npm run build:server first`);
+  const child = spawn(process.execPath, [file], {
+    env: { PATH: process.env.PATH, ...environmentOf(config), ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   let output = '';
   child.stdout.on('data', (chunk: Buffer) => (output += chunk.toString()));
   child.stderr.on('data', (chunk: Buffer) => (output += chunk.toString()));
   const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
-  const baseUrl = `http://127.0.0.1:${port}`;
   const deadline = Date.now() + 60_000;
   for (;;) {
-    if (child.exitCode !== null) throw new Error(`the API process exited at start:\n${output}`);
-    const up = await fetch(`${baseUrl}/health`).then(
+    if (child.exitCode !== null) throw new Error(`the ${what} process exited at start:\n${output}`);
+    const up = await fetch(`${baseUrl}${readyPath}`).then(
       () => true,
       () => false,
     );
     if (up) break;
     if (Date.now() > deadline) {
       child.kill('SIGKILL');
-      throw new Error(`the API process did not answer within 60 s:\n${output}`);
+      throw new Error(`the ${what} process did not answer within 60 s:\n${output}`);
     }
     await new Promise((r) => setTimeout(r, 100));
   }

@@ -30,6 +30,13 @@ const KEPT = '30 days';
 const DISABLE_ID_NAMESPACE = '9b4d2f6e-1a3c-4e5b-8d7f-0c2e4a6b8d13';
 
 type Delivery = typeof webhookDeliveries.$inferSelect;
+/** One job's run over one order key: the endpoint as read at its start. */
+interface Run {
+  route: typeof webhookRoutes.$inferSelect;
+  /** The endpoint had failed tries since its last success (a success then clears them). */
+  failing: boolean;
+  secret: string | null;
+}
 type Step = 'next' | 'done';
 
 /**
@@ -54,10 +61,21 @@ export class WebhookDeliveries {
     private readonly commandBus: CommandBus,
   ) {}
 
-  /** Delivers the endpoint's deliveries of this order key that are due, in order. */
+  /**
+   * Delivers the endpoint's deliveries of this order key that are due, in order. The endpoint is read once a run (a
+   * change to it reaches the next run); each delivery costs two statements besides its try: its lease, and its outcome.
+   */
   async deliver(endpointId: string, orderKey: string): Promise<void> {
+    const [found] = await this.database.db
+      .select({ route: webhookRoutes, failures: webhookEndpointHealth.consecutiveFailures })
+      .from(webhookRoutes)
+      .leftJoin(webhookEndpointHealth, eq(webhookEndpointHealth.endpointId, webhookRoutes.endpointId))
+      .where(eq(webhookRoutes.endpointId, endpointId));
+    // The fan-out has not read the endpoint yet (a test event sent right after it was added): the sweep comes back.
+    if (!found) return;
+    const run: Run = { route: found.route, failing: (found.failures ?? 0) > 0, secret: null };
     for (let i = 0; i < RUN_MAX; i++) {
-      if ((await this.deliverHead(endpointId, orderKey)) === 'done') return;
+      if ((await this.deliverHead(run, orderKey)) === 'done') return;
     }
     const [head] = await this.head(endpointId, orderKey);
     if (head) await this.enqueue(head, 0);
@@ -124,12 +142,9 @@ export class WebhookDeliveries {
       .limit(1);
   }
 
-  private async deliverHead(endpointId: string, orderKey: string): Promise<Step> {
-    const [head] = await this.head(endpointId, orderKey);
-    if (!head) return 'done';
-    const [route] = await this.database.db.select().from(webhookRoutes).where(eq(webhookRoutes.endpointId, endpointId));
-    // The fan-out has not read the endpoint yet (a test event sent right after it was added): the sweep comes back.
-    if (!route) return 'done';
+  private async deliverHead(run: Run, orderKey: string): Promise<Step> {
+    const { route } = run;
+    const endpointId = route.endpointId;
     const manual = orderKey.startsWith(MANUAL_KEY);
     if (route.deleted) {
       await this.database.db
@@ -140,30 +155,39 @@ export class WebhookDeliveries {
     }
     // Disabled: what is pending waits until the endpoint is enabled again (a test or resend goes all the same).
     if (!route.enabled && !manual) return 'done';
-    const now = new Date();
-    if (head.nextAttemptAt && head.nextAttemptAt > now) {
-      await this.enqueue(head, head.nextAttemptAt.getTime() - now.getTime());
+    // The head of the key, leased if it is due and nobody is trying it.
+    const [leased] = await this.database.db
+      .update(webhookDeliveries)
+      .set({ leasedUntil: sql`now() + ${`${this.config.WEBHOOK_TIMEOUT_MS + 10_000} milliseconds`}::interval` })
+      .where(
+        and(
+          eq(
+            webhookDeliveries.id,
+            sql`(select id from webhook_deliveries
+                  where endpoint_id = ${endpointId} and order_key = ${orderKey} and status = 'pending'
+                  order by occurred_at, seq limit 1)`,
+          ),
+          sql`(${webhookDeliveries.leasedUntil} is null or ${webhookDeliveries.leasedUntil} < now())`,
+          sql`${webhookDeliveries.nextAttemptAt} <= now()`,
+        ),
+      )
+      .returning();
+    if (!leased) {
+      // None left, someone else is trying it, or it is not due: then its try is queued for when it is.
+      const [head] = await this.head(endpointId, orderKey);
+      const wait = head?.nextAttemptAt ? head.nextAttemptAt.getTime() - Date.now() : 0;
+      if (head && wait > 0) await this.enqueue(head, wait);
       return 'done';
     }
-    const leased = await queryRows<{ id: string }>(
-      this.database.db,
-      sql`update webhook_deliveries
-             set leased_until = now() + ${`${this.config.WEBHOOK_TIMEOUT_MS + 10_000} milliseconds`}::interval
-           where id = ${head.id} and status = 'pending' and (leased_until is null or leased_until < now())
-          returning id`,
-    );
-    // Another worker is trying it; it goes on with the rest.
-    if (leased.length === 0) return 'done';
-
-    let secret: string;
+    const head = leased;
     try {
-      secret = this.cipher.decrypt(route.secretSealed);
+      run.secret ??= this.cipher.decrypt(route.secretSealed);
     } catch (err) {
       this.logger.error(`endpoint ${endpointId}: its secret cannot be read: ${safeErrorMessage(err)}`);
       await this.release(head.id);
       return 'done';
     }
-    const outcome = await this.sender.send(route.url, head.payload, secret, {}, this.lookup);
+    const outcome = await this.sender.send(route.url, head.payload, run.secret, {}, this.lookup);
     const attempts = head.attempts + 1;
     const tried = new Date();
     const result = {
@@ -175,21 +199,17 @@ export class WebhookDeliveries {
       leasedUntil: null,
     };
     if (outcome.ok) {
-      await this.database.db.transaction(async (tx) => {
-        await tx
-          .update(webhookDeliveries)
-          .set({ ...result, status: 'delivered', nextAttemptAt: null })
-          .where(eq(webhookDeliveries.id, head.id));
-        if (!manual) {
-          await tx
-            .insert(webhookEndpointHealth)
-            .values({ endpointId, consecutiveFailures: 0, failingSince: null, lastSuccessAt: tried })
-            .onConflictDoUpdate({
-              target: webhookEndpointHealth.endpointId,
-              set: { consecutiveFailures: 0, failingSince: null, lastSuccessAt: tried },
-            });
-        }
-      });
+      await this.database.db
+        .update(webhookDeliveries)
+        .set({ ...result, status: 'delivered', nextAttemptAt: null })
+        .where(eq(webhookDeliveries.id, head.id));
+      if (!manual && run.failing) {
+        await this.database.db
+          .update(webhookEndpointHealth)
+          .set({ consecutiveFailures: 0, failingSince: null, lastSuccessAt: tried })
+          .where(eq(webhookEndpointHealth.endpointId, endpointId));
+        run.failing = false;
+      }
       return 'next';
     }
     const giveUp = manual || tried.getTime() - head.createdAt.getTime() >= this.config.WEBHOOK_RETRY_FOR_MS;
@@ -199,7 +219,10 @@ export class WebhookDeliveries {
       .update(webhookDeliveries)
       .set({ ...result, status: giveUp ? 'failed' : 'pending', nextAttemptAt })
       .where(eq(webhookDeliveries.id, head.id));
-    if (!manual) await this.failed(route, tried, outcome.error ?? 'failed');
+    if (!manual) {
+      run.failing = true;
+      await this.failed(route, tried, outcome.error ?? 'failed');
+    }
     if (giveUp) return 'next';
     await this.enqueue({ ...head, attempts }, wait);
     return 'done';

@@ -72,9 +72,6 @@ export const webhookDeliveries = pgTable(
     index('webhook_deliveries_queue_idx')
       .on(t.endpointId, t.orderKey, t.occurredAt, t.seq)
       .where(sql`status = 'pending'`),
-    index('webhook_deliveries_due_idx')
-      .on(t.nextAttemptAt)
-      .where(sql`status = 'pending'`),
     index('webhook_deliveries_log_idx').on(t.endpointId, t.createdAt),
   ],
 );
