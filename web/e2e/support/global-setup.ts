@@ -41,6 +41,8 @@ export default async function globalSetup() {
     WALLET_SYNC_FOLLOW_UPS_MS: '2000,5000',
     // The mounted simulator's control API answers only this key (support/wallet-sim.ts sends it).
     WALLET_SIM_CONTROL_KEY: randomBytes(24).toString('base64url'),
+    // webhooks.e2e.ts's receiver listens on this machine: deliveries to it (plain http, loopback) are allowed.
+    WEBHOOK_ALLOWED_HOSTS: '127.0.0.1',
   };
   process.env.E2E_SIM_CONTROL_KEY = env.WALLET_SIM_CONTROL_KEY;
   let dropDatabase = async () => {};

@@ -162,6 +162,8 @@ export async function startTopology(options: TopologyOptions = {}): Promise<Topo
     THROTTLE_TOPUP_IP: '1000',
     THROTTLE_WALLET_SIGNIN_USER: '1000',
     THROTTLE_WALLET_SIGNIN_IP: '1000',
+    // A test's webhook receiver listens on this machine.
+    WEBHOOK_ALLOWED_HOSTS: '127.0.0.1',
   };
   const seed = runNode(path.join(serverDist, 'cli/seed.js'), env, 'seed');
   if ((await exited(seed.child)) !== 0) throw new Error(`seeding failed:\n${seed.output()}`);

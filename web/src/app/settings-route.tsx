@@ -4,6 +4,7 @@ import { EmailNotificationSettings } from '../features/notifications/email-notif
 import { PasskeysSettings } from '../features/security/components/passkeys-settings';
 import { SignedInSessions } from '../features/security/components/signed-in-sessions';
 import { TwoFactorSettings } from '../features/security/components/two-factor-settings';
+import { WebhooksSettings } from '../features/webhooks/components/webhooks-settings';
 
 /**
  * /dashboard/settings: the user's own settings — which notifications also come by e-mail, the second factor of their
@@ -19,6 +20,7 @@ export function SettingsRoute() {
       <PasskeysSettings />
       <SignedInSessions />
       <ApiKeysSettings />
+      <WebhooksSettings />
     </div>
   );
 }

@@ -1,0 +1,135 @@
+import { useId, useState, type FormEvent } from 'react';
+import {
+  WEBHOOK_EVENT_LABELS,
+  WEBHOOK_EVENT_TYPES,
+  WEBHOOK_SIGNATURE_HEADER,
+  WEBHOOK_URL_MAX,
+  type WebhookEventType,
+  type WebhookSecretResponse,
+} from '@seatlink/contracts';
+import { Alert } from '../../../components/ui/alert';
+import { Button } from '../../../components/ui/button';
+import { FormField } from '../../../components/ui/form-field';
+import { copyWithToast } from '../../../lib/clipboard';
+import { useRequestForm } from '../../../lib/request-form';
+
+import { FAILED } from '../webhooks.queries';
+
+export interface EndpointFields {
+  url: string;
+  events: WebhookEventType[];
+}
+
+/**
+ * An endpoint's address and the events it is sent: a new one (every event ticked), or one being changed (`initial`).
+ * `save` sends it; the form stays open with the server's message when it is refused.
+ */
+export function WebhookEndpointForm({
+  initial,
+  save,
+  submitLabel,
+  busyLabel,
+  onCancel,
+  testId,
+}: {
+  initial?: EndpointFields;
+  save: (fields: EndpointFields) => Promise<unknown>;
+  submitLabel: string;
+  busyLabel: string;
+  onCancel: () => void;
+  testId: string;
+}) {
+  const id = useId();
+  const [url, setUrl] = useState(initial?.url ?? '');
+  const [events, setEvents] = useState<WebhookEventType[]>(initial?.events ?? [...WEBHOOK_EVENT_TYPES]);
+  const {
+    loading: busy,
+    error,
+    submit: send,
+  } = useRequestForm(async (fields: EndpointFields) => {
+    await save(fields);
+  }, FAILED);
+  const submit = (event: FormEvent) => {
+    event.preventDefault();
+    if (url.trim() && events.length && !busy) void send({ url: url.trim(), events });
+  };
+  return (
+    <form onSubmit={submit} className="mt-4 max-w-xl space-y-3" data-testid={testId}>
+      <FormField
+        id={`${id}-url`}
+        label="Endpoint URL"
+        type="url"
+        inputMode="url"
+        autoComplete="off"
+        placeholder="https://example.com/seatlink"
+        required
+        maxLength={WEBHOOK_URL_MAX}
+        value={url}
+        onChange={(e) => setUrl(e.target.value)}
+      />
+      <fieldset>
+        <legend className="text-sm font-medium text-slate-700">Events to send</legend>
+        <div className="mt-2 space-y-2">
+          {WEBHOOK_EVENT_TYPES.map((type) => (
+            <label key={type} className="flex items-start gap-2 text-sm text-slate-700">
+              <input
+                type="checkbox"
+                className="mt-0.5 h-4 w-4 shrink-0 rounded border-slate-300"
+                checked={events.includes(type)}
+                onChange={(e) =>
+                  setEvents((now) =>
+                    e.target.checked
+                      ? WEBHOOK_EVENT_TYPES.filter((t) => t === type || now.includes(t))
+                      : now.filter((t) => t !== type),
+                  )
+                }
+              />
+              <span className="min-w-0">
+                {WEBHOOK_EVENT_LABELS[type]} <code className="text-xs break-words text-slate-500">{type}</code>
+              </span>
+            </label>
+          ))}
+        </div>
+      </fieldset>
+      {error ? <Alert tone="error">{error}</Alert> : null}
+      <div className="flex flex-wrap gap-2">
+        <Button type="submit" disabled={busy || events.length === 0} aria-busy={busy}>
+          {busy ? busyLabel : submitLabel}
+        </Button>
+        <Button variant="secondary" onClick={onCancel}>
+          Cancel
+        </Button>
+      </div>
+    </form>
+  );
+}
+
+/** A signing secret just made (a new endpoint, or a rolled secret), shown this once. */
+export function NewWebhookSecret({ made, onDone }: { made: WebhookSecretResponse; onDone: () => void }) {
+  return (
+    <div className="mt-4 space-y-3" data-testid="webhook-secret-new">
+      <Alert tone="warning">
+        Copy this signing secret now: it is shown only once. Check the{' '}
+        <code className="text-xs">{WEBHOOK_SIGNATURE_HEADER}</code> header of each delivery to{' '}
+        <span className="break-all">{made.webhook.url}</span> with it.
+      </Alert>
+      <code
+        className="block rounded-md bg-slate-100 px-3 py-2 font-mono text-sm break-all text-slate-900"
+        data-testid="webhook-secret"
+      >
+        {made.secret}
+      </code>
+      <div className="flex gap-2">
+        <Button
+          variant="secondary"
+          onClick={() =>
+            void copyWithToast(made.secret, { copied: 'Secret copied', failed: 'Could not copy the secret' })
+          }
+        >
+          Copy
+        </Button>
+        <Button onClick={onDone}>Done</Button>
+      </div>
+    </div>
+  );
+}
