@@ -4,7 +4,7 @@ import http from 'node:http';
 import https from 'node:https';
 import { isIP } from 'node:net';
 import { Inject, Injectable, type OnModuleDestroy } from '@nestjs/common';
-import { WEBHOOK_SIGNATURE_HEADER } from '@seatlink/contracts';
+import { FORBIDDEN_CHARACTERS, WEBHOOK_SIGNATURE_HEADER } from '@seatlink/contracts';
 import { RequestFilteringHttpAgent, RequestFilteringHttpsAgent } from 'request-filtering-agent';
 import ipaddr from 'ipaddr.js';
 import { APP_CONFIG, type AppConfig } from '../../infra/config/config.js';
@@ -26,6 +26,11 @@ export interface SendOutcome {
 
 /** What the log keeps of an answer's or a failure's text at most. */
 const ERROR_MAX = 300;
+/** Of an answer's body, at most this much is read (and dropped), for at most this long. */
+const ANSWER_READ_MAX = 64 * 1024;
+const ANSWER_READ_MS = 1000;
+/** Control and direction characters: an endpoint's words go into the log as plain text. */
+const UNPRINTABLE = new RegExp(FORBIDDEN_CHARACTERS.source, 'gu');
 
 /**
  * Sends a delivery: an HTTPS POST of the JSON body, signed, within WEBHOOK_TIMEOUT_MS, redirects not followed (a 3xx
@@ -91,7 +96,7 @@ export class WebhookSender implements OnModuleDestroy {
       ok: error === null,
       status,
       latencyMs: Math.round(performance.now() - started),
-      error: error && error.slice(0, ERROR_MAX),
+      error: error && error.replace(UNPRINTABLE, '\uFFFD').slice(0, ERROR_MAX),
     });
     let url: URL;
     try {
@@ -130,8 +135,15 @@ export class WebhookSender implements OnModuleDestroy {
         },
         (response) => {
           const status = response.statusCode ?? 0;
-          // The answer's body is not needed: read and dropped (so the connection can be reused), never waited for.
-          response.resume();
+          // The answer's body is not needed: read and dropped so the connection can be reused, but no more than
+          // ANSWER_READ_MAX bytes nor for longer than ANSWER_READ_MS (an endless answer is cut off).
+          let read = 0;
+          const cut = setTimeout(() => response.destroy(), ANSWER_READ_MS);
+          response.on('data', (chunk: Buffer) => {
+            read += chunk.length;
+            if (read > ANSWER_READ_MAX) response.destroy();
+          });
+          response.on('close', () => clearTimeout(cut));
           response.on('error', () => undefined);
           if (status >= 200 && status < 300) return finish(done(status, null));
           const why =
