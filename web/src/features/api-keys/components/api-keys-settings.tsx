@@ -16,8 +16,8 @@ import { ConfirmDialog } from '../../../components/ui/confirm-dialog';
 import { FormField } from '../../../components/ui/form-field';
 import { LoadFailed, LoadingStatus } from '../../../components/ui/load-states';
 import { SettingsSection } from '../../../components/ui/settings-section';
+import { ShownOnce } from '../../../components/ui/shown-once';
 import { API_BASE_URL, errorMessage } from '../../../lib/api-client';
-import { copyWithToast } from '../../../lib/clipboard';
 import { formatDateTime } from '../../../lib/format';
 import { querySlice } from '../../../lib/query-slice';
 import { useRequestForm } from '../../../lib/request-form';
@@ -94,26 +94,14 @@ function CreateKeyForm({
 /** The key just made, shown this once. */
 function NewKey({ made, onDone }: { made: CreatedApiKeyResponse; onDone: () => void }) {
   return (
-    <div className="mt-4 space-y-3" data-testid="api-key-new">
-      <Alert tone="warning">
-        Copy this key now: it is shown only once. Anyone who has it can act for you within its scopes.
-      </Alert>
-      <code
-        className="block break-all rounded-md bg-slate-100 px-3 py-2 font-mono text-sm text-slate-900"
-        data-testid="api-key-value"
-      >
-        {made.key}
-      </code>
-      <div className="flex gap-2">
-        <Button
-          variant="secondary"
-          onClick={() => void copyWithToast(made.key, { copied: 'Key copied', failed: 'Could not copy the key' })}
-        >
-          Copy
-        </Button>
-        <Button onClick={onDone}>Done</Button>
-      </div>
-    </div>
+    <ShownOnce
+      warning="Copy this key now: it is shown only once. Anyone who has it can act for you within its scopes."
+      value={made.key}
+      what="key"
+      testId="api-key-new"
+      valueTestId="api-key-value"
+      onDone={onDone}
+    />
   );
 }
 

@@ -10,7 +10,7 @@ import {
 import { Alert } from '../../../components/ui/alert';
 import { Button } from '../../../components/ui/button';
 import { FormField } from '../../../components/ui/form-field';
-import { copyWithToast } from '../../../lib/clipboard';
+import { ShownOnce } from '../../../components/ui/shown-once';
 import { useRequestForm } from '../../../lib/request-form';
 
 import { FAILED } from '../webhooks.queries';
@@ -107,29 +107,19 @@ export function WebhookEndpointForm({
 /** A signing secret just made (a new endpoint, or a rolled secret), shown this once. */
 export function NewWebhookSecret({ made, onDone }: { made: WebhookSecretResponse; onDone: () => void }) {
   return (
-    <div className="mt-4 space-y-3" data-testid="webhook-secret-new">
-      <Alert tone="warning">
-        Copy this signing secret now: it is shown only once. Check the{' '}
-        <code className="text-xs">{WEBHOOK_SIGNATURE_HEADER}</code> header of each delivery to{' '}
-        <span className="break-all">{made.webhook.url}</span> with it.
-      </Alert>
-      <code
-        className="block rounded-md bg-slate-100 px-3 py-2 font-mono text-sm break-all text-slate-900"
-        data-testid="webhook-secret"
-      >
-        {made.secret}
-      </code>
-      <div className="flex gap-2">
-        <Button
-          variant="secondary"
-          onClick={() =>
-            void copyWithToast(made.secret, { copied: 'Secret copied', failed: 'Could not copy the secret' })
-          }
-        >
-          Copy
-        </Button>
-        <Button onClick={onDone}>Done</Button>
-      </div>
-    </div>
+    <ShownOnce
+      warning={
+        <>
+          Copy this signing secret now: it is shown only once. Check the{' '}
+          <code className="text-xs">{WEBHOOK_SIGNATURE_HEADER}</code> header of each delivery to{' '}
+          <span className="break-all">{made.webhook.url}</span> with it.
+        </>
+      }
+      value={made.secret}
+      what="secret"
+      testId="webhook-secret-new"
+      valueTestId="webhook-secret"
+      onDone={onDone}
+    />
   );
 }
