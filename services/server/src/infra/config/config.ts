@@ -125,7 +125,7 @@ const schema = z.object({
   /** A delivery's whole try (connect, send, the answer's status) gives up after this long. */
   WEBHOOK_TIMEOUT_MS: z.coerce.number().int().min(100).max(60_000).default(5000),
   /** The wait after a delivery's first failed try; each next wait doubles (at most six hours). */
-  WEBHOOK_BACKOFF_MS: z.coerce.number().int().min(0).max(3_600_000).default(30_000),
+  WEBHOOK_BACKOFF_MS: z.coerce.number().int().min(100).max(3_600_000).default(30_000),
   /** A delivery is retried for this long after its event, then given up. */
   WEBHOOK_RETRY_FOR_MS: z.coerce
     .number()

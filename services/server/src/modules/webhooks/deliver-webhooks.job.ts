@@ -30,12 +30,13 @@ export class DeliverWebhooksJob implements Job<{ endpointId: string; orderKey: s
 
 /**
  * Every WEBHOOK_SWEEP_MS: queues again the deliveries that are due and not being tried (the queue lost its jobs, a
- * worker died mid-try, an endpoint was enabled again), and drops old finished ones from the log.
+ * worker died mid-try, an endpoint was enabled again). On the maintenance queue: endpoints that keep every delivery
+ * worker waiting do not hold it back.
  */
 @Injectable()
 @QueueJob()
 export class SweepWebhooksJob implements Job {
-  readonly queue = QueueName.Webhooks;
+  readonly queue = QueueName.Maintenance;
   readonly name = 'sweep-webhooks';
   readonly every: { ms: number };
 
@@ -48,5 +49,20 @@ export class SweepWebhooksJob implements Job {
 
   async run(): Promise<void> {
     await this.deliveries.sweep();
+  }
+}
+
+/** Every hour: drops delivered and given-up deliveries older than 30 days from the log. */
+@Injectable()
+@QueueJob()
+export class PurgeWebhookDeliveriesJob implements Job {
+  readonly queue = QueueName.Maintenance;
+  readonly name = 'purge-webhook-deliveries';
+  readonly every = { ms: 3600 * 1000 };
+
+  constructor(private readonly deliveries: WebhookDeliveries) {}
+
+  async run(): Promise<void> {
+    await this.deliveries.purge();
   }
 }

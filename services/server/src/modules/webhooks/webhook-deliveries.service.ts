@@ -11,13 +11,17 @@ import { type Database, queryRows } from '../../infra/db/database.js';
 import { safeErrorMessage } from '../../infra/db/db-errors.js';
 import { JOB_QUEUE, type JobQueue } from '../../infra/queue/queue.port.js';
 import { TokenCipher } from '../../infra/wallet/token-cipher.js';
-import { WebhookSender } from './webhook-sender.js';
+import { type SendOutcome, WebhookSender } from './webhook-sender.js';
 import { WebhooksCommandMessage } from './webhooks.command.js';
 import { webhookDeliveries, webhookEndpointHealth, webhookRoutes } from './webhooks.schema.js';
 
 export const DELIVER_WEBHOOKS_JOB = 'deliver-webhooks';
-/** A job per delivery and try: queuing the same try again (the fan-out, the sweep) is a no-op while it is pending. */
-export const deliveryJobId = (deliveryId: string, attempts: number) => `wh-${deliveryId}-${attempts}`;
+/**
+ * A job per delivery, try and the second it falls due: queuing the same again (the fan-out, the sweep, a job that finds
+ * it not due yet) is a no-op while it is pending, and never the running job's own id when it falls due later.
+ */
+export const deliveryJobId = (deliveryId: string, attempts: number, dueMs: number) =>
+  `wh-${deliveryId}-${attempts}-${Math.ceil(dueMs / 1000)}`;
 /** Deliveries asked for by hand (a resend, a test event): each its own order key, tried once. */
 export const MANUAL_KEY = 'manual:';
 
@@ -25,17 +29,26 @@ export const MANUAL_KEY = 'manual:';
 const RUN_MAX = 100;
 /** The longest wait between two tries. */
 const BACKOFF_CAP_MS = 6 * 3600 * 1000;
-/** Delivered and given-up deliveries are kept this long in the log. */
+/** Delivered and given-up deliveries are kept this long in the log ... */
 const KEPT = '30 days';
+/** ... and purged this many at a time. */
+const PURGED_AT_ONCE = 10_000;
+/** The endpoint is read again after this many deliveries of a run (a rolled secret, a new address). */
+const ROUTE_READ_EVERY = 10;
+/** A key found waiting for its try is looked at again after at least this long (clocks of two machines differ). */
+const MIN_WAIT_MS = 250;
+/** A secret sealed with a key this server does not have (WALLET_TOKEN_KEY changed): a failed try, as any other. */
+const SECRET_UNREADABLE = 'The signing secret cannot be read (the server key changed): roll the secret';
 const DISABLE_ID_NAMESPACE = '9b4d2f6e-1a3c-4e5b-8d7f-0c2e4a6b8d13';
 
 type Delivery = typeof webhookDeliveries.$inferSelect;
 /** One job's run over one order key: the endpoint as read at its start. */
 interface Run {
   route: typeof webhookRoutes.$inferSelect;
-  /** The endpoint had failed tries since its last success (a success then clears them). */
+  /** The endpoint has failed tries not cleared by a success (as read with it, then as this run's tries went). */
   failing: boolean;
-  secret: string | null;
+  /** The last try of this run was delivered (the endpoint's failures are cleared at the run's end). */
+  lastOk: boolean | null;
 }
 type Step = 'next' | 'done';
 
@@ -62,23 +75,33 @@ export class WebhookDeliveries {
   ) {}
 
   /**
-   * Delivers the endpoint's deliveries of this order key that are due, in order. The endpoint is read once a run (a
-   * change to it reaches the next run); each delivery costs two statements besides its try: its lease, and its outcome.
+   * Delivers the endpoint's deliveries of this order key that are due, in order. Each costs two statements besides its
+   * try: its lease, and its outcome; the endpoint is read every ROUTE_READ_EVERY deliveries.
    */
   async deliver(endpointId: string, orderKey: string): Promise<void> {
-    const [found] = await this.database.db
-      .select({ route: webhookRoutes, failures: webhookEndpointHealth.consecutiveFailures })
-      .from(webhookRoutes)
-      .leftJoin(webhookEndpointHealth, eq(webhookEndpointHealth.endpointId, webhookRoutes.endpointId))
-      .where(eq(webhookRoutes.endpointId, endpointId));
-    // The fan-out has not read the endpoint yet (a test event sent right after it was added): the sweep comes back.
-    if (!found) return;
-    const run: Run = { route: found.route, failing: (found.failures ?? 0) > 0, secret: null };
-    for (let i = 0; i < RUN_MAX; i++) {
-      if ((await this.deliverHead(run, orderKey)) === 'done') return;
+    const run: Run = { route: undefined as never, failing: false, lastOk: null };
+    try {
+      for (let i = 0; i < RUN_MAX; i++) {
+        if (i % ROUTE_READ_EVERY === 0) {
+          const [found] = await this.database.db
+            .select({ route: webhookRoutes, failures: webhookEndpointHealth.consecutiveFailures })
+            .from(webhookRoutes)
+            .leftJoin(webhookEndpointHealth, eq(webhookEndpointHealth.endpointId, webhookRoutes.endpointId))
+            .where(eq(webhookRoutes.endpointId, endpointId));
+          // The fan-out has not read the endpoint yet (a test event sent right after it was added): the sweep comes back.
+          if (!found) return;
+          run.route = found.route;
+          run.failing ||= (found.failures ?? 0) > 0;
+        }
+        if ((await this.deliverHead(run, orderKey)) === 'done') return;
+      }
+      const [head] = await this.head(endpointId, orderKey);
+      if (head) await this.enqueue(head, 0);
+    } finally {
+      // Delivered at last: its run of failures is over (one statement a run, not one a delivery).
+      // (Runs of other keys may have failed meanwhile: a success clears what they counted too.)
+      if (run.lastOk && !orderKey.startsWith(MANUAL_KEY)) await this.clearFailures(endpointId);
     }
-    const [head] = await this.head(endpointId, orderKey);
-    if (head) await this.enqueue(head, 0);
   }
 
   /** Queues a new delivery of `payload` to the endpoint at once (a test event, a resend): tried once. */
@@ -94,13 +117,20 @@ export class WebhookDeliveries {
   }
 
   /**
-   * Queues again every order key whose next delivery is due and not being tried (a queue that lost its jobs, an
-   * endpoint enabled again), and drops old finished deliveries from the log; answers how many keys were queued.
+   * Queues again every order key whose next delivery is due and not being tried (a queue that lost its jobs, a worker
+   * that died mid-try, an endpoint enabled again), the longest due first; gives up what waited for an endpoint that is
+   * off for longer than deliveries are retried. Answers how many keys were queued.
    */
   async sweep(endpointId?: string): Promise<number> {
-    const heads = await queryRows<{ id: string; endpoint_id: string; order_key: string; attempts: number }>(
+    const heads = await queryRows<{
+      id: string;
+      endpoint_id: string;
+      order_key: string;
+      attempts: number;
+      due: Date | string;
+    }>(
       this.database.db,
-      sql`select h.id, h.endpoint_id, h.order_key, h.attempts
+      sql`select h.id, h.endpoint_id, h.order_key, h.attempts, h.next_attempt_at as due
             from (select distinct on (endpoint_id, order_key) id, endpoint_id, order_key, attempts, next_attempt_at,
                          leased_until
                     from webhook_deliveries
@@ -109,6 +139,7 @@ export class WebhookDeliveries {
             join webhook_routes r on r.endpoint_id = h.endpoint_id
            where h.next_attempt_at <= now() and (h.leased_until is null or h.leased_until < now())
              and (r.enabled or r.deleted or h.order_key like ${`${MANUAL_KEY}%`})
+           order by h.next_attempt_at
            limit 1000`,
     );
     for (const head of heads) {
@@ -116,15 +147,38 @@ export class WebhookDeliveries {
         QueueName.Webhooks,
         DELIVER_WEBHOOKS_JOB,
         { endpointId: head.endpoint_id, orderKey: head.order_key },
-        { jobId: deliveryJobId(head.id, head.attempts) },
+        { jobId: deliveryJobId(head.id, head.attempts, new Date(head.due).getTime()) },
       );
     }
     if (!endpointId) {
       await this.database.query(
-        `delete from webhook_deliveries where status <> 'pending' and created_at < now() - interval '${KEPT}'`,
+        `update webhook_deliveries
+            set status = 'failed', next_attempt_at = null, leased_until = null,
+                last_error = 'Not delivered: the endpoint was off for longer than deliveries are retried'
+          where id in (select d.id from webhook_deliveries d join webhook_routes r on r.endpoint_id = d.endpoint_id
+                        where d.status = 'pending' and not r.enabled and not r.deleted
+                          and d.created_at < now() - $1::interval
+                        limit ${PURGED_AT_ONCE})`,
+        [`${this.config.WEBHOOK_RETRY_FOR_MS} milliseconds`],
       );
     }
     return heads.length;
+  }
+
+  /** Drops delivered and given-up deliveries older than KEPT from the log, PURGED_AT_ONCE at a time; answers how many. */
+  async purge(): Promise<number> {
+    let purged = 0;
+    for (;;) {
+      const rows = await this.database.query<{ id: string }>(
+        `delete from webhook_deliveries
+          where id in (select id from webhook_deliveries
+                        where created_at < now() - interval '${KEPT}' and status <> 'pending'
+                        limit ${PURGED_AT_ONCE})
+        returning id`,
+      );
+      purged += rows.length;
+      if (rows.length < PURGED_AT_ONCE) return purged;
+    }
   }
 
   private head(endpointId: string, orderKey: string): Promise<Delivery[]> {
@@ -149,13 +203,13 @@ export class WebhookDeliveries {
     if (route.deleted) {
       await this.database.db
         .update(webhookDeliveries)
-        .set({ status: 'failed', lastError: 'The endpoint was deleted', nextAttemptAt: null })
+        .set({ status: 'failed', lastError: 'The endpoint was deleted', nextAttemptAt: null, leasedUntil: null })
         .where(and(eq(webhookDeliveries.endpointId, endpointId), eq(webhookDeliveries.status, 'pending')));
       return 'done';
     }
     // Disabled: what is pending waits until the endpoint is enabled again (a test or resend goes all the same).
     if (!route.enabled && !manual) return 'done';
-    // The head of the key, leased if it is due and nobody is trying it.
+    // The head of the key, leased if it is due and nobody is trying any delivery of the key (one at a time, in order).
     const [leased] = await this.database.db
       .update(webhookDeliveries)
       .set({ leasedUntil: sql`now() + ${`${this.config.WEBHOOK_TIMEOUT_MS + 10_000} milliseconds`}::interval` })
@@ -169,25 +223,32 @@ export class WebhookDeliveries {
           ),
           sql`(${webhookDeliveries.leasedUntil} is null or ${webhookDeliveries.leasedUntil} < now())`,
           sql`${webhookDeliveries.nextAttemptAt} <= now()`,
+          sql`not exists (select 1 from webhook_deliveries x
+                           where x.endpoint_id = ${endpointId} and x.order_key = ${orderKey}
+                             and x.status = 'pending' and x.leased_until > now())`,
         ),
       )
       .returning();
     if (!leased) {
-      // None left, someone else is trying it, or it is not due: then its try is queued for when it is.
+      // None left, or another worker is trying the key (it goes on with the rest), or the head is not due: then its
+      // try is queued for when it is (by this clock; the database's may differ a little, so never at once again).
       const [head] = await this.head(endpointId, orderKey);
-      const wait = head?.nextAttemptAt ? head.nextAttemptAt.getTime() - Date.now() : 0;
-      if (head && wait > 0) await this.enqueue(head, wait);
+      if (!head || (head.leasedUntil && head.leasedUntil.getTime() > Date.now())) return 'done';
+      const wait = Math.max(MIN_WAIT_MS, (head.nextAttemptAt?.getTime() ?? 0) - Date.now());
+      await this.enqueue(head, wait);
       return 'done';
     }
     const head = leased;
+    let secret: string | null = null;
     try {
-      run.secret ??= this.cipher.decrypt(route.secretSealed);
+      secret = this.cipher.decrypt(route.secretSealed);
     } catch (err) {
       this.logger.error(`endpoint ${endpointId}: its secret cannot be read: ${safeErrorMessage(err)}`);
-      await this.release(head.id);
-      return 'done';
     }
-    const outcome = await this.sender.send(route.url, head.payload, run.secret, {}, this.lookup);
+    const outcome: SendOutcome =
+      secret === null
+        ? { ok: false, status: null, latencyMs: 0, error: SECRET_UNREADABLE }
+        : await this.sender.send(route.url, head.payload, secret, {}, this.lookup);
     const attempts = head.attempts + 1;
     const tried = new Date();
     const result = {
@@ -198,38 +259,34 @@ export class WebhookDeliveries {
       lastAttemptAt: tried,
       leasedUntil: null,
     };
+    run.lastOk = outcome.ok;
     if (outcome.ok) {
       await this.database.db
         .update(webhookDeliveries)
         .set({ ...result, status: 'delivered', nextAttemptAt: null })
         .where(eq(webhookDeliveries.id, head.id));
-      if (!manual && run.failing) {
-        await this.database.db
-          .update(webhookEndpointHealth)
-          .set({ consecutiveFailures: 0, failingSince: null, lastSuccessAt: tried })
-          .where(eq(webhookEndpointHealth.endpointId, endpointId));
+      if (run.failing && !manual) {
+        await this.clearFailures(endpointId);
         run.failing = false;
       }
       return 'next';
     }
-    const giveUp = manual || tried.getTime() - head.createdAt.getTime() >= this.config.WEBHOOK_RETRY_FOR_MS;
+    // Retried with doubling waits, never past the end of its retries (the last try falls on it).
+    const retryEnd = head.createdAt.getTime() + this.config.WEBHOOK_RETRY_FOR_MS;
     const wait = Math.min(BACKOFF_CAP_MS, this.config.WEBHOOK_BACKOFF_MS * 2 ** (attempts - 1));
-    const nextAttemptAt = giveUp ? null : new Date(tried.getTime() + wait);
+    const next = Math.min(tried.getTime() + wait, retryEnd);
+    const giveUp = manual || next <= tried.getTime();
     await this.database.db
       .update(webhookDeliveries)
-      .set({ ...result, status: giveUp ? 'failed' : 'pending', nextAttemptAt })
+      .set({ ...result, status: giveUp ? 'failed' : 'pending', nextAttemptAt: giveUp ? null : new Date(next) })
       .where(eq(webhookDeliveries.id, head.id));
     if (!manual) {
       run.failing = true;
       await this.failed(route, tried, outcome.error ?? 'failed');
     }
     if (giveUp) return 'next';
-    await this.enqueue({ ...head, attempts }, wait);
+    await this.enqueue({ ...head, attempts }, next - tried.getTime());
     return 'done';
-  }
-
-  private async release(id: string) {
-    await this.database.db.update(webhookDeliveries).set({ leasedUntil: null }).where(eq(webhookDeliveries.id, id));
   }
 
   private async enqueue(head: Pick<Delivery, 'id' | 'endpointId' | 'orderKey' | 'attempts'>, delayMs: number) {
@@ -237,8 +294,19 @@ export class WebhookDeliveries {
       QueueName.Webhooks,
       DELIVER_WEBHOOKS_JOB,
       { endpointId: head.endpointId, orderKey: head.orderKey },
-      { jobId: deliveryJobId(head.id, head.attempts), ...(delayMs > 0 ? { delayMs } : {}) },
+      {
+        jobId: deliveryJobId(head.id, head.attempts, Date.now() + delayMs),
+        ...(delayMs > 0 ? { delayMs } : {}),
+      },
     );
+  }
+
+  /** The endpoint's run of failed tries is over (a statement that writes only when there was one). */
+  private async clearFailures(endpointId: string) {
+    await this.database.db
+      .update(webhookEndpointHealth)
+      .set({ consecutiveFailures: 0, failingSince: null, lastSuccessAt: new Date() })
+      .where(and(eq(webhookEndpointHealth.endpointId, endpointId), sql`consecutive_failures > 0`));
   }
 
   /** Counts a failed try against the endpoint; past the limits, Seatlink disables it. */

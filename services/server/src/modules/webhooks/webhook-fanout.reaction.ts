@@ -16,7 +16,7 @@ import { linkClickLimits } from '../distribution/index.js';
 import { DELIVER_WEBHOOKS_JOB } from './webhook-deliveries.service.js';
 import { type OutgoingEvent, SOURCE_EVENTS, webhookEventsOf } from './webhook-events.js';
 import { WEBHOOK_EVENT_NAMES, type WebhookEvent } from './webhooks.events.js';
-import { type webhookDeliveries, webhookRoutes } from './webhooks.schema.js';
+import { type webhookDeliveries, webhookEndpointHealth, webhookRoutes } from './webhooks.schema.js';
 
 type Route = typeof webhookRoutes.$inferSelect;
 /** A delivery as the fan-out makes it. */
@@ -71,7 +71,15 @@ export class WebhookFanoutReaction implements Subscription {
       ...new Set(clicked.filter((c) => routed.has(c.userId)).map((c) => c.distributionId)),
     ]);
 
+    const byUser = new Map<string, Route[]>();
+    const index = () => {
+      byUser.clear();
+      for (const route of routes.values()) byUser.set(route.userId, [...(byUser.get(route.userId) ?? []), route]);
+    };
+    index();
+    const enabledAgain: string[] = [];
     const deliveries: Delivery[] = [];
+    const queued = new Set<string>();
     for (const recorded of events) {
       if ((WEBHOOK_EVENT_NAMES as readonly string[]).includes(recorded.type)) {
         const event = { type: recorded.type, data: recorded.data } as WebhookEvent;
@@ -80,21 +88,28 @@ export class WebhookFanoutReaction implements Subscription {
           routes.set(route.endpointId, route);
           routed.add(route.userId);
           changed.add(route.endpointId);
+          index();
         }
+        if (event.type === 'WebhookEndpointEnabled') enabledAgain.push(event.data.endpointId);
         continue;
       }
       const userId = (recorded.data as { userId: string }).userId;
       if (!routed.has(userId)) continue;
       const outgoing = webhookEventsOf(recorded, limits);
-      for (const route of routes.values()) {
+      for (const route of byUser.get(userId) ?? []) {
         // An endpoint its owner turned off gets nothing; one Seatlink turned off keeps what comes for it.
-        if (route.userId !== userId || route.deleted || !(route.enabled || route.held)) continue;
+        if (route.deleted || !(route.enabled || route.held)) continue;
         for (const out of outgoing) {
-          if (route.events.includes(out.type)) {
-            deliveries.push(deliveryOf(out, route.endpointId, recorded.createdAt, this.config.WEBHOOK_SETTLE_MS));
-          }
+          if (!route.events.includes(out.type)) continue;
+          const delivery = deliveryOf(out, route.endpointId, recorded.createdAt, this.config.WEBHOOK_SETTLE_MS);
+          deliveries.push(delivery);
+          if (route.enabled) queued.add(delivery.id);
         }
       }
+    }
+    // Enabled again: its run of failures starts from nothing (with the event, so a crash cannot leave the old one).
+    if (enabledAgain.length > 0) {
+      await tx.delete(webhookEndpointHealth).where(inArray(webhookEndpointHealth.endpointId, enabledAgain));
     }
 
     const written = [...changed].map((id) => routes.get(id)!);
@@ -107,22 +122,29 @@ export class WebhookFanoutReaction implements Subscription {
     // after the other. The batches of one second share it (a link claimed a thousand times a second makes one job a
     // second, not one a batch); a delivery that falls due after it ran is queued by it, or by the sweep.
     const jobs = new Map<string, { endpointId: string; orderKey: string; dueSecond: number }>();
-    for (const d of deliveries) {
+    for (const d of deliveries.filter((x) => queued.has(x.id))) {
       const dueSecond = Math.ceil(d.nextAttemptAt.getTime() / 1000);
       const jobId = `wh-${d.endpointId}-${createHash('sha1').update(d.orderKey).digest('hex').slice(0, 16)}-${dueSecond}`;
       jobs.set(jobId, { endpointId: d.endpointId, orderKey: d.orderKey, dueSecond });
     }
+    if (jobs.size === 0) return;
     afterCommit(async () => {
-      for (const [jobId, { endpointId, orderKey, dueSecond }] of jobs) {
-        await this.queue
-          .add(
+      // All at once: a queue that is away costs one wait, not one a key. What is not queued, the sweep queues.
+      const added = await Promise.allSettled(
+        [...jobs].map(([jobId, { endpointId, orderKey, dueSecond }]) =>
+          this.queue.add(
             QueueName.Webhooks,
             DELIVER_WEBHOOKS_JOB,
             { endpointId, orderKey },
             { jobId, delayMs: Math.max(0, dueSecond * 1000 - Date.now()) },
-          )
-          // The sweep queues it again.
-          .catch((err: unknown) => this.logger.warn(`a webhook delivery was not queued: ${String(err)}`));
+          ),
+        ),
+      );
+      const failed = added.filter((a) => a.status === 'rejected');
+      if (failed.length > 0) {
+        this.logger.warn(
+          `${failed.length} webhook delivery job(s) not queued (the sweep queues them): ${String(failed[0]!.reason)}`,
+        );
       }
     });
   }
@@ -134,7 +156,9 @@ export class WebhookFanoutReaction implements Subscription {
  * take its place in front.
  */
 function deliveryOf(out: OutgoingEvent, endpointId: string, at: Date, settleMs: number): Delivery {
-  const told = new Date(out.at);
+  // A link's events go in the order they happened (a claim is recorded a moment after it counted); a ticket's and a
+  // balance's come from one stream each, in the order they were recorded.
+  const told = out.orderKey.startsWith('link:') ? new Date(out.at) : at;
   const occurredAt = Number.isNaN(told.getTime()) ? at : told;
   // Never later than the wait after it was recorded (a time ahead of the clock waits no longer).
   const due = new Date(Math.max(at.getTime(), Math.min(occurredAt.getTime(), at.getTime()) + settleMs));

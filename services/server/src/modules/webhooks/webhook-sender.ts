@@ -3,7 +3,7 @@ import type { LookupFunction } from 'node:net';
 import http from 'node:http';
 import https from 'node:https';
 import { isIP } from 'node:net';
-import { Inject, Injectable, type OnModuleDestroy } from '@nestjs/common';
+import { Inject, Injectable, Logger, type OnModuleDestroy } from '@nestjs/common';
 import { FORBIDDEN_CHARACTERS, WEBHOOK_SIGNATURE_HEADER } from '@seatlink/contracts';
 import { RequestFilteringHttpAgent, RequestFilteringHttpsAgent } from 'request-filtering-agent';
 import ipaddr from 'ipaddr.js';
@@ -26,6 +26,8 @@ export interface SendOutcome {
 
 /** What the log keeps of an answer's or a failure's text at most. */
 const ERROR_MAX = 300;
+/** Ranges refused although unicast: IPv4-compatible and NAT64 IPv6 addresses. */
+const DENIED = ['::/96', '64:ff9b::/96', '64:ff9b:1::/48'];
 /** Of an answer's body, at most this much is read (and dropped), for at most this long. */
 const ANSWER_READ_MAX = 64 * 1024;
 const ANSWER_READ_MS = 1000;
@@ -50,7 +52,13 @@ export class WebhookSender implements OnModuleDestroy {
     const allowed = config.WEBHOOK_ALLOWED_HOSTS;
     const addresses = allowed.filter((h) => isIP(h) !== 0 || h.includes('/'));
     this.allowedNames = new Set(allowed.filter((h) => !addresses.includes(h)));
-    const filter = { allowIPAddressList: addresses, keepAlive: true, maxSockets: 16 };
+    // IPv4-compatible and NAT64 addresses are unicast to the filter, yet lead to IPv4 ones it would refuse.
+    const filter = { allowIPAddressList: addresses, denyIPAddressList: DENIED, keepAlive: true, maxSockets: 16 };
+    if (allowed.length > 0 && process.env.NODE_ENV === 'production') {
+      new Logger('Webhooks').warn(
+        `WEBHOOK_ALLOWED_HOSTS is set (${allowed.join(', ')}): webhooks may reach those hosts although they are not public`,
+      );
+    }
     this.agents = {
       http: new RequestFilteringHttpAgent(filter),
       https: new RequestFilteringHttpsAgent(filter),
@@ -180,7 +188,12 @@ function describe(err: NodeJS.ErrnoException, host: string): string {
 /** A literal address that is public unicast (the agent refuses the rest at connect time; this says so up front). */
 function publicAddress(host: string): boolean {
   try {
-    return ipaddr.parse(host).range() === 'unicast';
+    const address = ipaddr.parse(host);
+    if (address.range() !== 'unicast') return false;
+    return !DENIED.some((cidr) => {
+      const [range, bits] = ipaddr.parseCIDR(cidr);
+      return address.kind() === range.kind() && address.match(range, bits);
+    });
   } catch {
     return false;
   }

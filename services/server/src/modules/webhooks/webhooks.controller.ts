@@ -32,7 +32,7 @@ import { WebhookDeliveries } from './webhook-deliveries.service.js';
 import { WebhookSender } from './webhook-sender.js';
 import { WebhooksCommandMessage } from './webhooks.command.js';
 import type { WebhooksCommand } from './webhooks.decider.js';
-import { webhookDeliveries, webhookEndpointHealth, webhookEndpoints } from './webhooks.schema.js';
+import { webhookDeliveries, webhookEndpoints } from './webhooks.schema.js';
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
 /** Characters of the secret the list shows, after its prefix. */
@@ -82,21 +82,34 @@ export class WebhooksController {
     const url = this.checkedUrl(body.url);
     const secret = newSecret();
     const endpointId = randomUUID();
+    const now = new Date().toISOString();
     const events = createWebhookRequestSchema.parse(body).events;
     await this.send(
       user,
       {
         type: 'CreateWebhookEndpoint',
-        data: { userId: user.id, endpointId, url, events, ...this.sealed(secret), now: new Date().toISOString() },
+        data: { userId: user.id, endpointId, url, events, ...this.sealed(secret), now },
       },
       ip,
       commandId,
     );
-    return { message: WEBHOOK_MESSAGES.created, webhook: await this.endpoint(user, endpointId), secret };
+    const webhook: WebhookEndpoint = {
+      id: endpointId,
+      url,
+      events,
+      enabled: true,
+      disabled_reason: null,
+      secret_prefix: this.prefixOf(secret),
+      created_at: now,
+    };
+    // From the command, not the read model: the secret is answered whatever the read model has caught up with.
+    return { message: WEBHOOK_MESSAGES.created, webhook, secret };
   }
 
+  /** A fresh proof first: a stolen session must not point the account's events elsewhere, nor stop them. */
   @Patch(':id')
   @HttpCode(200)
+  @StepUp()
   async update(
     @Param('id') id: string,
     @Body({ schema: updateWebhookRequestSchema }) body: UpdateWebhookRequest,
@@ -124,8 +137,7 @@ export class WebhooksController {
       commandId,
     );
     if (result.events.some((e) => e.type === 'WebhookEndpointEnabled')) {
-      // Its failures start again from nothing, and what waited goes now.
-      await this.database.db.delete(webhookEndpointHealth).where(eq(webhookEndpointHealth.endpointId, endpointId));
+      // What waited goes now (its failures start again from nothing: the fan-out clears them with the event).
       await this.deliveries.sweep(endpointId).catch(() => 0);
     }
     const message =
@@ -139,6 +151,7 @@ export class WebhooksController {
 
   @Delete(':id')
   @HttpCode(200)
+  @StepUp()
   async remove(
     @Param('id') id: string,
     @CurrentUser() user: User,
@@ -167,6 +180,8 @@ export class WebhooksController {
     @CommandId() commandId: string,
   ): Promise<WebhookSecretResponse> {
     const endpointId = this.checkedId(id);
+    // Found before the secret changes: an answer that loses the new secret would leave deliveries none can verify.
+    const before = await this.endpoint(user, endpointId);
     const secret = newSecret();
     await this.send(
       user,
@@ -177,7 +192,9 @@ export class WebhooksController {
       ip,
       commandId,
     );
-    return { message: WEBHOOK_MESSAGES.secretRolled, webhook: await this.endpoint(user, endpointId), secret };
+    // The endpoint as listed, with its new secret's prefix (whatever the read model has caught up with).
+    const webhook = { ...before, secret_prefix: this.prefixOf(secret) };
+    return { message: WEBHOOK_MESSAGES.secretRolled, webhook, secret };
   }
 
   @Get(':id/deliveries')
@@ -251,10 +268,11 @@ export class WebhooksController {
   }
 
   private sealed(secret: string) {
-    return {
-      secretSealed: this.cipher.encrypt(secret),
-      secretPrefix: secret.slice(0, WEBHOOK_SECRET_PREFIX.length + SHOWN),
-    };
+    return { secretSealed: this.cipher.encrypt(secret), secretPrefix: this.prefixOf(secret) };
+  }
+
+  private prefixOf(secret: string) {
+    return secret.slice(0, WEBHOOK_SECRET_PREFIX.length + SHOWN);
   }
 
   private checkedId(id: string): string {

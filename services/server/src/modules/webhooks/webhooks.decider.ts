@@ -6,6 +6,8 @@ interface EndpointState {
   url: string;
   events: WebhookEventType[];
   enabled: boolean;
+  /** Who turned it off (null while it is on). */
+  disabledBy: 'owner' | 'seatlink' | null;
 }
 
 /** A user's endpoints as the write side knows them: those not deleted, and every id ever used. */
@@ -58,14 +60,16 @@ export const webhooksDecider: Decider<WebhooksState, WebhooksCommand, WebhookEve
     const now = live.get(id);
     switch (event.type) {
       case 'WebhookEndpointCreated':
-        live.set(id, { url: event.data.url, events: event.data.events, enabled: true });
+        live.set(id, { url: event.data.url, events: event.data.events, enabled: true, disabledBy: null });
         return { live, known: new Set(state.known).add(id) };
       case 'WebhookEndpointUpdated':
         if (now) live.set(id, { ...now, url: event.data.url, events: event.data.events });
         break;
       case 'WebhookEndpointDisabled':
+        if (now) live.set(id, { ...now, enabled: false, disabledBy: event.data.by });
+        break;
       case 'WebhookEndpointEnabled':
-        if (now) live.set(id, { ...now, enabled: event.type === 'WebhookEndpointEnabled' });
+        if (now) live.set(id, { ...now, enabled: true, disabledBy: null });
         break;
       case 'WebhookEndpointDeleted':
         live.delete(id);
@@ -97,7 +101,8 @@ export const webhooksDecider: Decider<WebhooksState, WebhooksCommand, WebhookEve
         const enabled = command.data.enabled;
         if (enabled === true && !endpoint.enabled) {
           out.push({ type: 'WebhookEndpointEnabled', data: { userId, endpointId, at } });
-        } else if (enabled === false && endpoint.enabled) {
+        } else if (enabled === false && endpoint.disabledBy !== 'owner') {
+          // Off by its owner's choice: what Seatlink kept for it while it was failing is not kept any more.
           out.push({ type: 'WebhookEndpointDisabled', data: { userId, endpointId, by: 'owner', reason: null, at } });
         }
         return out;

@@ -76,6 +76,15 @@ describe('webhooks decider', () => {
       .given([created('e1'), disabledBy('seatlink', 'failing')])
       .when(update({ enabled: true }))
       .then([{ type: 'WebhookEndpointEnabled', data: { ...ids, at: now } }]);
+    // Off by Seatlink, then by its owner: from then on nothing is kept for it; off by its owner twice: nothing new.
+    spec
+      .given([created('e1'), disabledBy('seatlink', 'failing')])
+      .when(update({ enabled: false }))
+      .then([disabledBy('owner')]);
+    spec
+      .given([created('e1'), disabledBy('owner')])
+      .when(update({ enabled: false }))
+      .then([]);
   });
 
   it('lets Seatlink disable a failing endpoint once, and never one already off or gone', () => {

@@ -1,6 +1,6 @@
 import { Module } from '@nestjs/common';
 import { provideSubscription } from '../../infra/subscriptions/subscription.js';
-import { DeliverWebhooksJob, SweepWebhooksJob } from './deliver-webhooks.job.js';
+import { DeliverWebhooksJob, PurgeWebhookDeliveriesJob, SweepWebhooksJob } from './deliver-webhooks.job.js';
 import { webhookEndpointsProjection } from './read-models/webhook-endpoints.projection.js';
 import { WebhookDeliveries } from './webhook-deliveries.service.js';
 import { WebhookFanoutReaction } from './webhook-fanout.reaction.js';
@@ -23,6 +23,7 @@ import { WebhooksController } from './webhooks.controller.js';
     WebhookDeliveries,
     DeliverWebhooksJob,
     SweepWebhooksJob,
+    PurgeWebhookDeliveriesJob,
     WebhookFanoutReaction,
     WebhookMailReaction,
     provideSubscription(webhookEndpointsProjection),

@@ -73,6 +73,8 @@ export const webhookDeliveries = pgTable(
       .on(t.endpointId, t.orderKey, t.occurredAt, t.seq)
       .where(sql`status = 'pending'`),
     index('webhook_deliveries_log_idx').on(t.endpointId, t.createdAt),
+    // The purge of old finished deliveries.
+    index('webhook_deliveries_created_idx').on(t.createdAt),
   ],
 );
 
