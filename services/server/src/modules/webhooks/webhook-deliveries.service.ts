@@ -3,11 +3,11 @@ import type { LookupFunction } from 'node:net';
 import { Inject, Injectable, Logger } from '@nestjs/common';
 import { CommandBus } from '@nestjs/cqrs';
 import { QueueName } from '@seatlink/contracts';
-import { and, asc, eq, sql } from 'drizzle-orm';
+import { and, asc, eq, getTableColumns, inArray, sql } from 'drizzle-orm';
 import { v5 as uuidv5 } from 'uuid';
 import { APP_CONFIG, type AppConfig } from '../../infra/config/config.js';
 import { DATABASE } from '../../infra/db/database.module.js';
-import { type Database, queryRows } from '../../infra/db/database.js';
+import { type Database, type Executor, queryRows } from '../../infra/db/database.js';
 import { safeErrorMessage } from '../../infra/db/db-errors.js';
 import { JOB_QUEUE, type JobQueue } from '../../infra/queue/queue.port.js';
 import { TokenCipher } from '../../infra/wallet/token-cipher.js';
@@ -33,8 +33,6 @@ const BACKOFF_CAP_MS = 6 * 3600 * 1000;
 const KEPT = '30 days';
 /** ... and purged this many at a time. */
 const PURGED_AT_ONCE = 10_000;
-/** The endpoint is read again after this many deliveries of a run (a rolled secret, a new address). */
-const ROUTE_READ_EVERY = 10;
 /** A key found waiting for its try is looked at again after at least this long (clocks of two machines differ). */
 const MIN_WAIT_MS = 250;
 /** A secret sealed with a key this server does not have (WALLET_TOKEN_KEY changed): a failed try, as any other. */
@@ -44,7 +42,7 @@ const DISABLE_ID_NAMESPACE = '9b4d2f6e-1a3c-4e5b-8d7f-0c2e4a6b8d13';
 type Delivery = typeof webhookDeliveries.$inferSelect;
 /** One job's run over one order key: the endpoint as read at its start. */
 interface Run {
-  route: typeof webhookRoutes.$inferSelect;
+  endpointId: string;
   /** The endpoint has failed tries not cleared by a success (as read with it, then as this run's tries went). */
   failing: boolean;
   /** The last try of this run was delivered (the endpoint's failures are cleared at the run's end). */
@@ -76,23 +74,17 @@ export class WebhookDeliveries {
 
   /**
    * Delivers the endpoint's deliveries of this order key that are due, in order. Each costs two statements besides its
-   * try: its lease, and its outcome; the endpoint is read every ROUTE_READ_EVERY deliveries.
+   * try: its lease (which reads the endpoint as it is now: deleted, turned off, moved or its secret rolled, the next try
+   * knows), and its outcome.
    */
   async deliver(endpointId: string, orderKey: string): Promise<void> {
-    const run: Run = { route: undefined as never, failing: false, lastOk: null };
+    const [health] = await this.database.db
+      .select({ failures: webhookEndpointHealth.consecutiveFailures })
+      .from(webhookEndpointHealth)
+      .where(eq(webhookEndpointHealth.endpointId, endpointId));
+    const run: Run = { endpointId, failing: (health?.failures ?? 0) > 0, lastOk: null };
     try {
       for (let i = 0; i < RUN_MAX; i++) {
-        if (i % ROUTE_READ_EVERY === 0) {
-          const [found] = await this.database.db
-            .select({ route: webhookRoutes, failures: webhookEndpointHealth.consecutiveFailures })
-            .from(webhookRoutes)
-            .leftJoin(webhookEndpointHealth, eq(webhookEndpointHealth.endpointId, webhookRoutes.endpointId))
-            .where(eq(webhookRoutes.endpointId, endpointId));
-          // The fan-out has not read the endpoint yet (a test event sent right after it was added): the sweep comes back.
-          if (!found) return;
-          run.route = found.route;
-          run.failing ||= (found.failures ?? 0) > 0;
-        }
         if ((await this.deliverHead(run, orderKey)) === 'done') return;
       }
       const [head] = await this.head(endpointId, orderKey);
@@ -197,19 +189,10 @@ export class WebhookDeliveries {
   }
 
   private async deliverHead(run: Run, orderKey: string): Promise<Step> {
-    const { route } = run;
-    const endpointId = route.endpointId;
+    const { endpointId } = run;
     const manual = orderKey.startsWith(MANUAL_KEY);
-    if (route.deleted) {
-      await this.database.db
-        .update(webhookDeliveries)
-        .set({ status: 'failed', lastError: 'The endpoint was deleted', nextAttemptAt: null, leasedUntil: null })
-        .where(and(eq(webhookDeliveries.endpointId, endpointId), eq(webhookDeliveries.status, 'pending')));
-      return 'done';
-    }
-    // Disabled: what is pending waits until the endpoint is enabled again (a test or resend goes all the same).
-    if (!route.enabled && !manual) return 'done';
-    // The head of the key, leased if it is due and nobody is trying any delivery of the key (one at a time, in order).
+    // The head of the key, leased if it is due, nobody is trying any delivery of the key (one at a time, in order),
+    // and the endpoint is there and on (a test or a resend goes to one turned off all the same).
     const [leased] = await this.database.db
       .update(webhookDeliveries)
       .set({ leasedUntil: sql`now() + ${`${this.config.WEBHOOK_TIMEOUT_MS + 10_000} milliseconds`}::interval` })
@@ -226,29 +209,27 @@ export class WebhookDeliveries {
           sql`not exists (select 1 from webhook_deliveries x
                            where x.endpoint_id = ${endpointId} and x.order_key = ${orderKey}
                              and x.status = 'pending' and x.leased_until > now())`,
+          sql`exists (select 1 from webhook_routes r
+                       where r.endpoint_id = ${endpointId} and not r.deleted and (r.enabled or ${manual}))`,
         ),
       )
-      .returning();
-    if (!leased) {
-      // None left, or another worker is trying the key (it goes on with the rest), or the head is not due: then its
-      // try is queued for when it is (by this clock; the database's may differ a little, so never at once again).
-      const [head] = await this.head(endpointId, orderKey);
-      if (!head || (head.leasedUntil && head.leasedUntil.getTime() > Date.now())) return 'done';
-      const wait = Math.max(MIN_WAIT_MS, (head.nextAttemptAt?.getTime() ?? 0) - Date.now());
-      await this.enqueue(head, wait);
-      return 'done';
-    }
+      .returning({
+        ...getTableColumns(webhookDeliveries),
+        url: sql<string>`(select url from webhook_routes where endpoint_id = ${endpointId})`,
+        secretSealed: sql<string>`(select secret_sealed from webhook_routes where endpoint_id = ${endpointId})`,
+      });
+    if (!leased) return this.notLeased(endpointId, orderKey, manual);
     const head = leased;
     let secret: string | null = null;
     try {
-      secret = this.cipher.decrypt(route.secretSealed);
+      secret = this.cipher.decrypt(head.secretSealed);
     } catch (err) {
       this.logger.error(`endpoint ${endpointId}: its secret cannot be read: ${safeErrorMessage(err)}`);
     }
     const outcome: SendOutcome =
       secret === null
         ? { ok: false, status: null, latencyMs: 0, error: SECRET_UNREADABLE }
-        : await this.sender.send(route.url, head.payload, secret, {}, this.lookup);
+        : await this.sender.send(head.url, head.payload, secret, {}, this.lookup);
     const attempts = head.attempts + 1;
     const tried = new Date();
     const result = {
@@ -263,7 +244,8 @@ export class WebhookDeliveries {
     if (outcome.ok) {
       await this.database.db
         .update(webhookDeliveries)
-        .set({ ...result, status: 'delivered', nextAttemptAt: null })
+        .set({ ...result, status: 'delivered', nextAttemptAt: null, lastError: null })
+        // Delivered is what happened, whatever was decided meanwhile (its endpoint deleted while it was on its way).
         .where(eq(webhookDeliveries.id, head.id));
       if (run.failing && !manual) {
         await this.clearFailures(endpointId);
@@ -279,10 +261,11 @@ export class WebhookDeliveries {
     await this.database.db
       .update(webhookDeliveries)
       .set({ ...result, status: giveUp ? 'failed' : 'pending', nextAttemptAt: giveUp ? null : new Date(next) })
-      .where(eq(webhookDeliveries.id, head.id));
+      // (Given up meanwhile, its endpoint deleted: it stays so.)
+      .where(and(eq(webhookDeliveries.id, head.id), eq(webhookDeliveries.status, 'pending')));
     if (!manual) {
       run.failing = true;
-      await this.failed(route, tried, outcome.error ?? 'failed');
+      await this.failed(head.userId, endpointId, tried, outcome.error ?? 'failed');
     }
     if (giveUp) return 'next';
     await this.enqueue({ ...head, attempts }, next - tried.getTime());
@@ -301,6 +284,27 @@ export class WebhookDeliveries {
     );
   }
 
+  /**
+   * Nothing was leased: none left; another worker is trying the key (it goes on with the rest); the endpoint is gone
+   * (what waits for it fails), off (it waits) or not read by the fan-out yet (the sweep comes back); or the head is not
+   * due, and its try is queued for when it is (by this clock; the database's may differ a little, so never at once).
+   */
+  private async notLeased(endpointId: string, orderKey: string, manual: boolean): Promise<Step> {
+    const [route] = await this.database.db
+      .select({ enabled: webhookRoutes.enabled, deleted: webhookRoutes.deleted })
+      .from(webhookRoutes)
+      .where(eq(webhookRoutes.endpointId, endpointId));
+    if (route?.deleted) {
+      await failDeleted(this.database.db, endpointId);
+      return 'done';
+    }
+    if (!route || (!route.enabled && !manual)) return 'done';
+    const [head] = await this.head(endpointId, orderKey);
+    if (!head || (head.leasedUntil && head.leasedUntil.getTime() > Date.now())) return 'done';
+    await this.enqueue(head, Math.max(MIN_WAIT_MS, (head.nextAttemptAt?.getTime() ?? 0) - Date.now()));
+    return 'done';
+  }
+
   /** The endpoint's run of failed tries is over (a statement that writes only when there was one). */
   private async clearFailures(endpointId: string) {
     await this.database.db
@@ -310,10 +314,10 @@ export class WebhookDeliveries {
   }
 
   /** Counts a failed try against the endpoint; past the limits, Seatlink disables it. */
-  private async failed(route: typeof webhookRoutes.$inferSelect, at: Date, error: string) {
+  private async failed(userId: string, endpointId: string, at: Date, error: string) {
     const [health] = await this.database.db
       .insert(webhookEndpointHealth)
-      .values({ endpointId: route.endpointId, consecutiveFailures: 1, failingSince: at })
+      .values({ endpointId, consecutiveFailures: 1, failingSince: at })
       .onConflictDoUpdate({
         target: webhookEndpointHealth.endpointId,
         set: {
@@ -333,14 +337,24 @@ export class WebhookDeliveries {
         new WebhooksCommandMessage(
           {
             type: 'DisableFailingWebhookEndpoint',
-            data: { userId: route.userId, endpointId: route.endpointId, reason, now: at.toISOString() },
+            data: { userId, endpointId, reason, now: at.toISOString() },
           },
-          { commandId: uuidv5(`${route.endpointId}/${since.toISOString()}`, DISABLE_ID_NAMESPACE) },
+          { commandId: uuidv5(`${endpointId}/${since.toISOString()}`, DISABLE_ID_NAMESPACE) },
         ),
       );
     } catch (err) {
       // The next failure tries again.
-      this.logger.warn(`endpoint ${route.endpointId} was not disabled: ${safeErrorMessage(err)}`);
+      this.logger.warn(`endpoint ${endpointId} was not disabled: ${safeErrorMessage(err)}`);
     }
   }
+}
+
+/** What waits for a deleted endpoint fails at once (not at its next try, hours later maybe). */
+export async function failDeleted(db: Executor, endpointId: string | readonly string[]): Promise<void> {
+  const ids = typeof endpointId === 'string' ? [endpointId] : [...endpointId];
+  if (ids.length === 0) return;
+  await db
+    .update(webhookDeliveries)
+    .set({ status: 'failed', lastError: 'The endpoint was deleted', nextAttemptAt: null, leasedUntil: null })
+    .where(and(inArray(webhookDeliveries.endpointId, ids), eq(webhookDeliveries.status, 'pending')));
 }

@@ -13,7 +13,7 @@ import {
   type SubscriptionContext,
 } from '../../infra/subscriptions/subscription.js';
 import { linkClickLimits } from '../distribution/index.js';
-import { DELIVER_WEBHOOKS_JOB } from './webhook-deliveries.service.js';
+import { DELIVER_WEBHOOKS_JOB, failDeleted } from './webhook-deliveries.service.js';
 import { type OutgoingEvent, SOURCE_EVENTS, webhookEventsOf } from './webhook-events.js';
 import { WEBHOOK_EVENT_NAMES, type WebhookEvent } from './webhooks.events.js';
 import { type webhookDeliveries, webhookEndpointHealth, webhookRoutes } from './webhooks.schema.js';
@@ -78,6 +78,7 @@ export class WebhookFanoutReaction implements Subscription {
     };
     index();
     const enabledAgain: string[] = [];
+    const deleted: string[] = [];
     const deliveries: Delivery[] = [];
     const queued = new Set<string>();
     for (const recorded of events) {
@@ -91,6 +92,7 @@ export class WebhookFanoutReaction implements Subscription {
           index();
         }
         if (event.type === 'WebhookEndpointEnabled') enabledAgain.push(event.data.endpointId);
+        if (event.type === 'WebhookEndpointDeleted') deleted.push(event.data.endpointId);
         continue;
       }
       const userId = (recorded.data as { userId: string }).userId;
@@ -111,6 +113,7 @@ export class WebhookFanoutReaction implements Subscription {
     if (enabledAgain.length > 0) {
       await tx.delete(webhookEndpointHealth).where(inArray(webhookEndpointHealth.endpointId, enabledAgain));
     }
+    await failDeleted(tx, deleted);
 
     const written = [...changed].map((id) => routes.get(id)!);
     for (let i = 0; i < written.length; i += CHUNK) {

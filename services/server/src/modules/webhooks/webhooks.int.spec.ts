@@ -13,6 +13,7 @@ import { DATABASE } from '../../infra/db/database.module.js';
 import type { Database } from '../../infra/db/database.js';
 import { claimLink, makeLink, newLinkHolder } from '../../testing/link-holder.js';
 import { ApiClient, startTestStack, subscriptionsCaughtUp, type TestStack } from '../../testing/test-app.js';
+import { until } from '../../testing/until.js';
 import { createVerifiedUser } from '../../testing/users.js';
 import { linkWalletWith, passes, simControl, startSim } from '../../testing/wallet-fixture.js';
 import { WarnExpiringLinksJob } from '../distribution/warn-expiring-links.job.js';
@@ -67,20 +68,6 @@ class Receiver {
   async close() {
     this.server.closeAllConnections();
     await new Promise<void>((resolve) => this.server.close(() => resolve()));
-  }
-}
-
-async function until<T>(
-  what: string,
-  probe: () => Promise<T | undefined | false> | T | undefined | false,
-  ms = 20_000,
-) {
-  const end = Date.now() + ms;
-  for (;;) {
-    const value = await probe();
-    if (value) return value;
-    if (Date.now() > end) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 50));
   }
 }
 
