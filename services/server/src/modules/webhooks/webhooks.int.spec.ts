@@ -18,6 +18,7 @@ import { createVerifiedUser } from '../../testing/users.js';
 import { linkWalletWith, passes, simControl, startSim } from '../../testing/wallet-fixture.js';
 import { WarnExpiringLinksJob } from '../distribution/warn-expiring-links.job.js';
 import { WebhookDeliveries } from './webhook-deliveries.service.js';
+import { WebhookSender } from './webhook-sender.js';
 
 interface Received {
   path: string;
@@ -456,6 +457,26 @@ describe('webhooks: signed, at least once, in order per link, retried, disabled 
       } finally {
         deliveries.lookup = undefined;
       }
+    }
+    expect(hooks.connections).toBe(0);
+
+    // Without the allow-list (production): this machine's receiver is never reached, however it is named.
+    const strict = new WebhookSender({ WEBHOOK_ALLOWED_HOSTS: [], WEBHOOK_TIMEOUT_MS: 1000 });
+    try {
+      const tries: Array<[string, ReturnType<typeof resolvesTo> | undefined, RegExp]> = [
+        [`http://127.0.0.1:${port}/hook`, undefined, /Only https:\/\/ endpoints/],
+        [`https://127.0.0.1:${port}/hook`, undefined, /127\.0\.0\.1 is not a public internet address/],
+        [`https://[::ffff:127.0.0.1]:${port}/hook`, undefined, /not a public internet address/],
+        [`https://2130706433:${port}/hook`, undefined, /not a public internet address/],
+        [`https://hooks.example.net:${port}/hook`, resolvesTo('127.0.0.1'), /resolves to 127\.0\.0\.1/],
+      ];
+      for (const [url, lookup, error] of tries) {
+        const outcome = await strict.send(url, '{}', 'whsec_x', {}, lookup);
+        expect([outcome.ok, outcome.status], url).toEqual([false, null]);
+        expect(outcome.error, url).toMatch(error);
+      }
+    } finally {
+      strict.onModuleDestroy();
     }
     expect(hooks.connections).toBe(0);
   });
