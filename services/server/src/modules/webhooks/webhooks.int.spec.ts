@@ -1,5 +1,5 @@
 import { createServer, type IncomingHttpHeaders, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
+import type { AddressInfo, LookupFunction } from 'node:net';
 import type {
   WebhookDeliveriesResponse,
   WebhookDelivery,
@@ -463,7 +463,7 @@ describe('webhooks: signed, at least once, in order per link, retried, disabled 
     // Without the allow-list (production): this machine's receiver is never reached, however it is named.
     const strict = new WebhookSender({ WEBHOOK_ALLOWED_HOSTS: [], WEBHOOK_TIMEOUT_MS: 1000 });
     try {
-      const tries: Array<[string, ReturnType<typeof resolvesTo> | undefined, RegExp]> = [
+      const tries: Array<[string, LookupFunction | undefined, RegExp]> = [
         [`http://127.0.0.1:${port}/hook`, undefined, /Only https:\/\/ endpoints/],
         [`https://127.0.0.1:${port}/hook`, undefined, /127\.0\.0\.1 is not a public internet address/],
         [`https://[::ffff:127.0.0.1]:${port}/hook`, undefined, /not a public internet address/],
