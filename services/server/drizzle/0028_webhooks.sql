@@ -51,6 +51,7 @@ CREATE TABLE "webhook_routes" (
 --> statement-breakpoint
 ALTER TABLE "links" ADD COLUMN "expired_for" timestamp with time zone;--> statement-breakpoint
 CREATE INDEX "webhook_deliveries_queue_idx" ON "webhook_deliveries" USING btree ("endpoint_id","order_key","occurred_at","seq") WHERE status = 'pending';--> statement-breakpoint
+CREATE INDEX "webhook_deliveries_leased_idx" ON "webhook_deliveries" USING btree ("endpoint_id","order_key") WHERE status = 'pending' and leased_until is not null;--> statement-breakpoint
 CREATE INDEX "webhook_deliveries_log_idx" ON "webhook_deliveries" USING btree ("endpoint_id","created_at");--> statement-breakpoint
 CREATE INDEX "webhook_deliveries_created_idx" ON "webhook_deliveries" USING btree ("created_at");--> statement-breakpoint
 CREATE INDEX "webhook_endpoints_user_idx" ON "webhook_endpoints" USING btree ("user_id");--> statement-breakpoint

@@ -208,7 +208,8 @@ export class WebhookDeliveries {
           sql`${webhookDeliveries.nextAttemptAt} <= now()`,
           sql`not exists (select 1 from webhook_deliveries x
                            where x.endpoint_id = ${endpointId} and x.order_key = ${orderKey}
-                             and x.status = 'pending' and x.leased_until > now())`,
+                             and x.status = 'pending' and x.leased_until is not null
+                             and x.leased_until > now())`,
           sql`exists (select 1 from webhook_routes r
                        where r.endpoint_id = ${endpointId} and not r.deleted and (r.enabled or ${manual}))`,
         ),

@@ -72,6 +72,10 @@ export const webhookDeliveries = pgTable(
     index('webhook_deliveries_queue_idx')
       .on(t.endpointId, t.orderKey, t.occurredAt, t.seq)
       .where(sql`status = 'pending'`),
+    // The deliveries being tried (a lease is cleared with the try's outcome): whether a key has one in flight.
+    index('webhook_deliveries_leased_idx')
+      .on(t.endpointId, t.orderKey)
+      .where(sql`status = 'pending' and leased_until is not null`),
     index('webhook_deliveries_log_idx').on(t.endpointId, t.createdAt),
     // The purge of old finished deliveries.
     index('webhook_deliveries_created_idx').on(t.createdAt),
