@@ -40,7 +40,7 @@ const SECRET_UNREADABLE = 'The signing secret cannot be read (the server key cha
 const DISABLE_ID_NAMESPACE = '9b4d2f6e-1a3c-4e5b-8d7f-0c2e4a6b8d13';
 
 type Delivery = typeof webhookDeliveries.$inferSelect;
-/** One job's run over one order key: the endpoint as read at its start. */
+/** One job's run over one order key. */
 interface Run {
   endpointId: string;
   /** The endpoint has failed tries not cleared by a success (as read with it, then as this run's tries went). */
