@@ -32,8 +32,7 @@ const DELIVERY_ID_NAMESPACE = '2d6b8f0a-4c1e-4a7d-b3f5-8e0c2a4d6f91';
 const CHUNK = 500;
 
 /** A delivery's id: the event's and the endpoint's, so a batch applied again adds none twice. */
-export const deliveryIdOf = (eventId: string, endpointId: string) =>
-  uuidv5(`${eventId}/${endpointId}`, DELIVERY_ID_NAMESPACE);
+const deliveryIdOf = (eventId: string, endpointId: string) => uuidv5(`${eventId}/${endpointId}`, DELIVERY_ID_NAMESPACE);
 
 /**
  * The webhook fan-out: each event of links, tickets and credits becomes a delivery to every enabled endpoint of its
@@ -61,33 +60,36 @@ export class WebhookFanoutReaction implements Subscription {
     for (const route of await tx.select().from(webhookRoutes).where(inArray(webhookRoutes.userId, users))) {
       routes.set(route.endpointId, route);
     }
-    const routed = new Set([...routes.values()].map((r) => r.userId));
-    const changed = new Set<string>();
-    // Only the claims of users with endpoints need their link's limit.
-    const clicked = events
-      .filter((e) => e.type === 'LinkClicked')
-      .map((e) => e.data as { distributionId: string; userId: string });
-    const limits = await linkClickLimits(tx, [
-      ...new Set(clicked.filter((c) => routed.has(c.userId)).map((c) => c.distributionId)),
-    ]);
-
+    // Each user's endpoints (made again when an endpoint's event changes one).
     const byUser = new Map<string, Route[]>();
     const index = () => {
       byUser.clear();
       for (const route of routes.values()) byUser.set(route.userId, [...(byUser.get(route.userId) ?? []), route]);
     };
     index();
+    const changed = new Set<string>();
+    // Only the claims of users with endpoints need their link's limit.
+    const clicked = events
+      .filter((e) => e.type === 'LinkClicked')
+      .map((e) => e.data as { distributionId: string; userId: string });
+    const limits = await linkClickLimits(tx, [
+      ...new Set(clicked.filter((c) => byUser.has(c.userId)).map((c) => c.distributionId)),
+    ]);
+
     const enabledAgain: string[] = [];
     const deleted: string[] = [];
     const deliveries: Delivery[] = [];
-    const queued = new Set<string>();
+    // One job per endpoint, order key and second its deliveries fall due in: it delivers that key's due deliveries one
+    // after the other. The batches of one second share it (a link claimed a thousand times a second makes one job a
+    // second, not one a batch); a delivery that falls due after it ran is queued by it, or by the sweep. An endpoint
+    // Seatlink turned off gets its deliveries, and no job until it is on again.
+    const jobs = new Map<string, { endpointId: string; orderKey: string; dueSecond: number }>();
     for (const recorded of events) {
       if ((WEBHOOK_EVENT_NAMES as readonly string[]).includes(recorded.type)) {
         const event = { type: recorded.type, data: recorded.data } as WebhookEvent;
         const route = evolveRoute(routes.get(event.data.endpointId) ?? null, event);
         if (route) {
           routes.set(route.endpointId, route);
-          routed.add(route.userId);
           changed.add(route.endpointId);
           index();
         }
@@ -96,7 +98,7 @@ export class WebhookFanoutReaction implements Subscription {
         continue;
       }
       const userId = (recorded.data as { userId: string }).userId;
-      if (!routed.has(userId)) continue;
+      if (!byUser.has(userId)) continue;
       const outgoing = webhookEventsOf(recorded, limits);
       for (const route of byUser.get(userId) ?? []) {
         // An endpoint its owner turned off gets nothing; one Seatlink turned off keeps what comes for it.
@@ -105,7 +107,15 @@ export class WebhookFanoutReaction implements Subscription {
           if (!route.events.includes(out.type)) continue;
           const delivery = deliveryOf(out, route.endpointId, recorded.createdAt, this.config.WEBHOOK_SETTLE_MS);
           deliveries.push(delivery);
-          if (route.enabled) queued.add(delivery.id);
+          if (route.enabled) {
+            const dueSecond = Math.ceil(delivery.nextAttemptAt.getTime() / 1000);
+            const key = createHash('sha1').update(delivery.orderKey).digest('hex').slice(0, 16);
+            jobs.set(`wh-${route.endpointId}-${key}-${dueSecond}`, {
+              endpointId: route.endpointId,
+              orderKey: delivery.orderKey,
+              dueSecond,
+            });
+          }
         }
       }
     }
@@ -120,16 +130,6 @@ export class WebhookFanoutReaction implements Subscription {
       await upsertRoutes(tx, written.slice(i, i + CHUNK));
     }
     for (let i = 0; i < deliveries.length; i += CHUNK) await insertDeliveries(tx, deliveries.slice(i, i + CHUNK));
-    if (deliveries.length === 0) return;
-    // One job per endpoint, order key and second its deliveries fall due in: it delivers that key's due deliveries one
-    // after the other. The batches of one second share it (a link claimed a thousand times a second makes one job a
-    // second, not one a batch); a delivery that falls due after it ran is queued by it, or by the sweep.
-    const jobs = new Map<string, { endpointId: string; orderKey: string; dueSecond: number }>();
-    for (const d of deliveries.filter((x) => queued.has(x.id))) {
-      const dueSecond = Math.ceil(d.nextAttemptAt.getTime() / 1000);
-      const jobId = `wh-${d.endpointId}-${createHash('sha1').update(d.orderKey).digest('hex').slice(0, 16)}-${dueSecond}`;
-      jobs.set(jobId, { endpointId: d.endpointId, orderKey: d.orderKey, dueSecond });
-    }
     if (jobs.size === 0) return;
     afterCommit(async () => {
       // All at once: a queue that is away costs one wait, not one a key. What is not queued, the sweep queues.
