@@ -17,6 +17,7 @@ import { FormField } from '../../../components/ui/form-field';
 import { LoadFailed, LoadingStatus } from '../../../components/ui/load-states';
 import { SettingsSection } from '../../../components/ui/settings-section';
 import { ShownOnce } from '../../../components/ui/shown-once';
+import { CodeChoices } from '../../../components/ui/code-choices';
 import { API_BASE_URL, errorMessage } from '../../../lib/api-client';
 import { formatDateTime } from '../../../lib/format';
 import { querySlice } from '../../../lib/query-slice';
@@ -60,24 +61,13 @@ function CreateKeyForm({
         value={name}
         onChange={(e) => setName(e.target.value)}
       />
-      <fieldset>
-        <legend className="text-sm font-medium text-slate-700">What it may do</legend>
-        <div className="mt-2 space-y-2">
-          {API_KEY_SCOPES.map((scope) => (
-            <label key={scope} className="flex items-center gap-2 text-sm text-slate-700">
-              <input
-                type="checkbox"
-                className="h-4 w-4 rounded border-slate-300"
-                checked={scopes.includes(scope)}
-                onChange={(e) =>
-                  setScopes((now) => (e.target.checked ? [...now, scope] : now.filter((s) => s !== scope)))
-                }
-              />
-              {API_KEY_SCOPE_LABELS[scope]} <code className="text-xs text-slate-500">{scope}</code>
-            </label>
-          ))}
-        </div>
-      </fieldset>
+      <CodeChoices
+        legend="What it may do"
+        options={API_KEY_SCOPES}
+        labels={API_KEY_SCOPE_LABELS}
+        chosen={scopes}
+        onChange={setScopes}
+      />
       {error ? <Alert tone="error">{error}</Alert> : null}
       <div className="flex gap-2">
         <Button type="submit" disabled={busy || scopes.length === 0} aria-busy={busy}>

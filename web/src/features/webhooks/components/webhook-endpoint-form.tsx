@@ -11,6 +11,7 @@ import { Alert } from '../../../components/ui/alert';
 import { Button } from '../../../components/ui/button';
 import { FormField } from '../../../components/ui/form-field';
 import { ShownOnce } from '../../../components/ui/shown-once';
+import { CodeChoices } from '../../../components/ui/code-choices';
 import { useRequestForm } from '../../../lib/request-form';
 
 import { FAILED } from '../webhooks.queries';
@@ -67,30 +68,13 @@ export function WebhookEndpointForm({
         value={url}
         onChange={(e) => setUrl(e.target.value)}
       />
-      <fieldset>
-        <legend className="text-sm font-medium text-slate-700">Events to send</legend>
-        <div className="mt-2 space-y-2">
-          {WEBHOOK_EVENT_TYPES.map((type) => (
-            <label key={type} className="flex items-start gap-2 text-sm text-slate-700">
-              <input
-                type="checkbox"
-                className="mt-0.5 h-4 w-4 shrink-0 rounded border-slate-300"
-                checked={events.includes(type)}
-                onChange={(e) =>
-                  setEvents((now) =>
-                    e.target.checked
-                      ? WEBHOOK_EVENT_TYPES.filter((t) => t === type || now.includes(t))
-                      : now.filter((t) => t !== type),
-                  )
-                }
-              />
-              <span className="min-w-0">
-                {WEBHOOK_EVENT_LABELS[type]} <code className="text-xs break-words text-slate-500">{type}</code>
-              </span>
-            </label>
-          ))}
-        </div>
-      </fieldset>
+      <CodeChoices
+        legend="Events to send"
+        options={WEBHOOK_EVENT_TYPES}
+        labels={WEBHOOK_EVENT_LABELS}
+        chosen={events}
+        onChange={setEvents}
+      />
       {error ? <Alert tone="error">{error}</Alert> : null}
       <div className="flex flex-wrap gap-2">
         <Button type="submit" disabled={busy || events.length === 0} aria-busy={busy}>
