@@ -8,4 +8,7 @@ export class ApiKeysCommandMessage extends AggregateCommand<ApiKeysCommand, ApiK
 export const ApiKeysCommandHandler = aggregateCommandHandler(ApiKeysCommandMessage, {
   decider: apiKeysDecider,
   streamOf: (command) => apiKeysStream(command.data.userId),
+  // A burst of requests of one user (a script making keys) races on the user's one stream: each is decided again
+  // until it gets its turn, refused only by the limit.
+  maxAttempts: 50,
 });

@@ -8,4 +8,7 @@ export class WebhooksCommandMessage extends AggregateCommand<WebhooksCommand, We
 export const WebhooksCommandHandler = aggregateCommandHandler(WebhooksCommandMessage, {
   decider: webhooksDecider,
   streamOf: (command) => webhooksStream(command.data.userId),
+  // A burst of requests of one user (a script making endpoints) races on the user's one stream: each is decided again
+  // until it gets its turn, refused only by the limit.
+  maxAttempts: 50,
 });
