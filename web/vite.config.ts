@@ -5,7 +5,13 @@ import tailwindcss from '@tailwindcss/vite';
 import react from '@vitejs/plugin-react';
 import { defineConfig, loadEnv, type Plugin } from 'vite';
 import { isSignedInPage, pages } from '../services/contracts/src/pages';
-import { firstScreensOf, inlineEntryCss, pageChunks, preloadSessionCheck } from './vite.page-speed';
+import {
+  firstScreensOf,
+  inlineEntryCss,
+  lowPriorityAppScripts,
+  pageChunks,
+  preloadSessionCheck,
+} from './vite.page-speed';
 
 const THEME_BOOT = '/src/theme-boot.js';
 
@@ -75,6 +81,7 @@ export default defineConfig(({ mode }) => {
       themeBoot(),
       inlineEntryCss(),
       preloadSessionCheck(apiBase),
+      lowPriorityAppScripts(),
       pageChunks(PAGE_MODULES, isSignedInPage, firstScreensOf('src/app/first-screen.tsx')),
     ],
     resolve: {

@@ -5,7 +5,7 @@ import { PAGE_CHUNKS_FILE } from '../services/contracts/src/pages';
 import { routes } from '../services/contracts/src/routes';
 
 /**
- * Three changes to the built pages that take round trips off the way to the first screen (vite.config.ts uses them).
+ * Four changes to the built pages that take round trips off the way to the first screen (vite.config.ts uses them).
  * `index.html` and `link.html` are revalidated on every load and carry no secret; what goes into them is the same for
  * every visitor.
  */
@@ -86,6 +86,29 @@ export const pageFileName = (page: string) =>
     .map((s) => s.replace(/^:/, ''))
     .join('.')}.html`;
 
+/** The app's scripts as a page names them: the entry, and the chunks it and the page preload. */
+const APP_SCRIPT_TAG = /<(script type="module"|link rel="modulepreload") crossorigin (src|href)=/g;
+
+/** `html` with each of the app's scripts fetched at low priority (`fetchpriority="low"`). */
+export function lowPriorityScripts(html: string): string {
+  return html.replace(APP_SCRIPT_TAG, '<$1 crossorigin fetchpriority="low" $2=');
+}
+
+/**
+ * The app's scripts are fetched at low priority: a page paints its first screen from its HTML and inline style alone,
+ * so nothing it downloads holds that paint back (the session check and a shared ticket's data are asked at their own
+ * priority). At the default (high) a script that came in before the first paint was counted as blocking it, though it
+ * runs only after it.
+ */
+export function lowPriorityAppScripts(): Plugin {
+  return {
+    name: 'seatlink:low-priority-app-scripts',
+    apply: 'build',
+    enforce: 'post',
+    transformIndexHtml: { order: 'post', handler: lowPriorityScripts },
+  };
+}
+
 /**
  * The page's pattern as nginx matches `"<session cookie> <path>"`: the path as the router matches it (any case,
  * trailing slashes, a parameter one segment), and for a page only the signed-in see, a session cookie that is set.
@@ -154,7 +177,9 @@ export function pageChunks(
       const map: string[] = [];
       for (const [page, chunks] of Object.entries(chunksOf)) {
         const html = `${PAGES_DIR}/${pageFileName(page)}`;
-        const links = chunks.map((f) => `<link rel="modulepreload" crossorigin href="${f}">`).join('');
+        const links = lowPriorityScripts(
+          chunks.map((f) => `<link rel="modulepreload" crossorigin href="${f}">`).join(''),
+        );
         let file = index.replace('</head>', `${links}</head>`);
         const screen = screens[page];
         if (screen) file = file.replace(/<body[^>]*>/, (body) => `${body}${screen}`);

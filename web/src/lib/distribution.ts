@@ -14,7 +14,7 @@ import {
   type TicketDistribution,
 } from '@seatlink/contracts';
 import type { CalendarDateTime } from '@internationalized/date';
-import { formatCount, formatCredits } from './format';
+import { formatCount, formatCredits, madeOnce } from './format';
 import { ceilToMinute, instantOf, localDateTimeOf } from './local-date-time';
 
 /**
@@ -123,14 +123,15 @@ const expiryFormat = (timeZone?: string) =>
     hourCycle: 'h23',
     timeZone,
   });
-const localExpiryFormat = expiryFormat();
+// Made at its first use (lib/format.ts madeOnce): the first date format a page makes loads the locale's data.
+const localExpiryFormat = madeOnce(() => expiryFormat());
 
 /** SPEC.md §2: the expiry as day, short month and 24-hour time ('05 Dec, 09:30'), or 'Never'. */
 export function formatLinkExpiry(expiry: string | null | undefined, { timeZone }: { timeZone?: string } = {}): string {
   if (!expiry) return DISTRIBUTION_TEXTS.never;
   const at = new Date(expiry);
   if (Number.isNaN(at.getTime())) return DISTRIBUTION_TEXTS.never;
-  return (timeZone ? expiryFormat(timeZone) : localExpiryFormat).format(at);
+  return (timeZone ? expiryFormat(timeZone) : localExpiryFormat()).format(at);
 }
 
 // ---- The distribute button (SPEC.md §2 bottom bar, §5 bulk distribution) --------------------------------------------

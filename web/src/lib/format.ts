@@ -48,25 +48,35 @@ export function formatDateTime(value: DateInput, { timeZone }: FormatOptions = {
   return date ? dateTime(timeZone).format(date) : EMPTY;
 }
 
-const gbp = new Intl.NumberFormat('en-GB', { style: 'currency', currency: 'GBP' });
+/**
+ * A formatter made at its first use: making one costs far more than using it (the first of a kind loads its locale
+ * data), and a page that loads this module uses few of them — made at once, they were a long task of their own on a
+ * phone as the dashboard started.
+ */
+export function madeOnce<F>(make: () => F): () => F {
+  let made: F | undefined;
+  return () => (made ??= make());
+}
+
+const gbp = madeOnce(() => new Intl.NumberFormat('en-GB', { style: 'currency', currency: 'GBP' }));
 
 /** '£25.00' */
 export function formatGBP(amount: number): string {
-  return gbp.format(amount);
+  return gbp().format(amount);
 }
 
-const credits = new Intl.NumberFormat('en-GB', { maximumFractionDigits: 2 });
+const credits = madeOnce(() => new Intl.NumberFormat('en-GB', { maximumFractionDigits: 2 }));
 
 /** A credit balance: '1,250' or '12.5'. */
 export function formatCredits(amount: number): string {
-  return credits.format(amount);
+  return credits().format(amount);
 }
 
-const count = new Intl.NumberFormat('en-GB');
+const count = madeOnce(() => new Intl.NumberFormat('en-GB'));
 
 /** A count of things: '10,000'. */
 export function formatCount(n: number): string {
-  return count.format(n);
+  return count().format(n);
 }
 
 /** Whole percent of `part` in `total`, 0 when there is nothing to divide: percentOf(1, 3) → 33. */
@@ -75,11 +85,11 @@ export function percentOf(part: number, total: number): number {
   return Math.round((part / total) * 100);
 }
 
-const minutesAgo = new Intl.RelativeTimeFormat('en-GB', { style: 'short', numeric: 'always' });
+const minutesAgo = madeOnce(() => new Intl.RelativeTimeFormat('en-GB', { style: 'short', numeric: 'always' }));
 
 /** How long ago, in whole minutes, en-GB: '5 min ago'; under a minute 'just now'. */
 export function formatMinutesAgo(minutes: number): string {
   const whole = Math.floor(minutes);
   if (!Number.isFinite(whole) || whole < 1) return 'just now';
-  return minutesAgo.format(-whole, 'minute');
+  return minutesAgo().format(-whole, 'minute');
 }

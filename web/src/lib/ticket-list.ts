@@ -33,10 +33,11 @@ export const TICKET_LIST_KEY = ['tickets', 'list'] as const;
  */
 export const FIRST_TICKETS_PAGE_SIZE = 100;
 /**
- * Tickets asked per later page of the first load: half the most a page may hold (services/contracts tickets.ts), so
- * reading one page (parsing its JSON) stays a short task on a phone, one that never holds a tap back.
+ * Tickets asked per later page of the first load: a quarter of the most a page may hold (services/contracts
+ * tickets.ts), so reading one page (its text and JSON, about 330 KB) stays a short task on a phone, one that never
+ * holds a tap back; at 1,000 a page each was a long task on a phone's CPU.
  */
-export const TICKETS_PAGE_SIZE = MAX_TICKETS_PAGE / 2;
+export const TICKETS_PAGE_SIZE = MAX_TICKETS_PAGE / 4;
 
 export interface TicketList {
   tickets: readonly Ticket[];

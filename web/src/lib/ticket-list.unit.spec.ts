@@ -66,7 +66,7 @@ describe('the ticket list query', () => {
     const list = await client.fetchQuery(ticketListQuery);
     expect(urls(calls)).toEqual([
       'GET /v1/tickets?limit=100',
-      'GET /v1/tickets?limit=1000&after=p2',
+      'GET /v1/tickets?limit=500&after=p2',
       'GET /v1/tickets?since=5',
     ]);
     // Two lists are shown, not one a page: each is indexed and laid out again.

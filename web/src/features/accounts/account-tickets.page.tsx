@@ -101,7 +101,7 @@ export function AccountTicketsPage() {
     content = (
       <CardGrid
         items={data.tickets}
-        estimateRowHeight={accountCardHeight}
+        estimateCardHeight={accountCardHeight}
         minColumnWidth={240}
         maxColumns={4}
         getKey={ticketKey}

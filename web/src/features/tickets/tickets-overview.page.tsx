@@ -1,4 +1,4 @@
-import { useMemo, useState, type ReactNode } from 'react';
+import { useState, type ReactNode } from 'react';
 import { routes } from '@seatlink/contracts';
 import { DownloadIcon } from '../../components/ui/icons';
 import { useCreditsStore } from '../../lib/credits.store';
@@ -13,7 +13,6 @@ import { TicketsStatsRow } from './components/tickets-stats-row';
 import { TicketsView } from './components/tickets-view';
 import { ViewToggle } from './components/view-toggle';
 import { useFilteredTickets } from './hooks/use-filtered-tickets';
-import { computeTicketStats } from './ticket-stats';
 import { useTicketsStore } from './tickets.store';
 
 /** SPEC.md §9: under this width the view is forced to grid and the toggle hidden. */
@@ -29,8 +28,7 @@ export function TicketsOverviewPage({ topUp }: { topUp?: ReactNode } = {}) {
   const balance = useCreditsStore((s) => s.balance);
   const view = useTicketsStore((s) => s.view);
   const { setFilters, setView } = useTicketsStore.getState();
-  const { tickets, filters, shown, sort, accounts, filtered } = useFilteredTickets();
-  const stats = useMemo(() => computeTicketStats(tickets), [tickets]);
+  const { tickets, complete, loaded, filters, shown, sort, accounts, filtered } = useFilteredTickets();
   const smallScreen = useMediaQuery(SMALL_SCREEN);
   // On a phone the filters are behind one control, so the first ticket shows on the first screen.
   const [filtersOpen, setFiltersOpen] = useState(false);
@@ -46,13 +44,21 @@ export function TicketsOverviewPage({ topUp }: { topUp?: ReactNode } = {}) {
   return (
     <>
       <TicketsOverviewHeader />
-      <TicketsStatsRow balance={balance} stats={stats} topUp={topUp} />
+      <TicketsStatsRow balance={balance} tickets={tickets} topUp={topUp} />
 
       {smallScreen ? null : filtersPanel}
 
-      <div className="mt-4 mb-4 flex min-h-9 flex-wrap items-center justify-between gap-3">
-        <TicketsCount shown={shown.length} filtered={filtered} />
-        <div className="flex items-center gap-2">
+      {/* One line at every width (the count gives way, cut short if it must): a line that wrapped while the list was
+          loading and not once it was in moved every ticket below it. */}
+      <div className="mt-4 mb-4 flex min-h-9 items-center justify-between gap-3">
+        <TicketsCount
+          total={tickets.length}
+          loaded={loaded}
+          complete={complete}
+          shown={shown.length}
+          filtered={filtered}
+        />
+        <div className="flex shrink-0 items-center gap-2">
           <a
             href={routes.exportLinks.path}
             download
@@ -72,7 +78,14 @@ export function TicketsOverviewPage({ topUp }: { topUp?: ReactNode } = {}) {
       {smallScreen ? filtersPanel : null}
 
       <TicketProblems />
-      <TicketsView shown={shown} view={smallScreen ? 'grid' : view} sort={sort} filtered={filtered} />
+      <TicketsView
+        shown={shown}
+        total={tickets.length}
+        loaded={loaded}
+        view={smallScreen ? 'grid' : view}
+        sort={sort}
+        filtered={filtered}
+      />
 
       {/* In the flow after the tickets (sticky at the bottom): it never covers the last of them. */}
       <BulkDistribution />

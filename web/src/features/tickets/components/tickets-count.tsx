@@ -6,11 +6,23 @@ import { useTickets } from '../hooks/use-tickets';
  * to assistive technology, with a refresh under way. A big list's first page is shown before the rest has come: the
  * line then says the rest is loading, so '100 tickets' is never taken for the whole.
  */
-export function TicketsCount({ shown, filtered }: { shown: number; filtered: boolean }) {
-  const { tickets, loading, loaded, complete } = useTickets();
-  const total = tickets.length;
+export function TicketsCount({
+  total,
+  loaded,
+  complete,
+  shown,
+  filtered,
+}: {
+  /** Tickets of the list shown, whether one has been shown and whether it is whole (hooks/use-filtered-tickets.ts). */
+  total: number;
+  loaded: boolean;
+  complete: boolean;
+  shown: number;
+  filtered: boolean;
+}) {
+  const { loading } = useTickets();
   return (
-    <p className="text-sm text-slate-600" role="status" aria-live="polite" data-testid="tickets-count">
+    <p className="min-w-0 truncate text-sm text-slate-600" role="status" aria-live="polite" data-testid="tickets-count">
       {loaded ? (
         filtered ? (
           <>
@@ -22,7 +34,7 @@ export function TicketsCount({ shown, filtered }: { shown: number; filtered: boo
           </>
         )
       ) : null}
-      {loaded && !complete ? <span data-testid="tickets-loading-rest"> · loading the rest…</span> : null}
+      {loaded && !complete ? <span data-testid="tickets-loading-rest"> · loading…</span> : null}
       {loading && loaded && complete ? <span className="sr-only"> (refreshing)</span> : null}
     </p>
   );

@@ -1,12 +1,14 @@
 import { ChartIcon, PinIcon, TicketIcon, WalletIcon } from '../../../components/ui/icons';
 import { StatCard } from '../../../components/ui/stat-card';
 import { formatCount, formatCredits } from '../../../lib/format';
-import type { ReactNode } from 'react';
-import type { TicketStats } from '../ticket-stats';
+import { useMemo, type ReactNode } from 'react';
+import type { Ticket } from '@seatlink/contracts';
+import { computeTicketStats } from '../ticket-stats';
 
 export interface TicketsStatsRowProps {
   balance: number;
-  stats: TicketStats;
+  /** The tickets the stats count (the list shown). */
+  tickets: readonly Ticket[];
   /** The Top Up button (the top-up feature's, given by the app): SPEC.md §2 puts it on the credits card. */
   topUp?: ReactNode;
 }
@@ -15,7 +17,9 @@ export interface TicketsStatsRowProps {
  * Stats row of SPEC.md §2: Available Credits (with Top Up), Total Tickets, Distribution Rate, Unique Venues. Two by two
  * on a phone (compact cards), so the first ticket still shows on the first screen.
  */
-export function TicketsStatsRow({ balance, stats, topUp }: TicketsStatsRowProps) {
+export function TicketsStatsRow({ balance, tickets, topUp }: TicketsStatsRowProps) {
+  // Counted here, a component of its own: a new list is counted in a task apart from its indexing and layout.
+  const stats = useMemo(() => computeTicketStats(tickets), [tickets]);
   return (
     <div className="grid grid-cols-2 gap-3 sm:gap-4 xl:grid-cols-4">
       <StatCard

@@ -21,12 +21,12 @@ const MAX_COLUMNS = 4;
 
 const ticketKey = (ticket: Ticket) => ticket.id;
 
-/** A row of cards is as tall as its tallest card (cards without a link need less). */
-const rowHeight = (row: readonly Ticket[]) => Math.max(...row.map(ticketCardHeight));
-
 export interface TicketsViewProps {
   /** The tickets the filters leave, in the order of the sort. */
   shown: readonly Ticket[];
+  /** Tickets of the list shown, and whether one has been shown (hooks/use-filtered-tickets.ts). */
+  total: number;
+  loaded: boolean;
   view: ViewMode;
   /** The sort the list shows. */
   sort: TicketSort | null;
@@ -39,8 +39,8 @@ export interface TicketsViewProps {
  * load, its failure, or why there is nothing to show. Memoised: a keystroke in the search re-renders the page, not
  * this, until the filtered list it shows changes.
  */
-export const TicketsView = memo(function TicketsView({ shown, view, sort, filtered }: TicketsViewProps) {
-  const { tickets, loaded, error, retry } = useTickets();
+export const TicketsView = memo(function TicketsView({ shown, total, loaded, view, sort, filtered }: TicketsViewProps) {
+  const { error, retry } = useTickets();
   const selectedIds = useTicketsStore((s) => s.selectedIds);
   const distributingIds = useDistributingIds();
   const { clearFilters, sortBy, toggleSelected, setSelected } = useTicketsStore.getState();
@@ -74,7 +74,7 @@ export const TicketsView = memo(function TicketsView({ shown, view, sort, filter
   if (shown.length === 0) {
     return (
       <EmptyState title="No Tickets Found" testId="tickets-empty">
-        {tickets.length > 0 || filtered ? (
+        {total > 0 || filtered ? (
           <>
             <p>No ticket matches these filters.</p>
             <Button variant="secondary" size="sm" className="mt-4" onClick={clearFilters}>
@@ -109,7 +109,7 @@ export const TicketsView = memo(function TicketsView({ shown, view, sort, filter
   return (
     <CardGrid
       items={shown}
-      estimateRowHeight={rowHeight}
+      estimateCardHeight={ticketCardHeight}
       minColumnWidth={MIN_CARD_WIDTH}
       maxColumns={MAX_COLUMNS}
       getKey={ticketKey}

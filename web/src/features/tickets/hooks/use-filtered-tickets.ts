@@ -6,9 +6,20 @@ import { useFilterAccounts, useTickets } from './use-tickets';
 /**
  * The overview's tickets, filters and sort, the linked accounts, and the tickets the filters leave shown, in order.
  * The list is indexed once per version of it (search texts, sort ranks); a keystroke, filter or sort reads the index.
+ *
+ * A new list (10,000 tickets coming in, a change read) is shown at a lower priority than what the user does: React
+ * renders it in the background, yielding between components, so indexing it, counting its stats and laying out its
+ * rows are short tasks of their own, not one that holds a tap back. `tickets`, `complete` and `loaded` are of the
+ * list shown: what shows it reads them, not the query, or it would say 'No Tickets Found' for a moment of a first load.
  */
 export function useFilteredTickets() {
-  const { tickets, complete } = useTickets();
+  const live = useTickets();
+  const { tickets, complete, loaded } = useDeferredValue(
+    useMemo(
+      () => ({ tickets: live.tickets, complete: live.complete, loaded: live.loaded }),
+      [live.tickets, live.complete, live.loaded],
+    ),
+  );
   const accounts = useFilterAccounts();
   const filters = useTicketsStore((s) => s.filters);
   const sort = useTicketsStore((s) => s.sort);
@@ -30,6 +41,8 @@ export function useFilteredTickets() {
 
   return {
     tickets,
+    complete,
+    loaded,
     filters,
     shown,
     sort,
