@@ -1,4 +1,4 @@
-import { StrictMode } from 'react';
+import { startTransition, StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
 import { App } from './app/app';
 import { appRouter } from './app/router';
@@ -36,11 +36,16 @@ afterFirstPaint(() => {
   // The router first (it matches the address and starts loading the page's code), the first render in a task of its
   // own: together with the app's code they were one long task on a phone.
   appRouter();
-  setTimeout(() =>
-    createRoot(container).render(
-      <StrictMode>
-        <App authReady={authReady} />
-      </StrictMode>,
-    ),
-  );
+  // The first render as a transition: React renders it in slices of a few milliseconds, yielding to the browser in
+  // between, where a blocking first render was one long task on a phone.
+  setTimeout(() => {
+    const root = createRoot(container);
+    startTransition(() =>
+      root.render(
+        <StrictMode>
+          <App authReady={authReady} />
+        </StrictMode>,
+      ),
+    );
+  });
 });

@@ -230,7 +230,11 @@ export const SETTINGS_MESSAGES = {
   expiryTooLate: DISTRIBUTION_MESSAGES.expiryTooLate,
   maxClicksRequired: 'Enter the maximum number of clicks, or turn on Unlimited access',
   maxClicksWhole: 'Max clicks must be a whole number of at least 1',
-  maxClicksTooMany: `Max clicks can be at most ${MAX_LINK_CLICKS.toLocaleString('en-GB')}`,
+  // Written when it is read: a number's toLocaleString makes a formatter each time, and made as this module loaded
+  // it was the longest task of the dashboard's start on a phone (the first formatter loads the locale's data).
+  get maxClicksTooMany() {
+    return `Max clicks can be at most ${formatCount(MAX_LINK_CLICKS)}`;
+  },
   maxClicksBelowClicks: DISTRIBUTION_MESSAGES.limitBelowClicks,
   labelTooLong: DISTRIBUTION_MESSAGES.labelTooLong,
   labelNotAllowed: 'Label contains characters that are not allowed',

@@ -8,7 +8,7 @@ import {
   type AuditStatus,
 } from '@seatlink/contracts';
 import { routeUrl, type QueryValues } from '../../lib/api-client';
-import { formatDateTime } from '../../lib/format';
+import { formatDateTime, madeOnce } from '../../lib/format';
 import { instantOf, localDateTimeOf, parseLocalDateTime } from '../../lib/local-date-time';
 
 /**
@@ -105,7 +105,10 @@ function instantOfText(text: string): Date | null {
   return value ? instantOf(value) : null;
 }
 
-const dayMonthYear = new Intl.DateTimeFormat('en-GB', { day: 'numeric', month: 'short', year: 'numeric' });
+// Made at its first use (lib/format.ts madeOnce): this module is loaded by every signed-in page.
+const dayMonthYear = madeOnce(
+  () => new Intl.DateTimeFormat('en-GB', { day: 'numeric', month: 'short', year: 'numeric' }),
+);
 
 /**
  * The calendar days a preset covers, when its name does not say them: 'Last month' is the previous calendar month
@@ -114,7 +117,7 @@ const dayMonthYear = new Intl.DateTimeFormat('en-GB', { day: 'numeric', month: '
 export function presetDays(preset: RangePreset, now: number): string | null {
   if (preset !== 'lastMonth') return null;
   const { start, end } = presetRange(preset, now);
-  return start && end ? `${dayMonthYear.format(start)} – ${dayMonthYear.format(end)}` : null;
+  return start && end ? `${dayMonthYear().format(start)} – ${dayMonthYear().format(end)}` : null;
 }
 
 function withPreset(preset: Exclude<RangePreset, 'custom'>, now: number) {

@@ -1,4 +1,5 @@
 import { TICKET_STATUS, type Account, type Ticket } from '@seatlink/contracts';
+import { madeOnce } from '../../lib/format';
 
 /**
  * The tickets overview's filters and sort (SPEC.md §2 "Tickets overview", §4): pure. A list is indexed once
@@ -78,7 +79,8 @@ export interface TicketSort {
   direction: SortDirection;
 }
 
-const collator = new Intl.Collator('en-GB', { sensitivity: 'base', numeric: true });
+// Made at its first use (lib/format.ts madeOnce), when a list is first indexed, not as the page's code loads.
+const collator = madeOnce(() => new Intl.Collator('en-GB', { sensitivity: 'base', numeric: true }));
 
 /** Expiry as epoch ms; a link without one never expires, so it sorts after every dated one. */
 function expiryOf(ticket: Ticket): number {
@@ -162,7 +164,7 @@ export function indexTickets(tickets: readonly Ticket[]): TicketIndex {
         tickets,
         (t) => `${t.title}${EVENT_SEPARATOR}${t.subtitle ?? ''}`,
         (key) => key.split(EVENT_SEPARATOR) as [string, string],
-        (a, b) => collator.compare(a[0], b[0]) || collator.compare(a[1], b[1]),
+        (a, b) => collator().compare(a[0], b[0]) || collator().compare(a[1], b[1]),
       ));
     },
     get accountRank() {
@@ -170,7 +172,7 @@ export function indexTickets(tickets: readonly Ticket[]): TicketIndex {
         tickets,
         (t) => t.account_email,
         (key) => key,
-        (a, b) => collator.compare(a, b),
+        (a, b) => collator().compare(a, b),
       ));
     },
     status,
@@ -249,7 +251,7 @@ export function nextSort(current: TicketSort | null, key: SortKey): TicketSort {
 export function eventOptions(tickets: readonly Ticket[]): string[] {
   const titles = new Set<string>();
   for (const ticket of tickets) if (ticket.title) titles.add(ticket.title);
-  return [...titles].sort(collator.compare);
+  return [...titles].sort(collator().compare);
 }
 
 export interface AccountOption {
@@ -276,5 +278,5 @@ export function accountOptions(
       options.set(ticket.account_id, { id: ticket.account_id, label: ticket.account_email });
     }
   }
-  return [...options.values()].sort((a, b) => collator.compare(a.label, b.label));
+  return [...options.values()].sort((a, b) => collator().compare(a.label, b.label));
 }
