@@ -48,9 +48,9 @@ export function TicketsOverviewPage({ topUp }: { topUp?: ReactNode } = {}) {
 
       {smallScreen ? null : filtersPanel}
 
-      {/* One line at every width (the count gives way, cut short if it must): a line that wrapped while the list was
-          loading and not once it was in moved every ticket below it. */}
-      <div className="mt-4 mb-4 flex min-h-9 items-center justify-between gap-3">
+      {/* As many lines whatever the count says: on a phone the count has a line of its own, above the controls; wider,
+          one line. A count that wrapped while the list was loading and not once it was in moved every ticket below. */}
+      <div className="mt-4 mb-4 flex min-h-9 flex-wrap items-center justify-between gap-x-3 gap-y-2">
         <TicketsCount
           total={tickets.length}
           loaded={loaded}
@@ -58,7 +58,7 @@ export function TicketsOverviewPage({ topUp }: { topUp?: ReactNode } = {}) {
           shown={shown.length}
           filtered={filtered}
         />
-        <div className="flex shrink-0 items-center gap-2">
+        <div className="flex shrink-0 items-center gap-2 max-sm:ml-auto">
           <a
             href={routes.exportLinks.path}
             download

@@ -22,7 +22,12 @@ export function TicketsCount({
 }) {
   const { loading } = useTickets();
   return (
-    <p className="min-w-0 truncate text-sm text-slate-600" role="status" aria-live="polite" data-testid="tickets-count">
+    <p
+      className="min-w-0 truncate text-sm text-slate-600 max-sm:basis-full"
+      role="status"
+      aria-live="polite"
+      data-testid="tickets-count"
+    >
       {loaded ? (
         filtered ? (
           <>
