@@ -1,4 +1,5 @@
 import { useQueryClient } from '@tanstack/react-query';
+import { useRef } from 'react';
 import { useAccountSyncsStore } from '../features/accounts/account-syncs.store';
 import { ACCOUNT_TICKETS_KEY, accountTicketsKey } from '../features/accounts/accounts.queries';
 import { ADMIN_ACCOUNTS_KEY } from '../features/admin-accounts/admin-accounts.queries';
@@ -9,6 +10,7 @@ import { DUPLICATE_TICKETS_KEY } from '../features/duplicate-tickets/duplicate-t
 import { ACCOUNT_LIST_KEY } from '../lib/account-list';
 import { useCreditsStore } from '../lib/credits.store';
 import { liveRefresh } from '../lib/live-refresh';
+import { readAgainUntilRead } from '../lib/read-again';
 import { useServerEvent, useSocketConnection } from '../lib/realtime';
 import { useSessionStore } from '../lib/session.store';
 import { applyTicketClicks, TICKET_LIST_KEY } from '../lib/ticket-list';
@@ -26,11 +28,21 @@ export function RealtimeBridge() {
   const refresh = liveRefresh(client);
   const userId = useSessionStore((s) => (s.isAuthenticated ? (s.user?.id ?? null) : null));
 
+  // Connections so far: a re-read of the user belongs to the connection that started it.
+  const connections = useRef(0);
   useServerEvent('connect', () => {
     // A push sent before the socket (re)joined its rooms was missed: not only after a reconnect, but also between
     // sign-in and the first connection (this bridge loads lazily, and the handshake takes its time). Re-read the user
     // (its balance) and whatever a page shows (the tickets by changes).
-    if (userId) void useAuthStore.getState().refreshUser();
+    // A failure to read the user is tried again (the process that took the socket over may still be starting, a proxy
+    // may still try the one that died): else a balance changed meanwhile would stay unshown until the next change.
+    const connection = ++connections.current;
+    if (userId) {
+      void readAgainUntilRead(
+        () => useAuthStore.getState().refreshUser(),
+        () => connections.current === connection,
+      );
+    }
     refresh.refresh([]);
   });
   useServerEvent('balance.updated', ({ user_id, balance }) => {

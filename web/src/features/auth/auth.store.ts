@@ -54,8 +54,9 @@ export interface AuthActions {
   /**
    * Re-reads the signed-in user without the loading flag (after a socket reconnect or a `session.ended` push):
    * a 401 (session gone) or 403 (account banned) resets to the signed-out state, other failures keep what is known.
+   * Resolves false when the user could not be read (the server out of reach, or failing): the caller may try again.
    */
-  refreshUser(): Promise<void>;
+  refreshUser(): Promise<boolean>;
   /** Logout (SPEC.md §4). Resolves true when signed out; a failure is stored in `error`. */
   logout(): Promise<boolean>;
   clearError(): void;
@@ -174,12 +175,15 @@ export function createAuthStore(session: UseBoundStore<StoreApi<SessionStore>> =
       },
 
       async refreshUser() {
-        if (!session.getState().isAuthenticated) return;
+        if (!session.getState().isAuthenticated) return true;
         try {
           const user = await getMe();
           if (session.getState().isAuthenticated) session.getState().signedIn(user);
+          return true;
         } catch (error) {
-          if (error instanceof ApiError && (error.status === 401 || error.status === 403)) signOut();
+          if (!(error instanceof ApiError && (error.status === 401 || error.status === 403))) return false;
+          signOut();
+          return true;
         }
       },
 

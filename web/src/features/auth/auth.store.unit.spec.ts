@@ -208,7 +208,7 @@ describe('auth store: refreshing the user', () => {
     const { store, signIn, stateOf } = setup();
     signIn(user);
 
-    await store.getState().refreshUser();
+    expect(await store.getState().refreshUser()).toBe(true);
 
     expect(stateOf().user).toMatchObject({ first_name: 'Una', balance: 70 });
   });
@@ -239,8 +239,9 @@ describe('auth store: refreshing the user', () => {
     const user = aUser();
     signIn(user);
 
-    await store.getState().refreshUser();
-    await store.getState().refreshUser();
+    // Each says it could not read the user, so that a caller may try again.
+    expect(await store.getState().refreshUser()).toBe(false);
+    expect(await store.getState().refreshUser()).toBe(false);
 
     expect(stateOf()).toMatchObject({ isAuthenticated: true, user });
   });
