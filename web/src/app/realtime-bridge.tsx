@@ -10,10 +10,12 @@ import { DUPLICATE_TICKETS_KEY } from '../features/duplicate-tickets/duplicate-t
 import { ACCOUNT_LIST_KEY } from '../lib/account-list';
 import { useCreditsStore } from '../lib/credits.store';
 import { liveRefresh } from '../lib/live-refresh';
-import { readAgainUntilRead } from '../lib/read-again';
 import { useServerEvent, useSocketConnection } from '../lib/realtime';
 import { useSessionStore } from '../lib/session.store';
 import { applyTicketClicks, TICKET_LIST_KEY } from '../lib/ticket-list';
+
+/** After a reconnect, the user's re-read is tried again after these waits while it gets no answer. */
+const USER_READ_RETRY_DELAYS_MS = [500, 1_000, 2_000, 4_000];
 
 /**
  * Keeps the socket connected while someone is signed in (the handshake carries the session cookie) and applies the
@@ -28,20 +30,20 @@ export function RealtimeBridge() {
   const refresh = liveRefresh(client);
   const userId = useSessionStore((s) => (s.isAuthenticated ? (s.user?.id ?? null) : null));
 
-  // Connections so far: a re-read of the user belongs to the connection that started it.
-  const connections = useRef(0);
+  // The re-read of the user the latest connection started (a newer connection starts its own).
+  const userRead = useRef<AbortController | null>(null);
   useServerEvent('connect', () => {
     // A push sent before the socket (re)joined its rooms was missed: not only after a reconnect, but also between
     // sign-in and the first connection (this bridge loads lazily, and the handshake takes its time). Re-read the user
-    // (its balance) and whatever a page shows (the tickets by changes).
-    // A failure to read the user is tried again (the process that took the socket over may still be starting, a proxy
-    // may still try the one that died): else a balance changed meanwhile would stay unshown until the next change.
-    const connection = ++connections.current;
+    // (its balance) and whatever a page shows (the tickets by changes). A read that gets no answer is tried again (the
+    // process that took the socket over may still be starting, a proxy may still try the one that died): else a
+    // balance changed meanwhile would stay unshown until the next change.
+    userRead.current?.abort();
+    userRead.current = new AbortController();
     if (userId) {
-      void readAgainUntilRead(
-        () => useAuthStore.getState().refreshUser(),
-        () => connections.current === connection,
-      );
+      void useAuthStore
+        .getState()
+        .refreshUser({ retryDelaysMs: USER_READ_RETRY_DELAYS_MS, signal: userRead.current.signal });
     }
     refresh.refresh([]);
   });

@@ -1,6 +1,6 @@
 import { create, type StoreApi, type UseBoundStore } from 'zustand';
 import type { ErrorResponse, LoginRequest, LoginResponse, SecondFactorMethod } from '@seatlink/contracts';
-import { ApiError, errorCode, errorMessage } from '../../lib/api-client';
+import { ApiError, errorCode, errorMessage, withRetries } from '../../lib/api-client';
 import { useSessionStore, type SessionStore } from '../../lib/session.store';
 import { PasskeyNotUsed, signWithPasskey } from '../../lib/webauthn';
 import { getMe } from './api/get-me';
@@ -54,9 +54,10 @@ export interface AuthActions {
   /**
    * Re-reads the signed-in user without the loading flag (after a socket reconnect or a `session.ended` push):
    * a 401 (session gone) or 403 (account banned) resets to the signed-out state, other failures keep what is known.
-   * Resolves false when the user could not be read (the server out of reach, or failing): the caller may try again.
+   * With `retryDelaysMs`, a read that got no answer or a gateway's (lib/api-client.ts `withRetries`) is tried again
+   * after each delay, until `signal` aborts.
    */
-  refreshUser(): Promise<boolean>;
+  refreshUser(options?: { retryDelaysMs?: readonly number[]; signal?: AbortSignal }): Promise<void>;
   /** Logout (SPEC.md §4). Resolves true when signed out; a failure is stored in `error`. */
   logout(): Promise<boolean>;
   clearError(): void;
@@ -174,16 +175,13 @@ export function createAuthStore(session: UseBoundStore<StoreApi<SessionStore>> =
         }
       },
 
-      async refreshUser() {
-        if (!session.getState().isAuthenticated) return true;
+      async refreshUser({ retryDelaysMs = [], signal } = {}) {
+        if (!session.getState().isAuthenticated) return;
         try {
-          const user = await getMe();
-          if (session.getState().isAuthenticated) session.getState().signedIn(user);
-          return true;
+          const user = await withRetries(() => getMe(), { delaysMs: retryDelaysMs, signal });
+          if (session.getState().isAuthenticated && !signal?.aborted) session.getState().signedIn(user);
         } catch (error) {
-          if (!(error instanceof ApiError && (error.status === 401 || error.status === 403))) return false;
-          signOut();
-          return true;
+          if (error instanceof ApiError && (error.status === 401 || error.status === 403)) signOut();
         }
       },
 

@@ -208,7 +208,7 @@ describe('auth store: refreshing the user', () => {
     const { store, signIn, stateOf } = setup();
     signIn(user);
 
-    expect(await store.getState().refreshUser()).toBe(true);
+    await store.getState().refreshUser();
 
     expect(stateOf().user).toMatchObject({ first_name: 'Una', balance: 70 });
   });
@@ -239,11 +239,36 @@ describe('auth store: refreshing the user', () => {
     const user = aUser();
     signIn(user);
 
-    // Each says it could not read the user, so that a caller may try again.
-    expect(await store.getState().refreshUser()).toBe(false);
-    expect(await store.getState().refreshUser()).toBe(false);
+    await store.getState().refreshUser();
+    await store.getState().refreshUser();
 
     expect(stateOf()).toMatchObject({ isAuthenticated: true, user });
+  });
+
+  it('refreshUser with retry delays reads again after a gateway failure, and takes the answer', async () => {
+    const user = aUser({ balance: 10 });
+    const calls = stubFetch({ status: 502 }, { status: 200, body: { ...user, balance: 70 } });
+    const { store, signIn, stateOf } = setup();
+    signIn(user);
+
+    await store.getState().refreshUser({ retryDelaysMs: [1] });
+
+    expect(calls).toHaveLength(2);
+    expect(stateOf().user).toMatchObject({ balance: 70 });
+  });
+
+  it('refreshUser stops trying again once its signal aborts (a newer connection reads for itself)', async () => {
+    const user = aUser({ balance: 10 });
+    const calls = stubFetch({ status: 503 }, { status: 200, body: { ...user, balance: 70 } });
+    const { store, signIn, stateOf } = setup();
+    signIn(user);
+    const controller = new AbortController();
+    controller.abort();
+
+    await store.getState().refreshUser({ retryDelaysMs: [1], signal: controller.signal });
+
+    expect(calls).toHaveLength(1);
+    expect(stateOf().user).toMatchObject({ balance: 10 });
   });
 });
 
