@@ -201,11 +201,14 @@ describe('a wallet provider that sends what it should not', () => {
     await expect.poll(async () => (await ticketsOf(account.id)).length, { timeout: 20_000 }).toBe(2);
     await idle(account.id);
 
-    await control('PUT', '/config', { errorRate: 1 });
+    // The provider answers slowly during the burst, so the sync that holds the lease still holds it when the others
+    // start, however loaded the machine (one that ended first would free the lease for a second run).
+    await control('PUT', '/config', { errorRate: 1, latencyMs: { min: 1_000, max: 1_000 } });
     try {
       // A burst of syncs of the account: one runs (the lease), and its failure counts once.
       const burst = await Promise.allSettled(Array.from({ length: 8 }, () => runSync(account.id)));
       expect(burst.filter((r) => r.status === 'rejected')).toHaveLength(1);
+      await control('PUT', '/config', { latencyMs: { min: 0, max: 0 } });
       for (let i = 2; i < SYNC_GIVE_UP_AFTER; i++) await expect(runSync(account.id)).rejects.toThrow(/unavailable/);
       await subscriptionsCaughtUp(stack.app);
       // An outage is retried quietly: the account shows nothing yet.
@@ -220,7 +223,7 @@ describe('a wallet provider that sends what it should not', () => {
       // Giving up again for the same reason records nothing new.
       await expect(runSync(account.id)).rejects.toThrow(/unavailable/);
     } finally {
-      await control('PUT', '/config', { errorRate: 0 });
+      await control('PUT', '/config', { errorRate: 0, latencyMs: { min: 0, max: 0 } });
     }
     const [failed] = await database.query<{ n: number }>(
       `select count(*)::int as n from events where stream_id = $1 and type = 'WalletAccountSyncFailed'`,
