@@ -10,6 +10,8 @@ import {
   hasActiveFilters,
   indexTickets,
   nextSort,
+  searchTextOf,
+  searchTextsAhead,
   sortTickets,
   ticketStatus,
   visibleOf,
@@ -248,6 +250,26 @@ describe('10,000 tickets', () => {
       expect(ids(byEvent)).toEqual(ids([...tickets].sort(collate)));
     },
   );
+
+  it('makes the search texts ahead a few at a time, going on from where it stopped until every ticket has one', () => {
+    const tickets = manyTickets(200);
+    const ahead = searchTextsAhead(tickets);
+    let asked = 0;
+    const never = () => {
+      asked++;
+      return false;
+    };
+    // Told there is no time left, it stops after each piece of 64: 64, 128, 192, then the last 8.
+    expect([ahead(never), ahead(never), ahead(never), ahead(never)]).toEqual([false, false, false, true]);
+    expect(asked).toBe(3);
+    expect(ahead(never)).toBe(true);
+    expect(searchTextsAhead(tickets)(() => true)).toBe(true);
+    expect(searchTextsAhead([])(never)).toBe(true);
+    // The texts made ahead are those a search reads.
+    const index = indexTickets(tickets);
+    expect(index.text).toEqual(tickets.map(searchTextOf));
+    expect(index.text[0]).toContain(tickets[0]!.title.toLowerCase());
+  });
 
   it('answers the list itself when nothing filters or sorts it', () => {
     const tickets = manyTickets(50);

@@ -1,5 +1,6 @@
 import { useDeferredValue, useEffect, useMemo } from 'react';
-import { hasActiveFilters, indexTickets, visibleOf } from '../ticket-filters';
+import { runWhenIdle } from '../../../lib/idle-work';
+import { hasActiveFilters, indexTickets, searchTextsAhead, visibleOf } from '../ticket-filters';
 import { useTicketsStore } from '../tickets.store';
 import { useFilterAccounts, useTickets } from './use-tickets';
 
@@ -30,6 +31,10 @@ export function useFilteredTickets() {
   const deferredFilters = useDeferredValue(filters);
   const index = useMemo(() => indexTickets(tickets), [tickets]);
   const shown = useMemo(() => visibleOf(index, deferredFilters, sort), [index, deferredFilters, sort]);
+
+  // The search texts are made while the page is idle, so the first letter typed finds them made (a list read by
+  // changes keeps its unchanged tickets, whose texts are kept: only the changed ones are made again).
+  useEffect(() => runWhenIdle(searchTextsAhead(tickets)), [tickets]);
 
   // A ticked ticket that is gone (its account deleted, its pass left the wallet) is unticked.
   useEffect(() => {
