@@ -14,7 +14,7 @@ import {
   type TicketDistribution,
 } from '@seatlink/contracts';
 import type { CalendarDateTime } from '@internationalized/date';
-import { formatCount, formatCredits, madeOnce } from './format';
+import { formatCount, formatCredits, localFormat, madeOnce } from './format';
 import { ceilToMinute, instantOf, localDateTimeOf } from './local-date-time';
 
 /**
@@ -131,6 +131,7 @@ export function formatLinkExpiry(expiry: string | null | undefined, { timeZone }
   if (!expiry) return DISTRIBUTION_TEXTS.never;
   const at = new Date(expiry);
   if (Number.isNaN(at.getTime())) return DISTRIBUTION_TEXTS.never;
+  if (localFormat.accepts(at, timeZone)) return localFormat.dayMonthTime(at);
   return (timeZone ? expiryFormat(timeZone) : localExpiryFormat()).format(at);
 }
 

