@@ -8,7 +8,7 @@ import { isSignedInPage, pages } from '../services/contracts/src/pages';
 import {
   firstScreensOf,
   inlineEntryCss,
-  lowPriorityAppScripts,
+  appScriptsAfterFirstPaint,
   pageChunks,
   preloadSessionCheck,
 } from './vite.page-speed';
@@ -81,7 +81,7 @@ export default defineConfig(({ mode }) => {
       themeBoot(),
       inlineEntryCss(),
       preloadSessionCheck(apiBase),
-      lowPriorityAppScripts(),
+      appScriptsAfterFirstPaint(),
       pageChunks(PAGE_MODULES, isSignedInPage, firstScreensOf('src/app/first-screen.tsx')),
     ],
     resolve: {
