@@ -1,12 +1,24 @@
 import { useWindowVirtualizer, type Virtualizer } from '@tanstack/react-virtual';
 import { useLayoutEffect, useState, type RefObject } from 'react';
 
+export interface ElementPlacement {
+  /** px from the document's top. */
+  top: number;
+  width: number;
+  /**
+   * False until the element has been measured once (its first commit, before the page paints). A list renders no item
+   * before: they would be laid out at a width and place that are not theirs, the page laid out with them to measure
+   * it, and rendered again, all in the task that first shows the list.
+   */
+  placed: boolean;
+}
+
 /**
  * Where `ref`'s element starts in the page (px from the document's top) and how wide it is, followed as the page
  * around it changes (an alert above it, the window resized). Read from ResizeObservers, never during a scroll.
  */
-export function useElementPlacement(ref: RefObject<HTMLElement | null>): { top: number; width: number } {
-  const [placement, setPlacement] = useState({ top: 0, width: 0 });
+export function useElementPlacement(ref: RefObject<HTMLElement | null>): ElementPlacement {
+  const [placement, setPlacement] = useState<ElementPlacement>({ top: 0, width: 0, placed: false });
   useLayoutEffect(() => {
     const element = ref.current;
     if (!element) return;
@@ -14,7 +26,9 @@ export function useElementPlacement(ref: RefObject<HTMLElement | null>): { top: 
       const box = element.getBoundingClientRect();
       const top = Math.round(box.top + window.scrollY);
       const width = Math.round(box.width);
-      setPlacement((current) => (current.top === top && current.width === width ? current : { top, width }));
+      setPlacement((current) =>
+        current.placed && current.top === top && current.width === width ? current : { top, width, placed: true },
+      );
     };
     measure();
     const observer = new ResizeObserver(measure);

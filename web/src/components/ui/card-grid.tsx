@@ -39,7 +39,7 @@ export function CardGrid<T>({
   testId,
 }: CardGridProps<T>) {
   const ref = useRef<HTMLDivElement>(null);
-  const { top, width } = useElementPlacement(ref);
+  const { top, width, placed } = useElementPlacement(ref);
   const columns = gridColumns(width, minColumnWidth, gap, maxColumns);
   const rowItems = useCallback((row: number) => items.slice(row * columns, row * columns + columns), [items, columns]);
   const virtualizer = usePageVirtualizer({
@@ -73,7 +73,7 @@ export function CardGrid<T>({
       data-columns={columns}
     >
       <div role="list" aria-label={label}>
-        {virtualizer.getVirtualItems().map((row) => {
+        {(placed ? virtualizer.getVirtualItems() : []).map((row) => {
           const start = row.index * columns;
           return (
             <div

@@ -191,7 +191,7 @@ export function TicketsList({
   now,
 }: TicketsListProps) {
   const bodyRef = useRef<HTMLTableSectionElement>(null);
-  const { top } = useElementPlacement(bodyRef);
+  const { top, placed } = useElementPlacement(bodyRef);
   const virtualizer = usePageVirtualizer({
     count: tickets.length,
     sizeOf: rowSize,
@@ -199,7 +199,7 @@ export function TicketsList({
     overscan: 2,
     top,
   });
-  const rows = virtualizer.getVirtualItems();
+  const rows = placed ? virtualizer.getVirtualItems() : [];
   const start = rows[0]?.index ?? 0;
   const end = rows.length > 0 ? rows[rows.length - 1]!.index + 1 : 0;
   const before = start * TICKET_ROW_HEIGHT;
