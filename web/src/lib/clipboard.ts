@@ -1,4 +1,4 @@
-import toast from 'react-hot-toast';
+import { toast } from './toast';
 
 /** Puts `text` on the clipboard; resolves false when the browser refuses (no permission, not a secure page). */
 export async function copyText(text: string): Promise<boolean> {

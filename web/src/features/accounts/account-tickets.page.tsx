@@ -1,5 +1,5 @@
 import { useCallback, useState } from 'react';
-import toast from 'react-hot-toast';
+import { toast } from '../../lib/toast';
 import { Link, useParams } from 'react-router-dom';
 import type { AccountTicket } from '@seatlink/contracts';
 import { DistributionSettingsModal } from '../../components/distribution/distribution-settings-modal';

@@ -1,6 +1,6 @@
 import { useState, type FormEvent } from 'react';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
-import toast from 'react-hot-toast';
+import { toast } from '../../lib/toast';
 import {
   NOTIFICATION_EMAIL_MODE_LABELS,
   NOTIFICATION_EMAIL_MODES,

@@ -1,6 +1,6 @@
 import { useCallback, useState, type FormEvent } from 'react';
 import type { CalendarDate } from '@internationalized/date';
-import toast from 'react-hot-toast';
+import { toast } from '../../../lib/toast';
 import { INVITE_MAX_USES } from '@seatlink/contracts';
 import { Button } from '../../../components/ui/button';
 import { DatePicker } from '../../../components/ui/date-picker';

@@ -2,7 +2,7 @@ import type { RefObject } from 'react';
 import { Dialog, Popover } from 'react-aria-components';
 import { useNavigate } from 'react-router-dom';
 import { useInfiniteQuery, useQueryClient } from '@tanstack/react-query';
-import toast from 'react-hot-toast';
+import { toast } from '../../../lib/toast';
 import { type AppNotification, NOTIFICATION_MESSAGES, notificationText } from '@seatlink/contracts';
 import { cx } from '../../../components/ui/cx';
 import { EnGb } from '../../../components/ui/react-aria/en-gb';

@@ -1,5 +1,5 @@
 import { useMemo, useState } from 'react';
-import toast from 'react-hot-toast';
+import { toast } from '../../../lib/toast';
 import { DistributionSettingsModal } from '../../../components/distribution/distribution-settings-modal';
 import { useCreditsStore } from '../../../lib/credits.store';
 import {

@@ -1,5 +1,5 @@
 import { useState } from 'react';
-import toast from 'react-hot-toast';
+import { toast } from '../../../lib/toast';
 import { BULK_LINK_MESSAGES, type BulkLinkFailure } from '@seatlink/contracts';
 import { LinkSettingsForm } from '../../../components/distribution/link-settings-form';
 import { Button } from '../../../components/ui/button';

@@ -1,5 +1,5 @@
 import { useState, type ReactNode } from 'react';
-import toast from 'react-hot-toast';
+import { toast } from '../../../lib/toast';
 import type { Ticket, TicketDistribution } from '@seatlink/contracts';
 import { Badge } from '../../../components/ui/badge';
 import { LinkFacts } from '../../../components/distribution/link-facts';
