@@ -1,22 +1,32 @@
-import { lazy, Suspense, useEffect, useState } from 'react';
+import { lazy, Suspense, useEffect, useState, type ComponentType } from 'react';
+import type { ToasterProps } from 'react-hot-toast';
 import { runWhenIdle } from '../lib/idle-work';
-import { loadToasts, whenToastsLoad } from '../lib/toast';
+import { loadToasts, whenToastsWanted } from '../lib/toast';
 
 /** Toast timings of SPEC.md §9: blank and error 4 s, success 2 s, loading until dismissed. */
 export const TOAST_DURATIONS = { blank: 4_000, error: 4_000, success: 2_000 } as const;
 
-const Toaster = lazy(() => loadToasts().then((module) => ({ default: module.Toaster })));
+// A Toaster whose code cannot be loaded renders nothing rather than failing the page (the toasts are lost, the page
+// is not).
+const NoToaster = () => null;
+const Toaster = lazy((): Promise<{ default: ComponentType<ToasterProps> }> =>
+  loadToasts().then(
+    (module) => ({ default: module.Toaster }),
+    () => ({ default: NoToaster }),
+  ),
+);
 
 /**
- * The toasts' place on the page, mounted once their code is loading (lib/toast.ts): when the page is first idle after
- * the app has started, so a toast is not held back by a download, or at the first toast if that comes sooner.
+ * The toasts' place on the page, mounted once their code is asked for (lib/toast.ts): when the page is first idle
+ * after the app has started, so a toast is not held back by a download, or at the first toast or interaction if that
+ * comes sooner.
  */
 export function AppToaster() {
   const [wanted, setWanted] = useState(false);
   useEffect(() => {
-    const stopWaiting = whenToastsLoad(() => setWanted(true));
+    const stopWaiting = whenToastsWanted(() => setWanted(true));
     const stopIdle = runWhenIdle(() => {
-      void loadToasts();
+      loadToasts().catch(() => undefined);
       return true;
     });
     return () => {
