@@ -67,8 +67,11 @@ test('each signed-in page runs the scripts its answer named, and the overview no
   ];
   for (const [path, ready] of checks) {
     const { ran, named } = await scriptsRunAt(browser, signedIn, path, ready);
+    // The toasts' chunk (lib/toast.ts) is loaded once the page is idle, on purpose not named: it is not needed to draw
+    // the page, and named it would be downloaded beside what is (its code is goober's, whose style element it names).
+    const loadedWhenIdle = (text: string) => text.includes('_goober');
     expect(
-      [...ran.keys()].filter((p) => !named.has(p)),
+      [...ran].filter(([p, text]) => !named.has(p) && !loadedWhenIdle(text)).map(([p]) => p),
       `${path}: scripts run but not named`,
     ).toEqual([]);
     expect(
