@@ -32,6 +32,8 @@ const PAGE_MODULES: Record<string, readonly string[]> = {
   [pages.adminInvites]: [...ADMIN, 'src/features/admin-invites/invites.page.tsx'],
   [pages.adminAccounts]: [...ADMIN, 'src/features/admin-accounts/admin-accounts.page.tsx'],
   [pages.adminDuplicateTickets]: [...ADMIN, 'src/features/duplicate-tickets/duplicate-tickets.page.tsx'],
+  // In the entry itself: its own file holds only its first screen.
+  [pages.login]: [],
   [pages.register]: ['src/features/auth/register.page.tsx'],
   [pages.waitlist]: ['src/features/waitlist/waitlist.page.tsx'],
   [pages.resetPassword]: ['src/features/auth/reset-password.page.tsx'],

@@ -5,7 +5,7 @@ import { demo, signIn } from './support/session';
 /**
  * A signed-in page paints its first screen with its HTML (web/src/app/first-screen.tsx, written into the page's own
  * file by the build): the frame and the overview's heading show before any script has run, exactly where the app
- * then draws them, and the app takes their place in the commit that shows the page, whatever that page turns out to
+ * then draws them (the sign-in page paints itself whole), and the app takes their place in the commit that shows the page, whatever that page turns out to
  * be (the overview, the sign-in page for a session that has ended, an error screen).
  */
 
@@ -79,6 +79,39 @@ test('the overview paints its frame and heading before any script, where the app
     expect(await heading.boundingBox(), `heading at ${viewport.width} px`).toEqual(paintedAt);
     if (themeAt) expect(await app.getByTestId('theme-switch').boundingBox()).toEqual(themeAt);
     expect(await layoutShift(app)).toBeLessThan(0.01);
+    await live.close();
+  }
+});
+
+test('the sign-in page paints itself before any script, where the app then draws it, and signs in at once', async ({
+  browser,
+}) => {
+  const baseURL = process.env.E2E_BASE_URL;
+  for (const viewport of [PHONE, DESKTOP]) {
+    // With no script at all, the first screen is the whole sign-in page (inert: nothing there can be typed into).
+    const noScript = await browser.newContext({ baseURL, viewport, javaScriptEnabled: false });
+    const still = await noScript.newPage();
+    await still.goto('/login');
+    const painted = firstScreen(still).locator('h1');
+    await expect(painted).toHaveText('Sign in');
+    await expect(firstScreen(still).locator('form button[type="submit"]')).toHaveText('Sign in');
+    const paintedAt = await painted.boundingBox();
+    const submitAt = await firstScreen(still).locator('form button[type="submit"]').boundingBox();
+    await noScript.close();
+
+    const live = await browser.newContext({ baseURL, viewport });
+    const app = await live.newPage();
+    await app.goto('/login');
+    // Typed into the moment the page is there: the fields are the app's, not the picture's.
+    await app.getByLabel('Email').fill(demo.user.email);
+    await app.getByLabel('Password', { exact: true }).fill(demo.user.password);
+    await expect(firstScreen(app)).toHaveCount(0);
+    const heading = app.getByRole('heading', { level: 1, name: 'Sign in' });
+    expect(await heading.boundingBox(), `heading at ${viewport.width} px`).toEqual(paintedAt);
+    expect(await app.getByRole('button', { name: 'Sign in' }).boundingBox()).toEqual(submitAt);
+    expect(await layoutShift(app)).toBeLessThan(0.01);
+    await app.getByRole('button', { name: 'Sign in' }).click();
+    await expect(app.getByRole('heading', { name: HEADING })).toBeVisible();
     await live.close();
   }
 });
