@@ -5,7 +5,7 @@ import { renderToStaticMarkup } from 'react-dom/server';
 import { MemoryRouter } from 'react-router-dom';
 import { LoginPage } from '../features/auth/login.page';
 import { TicketsOverviewHeader } from '../features/tickets/components/tickets-overview-header';
-import { FIRST_SCREEN_ID } from '../lib/first-screen';
+import { DrawingFirstScreen, FIRST_SCREEN_ID } from '../lib/first-screen';
 import { AppFrame } from './layouts/app-frame';
 
 /**
@@ -34,7 +34,9 @@ export function renderFirstScreen(page: string): string | undefined {
     // the app's), until the app shows the page itself.
     <div id={FIRST_SCREEN_ID} inert aria-hidden="true" className="fixed inset-0 z-50 overflow-hidden">
       <MemoryRouter initialEntries={[page.replace(/:[\w-]+/g, '_')]}>
-        <QueryClientProvider client={new QueryClient()}>{FIRST_SCREENS[page]}</QueryClientProvider>
+        <QueryClientProvider client={new QueryClient()}>
+          <DrawingFirstScreen value>{FIRST_SCREENS[page]}</DrawingFirstScreen>
+        </QueryClientProvider>
       </MemoryRouter>
     </div>,
   );

@@ -1,4 +1,4 @@
-import { useLayoutEffect } from 'react';
+import { createContext, useContext, useLayoutEffect } from 'react';
 
 /**
  * The id of a page's first screen: the signed-in frame and the page's heading, written into the page's own file by
@@ -15,4 +15,15 @@ export function useFirstScreenGone(): void {
   useLayoutEffect(() => {
     document.getElementById(FIRST_SCREEN_ID)?.remove();
   }, []);
+}
+
+/** True while the build draws a first screen (app/first-screen.tsx), where there is no browser to ask. */
+export const DrawingFirstScreen = createContext(false);
+
+/**
+ * Whether this render is the build's first screen: what depends on the browser (whether it offers passkeys) is drawn
+ * as most browsers then draw it, so nothing moves when the app takes its place.
+ */
+export function useDrawingFirstScreen(): boolean {
+  return useContext(DrawingFirstScreen);
 }

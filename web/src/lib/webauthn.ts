@@ -19,10 +19,7 @@ export class PasskeyNotUsed extends Error {
 
 /** Whether this browser can make and use passkeys at all (WebAuthn is there). */
 export function passkeysSupported(): boolean {
-  // No window: the build drawing the sign-in page's first screen (app/first-screen.tsx), drawn as the browsers that
-  // offer passkeys (nearly all) then draw the page, so nothing moves when the app takes its place.
-  if (typeof window === 'undefined') return true;
-  return typeof window.PublicKeyCredential === 'function';
+  return typeof window !== 'undefined' && typeof window.PublicKeyCredential === 'function';
 }
 
 const library = () => import('@simplewebauthn/browser');

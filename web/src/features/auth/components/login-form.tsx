@@ -5,6 +5,7 @@ import { linkClassName } from '../../../components/ui/auth-shell';
 import { Button } from '../../../components/ui/button';
 import { FormField } from '../../../components/ui/form-field';
 import { getCaptchaToken } from '../../../lib/captcha';
+import { useDrawingFirstScreen } from '../../../lib/first-screen';
 import { passkeysSupported } from '../../../lib/webauthn';
 import { EMAIL_NOT_VERIFIED, SIGN_IN_LINK_SENT } from '../auth.constants';
 import { useAuthStore } from '../auth.store';
@@ -21,6 +22,8 @@ export function LoginForm() {
   const loading = useAuthStore((s) => s.loading);
   const error = useAuthStore((s) => s.error);
   const mfaToken = useAuthStore((s) => s.mfaToken);
+  // The build's first screen of this page has the passkey button, as nearly every browser then draws it.
+  const offerPasskey = useDrawingFirstScreen() || passkeysSupported();
 
   const [email, setEmail] = useState('');
   const [password, setPassword] = useState('');
@@ -124,7 +127,7 @@ export function LoginForm() {
         <Button type="submit" className="w-full" disabled={busy} aria-busy={busy}>
           {busy ? 'Signing in...' : 'Sign in'}
         </Button>
-        {passkeysSupported() ? (
+        {offerPasskey ? (
           <Button
             type="button"
             variant="secondary"
