@@ -4,7 +4,7 @@ import optimizeLocales from '@react-aria/optimize-locales-plugin';
 import tailwindcss from '@tailwindcss/vite';
 import react from '@vitejs/plugin-react';
 import { defineConfig, loadEnv, type Plugin } from 'vite';
-import { isSignedInPage, pages } from '../services/contracts/src/pages';
+import { pageAudience, pages } from '../services/contracts/src/pages';
 import {
   firstScreensOf,
   inlineEntryCss,
@@ -84,7 +84,7 @@ export default defineConfig(({ mode }) => {
       inlineEntryCss(),
       preloadSessionCheck(apiBase),
       appScriptsAfterFirstPaint(),
-      pageChunks(PAGE_MODULES, isSignedInPage, firstScreensOf('src/app/first-screen.tsx')),
+      pageChunks(PAGE_MODULES, pageAudience, firstScreensOf('src/app/first-screen.tsx')),
     ],
     resolve: {
       alias: [

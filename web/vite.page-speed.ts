@@ -1,7 +1,7 @@
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import type { Plugin } from 'vite';
-import { PAGE_CHUNKS_FILE } from '../services/contracts/src/pages';
+import { PAGE_CHUNKS_FILE, type PageAudience } from '../services/contracts/src/pages';
 import { routes } from '../services/contracts/src/routes';
 
 /**
@@ -152,11 +152,13 @@ export function appScriptsAfterFirstPaint(): Plugin {
 
 /**
  * The page's pattern as nginx matches `"<session cookie> <path>"`: the path as the router matches it (any case,
- * trailing slashes, a parameter one segment), and for a page only the signed-in see, a session cookie that is set.
+ * trailing slashes, a parameter one segment); for a page only the signed-in see, a session cookie that is set; for a
+ * page only visitors see (the sign-in page), none.
  */
-export function nginxPagePattern(page: string, signedInOnly: boolean): string {
+export function nginxPagePattern(page: string, audience: PageAudience): string {
   const path = page.replace(/\/:[\w-]+/g, '/[^/]+');
-  return `~*^${signedInOnly ? '\\S+' : '\\S*'} ${path}/*$`;
+  const cookie = { 'signed-in': '\\S+', 'signed-out': '', anyone: '\\S*' }[audience];
+  return `~*^${cookie} ${path}/*$`;
 }
 
 /**
@@ -165,14 +167,15 @@ export function nginxPagePattern(page: string, signedInOnly: boolean): string {
  * run, and its router had matched the address. For each page the build writes `pages/<page>.html`: index.html with a
  * `<link rel="modulepreload">` for each of them, so a phone downloads them beside the entry. Served by the API process
  * (it reads `page-chunks.json`: `{ "<page pattern>": { "html": "pages/….html", "chunks": [...] } }`) and by nginx
- * (`pages/nginx-pages.map`), for a page only the signed-in see (`signedInOnly`) only to a request with a session.
+ * (`pages/nginx-pages.map`), for a page only the signed-in see (`audience`) only to a request with a session, and for
+ * a page only visitors see (the sign-in page) only to a request without one.
  * `modules` maps each page (a pattern of the contracts' `pages`) to the source files (relative to web/) the router
  * loads for it; a name that matches no chunk fails the build, so a page renamed or moved leaves no stale list behind.
  * `firstScreens` gives what a page paints with its HTML, before any script has run: it goes first in the page's body.
  */
 export function pageChunks(
   modules: Record<string, readonly string[]>,
-  signedInOnly: (page: string) => boolean,
+  audience: (page: string) => PageAudience,
   firstScreens?: FirstScreens,
 ): Plugin {
   let root = '';
@@ -224,7 +227,7 @@ export function pageChunks(
         if (screen) file = file.replace(/<body[^>]*>/, (body) => `${body}${screen}`);
         writeFileSync(path.join(outDir, html), file);
         listed[page] = { html, chunks };
-        map.push(`"${nginxPagePattern(page, signedInOnly(page))}" /${html};`);
+        map.push(`"${nginxPagePattern(page, audience(page))}" /${html};`);
       }
       writeFileSync(path.join(outDir, PAGE_CHUNKS_FILE), `${JSON.stringify(listed, null, 2)}\n`);
       writeFileSync(

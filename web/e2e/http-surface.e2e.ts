@@ -70,12 +70,14 @@ async function expectPagePreloads(baseUrl: string) {
   for (const [page, { chunks }] of Object.entries(listed)) {
     const address = page.replace(/:[\w-]+/g, '8c2f4a61-7d3e-4b9a-b5f0-1e6c9d2a7b34');
     if (chunks.length === 0) {
-      // A page in the entry itself is listed for its first screen alone (the sign-in page), for anyone.
-      await expect
-        .poll(async () => (await (await fetch(baseUrl + address)).text()).includes(`id="${FIRST_SCREEN_ID}"`), {
-          message: page,
-        })
-        .toBe(true);
+      // A page in the entry itself is listed for its first screen alone (the sign-in page), for visitors only: a
+      // request with a session is sent on to the dashboard.
+      const drawn = async (cookie?: string) =>
+        (await (await fetch(baseUrl + address, { headers: cookie ? { cookie } : {} })).text()).includes(
+          `id="${FIRST_SCREEN_ID}"`,
+        );
+      await expect.poll(() => drawn(), { message: page }).toBe(true);
+      expect(await drawn('theme=dark; seatlink_session=x'), page).toBe(false);
       continue;
     }
     await expect

@@ -92,6 +92,20 @@ export function isSignedInPage(page: string): boolean {
   return [pages.dashboard, pages.admin].some((frame) => page === frame || page.startsWith(`${frame}/`));
 }
 
+/** Pages only a visitor sees (the sign-in page): a signed-in user is sent on to the dashboard. */
+export function isSignedOutPage(page: string): boolean {
+  return page === pages.login;
+}
+
+/** Who a page is drawn for: the signed-in only, visitors only, or anyone. */
+export type PageAudience = 'signed-in' | 'signed-out' | 'anyone';
+
+/** Who `page` (a pattern of `pages`) is drawn for: see {@link isSignedInPage} and {@link isSignedOutPage}. */
+export function pageAudience(page: string): PageAudience {
+  if (isSignedInPage(page)) return 'signed-in';
+  return isSignedOutPage(page) ? 'signed-out' : 'anyone';
+}
+
 /** Whether the router shows a page (rather than its not-found screen) at `pathname`: see {@link pageOf}. */
 export function isPagePath(pathname: string): boolean {
   return pageOf(pathname) !== null;

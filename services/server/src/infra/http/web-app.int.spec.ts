@@ -7,6 +7,7 @@ import { startTestStack, type TestStack } from '../../testing/test-app.js';
 /** The web app's own public files (robots.txt, favicon.svg), as the build copies them into web/dist. */
 const WEB_PUBLIC = path.resolve(import.meta.dirname, '../../../../../web/public');
 const INDEX_MARK = 'seatlink-dashboard-index';
+const SIGN_IN_DRAWN = 'seatlink-sign-in-drawn';
 const LINK_MARK = 'seatlink-link-page';
 
 /** Which addresses get the dashboard, and with which status; which get a plain 404; which the API's JSON 404. */
@@ -39,6 +40,9 @@ describe('the dashboard, its files, and addresses that are not pages', () => {
       '/register': { html: 'pages/register.html', chunks: ['/assets/register.page-Ab12Cd34.js'] },
     };
     for (const { html, chunks } of Object.values(listed)) writeFileSync(path.join(dist, html), own(chunks));
+    // The sign-in page's own file: no chunks of its own, the page drawn by the build (its first screen).
+    listed['/login'] = { html: 'pages/login.html', chunks: [] };
+    writeFileSync(path.join(dist, 'pages/login.html'), own([]).replace('</body>', `${SIGN_IN_DRAWN}</body>`));
     // One listed file is outside pages/, one is not there: neither is read.
     writeFileSync(path.join(dist, 'elsewhere.html'), own(['/assets/elsewhere-Ab12Cd34.js']));
     listed['/waitlist'] = { html: 'elsewhere.html', chunks: ['/assets/elsewhere-Ab12Cd34.js'] };
@@ -139,6 +143,16 @@ describe('the dashboard, its files, and addresses that are not pages', () => {
       expect(await preloads('/login', session)).toEqual([]);
       expect(await preloads('/dashboard/nowhere', session)).toEqual([]);
       expect(await preloads('/dashboard/accounts', session)).toEqual([]);
+    });
+
+    it('the sign-in page drawn to a visitor, never to a request with a session (it is sent on to the dashboard)', async () => {
+      const drawn = async (cookie?: string) =>
+        (await (await fetch(`${stack.baseUrl}/login`, { headers: cookie ? { cookie } : {} })).text()).includes(
+          SIGN_IN_DRAWN,
+        );
+      await expect.poll(() => drawn(), { timeout: 10_000 }).toBe(true);
+      expect(await drawn('theme=dark')).toBe(true);
+      expect(await drawn(session)).toBe(false);
     });
 
     it("for a public page to anyone, naming only the build's files", async () => {

@@ -6,6 +6,7 @@ import { brotliCompress, brotliCompressSync, constants as zlib, gzip, gzipSync }
 import {
   couldBePagePath,
   isSignedInPage,
+  isSignedOutPage,
   linkCodeAt,
   linkCodeParamSchema,
   PAGE_CHUNKS_FILE,
@@ -137,7 +138,9 @@ export class WebApp {
    * page only the signed-in see, to a request with a session cookie; whether it is still valid is the API's to say).
    */
   private pageFor(page: string, request: FastifyRequest): Record<PageEncoding, Buffer> {
-    if (isSignedInPage(page) && !request.cookies?.[SESSION_COOKIE]) return this.encoded;
+    const session = Boolean(request.cookies?.[SESSION_COOKIE]);
+    // The sign-in page's own file paints the sign-in form: a request with a session is sent on to the dashboard.
+    if ((isSignedInPage(page) && !session) || (isSignedOutPage(page) && session)) return this.encoded;
     return this.withPreloads.get(page) ?? this.encoded;
   }
 
