@@ -152,8 +152,8 @@ export function appScriptsAfterFirstPaint(): Plugin {
 
 /**
  * The page's pattern as nginx matches `"<session cookie> <path>"`: the path as the router matches it (any case,
- * trailing slashes, a parameter one segment); for a page only the signed-in see, a session cookie that is set; for a
- * page only visitors see (the sign-in page), none.
+ * trailing slashes, a parameter one segment) and the cookie of its audience, as the API process reads it
+ * (`isOfAudience` of the contracts): set for a page only the signed-in see, none for the sign-in page, any otherwise.
  */
 export function nginxPagePattern(page: string, audience: PageAudience): string {
   const path = page.replace(/\/:[\w-]+/g, '/[^/]+');

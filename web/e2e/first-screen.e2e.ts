@@ -5,8 +5,9 @@ import { demo, signIn } from './support/session';
 /**
  * A signed-in page paints its first screen with its HTML (web/src/app/first-screen.tsx, written into the page's own
  * file by the build): the frame and the overview's heading show before any script has run, exactly where the app
- * then draws them (the sign-in page paints itself whole), and the app takes their place in the commit that shows the page, whatever that page turns out to
- * be (the overview, the sign-in page for a session that has ended, an error screen).
+ * then draws them (the sign-in page paints itself whole), and the app takes their place in the commit that shows the
+ * page, whatever that page turns out to be (the overview, the sign-in page for a session that has ended, an error
+ * screen).
  */
 
 const PHONE = { width: 390, height: 844 };

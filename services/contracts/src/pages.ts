@@ -92,18 +92,25 @@ export function isSignedInPage(page: string): boolean {
   return [pages.dashboard, pages.admin].some((frame) => page === frame || page.startsWith(`${frame}/`));
 }
 
-/** Pages only a visitor sees (the sign-in page): a signed-in user is sent on to the dashboard. */
-export function isSignedOutPage(page: string): boolean {
-  return page === pages.login;
-}
-
 /** Who a page is drawn for: the signed-in only, visitors only, or anyone. */
 export type PageAudience = 'signed-in' | 'signed-out' | 'anyone';
 
-/** Who `page` (a pattern of `pages`) is drawn for: see {@link isSignedInPage} and {@link isSignedOutPage}. */
+/**
+ * Who `page` (a pattern of `pages`) is drawn for: the signed-in only ({@link isSignedInPage}), visitors only (the
+ * sign-in page: a signed-in user is sent on to the dashboard), or anyone.
+ */
 export function pageAudience(page: string): PageAudience {
   if (isSignedInPage(page)) return 'signed-in';
-  return isSignedOutPage(page) ? 'signed-out' : 'anyone';
+  return page === pages.login ? 'signed-out' : 'anyone';
+}
+
+/**
+ * Whether a request with a session cookie (`hasSession`) or without one is of `audience`, and so gets the page's own
+ * file (whether the session is still valid is the API's to say). nginx matches the same in its map of the pages' files
+ * (web/vite.page-speed.ts `nginxPagePattern`).
+ */
+export function isOfAudience(audience: PageAudience, hasSession: boolean): boolean {
+  return audience === 'anyone' || (audience === 'signed-in') === hasSession;
 }
 
 /** Whether the router shows a page (rather than its not-found screen) at `pathname`: see {@link pageOf}. */

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { linkCodeAt } from './pages.js';
+import { isOfAudience, linkCodeAt, pageAudience, pages } from './pages.js';
 
 describe('the code of a shared ticket’s address, as the router reads it (the link page’s own entry and the server read it without one)', () => {
   const code = 'Ab_-'.repeat(5) + 'Zz';
@@ -17,5 +17,19 @@ describe('the code of a shared ticket’s address, as the router reads it (the l
     ['/dashboard', ''],
   ])('%s: %j', (pathname, expected) => {
     expect(linkCodeAt(pathname)).toBe(expected);
+  });
+});
+
+describe("who gets a page's own file: its audience, by whether the request carries a session", () => {
+  it.each([
+    [pages.dashboard, 'signed-in', [false, true]],
+    [pages.adminUserAudits, 'signed-in', [false, true]],
+    [pages.login, 'signed-out', [true, false]],
+    [pages.register, 'anyone', [true, true]],
+    [pages.link, 'anyone', [true, true]],
+  ] as const)('%s is for %s', (page, audience, [withoutSession, withSession]) => {
+    expect(pageAudience(page)).toBe(audience);
+    expect(isOfAudience(audience, false)).toBe(withoutSession);
+    expect(isOfAudience(audience, true)).toBe(withSession);
   });
 });

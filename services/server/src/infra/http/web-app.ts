@@ -5,11 +5,11 @@ import { promisify } from 'node:util';
 import { brotliCompress, brotliCompressSync, constants as zlib, gzip, gzipSync } from 'node:zlib';
 import {
   couldBePagePath,
-  isSignedInPage,
-  isSignedOutPage,
+  isOfAudience,
   linkCodeAt,
   linkCodeParamSchema,
   PAGE_CHUNKS_FILE,
+  pageAudience,
   pageOf,
   pages,
   routes,
@@ -134,13 +134,12 @@ export class WebApp {
   }
 
   /**
-   * index.html as answered for `page`: with the page's chunks named when the build lists them and they will run (a
-   * page only the signed-in see, to a request with a session cookie; whether it is still valid is the API's to say).
+   * index.html as answered for `page`: the page's own file when the build wrote one (its chunks named, its first
+   * screen) and the request is of the page's audience (a page only the signed-in see, to a request with a session
+   * cookie; the sign-in page, which paints the form, to one without).
    */
   private pageFor(page: string, request: FastifyRequest): Record<PageEncoding, Buffer> {
-    const session = Boolean(request.cookies?.[SESSION_COOKIE]);
-    // The sign-in page's own file paints the sign-in form: a request with a session is sent on to the dashboard.
-    if ((isSignedInPage(page) && !session) || (isSignedOutPage(page) && session)) return this.encoded;
+    if (!isOfAudience(pageAudience(page), Boolean(request.cookies?.[SESSION_COOKIE]))) return this.encoded;
     return this.withPreloads.get(page) ?? this.encoded;
   }
 
