@@ -107,6 +107,90 @@ test('10,000 real tickets: a window of them in the page, the last one reached by
   await expect(page.locator(`[data-testid="ticket-card"][data-ticket-id="${listed[0]!.id}"]`)).toHaveCount(0);
 });
 
+/**
+ * In the page: scrolls to `y`, waits a frame, and answers what each rendered card (grid) or row (list) shows, with the
+ * place in the list it says it has.
+ */
+async function scrollAndRead({ y, view }: { y: number; view: 'grid' | 'list' }) {
+  window.scrollTo(0, y);
+  await new Promise((resolve) => requestAnimationFrame(resolve));
+  return [
+    ...document.querySelectorAll(
+      view === 'grid' ? '[data-testid="tickets-grid"] [role="listitem"]' : '[data-testid="ticket-row"]',
+    ),
+  ].map((item) => ({
+    position:
+      view === 'grid' ? Number(item.getAttribute('aria-posinset')) : Number(item.getAttribute('aria-rowindex')) - 1,
+    id: (item.matches('[data-ticket-id]') ? item : item.querySelector('[data-ticket-id]'))?.getAttribute(
+      'data-ticket-id',
+    ),
+    title: item.querySelector('[data-testid="ticket-title"]')?.textContent,
+    checkbox: item.querySelector('[data-testid="select-ticket"]')?.getAttribute('aria-label'),
+  }));
+}
+
+test('scrolled in jumps, each card and row shows its own ticket, and focus stays with its ticket', async ({ page }) => {
+  // Rows pass their elements to the rows scrolling in (lib/use-page-virtualizer.ts `useRowSlots`): what a place shows
+  // must be all of one ticket, and a focused checkbox must not come to stand for another ticket.
+  await openOverview(page);
+  for (const view of ['grid', 'list'] as const) {
+    if (view === 'list') await page.getByRole('button', { name: 'List view' }).click();
+    await page.evaluate(() => window.scrollTo(0, 0));
+    await page.locator(`[data-ticket-id="${listed[0]!.id}"]`).getByTestId('select-ticket').focus();
+    const height = await page.evaluate(() => document.body.scrollHeight);
+    // A frame at each of 25 places a window or more apart, as a scroll bar dragged fast goes.
+    for (let i = 1; i <= 25; i++) {
+      const shown = await page.evaluate(scrollAndRead, { y: (height * i) / 27, view });
+      expect(shown.length).toBeGreaterThan(0);
+      for (const item of shown) {
+        const ticket = listed[item.position - 1]!;
+        expect(item).toEqual({
+          position: item.position,
+          id: ticket.id,
+          title: ticket.title,
+          checkbox: `Select ${ticket.title}`,
+        });
+      }
+    }
+    const focusedTicket = await page.evaluate(
+      () => document.activeElement?.closest('[data-ticket-id]')?.getAttribute('data-ticket-id') ?? null,
+    );
+    expect([null, listed[0]!.id]).toContain(focusedTicket);
+  }
+});
+
+test('at rest in the middle of the list, the grid has a row beyond each edge, laid out edge to edge', async ({
+  page,
+}) => {
+  await openOverview(page);
+  await page.evaluate(() => window.scrollTo(0, document.body.scrollHeight / 3));
+  await page.evaluate(() => window.scrollTo(0, document.body.scrollHeight / 2));
+  const rowsLaidOut = () =>
+    page.evaluate(() =>
+      [...document.querySelectorAll<HTMLElement>('[data-testid="tickets-grid"] [data-index]')]
+        .map(
+          (row) =>
+            ({ index: Number(row.dataset.index), ...row.getBoundingClientRect().toJSON() }) as DOMRect & {
+              index: number;
+            },
+        )
+        .sort((a, b) => a.index - b.index),
+    );
+  // The jump rendered the rows in view alone; once the page is still, one more beyond each edge.
+  await expect
+    .poll(async () => {
+      const laidOut = await rowsLaidOut();
+      return laidOut[0]!.bottom <= 0 && laidOut.at(-1)!.top >= (await page.evaluate(() => window.innerHeight));
+    })
+    .toBe(true);
+  const laidOut = await rowsLaidOut();
+  for (let i = 1; i < laidOut.length; i++) {
+    expect(laidOut[i]!.index).toBe(laidOut[i - 1]!.index + 1);
+    // The grid's gap between rows, and no overlap: each row is as tall as the virtualizer placed it.
+    expect(Math.round(laidOut[i]!.top - laidOut[i - 1]!.bottom)).toBe(16);
+  }
+});
+
 test('while the rest of the list comes after its first page, the count line says so', async ({ page }) => {
   // The pages after the first are held until the line has been read.
   let release!: () => void;

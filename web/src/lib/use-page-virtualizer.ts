@@ -1,5 +1,5 @@
-import { useWindowVirtualizer, type Virtualizer } from '@tanstack/react-virtual';
-import { useLayoutEffect, useState, type RefObject } from 'react';
+import { defaultRangeExtractor, type Range, useWindowVirtualizer, type Virtualizer } from '@tanstack/react-virtual';
+import { useCallback, useEffect, useLayoutEffect, useRef, useState, type RefObject } from 'react';
 
 export interface ElementPlacement {
   /** px from the document's top. */
@@ -53,38 +53,108 @@ export interface PageVirtualizerOptions {
   top: number;
 }
 
+/** The items that showed in a frame: TanStack's visible range, without its overscan. */
+export interface Shown {
+  startIndex: number;
+  endIndex: number;
+}
+
 /**
- * The size of a rendered item, for a list whose items are laid out by their data and watched in case they differ:
- * what its ResizeObserver last reported, and when an item has just rendered (no report yet) the size it was laid out
- * at. TanStack's own reads the element's offsetHeight then, which makes the browser lay the page out in the middle of
- * the render, once per row that scrolls into view; the observer's report comes after the browser's own layout, free.
+ * The items to render for the visible `range`, given what showed in the frame before: the visible items and
+ * `range.overscan` more beyond each edge, so that a scroll that moves less than a window at a time (a wheel, a
+ * finger, a fling slowing down) finds the next rows already there when the compositor scrolls ahead of the page.
+ * A jump, where no item showing now showed in the frame before (a scroll bar dragged, a fast fling, a key to the
+ * end), renders the visible items alone: rows beyond an edge would be gone by the next frame, built for nothing,
+ * and on a slow phone they are most of a frame's work.
  */
-export function observedSize(
-  element: Element,
-  entry: ResizeObserverEntry | undefined,
-  instance: Virtualizer<Window, Element>,
-): number {
-  const box = entry?.borderBoxSize?.[0];
-  if (box) return Math.round(box.blockSize);
-  const index = instance.indexFromElement(element);
-  return instance.itemSizeCache.get(instance.options.getItemKey(index)) ?? instance.options.estimateSize(index);
+export function itemsToRender(range: Range, before: Shown | null): number[] {
+  const jumped = before !== null && (range.startIndex > before.endIndex || range.endIndex < before.startIndex);
+  return defaultRangeExtractor(jumped ? { ...range, overscan: 0 } : range);
 }
 
 /**
  * TanStack Virtual over the page's own scroll (the list scrolls with the page, as the rest of the dashboard does):
- * only the items near the viewport are rendered, and the list keeps its full height. Sizes come from the data, never
- * from measuring rendered items, so scrolling causes no layout reads.
+ * only the items near the viewport are rendered (`itemsToRender`), and the list keeps its full height. Sizes come from
+ * the data, never from measuring rendered items, so scrolling causes no layout reads.
  */
 export function usePageVirtualizer({ count, sizeOf, keyOf, gap = 0, overscan = 4, top }: PageVirtualizerOptions) {
+  const shown = useRef<Shown | null>(null);
+  // A new extractor when a scroll starts or ends: TanStack works the items out again, so the overscan a jump left out
+  // is rendered once the page is still.
+  const [scrolling, setScrolling] = useState(false);
+  const rangeExtractor = useCallback(
+    (range: Range) => {
+      const items = itemsToRender(range, scrolling ? shown.current : null);
+      shown.current = { startIndex: range.startIndex, endIndex: range.endIndex };
+      return items;
+    },
+    [scrolling],
+  );
   return useWindowVirtualizer({
     count,
     estimateSize: sizeOf,
     getItemKey: keyOf,
     gap,
     overscan,
+    rangeExtractor,
+    onChange: (instance) => setScrolling(instance.isScrolling),
     scrollMargin: top,
-    measureElement: observedSize,
     // The first render already fills the viewport (before the window is observed).
     initialRect: typeof window === 'undefined' ? undefined : { width: window.innerWidth, height: window.innerHeight },
   });
+}
+
+/** The key of rendered row `index` when `rendered` contiguous rows are rendered: its slot (`useRowSlots`). */
+export const slotKey = (index: number, rendered: number): number => index % rendered;
+
+/**
+ * Rows that keep their DOM elements as the window moves. Rendered rows are keyed by `slotKey`: the rows of any window
+ * of n contiguous rows have the keys 0 to n−1, so a row that scrolls out hands its elements to the row scrolling in,
+ * and React changes their text and attributes instead of removing one row's elements and building the other's (in a
+ * fast scroll of 10,000 tickets, where every frame shows new rows, about a third of each frame). What holds state or
+ * focus inside a row must be keyed by its item (a dialog, a checkbox), so it never passes to another item.
+ *
+ * Rows are laid out by their data and watched by a ResizeObserver, which sets the virtualizer's size of a row that
+ * turns out taller or shorter (a font the data could not foresee). A slot is observed afresh whenever it holds another
+ * row (`data-index`), so its first report is the new row's size: a report comes only when a size changes, and the row
+ * it held before may have been as tall. TanStack's own measuring keeps elements by item, not by slot.
+ */
+export function useRowSlots(virtualizer: Virtualizer<Window, Element>) {
+  const [observer] = useState(() =>
+    typeof ResizeObserver === 'undefined'
+      ? null
+      : new ResizeObserver((entries) => {
+          for (const entry of entries) {
+            const box = entry.borderBoxSize?.[0];
+            const index = Number(entry.target.getAttribute('data-index'));
+            if (box && entry.target.isConnected && Number.isInteger(index)) {
+              virtualizer.resizeItem(index, Math.round(box.blockSize));
+            }
+          }
+        }),
+  );
+  /** Each rendered slot, and the row it was last observed holding. */
+  const [slots] = useState(() => new Map<Element, number>());
+  const ref = useCallback(
+    (element: HTMLElement | null) => {
+      if (!element) return;
+      slots.set(element, -1);
+      return () => {
+        observer?.unobserve(element);
+        slots.delete(element);
+      };
+    },
+    [observer, slots],
+  );
+  useLayoutEffect(() => {
+    for (const [element, observedAt] of slots) {
+      const index = Number(element.getAttribute('data-index'));
+      if (index === observedAt) continue;
+      observer?.unobserve(element);
+      observer?.observe(element);
+      slots.set(element, index);
+    }
+  });
+  useEffect(() => () => observer?.disconnect(), [observer]);
+  return ref;
 }

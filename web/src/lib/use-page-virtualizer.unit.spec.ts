@@ -1,50 +1,53 @@
-import { Virtualizer } from '@tanstack/react-virtual';
+import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { observedSize } from './use-page-virtualizer';
+import { itemsToRender, slotKey } from './use-page-virtualizer';
 
-/** A virtualizer of 10 items, item i laid out at 100 + i px, that never touches a page. */
-function virtualizer() {
-  const instance = new Virtualizer<Window, Element>({
-    count: 10,
-    estimateSize: (i) => 100 + i,
-    getItemKey: (i) => `item-${i}`,
-    getScrollElement: () => null,
-    scrollToFn: () => {},
-    observeElementRect: () => {},
-    observeElementOffset: () => {},
-  });
-  instance.getTotalSize(); // lays the items out
-  return instance;
-}
+/** TanStack's visible range of items `startIndex`–`endIndex` of 100, with one item of overscan. */
+const visible = (startIndex: number, endIndex: number, overscan = 1) => ({
+  startIndex,
+  endIndex,
+  overscan,
+  count: 100,
+});
 
-/** A rendered item at `index` whose layout must not be read (reading it throws). */
-function renderedItem(index: number): Element {
-  const element = { getAttribute: (name: string) => (name === 'data-index' ? String(index) : null) };
-  for (const read of ['offsetHeight', 'offsetWidth', 'getBoundingClientRect']) {
-    Object.defineProperty(element, read, {
-      get() {
-        throw new Error(`${read} read: the browser would lay the page out mid-render`);
-      },
-    });
-  }
-  return element as unknown as Element;
-}
-
-const reported = (blockSize: number) =>
-  ({ borderBoxSize: [{ blockSize, inlineSize: 300 }] }) as unknown as ResizeObserverEntry;
-
-describe('observedSize', () => {
-  it('gives a row that has just rendered the size it was laid out at, without reading its layout', () => {
-    expect(observedSize(renderedItem(3), undefined, virtualizer())).toBe(103);
+describe('itemsToRender', () => {
+  it('renders the overscan beyond each edge when nothing showed before (the first render, the page still)', () => {
+    expect(itemsToRender(visible(10, 12), null)).toEqual([9, 10, 11, 12, 13]);
   });
 
-  it("takes the observer's report when there is one, rounded", () => {
-    expect(observedSize(renderedItem(3), reported(140.4), virtualizer())).toBe(140);
+  it('renders the overscan while the window moves less than itself a frame', () => {
+    expect(itemsToRender(visible(11, 13), { startIndex: 10, endIndex: 12 })).toEqual([10, 11, 12, 13, 14]);
+    expect(itemsToRender(visible(9, 11), { startIndex: 10, endIndex: 12 })).toEqual([8, 9, 10, 11, 12]);
+    // Sharing one item is enough.
+    expect(itemsToRender(visible(12, 14), { startIndex: 10, endIndex: 12 })).toEqual([11, 12, 13, 14, 15]);
   });
 
-  it('keeps a size the observer reported before when the row renders again', () => {
-    const instance = virtualizer();
-    instance.resizeItem(4, 180);
-    expect(observedSize(renderedItem(4), undefined, instance)).toBe(180);
+  it('renders the visible items alone in a jump, either way', () => {
+    expect(itemsToRender(visible(13, 15), { startIndex: 10, endIndex: 12 })).toEqual([13, 14, 15]);
+    expect(itemsToRender(visible(40, 42, 3), { startIndex: 90, endIndex: 92 })).toEqual([40, 41, 42]);
+  });
+
+  it('never renders beyond the list', () => {
+    expect(itemsToRender(visible(0, 2, 2), null)).toEqual([0, 1, 2, 3, 4]);
+    expect(itemsToRender(visible(97, 99, 2), { startIndex: 96, endIndex: 98 })).toEqual([95, 96, 97, 98, 99]);
+  });
+});
+
+describe('slotKey', () => {
+  it('gives the rows of any window of n contiguous rows the keys 0 to n − 1', () => {
+    fc.assert(
+      fc.property(fc.nat(100_000), fc.integer({ min: 1, max: 40 }), (start, n) => {
+        const keys = Array.from({ length: n }, (_, i) => slotKey(start + i, n));
+        expect([...keys].sort((a, b) => a - b)).toEqual(Array.from({ length: n }, (_, i) => i));
+      }),
+    );
+  });
+
+  it('gives the row scrolling in the key of the row scrolling out', () => {
+    fc.assert(
+      fc.property(fc.nat(100_000), fc.integer({ min: 1, max: 40 }), (start, n) => {
+        expect(slotKey(start + n, n)).toBe(slotKey(start, n));
+      }),
+    );
   });
 });

@@ -1,5 +1,5 @@
 import { useCallback, useRef, type ReactNode } from 'react';
-import { useElementPlacement, usePageVirtualizer } from '../../lib/use-page-virtualizer';
+import { slotKey, useElementPlacement, usePageVirtualizer, useRowSlots } from '../../lib/use-page-virtualizer';
 import { gridColumns } from './grid-columns';
 
 export interface CardGridProps<T> {
@@ -15,6 +15,10 @@ export interface CardGridProps<T> {
   minColumnWidth: number;
   maxColumns: number;
   getKey: (item: T) => string;
+  /**
+   * A card's content. Rows keep their elements as the grid scrolls (lib/use-page-virtualizer.ts `useRowSlots`): a card's
+   * place shows one item, then another, so what holds state or focus inside a card is keyed by its item.
+   */
   renderItem: (item: T, index: number) => ReactNode;
   /** The list's accessible name. */
   label: string;
@@ -23,9 +27,9 @@ export interface CardGridProps<T> {
 
 /**
  * A grid of cards for lists of thousands, windowed with TanStack Virtual over the page's scroll: only the rows near
- * the viewport are rendered, each row as tall as its tallest card (as its data says, watched by a ResizeObserver;
- * lib/use-page-virtualizer.ts `observedSize`). It is a list to assistive technology; each item says where it sits in the whole list
- * (aria-setsize/posinset), rendered or not.
+ * the viewport are rendered, each row as tall as its tallest card (as its data says, watched by a ResizeObserver), and
+ * a row scrolling in takes the elements of one scrolling out (lib/use-page-virtualizer.ts `useRowSlots`). It is a list
+ * to assistive technology; each item says where it sits in the whole list (aria-setsize/posinset), rendered or not.
  */
 export function CardGrid<T>({
   items,
@@ -58,11 +62,12 @@ export function CardGrid<T>({
     // A row is known by its first card and the column count: a row that holds other cards is measured afresh.
     keyOf: useCallback((row: number) => `${columns}:${getKey(items[row * columns]!)}`, [items, columns, getKey]),
     gap,
-    // One row beyond each edge: a fast scroll replaces the whole window at every frame, and each row more is cards
-    // built for nothing (rows render in the scroll event itself, before the frame is painted, so none is blank).
+    // One row beyond each edge, none in a jump (rows render in the scroll event itself, before the frame is painted).
     overscan: 1,
     top,
   });
+  const slotRef = useRowSlots(virtualizer);
+  const rows = placed ? virtualizer.getVirtualItems() : [];
 
   const template = `repeat(${columns}, minmax(0, 1fr))`;
   return (
@@ -73,14 +78,14 @@ export function CardGrid<T>({
       data-columns={columns}
     >
       <div role="list" aria-label={label}>
-        {(placed ? virtualizer.getVirtualItems() : []).map((row) => {
+        {rows.map((row) => {
           const start = row.index * columns;
           return (
             <div
-              key={row.key}
+              key={slotKey(row.index, rows.length)}
               role="none"
               data-index={row.index}
-              ref={virtualizer.measureElement}
+              ref={slotRef}
               className="absolute inset-x-0 top-0 grid"
               style={{
                 transform: `translateY(${row.start - virtualizer.options.scrollMargin}px)`,
@@ -92,7 +97,8 @@ export function CardGrid<T>({
             >
               {rowItems(row.index).map((item, i) => (
                 <div
-                  key={getKey(item)}
+                  // Its place in the row: the card's elements pass to the item that takes the place.
+                  key={i}
                   role="listitem"
                   aria-setsize={items.length}
                   aria-posinset={start + i + 1}

@@ -54,7 +54,10 @@ export function AccountTicketsPage() {
 
   const renderTicket = useCallback(
     (ticket: AccountTicket) => (
+      // Keyed by the ticket: the grid's places pass from ticket to ticket as it scrolls (CardGrid), and a focused
+      // button must not pass with them.
       <AccountTicketCard
+        key={ticket.id}
         ticket={ticket}
         info={links[ticket.id]}
         distributing={distributing.has(ticket.id)}

@@ -1,7 +1,7 @@
-import { memo, type MouseEvent, type ReactNode } from 'react';
+import { memo, type ComponentType, type MouseEvent, type ReactNode } from 'react';
 import type { Ticket } from '@seatlink/contracts';
 import { cx } from '../../../components/ui/cx';
-import { CalendarIcon, PinIcon, TicketIcon, UserIcon } from '../../../components/ui/icons';
+import { CalendarIcon, type IconProps, PinIcon, TicketIcon, UserIcon } from '../../../components/ui/icons';
 import { formatDateTime } from '../../../lib/format';
 import { ticketStatus } from '../ticket-filters';
 import { SelectTicketBox, type TicketSelection } from './select-box';
@@ -35,12 +35,23 @@ function onCardClick(event: MouseEvent<HTMLElement>, ticketId: string, selection
   selection.onToggle(ticketId);
 }
 
-function Detail({ icon, label, children }: { icon: ReactNode; label: string; children: ReactNode }) {
+/**
+ * One fact of a card: its icon as the term, named by its title (an SVG `<title>`, which lays out nothing; a visually
+ * hidden text is an absolutely placed box, and four of them were about a quarter of a card's layout), and the fact.
+ */
+function Detail({
+  icon: Icon,
+  label,
+  children,
+}: {
+  icon: ComponentType<IconProps>;
+  label: string;
+  children: ReactNode;
+}) {
   return (
     <div className="flex min-w-0 items-start gap-2">
       <dt className="mt-0.5 shrink-0 text-slate-500">
-        {icon}
-        <span className="sr-only">{label}</span>
+        <Icon className="h-4 w-4" title={label} />
       </dt>
       <dd className="min-w-0 flex-1 text-slate-700">{children}</dd>
     </div>
@@ -87,7 +98,11 @@ export const TicketCard = memo(function TicketCard({
       ) : null}
       <div className="flex min-h-0 flex-1 flex-col gap-2.5 p-4">
         <header className="flex items-start gap-3">
-          {selection ? <SelectTicketBox ticket={ticket} selection={selection} className="mt-1" /> : null}
+          {/* Keyed by the ticket, as the link part is: the card's place passes to another ticket as the grid scrolls
+              (CardGrid), and focus or an open dialog must not pass with it. */}
+          {selection ? (
+            <SelectTicketBox key={ticket.id} ticket={ticket} selection={selection} className="mt-1" />
+          ) : null}
           <TicketLogo key={ticket.logo ?? ''} src={ticket.logo} size="md" />
           {/* Two lines of title and the subtitle's line, however short the title: cards of like data are alike tall. */}
           <div className="min-h-15 min-w-0 flex-1">
@@ -109,18 +124,18 @@ export const TicketCard = memo(function TicketCard({
         </div>
 
         <dl className="space-y-1 text-sm">
-          <Detail icon={<PinIcon className="h-4 w-4" />} label="Venue">
+          <Detail icon={PinIcon} label="Venue">
             <span className="block truncate" title={ticket.venue_name ?? undefined}>
               {ticket.venue_name || 'N/A'}
             </span>
           </Detail>
-          <Detail icon={<TicketIcon className="h-4 w-4" />} label="Seat">
+          <Detail icon={TicketIcon} label="Seat">
             <span className="block truncate" title={seat} data-testid="ticket-seat">
               {seat}
             </span>
           </Detail>
           {nextGame || nextGameDate ? (
-            <Detail icon={<CalendarIcon className="h-4 w-4" />} label="Next game">
+            <Detail icon={CalendarIcon} label="Next game">
               <span className="block truncate" title={nextGame ?? undefined}>
                 {nextGame || 'Next game'}
               </span>
@@ -131,7 +146,7 @@ export const TicketCard = memo(function TicketCard({
               ) : null}
             </Detail>
           ) : null}
-          <Detail icon={<UserIcon className="h-4 w-4" />} label="Account">
+          <Detail icon={UserIcon} label="Account">
             <span className="block truncate" title={ticket.account_email} data-testid="ticket-account">
               {ticket.account_email}
             </span>
@@ -139,7 +154,7 @@ export const TicketCard = memo(function TicketCard({
         </dl>
 
         <div className="mt-auto">
-          <TicketLinkArea ticket={ticket} distributing={distributing} now={now} />
+          <TicketLinkArea key={ticket.id} ticket={ticket} distributing={distributing} now={now} />
         </div>
       </div>
     </article>

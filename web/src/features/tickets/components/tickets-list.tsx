@@ -4,7 +4,7 @@ import type { Ticket } from '@seatlink/contracts';
 import { cx } from '../../../components/ui/cx';
 import { SortIcon } from '../../../components/ui/icons';
 import { formatDateTime } from '../../../lib/format';
-import { useElementPlacement, usePageVirtualizer } from '../../../lib/use-page-virtualizer';
+import { slotKey, useElementPlacement, usePageVirtualizer } from '../../../lib/use-page-virtualizer';
 import { ticketStatus, type SortKey, type TicketSort } from '../ticket-filters';
 import { SelectBox, SelectTicketBox } from './select-box';
 import { TicketLinkArea } from './ticket-link-area';
@@ -64,7 +64,9 @@ const TicketRow = memo(function TicketRow({
     >
       <td className={cell}>
         <div className="flex items-center gap-3">
-          <SelectTicketBox ticket={ticket} selection={{ selected, onToggle }} />
+          {/* Keyed by the ticket, as the link part is: the row passes to another ticket as the list scrolls, and
+              focus or an open dialog must not pass with it. */}
+          <SelectTicketBox key={ticket.id} ticket={ticket} selection={{ selected, onToggle }} />
           <TicketLogo key={ticket.logo ?? ''} src={ticket.logo} size="sm" />
           <div className="min-w-0">
             <p className="truncate font-medium text-slate-900" title={ticket.title} data-testid="ticket-title">
@@ -102,7 +104,7 @@ const TicketRow = memo(function TicketRow({
         <TicketStatusBadge status={ticketStatus(ticket)} />
       </td>
       <td className={cell}>
-        <TicketLinkArea ticket={ticket} compact distributing={distributing} now={now} />
+        <TicketLinkArea key={ticket.id} ticket={ticket} compact distributing={distributing} now={now} />
       </td>
     </tr>
   );
@@ -240,7 +242,8 @@ export function TicketsList({
           ) : null}
           {tickets.slice(start, end).map((ticket, i) => (
             <TicketRow
-              key={ticket.id}
+              // Its slot: a row scrolling in takes the elements of one scrolling out (lib/use-page-virtualizer.ts).
+              key={slotKey(start + i, end - start)}
               ticket={ticket}
               rowIndex={start + i + 2}
               selected={selectedIds.has(ticket.id)}
