@@ -116,8 +116,9 @@ export const slotKey = (index: number, rendered: number): number => index % rend
  *
  * Rows are laid out by their data and watched by a ResizeObserver, which sets the virtualizer's size of a row that
  * turns out taller or shorter (a font the data could not foresee). A slot is observed afresh whenever it holds another
- * row (`data-index`), so its first report is the new row's size: a report comes only when a size changes, and the row
- * it held before may have been as tall. TanStack's own measuring keeps elements by item, not by slot.
+ * row (its `data-index`, or the item key there: a search puts other cards in the same row), so its first report is the
+ * new row's size: a report comes only when a size changes, and the row it held before may have been as tall. TanStack's
+ * own measuring keeps elements by item, not by slot.
  */
 export function useRowSlots(virtualizer: Virtualizer<Window, Element>) {
   const [observer] = useState(() =>
@@ -133,12 +134,12 @@ export function useRowSlots(virtualizer: Virtualizer<Window, Element>) {
           }
         }),
   );
-  /** Each rendered slot, and the row it was last observed holding. */
-  const [slots] = useState(() => new Map<Element, number>());
+  /** Each rendered slot, and the row (its item key) it was last observed holding. */
+  const [slots] = useState(() => new Map<Element, unknown>());
   const ref = useCallback(
     (element: HTMLElement | null) => {
       if (!element) return;
-      slots.set(element, -1);
+      slots.set(element, null);
       return () => {
         observer?.unobserve(element);
         slots.delete(element);
@@ -147,12 +148,14 @@ export function useRowSlots(virtualizer: Virtualizer<Window, Element>) {
     [observer, slots],
   );
   useLayoutEffect(() => {
-    for (const [element, observedAt] of slots) {
+    for (const [element, observed] of slots) {
       const index = Number(element.getAttribute('data-index'));
-      if (index === observedAt) continue;
+      if (!(index >= 0 && index < virtualizer.options.count)) continue;
+      const key = virtualizer.options.getItemKey(index);
+      if (key === observed) continue;
       observer?.unobserve(element);
       observer?.observe(element);
-      slots.set(element, index);
+      slots.set(element, key);
     }
   });
   useEffect(() => () => observer?.disconnect(), [observer]);
