@@ -90,6 +90,9 @@ export const pageFileName = (page: string) =>
 const APP_SCRIPT_TAG =
   /<script type="module" crossorigin src="[^"]+"><\/script>|<link rel="modulepreload" crossorigin href="[^"]+">/g;
 
+/** The element the app renders into (index.html); it follows a page's first screen. */
+const APP_ROOT_ID = 'root';
+
 /** Where a page keeps its app's scripts until its first screen is painted (see {@link scriptsAfterFirstPaint}). */
 export const APP_SCRIPTS_ID = 'app-scripts';
 const APP_SCRIPTS_END = '</template>';
@@ -224,7 +227,14 @@ export function pageChunks(
         const links = chunks.map((f) => `<link rel="modulepreload" crossorigin href="${f}">`).join('');
         let file = scriptsAfterFirstPaint(index.replace('</head>', `${links}</head>`));
         const screen = screens[page];
-        if (screen) file = file.replace(/<body[^>]*>/, (body) => `${body}${screen}`);
+        if (screen) {
+          // Painted whole or not at all: a busy phone's parser yields mid-page, and a first paint of half the sign-in
+          // form (centred, so its half sat lower) moved when the rest came (a layout shift of 0.11). The page renders
+          // once the app's root, which follows the first screen, is parsed.
+          file = file
+            .replace(/<body[^>]*>/, (body) => `${body}${screen}`)
+            .replace('</head>', `<link rel="expect" href="#${APP_ROOT_ID}" blocking="render"></head>`);
+        }
         writeFileSync(path.join(outDir, html), file);
         listed[page] = { html, chunks };
         map.push(`"${nginxPagePattern(page, audience(page))}" /${html};`);
