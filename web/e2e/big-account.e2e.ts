@@ -163,8 +163,7 @@ test('at rest in the middle of the list, the grid has a row beyond each edge, la
   page,
 }) => {
   await openOverview(page);
-  await page.evaluate(() => window.scrollTo(0, document.body.scrollHeight / 3));
-  await page.evaluate(() => window.scrollTo(0, document.body.scrollHeight / 2));
+  const grid = page.getByTestId('tickets-grid');
   const rowsLaidOut = () =>
     page.evaluate(() =>
       [...document.querySelectorAll<HTMLElement>('[data-testid="tickets-grid"] [data-index]')]
@@ -176,19 +175,31 @@ test('at rest in the middle of the list, the grid has a row beyond each edge, la
         )
         .sort((a, b) => a.index - b.index),
     );
-  // The jump rendered the rows in view alone; once the page is still, one more beyond each edge.
-  await expect
-    .poll(async () => {
-      const laidOut = await rowsLaidOut();
-      return laidOut[0]!.bottom <= 0 && laidOut.at(-1)!.top >= (await page.evaluate(() => window.innerHeight));
-    })
-    .toBe(true);
-  const laidOut = await rowsLaidOut();
-  for (let i = 1; i < laidOut.length; i++) {
-    expect(laidOut[i]!.index).toBe(laidOut[i - 1]!.index + 1);
-    // The grid's gap between rows, and no overlap: each row is as tall as the virtualizer placed it.
-    expect(Math.round(laidOut[i]!.top - laidOut[i - 1]!.bottom)).toBe(16);
-  }
+  const expectEdgeToEdge = async () => {
+    const columns = await grid.getAttribute('data-columns');
+    // The jump rendered the rows in view alone; once the page is still, one more beyond each edge.
+    await expect
+      .poll(async () => {
+        const laidOut = await rowsLaidOut();
+        return laidOut[0]!.bottom <= 0 && laidOut.at(-1)!.top >= (await page.evaluate(() => window.innerHeight));
+      })
+      .toBe(true);
+    const laidOut = await rowsLaidOut();
+    for (let i = 1; i < laidOut.length; i++) {
+      expect(laidOut[i]!.index).toBe(laidOut[i - 1]!.index + 1);
+      // The grid's gap between rows, and no overlap: each row is as tall as the virtualizer placed it.
+      expect(Math.round(laidOut[i]!.top - laidOut[i - 1]!.bottom), `rows at ${columns} columns`).toBe(16);
+    }
+  };
+  await page.evaluate(() => window.scrollTo(0, document.body.scrollHeight / 3));
+  await page.evaluate(() => window.scrollTo(0, document.body.scrollHeight / 2));
+  await expectEdgeToEdge();
+  // Narrowed, the rows hold other cards: the sizes measured at the wider grid's column count are forgotten.
+  const wide = await grid.getAttribute('data-columns');
+  await page.setViewportSize({ width: 900, height: 800 });
+  await expect(grid).not.toHaveAttribute('data-columns', wide!);
+  await page.evaluate(() => window.scrollTo(0, document.body.scrollHeight / 2 + 1000));
+  await expectEdgeToEdge();
 });
 
 test('while the rest of the list comes after its first page, the count line says so', async ({ page }) => {

@@ -1,4 +1,4 @@
-import { useCallback, useRef, type ReactNode } from 'react';
+import { useCallback, useLayoutEffect, useRef, type ReactNode } from 'react';
 import { slotKey, useElementPlacement, usePageVirtualizer, useRowSlots } from '../../lib/use-page-virtualizer';
 import { gridColumns } from './grid-columns';
 
@@ -59,13 +59,21 @@ export function CardGrid<T>({
       },
       [estimateCardHeight, items, columns],
     ),
-    // A row is known by its first card and the column count: a row that holds other cards is measured afresh.
-    keyOf: useCallback((row: number) => `${columns}:${getKey(items[row * columns]!)}`, [items, columns, getKey]),
+    // A row is known by its first card's key as it is (read for every row: a string made per row cost more than the
+    // rest of laying 10,000 rows out); a new column count forgets every row's measured size (below).
+    keyOf: useCallback((row: number) => getKey(items[row * columns]!), [items, columns, getKey]),
     gap,
     // One row beyond each edge, none in a jump (rows render in the scroll event itself, before the frame is painted).
     overscan: 1,
     top,
   });
+  // Rows of another column count hold other cards: none keeps the size it was measured at (before the page paints).
+  const measuredColumns = useRef(columns);
+  useLayoutEffect(() => {
+    if (measuredColumns.current === columns) return;
+    measuredColumns.current = columns;
+    virtualizer.measure();
+  }, [columns, virtualizer]);
   const slotRef = useRowSlots(virtualizer);
   const rows = placed ? virtualizer.getVirtualItems() : [];
 
