@@ -116,11 +116,12 @@ export const slotKey = (index: number, rendered: number): number => index % rend
  *
  * Rows are laid out by their data and watched by a ResizeObserver, which sets the virtualizer's size of a row that
  * turns out taller or shorter (a font the data could not foresee). A slot is observed afresh whenever it holds another
- * row (its `data-index`, or the item key there: a search puts other cards in the same row), so its first report is the
- * new row's size: a report comes only when a size changes, and the row it held before may have been as tall. TanStack's
- * own measuring keeps elements by item, not by slot.
+ * row (its `data-index`, or the item key there: a search puts other cards in the same row), and every slot when `layout`
+ * changes (a grid's column count: a row keyed by its first card then holds other cards beside it), so its first report
+ * is the new row's size: a report comes only when a size changes, and the row it held before may have been as tall.
+ * TanStack's own measuring keeps elements by item, not by slot.
  */
-export function useRowSlots(virtualizer: Virtualizer<Window, Element>) {
+export function useRowSlots(virtualizer: Virtualizer<Window, Element>, layout?: unknown) {
   const [observer] = useState(() =>
     typeof ResizeObserver === 'undefined'
       ? null
@@ -147,7 +148,13 @@ export function useRowSlots(virtualizer: Virtualizer<Window, Element>) {
     },
     [observer, slots],
   );
+  // Rows laid out anew (another column count) are observed afresh, even where a slot holds the same item key.
+  const observedLayout = useRef(layout);
   useLayoutEffect(() => {
+    if (observedLayout.current !== layout) {
+      observedLayout.current = layout;
+      for (const element of slots.keys()) slots.set(element, null);
+    }
     for (const [element, observed] of slots) {
       const index = Number(element.getAttribute('data-index'));
       if (!(index >= 0 && index < virtualizer.options.count)) continue;

@@ -74,7 +74,7 @@ export function CardGrid<T>({
     measuredColumns.current = columns;
     virtualizer.measure();
   }, [columns, virtualizer]);
-  const slotRef = useRowSlots(virtualizer);
+  const slotRef = useRowSlots(virtualizer, columns);
   const rows = placed ? virtualizer.getVirtualItems() : [];
 
   const template = `repeat(${columns}, minmax(0, 1fr))`;
