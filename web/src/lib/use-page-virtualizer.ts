@@ -128,8 +128,8 @@ export function useRowSlots(virtualizer: Virtualizer<Window, Element>, layout?: 
       : new ResizeObserver((entries) => {
           for (const entry of entries) {
             const box = entry.borderBoxSize?.[0];
-            const index = Number(entry.target.getAttribute('data-index'));
-            if (box && entry.target.isConnected && Number.isInteger(index)) {
+            const index = rowIndexOf(entry.target, virtualizer);
+            if (box && entry.target.isConnected && index !== null) {
               virtualizer.resizeItem(index, Math.round(box.blockSize));
             }
           }
@@ -156,8 +156,8 @@ export function useRowSlots(virtualizer: Virtualizer<Window, Element>, layout?: 
       for (const element of slots.keys()) slots.set(element, null);
     }
     for (const [element, observed] of slots) {
-      const index = Number(element.getAttribute('data-index'));
-      if (!(index >= 0 && index < virtualizer.options.count)) continue;
+      const index = rowIndexOf(element, virtualizer);
+      if (index === null) continue;
       const key = virtualizer.options.getItemKey(index);
       if (key === observed) continue;
       observer?.unobserve(element);
@@ -167,4 +167,10 @@ export function useRowSlots(virtualizer: Virtualizer<Window, Element>, layout?: 
   });
   useEffect(() => () => observer?.disconnect(), [observer]);
   return ref;
+}
+
+/** The row a slot holds (its `data-index`), or null when it names none of the virtualizer's rows. */
+function rowIndexOf(element: Element, virtualizer: Virtualizer<Window, Element>): number | null {
+  const index = Number(element.getAttribute('data-index'));
+  return Number.isInteger(index) && index >= 0 && index < virtualizer.options.count ? index : null;
 }
