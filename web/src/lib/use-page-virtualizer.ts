@@ -119,6 +119,7 @@ export const slotKey = (index: number, rendered: number): number => index % rend
  * row (its `data-index`, or the item key there: a search puts other cards in the same row), and every slot when `layout`
  * changes (a grid's column count: a row keyed by its first card then holds other cards beside it), so its first report
  * is the new row's size: a report comes only when a size changes, and the row it held before may have been as tall.
+ * A new `layout` also makes the virtualizer forget every row size it measured (`measure()`).
  * TanStack's own measuring keeps elements by item, not by slot.
  */
 export function useRowSlots(virtualizer: Virtualizer<Window, Element>, layout?: unknown) {
@@ -148,11 +149,13 @@ export function useRowSlots(virtualizer: Virtualizer<Window, Element>, layout?: 
     },
     [observer, slots],
   );
-  // Rows laid out anew (another column count) are observed afresh, even where a slot holds the same item key.
+  // Rows laid out anew (another column count) hold other items: none keeps the size it was measured at, and every slot
+  // is observed afresh, even where it holds the same item key (before the page paints).
   const observedLayout = useRef(layout);
   useLayoutEffect(() => {
     if (observedLayout.current !== layout) {
       observedLayout.current = layout;
+      virtualizer.measure();
       for (const element of slots.keys()) slots.set(element, null);
     }
     for (const [element, observed] of slots) {

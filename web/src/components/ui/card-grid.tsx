@@ -1,4 +1,4 @@
-import { useCallback, useLayoutEffect, useRef, type ReactNode } from 'react';
+import { useCallback, useRef, type ReactNode } from 'react';
 import { slotKey, useElementPlacement, usePageVirtualizer, useRowSlots } from '../../lib/use-page-virtualizer';
 import { gridColumns } from './grid-columns';
 
@@ -61,20 +61,13 @@ export function CardGrid<T>({
     ),
     // A row is known by its first card's key as it is, read for every row whenever the list changes: a string made per
     // row cost about 5 ms for 10,000 rows on a desktop CPU, four times that on a phone. A new column count forgets
-    // every row's measured size (below).
+    // every row's measured size (useRowSlots' `layout`).
     keyOf: useCallback((row: number) => getKey(items[row * columns]!), [items, columns, getKey]),
     gap,
     // One row beyond each edge, none in a jump (rows render in the scroll event itself, before the frame is painted).
     overscan: 1,
     top,
   });
-  // Rows of another column count hold other cards: none keeps the size it was measured at (before the page paints).
-  const measuredColumns = useRef(columns);
-  useLayoutEffect(() => {
-    if (measuredColumns.current === columns) return;
-    measuredColumns.current = columns;
-    virtualizer.measure();
-  }, [columns, virtualizer]);
   const slotRef = useRowSlots(virtualizer, columns);
   const rows = placed ? virtualizer.getVirtualItems() : [];
 

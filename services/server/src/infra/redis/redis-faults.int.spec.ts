@@ -74,12 +74,16 @@ describe.skipIf(!testEnv.databaseUrl || !hasRedisServer())('when Redis loses its
 
   it('makes the periodic syncs again when Redis lost its data, and they run', async () => {
     await expect.poll(syncCalls, { timeout: 10_000 }).toBeGreaterThan(1);
-    const flusher = new Redis(redis.url);
-    await flusher.flushall();
-    await flusher.quit();
     const queue = worker!.get<JobQueue>(JOB_QUEUE);
-    expect((await queue.repeatables(QueueName.WalletSync)).size).toBe(0);
-    // Made again from the database within a check (0.5 s here), and syncing again.
+    expect((await queue.repeatables(QueueName.WalletSync)).size).toBe(1);
+    const flusher = new Redis(redis.url);
+    // FLUSHALL takes every key at once: the marker gone means the schedules went with it. (Counting the schedules
+    // after the flush would race the check that makes them again, every 0.5 s here.)
+    await flusher.set('flush-marker', '1');
+    await flusher.flushall();
+    expect(await flusher.exists('flush-marker')).toBe(0);
+    await flusher.quit();
+    // Made again from the database within a check, and syncing again.
     await expect.poll(async () => (await queue.repeatables(QueueName.WalletSync)).size, { timeout: 10_000 }).toBe(1);
     await expect
       .poll(async () => [...(await queue.repeatables(QueueName.Maintenance)).keys()].sort(), { timeout: 10_000 })
