@@ -1,14 +1,14 @@
 import { defaultRangeExtractor, type Range, useWindowVirtualizer, type Virtualizer } from '@tanstack/react-virtual';
-import { useCallback, useEffect, useLayoutEffect, useRef, useState, type RefObject } from 'react';
+import { startTransition, useCallback, useEffect, useLayoutEffect, useRef, useState, type RefObject } from 'react';
 
 export interface ElementPlacement {
   /** px from the document's top. */
   top: number;
   width: number;
   /**
-   * False until the element has been measured once (its first commit, before the page paints). A list renders no item
-   * before: they would be laid out at a width and place that are not theirs, the page laid out with them to measure
-   * it, and rendered again, all in the task that first shows the list.
+   * False until the element has been measured once (right after its first commit). A list renders no item before:
+   * they would be laid out at a width and place that are not theirs, the page laid out with them to measure it, and
+   * rendered again, all in the task that first shows the list.
    */
   placed: boolean;
 }
@@ -30,7 +30,10 @@ export function useElementPlacement(ref: RefObject<HTMLElement | null>): Element
         current.placed && current.top === top && current.width === width ? current : { top, width, placed: true },
       );
     };
-    measure();
+    // The first placement renders the list's items: at a lower priority than the commit that placed the element, so
+    // their render is a task of its own (several, yielding) instead of part of the one that showed the page, which on
+    // a phone was the longest of its load. The element has its full height already: nothing below it moves.
+    startTransition(measure);
     const observer = new ResizeObserver(measure);
     // The element's own size, and the page's: what is above it changing height moves it.
     observer.observe(element);
