@@ -5,6 +5,7 @@ import { cx } from '../../../components/ui/cx';
 import { SortIcon } from '../../../components/ui/icons';
 import { formatDateTime } from '../../../lib/format';
 import { slotKey, useElementPlacement, usePageVirtualizer } from '../../../lib/use-page-virtualizer';
+import { clockOf } from '../ticket-clock';
 import { ticketStatus, type SortKey, type TicketSort } from '../ticket-filters';
 import { SelectBox, SelectTicketBox } from './select-box';
 import { TicketLinkArea } from './ticket-link-area';
@@ -249,7 +250,7 @@ export function TicketsList({
               selected={selectedIds.has(ticket.id)}
               onToggle={onToggle}
               distributing={distributingIds.has(ticket.id)}
-              now={now}
+              now={clockOf(ticket, now)}
             />
           ))}
           {after > 0 ? (

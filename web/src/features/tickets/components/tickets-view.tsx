@@ -12,6 +12,7 @@ import type { TicketSort } from '../ticket-filters';
 import type { ViewMode } from '../tickets.store';
 import { useTicketsStore } from '../tickets.store';
 import { ticketCardHeight } from '../ticket-card-height';
+import { clockOf } from '../ticket-clock';
 import { TicketCard } from './ticket-card';
 import { TicketsList } from './tickets-list';
 
@@ -36,8 +37,8 @@ export interface TicketsViewProps {
 
 /**
  * The tickets themselves: the grid of cards or the list, each windowed and selectable; or, in their place, the first
- * load, its failure, or why there is nothing to show. Memoised: a keystroke in the search re-renders the page, not
- * this, until the filtered list it shows changes.
+ * load, its failure, or why there is nothing to show. Memoised: what re-renders the page and not what it shows (the
+ * credits, the stats, the filter bar's own state) leaves it be.
  */
 export const TicketsView = memo(function TicketsView({ shown, total, loaded, view, sort, filtered }: TicketsViewProps) {
   const { error, retry } = useTickets();
@@ -53,7 +54,7 @@ export const TicketsView = memo(function TicketsView({ shown, total, loaded, vie
         selected={selectedIds.has(ticket.id)}
         onToggle={toggleSelected}
         distributing={distributingIds.has(ticket.id)}
-        now={now}
+        now={clockOf(ticket, now)}
       />
     ),
     [selectedIds, distributingIds, toggleSelected, now],
