@@ -203,14 +203,43 @@ function matchesStatus(ticket: Ticket, status: StatusFilter): boolean {
   return status === 'distributed' ? ticket.is_distributed : !ticket.is_distributed;
 }
 
-/** Positions of the tickets that pass every filter, in list order. The search ignores case and surrounding spaces. */
-function filterPositions(index: TicketIndex, filters: TicketFilters): number[] {
+/** What a list's last filtering asked and left (filterPositions), by list. */
+interface LastFiltering {
+  needle: string;
+  selectedAccount: string;
+  status: StatusFilter;
+  event: string;
+  /** In list order; never sorted in place. */
+  positions: readonly number[];
+}
+const lastFiltering = new WeakMap<TicketIndex, LastFiltering>();
+
+/**
+ * Positions of the tickets that pass every filter, in list order. The search ignores case and surrounding spaces.
+ *
+ * A search that narrows the last one on the same list (a letter typed: every text holding the new query holds the
+ * one before it), with the other filters as they were, looks only at the tickets the last one left, not at all
+ * 10,000 again.
+ */
+function filterPositions(index: TicketIndex, filters: TicketFilters): readonly number[] {
   const needle = filters.search.trim().toLowerCase();
   const { selectedAccount, status, event } = filters;
+  const last = lastFiltering.get(index);
+  const from =
+    last &&
+    last.needle !== '' &&
+    needle.includes(last.needle) &&
+    last.selectedAccount === selectedAccount &&
+    last.status === status &&
+    last.event === event
+      ? last.positions
+      : null;
   const out: number[] = [];
   const { tickets } = index;
   const text = needle ? index.text : [];
-  for (let i = 0; i < tickets.length; i++) {
+  const count = from ? from.length : tickets.length;
+  for (let k = 0; k < count; k++) {
+    const i = from ? from[k]! : k;
     const ticket = tickets[i]!;
     if (selectedAccount && ticket.account_id !== selectedAccount) continue;
     if (event && ticket.title !== event) continue;
@@ -218,6 +247,7 @@ function filterPositions(index: TicketIndex, filters: TicketFilters): number[] {
     if (needle && !text[i]!.includes(needle)) continue;
     out.push(i);
   }
+  lastFiltering.set(index, { needle, selectedAccount, status, event, positions: out });
   return out;
 }
 
@@ -237,8 +267,10 @@ function sortPositions(index: TicketIndex, positions: number[], sort: TicketSort
 /** Filters, then sorts: what the overview shows. Without filters or sort, the list itself. */
 export function visibleOf(index: TicketIndex, filters: TicketFilters, sort: TicketSort | null): readonly Ticket[] {
   if (!hasActiveFilters(filters) && !sort) return index.tickets;
-  const positions = filterPositions(index, filters);
-  if (sort) sortPositions(index, positions, sort);
+  const filtered = filterPositions(index, filters);
+  if (!sort) return filtered.map((i) => index.tickets[i]!);
+  const positions = [...filtered];
+  sortPositions(index, positions, sort);
   return positions.map((i) => index.tickets[i]!);
 }
 

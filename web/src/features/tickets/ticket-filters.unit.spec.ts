@@ -16,6 +16,7 @@ import {
   ticketStatus,
   visibleOf,
   type TicketFilters,
+  type TicketSort,
 } from './ticket-filters';
 
 const filters = (patch: Partial<TicketFilters>): TicketFilters => ({ ...EMPTY_FILTERS, ...patch });
@@ -117,6 +118,47 @@ describe('ticket filters (SPEC.md §2, §4)', () => {
     expect(
       ids(filterTickets(all, filters({ selectedAccount: 'a-2', status: 'not-distributed', search: 'dome' }))),
     ).toEqual(['titans']);
+  });
+});
+
+describe('a search typed letter by letter', () => {
+  const tickets = manyTickets(2_000);
+  // What a fresh list (a new index, nothing filtered on it before) shows for the same filters and sort.
+  const fresh = (f: TicketFilters, sort: TicketSort | null = null) => ids(visibleOf(indexTickets(tickets), f, sort));
+
+  it('shows at every step what a fresh search shows: letters typed, deleted, and other filters changed between', () => {
+    const index = indexTickets(tickets);
+    const steps: Array<[TicketFilters, TicketSort | null]> = [
+      ...['s', 'se', 'sea', 'seat', 'seat ', 'seat 1'].map(
+        (search) => [filters({ search }), null] as [TicketFilters, null],
+      ),
+      [filters({ search: 'seat' }), null], // a letter deleted: no longer a narrowing of the last
+      [filters({ search: 'seat 2' }), null],
+      [filters({ search: 'seat 2', status: 'distributed' }), null], // another filter on
+      [filters({ search: 'seat 21', status: 'distributed' }), null],
+      [filters({ search: 'seat 21' }), null], // and off again: the tickets it left out come back
+      [filters({ search: 'seat 21' }), { key: 'event', direction: 'desc' }], // sorted: the list order kept underneath
+      [filters({ search: 'seat 210' }), null],
+      [filters({ search: 'eat 210' }), null], // a letter deleted at the start
+      [filters({ search: '' }), null],
+      [filters({ search: 'e' }), null],
+    ];
+    for (const [f, sort] of steps) {
+      const shown = ids(visibleOf(index, f, sort));
+      expect(shown, `${JSON.stringify(f)} ${JSON.stringify(sort)}`).toEqual(fresh(f, sort));
+    }
+    // The steps narrowed something: a query that matched all or nothing would prove little.
+    const some = ids(visibleOf(index, filters({ search: 'seat 2' }), null)).length;
+    expect(some).toBeGreaterThan(0);
+    expect(some).toBeLessThan(tickets.length);
+  });
+
+  it('keeps each list to itself: a narrowing on one list does not carry over to another', () => {
+    const first = indexTickets(tickets);
+    visibleOf(first, filters({ search: 'seat 1' }), null);
+    const renamed = tickets.map((t, i) => (i === 3 ? { ...t, title: `${t.title} seat 1 extra` } : t));
+    const second = indexTickets(renamed);
+    expect(ids(visibleOf(second, filters({ search: 'seat 1 extra' }), null))).toEqual([renamed[3]!.id]);
   });
 });
 
