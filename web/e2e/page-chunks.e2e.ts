@@ -5,7 +5,8 @@ import { demo, signIn } from './support/session';
  * A page answered by the server names its own code in `<link rel="modulepreload">` (web/vite.page-speed.ts
  * `pageChunks`, services/server web-app.ts), so a phone downloads it beside the entry instead of after it has run.
  * Each page checked here runs exactly the scripts its answer named (the entry's and its own), no fewer and no more:
- * a module moved to another chunk, or a page whose modules changed, shows up here.
+ * a module moved to another chunk, or a page whose modules changed, shows up here. The named scripts, and only they,
+ * start with V8's compile hint.
  */
 
 /** The scripts a page's answer names (the entry, its imports, the page's own chunks), as paths. */
@@ -80,6 +81,11 @@ test('each signed-in page runs the scripts its answer named, and the overview no
     ).toEqual([]);
     // More than the entry and its imports: the page's own chunks were named.
     expect(named.size, path).toBeGreaterThan(8);
+    // What a page starts with carries V8's compile hint as its first line (web/vite.page-speed.ts COMPILE_HINT);
+    // what it loads later, on demand or when idle, does not.
+    for (const [script, text] of ran) {
+      expect(text.startsWith('//# allFunctionsCalledOnLoad\n'), `${path}: ${script} hinted`).toBe(named.has(script));
+    }
     if (path === '/dashboard') {
       for (const [script, text] of ran) {
         // zod's parser (its issue codes) and the chunks that open on demand stay off the overview's load.
