@@ -66,3 +66,34 @@ test.describe('the mobile drawer (SPEC.md §2 "Sidebar and frame")', () => {
     await expect(page).toHaveURL(/\/dashboard\/accounts$/);
   });
 });
+
+test.describe('moving between pages', () => {
+  test('follows links, Back and Forward without reading session storage', async ({ page }) => {
+    // Every read and write of the tab's session storage, from the first script on (app/router-window.ts: the router
+    // is given none, so a new tab never waits for the browser to open it).
+    await page.addInitScript(() => {
+      const used: string[] = [];
+      (window as unknown as { sessionStorageUsed: string[] }).sessionStorageUsed = used;
+      for (const name of ['getItem', 'setItem', 'removeItem'] as const) {
+        const own = Storage.prototype[name] as (this: Storage, ...args: string[]) => unknown;
+        Storage.prototype[name] = function (this: Storage, ...args: string[]) {
+          if (this === window.sessionStorage) used.push(`${name}(${args[0]})`);
+          return own.apply(this, args);
+        } as never;
+      }
+    });
+    await signIn(page, demo.user);
+    await page.getByRole('link', { name: 'Accounts', exact: true }).click();
+    await expect(page).toHaveURL(/\/dashboard\/accounts$/);
+    await page.goBack();
+    await expect(page).toHaveURL(/\/dashboard$/);
+    await expect(page.getByRole('heading', { name: 'Tickets Overview' })).toBeVisible();
+    await page.goForward();
+    await expect(page).toHaveURL(/\/dashboard\/accounts$/);
+    await page.reload();
+    await expect(page).toHaveURL(/\/dashboard\/accounts$/);
+    expect(
+      await page.evaluate(() => (window as unknown as { sessionStorageUsed: string[] }).sessionStorageUsed),
+    ).toEqual([]);
+  });
+});

@@ -1,5 +1,6 @@
 import { createBrowserRouter } from 'react-router-dom';
 import { routes } from './routes';
+import { windowWithoutSessionStorage } from './router-window';
 
 let router: ReturnType<typeof createBrowserRouter> | undefined;
 
@@ -9,6 +10,6 @@ let router: ReturnType<typeof createBrowserRouter> | undefined;
  * starts loading the page's code.
  */
 export function appRouter() {
-  router ??= createBrowserRouter(routes);
+  router ??= createBrowserRouter(routes, { window: windowWithoutSessionStorage(window) });
   return router;
 }
