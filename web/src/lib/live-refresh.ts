@@ -1,4 +1,4 @@
-import { hashKey, type QueryClient, type QueryKey } from '@tanstack/react-query';
+import { hashKey, type QueryClient, type QueryFilters, type QueryKey } from '@tanstack/react-query';
 
 /** Pushes that arrive together (a sync touches many tickets, an account and its counts) cause one read. */
 export const LIVE_REFRESH_MS = 300;
@@ -27,13 +27,22 @@ export function createLiveRefresh(client: QueryClient, delayMs = LIVE_REFRESH_MS
       return;
     }
     const loop = (async () => {
-      do {
+      let reads: QueryFilters[] = [{ queryKey }];
+      while (reads.length > 0) {
         again.delete(hash);
-        // A read already under way may have been answered before the change: let it end, then read again.
-        const busy = client.isFetching({ queryKey }) > 0;
-        await client.invalidateQueries({ queryKey }, { cancelRefetch: false });
-        if (busy) again.add(hash);
-      } while (again.has(hash));
+        // A read already under way may have been answered before the change: it is let end, then read once more. Only
+        // it: the other queries the key covers were just read (after a connection, the key is every query; one list
+        // still coming in read them all a second time).
+        const busy = reads.flatMap((filters) =>
+          client
+            .getQueryCache()
+            .findAll({ ...filters, fetchStatus: 'fetching' })
+            .map((query): QueryFilters => ({ queryKey: query.queryKey, exact: true })),
+        );
+        await Promise.all(reads.map((filters) => client.invalidateQueries(filters, { cancelRefetch: false })));
+        // A call while this ran reads the whole key again.
+        reads = again.has(hash) ? [{ queryKey }] : busy;
+      }
     })().finally(() => running.delete(hash));
     running.set(hash, loop);
   };

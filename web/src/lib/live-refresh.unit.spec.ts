@@ -76,6 +76,30 @@ describe('live refresh', () => {
     stop();
   });
 
+  it('after a read of every query, reads again only the one that was under way', async () => {
+    const client = createQueryClient();
+    const list = readsOf(client, ['tickets', 'list']);
+    const notifications = readsOf(client, ['notifications']);
+    const stops = [list.observer.subscribe(() => undefined), notifications.observer.subscribe(() => undefined)];
+    await notifications.answer();
+    expect([list.reads(), notifications.reads()]).toEqual([1, 1]);
+
+    // A connection: every query is read again. The list's first read is still coming in.
+    const live = createLiveRefresh(client, 300);
+    live.refresh([], { now: true });
+    await vi.advanceTimersByTimeAsync(0);
+    expect([list.reads(), notifications.reads()]).toEqual([1, 2]);
+    await notifications.answer();
+    await list.answer();
+    // The list is read once more (its read may have been answered before the connection); the notifications are not.
+    expect([list.reads(), notifications.reads()]).toEqual([2, 2]);
+    await list.answer();
+    await live.settled();
+    expect([list.reads(), notifications.reads()]).toEqual([2, 2]);
+    expect(list.observer.getCurrentResult().data).toBe(2);
+    for (const stop of stops) stop();
+  });
+
   it('only marks a query no page shows as stale: it is read when a page shows it again', async () => {
     const client = createQueryClient();
     const query = readsOf(client, ['accounts']);
