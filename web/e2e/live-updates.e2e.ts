@@ -71,6 +71,11 @@ test('says when live updates stop, and reads the page again when they resume', a
   // new balance is stored, so its push goes out before this page listens. The page must still come to show it.
   let releaseSocket!: () => void;
   const socketHeld = new Promise<void>((resolve) => (releaseSocket = resolve));
+  await page.routeWebSocket('**/socket.io/**', async (ws) => {
+    await socketHeld;
+    ws.connectToServer();
+  });
+  // Long polling, should the WebSocket fail.
   await page.route('**/socket.io/**', async (route) => {
     await socketHeld;
     await route.continue();

@@ -10,6 +10,11 @@ const options: Partial<ManagerOptions & SocketOptions> = {
   withCredentials: true,
   // Connected only once the visitor is signed in (see app/realtime-bridge.tsx).
   autoConnect: false,
+  // A WebSocket first: connected in one round trip, where long polling first took three requests (its handshake, the
+  // connect packet, a poll) and a fourth to upgrade, each a round trip on a phone's network, in the middle of the
+  // dashboard's load. Where no WebSocket can be opened (a proxy that refuses the upgrade), long polling is tried next.
+  transports: ['websocket', 'polling'],
+  tryAllTransports: true,
 };
 
 let socket: AppSocket | null = null;
