@@ -215,3 +215,55 @@ test('a big list coming in never shows a moment of "No Tickets Found"', async ({
   await expect(page.getByTestId('total-tickets')).toHaveText('5,000');
   expect(await sawEmpty()).toBe('no');
 });
+
+test.describe('reads started with the navigation (lib/route-reads.ts)', () => {
+  const readOf = (url: string) => {
+    const path = new URL(url).pathname;
+    return path === '/v1/tickets' || path === '/v1/accounts' ? path : null;
+  };
+
+  test('the ticket list and the accounts are asked for while the page’s code is still coming', async ({ page }) => {
+    await signIn(page, demo.user);
+    // A fresh load of the overview whose own code is held back until both reads have been asked for.
+    let release!: () => void;
+    const held = new Promise<void>((resolve) => (release = resolve));
+    await page.route(/\/assets\/tickets-overview-route-[\w-]+\.js$/, async (route) => {
+      await held;
+      await route.continue();
+    });
+    const reads = new Set<string>();
+    const bothAsked = new Promise<void>((resolve) =>
+      page.on('request', (request) => {
+        const read = readOf(request.url());
+        if (read) reads.add(read);
+        if (reads.size === 2) resolve();
+      }),
+    );
+    await page.goto('/dashboard', { waitUntil: 'commit' });
+    await bothAsked;
+    release();
+    await expect(cards(page).first()).toBeVisible();
+    await expect(page.getByTestId('tickets-count')).toContainText(/\d+ tickets/);
+  });
+
+  test('a visitor whose session has ended asks for nothing and goes to sign in', async ({ browser }) => {
+    const context = await browser.newContext({ baseURL: process.env.E2E_BASE_URL });
+    try {
+      await context.addCookies([
+        { name: 'seatlink_session', value: 'ended', url: process.env.E2E_BASE_URL!, httpOnly: true, sameSite: 'Lax' },
+      ]);
+      const page = await context.newPage();
+      const reads: string[] = [];
+      page.on('request', (request) => {
+        const read = readOf(request.url());
+        if (read) reads.push(read);
+      });
+      await page.goto('/dashboard');
+      await expect(page).toHaveURL(/\/login/);
+      await expect(page.getByRole('button', { name: 'Sign in' })).toBeVisible();
+      expect(reads).toEqual([]);
+    } finally {
+      await context.close();
+    }
+  });
+});

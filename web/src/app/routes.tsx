@@ -2,8 +2,10 @@ import { pages } from '@seatlink/contracts';
 import { Navigate, Outlet, type RouteObject } from 'react-router-dom';
 import { LoadingScreen } from '../components/ui/loading-screen';
 import { LoginPage } from '../features/auth/login.page';
+import { readOverviewAhead } from '../features/tickets/api/read-overview-ahead';
 import { useFirstScreenGone } from '../lib/first-screen';
 import { lazyPage } from '../lib/lazy-route';
+import { readsAhead } from '../lib/route-reads';
 import { AdminRoute } from './guards/admin-route';
 import { ProtectedRoute } from './guards/protected-route';
 import { PublicOnlyRoute } from './guards/public-only-route';
@@ -102,6 +104,8 @@ export const routes: RouteObject[] = [
                 children: [
                   {
                     index: true,
+                    // Its reads start with the navigation, beside its code's download (lib/route-reads.ts).
+                    loader: readsAhead(readOverviewAhead),
                     lazy: lazyPage(
                       () => import('./tickets-overview-route'),
                       (m) => m.TicketsOverviewRoute,
