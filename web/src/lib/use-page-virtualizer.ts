@@ -15,7 +15,8 @@ export interface ElementPlacement {
 
 /**
  * Where `ref`'s element starts in the page (px from the document's top) and how wide it is, followed as the page
- * around it changes (an alert above it, the window resized). Read from ResizeObservers, never during a scroll.
+ * around it changes (an alert above it, the window resized). Read from ResizeObservers, never during a scroll, and
+ * set in transitions: what it renders (the list's items) is rendered in slices that yield.
  */
 export function useElementPlacement(ref: RefObject<HTMLElement | null>): ElementPlacement {
   const [placement, setPlacement] = useState<ElementPlacement>({ top: 0, width: 0, placed: false });
@@ -34,7 +35,11 @@ export function useElementPlacement(ref: RefObject<HTMLElement | null>): Element
     // their render is a task of its own (several, yielding) instead of part of the one that showed the page, which on
     // a phone was the longest of its load. The element has its full height already: nothing below it moves.
     startTransition(measure);
-    const observer = new ResizeObserver(measure);
+    // So is every later one. The observer's first report comes right after the commit; set at the normal priority, it
+    // took the pending first placement with it, and the list's first cards were rendered in one task that could not
+    // yield (30–40 ms of a cold load's trace on a desktop CPU). A later change (the window resized, an alert above) is
+    // drawn a frame or so later, the page answering in between.
+    const observer = new ResizeObserver(() => startTransition(measure));
     // The element's own size, and the page's: what is above it changing height moves it.
     observer.observe(element);
     observer.observe(document.body);
