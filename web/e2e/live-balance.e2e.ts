@@ -45,3 +45,42 @@ test('an admin sets credits and the user’s open dashboard shows the new balanc
     await userContext.close();
   }
 });
+
+test('on a network that drops WebSockets, live updates come by long polling', async ({ browser }) => {
+  const adminContext = await browser.newContext();
+  const userContext = await browser.newContext();
+  const userPage = await userContext.newPage();
+  const adminPage = await adminContext.newPage();
+  try {
+    // Every WebSocket opens and is closed before the server's handshake, as a proxy that does not carry them would.
+    let webSockets = 0;
+    await userPage.routeWebSocket('**/socket.io/**', (ws) => {
+      webSockets++;
+      void ws.close();
+    });
+    const polls: string[] = [];
+    userPage.on('response', (res) => {
+      const url = new URL(res.url());
+      if (url.pathname.startsWith('/socket.io/') && url.searchParams.get('transport') === 'polling' && res.ok()) {
+        polls.push(url.search);
+      }
+    });
+    await signIn(userPage, demo.user);
+    const credits = userPage.getByTestId('available-credits');
+    await expect(credits).toBeVisible();
+    // Long polling has connected: the handshake, then polls carrying its session id.
+    await expect.poll(() => polls.filter((q) => q.includes('sid=')).length, { timeout: 30_000 }).toBeGreaterThan(0);
+    expect(webSockets).toBeGreaterThan(0);
+
+    await signIn(adminPage, demo.admin);
+    await adminPage.goto('/admin/users');
+    const row = await userRowOnAdminPage(adminPage, demo.user.email);
+    await row.getByLabel(`Credits for ${demo.user.email}`).fill('4321');
+    await row.getByRole('button', { name: 'Set', exact: true }).click();
+    await expect(adminPage.getByText('Credits updated successfully')).toBeVisible();
+    await expect(credits).toHaveText('4,321');
+  } finally {
+    await adminContext.close();
+    await userContext.close();
+  }
+});
