@@ -32,11 +32,13 @@ export function createLiveRefresh(client: QueryClient, delayMs = LIVE_REFRESH_MS
         again.delete(hash);
         // A read already under way may have been answered before the change: it is let end, then read once more. Only
         // it: the other queries the key covers were just read (after a connection, the key is every query; one list
-        // still coming in read them all a second time).
+        // still coming in read them all a second time). Only one a page shows: invalidation waits for those alone, and
+        // one no page shows yet (a route loader's read ahead of its page) is marked stale, so the page reads it again;
+        // counted here, it would be passed over at once, again and again, and the loop would never let the page run.
         const busy = reads.flatMap((filters) =>
           client
             .getQueryCache()
-            .findAll({ ...filters, fetchStatus: 'fetching' })
+            .findAll({ ...filters, type: 'active', fetchStatus: 'fetching' })
             .map((query): QueryFilters => ({ queryKey: query.queryKey, exact: true })),
         );
         await Promise.all(reads.map((filters) => client.invalidateQueries(filters, { cancelRefetch: false })));

@@ -100,6 +100,33 @@ describe('live refresh', () => {
     for (const stop of stops) stop();
   });
 
+  it("does not wait on a read no page shows yet (a route loader's prefetch): it ends, and the page is not held", async () => {
+    const client = createQueryClient();
+    const answers: Array<() => void> = [];
+    // The ticket list read ahead of its page, whose code is still coming: a read under way that no observer shows.
+    void client.prefetchQuery({
+      queryKey: ['tickets', 'list'],
+      queryFn: () => new Promise<number>((resolve) => answers.push(() => resolve(1))),
+    });
+    // Each pass of the refresh invalidates; one that never waits for anything would pass for ever without yielding.
+    const invalidate = client.invalidateQueries.bind(client);
+    let passes = 0;
+    vi.spyOn(client, 'invalidateQueries').mockImplementation((...args) => {
+      if (++passes > 20) throw new Error('the refresh keeps passing without waiting for a read');
+      return invalidate(...args);
+    });
+
+    const live = createLiveRefresh(client, 300);
+    live.refresh([], { now: true });
+    await live.settled();
+    expect(passes).toBe(1);
+    // The read ahead is let be (not cut short, not waited for); the page reads the list again when it shows it.
+    expect(client.getQueryState(['tickets', 'list'])?.fetchStatus).toBe('fetching');
+    for (const answer of answers.splice(0)) answer();
+    await vi.advanceTimersByTimeAsync(0);
+    expect(client.getQueryData(['tickets', 'list'])).toBe(1);
+  });
+
   it('only marks a query no page shows as stale: it is read when a page shows it again', async () => {
     const client = createQueryClient();
     const query = readsOf(client, ['accounts']);
