@@ -5,7 +5,13 @@ import { queryClient } from './query-client';
 import { readsAhead } from './route-reads';
 import { useSessionStore } from './session.store';
 
-const args = {} as LoaderFunctionArgs;
+/** A navigation's loader arguments, and `givenUp` to give it up (another link followed meanwhile). */
+function navigation() {
+  const controller = new AbortController();
+  const args = { request: new Request('http://localhost/dashboard', { signal: controller.signal }), params: {} };
+  return { args: args as unknown as LoaderFunctionArgs, givenUp: () => controller.abort() };
+}
+const args = navigation().args;
 
 afterEach(() => {
   useSessionStore.getState().signedOut();
@@ -43,5 +49,16 @@ describe('reads started with a navigation (route-reads.ts)', () => {
     expect(start).not.toHaveBeenCalled();
     await expect(loaded).resolves.toBeNull();
     expect(start).toHaveBeenCalledTimes(1);
+  });
+
+  it('reads nothing for a navigation given up while it waited', async () => {
+    useSessionStore.getState().checking();
+    const start = vi.fn();
+    const nav = navigation();
+    const loaded = Promise.resolve(readsAhead(start)(nav.args));
+    nav.givenUp();
+    useSessionStore.getState().signedIn(aUser({ id: 'me' }));
+    await expect(loaded).resolves.toBeNull();
+    expect(start).not.toHaveBeenCalled();
   });
 });

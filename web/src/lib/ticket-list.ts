@@ -81,8 +81,9 @@ async function readAll(client: QueryClient, signal: AbortSignal): Promise<Ticket
   const version = answer.version ?? null;
   const pages: Ticket[][] = [answer.tickets];
   if (!answer.next_cursor) return { tickets: replaceTicketList(shownBefore, answer.tickets), version, complete: true };
-  // What has come is shown at once (a list that was shown stays until the new one is whole).
-  if (!shownBefore)
+  // What has come is shown at once (a list that was shown stays until the new one is whole); not by a read given up
+  // (its user signed out, and the cache was cleared: it would put their tickets back).
+  if (!shownBefore && !signal.aborted)
     client.setQueryData<TicketList>(TICKET_LIST_KEY, { tickets: answer.tickets, version, complete: false });
   while (answer.next_cursor) {
     if (signal.aborted) break;

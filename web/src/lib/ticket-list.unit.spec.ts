@@ -78,6 +78,24 @@ describe('the ticket list query', () => {
     expect(list.tickets[0]).toEqual(renamedB);
   });
 
+  it('a first load given up (its user signed out, the cache cleared) puts nothing back in the cache', async () => {
+    let answer!: () => void;
+    const answered = new Promise<void>((resolve) => (answer = resolve));
+    stubFetch(
+      { status: 200, body: { tickets: [aTicket({ id: 'a' })], version: '5', next_cursor: 'p2' }, after: answered },
+      { status: 200, body: { tickets: [aTicket({ id: 'b' })], version: '5', next_cursor: null } },
+    );
+    const client = createQueryClient();
+    const read = client.fetchQuery(ticketListQuery).catch(() => undefined);
+    await vi.waitFor(() => expect(fetch).toHaveBeenCalledTimes(1));
+    // Signed out: the cache is cleared (the read is cancelled) as the first page's answer comes in.
+    client.clear();
+    answer();
+    await read;
+    await new Promise((resolve) => setTimeout(resolve, 0));
+    expect(client.getQueryData(TICKET_LIST_KEY)).toBeUndefined();
+  });
+
   it('then asks only what changed since the version it holds, and merges it in', async () => {
     const [a, b] = [aTicket({ id: 'a' }), aTicket({ id: 'b' })];
     const calls = stubFetch(
