@@ -246,6 +246,52 @@ test.describe('reads started with the navigation (lib/route-reads.ts)', () => {
     await expect(page.getByTestId('tickets-count')).toContainText(/\d+ tickets/);
   });
 
+  test('the live updates’ connection, while a read ahead is still coming, leaves the page free to run', async ({
+    page,
+  }) => {
+    await signIn(page, demo.user);
+    // The overview's code and the ticket list both held back: the socket connects meanwhile, and its connection reads
+    // every query again while the list read ahead of its page (no page shows it yet) is still under way.
+    let releaseCode!: () => void;
+    const codeHeld = new Promise<void>((resolve) => (releaseCode = resolve));
+    await page.route(/\/assets\/tickets-overview-route-[\w-]+\.js$/, async (route) => {
+      await codeHeld;
+      await route.continue();
+    });
+    let releaseList!: () => void;
+    const listHeld = new Promise<void>((resolve) => (releaseList = resolve));
+    let listAsked!: () => void;
+    const listRead = new Promise<void>((resolve) => (listAsked = resolve));
+    await page.route(
+      (url) => url.pathname === '/v1/tickets',
+      async (route) => {
+        listAsked();
+        await listHeld;
+        await route.continue();
+      },
+    );
+    const connected = new Promise<void>((resolve) =>
+      page.on('websocket', (ws) =>
+        ws.on('framereceived', (frame) => {
+          if (String(frame.payload).startsWith('40')) resolve();
+        }),
+      ),
+    );
+    await page.goto('/dashboard', { waitUntil: 'commit' });
+    await listRead;
+    await connected;
+    // Past the connection's refresh (lib/live-refresh.ts: 300 ms after it), the page still answers.
+    await page.waitForTimeout(1_000);
+    const answers = await Promise.race([
+      page.evaluate(() => 'answers'),
+      new Promise((resolve) => setTimeout(() => resolve('frozen'), 5_000)),
+    ]);
+    expect(answers).toBe('answers');
+    releaseList();
+    releaseCode();
+    await expect(cards(page).first()).toBeVisible();
+  });
+
   test('a visitor whose session has ended asks for nothing and goes to sign in', async ({ browser }) => {
     const context = await browser.newContext({ baseURL: process.env.E2E_BASE_URL });
     try {
