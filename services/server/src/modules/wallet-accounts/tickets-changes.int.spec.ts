@@ -234,6 +234,8 @@ describe.each([
   });
 
   it.skipIf(skip)('refuses a bad query with 400 and the contract’s message, never a 500', async () => {
+    const cursorAt = (seenUs: string) =>
+      Buffer.from(`${seenUs}.00000000-0000-0000-0000-000000000000`, 'utf8').toString('base64url');
     const cases: Array<[string, RegExp]> = [
       ['limit=0', /^limit: /],
       ['limit=2001', /^limit: /],
@@ -250,6 +252,9 @@ describe.each([
       ['limit=5&after=abc', /^after: after must be the next_cursor of the page before$/],
       ['limit=5&after=%00', /^after: after must be the next_cursor/],
       [`limit=5&after=${'a'.repeat(10_000)}`, /^after: /],
+      // A cursor of the right shape at a time the database cannot hold (before 4713 BC), and one before 1970.
+      [`limit=5&after=${cursorAt('-999999999999999999')}`, /^after: after must be the next_cursor/],
+      [`limit=5&after=${cursorAt('-1')}`, /^after: after must be the next_cursor/],
       ['page=2', /nrecognized key/],
       ['since=1&since=2', /^since: /],
     ];

@@ -24,7 +24,8 @@ export const encodeCursor = (cursor: TicketsCursor) =>
 export function decodeCursor(text: string): TicketsCursor | null {
   const decoded = Buffer.from(text, 'base64url').toString('utf8');
   const [seenUs, id, ...rest] = decoded.split('.');
-  if (rest.length > 0 || !seenUs || !id || !/^-?[0-9]{1,18}$/.test(seenUs) || !UUID.test(id)) return null;
+  // A first-seen time is never before 1970; 18 digits stay within what the database's timestamps hold.
+  if (rest.length > 0 || !seenUs || !id || !/^[0-9]{1,18}$/.test(seenUs) || !UUID.test(id)) return null;
   return { seenUs, id };
 }
 
