@@ -43,6 +43,17 @@ function withClicksNotBehind(fresh: Ticket, shown: Ticket): Ticket {
   return { ...fresh, distribution: { ...link, clicks: before.clicks } };
 }
 
+/**
+ * `tickets` with each ticket once, where it stands last: the pages of a first load are read one after another, and a
+ * pass that left its wallet and came back between two of them is on an early page and, seen anew, on a later one.
+ */
+export function withoutRepeats(tickets: readonly Ticket[]): readonly Ticket[] {
+  const last = new Map<string, number>();
+  tickets.forEach((ticket, index) => last.set(ticket.id, index));
+  if (last.size === tickets.length) return tickets;
+  return tickets.filter((ticket, index) => last.get(ticket.id) === index);
+}
+
 /** A whole new list (a full answer) that keeps the higher click counts `shown` has for the same links. */
 export function replaceTicketList(shown: readonly Ticket[] | undefined, fresh: readonly Ticket[]): readonly Ticket[] {
   if (!shown || shown.length === 0) return fresh;

@@ -14,6 +14,7 @@ import {
   withoutTicketLink,
   withTicketClicks,
   withTicketLinks,
+  withoutRepeats,
 } from './ticket-changes';
 
 /**
@@ -90,7 +91,7 @@ async function readAll(client: QueryClient, signal: AbortSignal): Promise<Ticket
     answer = await getTickets({ limit: TICKETS_PAGE_SIZE, after: answer.next_cursor }, signal);
     pages.push(answer.tickets);
   }
-  const whole = { tickets: replaceTicketList(shownBefore, pages.flat()), version, complete: false };
+  const whole = { tickets: replaceTicketList(shownBefore, withoutRepeats(pages.flat())), version, complete: false };
   if (version === null) return { ...whole, complete: true };
   // What changed while the pages came in.
   return readChanges(client, { ...whole, version }, signal);

@@ -96,6 +96,21 @@ describe('the ticket list query', () => {
     expect(client.getQueryData(TICKET_LIST_KEY)).toBeUndefined();
   });
 
+  it('holds a ticket once when it moved from one page to a later one while the pages came in', async () => {
+    const [a, b, c] = [aTicket({ id: 'a' }), aTicket({ id: 'b' }), aTicket({ id: 'c' })];
+    // b left its wallet and came back between the two pages: seen anew, it is on the second page too.
+    const backB = { ...b, title: 'Back again' };
+    stubFetch(
+      { status: 200, body: { tickets: [a, b], version: '5', next_cursor: 'p2' } },
+      { status: 200, body: { tickets: [c, backB], version: '6', next_cursor: null } },
+      { status: 200, body: { tickets: [backB], removed: [], version: '7' } },
+    );
+    const client = createQueryClient();
+    const list = await client.fetchQuery(ticketListQuery);
+    expect(ids(list.tickets)).toEqual(['a', 'c', 'b']);
+    expect(list.tickets[2]).toEqual(backB);
+  });
+
   it('then asks only what changed since the version it holds, and merges it in', async () => {
     const [a, b] = [aTicket({ id: 'a' }), aTicket({ id: 'b' })];
     const calls = stubFetch(
