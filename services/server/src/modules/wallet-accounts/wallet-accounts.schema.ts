@@ -1,8 +1,9 @@
 import { bigint, boolean, index, integer, jsonb, pgTable, text, timestamp, uuid } from 'drizzle-orm/pg-core';
 
 // Tables of wallet accounts and tickets: four read models (built only by projections; `npm run replay` rebuilds them)
-// and two tables of operational state (the provider's token, the sync's progress), which are not events. `tickets` and
-// `pass_groups` are versioned (infra/db/read-model-versions.ts): GET /v1/tickets answers what changed since a version.
+// and two tables of operational state (the provider's token, the sync's progress), which are not events. `tickets`,
+// `pass_groups` and `wallet_accounts` are versioned (infra/db/read-model-versions.ts): GET /v1/tickets answers what
+// changed since a version.
 
 /** Read model: the linked wallet accounts. */
 export const walletAccounts = pgTable(
@@ -24,6 +25,11 @@ export const walletAccounts = pgTable(
     skippedPasses: integer('skipped_passes').notNull().default(0),
     createdAt: timestamp('created_at', { withTimezone: true }).notNull(),
     updatedAt: timestamp('updated_at', { withTimezone: true }).notNull(),
+    /**
+     * The transaction that wrote the row or its e-mail (what a ticket's answer reads from it), stamped by the database:
+     * the tickets an account holds are answered as changed when their account's row comes after them.
+     */
+    version: bigint('version', { mode: 'number' }).notNull().default(0),
   },
   (t) => [index('wallet_accounts_user_idx').on(t.userId)],
 );

@@ -6,7 +6,7 @@ import { LINK_VERSIONED_TABLES, liveLinksByTicket, ticketsWithLinkChanges } from
 import { type TicketRow, toTicket } from './accounts.queries.js';
 
 /** This module's versioned tables a ticket's answer is read from (the link's are the distribution module's). */
-const TICKET_VERSIONED_TABLES = ['tickets', 'removed_tickets', 'pass_groups'] as const;
+const TICKET_VERSIONED_TABLES = ['tickets', 'removed_tickets', 'pass_groups', 'wallet_accounts'] as const;
 
 /** Where a page ends: the last ticket's first-seen time (microseconds since 1970, exact) and id. */
 export interface TicketsCursor {
@@ -93,7 +93,7 @@ export async function ticketsAnswer(
 
 /**
  * The user's tickets changed in a transaction at or after `fromXid`, as a set to select from: the ticket's row, its
- * pass's holders (its duplicate status) or its link.
+ * account's row (its e-mail; a row that came after the ticket's), its pass's holders (its duplicate status) or its link.
  */
 async function changedTickets(tx: Executor, userId: string, fromXid: bigint): Promise<SQL> {
   const from = fromXid.toString();
@@ -103,6 +103,9 @@ async function changedTickets(tx: Executor, userId: string, fromXid: bigint): Pr
     union
     select t.id from pass_groups g join tickets t on t.dedupe_key = g.dedupe_key
     where g.version >= ${from}::bigint and t.user_id = ${userId}
+    union
+    select t.id from wallet_accounts a join tickets t on t.account_id = a.id
+    where a.user_id = ${userId} and a.version >= ${from}::bigint
     union
     select unnest(${param(byLink)}::uuid[])
   )`;

@@ -41,6 +41,8 @@ export const walletAccountsProjection = rowProjection<typeof walletAccounts, Wal
           skippedPasses: 0,
           createdAt: new Date(d.at),
           updatedAt: new Date(d.at),
+          // Stamped by the database as the row is written (wallet-accounts.routines.ts): this value is never kept.
+          version: 0,
         };
       }
       case 'WalletAccountReauthenticated':
