@@ -86,24 +86,34 @@ export const linkPinSchema = schema(() =>
   z.string({ error: DISTRIBUTION_MESSAGES.pinFormat }).regex(LINK_PIN_PATTERN, DISTRIBUTION_MESSAGES.pinFormat),
 );
 
+const unknownFields = {
+  error: (issue: { code?: string; keys?: string[] }) =>
+    issue.code === 'unrecognized_keys' ? `Unknown field: ${(issue.keys ?? []).join(', ')}` : undefined,
+};
+
 /**
  * POST /v1/tickets/distribute (SPEC.md §7). `expiry_date` null or absent: the link does not expire by time (a minute
  * of grace under the hour for the time the request takes); `max_clicks` null or absent: unlimited.
  */
 export const distributeRequestSchema = schema(() =>
-  z.object({
-    ticket_ids: z
-      .array(z.uuid({ error: 'Each ticket id must be a UUID' }), { error: DISTRIBUTION_MESSAGES.noTickets })
-      .min(1, DISTRIBUTION_MESSAGES.noTickets)
-      .max(MAX_DISTRIBUTE_TICKETS, `At most ${MAX_DISTRIBUTE_TICKETS} tickets at once`)
-      .refine((ids) => new Set(ids).size === ids.length, 'A ticket is listed twice'),
-    expiry_date: expiryDate.nullish().transform((value) => value ?? null),
-    max_clicks: maxClicks.nullish().transform((value) => value ?? null),
-    /** The same label on every link the request makes. */
-    label: linkLabelSchema.nullish().transform((value) => value ?? null),
-    /** The same PIN on every link the request makes. */
-    pin: linkPinSchema.nullish().transform((value) => value ?? null),
-  }),
+  // Strict, as the edits are: a misspelt setting (`expires_at`, `maxClicks`) is refused, never charged for as a link
+  // without it.
+  z.strictObject(
+    {
+      ticket_ids: z
+        .array(z.uuid({ error: 'Each ticket id must be a UUID' }), { error: DISTRIBUTION_MESSAGES.noTickets })
+        .min(1, DISTRIBUTION_MESSAGES.noTickets)
+        .max(MAX_DISTRIBUTE_TICKETS, `At most ${MAX_DISTRIBUTE_TICKETS} tickets at once`)
+        .refine((ids) => new Set(ids).size === ids.length, 'A ticket is listed twice'),
+      expiry_date: expiryDate.nullish().transform((value) => value ?? null),
+      max_clicks: maxClicks.nullish().transform((value) => value ?? null),
+      /** The same label on every link the request makes. */
+      label: linkLabelSchema.nullish().transform((value) => value ?? null),
+      /** The same PIN on every link the request makes. */
+      pin: linkPinSchema.nullish().transform((value) => value ?? null),
+    },
+    unknownFields,
+  ),
 );
 export type DistributeRequest = z.input<typeof distributeRequestSchema>;
 export type DistributeCommandInput = z.output<typeof distributeRequestSchema>;
@@ -143,11 +153,6 @@ const linkChangeFields = () => ({
   label: linkLabelSchema.nullable().optional(),
   pin: linkPinSchema.nullable().optional(),
 });
-
-const unknownFields = {
-  error: (issue: { code?: string; keys?: string[] }) =>
-    issue.code === 'unrecognized_keys' ? `Unknown field: ${(issue.keys ?? []).join(', ')}` : undefined,
-};
 
 const changesSomething = (body: { expiry_date?: unknown; max_clicks?: unknown; label?: unknown; pin?: unknown }) =>
   body.expiry_date !== undefined || body.max_clicks !== undefined || body.label !== undefined || body.pin !== undefined;

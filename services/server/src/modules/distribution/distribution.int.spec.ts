@@ -216,6 +216,11 @@ describe('distributing tickets as links, and recalling them', () => {
     ['max clicks as text', { ticket_ids: [randomUUID()], max_clicks: '10' }, 'Max clicks must be a whole number'],
     ['max clicks huge', { ticket_ids: [randomUUID()], max_clicks: 1e12 }, 'Max clicks must be a whole number'],
     ['1001 tickets', { ticket_ids: Array.from({ length: 1001 }, () => randomUUID()) }, 'At most 1000 tickets at once'],
+    [
+      'a misspelt setting',
+      { ticket_ids: [randomUUID()], expires_at: '2099-01-01T00:00:00Z' },
+      'Unknown field: expires_at',
+    ],
   ])('answers 400 for %s, and writes nothing', async (_label, body, message) => {
     await setCredits(userId, 100);
     const before = (await audits(userId, '?limit=500')).length;
