@@ -1,5 +1,12 @@
 import type { QueryClient } from '@tanstack/react-query';
-import type { BulkLinkFailure, DistributionFailure, Ticket, TicketDistribution } from '@seatlink/contracts';
+import {
+  MAX_BULK_LINKS,
+  MAX_DISTRIBUTE_TICKETS,
+  type BulkLinkFailure,
+  type DistributionFailure,
+  type Ticket,
+  type TicketDistribution,
+} from '@seatlink/contracts';
 import { ApiError, errorMessage, newIdempotencyKey, withRetries } from '../../lib/api-client';
 import { useCreditsStore } from '../../lib/credits.store';
 import {
@@ -28,15 +35,37 @@ import type { TicketsUiStore } from './tickets.store';
 
 type UiStore = Pick<TicketsUiStore, 'setDistributionProblem' | 'setRecallProblem' | 'setSelected'>;
 
+/** `count`: the links made (when a call failed, by the parts of a big selection sent before it). */
 export type DistributeOutcome =
   | { ok: true; count: number; failed: DistributionFailure[] }
-  | { ok: false; message: string; failed: DistributionFailure[] };
+  | { ok: false; message: string; failed: DistributionFailure[]; count: number };
 
 export type RecallOutcome = { ok: true } | { ok: false; message: string };
 export type EditOutcome = { ok: true; changed: boolean } | { ok: false; message: string };
-/** Many links recalled or edited: how many were, and those refused with why. */
+/** Many links recalled or edited: how many were (before a call failed, too), and those refused with why. */
 export type BulkOutcome =
-  { ok: true; done: number; failed: BulkLinkFailure[] } | { ok: false; message: string; failed: BulkLinkFailure[] };
+  | { ok: true; done: number; failed: BulkLinkFailure[] }
+  | { ok: false; message: string; failed: BulkLinkFailure[]; done: number };
+
+/**
+ * `items` in parts of at most `size`, in order: a selection of thousands is sent as one call per part, one after
+ * another (a call takes at most MAX_DISTRIBUTE_TICKETS tickets or MAX_BULK_LINKS links), each part with an
+ * Idempotency-Key of its own for it and its retries.
+ */
+export function partsOf<T>(items: readonly T[], size: number): T[][] {
+  const parts: T[][] = [];
+  for (let start = 0; start < items.length; start += size) parts.push(items.slice(start, start + size));
+  return parts;
+}
+
+/**
+ * A refusal of a whole part that says why for each of its tickets (404: none is the user's or can have a link; 409:
+ * none is free of a link): the next parts are still sent. Any other failure (no credits, the server or the network
+ * failing) ends the run: the parts after it are not sent, and their tickets stay ticked.
+ */
+function refusedEachTicket(error: unknown): boolean {
+  return error instanceof ApiError && (error.status === 404 || error.status === 409) && failuresOf(error).length > 0;
+}
 
 /** The failures a refused distribute call lists in its body (402/404/409 carry `failed`). */
 function failuresOf(error: unknown): DistributionFailure[] {
@@ -74,8 +103,8 @@ function readAgain(client: QueryClient) {
 }
 
 /**
- * POST /v1/tickets/distribute for `ticketIds` with the modal's settings. One Idempotency-Key for the submit and its
- * retries. Tickets that got a link show it at once and are unticked; refusals are kept for the problem box.
+ * POST /v1/tickets/distribute for `ticketIds` with the modal's settings, in parts of MAX_DISTRIBUTE_TICKETS (partsOf).
+ * Tickets that got a link show it at once and are unticked; refusals are kept for the problem box.
  */
 export async function distribute(
   client: QueryClient,
@@ -87,28 +116,42 @@ export async function distribute(
   if (ids.length === 0) {
     const problem = { message: DISTRIBUTION_TEXTS.noValidTickets, failed: [] };
     ui.setDistributionProblem(problem);
-    return { ok: false, ...problem };
+    return { ok: false, ...problem, count: 0 };
   }
   ui.setDistributionProblem(null);
-  const key = newIdempotencyKey();
-  const body = distributeBody(ids, settings);
+  const made = new Map<string, TicketDistribution>();
+  const failed: DistributionFailure[] = [];
+  let balance: number | null = null;
+  /** Why the last part refused was refused; `stopped` when no part was sent after it. */
+  let refused: string | null = null;
+  let stopped = false;
   try {
-    const answer = await withRetries(() => distributeTickets(body, key));
-    const made = new Map<string, TicketDistribution>(
-      answer.distributions.map((d) => [d.ticket_id, madeLink(d, settings)]),
-    );
+    for (const part of partsOf(ids, MAX_DISTRIBUTE_TICKETS)) {
+      const key = newIdempotencyKey();
+      try {
+        const answer = await withRetries(() => distributeTickets(distributeBody(part, settings), key));
+        for (const d of answer.distributions) made.set(d.ticket_id, madeLink(d, settings));
+        failed.push(...answer.failed);
+        balance = answer.balance;
+      } catch (error) {
+        failed.push(...failuresOf(error));
+        balance = balanceOf(error) ?? balance;
+        refused = errorMessage(error, DISTRIBUTION_TEXTS.distributeFailed);
+        if (refusedEachTicket(error)) continue;
+        stopped = true;
+        break;
+      }
+    }
     applyTicketLinks(client, made);
     ui.setSelected([...made.keys()], false);
-    ui.setDistributionProblem(
-      answer.failed.length > 0 ? { message: DISTRIBUTION_TEXTS.distributeFailed, failed: answer.failed } : null,
-    );
-    applyBalance(answer.balance);
-    return { ok: true, count: answer.distributions.length, failed: answer.failed };
-  } catch (error) {
-    const problem = { message: errorMessage(error, DISTRIBUTION_TEXTS.distributeFailed), failed: failuresOf(error) };
-    ui.setDistributionProblem(problem);
-    applyBalance(balanceOf(error));
-    return { ok: false, ...problem };
+    applyBalance(balance);
+    if (stopped || made.size === 0) {
+      const problem = { message: refused ?? DISTRIBUTION_TEXTS.distributeFailed, failed };
+      ui.setDistributionProblem(problem);
+      return { ok: false, ...problem, count: made.size };
+    }
+    ui.setDistributionProblem(failed.length > 0 ? { message: DISTRIBUTION_TEXTS.distributeFailed, failed } : null);
+    return { ok: true, count: made.size, failed };
   } finally {
     readAgain(client);
   }
@@ -180,6 +223,33 @@ function linksOf(
 }
 
 /**
+ * A bulk call on many links, in parts of MAX_BULK_LINKS (partsOf): `send` sends one part with its Idempotency-Key, and
+ * `took` shows its answer and says how many links it changed. A part that fails ends the run: what the parts before it
+ * did is said with the failure.
+ */
+async function bulkInParts<Answer extends { failed: BulkLinkFailure[] }>(
+  distributionIds: readonly string[],
+  send: (part: string[], key: string) => Promise<Answer>,
+  took: (answer: Answer) => number,
+  fallback: string,
+): Promise<BulkOutcome> {
+  let done = 0;
+  const failed: BulkLinkFailure[] = [];
+  for (const part of partsOf(distributionIds, MAX_BULK_LINKS)) {
+    const key = newIdempotencyKey();
+    try {
+      const answer = await withRetries(() => send(part, key));
+      done += took(answer);
+      failed.push(...answer.failed);
+    } catch (error) {
+      failed.push(...bulkFailuresOf(error));
+      return { ok: false, message: errorMessage(error, fallback), failed, done };
+    }
+  }
+  return { ok: true, done, failed };
+}
+
+/**
  * POST /v1/distributions/recall for the links of the selected tickets: those recalled leave their tickets at once and
  * are unticked; those refused are listed with why.
  */
@@ -189,24 +259,23 @@ export async function recallLinks(
   ticketIds: readonly string[],
 ): Promise<BulkOutcome> {
   const links = linksOf(client, ticketIds);
-  if (links.size === 0) return { ok: false, message: DISTRIBUTION_TEXTS.recallFailedMany, failed: [] };
-  const key = newIdempotencyKey();
+  if (links.size === 0) return { ok: false, message: DISTRIBUTION_TEXTS.recallFailedMany, failed: [], done: 0 };
   try {
-    const answer = await withRetries(() => recallDistributions({ distribution_ids: [...links.keys()] }, key));
-    for (const { ticket_id: ticketId, distribution_id: distributionId } of answer.recalled) {
-      applyLinkRecalled(client, ticketId, distributionId);
-    }
-    ui.setSelected(
-      answer.recalled.map((r) => r.ticket_id),
-      false,
+    return await bulkInParts(
+      [...links.keys()],
+      (part, key) => recallDistributions({ distribution_ids: part }, key),
+      (answer) => {
+        for (const { ticket_id: ticketId, distribution_id: distributionId } of answer.recalled) {
+          applyLinkRecalled(client, ticketId, distributionId);
+        }
+        ui.setSelected(
+          answer.recalled.map((r) => r.ticket_id),
+          false,
+        );
+        return answer.recalled.length;
+      },
+      DISTRIBUTION_TEXTS.recallFailedMany,
     );
-    return { ok: true, done: answer.recalled.length, failed: answer.failed };
-  } catch (error) {
-    return {
-      ok: false,
-      message: errorMessage(error, DISTRIBUTION_TEXTS.recallFailedMany),
-      failed: bulkFailuresOf(error),
-    };
   } finally {
     readAgain(client);
   }
@@ -223,21 +292,23 @@ export async function editLinks(
   choice: { expiry: boolean; limit: boolean; label: boolean; pin: boolean },
 ): Promise<BulkOutcome> {
   const links = linksOf(client, ticketIds);
-  if (links.size === 0) return { ok: false, message: DISTRIBUTION_TEXTS.updateFailed, failed: [] };
-  const key = newIdempotencyKey();
-  const body = {
-    distribution_ids: [...links.keys()],
+  if (links.size === 0) return { ok: false, message: DISTRIBUTION_TEXTS.updateFailed, failed: [], done: 0 };
+  const changes = {
     ...(choice.expiry ? { expiry_date: settings.expiryDate } : {}),
     ...(choice.limit ? { max_clicks: settings.maxClicks } : {}),
     ...(choice.label ? { label: settings.label } : {}),
     ...(choice.pin ? { pin: settings.pin ?? null } : {}),
   };
   try {
-    const answer = await withRetries(() => updateDistributions(body, key));
-    applyTicketLinks(client, new Map(answer.updated.map((u) => [u.ticket_id, u.distribution])));
-    return { ok: true, done: answer.updated.length, failed: answer.failed };
-  } catch (error) {
-    return { ok: false, message: errorMessage(error, DISTRIBUTION_TEXTS.updateFailed), failed: bulkFailuresOf(error) };
+    return await bulkInParts(
+      [...links.keys()],
+      (part, key) => updateDistributions({ distribution_ids: part, ...changes }, key),
+      (answer) => {
+        applyTicketLinks(client, new Map(answer.updated.map((u) => [u.ticket_id, u.distribution])));
+        return answer.updated.length;
+      },
+      DISTRIBUTION_TEXTS.updateFailed,
+    );
   } finally {
     liveRefresh(client).refresh(TICKET_LIST_KEY, { now: true });
   }

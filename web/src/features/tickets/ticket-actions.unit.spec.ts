@@ -122,6 +122,76 @@ describe('distributing tickets', () => {
     expect(ui.getState().distributionProblem?.message).toBe('Failed to generate distribution link');
   });
 
+  it('sends a selection of thousands in parts of 1,000, each with a key of its own, and says every link made', async () => {
+    const tickets = Array.from({ length: 2_500 }, (_, i) => aTicket({ id: `t${i}` }));
+    const client = await holding(tickets);
+    const ui = createTicketsStore();
+    const ids = tickets.map((t) => t.id);
+    ui.getState().setSelected(ids, true);
+    const made = (part: string[], balance: number) => ({
+      status: 200,
+      body: {
+        distributions: part.map((id) => ({ ticket_id: id, distribution_id: `d-${id}`, link: `https://l/${id}` })),
+        failed: [],
+        balance,
+      },
+    });
+    const calls = stubFetch(
+      made(ids.slice(0, 1_000), 2_000),
+      // Every ticket of the second part was taken meanwhile: refused whole, ticket by ticket; the third is still sent.
+      {
+        status: 409,
+        body: {
+          message: 'Ticket already distributed',
+          failed: ids.slice(1_000, 2_000).map((id) => ({ ticket_id: id, code: 'ALREADY_DISTRIBUTED', message: 'x' })),
+          balance: 2_000,
+        },
+      },
+      made(ids.slice(2_000), 1_500),
+      { status: 200, body: aUser({ id: 'u-1', balance: 1_500 }) },
+    );
+    const outcome = await distribute(client, ui.getState(), ids, settings);
+    expect(outcome).toMatchObject({ ok: true, count: 1_500 });
+    expect(outcome.failed).toHaveLength(1_000);
+    const sent = calls.filter((c) => c.url === '/v1/tickets/distribute');
+    expect(sent.map((c) => (c.body as { ticket_ids: string[] }).ticket_ids)).toEqual([
+      ids.slice(0, 1_000),
+      ids.slice(1_000, 2_000),
+      ids.slice(2_000),
+    ]);
+    expect(new Set(sent.map((c) => c.headers['Idempotency-Key'])).size).toBe(3);
+    expect(shown(client, 't2499').distribution?.id).toBe('d-t2499');
+    expect(shown(client, 't1500').distribution).toBeNull();
+    expect(ui.getState().selectedIds.size).toBe(1_000);
+    expect(useCreditsStore.getState().balance).toBe(1_500);
+  });
+
+  it('stops at a part that fails, keeps what the parts before it made, and leaves the rest ticked', async () => {
+    const tickets = Array.from({ length: 2_500 }, (_, i) => aTicket({ id: `t${i}` }));
+    const client = await holding(tickets);
+    const ui = createTicketsStore();
+    const ids = tickets.map((t) => t.id);
+    ui.getState().setSelected(ids, true);
+    const calls = stubFetch(
+      {
+        status: 200,
+        body: {
+          distributions: ids.slice(0, 1_000).map((id) => ({ ticket_id: id, distribution_id: `d-${id}`, link: 'l' })),
+          failed: [],
+          balance: 500,
+        },
+      },
+      { status: 402, body: { message: 'Insufficient credits', failed: [], balance: 500 } },
+      { status: 200, body: aUser({ id: 'u-1', balance: 500 }) },
+    );
+    const outcome = await distribute(client, ui.getState(), ids, settings);
+    expect(outcome).toMatchObject({ ok: false, message: 'Insufficient credits', count: 1_000 });
+    expect(calls.filter((c) => c.url === '/v1/tickets/distribute')).toHaveLength(2);
+    expect(shown(client, 't999').distribution?.id).toBe('d-t999');
+    expect(ui.getState().selectedIds.size).toBe(1_500);
+    expect(ui.getState().distributionProblem?.message).toBe('Insufficient credits');
+  });
+
   it('refuses nothing to distribute without a request', async () => {
     const client = await holding([]);
     const ui = createTicketsStore();
@@ -259,5 +329,33 @@ describe('many links at once', () => {
       message: 'Distribution not found',
       failed: [{ distribution_id: 'd-t2' }],
     });
+  });
+
+  it('recalls thousands of links in parts of 1,000, and says how many went before a part failed', async () => {
+    const tickets = Array.from({ length: 1_500 }, (_, i) => linked(`t${i}`));
+    const client = await holding(tickets);
+    const ui = createTicketsStore();
+    const calls = stubFetch(
+      {
+        status: 200,
+        body: {
+          message: '1000 links recalled',
+          recalled: tickets.slice(0, 1_000).map((t) => ({ distribution_id: `d-${t.id}`, ticket_id: t.id })),
+          failed: [],
+        },
+      },
+      { status: 500 },
+      { status: 200, body: aUser() },
+    );
+    const outcome = await recallLinks(
+      client,
+      ui.getState(),
+      tickets.map((t) => t.id),
+    );
+    expect(outcome).toMatchObject({ ok: false, done: 1_000, message: 'Failed to recall links' });
+    const sent = calls.filter((c) => c.url === '/v1/distributions/recall');
+    expect(sent.map((c) => (c.body as { distribution_ids: string[] }).distribution_ids.length)).toEqual([1_000, 500]);
+    expect(shown(client, 't999').distribution).toBeNull();
+    expect(shown(client, 't1000').distribution?.id).toBe('d-t1000');
   });
 });

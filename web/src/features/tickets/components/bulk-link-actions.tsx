@@ -13,11 +13,12 @@ const links = (n: number) => `${n} ${n === 1 ? 'link' : 'links'}`;
 
 /** The toast of a bulk outcome: how many were done, and why the others were not (the first reason). */
 function report(outcome: BulkOutcome, done: (n: number) => string) {
+  // Done before a call failed too: a selection of thousands is sent in parts.
+  if (outcome.done > 0) toast.success(done(outcome.done));
   if (!outcome.ok) {
     toast.error(outcome.message);
     return;
   }
-  if (outcome.done > 0) toast.success(done(outcome.done));
   if (outcome.failed.length > 0) toast.error(notDone(outcome.failed));
 }
 
