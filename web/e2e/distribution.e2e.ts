@@ -142,6 +142,8 @@ test('distributes the selected tickets with an expiry and a click limit, debits 
   await expect(linkArea(ticketCard(page, alder.id))).toHaveText('Distributing...');
   await expect(linkArea(ticketCard(page, birch.id))).toHaveText('Distributing...');
   await expect(linkArea(ticketCard(page, cedar.id))).toHaveText('No distribution link generated');
+  // Tickets being distributed are not offered again: a second submit would be a request of its own.
+  await expect(distributeButton(page)).toBeDisabled();
   release();
 
   await expect(page.getByText('Successfully started distribution for 2 tickets.')).toBeVisible();

@@ -11,7 +11,7 @@ import {
   type DistributionSettings,
 } from '../../../lib/distribution';
 import { useSessionStore } from '../../../lib/session.store';
-import { useDistributeTickets } from '../hooks/use-ticket-actions';
+import { useDistributeTickets, useDistributingIds } from '../hooks/use-ticket-actions';
 import { useTickets } from '../hooks/use-tickets';
 import { useTicketsStore } from '../tickets.store';
 import { BulkLinkActions } from './bulk-link-actions';
@@ -36,7 +36,14 @@ export function BulkDistribution() {
     () => (selectedIds.size === 0 ? [] : tickets.filter((t) => selectedIds.has(t.id))),
     [tickets, selectedIds],
   );
-  const button = distributeButtonState(selectedTickets, balance, costPerTicket);
+  // Tickets whose distribution runs now are not offered again: a second submit before the first's answer would be a
+  // request of its own for the same tickets (it would pay first, or be refused, and say the first had failed).
+  const distributingIds = useDistributingIds();
+  const button = distributeButtonState(
+    distributingIds.size === 0 ? selectedTickets : selectedTickets.filter((t) => !distributingIds.has(t.id)),
+    balance,
+    costPerTicket,
+  );
   const settingsIds = useMemo(() => new Set(settingsFor ?? []), [settingsFor]);
   const linked = useMemo(() => selectedTickets.filter((t) => t.distribution).map((t) => t.id), [selectedTickets]);
 
@@ -54,8 +61,9 @@ export function BulkDistribution() {
     const ids = (settingsFor ?? []).filter((id) => stillEligible.has(id));
     setSettingsFor(null);
     const outcome = await distribute({ ticketIds: ids, settings });
-    if (outcome.ok) toast.success(distributionStartedText(outcome.count));
-    else toast.error(DISTRIBUTION_TEXTS.distributeFailedToast);
+    // Links made before a call failed too: a selection of thousands is sent in parts.
+    if (outcome.count > 0) toast.success(distributionStartedText(outcome.count));
+    if (!outcome.ok) toast.error(DISTRIBUTION_TEXTS.distributeFailedToast);
   };
 
   return (
