@@ -26,7 +26,16 @@ import { WalletAccountCommandMessage } from './wallet-account.command.js';
 import { type WalletAccountCommand, walletAccountDecider, type WalletAccountState } from './wallet-account.decider.js';
 import { type WalletAccountEvent, walletAccountStream } from './wallet-account.events.js';
 import { passDetails, readWallet } from './wallet-pass-reader.js';
-import { countFailure, givingUpReason, isOutage, releaseLease, takeLease } from './wallet-sync-state.js';
+import {
+  countFailure,
+  givingUpReason,
+  isOutage,
+  releaseLease,
+  renewLease,
+  SyncLeaseLostError,
+  takeLease,
+  type SyncLease,
+} from './wallet-sync-state.js';
 
 /**
  * Events of a sync appended at most per command: a wallet of 5,000 passes (MAX_PASSES) is recorded in 20 appends, none
@@ -88,8 +97,10 @@ export class SyncWalletAccountJob implements Job<SyncWalletAccountData> {
       return;
     }
     if (state.inError) return;
-    const lease = await takeLease(this.database, accountId);
-    if (!lease) return;
+    const taken = await takeLease(this.database, accountId);
+    if (!taken) return;
+    /** The lease as this sync holds it now (each part renews it). */
+    const held = { lease: taken.lease };
     const userId = state.userId!;
     const progressUpdate = (s: 'running' | 'done' | 'failed', fetched: number): LiveUpdate => ({
       to: { userId },
@@ -103,7 +114,7 @@ export class SyncWalletAccountJob implements Job<SyncWalletAccountData> {
     let synced = false;
     let fetched = 0;
     try {
-      const token = this.keptToken(lease.sealedToken);
+      const token = this.keptToken(taken.sealedToken);
       if (typeof token !== 'string') {
         error = token.error;
         await this.authFailed(accountId, error);
@@ -136,10 +147,16 @@ export class SyncWalletAccountJob implements Job<SyncWalletAccountData> {
           now: new Date().toISOString(),
         },
         { revision, events, state },
+        held,
       );
       synced = true;
       fetched = read.passes.length;
     } catch (err) {
+      if (err instanceof SyncLeaseLostError) {
+        // Not a failure of the account: the sync that took it over records what the wallet holds (its read is newer).
+        this.logger.warn(err.message);
+        return;
+      }
       error = safeErrorMessage(err);
       progress('failed', 0);
       await this.failed(accountId, err).catch((recordErr: unknown) => {
@@ -149,7 +166,7 @@ export class SyncWalletAccountJob implements Job<SyncWalletAccountData> {
     } finally {
       let released = false;
       try {
-        await releaseLease(this.database, accountId, error, synced);
+        await releaseLease(this.database, accountId, held.lease, error, synced);
         released = true;
       } finally {
         // A sync that went through: its end, and, once its lease is given back, the card's "last synced" that moved
@@ -206,14 +223,18 @@ export class SyncWalletAccountJob implements Job<SyncWalletAccountData> {
    * its own (one append, one short transaction) that decides on what the stream holds, and the next waits for the
    * event loop to turn, so reads go on between them (embedded PGlite runs every statement in this process). A sync
    * stopped between parts leaves the tickets of the parts recorded; the next sync records the rest, nothing twice.
+   * Each part first renews the sync's lease (`held`): a sync that outlived it, the account taken over by another, stops
+   * (SyncLeaseLostError) rather than record an older read over the other's.
    */
   private async recordInParts(
     sync: Extract<WalletAccountCommand, { type: 'RecordSync' }>['data'],
     read: KnownStream<WalletAccountState>,
+    held: { lease: SyncLease },
   ) {
     // The first part is decided on the stream as the sync read it at its start (read again if it moved since).
     let known: KnownStream<WalletAccountState> | undefined = read;
     for (;;) {
+      held.lease = await renewLease(this.database, sync.accountId, held.lease);
       const { events } = await this.record(
         { type: 'RecordSync', data: { ...sync, maxEvents: SYNC_EVENTS_PER_APPEND } },
         known,

@@ -11,6 +11,7 @@ import { passes, startSim, WALLET_PASSWORD } from '../../testing/wallet-fixture.
 import { SYNC_EVENTS_PER_APPEND, SyncWalletAccountJob } from './sync-wallet-account.job.js';
 import { WalletAccountCommandMessage } from './wallet-account.command.js';
 import { walletAccountStream } from './wallet-account.events.js';
+import { takeLease } from './wallet-sync-state.js';
 
 // A big sync recorded in parts, stopped half-way and completed; read by changes while it runs. On PostgreSQL and on
 // embedded PGlite (npm start's default), where the parts are what keeps reads going.
@@ -110,6 +111,54 @@ describe.each([
     );
     expect(account).toMatchObject({ ticket_count: total, sync_error: null });
   });
+
+  it.skipIf(skip)(
+    'a sync that outlived its lease records no more parts once another took the account over, and leaves it the lease',
+    async () => {
+      const accountId = await link('outlived@wallet.test', 0);
+      const lease = async () =>
+        (
+          await database.query<{ running_until: string | null; failed_attempts: number }>(
+            'select running_until::text, failed_attempts from wallet_sync_state where account_id = $1',
+            [accountId],
+          )
+        )[0];
+      await expect.poll(async () => (await lease())?.running_until ?? null, { timeout: 30_000 }).toBeNull();
+      await subscriptionsCaughtUp(stack.app);
+      const total = 2 * SYNC_EVENTS_PER_APPEND + 100;
+      for (const pass of passes('outlived', total)) sim.walletSim.addPass('outlived@wallet.test', pass);
+
+      // As its second part goes out, its lease runs out and another sync takes the account.
+      const bus = stack.app.get(CommandBus);
+      const execute = bus.execute.bind(bus);
+      let parts = 0;
+      let other: Awaited<ReturnType<typeof takeLease>> = null;
+      bus.execute = async (command: unknown) => {
+        if (command instanceof WalletAccountCommandMessage && command.command.type === 'RecordSync' && ++parts === 2) {
+          await database.query(
+            `update wallet_sync_state set running_until = now() - interval '1 second'
+                                where account_id = $1`,
+            [accountId],
+          );
+          other = await takeLease(database, accountId);
+        }
+        return execute(command as never);
+      };
+      try {
+        await stack.app.get(SyncWalletAccountJob).run({ accountId, reason: 'test' });
+      } finally {
+        bus.execute = execute;
+      }
+      expect(other).not.toBeNull();
+      await subscriptionsCaughtUp(stack.app);
+      // The part under way went through; the third was never sent.
+      expect(await discoveries(accountId)).toEqual([{ tickets: 500, events: 500, appends: 2 }]);
+      // The other sync still holds the account (not given back by the first), and no failure was counted.
+      expect(await lease()).toEqual({ running_until: other!.lease, failed_attempts: 0 });
+      expect(await stack.app.get(SyncWalletAccountJob).run({ accountId, reason: 'test' })).toBeUndefined();
+      expect(await discoveries(accountId)).toEqual([{ tickets: 500, events: 500, appends: 2 }]);
+    },
+  );
 
   it.skipIf(skip)(
     'answers bursts of concurrent since calls while a sync runs; each reader ends with the whole list',

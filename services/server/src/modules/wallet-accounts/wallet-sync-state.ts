@@ -43,23 +43,57 @@ export function givingUpReason(err: unknown, failures: number): string | null {
 }
 
 /**
+ * The lease a sync holds: the moment it runs out, as the database wrote it (`running_until`, to the microsecond). It
+ * names the holder: a sync that outlived its lease (another took the account over) renews or gives back nothing.
+ */
+export type SyncLease = string;
+
+/** A sync outlived its lease and another took the account over: it records nothing more (the other's read is newer). */
+export class SyncLeaseLostError extends Error {
+  constructor(accountId: string) {
+    super(`account ${accountId}: the sync's lease ran out and another sync took the account over`);
+    this.name = 'SyncLeaseLostError';
+  }
+}
+
+/**
  * Takes the account's sync lease and, in the same statement, reads the sign-in kept for the account's syncs: null when
  * another sync holds the lease; `sealedToken` null when no sign-in is kept.
  */
-export async function takeLease(database: Database, accountId: string): Promise<{ sealedToken: string | null } | null> {
-  const [row] = await database.query<{ sealed_token: string | null }>(
+export async function takeLease(
+  database: Database,
+  accountId: string,
+): Promise<{ sealedToken: string | null; lease: SyncLease } | null> {
+  const [row] = await database.query<{ sealed_token: string | null; lease: string }>(
     `with lease as (
        insert into wallet_sync_state (account_id, running_until)
        values ($1, now() + make_interval(secs => $2))
        on conflict (account_id) do update set running_until = excluded.running_until
        where wallet_sync_state.running_until is null or wallet_sync_state.running_until < now()
-       returning account_id
+       returning account_id, running_until
      )
-     select c.sealed_token from lease l left join wallet_credentials c on c.account_id = l.account_id`,
+     select c.sealed_token, l.running_until::text as lease
+     from lease l left join wallet_credentials c on c.account_id = l.account_id`,
     [accountId, LEASE_SECONDS],
     'seatlink_wallet_sync_take_lease',
   );
-  return row ? { sealedToken: row.sealed_token } : null;
+  return row ? { sealedToken: row.sealed_token, lease: row.lease } : null;
+}
+
+/**
+ * Holds the lease LEASE_SECONDS more (before each part a sync records: a big sync may outlast one lease); answers the
+ * renewed lease, or throws SyncLeaseLostError when it is not this sync's any more.
+ */
+export async function renewLease(database: Database, accountId: string, lease: SyncLease): Promise<SyncLease> {
+  const [row] = await database.query<{ lease: string }>(
+    `update wallet_sync_state set running_until = now() + make_interval(secs => $3)
+     where account_id = $1 and running_until = $2::timestamptz
+     returning running_until::text as lease`,
+    [accountId, lease, LEASE_SECONDS],
+    'seatlink_wallet_sync_renew_lease',
+  );
+  if (!row) throw new SyncLeaseLostError(accountId);
+  return row.lease;
 }
 
 /** Counts a failed try; answers how many failed in a row. */
@@ -72,15 +106,24 @@ export async function countFailure(db: Executor, accountId: string): Promise<num
   return Number(row?.failed_attempts ?? 1);
 }
 
-/** Gives the lease back with the try's error (null: none); a sync that went through also clears the failures. */
-export async function releaseLease(database: Database, accountId: string, error: string | null, synced: boolean) {
+/**
+ * Gives the lease back with the try's error (null: none); a sync that went through also clears the failures. Only the
+ * holder's: a sync that outlived its lease leaves the account to the one that took it over.
+ */
+export async function releaseLease(
+  database: Database,
+  accountId: string,
+  lease: SyncLease,
+  error: string | null,
+  synced: boolean,
+) {
   await database.query(
     `update wallet_sync_state
      set running_until = null, last_sync_error = $2,
          last_synced_at = case when $3::boolean then $4::timestamptz else last_synced_at end,
          failed_attempts = case when $3::boolean then 0 else failed_attempts end
-     where account_id = $1`,
-    [accountId, error ? error.slice(0, 500) : null, synced, synced ? new Date() : null],
+     where account_id = $1 and running_until = $5::timestamptz`,
+    [accountId, error ? error.slice(0, 500) : null, synced, synced ? new Date() : null, lease],
     'seatlink_wallet_sync_release_lease',
   );
 }
