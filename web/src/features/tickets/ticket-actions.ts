@@ -122,7 +122,7 @@ export async function distribute(
   const made = new Map<string, TicketDistribution>();
   const failed: DistributionFailure[] = [];
   let balance: number | null = null;
-  /** Why the last part refused was refused; `stopped` when no part was sent after it. */
+  /** Why the last refused part was refused; `stopped` when the parts after it were not sent. */
   let refused: string | null = null;
   let stopped = false;
   try {
