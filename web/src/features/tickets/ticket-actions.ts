@@ -48,14 +48,28 @@ export type BulkOutcome =
   | { ok: false; message: string; failed: BulkLinkFailure[]; done: number };
 
 /**
- * `items` in parts of at most `size`, in order: a selection of thousands is sent as one call per part, one after
- * another (a call takes at most MAX_DISTRIBUTE_TICKETS tickets or MAX_BULK_LINKS links), each part with an
- * Idempotency-Key of its own for it and its retries.
+ * Sends `ids` in parts of at most `size`, one call after another (a call takes at most MAX_DISTRIBUTE_TICKETS tickets
+ * or MAX_BULK_LINKS links), each part with an Idempotency-Key of its own for it and its retries. `took` shows a part's
+ * answer; `refused` is told of a part that failed and says whether the next parts are still sent. Answers whether
+ * every part was sent.
  */
-export function partsOf<T>(items: readonly T[], size: number): T[][] {
-  const parts: T[][] = [];
-  for (let start = 0; start < items.length; start += size) parts.push(items.slice(start, start + size));
-  return parts;
+async function inParts<Answer>(
+  ids: readonly string[],
+  size: number,
+  send: (part: string[], key: string) => Promise<Answer>,
+  took: (answer: Answer) => void,
+  refused: (error: unknown) => boolean,
+): Promise<boolean> {
+  for (let start = 0; start < ids.length; start += size) {
+    const part = ids.slice(start, start + size);
+    const key = newIdempotencyKey();
+    try {
+      took(await withRetries(() => send(part, key)));
+    } catch (error) {
+      if (!refused(error)) return false;
+    }
+  }
+  return true;
 }
 
 /**
@@ -103,7 +117,7 @@ function readAgain(client: QueryClient) {
 }
 
 /**
- * POST /v1/tickets/distribute for `ticketIds` with the modal's settings, in parts of MAX_DISTRIBUTE_TICKETS (partsOf).
+ * POST /v1/tickets/distribute for `ticketIds` with the modal's settings, in parts of MAX_DISTRIBUTE_TICKETS (inParts).
  * Tickets that got a link show it at once and are unticked; refusals are kept for the problem box.
  */
 export async function distribute(
@@ -122,30 +136,29 @@ export async function distribute(
   const made = new Map<string, TicketDistribution>();
   const failed: DistributionFailure[] = [];
   let balance: number | null = null;
-  /** Why the last refused part was refused; `stopped` when the parts after it were not sent. */
+  /** Why the last refused part was refused. */
   let refused: string | null = null;
-  let stopped = false;
   try {
-    for (const part of partsOf(ids, MAX_DISTRIBUTE_TICKETS)) {
-      const key = newIdempotencyKey();
-      try {
-        const answer = await withRetries(() => distributeTickets(distributeBody(part, settings), key));
+    const sentAll = await inParts(
+      ids,
+      MAX_DISTRIBUTE_TICKETS,
+      (part, key) => distributeTickets(distributeBody(part, settings), key),
+      (answer) => {
         for (const d of answer.distributions) made.set(d.ticket_id, madeLink(d, settings));
         failed.push(...answer.failed);
         balance = answer.balance;
-      } catch (error) {
+      },
+      (error) => {
         failed.push(...failuresOf(error));
         balance = balanceOf(error) ?? balance;
         refused = errorMessage(error, DISTRIBUTION_TEXTS.distributeFailed);
-        if (refusedEachTicket(error)) continue;
-        stopped = true;
-        break;
-      }
-    }
+        return refusedEachTicket(error);
+      },
+    );
     applyTicketLinks(client, made);
     ui.setSelected([...made.keys()], false);
     applyBalance(balance);
-    if (stopped || made.size === 0) {
+    if (!sentAll || made.size === 0) {
       const problem = { message: refused ?? DISTRIBUTION_TEXTS.distributeFailed, failed };
       ui.setDistributionProblem(problem);
       return { ok: false, ...problem, count: made.size };
@@ -223,7 +236,7 @@ function linksOf(
 }
 
 /**
- * A bulk call on many links, in parts of MAX_BULK_LINKS (partsOf): `send` sends one part with its Idempotency-Key, and
+ * A bulk call on many links, in parts of MAX_BULK_LINKS (inParts): `send` sends one part with its Idempotency-Key, and
  * `took` shows its answer and says how many links it changed. A part that fails ends the run: what the parts before it
  * did is said with the failure.
  */
@@ -235,18 +248,22 @@ async function bulkInParts<Answer extends { failed: BulkLinkFailure[] }>(
 ): Promise<BulkOutcome> {
   let done = 0;
   const failed: BulkLinkFailure[] = [];
-  for (const part of partsOf(distributionIds, MAX_BULK_LINKS)) {
-    const key = newIdempotencyKey();
-    try {
-      const answer = await withRetries(() => send(part, key));
+  let message = fallback;
+  const sentAll = await inParts(
+    distributionIds,
+    MAX_BULK_LINKS,
+    send,
+    (answer) => {
       done += took(answer);
       failed.push(...answer.failed);
-    } catch (error) {
+    },
+    (error) => {
       failed.push(...bulkFailuresOf(error));
-      return { ok: false, message: errorMessage(error, fallback), failed, done };
-    }
-  }
-  return { ok: true, done, failed };
+      message = errorMessage(error, fallback);
+      return false;
+    },
+  );
+  return sentAll ? { ok: true, done, failed } : { ok: false, message, failed, done };
 }
 
 /**
