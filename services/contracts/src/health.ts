@@ -21,8 +21,8 @@ export interface HealthResponse {
     oldestTransactionSeconds: number | null;
     /** How long the oldest committed event the feed cannot show yet has waited; null when none waits. */
     heldBackSeconds: number | null;
-    /** Whether a process holds the subscriptions' lock now (null where that cannot be known). */
-    hostHoldsLock: boolean | null;
+    /** Whether a process holds the subscriptions' lock now. */
+    hostHoldsLock: boolean;
     parked: number;
   } | null;
 }
