@@ -7,7 +7,6 @@ import type { Database } from '../../infra/db/database.js';
 import { ApiClient, startTestStack, subscriptionsCaughtUp, type TestStack } from '../../testing/test-app.js';
 import { createVerifiedUser } from '../../testing/users.js';
 import { linkWalletWith, passes, simControl, startSim } from '../../testing/wallet-fixture.js';
-import { ClickRecorder } from './click-recorder.service.js';
 
 const BROWSER =
   'Mozilla/5.0 (Macintosh; Intel Mac OS X 14_0) AppleWebKit/605.1.15 (KHTML, like Gecko) Version/17.0 Safari/605.1.15';
@@ -64,7 +63,6 @@ describe('the audit log of a user, its CSV export and the user’s history at a 
     for (let i = 0; i < 2; i++) {
       await fetch(`${stack.baseUrl}/v1/links/${code}/claim`, { method: 'POST', headers: { 'user-agent': BROWSER } });
     }
-    await stack.app.get(ClickRecorder).flush();
     await subscriptionsCaughtUp(stack.app);
     await sleep(20);
     moments.afterLinks = new Date().toISOString();

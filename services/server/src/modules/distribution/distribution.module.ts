@@ -4,7 +4,7 @@ import { provideSubscription } from '../../infra/subscriptions/subscription.js';
 import { AdminAuditsController } from './admin-audits.controller.js';
 import { BulkLinksController } from './bulk-links.controller.js';
 import { ClickPusher } from './click-pusher.service.js';
-import { ClickRecorder } from './click-recorder.service.js';
+import { ClickOutbox } from './click-outbox.service.js';
 import { DistributeTicketsFlow } from './distribute-tickets.flow.js';
 import { DistributionController } from './distribution.controller.js';
 import { RecallLinkFlow } from './recall-link.flow.js';
@@ -51,7 +51,7 @@ import { TicketDistributionCommandHandler } from './ticket-distribution.handler.
     LinkClaims,
     LinkPins,
     ClaimLinkRoute,
-    ClickRecorder,
+    ClickOutbox,
     ClickPusher,
     provideSubscription(linksProjection),
     provideSubscription(linkCountersReaction),
