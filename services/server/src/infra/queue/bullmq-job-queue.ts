@@ -2,6 +2,7 @@ import { Logger } from '@nestjs/common';
 import { QueueName } from '@seatlink/contracts';
 import { type Job, type JobsOptions, Queue, Worker } from 'bullmq';
 import type { Redis } from 'ioredis';
+import type { RedisBreakers } from '../redis/redis-breakers.js';
 import { closeRedis, createRedis, withinRedisBound } from '../redis/redis-client.js';
 import {
   type AddJobOptions,
@@ -24,6 +25,8 @@ export interface BullmqJobQueueOptions {
   logger?: JobQueueLogger;
   /** How long a command of the producer side may take (REDIS_COMMAND_TIMEOUT_MS): `add` fails past it. */
   commandTimeoutMs?: number;
+  /** A breaker in front of the producer's commands: after a timeout, `add` fails at once for a moment. */
+  breakers?: RedisBreakers;
 }
 
 /**
@@ -61,7 +64,11 @@ export class BullmqJobQueue implements JobQueue {
     const logger = this.logger;
     this.warn = throttledWarning((message) => logger.warn(message));
     const commandTimeoutMs = options.commandTimeoutMs;
-    this.producer = createRedis(options.redisUrl, 'commands', { role: 'job queue', commandTimeoutMs });
+    this.producer = createRedis(options.redisUrl, 'commands', {
+      role: 'job queue',
+      commandTimeoutMs,
+      breakers: options.breakers,
+    });
     this.workerTemplate = createRedis(options.redisUrl, 'blocking', { role: 'job worker', lazyConnect: true });
     this.boundMs = 3 * (commandTimeoutMs ?? 1000);
   }
