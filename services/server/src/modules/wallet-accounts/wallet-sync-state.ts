@@ -150,11 +150,6 @@ export class HeldLease {
     this.timer.unref();
   }
 
-  /** The lease as last renewed. */
-  get lease(): SyncLease {
-    return this.current;
-  }
-
   /** Renews it now (after a renewal under way); throws SyncLeaseLostError once it is another sync's. */
   renew(): Promise<void> {
     const renewal = this.renewing.then(async () => {
