@@ -12,6 +12,11 @@ export interface HealthResponse {
   status: 'ok' | 'degraded';
   database: 'up' | 'down';
   redis: 'up' | 'down' | 'not configured';
+  /**
+   * The circuit breakers of this process's Redis clients, taken together: `open` while any fails its calls at once
+   * (Redis did not answer one in time a moment ago), `half-open` while one's probe waits for Redis to answer.
+   */
+  redisBreaker: 'closed' | 'open' | 'half-open' | 'not configured';
   /** Why it is degraded; empty when ok. */
   problems: string[];
   feed: {

@@ -56,6 +56,11 @@ const schema = z.object({
    * it, and at once while Redis is away, the request answers 503 with Retry-After instead of hanging.
    */
   REDIS_COMMAND_TIMEOUT_MS: z.coerce.number().int().min(50).max(60_000).default(1000),
+  /**
+   * How long a Redis client that met a command timeout (a hung Redis) fails its calls at once before a probe asks
+   * Redis again (its circuit breaker, infra/redis/redis-breaker.ts): meanwhile no request waits out the timeout.
+   */
+  REDIS_BREAKER_OPEN_MS: z.coerce.number().int().min(100).max(60_000).default(2000),
   /** How often a process that runs jobs checks that the repeating schedules exist (they are made again if lost). */
   JOB_SCHEDULES_CHECK_MS: z.coerce.number().int().min(100).max(3_600_000).default(60_000),
   /** Key prefix in Redis, so several deployments (or test runs) can share one Redis. */

@@ -279,7 +279,7 @@ export class EmbeddedJobQueue implements JobQueue {
       // The handler starts on a later tick, never inside the caller of `add`.
       await Promise.resolve();
       const data: unknown = job.json === undefined ? undefined : JSON.parse(job.json);
-      await handler({ id: job.id, name: job.name, data, attempt: job.started });
+      await handler({ id: job.id, name: job.name, data, attempt: job.started, resumed: false });
       state.jobs.delete(job.id);
     } catch (err) {
       if (job.started < job.attempts) {
