@@ -3,7 +3,6 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { captureOutput } from '../../testing/capture-output.js';
 import { hasRedisServer, type PrivateRedis, startPrivateRedis } from '../../testing/private-redis.js';
 import { ApiClient, startTestStack, type TestStack } from '../../testing/test-app.js';
-import { testEnv } from '../../testing/test-database.js';
 import { MetricsServer } from '../metrics/metrics.module.js';
 
 /** The command bound of this test: long, as a production setting may be, so that waiting it out cannot pass unseen. */
@@ -15,7 +14,7 @@ const COMMAND_TIMEOUT_MS = 5000;
  * command bound, a visitor's e-mail request answers 503 at once, `/v1/admin/health` and `/metrics` say so, the log says
  * it once; when Redis answers again a probe closes the breaker and the counts go to Redis again.
  */
-describe.skipIf(!testEnv.databaseUrl || !hasRedisServer())('the Redis breaker, when Redis hangs', () => {
+describe.skipIf(!hasRedisServer())('the Redis breaker, when Redis hangs', () => {
   let redis: PrivateRedis;
   let stack: TestStack;
   let admin: ApiClient;

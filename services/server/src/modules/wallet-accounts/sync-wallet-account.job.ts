@@ -40,7 +40,7 @@ import {
 
 /**
  * Events of a sync appended at most per command: a wallet of 5,000 passes (MAX_PASSES) is recorded in 20 appends, none
- * of which holds the database (or, on embedded PGlite, the process) for long.
+ * of which holds the database for long.
  */
 export const SYNC_EVENTS_PER_APPEND = 250;
 
@@ -254,9 +254,7 @@ export class SyncWalletAccountJob implements Job<SyncWalletAccountData> {
 
   /**
    * What the wallet holds now, recorded in parts of at most SYNC_EVENTS_PER_APPEND events: each part is a command of
-   * its own (one append, one short transaction) that decides on what the stream holds, and the next waits for the
-   * event loop to turn, so reads go on between them (embedded PGlite runs every statement in this process). A sync
-   * stopped between parts leaves the tickets of the parts recorded; the next sync records the rest, nothing twice.
+   * its own (one append, one short transaction) that decides on what the stream holds. A sync stopped between parts leaves the tickets of the parts recorded; the next sync records the rest, nothing twice.
    * Each part first renews the sync's lease (`held`, also renewed on its timer): a sync that outlived it, the account
    * taken over by another, stops (SyncLeaseLostError) rather than record an older read over the other's.
    */
@@ -275,7 +273,6 @@ export class SyncWalletAccountJob implements Job<SyncWalletAccountData> {
       );
       known = undefined;
       if (events.length < SYNC_EVENTS_PER_APPEND) return;
-      await new Promise((resolve) => setImmediate(resolve));
     }
   }
 

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Database } from '../../infra/db/database.js';
-import { backendName, createTestDatabase, type TestDatabase } from '../../testing/test-database.js';
+import { createTestDatabase, type TestDatabase } from '../../testing/test-database.js';
 import { until } from '../../testing/until.js';
 import { HeldLease, leaseLeftMs, releaseLease, SyncLeaseLostError, takeLease } from './wallet-sync-state.js';
 
@@ -12,7 +12,7 @@ const RENEW_EVERY_MS = 250;
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 // The lease a wallet sync holds its account with, kept alive by its holder's timer, on the real database.
-describe(`a wallet sync's lease, renewed while its sync lives (${backendName()})`, () => {
+describe("a wallet sync's lease, renewed while its sync lives", () => {
   let t: TestDatabase;
   let database: Database;
   const held: HeldLease[] = [];
