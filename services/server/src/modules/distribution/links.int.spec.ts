@@ -429,6 +429,30 @@ describe('links as recipients use them: viewing counts nothing, each claim count
     }
   });
 
+  it('shows the count a claim was answered with in the owner’s list at once: one number for claim, list and push', async () => {
+    const { code, distributionId, ticket } = await makeLink({ max_clicks: 50 });
+    const socket = await signedInSocket(stack.baseUrl, user.sessionCookie);
+    try {
+      const pushed: number[] = [];
+      socket.on('distribution.updated', (p: { distribution_id: string; clicks?: number }) => {
+        if (p.distribution_id === distributionId && p.clicks !== undefined) pushed.push(p.clicks);
+      });
+      for (let i = 1; i <= 3; i++) {
+        expect((await claim(code)).status).toBe(200);
+        // No wait for any subscription: the list reads what the claim's own transaction wrote.
+        const listed = ((await user.request('GET', '/v1/tickets')).body.tickets as Ticket[]).find(
+          (t) => t.id === ticket.id,
+        );
+        expect(listed?.distribution?.clicks).toBe(i);
+        expect(await counterOf(distributionId)).toBe(i);
+        expect(await clickEvents(distributionId)).toEqual(Array.from({ length: i }, (_, k) => k + 1));
+      }
+      await expect.poll(() => pushed.at(-1), { timeout: 5000 }).toBe(3);
+    } finally {
+      socket.disconnect();
+    }
+  });
+
   it('draws a link’s clicks per minute for its owner, and for nobody else', async () => {
     const { code, distributionId } = await makeLink({ max_clicks: null, label: 'for Sam' });
     for (let i = 0; i < 7; i++) expect((await claim(code)).status).toBe(200);
