@@ -216,11 +216,22 @@ export class LinkClaims {
     try {
       while (line.waiting.length > 0) {
         const batch = line.waiting.splice(0, MAX_BATCH);
+        let row: ClaimRow | undefined;
         try {
-          await this.grant(line.code, line.pinHash, batch);
+          row = await this.count(line.code, line.pinHash, batch);
         } catch (err) {
           for (const w of batch) w.reject(err);
+          continue;
         }
+        // The link's next batch goes while this one waits for the disk: nothing is answered before it is durable.
+        const counted = row;
+        this.database
+          .durable()
+          .then(() => this.answer(counted, line.pinHash, batch))
+          .catch((err: unknown) => {
+            // A claim answered already stays answered (a promise settles once).
+            for (const w of batch) w.reject(err);
+          });
       }
     } finally {
       line.running--;
@@ -228,15 +239,19 @@ export class LinkClaims {
     }
   }
 
-  private async grant(code: string, pinHash: string | null, batch: Waiting[]) {
+  /** Counts a batch of a link's claims (committed without waiting for the disk); its row, none for an unknown code. */
+  private async count(code: string, pinHash: string | null, batch: Waiting[]): Promise<ClaimRow | undefined> {
     const keys = batch.map((w) => w.key);
     const [row] = await this.database.query<ClaimRow>(
       CLAIM_SQL,
       [code, keys, pinHash, this.store.logInDatabase],
       'seatlink_link_claim',
     );
-    // Committed without waiting for the disk (the link's lock free at once): nothing is answered before it is durable.
-    await this.database.durable();
+    return row;
+  }
+
+  /** Answers a batch's claims once its count is durable, and tells the subscriptions and the owner's screens. */
+  private answer(row: ClaimRow | undefined, pinHash: string | null, batch: Waiting[]): void {
     if (!row) {
       const gone = new LinkNotFoundError();
       for (const w of batch) w.reject(gone);
