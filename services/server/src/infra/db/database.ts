@@ -131,8 +131,8 @@ export interface Database {
   /**
    * Settles once everything this process committed before the call is on disk: for a transaction committed without
    * waiting for the disk (`synchronous_commit` off) whose answer must not be given before it is durable. One durable
-   * commit of its own flushes the log up to its commit record, and so past every commit before it; callers that arrive
-   * while one is under way share the next, so any number of them cost one flush at a time.
+   * commit of its own flushes the log up to its commit record, and so past every commit before it; the callers of one
+   * turn of the event loop share one.
    */
   durable(): Promise<void>;
   /**
@@ -325,37 +325,19 @@ class PostgresDatabase implements Database {
     }
   }
 
-  /** The flush under way (null: none), and the one queued behind it for those that came after it began. */
-  private flushing: Promise<void> | null = null;
-  private flushQueued: Promise<void> | null = null;
+  /** The flush the callers of this turn of the event loop share, begun in the next (null: none asked for yet). */
+  private nextFlush: Promise<void> | null = null;
 
   durable(): Promise<void> {
-    // A flush begun before this caller's commit may have written its own record before it: only one begun after counts.
-    if (this.flushing === null) return this.flush();
-    this.flushQueued ??= this.flushing
-      .then(
-        () => undefined,
-        () => undefined,
-      )
-      .then(() => {
-        this.flushQueued = null;
-        return this.flush();
-      });
-    return this.flushQueued;
-  }
-
-  private flush(): Promise<void> {
-    // A transaction that writes to the log (a logical message of its own, read by nobody) commits durably; one that
-    // only takes a transaction id writes nothing before its commit record, and PostgreSQL lets that commit go unflushed.
-    const flushed = this.pool
-      .query(`select pg_logical_emit_message(true, 'seatlink', 'durable')`, [])
-      .then(() => undefined);
-    this.flushing = flushed;
-    const done = () => {
-      if (this.flushing === flushed) this.flushing = null;
-    };
-    flushed.then(done, done);
-    return flushed;
+    // Begun after every caller's commit (they call once it has returned), so its commit record comes after theirs.
+    // Flushes of consecutive turns may overlap: PostgreSQL writes the log once for the commits that wait together.
+    this.nextFlush ??= new Promise<void>((resolve) => setImmediate(resolve)).then(() => {
+      this.nextFlush = null;
+      // A transaction that writes to the log (a logical message of its own, read by nobody) commits durably; one that
+      // only takes a transaction id writes nothing before its commit record, and PostgreSQL lets that go unflushed.
+      return this.pool.query(`select pg_logical_emit_message(true, 'seatlink', 'durable')`, []).then(() => undefined);
+    });
+    return this.nextFlush;
   }
 
   async ping() {
