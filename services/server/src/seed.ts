@@ -58,7 +58,16 @@ export async function seed(app: INestApplicationContext): Promise<string[]> {
     if (demo.credits > 0) {
       const set = await bus.execute(
         new CreditsCommandMessage(
-          { type: 'SetCredits', data: { userId, credits: demo.credits, setBy: 'seed', now: new Date().toISOString() } },
+          {
+            type: 'SetCredits',
+            data: {
+              userId,
+              credits: demo.credits,
+              setBy: 'seed',
+              reason: 'Demo credits',
+              now: new Date().toISOString(),
+            },
+          },
           { actorId: 'seed', commandId: `seed-credits:${userId}` },
         ),
       );

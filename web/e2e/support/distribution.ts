@@ -85,7 +85,7 @@ export async function addPassTo(walletEmails: readonly string[], pass: PassInput
 export async function setCredits(userId: string, credits: number): Promise<void> {
   const admin = await apiSession(demo.admin);
   try {
-    const res = await admin.put(`/v1/admin/users/${userId}/credits`, { data: { credits } });
+    const res = await admin.put(`/v1/admin/users/${userId}/credits`, { data: { credits, reason: 'Test' } });
     expect(res.status(), await res.text()).toBe(200);
   } finally {
     await admin.dispose();

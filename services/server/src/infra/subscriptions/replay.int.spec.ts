@@ -41,7 +41,7 @@ async function dump(database: Database, table: string) {
 /** An admin (`by`) sets a user's credits. */
 const setCredits = (userId: string, credits: number, by: string) =>
   new CreditsCommandMessage(
-    { type: 'SetCredits', data: { userId, credits, setBy: by, now: new Date().toISOString() } },
+    { type: 'SetCredits', data: { userId, credits, setBy: by, reason: 'Replay test', now: new Date().toISOString() } },
     { actorId: by },
   );
 

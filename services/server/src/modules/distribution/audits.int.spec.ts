@@ -42,7 +42,7 @@ describe('the audit log of a user, its CSV export and the user’s history at a 
     user = new ApiClient(stack.baseUrl);
     await admin.login('admin@seatlink.test', 'Admin123!');
     userId = ((await user.login('user@seatlink.test', 'User1234!')).body.user as User).id;
-    await admin.request('PUT', `/v1/admin/users/${userId}/credits`, { credits: 100 });
+    await admin.request('PUT', `/v1/admin/users/${userId}/credits`, { credits: 100, reason: 'Test' });
     ({ tickets } = await linkWalletWith(user, simControl(url), 'audit@wallet.test', passes('audit', 6)));
     await subscriptionsCaughtUp(stack.app);
     await sleep(20);

@@ -74,7 +74,7 @@ describe('distribution when the worker or the database goes away', () => {
   beforeAll(async () => {
     let control: SimControl;
     ({ sim, control, api, worker, admin, user, userId } = await startSplitStack({ READ_MODEL_WAIT_MS: '300' }));
-    await admin.request('PUT', `/v1/admin/users/${userId}/credits`, { credits: 100 });
+    await admin.request('PUT', `/v1/admin/users/${userId}/credits`, { credits: 100, reason: 'Test' });
     ({ tickets } = await linkWalletWith(user, control, 'outage@wallet.test', passes('outage', 8)));
     await subscriptionsCaughtUp(worker);
   }, 60_000);

@@ -317,12 +317,12 @@ describe('step-up: setting credits, banning, resetting a password and creating i
     const admin = new ApiClient(stack.baseUrl);
     await admin.login('admin@seatlink.test', 'Admin123!');
     const target = await createVerifiedUser(stack.app);
-    const credits = () => admin.request('PUT', `/v1/admin/users/${target.id}/credits`, { credits: 7 });
+    const credits = () => admin.request('PUT', `/v1/admin/users/${target.id}/credits`, { credits: 7, reason: 'Test' });
     expect((await credits()).status).toBe(200);
     await aged(admin);
     expect((await admin.request('GET', '/v1/admin/users')).status).toBe(200);
     for (const [method, path, body] of [
-      ['PUT', `/v1/admin/users/${target.id}/credits`, { credits: 7 }],
+      ['PUT', `/v1/admin/users/${target.id}/credits`, { credits: 7, reason: 'Test' }],
       ['POST', `/v1/admin/users/${target.id}/toggle-ban`, undefined],
       ['POST', `/v1/admin/users/${target.id}/reset-password`, undefined],
       ['POST', '/v1/admin/invites', { max_uses: 1 }],

@@ -57,7 +57,7 @@ describe.each([
     await admin.login('admin@seatlink.test', 'Admin123!');
     user = new ApiClient(stack.baseUrl);
     const userId = ((await user.login('user@seatlink.test', 'User1234!')).body.user as User).id;
-    await admin.request('PUT', `/v1/admin/users/${userId}/credits`, { credits: 1000 });
+    await admin.request('PUT', `/v1/admin/users/${userId}/credits`, { credits: 1000, reason: 'Test' });
     const stranger = await createVerifiedUser(stack.app);
     other = new ApiClient(stack.baseUrl);
     await other.login(stranger.email, stranger.password);
