@@ -194,8 +194,10 @@ export interface CreditChange {
   balance_after: number;
   /** The card payment it concerns (purchases, reversals, disputes). */
   payment_intent_id: string | null;
-  /** What it was for: refund, dispute_lost, distribution... */
+  /** What it was for: refund, dispute_lost, distribution...; for a set, the admin's reason (none before reasons were asked). */
   reason: string | null;
+  /** Who set it (a set by an admin): their e-mail; null for other changes. */
+  by: string | null;
 }
 
 export interface UserStateAt {
@@ -204,6 +206,18 @@ export interface UserStateAt {
   /** Every change of the credits up to the moment, oldest first (top-ups, spending, refunds, disputes). */
   credit_changes: CreditChange[];
   accounts: Array<{ account_id: string; email: string; linked_at: string }>;
+  /** How the user could get in then, and what acted for them: the audit log's access entries, folded. */
+  access: {
+    banned: boolean;
+    /** An authenticator app was on. */
+    authenticator: boolean;
+    /** Passkeys by name. */
+    passkeys: string[];
+    /** API keys that worked then. */
+    api_keys: Array<{ key_id: string; name: string; scopes: string[]; created_at: string }>;
+    /** Webhook endpoints then (not deleted). */
+    webhooks: Array<{ endpoint_id: string; url: string; events: string[]; enabled: boolean }>;
+  };
   tickets: Array<{
     ticket_id: string;
     account_id: string;

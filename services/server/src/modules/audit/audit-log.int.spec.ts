@@ -228,13 +228,16 @@ describe('the audit log of a user, its CSV export and the user’s history at a 
     // An API key made and revoked, a webhook added, changed, its secret rolled, disabled and deleted.
     const key = (await phone.request('POST', '/v1/me/api-keys', { name: 'Box office', scopes: ['links:write'] }))
       .body as unknown as CreatedApiKeyResponse;
-    expect((await phone.request('DELETE', `/v1/me/api-keys/${key.api_key.id}`)).status).toBe(200);
     const hook = await phone.request('POST', '/v1/me/webhooks', {
       url: 'http://127.0.0.1:9/hook',
       events: ['link.claimed'],
     });
     expect(hook.status).toBe(201);
     const hookId = (hook.body.webhook as { id: string }).id;
+    await sleep(20);
+    const whileKeyed = new Date().toISOString();
+    await sleep(20);
+    expect((await phone.request('DELETE', `/v1/me/api-keys/${key.api_key.id}`)).status).toBe(200);
     expect((await phone.request('PATCH', `/v1/me/webhooks/${hookId}`, { events: ['link.expired'] })).status).toBe(200);
     expect((await phone.request('POST', `/v1/me/webhooks/${hookId}/secret`)).status).toBe(200);
     expect((await phone.request('PATCH', `/v1/me/webhooks/${hookId}`, { enabled: false })).status).toBe(200);
@@ -250,8 +253,8 @@ describe('the audit log of a user, its CSV export and the user’s history at a 
       'NEW_DEVICE_SIGN_IN',
       'SESSIONS_ENDED',
       'API_KEY_CREATED',
-      'API_KEY_REVOKED',
       'WEBHOOK_ADDED',
+      'API_KEY_REVOKED',
       'WEBHOOK_CHANGED',
       'WEBHOOK_CHANGED',
       'WEBHOOK_DISABLED',
@@ -281,6 +284,22 @@ describe('the audit log of a user, its CSV export and the user’s history at a 
     expect(text).not.toContain(key.key);
     // Several kinds at once.
     expect((await audits('?kind=access&kind=money', someone.id)).length).toBe(access.length);
+
+    // The history replays what acted for the user then, and their standing.
+    const at = async (moment: string) =>
+      (await admin.request('GET', `/v1/admin/users/${someone.id}/history?at=${encodeURIComponent(moment)}`))
+        .body as unknown as UserStateAt;
+    const then = (await at(whileKeyed)).access;
+    expect(then).toMatchObject({ banned: false, authenticator: false, passkeys: [] });
+    expect(then.api_keys.map((k) => [k.key_id, k.name, k.scopes])).toEqual([
+      [key.api_key.id, 'Box office', ['links:write']],
+    ]);
+    expect(then.webhooks).toEqual([
+      { endpoint_id: hookId, url: 'http://127.0.0.1:9/hook', events: ['link.claimed'], enabled: true },
+    ]);
+    expect((await at(new Date().toISOString())).access).toMatchObject({ banned: false, api_keys: [], webhooks: [] });
+    const banned = access.find((a) => a.event_type === 'USER_BANNED')!;
+    expect((await at(banned.created_at)).access.banned).toBe(true);
   });
 
   it('filters by type, status (repeated), kind, id and IP prefixes, and dates', async () => {
@@ -405,6 +424,16 @@ describe('the audit log of a user, its CSV export and the user’s history at a 
     };
     const before = await at(moments.beforeLinks!);
     expect(before.balance).toBe(100);
+    // Each set of the credits with who set it and why (the seed's by no one).
+    expect(before.credit_changes.filter((c) => c.kind === 'set')).toEqual([
+      expect.objectContaining({ change: 50, balance_after: 50, reason: 'Demo credits', by: null }),
+      expect.objectContaining({
+        change: 50,
+        balance_after: 100,
+        reason: 'Credits for the tour',
+        by: 'admin@seatlink.test',
+      }),
+    ]);
     expect(before.accounts.map((a) => a.email)).toEqual(['audit@wallet.test']);
     expect(before.tickets).toHaveLength(6);
     expect(before.tickets.every((t) => t.distribution === null)).toBe(true);
