@@ -10,6 +10,11 @@ export interface AuditDescriptionFormat {
   time: (iso: string) => string;
   /** A moment as the reader reads it ('22 Nov 2026, 14:05'). */
   dateTime: (iso: string) => string;
+  /**
+   * Whether the words name the ticket and link (default): a table that shows them in columns of their own leaves them
+   * out.
+   */
+  subject?: boolean;
 }
 
 const count = new Intl.NumberFormat('en-GB');
@@ -71,6 +76,7 @@ export function describeAuditEntry(entry: AuditEntry, format: AuditDescriptionFo
   const { names } = entry;
   const by = names.by ? `by ${names.by}` : null;
   const failed = data.status === 'FAILED';
+  const subject = format.subject === false ? null : auditSubject(entry);
   let parts: Array<string | null>;
   switch (entry.event_type) {
     case 'DISTRIBUTE': {
@@ -78,9 +84,9 @@ export function describeAuditEntry(entry: AuditEntry, format: AuditDescriptionFo
       const cost = whole(data.cost);
       const expiresAt = text(data.expires_at);
       parts = failed
-        ? [auditSubject(entry), text(data.reason)]
+        ? [subject, text(data.reason)]
         : [
-            auditSubject(entry),
+            subject,
             cost === null ? null : credits(cost),
             maxClicks ? `at most ${plural(maxClicks, 'click', 'clicks')}` : null,
             expiresAt ? `expires ${format.dateTime(expiresAt)}` : null,
@@ -88,19 +94,19 @@ export function describeAuditEntry(entry: AuditEntry, format: AuditDescriptionFo
       break;
     }
     case 'TICKET_RECALLED':
-      parts = [auditSubject(entry), failed ? text(data.reason) : null];
+      parts = [subject, failed ? text(data.reason) : null];
       break;
     case 'LINK_UPDATED':
       parts = failed
-        ? [auditSubject(entry), text(data.reason)]
-        : [auditSubject(entry), describeChanges(data.changes, format), text(data.reason)];
+        ? [subject, text(data.reason)]
+        : [subject, describeChanges(data.changes, format), text(data.reason)];
       break;
     case 'LINK_CLAIMED': {
       const claims = whole(data.claims) ?? 1;
       const last = text(data.last_claim_at);
       const first = format.time(entry.created_at);
       const span = last && claims > 1 ? `${first}–${format.time(last)}` : `at ${first}`;
-      parts = [`${plural(claims, 'claim', 'claims')} ${span}`, auditSubject(entry)];
+      parts = [`${plural(claims, 'claim', 'claims')} ${span}`, subject];
       break;
     }
     case 'CREDITS_SET': {

@@ -44,6 +44,13 @@ describe('describeAuditEntry', () => {
     );
   });
 
+  it('leaves the ticket and link out for a table that shows them in columns of their own', () => {
+    const made = entry('DISTRIBUTE', { cost: 5 }, ticket);
+    expect(describeAuditEntry(made, { ...format, subject: false })).toBe('5 credits');
+    const claims = entry('LINK_CLAIMED', { claims: 3, last_claim_at: '2026-11-22T14:52:10.000Z' }, ticket);
+    expect(describeAuditEntry(claims, { ...format, subject: false })).toBe('3 claims 14:05–14:52');
+  });
+
   it('tells why an attempt failed', () => {
     expect(
       describe_(
