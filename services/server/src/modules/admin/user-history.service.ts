@@ -46,7 +46,9 @@ export class UserHistory {
       if (change.by && !setters.has(change.by)) {
         setters.set(
           change.by,
-          userIdParamSchema.safeParse(change.by).success ? ((await findUserById(this.database.db, change.by))?.email ?? null) : null,
+          userIdParamSchema.safeParse(change.by).success
+            ? ((await findUserById(this.database.db, change.by))?.email ?? null)
+            : null,
         );
       }
     }
