@@ -66,7 +66,7 @@ function creditsSet(writer: number, i: number): NewEvent {
   };
 }
 
-/** Raw single-row INSERTs, autocommit: a `pg.Pool` of the store's size on PostgreSQL, the same PGlite otherwise. */
+/** Raw single-row INSERTs, autocommit: a `pg.Pool` of the store's size. */
 interface RawInserter {
   insert(name: string, data: unknown): Promise<void>;
   count(): Promise<number>;
@@ -76,31 +76,20 @@ interface RawInserter {
 const CREATE_RAW = 'create table bench_raw (id bigserial primary key, name text not null, data jsonb not null)';
 
 async function rawInserter(bench: TestDatabase): Promise<RawInserter> {
-  if (bench.url) {
-    const pool = new pg.Pool({ connectionString: bench.url, max: POOL_SIZE });
-    pool.on('error', () => undefined);
-    await pool.query(CREATE_RAW);
-    return {
-      // A prepared statement, as the event store's own statements are: the baseline is the best a plain INSERT does.
-      insert: async (name, data) => {
-        await pool.query({
-          name: 'bench_raw',
-          text: 'insert into bench_raw (name, data) values ($1, $2)',
-          values: [name, JSON.stringify(data)],
-        });
-      },
-      count: async () => (await pool.query<{ n: number }>('select count(*)::int as n from bench_raw')).rows[0]!.n,
-      close: () => pool.end(),
-    };
-  }
-  const { db } = bench.database;
-  await db.execute(sql.raw(CREATE_RAW));
+  const pool = new pg.Pool({ connectionString: bench.url, max: POOL_SIZE });
+  pool.on('error', () => undefined);
+  await pool.query(CREATE_RAW);
   return {
+    // A prepared statement, as the event store's own statements are: the baseline is the best a plain INSERT does.
     insert: async (name, data) => {
-      await db.execute(sql`insert into bench_raw (name, data) values (${name}, ${JSON.stringify(data)}::jsonb)`);
+      await pool.query({
+        name: 'bench_raw',
+        text: 'insert into bench_raw (name, data) values ($1, $2)',
+        values: [name, JSON.stringify(data)],
+      });
     },
-    count: async () => (await queryRows<{ n: number }>(db, sql`select count(*)::int as n from bench_raw`))[0]!.n,
-    close: async () => undefined,
+    count: async () => (await pool.query<{ n: number }>('select count(*)::int as n from bench_raw')).rows[0]!.n,
+    close: () => pool.end(),
   };
 }
 
@@ -222,7 +211,7 @@ describe('append throughput', () => {
     printTable(
       `Append, ${WRITERS} concurrent writers, ${PER_WRITER} operations each ((c): ${SHARED_PER_WRITER}) per run, ` +
         `${ROUNDS} rounds of (a), (b), (c) (reversed in odd rounds) after one warm-up of ${WARMUP_PER_WRITER} each, ` +
-        `${database.kind === 'postgres' ? `${backend}, pools of ${POOL_SIZE}` : backend}`,
+        `${backend}, pools of ${POOL_SIZE}`,
       [
         'variant',
         'runs × operations',
@@ -241,11 +230,6 @@ describe('append throughput', () => {
         row(`(c) event store, ${SHARED_STREAMS} shared streams, read+append+retry`, runs.shared),
       ],
     );
-    if (database.kind === 'pglite') {
-      console.log(
-        'On PGlite, (a) runs through the same PGlite client (drizzle `execute`); it runs one query at a time.',
-      );
-    }
     const sharedOps = WRITERS * SHARED_PER_WRITER;
     console.log(
       `(c): retries on WrongExpectedRevisionError per run: ${retries.map((n) => fmt.int(n)).join(', ')} ` +
@@ -264,10 +248,7 @@ describe('append throughput', () => {
     const units = {
       unit: 'appends/s',
       baselineUnit: 'rows/s',
-      baselineName:
-        database.kind === 'postgres'
-          ? `raw single-row INSERT, prepared, autocommit, ${WRITERS} writers, pg pool of ${POOL_SIZE}`
-          : `raw single-row INSERT through the same PGlite client, ${WRITERS} writers`,
+      baselineName: `raw single-row INSERT, prepared, autocommit, ${WRITERS} writers, pg pool of ${POOL_SIZE}`,
     };
     const roundsOf = (results: RunResult[]) =>
       results.map((r, i) => ({ figure: opsPerSecond(r), baseline: rawRates[i]! }));

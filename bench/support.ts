@@ -1,6 +1,6 @@
 import os from 'node:os';
 import { performance } from 'node:perf_hooks';
-import { createTestDatabase, type TestDatabase } from '../services/server/src/testing/test-database.js';
+import { createTestDatabase, testEnv, type TestDatabase } from '../services/server/src/testing/test-database.js';
 
 /** Connections per pool: `openDatabase`'s default, which the server runs with. The raw baseline gets the same. */
 export const POOL_SIZE = 20;
@@ -14,15 +14,13 @@ let startLoad: number[] = [];
 export const loadAverageAtStart = (): number[] => startLoad;
 
 /**
- * A migrated scratch database of its own (dropped by `dispose`): on the PostgreSQL of DATABASE_URL when set,
- * in-memory PGlite otherwise.
+ * A migrated scratch database of its own (dropped by `dispose`): on the PostgreSQL of DATABASE_URL when set, on the
+ * embedded server (`npm start`'s) otherwise.
  */
 export async function openBenchDatabase(): Promise<TestDatabase> {
   const bench = await createTestDatabase({ poolSize: POOL_SIZE });
   console.log(
-    bench.url
-      ? `Backend: PostgreSQL (scratch database ${new URL(bench.url).pathname.slice(1)}, pool of ${POOL_SIZE})`
-      : 'Backend: PGlite in memory (DATABASE_URL is unset): these figures are for PGlite, not PostgreSQL',
+    `Backend: ${embeddedOnly() ? 'embedded ' : ''}PostgreSQL (scratch database ${new URL(bench.url).pathname.slice(1)}, pool of ${POOL_SIZE})`,
   );
   noteLoadAtStart();
   return bench;
@@ -52,11 +50,14 @@ export function roundOrder<T>(round: number, variants: readonly T[]): T[] {
   return round % 2 === 0 ? [...variants] : [...variants].reverse();
 }
 
-/** The database the figures are for, e.g. `PostgreSQL 15.13` or `PGlite (PostgreSQL 17.5) in memory`. */
+/** Whether the run has no DATABASE_URL of its own: every figure is then the embedded server's. */
+const embeddedOnly = () => testEnv.databaseUrl === testEnv.embeddedUrl;
+
+/** The database the figures are for, e.g. `PostgreSQL 15.13` or `embedded PostgreSQL 18.4`. */
 export async function backendOf(bench: TestDatabase): Promise<string> {
   const [row] = await bench.database.query<{ v: string }>(`select current_setting('server_version') as v`);
   const version = row?.v.split(' ')[0] ?? '?';
-  return bench.database.kind === 'postgres' ? `PostgreSQL ${version}` : `PGlite (PostgreSQL ${version}) in memory`;
+  return `${embeddedOnly() ? 'embedded ' : ''}PostgreSQL ${version}`;
 }
 
 /** Joins ascending latency arrays of several runs into one ascending array. */

@@ -1,14 +1,14 @@
 /**
  * The real product for the browser benchmarks: the built all-in-one server (`services/server/dist/main.js`, what
  * `npm start` runs after its build) serving the built dashboard, on a PostgreSQL scratch database when DATABASE_URL is
- * set (embedded PGlite in a temporary DATA_DIR otherwise), with the wallet simulator mounted in it.
+ * set (its own embedded PostgreSQL server in a temporary DATA_DIR otherwise), with the wallet simulator mounted in it.
  *
  * `startBigAccount()` gives the demo user a big account the honest way, as such a holder would get one: wallets of
  * passes made in the simulator (its control API), linked to the user with `POST /v1/accounts` and synced for real by
  * the product, until `GET /v1/tickets` counts every pass. No demo wallets are seeded, so the user holds exactly those.
  */
 import { randomBytes } from 'node:crypto';
-import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { chmodSync, existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { performance } from 'node:perf_hooks';
@@ -32,7 +32,7 @@ const WALLET_PASSWORD = 'Wallet123!';
 export interface Product {
   /** Where the browser goes, e.g. `http://localhost:41234`. */
   baseUrl: string;
-  /** `PostgreSQL` or `PGlite (embedded)`. */
+  /** `PostgreSQL` or `embedded PostgreSQL`. */
   backend: string;
   /** The demo user's session cookie, `seatlink_session=…`. */
   cookie: string;
@@ -74,6 +74,8 @@ export async function startBigAccount(options: BigAccountOptions = {}): Promise<
   const started = performance.now();
   const port = await freePort();
   const dataDir = mkdtempSync(path.join(tmpdir(), 'seatlink-bench-'));
+  // As root the embedded PostgreSQL server runs as the postgres user, which must reach its directory.
+  chmodSync(dataDir, 0o755);
   const scratch = process.env.DATABASE_URL ? await createScratchDatabase(process.env.DATABASE_URL) : null;
   const controlKey = randomBytes(24).toString('base64url');
   const baseUrl = `http://localhost:${port}`;
@@ -99,13 +101,13 @@ export async function startBigAccount(options: BigAccountOptions = {}): Promise<
   };
   if (scratch) env.DATABASE_URL = scratch.url;
   else delete env.DATABASE_URL;
-  const backend = scratch ? 'PostgreSQL' : 'PGlite (embedded)';
+  const backend = scratch ? 'PostgreSQL' : 'embedded PostgreSQL';
 
   let server: RunningProcess | null = null;
   const stop = async () => {
     if (server && server.child.exitCode === null && server.child.signalCode === null) {
       server.child.kill('SIGTERM');
-      // A server that has not stopped within 20 s is killed (seen on PGlite with a sync that never ran), and said.
+      // A server that has not stopped within 20 s is killed, and said.
       const stopped = await Promise.race([
         exited(server.child).then(() => true),
         new Promise<false>((resolve) => setTimeout(() => resolve(false), 20_000).unref()),

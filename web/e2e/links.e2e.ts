@@ -2,7 +2,6 @@ import { expect, test, type Page } from '@playwright/test';
 import { expectNoA11yViolations } from './support/axe';
 import {
   distributeByApi,
-  hasDatabase,
   letLinkExpire,
   listTickets,
   RecipientPhones,
@@ -122,7 +121,6 @@ test('a claim refused meanwhile turns the open page into why: the limit reached 
 });
 
 test("an expired link says 'Expired' and when it stopped working", async ({ page, browser }) => {
-  test.skip(!hasDatabase(), 'moves the expiry in the database of the stack, which only PostgreSQL shares');
   holder = await ticketHolder(page, 'expiry', { wallets: [[{ title: 'Nettle Borough' }]] });
   const nettle = ticketTitled(holder.tickets, 'Nettle Borough');
   await setCredits(holder.userId, 5);

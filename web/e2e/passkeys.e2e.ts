@@ -1,6 +1,5 @@
 import { expect, test, type CDPSession, type Page } from '@playwright/test';
 import { expectNoA11yViolations } from './support/axe';
-import { hasDatabase } from './support/distribution';
 import { ageSessionsOf, createVerifiedUser, signIn, type NewUser } from './support/session';
 
 /**
@@ -82,15 +81,13 @@ test('adds a passkey on Settings, signs in with it alone and after the password,
   await page.goto('/dashboard/settings');
   await expect(section.getByTestId('passkey')).toContainText('Last used');
   // Long signed in: removing it asks to confirm, and the passkey itself confirms.
-  if (hasDatabase()) await ageSessionsOf(user.email);
+  await ageSessionsOf(user.email);
   await section.getByRole('button', { name: 'Remove passkey This laptop' }).click();
-  if (hasDatabase()) {
-    const dialog = page.getByRole('dialog', { name: 'Confirm it is you' });
-    await expect(dialog).toContainText('Confirm it is you: use your passkey, or enter a recovery code');
-    await expectNoA11yViolations(page, 'step-up with a passkey');
-    await dialog.getByRole('button', { name: 'Use your passkey' }).click();
-    await expect(dialog).toBeHidden();
-  }
+  const dialog = page.getByRole('dialog', { name: 'Confirm it is you' });
+  await expect(dialog).toContainText('Confirm it is you: use your passkey, or enter a recovery code');
+  await expectNoA11yViolations(page, 'step-up with a passkey');
+  await dialog.getByRole('button', { name: 'Use your passkey' }).click();
+  await expect(dialog).toBeHidden();
   await expect(section.getByTestId('passkeys-none')).toBeVisible();
   // Gone: the password alone signs in again, and the passkey the device still holds signs nobody in.
   await signOut(page);

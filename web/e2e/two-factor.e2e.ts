@@ -1,7 +1,6 @@
 import { expect, test, type Page } from '@playwright/test';
 import { generate } from 'otplib';
 import { expectNoA11yViolations } from './support/axe';
-import { hasDatabase } from './support/distribution';
 import { ageSessionsOf, createVerifiedUser, demo, type NewUser, signIn, userRowOnAdminPage } from './support/session';
 
 /**
@@ -134,7 +133,6 @@ test('lists the signed-in sessions; signing one out from here signs that page ou
 test('an admin long signed in confirms with the password before setting credits; the call then goes through', async ({
   page,
 }) => {
-  test.skip(!hasDatabase(), 'ages the session in the database of the stack');
   await signIn(page, demo.admin);
   await ageSessionsOf(demo.admin.email);
   await page.goto('/admin/users');

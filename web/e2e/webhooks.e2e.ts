@@ -4,7 +4,6 @@ import type { AddressInfo } from 'node:net';
 import { expect, test } from '@playwright/test';
 import type { WebhookPayload } from '@seatlink/contracts';
 import { expectNoA11yViolations } from './support/axe';
-import { hasDatabase } from './support/distribution';
 import { ageSessionsOf, createVerifiedUser, signIn } from './support/session';
 
 /** One request the receiver got, as it came: the signature is over the raw body. */
@@ -168,15 +167,13 @@ test('adds a webhook endpoint, receives a signed test event, sees its delivery, 
     const roll = page.getByRole('alertdialog', { name: 'Roll the signing secret?' });
     await expect(roll).toContainText('The old secret stops signing');
     // Long signed in: a new secret needs a fresh proof, asked for in between.
-    if (hasDatabase()) await ageSessionsOf(user.email);
+    await ageSessionsOf(user.email);
     await roll.getByRole('button', { name: 'Roll secret' }).click();
-    if (hasDatabase()) {
-      const stepUp = page.getByRole('dialog', { name: 'Confirm it is you' });
-      await expect(stepUp).toContainText('Confirm it is you: enter your password');
-      await stepUp.getByLabel('Password').fill(user.password);
-      await stepUp.getByRole('button', { name: 'Confirm' }).click();
-      await expect(stepUp).toBeHidden();
-    }
+    const stepUp = page.getByRole('dialog', { name: 'Confirm it is you' });
+    await expect(stepUp).toContainText('Confirm it is you: enter your password');
+    await stepUp.getByLabel('Password').fill(user.password);
+    await stepUp.getByRole('button', { name: 'Confirm' }).click();
+    await expect(stepUp).toBeHidden();
     await expect(shown).toHaveText(/^whsec_[A-Za-z0-9_-]+$/);
     const rolled = (await shown.textContent())!;
     expect(rolled).not.toBe(secret);

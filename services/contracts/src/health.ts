@@ -12,6 +12,11 @@ export interface HealthResponse {
   status: 'ok' | 'degraded';
   database: 'up' | 'down';
   redis: 'up' | 'down' | 'not configured';
+  /**
+   * The circuit breakers of this process's Redis clients, taken together: `open` while any fails its calls at once
+   * (Redis did not answer one in time a moment ago), `half-open` while one's probe waits for Redis to answer.
+   */
+  redisBreaker: 'closed' | 'open' | 'half-open' | 'not configured';
   /** Why it is degraded; empty when ok. */
   problems: string[];
   feed: {
@@ -21,8 +26,8 @@ export interface HealthResponse {
     oldestTransactionSeconds: number | null;
     /** How long the oldest committed event the feed cannot show yet has waited; null when none waits. */
     heldBackSeconds: number | null;
-    /** Whether a process holds the subscriptions' lock now (null where that cannot be known). */
-    hostHoldsLock: boolean | null;
+    /** Whether a process holds the subscriptions' lock now. */
+    hostHoldsLock: boolean;
     parked: number;
   } | null;
 }

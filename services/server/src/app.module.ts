@@ -10,6 +10,7 @@ import { HttpModule } from './infra/http/http.module.js';
 import { MailModule } from './infra/mail/mail.module.js';
 import { JobsModule } from './infra/queue/jobs.module.js';
 import { QueueModule } from './infra/queue/queue.module.js';
+import { RedisModule } from './infra/redis/redis-breakers.js';
 import { RealtimeModule } from './infra/realtime/realtime.module.js';
 import { SubscriptionsModule } from './infra/subscriptions/subscriptions.module.js';
 import { ThrottleModule } from './infra/throttle/throttle.module.js';
@@ -70,6 +71,7 @@ export class AppModule {
         CqrsModule.forRoot(),
         DiscoveryModule,
         DatabaseModule.forRoot(config, MODULE_ROUTINES),
+        RedisModule,
         QueueModule.forRoot({
           redisUrl: config.REDIS_URL,
           prefix: config.REDIS_PREFIX,

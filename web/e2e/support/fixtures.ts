@@ -10,16 +10,14 @@ type EventStoreModule = typeof EventStoreModuleNs;
 export const FIXTURE_INVITES = { expired: 'E2EEXPIRED1' } as const;
 
 /**
- * Writes fixture events straight through the server's own event store, before the server starts (PGlite allows one
- * process at a time). The server projects them like any other event.
+ * Writes fixture events straight through the server's own event store, before the server starts. The server projects
+ * them like any other event.
  */
-export async function writeFixtures(dist: string, env: { DATABASE_URL?: string; dataDir: string }) {
+export async function writeFixtures(dist: string, databaseUrl: string) {
   // The built server (what the stack under test runs), typed by its sources.
   const { openDatabase } = (await import(path.join(dist, 'infra/db/database.js'))) as DatabaseModule;
   const { SqlEventStore } = (await import(path.join(dist, 'infra/event-store/sql-event-store.js'))) as EventStoreModule;
-  const database = await openDatabase(
-    env.DATABASE_URL ? { url: env.DATABASE_URL } : { dataDir: path.join(env.dataDir, 'pglite') },
-  );
+  const database = await openDatabase({ url: databaseUrl });
   try {
     await database.migrate();
     const store = new SqlEventStore(database);

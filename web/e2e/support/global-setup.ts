@@ -1,6 +1,7 @@
 import type { ChildProcess } from 'node:child_process';
+import type * as EmbeddedModuleNs from '../../../services/server/src/infra/db/embedded/embedded-postgres.js';
 import { randomBytes } from 'node:crypto';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { chmodSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { writeFixtures } from './fixtures';
@@ -14,6 +15,8 @@ function run(script: string, env: NodeJS.ProcessEnv, name: string): ChildProcess
 export default async function globalSetup() {
   const port = await freePort();
   const dataDir = mkdtempSync(path.join(tmpdir(), 'seatlink-e2e-'));
+  // As root the embedded PostgreSQL server runs as the postgres user, which must reach its directory.
+  chmodSync(dataDir, 0o755);
   const env: NodeJS.ProcessEnv = {
     ...process.env,
     PORT: String(port),
@@ -46,7 +49,16 @@ export default async function globalSetup() {
   };
   process.env.E2E_SIM_CONTROL_KEY = env.WALLET_SIM_CONTROL_KEY;
   let dropDatabase = async () => {};
-  if (process.env.DATABASE_URL) {
+  if (!process.env.DATABASE_URL) {
+    // `npm start`'s embedded server, started here in the stack's DATA_DIR so the fixtures can be written before the
+    // product starts; the product finds it running there and shares it (as `npm run replay` beside `npm start` does).
+    const { startEmbeddedPostgres } = (await import(
+      path.join(dist, 'infra/db/embedded/embedded-postgres.js')
+    )) as typeof EmbeddedModuleNs;
+    const embedded = await startEmbeddedPostgres({ dataDir });
+    process.env.E2E_DATABASE_URL = embedded.url;
+    dropDatabase = () => embedded.stop();
+  } else {
     const name = `seatlink_e2e_${Date.now().toString(36)}_${randomBytes(3).toString('hex')}`;
     await adminQuery(process.env.DATABASE_URL, `create database ${name}`);
     const url = new URL(process.env.DATABASE_URL);
@@ -60,7 +72,7 @@ export default async function globalSetup() {
   const mail = await startMailCatcher(path.join(dataDir, 'caught-mail'));
   env.SMTP_URL = mail.url;
   process.env.E2E_MAIL_DIR = path.join(dataDir, 'caught-mail');
-  await writeFixtures(dist, { DATABASE_URL: env.DATABASE_URL, dataDir });
+  await writeFixtures(dist, env.DATABASE_URL ?? process.env.E2E_DATABASE_URL!);
 
   const children: ChildProcess[] = [];
   if (process.env.REDIS_URL) {

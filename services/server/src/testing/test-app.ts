@@ -20,8 +20,8 @@ export interface TestStackOptions {
   /** false: no Redis (the in-process queue, one process's sockets). */
   redis?: boolean;
   /**
-   * The product as `npm start` runs it on a machine with only Node: PGlite in memory and no Redis, even where the
-   * real services run.
+   * The product as `npm start` runs it on a machine with only Node: on the embedded PostgreSQL server (a database of
+   * its own there) and with no Redis, even where the real services run.
    */
   embedded?: boolean;
   role?: 'all' | 'api';
@@ -35,14 +35,14 @@ export interface TestStackOptions {
 export async function testConfig(
   options: TestStackOptions = {},
 ): Promise<{ config: AppConfig; drop: () => Promise<void> }> {
-  const scratch = testEnv.databaseUrl && !options.embedded ? await createScratchDatabase(testEnv.databaseUrl) : null;
+  const scratch = await createScratchDatabase(options.embedded ? testEnv.embeddedUrl : testEnv.databaseUrl);
   const redis = options.redis !== false && !options.embedded && testEnv.redisUrl;
   const config = loadConfig(
     {
       LOG_LEVEL: 'warn',
       DASHBOARD_URL: 'http://localhost:3000',
       REDIS_PREFIX: `t${randomBytes(4).toString('hex')}`,
-      ...(scratch ? { DATABASE_URL: scratch.url } : {}),
+      DATABASE_URL: scratch.url,
       ...(redis ? { REDIS_URL: redis } : {}),
       // Generous limits, so the many calls of one test file from 127.0.0.1 are not throttled (throttle tests lower them).
       THROTTLE_LOGIN_IP: '1000',
@@ -63,10 +63,10 @@ export async function testConfig(
       STEP_UP_MINUTES: '1440',
       ...options.env,
     },
-    // No dashboard build in API tests; PGlite in memory (no DATA_DIR on disk) when there is no PostgreSQL.
-    { webDist: options.webDist ?? null, DATA_DIR: scratch ? './data' : 'memory://' },
+    // No dashboard build in API tests; the embedded product keeps its e-mails and keys in memory (no DATA_DIR on disk).
+    { webDist: options.webDist ?? null, DATA_DIR: options.embedded ? 'memory://' : './data' },
   );
-  return { config, drop: async () => scratch?.drop() };
+  return { config, drop: () => scratch.drop() };
 }
 
 /** The whole product in one process (`npm start`'s shape), listening on a free port, seeded with the demo users. */

@@ -3,16 +3,19 @@ import pg from 'pg';
 import { type Database, openDatabase } from '../infra/db/database.js';
 import { MODULE_ROUTINES } from '../routines.js';
 
-/** Which real services this test run has (set up by vitest's global setup). */
+/** Which real services this test run has (set up by vitest's global setup, `global-setup.ts`). */
 export const testEnv = {
-  databaseUrl: process.env.DATABASE_URL,
+  /** PostgreSQL: DATABASE_URL, or the embedded server when it is unset. */
+  databaseUrl: process.env.DATABASE_URL!,
+  /** The embedded PostgreSQL server of `npm start`, started for the run. */
+  embeddedUrl: process.env.SEATLINK_TEST_EMBEDDED_URL!,
   redisUrl: process.env.REDIS_URL,
 };
 
 export interface TestDatabase {
   database: Database;
-  /** The URL of the fresh database, or undefined on PGlite. */
-  url?: string;
+  /** The URL of the fresh database. */
+  url: string;
   dispose: () => Promise<void>;
 }
 
@@ -47,31 +50,38 @@ export async function createScratchDatabase(baseUrl: string): Promise<{ url: str
 }
 
 /**
- * A migrated, empty database for one test file: a database of its own on the real PostgreSQL when
- * DATABASE_URL is set, in-memory PGlite otherwise.
+ * A migrated, empty database of its own for one test file: on the PostgreSQL of the run, or with `embedded` on the
+ * embedded server `npm start` runs.
  */
-export async function createTestDatabase(options: { poolSize?: number } = {}): Promise<TestDatabase> {
-  if (testEnv.databaseUrl) {
-    const scratch = await createScratchDatabase(testEnv.databaseUrl);
-    const database = await openDatabase({
-      url: scratch.url,
-      poolSize: options.poolSize ?? 20,
-      routines: MODULE_ROUTINES,
-    });
-    await database.migrate();
-    return {
-      database,
-      url: scratch.url,
-      dispose: async () => {
-        await database.close();
-        await scratch.drop();
-      },
-    };
-  }
-  const database = await openDatabase({ routines: MODULE_ROUTINES });
+export async function createTestDatabase(
+  options: { poolSize?: number; embedded?: boolean } = {},
+): Promise<TestDatabase> {
+  const scratch = await createScratchDatabase(options.embedded ? testEnv.embeddedUrl : testEnv.databaseUrl);
+  const database = await openDatabase({
+    url: scratch.url,
+    poolSize: options.poolSize ?? 20,
+    routines: MODULE_ROUTINES,
+  });
   await database.migrate();
-  return { database, dispose: () => database.close() };
+  return {
+    database,
+    url: scratch.url,
+    dispose: async () => {
+      await database.close();
+      await scratch.drop();
+    },
+  };
 }
 
-/** Describes which backend a suite runs on, for test names. */
-export const backendName = () => (testEnv.databaseUrl ? 'PostgreSQL' : 'PGlite');
+/**
+ * The two servers a suite that compares them runs on: the PostgreSQL of the run (DATABASE_URL) and the embedded one
+ * (`npm start`'s default), by name; one when they are the same.
+ */
+export function testBackends(): Array<[name: string, embedded: boolean]> {
+  return testEnv.databaseUrl === testEnv.embeddedUrl
+    ? [['embedded PostgreSQL', true]]
+    : [
+        ['PostgreSQL', false],
+        ['embedded PostgreSQL', true],
+      ];
+}

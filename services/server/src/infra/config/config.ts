@@ -27,8 +27,17 @@ const schema = z.object({
   METRICS_PORT: z.preprocess((v) => (v === '' ? undefined : v), z.coerce.number().int().min(0).max(65535).optional()),
   /** Where the metrics port listens: this machine only by default. */
   METRICS_HOST: z.string().default('127.0.0.1'),
-  /** PostgreSQL; embedded PGlite under DATA_DIR when absent. */
+  /** PostgreSQL; without it, an embedded PostgreSQL server `npm start` runs itself, its data under DATA_DIR. */
   DATABASE_URL: optionalString,
+  /**
+   * Bounds on every wait for the database (embedded or DATABASE_URL), so that a stuck turn ends in an error (a 503 with
+   * Retry-After to a request, logged with what held the database) instead of a wait with no end: a statement's run,
+   * a lock's wait (a row another transaction holds), a transaction left open and idle, and a free connection.
+   */
+  DB_STATEMENT_TIMEOUT_MS: z.coerce.number().int().min(100).max(3_600_000).default(30_000),
+  DB_LOCK_TIMEOUT_MS: z.coerce.number().int().min(10).max(600_000).default(5_000),
+  DB_IDLE_IN_TRANSACTION_TIMEOUT_MS: z.coerce.number().int().min(100).max(3_600_000).default(30_000),
+  DB_CONNECT_TIMEOUT_MS: z.coerce.number().int().min(100).max(600_000).default(10_000),
   /** Redis for BullMQ and the socket.io adapter; in-process queue and sockets when absent. */
   REDIS_URL: optionalString,
   /** Optional KurrentDB for events (read models stay in PostgreSQL). */
@@ -47,6 +56,11 @@ const schema = z.object({
    * it, and at once while Redis is away, the request answers 503 with Retry-After instead of hanging.
    */
   REDIS_COMMAND_TIMEOUT_MS: z.coerce.number().int().min(50).max(60_000).default(1000),
+  /**
+   * How long a Redis client that met a command timeout (a hung Redis) fails its calls at once before a probe asks
+   * Redis again (its circuit breaker, infra/redis/redis-breaker.ts): meanwhile no request waits out the timeout.
+   */
+  REDIS_BREAKER_OPEN_MS: z.coerce.number().int().min(100).max(60_000).default(2000),
   /** How often a process that runs jobs checks that the repeating schedules exist (they are made again if lost). */
   JOB_SCHEDULES_CHECK_MS: z.coerce.number().int().min(100).max(3_600_000).default(60_000),
   /** Key prefix in Redis, so several deployments (or test runs) can share one Redis. */

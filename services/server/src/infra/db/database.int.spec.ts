@@ -1,10 +1,10 @@
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createTestDatabase, type TestDatabase, testEnv } from '../../testing/test-database.js';
+import { createTestDatabase, type TestDatabase } from '../../testing/test-database.js';
 import { queryRows } from './database.js';
 import { isTransientDatabaseError } from './transient-errors.js';
 
-describe.skipIf(!testEnv.databaseUrl)('the PostgreSQL pool when a connection is cut', () => {
+describe('the PostgreSQL pool when a connection is cut', () => {
   let t: TestDatabase;
   beforeAll(async () => {
     t = await createTestDatabase({ poolSize: 4 });

@@ -4,9 +4,13 @@ import type { AppConfig } from '../config/config.js';
 import { EVENT_STORE, type EventStore } from '../event-store/event-store.port.js';
 import { SqlEventStore } from '../event-store/sql-event-store.js';
 import { type Database, openDatabase, type Routine } from './database.js';
+import { type EmbeddedPostgresServer, startEmbeddedPostgres } from './embedded/embedded-postgres.js';
 import { ProcessLiveness } from './process-liveness.js';
+import { setBusyDescriber } from './timeout-report.js';
 
 export const DATABASE = Symbol('Database');
+/** The embedded PostgreSQL server this process runs or shares; null with DATABASE_URL. */
+export const EMBEDDED_SERVER = Symbol('EmbeddedServer');
 
 class DatabaseCloser implements OnApplicationShutdown {
   constructor(
@@ -20,7 +24,31 @@ class DatabaseCloser implements OnApplicationShutdown {
   }
 }
 
-/** The database (PostgreSQL or embedded PGlite), migrated on start, and the event store on top of it. */
+/**
+ * The server of DATABASE_URL, or without it the embedded one under DATA_DIR: either way PostgreSQL, reached through
+ * the same pool. The embedded server stops when this process has ended (its host hears the process go), after every
+ * module has closed its connections — not in a shutdown hook, which would run before some of theirs.
+ */
+async function databaseServer(config: AppConfig): Promise<EmbeddedPostgresServer | null> {
+  if (config.DATABASE_URL) return null;
+  if (config.DATA_DIR === 'memory://') {
+    throw new Error('DATA_DIR=memory:// keeps no files: the embedded database needs DATA_DIR on disk, or DATABASE_URL');
+  }
+  const logger = new Logger('Database');
+  const began = Date.now();
+  const server = await startEmbeddedPostgres({
+    dataDir: config.DATA_DIR,
+    log: (level, line) => logger[level](`PostgreSQL: ${line}`),
+  });
+  logger.log(
+    server.owner
+      ? `embedded PostgreSQL in ${path.join(config.DATA_DIR, 'postgres')} (started in ${Date.now() - began} ms)`
+      : `embedded PostgreSQL in ${path.join(config.DATA_DIR, 'postgres')}, run by another process of this DATA_DIR`,
+  );
+  return server;
+}
+
+/** The database (PostgreSQL, of DATABASE_URL or embedded), migrated on start, and the event store on top of it. */
 @Global()
 @Module({})
 export class DatabaseModule {
@@ -28,15 +56,31 @@ export class DatabaseModule {
     return {
       module: DatabaseModule,
       providers: [
+        { provide: EMBEDDED_SERVER, useFactory: () => databaseServer(config) },
         {
           provide: DATABASE,
-          useFactory: async () => {
-            const logger = new Logger('Database');
-            // DATA_DIR=memory:// keeps an embedded database in memory only (tests).
-            const dataDir = config.DATA_DIR === 'memory://' ? undefined : path.join(config.DATA_DIR, 'pglite');
-            const database = await openDatabase({ url: config.DATABASE_URL, dataDir, routines });
-            await database.migrate();
-            logger.log(config.DATABASE_URL ? 'PostgreSQL (DATABASE_URL)' : `embedded PGlite in ${dataDir ?? 'memory'}`);
+          inject: [EMBEDDED_SERVER],
+          useFactory: async (embedded: EmbeddedPostgresServer | null) => {
+            const database = await openDatabase({
+              url: embedded?.url ?? config.DATABASE_URL!,
+              routines,
+              timeouts: {
+                statementMs: config.DB_STATEMENT_TIMEOUT_MS,
+                lockMs: config.DB_LOCK_TIMEOUT_MS,
+                idleInTransactionMs: config.DB_IDLE_IN_TRANSACTION_TIMEOUT_MS,
+                connectMs: config.DB_CONNECT_TIMEOUT_MS,
+              },
+            });
+            try {
+              await database.migrate();
+            } catch (err) {
+              await database.close().catch(() => undefined);
+              await embedded?.stop();
+              throw err;
+            }
+            if (!embedded) new Logger('Database').log('PostgreSQL (DATABASE_URL)');
+            // A statement that times out is logged with what held the database then.
+            setBusyDescriber(() => database.describeBusy());
             return database;
           },
         },
@@ -59,7 +103,7 @@ export class DatabaseModule {
           useFactory: (database: Database) => new ProcessLiveness(database),
         },
       ],
-      exports: [DATABASE, EVENT_STORE, ProcessLiveness],
+      exports: [DATABASE, EVENT_STORE, EMBEDDED_SERVER, ProcessLiveness],
     };
   }
 }

@@ -1,4 +1,3 @@
-import { mkdirSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { drizzle as drizzlePg } from 'drizzle-orm/node-postgres';
@@ -9,7 +8,6 @@ import pg from 'pg';
 import { Backoff } from '../../shared/backoff.js';
 import { eventStoreRoutines } from '../event-store/event-store.routines.js';
 import { subscriptionRoutines } from '../subscriptions/subscription.routines.js';
-import { openPglite } from './pglite-database.js';
 import { readModelVersionRoutines } from './read-model-versions.routines.js';
 
 // No relational schema: each module declares its own tables (`*.schema.ts`) and queries them with the query builder.
@@ -60,7 +58,7 @@ export function sqlWithParams(text: string, params: readonly unknown[]): SQL {
   return sql.join(chunks);
 }
 
-/** Rows of a raw `execute` result; node-postgres and PGlite both answer `{ rows }`. */
+/** Rows of a raw `execute` result (node-postgres answers `{ rows }`). */
 export async function queryRows<T>(executor: Executor, query: SQL): Promise<T[]> {
   const result: unknown = await executor.execute(query);
   return (result as { rows: T[] }).rows;
@@ -73,17 +71,42 @@ export interface HeldLock {
   release(): Promise<void>;
 }
 
+/**
+ * How long the application's connections may wait (every one a bound: a stuck turn ends in an error, never in a
+ * process that must be killed). Server-side, for each statement and transaction; client-side, as a backstop for a
+ * server that stops answering at all, and for a connection from the pool.
+ */
+export interface DatabaseTimeouts {
+  /** A statement runs at most this long (`statement_timeout`): past it, SQLSTATE 57014. */
+  statementMs: number;
+  /** A statement waits at most this long for a lock (`lock_timeout`): a row another transaction holds; 55P03. */
+  lockMs: number;
+  /** A transaction left open and idle this long is ended (`idle_in_transaction_session_timeout`), its locks freed. */
+  idleInTransactionMs: number;
+  /** Waiting for a connection of the pool (all busy, or the server slow to accept one). */
+  connectMs: number;
+}
+
+export const DEFAULT_DATABASE_TIMEOUTS: DatabaseTimeouts = {
+  statementMs: 30_000,
+  lockMs: 5_000,
+  idleInTransactionMs: 30_000,
+  connectMs: 10_000,
+};
+
+/** A server that answers nothing (stopped, cut off) fails a statement this long after its own bound would have. */
+const READ_TIMEOUT_MARGIN_MS = 5_000;
+
 /** What a dedicated connection reports; without a logger, nothing. */
 export interface ConnectionEvents {
   onError?(what: string, err: unknown): void;
 }
 
 /**
- * The relational database: PostgreSQL over `pg` when a URL is given, embedded PGlite otherwise.
- * Both speak the same SQL, so every adapter above this class is written once.
+ * The relational database: PostgreSQL over `pg`, the server of DATABASE_URL or the embedded one `npm start` runs
+ * (embedded/embedded-postgres.ts): one engine, one pool, the same SQL everywhere.
  */
 export interface Database {
-  readonly kind: 'postgres' | 'pglite';
   readonly db: Db;
   /**
    * One parameterised statement, outside any transaction, in one round trip: for the hot paths. With a `name`, it is
@@ -105,6 +128,12 @@ export interface Database {
    */
   migrate(): Promise<void>;
   ping(): Promise<boolean>;
+  /**
+   * What holds the database now, for a log line when a statement timed out: the oldest open transactions of its other
+   * sessions (process id, application, state, age, what they wait on, the start of their statement — never a
+   * parameter), and whom each waits for. Empty when none is open.
+   */
+  describeBusy(): Promise<string>;
   close(): Promise<void>;
 }
 
@@ -116,7 +145,6 @@ const processIdOf = (client: pg.PoolClient): number | null =>
 const MIGRATION_LOCK_KEY = 7310001;
 
 class PostgresDatabase implements Database {
-  readonly kind = 'postgres' as const;
   readonly db: Db;
   private readonly pool: pg.Pool;
 
@@ -125,8 +153,20 @@ class PostgresDatabase implements Database {
     poolSize: number,
     private readonly events: ConnectionEvents,
     private readonly routines: string,
+    timeouts: DatabaseTimeouts,
   ) {
-    this.pool = new pg.Pool({ connectionString: url, max: poolSize, application_name: 'seatlink' });
+    this.pool = new pg.Pool({
+      connectionString: url,
+      max: poolSize,
+      application_name: 'seatlink',
+      statement_timeout: timeouts.statementMs,
+      lock_timeout: timeouts.lockMs,
+      idle_in_transaction_session_timeout: timeouts.idleInTransactionMs,
+      query_timeout: timeouts.statementMs + READ_TIMEOUT_MARGIN_MS,
+      connectionTimeoutMillis: timeouts.connectMs,
+      // A peer that vanished without closing (a machine gone, a network cut) is noticed by the operating system.
+      keepAlive: true,
+    });
     // An idle client that loses its connection must not crash the process.
     this.pool.on('error', (err) => this.events.onError?.('pool', err));
     // Nor one lent out for a transaction (the pool listens to idle clients only): its error reaches the statement it
@@ -257,6 +297,8 @@ class PostgresDatabase implements Database {
   async migrate() {
     const client = await this.pool.connect();
     try {
+      // A migration may take its time, and waits for another process's to end: no bound but the caller's.
+      await client.query('set statement_timeout = 0; set lock_timeout = 0');
       await client.query('select pg_advisory_lock($1)', [MIGRATION_LOCK_KEY]);
       await migratePg(drizzlePg(client), { migrationsFolder: MIGRATIONS });
       // One round trip (a script of statements); on failure, the transaction it opened is rolled back.
@@ -267,7 +309,12 @@ class PostgresDatabase implements Database {
       await client.query('select seatlink_rebase_if_restored()');
     } finally {
       await client.query('select pg_advisory_unlock($1)', [MIGRATION_LOCK_KEY]).catch(() => undefined);
-      client.release();
+      // Back to the pool's bounds; a connection that cannot say so is not given back.
+      const reset = await client.query('reset statement_timeout; reset lock_timeout').then(
+        () => undefined,
+        (err: unknown) => err,
+      );
+      client.release(reset instanceof Error ? reset : undefined);
     }
   }
 
@@ -280,25 +327,54 @@ class PostgresDatabase implements Database {
     }
   }
 
+  async describeBusy(): Promise<string> {
+    const rows = await this.query<{
+      pid: number;
+      application_name: string;
+      state: string | null;
+      age_ms: number;
+      wait: string | null;
+      blocked_by: number[];
+      query: string;
+    }>(
+      `select a.pid, a.application_name, a.state, (extract(epoch from now() - a.xact_start) * 1000)::int as age_ms,
+              nullif(concat_ws(':', a.wait_event_type, a.wait_event), '') as wait,
+              pg_blocking_pids(a.pid) as blocked_by, left(regexp_replace(a.query, '\\s+', ' ', 'g'), 120) as query
+       from pg_stat_activity a
+       where a.datname = current_database() and a.xact_start is not null and a.pid <> pg_backend_pid()
+       order by a.xact_start limit 5`,
+    );
+    return rows
+      .map(
+        (r) =>
+          `pid ${r.pid} (${r.application_name || 'unnamed'}) ${r.state ?? '?'} for ${r.age_ms} ms` +
+          (r.wait ? `, waiting on ${r.wait}` : '') +
+          (r.blocked_by.length > 0 ? ` behind pid ${r.blocked_by.join(', ')}` : '') +
+          `: ${r.query}`,
+      )
+      .join('; ');
+  }
+
   async close() {
     await this.pool.end();
   }
 }
 
 export interface DatabaseOptions {
-  /** postgres:// URL; without it the database is embedded PGlite. */
-  url?: string;
-  /** Directory for PGlite's files; in memory when absent. */
-  dataDir?: string;
+  /** postgres:// URL: DATABASE_URL, or the embedded server's. */
+  url: string;
   poolSize?: number;
   events?: ConnectionEvents;
   /** The modules' functions, applied by `migrate()` after infra's own (`routines.ts` at the application's root). */
   routines?: readonly Routine[];
+  /** The application's bounds on waiting (DEFAULT_DATABASE_TIMEOUTS where not given). */
+  timeouts?: Partial<DatabaseTimeouts>;
 }
 
 export async function openDatabase(options: DatabaseOptions): Promise<Database> {
   const routines = routinesScript(options.routines ?? []);
-  if (options.url) return new PostgresDatabase(options.url, options.poolSize ?? 20, options.events ?? {}, routines);
-  if (options.dataDir) mkdirSync(options.dataDir, { recursive: true });
-  return openPglite(options.dataDir, routines, MIGRATIONS);
+  return new PostgresDatabase(options.url, options.poolSize ?? 20, options.events ?? {}, routines, {
+    ...DEFAULT_DATABASE_TIMEOUTS,
+    ...options.timeouts,
+  });
 }

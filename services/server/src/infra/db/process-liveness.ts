@@ -16,8 +16,7 @@ const LIVENESS_CLASS = 0x5e47;
  * it, at once. What a process takes records its `owner`; `aliveSql` is true while that owner's lock is held. A process
  * alive but cut off from the database counts as dead too (it cannot finish what it holds); what it holds may then run
  * twice, which every command allows (their ids derive from the request). The lock is taken again when its connection
- * comes back. On embedded PGlite one process owns the database, so only this process's own rows are alive: what a
- * previous run left is free.
+ * comes back.
  */
 export class ProcessLiveness implements OnModuleInit, OnApplicationShutdown {
   private readonly logger = new Logger('ProcessLiveness');
@@ -48,7 +47,6 @@ export class ProcessLiveness implements OnModuleInit, OnApplicationShutdown {
    * statement, holding an owner key).
    */
   aliveSql(column: string): string {
-    if (this.database.kind === 'pglite') return `(${column} = ${this.owner})`;
     return `exists (select 1 from pg_locks l
                      where l.locktype = 'advisory' and l.granted and l.objsubid = 1
                        and l.classid = ${LIVENESS_CLASS} and l.objid = (${column})::bigint::oid

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createTestDatabase, testEnv } from '../../testing/test-database.js';
+import { createTestDatabase, testBackends } from '../../testing/test-database.js';
 import { type Database, openDatabase } from './database.js';
 import { MODULE_ROUTINES } from '../../routines.js';
 import { eventStoreRoutines } from '../event-store/event-store.routines.js';
@@ -12,21 +12,11 @@ const ROUTINES = [...eventStoreRoutines, ...subscriptionRoutines, ...readModelVe
  * The functions the product runs in the database are the ones in its source (each module's `*.routines.ts`), not
  * whatever the migrations last wrote: a migrated database has exactly those, defined as the source defines them.
  */
-const backends: Array<[string, () => Promise<{ database: Database; url?: string; dispose: () => Promise<void> }>]> = [
-  [
-    'PGlite',
-    async () => {
-      const database = await openDatabase({ routines: MODULE_ROUTINES });
-      await database.migrate();
-      return { database, dispose: () => database.close() };
-    },
-  ],
-];
-if (testEnv.databaseUrl) backends.unshift(['PostgreSQL', () => createTestDatabase()]);
+const backends = testBackends().map(([name, embedded]) => [name, () => createTestDatabase({ embedded })] as const);
 
-describe.each(backends)('the database functions (%s)', (name, open) => {
+describe.each(backends)('the database functions (%s)', (_name, open) => {
   let database: Database;
-  let url: string | undefined;
+  let url: string;
   let dispose: () => Promise<void>;
   beforeAll(async () => {
     ({ database, url, dispose } = await open());
@@ -50,7 +40,7 @@ describe.each(backends)('the database functions (%s)', (name, open) => {
     expect(await definitions()).toEqual(migrated);
   });
 
-  it.skipIf(name !== 'PostgreSQL')('are applied by processes that migrate at once, one after the other', async () => {
+  it('are applied by processes that migrate at once, one after the other', async () => {
     const processes = await Promise.all(
       [1, 2, 3].map(() => openDatabase({ url, poolSize: 2, routines: MODULE_ROUTINES })),
     );

@@ -12,15 +12,16 @@ export function isTransientDatabaseError(thrown: unknown): boolean {
   if (code !== undefined) {
     // 08: connection exception; 57P: operator intervention (admin shutdown, crash, cannot connect now);
     // 53: insufficient resources; 40001/40P01: serialization failure, deadlock; 55P03: lock not available;
-    // 55006: object in use; 57014: statement cancelled (a timeout behind a lock); 25006: read-only (a failover).
-    if (/^(08|57P|53)/.test(code) || ['40001', '40P01', '55P03', '55006', '57014', '25006'].includes(code)) {
+    // 55006: object in use; 57014: statement cancelled (a timeout behind a lock); 25006: read-only (a failover);
+    // 25P03: a transaction ended for idling past its bound.
+    if (/^(08|57P|53)/.test(code) || ['40001', '40P01', '55P03', '55006', '57014', '25006', '25P03'].includes(code)) {
       return true;
     }
     if (['ECONNREFUSED', 'ECONNRESET', 'ETIMEDOUT', 'EPIPE', 'ENOTFOUND', 'EAI_AGAIN', 'EHOSTUNREACH'].includes(code)) {
       return true;
     }
   }
-  return /Connection terminated|terminating connection|connection error|timeout exceeded when trying to connect|Cannot use a pool after calling end|Client was closed/i.test(
+  return /Connection terminated|terminating connection|connection error|timeout exceeded when trying to connect|Query read timeout|Cannot use a pool after calling end|Client was closed/i.test(
     err.message,
   );
 }

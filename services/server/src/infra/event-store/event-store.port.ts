@@ -1,5 +1,5 @@
 /**
- * The event store port. Adapters: SQL (PostgreSQL and PGlite) and KurrentDB.
+ * The event store port. Adapters: SQL (PostgreSQL) and KurrentDB.
  * Every adapter passes the same contract suite (event-store.contract.ts).
  */
 import type { Tx } from '../db/database.js';
@@ -146,6 +146,19 @@ export interface EventStore {
    * the ones under it (another process's batch may land first); readers see the stream in position order.
    */
   recordAtPositions(events: readonly PositionedEvent[]): Promise<void>;
+
+  /**
+   * Whether the log is the `events` table of the read side's own database (the SQL adapter): a function of the
+   * product's may then append to it in the transaction of another write (a claim's click events, with the count that
+   * admits them). False for a store kept elsewhere (KurrentDB), to which such events go through an outbox.
+   */
+  readonly logInDatabase: boolean;
+
+  /**
+   * Wakes this store's listeners, in this process and the others, for events of these types that a database function
+   * appended (`logInDatabase`); nothing for a store kept elsewhere, whose appends wake its listeners themselves.
+   */
+  appendedInDatabase(types: readonly string[]): void;
 
   /**
    * Reads the global feed after `after` (null: from the start), at most `limit` events.

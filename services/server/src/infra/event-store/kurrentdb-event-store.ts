@@ -162,6 +162,11 @@ export class KurrentDbEventStore implements EventStore {
    * KurrentDB keeps a stream gapless and cannot take a position out of turn: each fact is appended after whatever the
    * stream holds, and a repeat is known by its event id.
    */
+  /** KurrentDB is a server of its own: nothing appends to it from inside the read side's database. */
+  readonly logInDatabase = false;
+
+  appendedInDatabase(): void {}
+
   async recordAtPositions(events: readonly PositionedEvent[]): Promise<void> {
     for (const { streamId, revision: _revision, ...event } of events) {
       await this.appendToStream(streamId, [event], { expectedRevision: 'any' });

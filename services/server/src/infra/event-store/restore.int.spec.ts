@@ -107,7 +107,7 @@ function restoreSuite(toolchain: ClusterToolchain) {
     // pg_dump cannot dump a server of a newer major version.
     const serverMajor = majorOf(
       await withClient(
-        testEnv.databaseUrl!,
+        testEnv.databaseUrl,
         async (c) => (await c.query<{ server_version: string }>('show server_version')).rows[0]!.server_version,
       ),
     );
@@ -117,7 +117,7 @@ function restoreSuite(toolchain: ClusterToolchain) {
     }
 
     // The source: a database on the main server whose events carry large transaction ids.
-    scratch = await createScratchDatabase(testEnv.databaseUrl!);
+    scratch = await createScratchDatabase(testEnv.databaseUrl);
     source = await openDatabase({ url: scratch.url, poolSize: 4 });
     await source.migrate();
     const xid = await nextXid(source);

@@ -1,27 +1,20 @@
 import { randomUUID } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 import { type Database, openDatabase } from '../db/database.js';
-import { backendName, createTestDatabase, testEnv } from '../../testing/test-database.js';
+import { createTestDatabase, testBackends } from '../../testing/test-database.js';
 import { eventStoreContract } from './event-store.contract.js';
 import { DuplicateEventIdError, InvalidEventDataError, WrongExpectedRevisionError } from './event-store.port.js';
 import { SqlEventStore } from './sql-event-store.js';
 
-// On the real PostgreSQL when DATABASE_URL is set (CI always sets it).
-if (testEnv.databaseUrl) {
-  eventStoreContract('SQL adapter on PostgreSQL', async () => {
-    const t = await createTestDatabase();
+// On the PostgreSQL of the run (DATABASE_URL) and on the embedded server, the default of `npm start`.
+for (const [name, embedded] of testBackends()) {
+  eventStoreContract(`SQL adapter on ${name}`, async () => {
+    const t = await createTestDatabase({ embedded });
     return { store: new SqlEventStore(t.database), dispose: t.dispose };
   });
 }
 
-// PGlite always runs: it is the embedded default.
-eventStoreContract('SQL adapter on PGlite', async () => {
-  const database = await openDatabase({});
-  await database.migrate();
-  return { store: new SqlEventStore(database), dispose: () => database.close() };
-});
-
-describe.runIf(testEnv.databaseUrl)('SQL adapter: an append is whole or nothing', () => {
+describe('SQL adapter: an append is whole or nothing', () => {
   it('inserts none of its events when another append holds part of its positions', async () => {
     const t = await createTestDatabase();
     try {
@@ -88,8 +81,8 @@ describe.runIf(testEnv.databaseUrl)('SQL adapter: an append is whole or nothing'
 });
 
 /**
- * A reaction appends through the store bound to its transaction. On PGlite (one connection) an append through the
- * plain store would wait for the transaction that waits for it; bound, it joins the transaction.
+ * A reaction appends through the store bound to its transaction: the append joins the transaction, so it commits or
+ * rolls back with the rest of the reaction's work.
  */
 function withinTransactionSuite(
   name: string,
@@ -183,10 +176,10 @@ function withinTransactionSuite(
   });
 }
 
-describe.runIf(testEnv.databaseUrl)('SQL adapter: wake-ups name what was appended', () => {
+describe('SQL adapter: wake-ups name what was appended', () => {
   it('tells listeners here and in another process the types appended (coalesced NOTIFYs too)', async () => {
     const t = await createTestDatabase();
-    const other = await openDatabase({ url: t.url! });
+    const other = await openDatabase({ url: t.url });
     try {
       const here = new SqlEventStore(t.database);
       const there = new SqlEventStore(other);
@@ -229,14 +222,9 @@ describe.runIf(testEnv.databaseUrl)('SQL adapter: wake-ups name what was appende
   });
 });
 
-if (testEnv.databaseUrl) withinTransactionSuite('PostgreSQL', () => createTestDatabase());
-withinTransactionSuite('PGlite', async () => {
-  const database = await openDatabase({});
-  await database.migrate();
-  return { database, dispose: () => database.close() };
-});
+for (const [name, embedded] of testBackends()) withinTransactionSuite(name, () => createTestDatabase({ embedded }));
 
-describe(`SQL adapter on ${backendName()}: a reader of some types passes the others without reading them`, () => {
+describe(`SQL adapter: a reader of some types passes the others without reading them`, () => {
   it('answers a reader of a rare type its events and the end of the feed in one read, past thousands of others', async () => {
     const t = await createTestDatabase();
     const store = new SqlEventStore(t.database);

@@ -168,7 +168,7 @@ export function appendParams(streamId: string, expected: ExpectedRevision, event
 const ANY_ATTEMPTS = 20;
 
 /**
- * The event store on PostgreSQL or PGlite.
+ * The event store on PostgreSQL.
  *
  * An append is one prepared statement (APPEND_SQL): a stream's revision is its last position, and the key
  * (stream_id, stream_position) refuses a second append at a taken position, so two appends with the same expected
@@ -340,6 +340,12 @@ export class SqlEventStore implements EventStore {
           }
         : null;
     return { revision: Number(row?.revision ?? -1), repeated };
+  }
+
+  readonly logInDatabase = true;
+
+  appendedInDatabase(types: readonly string[]): void {
+    this.appended(new Set(types));
   }
 
   async recordAtPositions(events: readonly PositionedEvent[]): Promise<void> {

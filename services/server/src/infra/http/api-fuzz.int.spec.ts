@@ -2,7 +2,6 @@ import type { Ticket, User } from '@seatlink/contracts';
 import type { WalletSimApp } from '@seatlink/wallet-sim';
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ClickRecorder } from '../../modules/distribution/click-recorder.service.js';
 import { ApiClient, startTestStack, subscriptionsCaughtUp, type TestStack } from '../../testing/test-app.js';
 import { createVerifiedUser } from '../../testing/users.js';
 import { linkWalletWith, passes, simControl, startSim } from '../../testing/wallet-fixture.js';
@@ -573,7 +572,6 @@ describe('the API under fuzzing: no 5xx, the process alive, and a refused reques
 
   /** Clicks written, and the subscriptions caught up with every event: the read models show what was appended. */
   async function caughtUp() {
-    await stack.app.get(ClickRecorder).flush();
     await subscriptionsCaughtUp(stack.app);
   }
 

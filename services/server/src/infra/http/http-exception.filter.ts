@@ -3,6 +3,7 @@ import type { FastifyReply, FastifyRequest } from 'fastify';
 import { DomainError } from '../../shared/event-sourcing/decider.js';
 import { InvalidEventDataError, WrongExpectedRevisionError } from '../event-store/event-store.port.js';
 import { errorCode, rootCause, safeErrorMessage } from '../db/db-errors.js';
+import { reportIfTimeout, timeoutKind } from '../db/timeout-report.js';
 import { isRedisUnavailableError } from '../redis/redis-client.js';
 import { isTransientFailure } from '../transient-failure.js';
 import type { WebApp } from './web-app.js';
@@ -64,7 +65,8 @@ export function errorAnswer(exception: unknown): ErrorBody {
   }
   if (isTransientFailure(exception)) {
     const what = isRedisUnavailableError(exception) ? 'Redis' : 'Database';
-    logger.warn(`${what} unavailable: ${safeErrorMessage(rootCause(exception))}`);
+    if (timeoutKind(exception) !== null) reportIfTimeout(exception, 'a request');
+    else logger.warn(`${what} unavailable: ${safeErrorMessage(rootCause(exception))}`);
     return {
       message: 'The service is unavailable for a moment. Please try again.',
       code: 'UNAVAILABLE',

@@ -4,14 +4,13 @@ import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startApiProcess } from '../../testing/api-process.js';
 import { ApiClient, startTestStack, type TestStack } from '../../testing/test-app.js';
-import { testEnv } from '../../testing/test-database.js';
 
 /*
  * An Idempotency-Key taken by a request whose process is gone is free at once (not after the one-minute lease): a
  * second API process runs a request that the database holds up (a trigger), a retry on the first process is told it
  * is in progress while that process lives, and runs at once when it is killed.
  */
-describe.skipIf(!testEnv.databaseUrl)('Idempotency-Key of a request whose process died', () => {
+describe('Idempotency-Key of a request whose process died', () => {
   let stack: TestStack;
   let admin: ApiClient;
   let userId: string;

@@ -10,6 +10,8 @@ export class Metrics {
   readonly httpDuration: Histogram<'method' | 'route' | 'status_code'>;
   readonly linkClicks: Counter;
   readonly jobRuns: Counter<'queue' | 'job' | 'outcome'>;
+  readonly redisBreakerOpenings: Counter<'client'>;
+  readonly redisBreakerRejections: Counter<'client'>;
 
   constructor(role: string) {
     this.registry.setDefaultLabels({ role });
@@ -30,6 +32,18 @@ export class Metrics {
       name: 'seatlink_job_runs_total',
       help: 'Job runs in this process by queue, job and outcome (a failed try counts, retried or not)',
       labelNames: ['queue', 'job', 'outcome'],
+      registers: [this.registry],
+    });
+    this.redisBreakerOpenings = new Counter({
+      name: 'seatlink_redis_breaker_openings_total',
+      help: 'Times a Redis client of this process found Redis hung (a command timed out) and its breaker opened',
+      labelNames: ['client'],
+      registers: [this.registry],
+    });
+    this.redisBreakerRejections = new Counter({
+      name: 'seatlink_redis_breaker_rejections_total',
+      help: 'Redis calls a breaker failed at once, unsent, while it was open',
+      labelNames: ['client'],
       registers: [this.registry],
     });
   }

@@ -2,6 +2,7 @@ import { Logger } from '@nestjs/common';
 import { QueueName } from '@seatlink/contracts';
 import { type Job, type JobsOptions, Queue, Worker } from 'bullmq';
 import type { Redis } from 'ioredis';
+import type { RedisBreakers } from '../redis/redis-breakers.js';
 import { closeRedis, createRedis, withinRedisBound } from '../redis/redis-client.js';
 import {
   type AddJobOptions,
@@ -24,6 +25,8 @@ export interface BullmqJobQueueOptions {
   logger?: JobQueueLogger;
   /** How long a command of the producer side may take (REDIS_COMMAND_TIMEOUT_MS): `add` fails past it. */
   commandTimeoutMs?: number;
+  /** A breaker in front of the producer's commands: after a timeout, `add` fails at once for a moment. */
+  breakers?: RedisBreakers;
 }
 
 /**
@@ -61,7 +64,11 @@ export class BullmqJobQueue implements JobQueue {
     const logger = this.logger;
     this.warn = throttledWarning((message) => logger.warn(message));
     const commandTimeoutMs = options.commandTimeoutMs;
-    this.producer = createRedis(options.redisUrl, 'commands', { role: 'job queue', commandTimeoutMs });
+    this.producer = createRedis(options.redisUrl, 'commands', {
+      role: 'job queue',
+      commandTimeoutMs,
+      breakers: options.breakers,
+    });
     this.workerTemplate = createRedis(options.redisUrl, 'blocking', { role: 'job worker', lazyConnect: true });
     this.boundMs = 3 * (commandTimeoutMs ?? 1000);
   }
@@ -122,14 +129,31 @@ export class BullmqJobQueue implements JobQueue {
     const concurrency = options.concurrency ?? 1;
     if (!(Number.isInteger(concurrency) && concurrency >= 1))
       throw new RangeError('concurrency must be an integer >= 1');
+    if (options.lostAfterMs !== undefined && !(Number.isInteger(options.lostAfterMs) && options.lostAfterMs >= 100))
+      throw new RangeError('lostAfterMs must be an integer >= 100');
     if (this.workers.has(queue)) throw new Error(`Queue ${queue} already has a handler in this process`);
     const worker = new Worker(
       queue,
       async (job: Job) => {
-        // attemptsMade counts the tries that failed before this one.
-        await handler({ id: job.id ?? '', name: job.name, data: job.data, attempt: job.attemptsMade + 1 });
+        // attemptsMade counts the tries that failed before this one; stalledCounter the times a process running it
+        // died (its lock ran out and the stalled-job check put it back).
+        await handler({
+          id: job.id ?? '',
+          name: job.name,
+          data: job.data,
+          attempt: job.attemptsMade + 1,
+          resumed: job.stalledCounter > 0,
+        });
       },
-      { connection: this.workerTemplate, prefix: this.prefix, concurrency },
+      {
+        connection: this.workerTemplate,
+        prefix: this.prefix,
+        concurrency,
+        ...(options.lostAfterMs !== undefined && {
+          lockDuration: options.lostAfterMs,
+          stalledInterval: Math.max(1, Math.floor(options.lostAfterMs / 2)),
+        }),
+      },
     );
     this.workers.set(queue, worker);
     worker.on('error', (err) =>

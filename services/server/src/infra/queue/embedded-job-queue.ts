@@ -74,8 +74,7 @@ export class EmbeddedJobQueue implements JobQueue {
   private closing: Promise<void> | null = null;
   /**
    * The queue's own async context, where every job runs: a job added by a request does not run as part of it (as
-   * with BullMQ, whose workers are elsewhere), so its log lines do not name the request and embedded PGlite takes its
-   * statements as background work, after the requests'.
+   * with BullMQ, whose workers are elsewhere), so its log lines do not name the request.
    */
   private readonly context = new AsyncResource('seatlink.jobs');
 
@@ -280,7 +279,7 @@ export class EmbeddedJobQueue implements JobQueue {
       // The handler starts on a later tick, never inside the caller of `add`.
       await Promise.resolve();
       const data: unknown = job.json === undefined ? undefined : JSON.parse(job.json);
-      await handler({ id: job.id, name: job.name, data, attempt: job.started });
+      await handler({ id: job.id, name: job.name, data, attempt: job.started, resumed: false });
       state.jobs.delete(job.id);
     } catch (err) {
       if (job.started < job.attempts) {

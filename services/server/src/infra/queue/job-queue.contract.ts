@@ -67,7 +67,7 @@ export function jobQueueContract(name: string, open: OpenJobQueue) {
     /** Error logs that name this job id. */
     const errorsAbout = (jobId: string) => logger.error.mock.calls.filter(([message]) => message.includes(jobId));
 
-    it('runs a job with its name and data (as JSON), an id and attempt 1', async () => {
+    it('runs a job with its name and data (as JSON), an id and attempt 1, not resumed', async () => {
       const { runs, handler } = recorder();
       await queue.process(Q, handler);
       await queue.add(Q, 'sync-account', { accountId: 'a-1', tickets: [1, 2], at: new Date(0), nothing: undefined });
@@ -76,6 +76,7 @@ export function jobQueueContract(name: string, open: OpenJobQueue) {
         name: 'sync-account',
         data: { accountId: 'a-1', tickets: [1, 2], at: '1970-01-01T00:00:00.000Z' },
         attempt: 1,
+        resumed: false,
       });
       expect(runs[0]!.data).not.toHaveProperty('nothing');
       expect(runs[0]!.id).toEqual(expect.any(String));

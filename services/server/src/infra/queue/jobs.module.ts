@@ -25,6 +25,11 @@ export interface Job<Data = unknown> {
   readonly every?: { ms: number };
   /** How many jobs of its queue one process runs at once (the largest of the queue's jobs counts); default 1. */
   readonly concurrency?: number;
+  /**
+   * How soon a run whose process died is run again by another (ProcessOptions.lostAfterMs; the shortest of the
+   * queue's jobs counts); default the queue's (30 s).
+   */
+  readonly lostAfterMs?: number;
   run(data: Data, job: QueuedJob<Data>): Promise<void>;
 }
 
@@ -98,6 +103,7 @@ export class JobRunner implements OnApplicationBootstrap, OnModuleDestroy {
     }
     for (const [queue, named] of byQueue) {
       const concurrency = Math.max(1, ...[...named.values()].map((j) => j.concurrency ?? 1));
+      const lost = [...named.values()].flatMap((j) => (j.lostAfterMs === undefined ? [] : [j.lostAfterMs]));
       await this.queue.process(
         queue,
         async (queued) => {
@@ -111,7 +117,7 @@ export class JobRunner implements OnApplicationBootstrap, OnModuleDestroy {
             throw err;
           }
         },
-        { concurrency },
+        { concurrency, ...(lost.length > 0 && { lostAfterMs: Math.min(...lost) }) },
       );
     }
     this.logger.log(`processing ${jobs.map((j) => j.name).join(', ')}`);

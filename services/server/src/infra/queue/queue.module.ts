@@ -1,4 +1,5 @@
 import { Global, Inject, Injectable, Logger, Module, type DynamicModule, type OnModuleDestroy } from '@nestjs/common';
+import { RedisBreakers } from '../redis/redis-breakers.js';
 import { BullmqJobQueue } from './bullmq-job-queue.js';
 import { EmbeddedJobQueue } from './embedded-job-queue.js';
 import { JOB_QUEUE, type JobQueue } from './queue.port.js';
@@ -36,7 +37,9 @@ export class QueueModule {
       providers: [
         {
           provide: JOB_QUEUE,
-          useFactory: (): JobQueue => {
+          // The breakers of the application (RedisModule); a context of this module alone has none.
+          inject: [{ token: RedisBreakers, optional: true }],
+          useFactory: (breakers: RedisBreakers | undefined): JobQueue => {
             const logger = new Logger('JobQueue');
             if (options.redisUrl) {
               const prefix = options.prefix ?? 'seatlink';
@@ -46,6 +49,7 @@ export class QueueModule {
                 prefix,
                 logger,
                 commandTimeoutMs: options.commandTimeoutMs,
+                breakers,
               });
             }
             logger.log('in-process queue (no REDIS_URL): jobs do not survive a restart');

@@ -43,6 +43,12 @@ export interface QueuedJob<Data = unknown> {
   data: Data;
   /** 1 for the first try, 2 for the first retry, ... */
   attempt: number;
+  /**
+   * This try was started before, by a process that died mid-job (killed, or silent past `lostAfterMs`) and so never
+   * finished it; BullMQ found it stalled and runs it again. What the dead try held may still look held for a moment.
+   * Always false on the in-process queue (its process is the one that died).
+   */
+  resumed: boolean;
 }
 
 /** Resolve to complete the job; throw (reject) to fail this try: it is retried while attempts remain. */
@@ -51,6 +57,13 @@ export type JobHandler = (job: QueuedJob) => Promise<void>;
 export interface ProcessOptions {
   /** How many jobs of this queue run at once in this process; default 1. */
   concurrency?: number;
+  /**
+   * How long a running job stays its process's without word from it: the process renews its hold every half of this,
+   * and every half of this another process looks for jobs whose hold ran out and runs them again (`resumed`). So a job
+   * whose process died runs again within about 1.5 times this. Default 30 s (BullMQ's lock and stalled-job check).
+   * Meaningless on the in-process queue.
+   */
+  lostAfterMs?: number;
 }
 
 /** Where adapters report a job given up after its last attempt, and infrastructure errors. Nest's Logger fits. */

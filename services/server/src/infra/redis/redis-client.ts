@@ -3,6 +3,8 @@ import { Redis, type RedisOptions } from 'ioredis';
 import { safeErrorMessage } from '../db/db-errors.js';
 import { withDeadline } from '../../shared/deadline.js';
 import { throttledWarning } from '../../shared/throttled-warning.js';
+import { RedisBreakerOpenError } from './redis-breaker.js';
+import type { RedisBreakers } from './redis-breakers.js';
 
 const logger = new Logger('Redis');
 const warn = throttledWarning((message) => logger.warn(message));
@@ -14,7 +16,7 @@ const DEFAULT_REDIS_COMMAND_TIMEOUT_MS = 1000;
  * What a client is for, which decides how it behaves when Redis is away (refused) or hung (stopped, not answering):
  * - `commands`: calls a request waits on (job adds, throttles, the provider's pace, health): each fails after the
  *   command timeout, and at once while the connection is down (no offline queue), so a request answers 503 instead of
- *   hanging;
+ *   hanging; given `breakers`, at once too for a moment after a timeout (a hung Redis: see redis-breaker.ts);
  * - `publish`: live updates, best effort: the same bounds; a publish that fails is reported, never thrown; the
  *   publishes made in one turn of the event loop (a command's several updates) go out in one write;
  * - `subscribe`: a pub/sub subscriber: it waits out a reconnect and subscribes again by itself;
@@ -28,6 +30,8 @@ export interface RedisClientOptions {
   commandTimeoutMs?: number;
   /** Connect on first use instead of at once (a template other clients are duplicated from). */
   lazyConnect?: boolean;
+  /** A circuit breaker in front of its commands, from these (a `commands` client on request paths). */
+  breakers?: RedisBreakers;
 }
 
 /** Fails after the command timeout, and at once while the connection is down. */
@@ -59,7 +63,7 @@ export function createRedis(url: string, use: RedisUse, options: RedisClientOpti
   });
   // Its connection errors, now and then.
   redis.on('error', (err: unknown) => warn(options.role, `Redis (${options.role}): ${safeErrorMessage(err)}`));
-  return redis;
+  return options.breakers ? options.breakers.guard(redis, options.role) : redis;
 }
 
 /** Redis did not answer within the bound a request waits for it. */
@@ -80,11 +84,13 @@ export function withinRedisBound<T>(work: Promise<T>, ms: number, what: string):
 
 /**
  * Whether an error says Redis could not be reached or did not answer in time (refused, closed, hung past the command
- * timeout), rather than that the command was wrong: the caller answers 503 and may try again.
+ * timeout, or a call its breaker failed at once after such a timeout), rather than that the command was wrong: the
+ * caller answers 503 and may try again.
  */
 export function isRedisUnavailableError(err: unknown): boolean {
   if (!(err instanceof Error)) return false;
-  if (err instanceof RedisUnavailableError || err.name === 'MaxRetriesPerRequestError') return true;
+  if (err instanceof RedisUnavailableError || err instanceof RedisBreakerOpenError) return true;
+  if (err.name === 'MaxRetriesPerRequestError') return true;
   return /^(Command timed out|Connection is closed\.?|Stream isn't writeable and enableOfflineQueue options is false)/.test(
     err.message,
   );

@@ -8,7 +8,6 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { hasRedisServer, type PrivateRedis, startPrivateRedis } from '../../testing/private-redis.js';
 import { startSplitStack } from '../../testing/split-stack.js';
 import { type ApiClient, startTestWorker, subscriptionsCaughtUp, type TestStack } from '../../testing/test-app.js';
-import { testEnv } from '../../testing/test-database.js';
 import { linkWalletWith, passes, type SimControl, WALLET_PASSWORD } from '../../testing/wallet-fixture.js';
 import { DATABASE } from '../db/database.module.js';
 import type { Database } from '../db/database.js';
@@ -24,7 +23,7 @@ const ANSWERS_WITHIN_MS = 8000;
  * good: requests that need Redis answer 503 with Retry-After within a bound, the rest work, `/health` always answers,
  * the periodic syncs come back after a flush, and dashboards are told when live updates stop and start again.
  */
-describe.skipIf(!testEnv.databaseUrl || !hasRedisServer())('when Redis loses its data, hangs or goes away', () => {
+describe.skipIf(!hasRedisServer())('when Redis loses its data, hangs or goes away', () => {
   let redis: PrivateRedis;
   let sim: WalletSimApp;
   let control: SimControl;

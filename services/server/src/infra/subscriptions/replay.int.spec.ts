@@ -3,7 +3,6 @@ import { CommandBus } from '@nestjs/cqrs';
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CreditsCommandMessage } from '../../modules/credits/credits.command.js';
-import { ClickRecorder } from '../../modules/distribution/click-recorder.service.js';
 import { DistributeTicketsCommand } from '../../modules/distribution/distribute-tickets.command.js';
 import { LinkClaims } from '../../modules/distribution/link-claims.service.js';
 import { TicketDistributionCommandMessage } from '../../modules/distribution/ticket-distribution.command.js';
@@ -256,7 +255,6 @@ describe('replay', () => {
     for (const d of outcome.distributed) {
       for (let i = 0; i < 4; i++) await claims.claim(d.code, 'https://fallback').catch(() => undefined);
     }
-    await stack.app.get(ClickRecorder).flush();
     await bus.execute(
       new TicketDistributionCommandMessage(
         {
@@ -340,7 +338,6 @@ describe('replay', () => {
     });
     await hook({ type: 'DeleteWebhookEndpoint', data: { userId: ids[0]!, endpointId: deleted, now: at() } });
     for (const d of outcome.distributed.slice(1)) await claims.claim(d.code, 'https://fallback').catch(() => undefined);
-    await stack.app.get(ClickRecorder).flush();
     await subscriptionsCaughtUp(stack.app);
     await subscriptionsCaughtUp(stack.app);
 

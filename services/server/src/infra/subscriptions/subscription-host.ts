@@ -2,6 +2,7 @@ import { hostname } from 'node:os';
 import { safeErrorMessage } from '../db/db-errors.js';
 import type { Database, HeldLock } from '../db/database.js';
 import { isTransientFailure } from '../transient-failure.js';
+import { reportIfTimeout } from '../db/timeout-report.js';
 import type { EventStore } from '../event-store/event-store.port.js';
 import { Backoff } from '../../shared/backoff.js';
 import { CheckpointMovedError, ensureCheckpoint } from './checkpoints.js';
@@ -264,6 +265,7 @@ export class SubscriptionHost {
         if (!stillActive()) return;
         if (err instanceof CheckpointMovedError) continue;
         const transient = isTransientFailure(err);
+        reportIfTimeout(err, `subscription ${runner.name}`);
         this.logger[transient ? 'warn' : 'error'](`${runner.name}: ${safeErrorMessage(err)}; trying again`);
         await signal.wait(failures.next());
         continue;

@@ -48,8 +48,8 @@ export interface FeedStatus {
    * every reader back); null when nothing is held back.
    */
   heldBackSeconds: number | null;
-  /** Whether a process holds the subscriptions' lock right now (null where that cannot be asked: PGlite). */
-  hostHoldsLock: boolean | null;
+  /** Whether a process holds the subscriptions' lock right now. */
+  hostHoldsLock: boolean;
   parked: number;
   /** Why the pipeline counts as degraded; empty when healthy. */
   problems: string[];
@@ -125,14 +125,12 @@ export class SubscriptionOperations {
         .catch(() => [{ age: null }]),
       // The subscriptions' lock as the server holds it now: a host whose connection died holds nothing, at once
       // (its heartbeat would look fresh for a while).
-      this.database.kind === 'postgres'
-        ? this.database.query<{ held: boolean }>(
-            `select exists (select 1 from pg_locks where locktype = 'advisory' and granted and objsubid = 1
-                              and classid = 0 and objid = $1
-                              and database = (select oid from pg_database where datname = current_database())) as held`,
-            [SUBSCRIPTIONS_LOCK_KEY],
-          )
-        : Promise.resolve(null),
+      this.database.query<{ held: boolean }>(
+        `select exists (select 1 from pg_locks where locktype = 'advisory' and granted and objsubid = 1
+                          and classid = 0 and objid = $1
+                          and database = (select oid from pg_database where datname = current_database())) as held`,
+        [SUBSCRIPTIONS_LOCK_KEY],
+      ),
     ]);
     const parkedBy = new Map(parkedRows.map((r) => [r.subscription, Number(r.n)]));
     const headPos = globalPosition(head);
@@ -150,7 +148,7 @@ export class SubscriptionOperations {
     const parked = [...parkedBy.values()].reduce((a, b) => a + b, 0);
     const heldAge = heldRows[0]?.age;
     const heldBackSeconds = heldAge == null ? null : Math.max(0, Math.round(Number(heldAge)));
-    const hostHoldsLock = lockRows ? lockRows[0]?.held === true : null;
+    const hostHoldsLock = lockRows[0]?.held === true;
 
     const problems: string[] = [];
     if (parked > 0) problems.push(`${parked} parked event(s)`);

@@ -40,8 +40,8 @@ export interface Subscription {
   readonly tables?: readonly string[];
   /**
    * At most this many of its events per transaction (the host's batch size otherwise, if smaller): a subscription
-   * whose every event costs a command keeps its transactions short, so they hold no reader back for long (embedded
-   * PGlite runs one transaction at a time).
+   * whose every event costs a command keeps its transactions short, so they hold no reader of the feed back for long
+   * (the feed shows nothing past the oldest open transaction).
    */
   readonly batchSize?: number;
   /** Where it starts the first time it runs: projections from the beginning, reactions from now by default. */

@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { sql } from 'drizzle-orm';
 import pg from 'pg';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { createTestDatabase, type TestDatabase, testEnv } from '../../testing/test-database.js';
+import { createTestDatabase, type TestDatabase } from '../../testing/test-database.js';
 import { queryRows } from '../db/database.js';
 import type { RecordedEvent } from '../event-store/event-store.port.js';
 import { SqlEventStore } from '../event-store/sql-event-store.js';
@@ -300,7 +300,6 @@ describe('subscriptions', () => {
   });
 
   it('gives up a catch-up at its deadline while an open transaction holds the feed back', async () => {
-    if (!t.url) return; // PGlite runs one transaction at a time: nothing can hold the feed there.
     const table = await newTable();
     const sub = tally(`deadline-${tableNo}`, table);
     const blocker = new pg.Client({ connectionString: t.url });
@@ -319,7 +318,6 @@ describe('subscriptions', () => {
   });
 
   it('waits for a transaction that holds the feed back without reading again at every append, then catches up', async () => {
-    if (!t.url) return; // PGlite runs one transaction at a time: nothing can hold the feed there.
     const table = await newTable();
     const stream = `held-${randomUUID()}`;
     const subs = [tally(`held-a-${tableNo}`, table), tally(`held-b-${tableNo}`, `${table}_b`)];
@@ -357,57 +355,53 @@ describe('subscriptions', () => {
     await expect.poll(() => count(`${table}_b`, stream), { timeout: 1000, interval: 20 }).toBe(41);
   });
 
-  it.runIf(testEnv.databaseUrl)(
-    'lives through losing its lock and listening connections: takes the lock again and keeps up',
-    async () => {
-      const table = await newTable();
-      const stream = `heal-${randomUUID()}`;
-      const sub = tally(`heal-${tableNo}`, table);
-      // A long poll: only wake-ups (LISTEN) make the subscription quick.
-      const h = host([sub], { pollMs: 60_000 });
-      h.start();
-      await expect.poll(() => h.active, { timeout: 5000 }).toBe(true);
-      // Another connection pool appends, so only NOTIFY (not this store's in-process wake-up) reaches the host.
-      const { openDatabase } = await import('../db/database.js');
-      const other = await openDatabase({ url: t.url! });
-      const writer = new SqlEventStore(other);
-      try {
-        const appendOther = async (n: number) =>
-          writer.appendToStream(stream, [{ id: randomUUID(), type: 'Counted', data: { n } }]);
-        await appendOther(0);
-        await expect.poll(() => count(table, stream), { timeout: 5000 }).toBe(1);
+  it('lives through losing its lock and listening connections: takes the lock again and keeps up', async () => {
+    const table = await newTable();
+    const stream = `heal-${randomUUID()}`;
+    const sub = tally(`heal-${tableNo}`, table);
+    // A long poll: only wake-ups (LISTEN) make the subscription quick.
+    const h = host([sub], { pollMs: 60_000 });
+    h.start();
+    await expect.poll(() => h.active, { timeout: 5000 }).toBe(true);
+    // Another connection pool appends, so only NOTIFY (not this store's in-process wake-up) reaches the host.
+    const { openDatabase } = await import('../db/database.js');
+    const other = await openDatabase({ url: t.url });
+    const writer = new SqlEventStore(other);
+    try {
+      const appendOther = async (n: number) =>
+        writer.appendToStream(stream, [{ id: randomUUID(), type: 'Counted', data: { n } }]);
+      await appendOther(0);
+      await expect.poll(() => count(table, stream), { timeout: 5000 }).toBe(1);
 
-        const kill = async (application: string) => {
-          const killed = await t.database.query<{ ok: boolean }>(
-            `select pg_terminate_backend(pid) as ok from pg_stat_activity
+      const kill = async (application: string) => {
+        const killed = await t.database.query<{ ok: boolean }>(
+          `select pg_terminate_backend(pid) as ok from pg_stat_activity
              where application_name = $1 and datname = current_database()`,
-            [application],
-          );
-          expect(killed.length).toBeGreaterThan(0);
-        };
-        await kill('seatlink-listen');
-        await kill('seatlink-lock');
-        await expect.poll(() => h.active, { timeout: 10_000 }).toBe(true);
-        // The new listening connection is up again: appends from elsewhere wake the host within seconds, not a minute.
-        await expect
-          .poll(
-            async () =>
-              (
-                await t.database.query<{ n: number }>(
-                  `select count(*)::int as n from pg_stat_activity
+          [application],
+        );
+        expect(killed.length).toBeGreaterThan(0);
+      };
+      await kill('seatlink-listen');
+      await kill('seatlink-lock');
+      await expect.poll(() => h.active, { timeout: 10_000 }).toBe(true);
+      // The new listening connection is up again: appends from elsewhere wake the host within seconds, not a minute.
+      await expect
+        .poll(
+          async () =>
+            (
+              await t.database.query<{ n: number }>(
+                `select count(*)::int as n from pg_stat_activity
                    where application_name in ('seatlink-listen', 'seatlink-lock') and datname = current_database()`,
-                )
-              )[0]!.n,
-            { timeout: 10_000 },
-          )
-          .toBe(2);
-        await appendOther(1);
-        await appendOther(2);
-        await expect.poll(() => count(table, stream), { timeout: 8000 }).toBe(3);
-      } finally {
-        await other.close();
-      }
-    },
-    30_000,
-  );
+              )
+            )[0]!.n,
+          { timeout: 10_000 },
+        )
+        .toBe(2);
+      await appendOther(1);
+      await appendOther(2);
+      await expect.poll(() => count(table, stream), { timeout: 8000 }).toBe(3);
+    } finally {
+      await other.close();
+    }
+  }, 30_000);
 });

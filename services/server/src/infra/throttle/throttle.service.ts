@@ -3,6 +3,7 @@ import type { Redis } from 'ioredis';
 import { RateLimiterMemory, RateLimiterRedis, RateLimiterRes, type RateLimiterAbstract } from 'rate-limiter-flexible';
 import { APP_CONFIG, type AppConfig } from '../config/config.js';
 import { createRedis } from '../redis/redis-client.js';
+import { RedisBreakers } from '../redis/redis-breakers.js';
 
 /**
  * The limits, each counted in its own window:
@@ -105,7 +106,7 @@ export class ThrottleService implements OnApplicationShutdown {
   private readonly limiters: Record<ThrottlePolicy, RateLimiterAbstract>;
   private readonly redis: Redis | null;
 
-  constructor(@Inject(APP_CONFIG) config: AppConfig) {
+  constructor(@Inject(APP_CONFIG) config: AppConfig, breakers: RedisBreakers) {
     const window = config.THROTTLE_WINDOW_MINUTES * 60;
     const limits: Record<ThrottlePolicy, number> = {
       'login-account-ip': config.THROTTLE_LOGIN_ACCOUNT_IP,
@@ -124,11 +125,12 @@ export class ThrottleService implements OnApplicationShutdown {
     };
     // The one Redis client of the throttles (every limiter below shares it), counted on request paths (sign-in,
     // visitor calls, top-ups): bounded, so a hung Redis falls back to the memory count in time instead of holding
-    // the request.
+    // the request; and behind a breaker, so once one call has timed out the next ones count in memory at once.
     this.redis = config.REDIS_URL
       ? createRedis(config.REDIS_URL, 'commands', {
           role: 'throttle',
           commandTimeoutMs: config.REDIS_COMMAND_TIMEOUT_MS,
+          breakers,
         })
       : null;
     const make = (policy: ThrottlePolicy): RateLimiterAbstract => {

@@ -2,6 +2,7 @@ import { Global, Inject, Module, type OnApplicationShutdown } from '@nestjs/comm
 import type { Redis } from 'ioredis';
 import { APP_CONFIG, type AppConfig } from '../config/config.js';
 import { createRedis } from '../redis/redis-client.js';
+import { RedisBreakers } from '../redis/redis-breakers.js';
 import { HttpWalletProvider } from './http-wallet-provider.js';
 import { ProviderRateLimiter } from './provider-rate-limiter.js';
 import { TokenCipher } from './token-cipher.js';
@@ -27,14 +28,15 @@ class WalletRedisCloser implements OnApplicationShutdown {
     },
     {
       provide: WALLET_REDIS,
-      inject: [APP_CONFIG],
-      useFactory: (config: AppConfig) => {
+      inject: [APP_CONFIG, RedisBreakers],
+      useFactory: (config: AppConfig, breakers: RedisBreakers) => {
         if (!config.REDIS_URL) return null;
-        // The provider's pace is taken on request paths (linking an account signs in): bounded, and with a memory
-        // limiter as its insurance while Redis is away or hung.
+        // The provider's pace is taken on request paths (linking an account signs in): bounded, behind a breaker,
+        // and with a memory limiter as its insurance while Redis is away or hung.
         return createRedis(config.REDIS_URL, 'commands', {
           role: 'wallet provider pace',
           commandTimeoutMs: config.REDIS_COMMAND_TIMEOUT_MS,
+          breakers,
         });
       },
     },

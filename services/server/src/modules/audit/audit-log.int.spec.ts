@@ -15,7 +15,6 @@ import type { Database } from '../../infra/db/database.js';
 import { ApiClient, startTestStack, subscriptionsCaughtUp, type TestStack } from '../../testing/test-app.js';
 import { createVerifiedUser } from '../../testing/users.js';
 import { linkWalletWith, passes, simControl, startSim } from '../../testing/wallet-fixture.js';
-import { ClickRecorder } from '../distribution/click-recorder.service.js';
 
 const BROWSER =
   'Mozilla/5.0 (Macintosh; Intel Mac OS X 14_0) AppleWebKit/605.1.15 (KHTML, like Gecko) Version/17.0 Safari/605.1.15';
@@ -94,7 +93,6 @@ describe('the audit log of a user, its CSV export and the user’s history at a 
       })
     ).body as unknown as DistributeResponse;
     for (let i = 0; i < 2; i++) await claim(codeOf(made.distributions[0]!.link));
-    await stack.app.get(ClickRecorder).flush();
     await subscriptionsCaughtUp(stack.app);
     await sleep(20);
     moments.afterLinks = new Date().toISOString();
@@ -168,7 +166,6 @@ describe('the audit log of a user, its CSV export and the user’s history at a 
     const link = made.distributions[2]!;
     const answers = await Promise.all(Array.from({ length: 150 }, () => claim(codeOf(link.link))));
     expect(answers.every((a) => a.status < 400)).toBe(true);
-    await stack.app.get(ClickRecorder).flush();
     await subscriptionsCaughtUp(stack.app);
     const rows = (await audits('?event_type=LINK_CLAIMED')).filter(
       (a) => a.event_data.distribution_id === link.distribution_id,

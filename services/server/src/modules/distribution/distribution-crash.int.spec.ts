@@ -8,7 +8,6 @@ import { EVENT_STORE, type EventStore } from '../../infra/event-store/event-stor
 import { type ApiProcess, startApiProcess } from '../../testing/api-process.js';
 import { startSplitStack } from '../../testing/split-stack.js';
 import { ApiClient, subscriptionsCaughtUp, type TestStack } from '../../testing/test-app.js';
-import { testEnv } from '../../testing/test-database.js';
 import { linkWalletWith, passes, type SimControl } from '../../testing/wallet-fixture.js';
 import { creditStream } from '../credits/credits.events.js';
 import { DistributionSettlements } from './distribution-settlements.service.js';
@@ -27,7 +26,7 @@ const COST = 5;
  * same Idempotency-Keys to the first API process — after the settle gave back what was paid and not made, or while
  * it does — and the balance must be exact: every link made is paid for once, no link whose payment came back exists.
  */
-describe.skipIf(!testEnv.databaseUrl)('a distribution request killed half-way, then retried', () => {
+describe('a distribution request killed half-way, then retried', () => {
   let sim: WalletSimApp;
   let api: TestStack;
   let worker: INestApplicationContext;

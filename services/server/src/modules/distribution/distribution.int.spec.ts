@@ -17,7 +17,6 @@ import type { Database } from '../../infra/db/database.js';
 import { ApiClient, startTestStack, subscriptionsCaughtUp, type TestStack } from '../../testing/test-app.js';
 import { linkWalletWith, passes, type SimControl, simControl, startSim } from '../../testing/wallet-fixture.js';
 import { CreditsCommandMessage } from '../credits/credits.command.js';
-import { ClickRecorder } from './click-recorder.service.js';
 import { SettleDistributionJob } from './settle-distribution.job.js';
 
 const inHours = (h: number) => new Date(Date.now() + h * 3600_000).toISOString();
@@ -404,7 +403,6 @@ describe('distributing tickets as links, and recalling them', () => {
         (await fetch(`${stack.baseUrl}/v1/links/${code}/claim`, { method: 'POST', headers: browser })).status,
       ).toBe(200);
     }
-    await stack.app.get(ClickRecorder).flush();
     await subscriptionsCaughtUp(stack.app);
     // The live links of the user's tickets, as the links read model holds them.
     const live = await database.query<{ ticket_id: string; distribution_id: string; clicks: number }>(

@@ -3,7 +3,7 @@ import { PasswordHasher } from '../identity/index.js';
 import { provideSubscription } from '../../infra/subscriptions/subscription.js';
 import { BulkLinksController } from './bulk-links.controller.js';
 import { ClickPusher } from './click-pusher.service.js';
-import { ClickRecorder } from './click-recorder.service.js';
+import { ClickOutbox } from './click-outbox.service.js';
 import { DistributeTicketsFlow } from './distribute-tickets.flow.js';
 import { DistributionController } from './distribution.controller.js';
 import { RecallLinkFlow } from './recall-link.flow.js';
@@ -43,7 +43,7 @@ import { TicketDistributionCommandHandler } from './ticket-distribution.handler.
     LinkClaims,
     LinkPins,
     ClaimLinkRoute,
-    ClickRecorder,
+    ClickOutbox,
     ClickPusher,
     provideSubscription(linksProjection),
     provideSubscription(linkCountersReaction),

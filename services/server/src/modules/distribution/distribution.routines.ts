@@ -1,5 +1,6 @@
 import { MAX_PIN_FAILURES } from '@seatlink/contracts';
 import type { Routine } from '../../infra/db/database.js';
+import { clickStream } from './distribution.events.js';
 import { LINK_ROW_EVENTS } from './read-models/links.projection.js';
 
 // The distribution module's functions in the database, as they are now; `Database.migrate()` applies them after the
@@ -40,15 +41,16 @@ $$;
  * against, which must be the link's PIN now (a new PIN set meanwhile refuses them); otherwise, or once locked, the
  * state answered is 'pin_required' or 'pin_locked' and nothing is counted.
  *
- * An unlimited link's claims commit without waiting for the WAL to reach the disk (synchronous_commit off for that
- * transaction alone): its count decides nothing, so a crash of the database server may lose the last fraction of a
- * second of such counts (the click events, written later with a durable commit, never outnumber the count). A limited
- * link's claims, whose count is a promise to its owner, wait for the disk.
+ * Every click it counts is recorded as an event (LinkClicked, position n - 1 of the link's click stream) in the same
+ * transaction — into `events` (p_log true: the SQL event store), or into `click_outbox` for an event store kept
+ * elsewhere (KurrentDB), whence ClickOutbox moves it — and the links read model takes the new count in it too: the
+ * count a claim decides on, the count the owner's list shows and the events a rebuild counts are one number, and a
+ * claim answered is durable (its commit waits for the disk, limited or not) and in the log.
  */
 const claimLink: Routine = {
   name: 'seatlink_claim_link',
   sql: `
-CREATE OR REPLACE FUNCTION seatlink_claim_link(p_code text, p_keys text[], p_pin_hash text DEFAULT NULL)
+CREATE OR REPLACE FUNCTION seatlink_claim_link(p_code text, p_keys text[], p_pin_hash text, p_log boolean)
 RETURNS TABLE (distribution_id uuid, ticket_id uuid, user_id uuid, state text, before integer, after integer,
                last_click_at timestamptz, save_url text, clicks integer[])
 LANGUAGE plpgsql AS $$
@@ -60,6 +62,7 @@ DECLARE
   v_state text;
   v_given integer;
   v_clicks integer[];
+  v_at text;
 BEGIN
   SELECT * INTO v_link FROM link_counters c WHERE c.code = p_code FOR UPDATE;
   IF NOT FOUND THEN
@@ -67,10 +70,6 @@ BEGIN
   END IF;
   -- No limit, or a limit of 0, is unlimited.
   v_limit := CASE WHEN v_link.max_clicks > 0 THEN v_link.max_clicks END;
-  -- An unlimited link's count limits nothing: its commit need not wait for the disk.
-  IF v_limit IS NULL THEN
-    PERFORM set_config('synchronous_commit', 'off', true);
-  END IF;
   SELECT true, t.save_url INTO v_ticket_held, v_save_url FROM tickets t WHERE t.id = v_link.ticket_id;
   v_state := seatlink_link_state(v_link.recalled_at IS NOT NULL, coalesce(v_ticket_held, false), v_link.expires_at,
                                  v_link.max_clicks, v_link.clicks, now());
@@ -129,6 +128,28 @@ BEGIN
     UPDATE link_counters c SET clicks = c.clicks + v_given, last_click_at = date_trunc('milliseconds', now())
     WHERE c.distribution_id = v_link.distribution_id
     RETURNING c.last_click_at INTO v_link.last_click_at;
+    -- The time as the process writes one (ISO 8601 in UTC, to the millisecond), which the click projections read.
+    v_at := to_char(v_link.last_click_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"');
+    IF p_log THEN
+      INSERT INTO events (epoch, stream_id, stream_position, event_id, type, data, metadata)
+      SELECT (SELECT m.epoch FROM event_store_meta m WHERE m.id = 1), '${clickStream('')}' || v_link.distribution_id,
+             v_link.clicks + g.i - 1, gen_random_uuid(), 'LinkClicked',
+             jsonb_build_object('distributionId', v_link.distribution_id, 'ticketId', v_link.ticket_id,
+                                'userId', v_link.user_id, 'n', v_link.clicks + g.i, 'at', v_at),
+             '{}'::jsonb
+      FROM generate_series(1, v_given) AS g(i)
+      ON CONFLICT DO NOTHING;
+    ELSE
+      INSERT INTO click_outbox (event_id, stream_id, position, data)
+      SELECT gen_random_uuid(), '${clickStream('')}' || v_link.distribution_id, v_link.clicks + g.i - 1,
+             jsonb_build_object('distributionId', v_link.distribution_id, 'ticketId', v_link.ticket_id,
+                                'userId', v_link.user_id, 'n', v_link.clicks + g.i, 'at', v_at)
+      FROM generate_series(1, v_given) AS g(i);
+    END IF;
+    -- The owner's list shows the count the claim decided on (a rebuild from the events gives the same).
+    UPDATE links l SET clicks = v_link.clicks + v_given,
+                       last_click_at = greatest(l.last_click_at, v_link.last_click_at)
+    WHERE l.distribution_id = v_link.distribution_id AND l.clicks < v_link.clicks + v_given;
   END IF;
 
   RETURN QUERY SELECT v_link.distribution_id, v_link.ticket_id, v_link.user_id, v_state, v_link.clicks,

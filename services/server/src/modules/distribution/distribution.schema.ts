@@ -119,6 +119,25 @@ export const linkClaimKeys = pgTable(
   ],
 );
 
+/**
+ * The click events of claims counted while the events are kept outside this database (KURRENTDB_URL): written by
+ * `seatlink_claim_link` in the transaction that counts them, so an answered claim's event is durable before the
+ * answer, and moved into the event store by ClickOutbox (each row deleted in the transaction that records it there).
+ * Empty with the SQL event store, where the claim writes its events into `events` itself. Not a read model.
+ */
+export const clickOutbox = pgTable(
+  'click_outbox',
+  {
+    eventId: uuid('event_id').primaryKey(),
+    streamId: text('stream_id').notNull(),
+    /** The click's position in its link's click stream (its number - 1). */
+    position: integer('position').notNull(),
+    data: jsonb('data').$type<Record<string, unknown>>().notNull(),
+    createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [index('click_outbox_created_idx').on(t.createdAt)],
+);
+
 /** Read model: per link and minute, the clicks counted (the click timeline of a card). */
 export const linkClickMinutes = pgTable(
   'link_click_minutes',

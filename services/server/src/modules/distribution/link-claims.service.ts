@@ -10,20 +10,23 @@ import {
 } from '@seatlink/contracts';
 import { DATABASE } from '../../infra/db/database.module.js';
 import type { Database } from '../../infra/db/database.js';
+import { EVENT_STORE, type EventStore } from '../../infra/event-store/event-store.port.js';
+import { Metrics } from '../../infra/metrics/metrics.js';
 import { DomainError } from '../../shared/event-sourcing/decider.js';
+import { ClickOutbox } from './click-outbox.service.js';
 import { ClickPusher } from './click-pusher.service.js';
-import { ClickRecorder } from './click-recorder.service.js';
 
 /**
  * Counted clicks, decided on the link's counter (`link_counters`) by one call of `seatlink_claim_link`
  * (distribution.routines.ts): the counter goes up only while the link is live (not recalled, not expired, its ticket
- * still held) and never past its limit. The claims of one link that arrive while its calls run go in the next one
- * together: it grants as many as the limit leaves, in order, and answers each claim's click, so with a limit of 100 and
- * any number of claimers at once exactly 100 succeed — and a popular link costs one commit per batch, not one per
- * click. A claim sent with an Idempotency-Key (the recipient page sends one per press) is counted once: its retry gets
- * the click it was given.
+ * still held) and never past its limit, and each click it counts is recorded as a LinkClicked event in the same
+ * transaction, so an answered claim is durable and in the log. The claims of one link that arrive while its calls run
+ * go in the next one together: it grants as many as the limit leaves, in order, and answers each claim's click, so
+ * with a limit of 100 and any number of claimers at once exactly 100 succeed — and a popular link costs one commit per
+ * batch, not one per click. A claim sent with an Idempotency-Key (the recipient page sends one per press) is counted
+ * once: its retry gets the click it was given (whose event the first call recorded, whatever became of its answer).
  */
-const CLAIM_SQL = `select * from seatlink_claim_link($1, $2::text[], $3::text)`;
+const CLAIM_SQL = `select * from seatlink_claim_link($1, $2::text[], $3::text, $4::boolean)`;
 
 /** Claims of one link answered by one statement at most. */
 const MAX_BATCH = 1000;
@@ -144,8 +147,10 @@ export class LinkGoneError extends DomainError {
 export class LinkClaims {
   constructor(
     @Inject(DATABASE) private readonly database: Database,
-    private readonly recorder: ClickRecorder,
+    @Inject(EVENT_STORE) private readonly store: EventStore,
+    private readonly outbox: ClickOutbox,
     private readonly pusher: ClickPusher,
+    private readonly metrics: Metrics,
   ) {}
 
   /** What the recipient page shows; counts nothing (link unfurlers and previews fetch it too). */
@@ -225,7 +230,11 @@ export class LinkClaims {
 
   private async grant(code: string, pinHash: string | null, batch: Waiting[]) {
     const keys = batch.map((w) => w.key);
-    const [row] = await this.database.query<ClaimRow>(CLAIM_SQL, [code, keys, pinHash], 'seatlink_link_claim');
+    const [row] = await this.database.query<ClaimRow>(
+      CLAIM_SQL,
+      [code, keys, pinHash, this.store.logInDatabase],
+      'seatlink_link_claim',
+    );
     if (!row) {
       const gone = new LinkNotFoundError();
       for (const w of batch) w.reject(gone);
@@ -246,8 +255,7 @@ export class LinkClaims {
     const after = Number(row.after);
     // Claims refused while the link was live were past its limit. (One error for all of them, made only when needed.)
     let refusal: LinkGoneError | undefined;
-    const at = row.last_click_at ? new Date(row.last_click_at).toISOString() : '';
-    const recorded = new Set<number>();
+    const answered = new Set<number>();
     for (const [i, w] of batch.entries()) {
       const n = row.clicks[i];
       if (n === null || n === undefined) {
@@ -255,20 +263,15 @@ export class LinkClaims {
         continue;
       }
       // A click of this batch, the first time it is answered (a key sent twice in one batch is one click).
-      const fresh = n > before && !recorded.has(n);
-      if (fresh) {
-        recorded.add(n);
-        this.recorder.record({
-          distributionId: row.distribution_id,
-          ticketId: row.ticket_id,
-          userId: row.user_id,
-          n,
-          at,
-        });
-      }
+      const fresh = n > before && !answered.has(n);
+      if (fresh) answered.add(n);
       w.resolve({ walletUrl: row.save_url, clicks: n, replayed: !fresh });
     }
     if (after > before) {
+      // Their events are in the log (or the outbox) already: the subscriptions are told, the owner's screens too.
+      this.metrics.linkClicks.inc(after - before);
+      if (this.store.logInDatabase) this.store.appendedInDatabase(['LinkClicked']);
+      else this.outbox.moveSoon();
       this.pusher.clicked({
         userId: row.user_id,
         ticketId: row.ticket_id,

@@ -17,7 +17,6 @@ import { SubscriptionOperations } from '../../infra/subscriptions/subscription-o
 import { ApiClient, startTestStack, subscriptionsCaughtUp, type TestStack } from '../../testing/test-app.js';
 import { createVerifiedUser } from '../../testing/users.js';
 import { linkWalletWith, passes, simControl, startSim } from '../../testing/wallet-fixture.js';
-import { ClickRecorder } from './click-recorder.service.js';
 import { EVENT_STORE, type EventStore } from '../../infra/event-store/event-store.port.js';
 import { editLinkCounters, linkCountersReaction } from './link-counters.js';
 
@@ -301,7 +300,6 @@ describe('editing a live link: its expiry, click limit and label, without recall
       expect(final.clicks).toBeLessThanOrEqual(120);
     }
     // Every counted click is one event, none twice.
-    await stack.app.get(ClickRecorder).flush();
     const [recorded] = await database.query<{ n: number; distinct_n: number }>(
       `select count(*)::int as n, count(distinct (data->>'n'))::int as distinct_n from events where stream_id = $1`,
       [`link-clicks-${distributionId}`],
@@ -548,7 +546,6 @@ describe('editing a live link: its expiry, click limit and label, without recall
       expect((await user.request('POST', `/v1/distributions/${recalled.distributionId}/recall`)).status).toBe(200);
       const full = await makeLink({ max_clicks: 1 });
       expect((await claim(full.code)).status).toBe(200);
-      await stack.app.get(ClickRecorder).flush();
       await subscriptionsCaughtUp(stack.app);
 
       const { res, lines } = await exported();

@@ -1,8 +1,7 @@
 import { type LinkState, linkState, type LinkStateFacts } from '@seatlink/contracts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type Database, openDatabase } from '../../infra/db/database.js';
-import { distributionRoutines } from './distribution.routines.js';
-import { createTestDatabase, testEnv } from '../../testing/test-database.js';
+import type { Database } from '../../infra/db/database.js';
+import { createTestDatabase, testBackends } from '../../testing/test-database.js';
 
 /**
  * The link-state rule is written once per language: `linkState` of the contracts (the dashboard's badges) and
@@ -46,17 +45,7 @@ const CASES: Array<[string, LinkStateFacts & { ticketHeld: boolean }, LinkState]
   ],
 ];
 
-const backends: Array<[string, () => Promise<{ database: Database; dispose: () => Promise<void> }>]> = [
-  [
-    'PGlite',
-    async () => {
-      const database = await openDatabase({ routines: distributionRoutines });
-      await database.migrate();
-      return { database, dispose: () => database.close() };
-    },
-  ],
-];
-if (testEnv.databaseUrl) backends.unshift(['PostgreSQL', () => createTestDatabase()]);
+const backends = testBackends().map(([name, embedded]) => [name, () => createTestDatabase({ embedded })] as const);
 
 describe.each(backends)('the link-state rule in TypeScript and in SQL (%s)', (_name, open) => {
   let database: Database;

@@ -10,7 +10,6 @@ import { signedInSocket } from '../../testing/link-holder.js';
 import { createVerifiedUser } from '../../testing/users.js';
 import { linkWalletWith, passes, simControl, startSim } from '../../testing/wallet-fixture.js';
 import { SubscriptionOperations } from '../../infra/subscriptions/subscription-operations.js';
-import { ClickRecorder } from './click-recorder.service.js';
 import { PurgeClaimKeysJob } from './purge-claim-keys.job.js';
 
 const BROWSER =
@@ -44,7 +43,6 @@ describe('links as recipients use them: viewing counts nothing, each claim count
       )
     ).map((r) => [r.key, r.n]);
   const clickEvents = async (distributionId: string) => {
-    await stack.app.get(ClickRecorder).flush();
     return (
       await database.query<{ n: number }>(`select (data->>'n')::int as n from events where stream_id = $1 order by 1`, [
         `link-clicks-${distributionId}`,
@@ -69,11 +67,10 @@ describe('links as recipients use them: viewing counts nothing, each claim count
       ])
     )[0]!.clicks;
   /**
-   * The clicks its owner sees (the links read model), once the clicks counted so far are recorded and projected: the
-   * read model follows the counter by the recorder's flush and the projection. Checked against the counter.
+   * The clicks its owner sees (the links read model), once the subscriptions have read the feed: the claim writes the
+   * count there itself, and the projection of its events gives the same. Checked against the counter.
    */
   const clicksOf = async (distributionId: string) => {
-    await stack.app.get(ClickRecorder).flush();
     await subscriptionsCaughtUp(stack.app);
     const [row] = await database.query<{ clicks: number }>('select clicks from links where distribution_id = $1', [
       distributionId,
@@ -178,7 +175,6 @@ describe('links as recipients use them: viewing counts nothing, each claim count
       'limit_reached',
     );
     // Each counted click is one event, at the position its number gives, none twice.
-    await stack.app.get(ClickRecorder).flush();
     const recorded = await database.query<{ n: number; positions: number; distinct_n: number }>(
       `select count(*)::int as n, max(stream_position)::int as positions, count(distinct (data->>'n'))::int as distinct_n
        from events where stream_id = $1`,
@@ -187,12 +183,12 @@ describe('links as recipients use them: viewing counts nothing, each claim count
     expect(recorded[0]).toEqual({ n: 100, positions: 99, distinct_n: 100 });
   }, 30_000);
 
-  it('counts a batch without keys as far as the limit goes; only an unlimited link’s count skips waiting for the disk', async () => {
+  it('counts a batch without keys as far as the limit goes, each click an event in the same durable commit', async () => {
     const counted = (code: string, claims: number) =>
       database.db.transaction(async (tx) => {
         const [row] = await queryRows<{ clicks: number[] }>(
           tx,
-          sql`select clicks from seatlink_claim_link(${code}, ${`{${Array(claims).fill('NULL').join(',')}}`}::text[])`,
+          sql`select clicks from seatlink_claim_link(${code}, ${`{${Array(claims).fill('NULL').join(',')}}`}::text[], null, true)`,
         );
         const [setting] = await queryRows<{ s: string }>(tx, sql`select current_setting('synchronous_commit') as s`);
         return { clicks: row!.clicks, durable: setting!.s === 'on' };
@@ -202,14 +198,15 @@ describe('links as recipients use them: viewing counts nothing, each claim count
     expect(await counted(limited.code, 4)).toEqual({ clicks: [4, 5, null, null], durable: true });
     expect(await counted(limited.code, 2)).toEqual({ clicks: [null, null], durable: true });
     expect(await counted(limited.code, 0)).toEqual({ clicks: [], durable: true });
-    // Counted by the function alone (no click recorded): the counter has them.
+    // Counted by the function alone: the counter, its events and the owner's list say the same.
     expect(await counterOf(limited.distributionId)).toBe(5);
+    expect(await clickEvents(limited.distributionId)).toEqual([1, 2, 3, 4, 5]);
+    // An unlimited link's count waits for the disk as a limited one's does (a count answered is a count kept).
     const unlimited = await makeLink({ max_clicks: null });
-    expect(await counted(unlimited.code, 3)).toEqual({ clicks: [1, 2, 3], durable: false });
+    expect(await counted(unlimited.code, 3)).toEqual({ clicks: [1, 2, 3], durable: true });
     expect(await counterOf(unlimited.distributionId)).toBe(3);
-    // The setting was the transaction's own: the next one waits for the disk again.
-    const [after] = await database.query<{ s: string }>(`select current_setting('synchronous_commit') as s`);
-    expect(after!.s).toBe('on');
+    expect(await clickEvents(unlimited.distributionId)).toEqual([1, 2, 3]);
+    await expect.poll(() => clicksOf(unlimited.distributionId)).toBe(3);
   });
 
   it('takes a limit of 0 as no limit, as the dashboard shows it (SPEC.md §3: null or 0 is unlimited)', async () => {
@@ -239,7 +236,6 @@ describe('links as recipients use them: viewing counts nothing, each claim count
       expect(results.filter((r) => r.status === 200)).toHaveLength(100);
       expect(results.filter((r) => r.status === 410)).toHaveLength(100);
       expect(await counterOf(distributionId)).toBe(100);
-      await second.get(ClickRecorder).flush();
       expect(await clicksOf(distributionId)).toBe(100);
     } finally {
       await second.close();
@@ -288,8 +284,7 @@ describe('links as recipients use them: viewing counts nothing, each claim count
       expect(await counterOf(distributionId)).toBe(41);
       const kept = await keptKeys(distributionId);
       expect(kept.map(([, n]) => n)).toEqual(Array.from({ length: 41 }, (_, i) => i + 1));
-      // Each process recorded the clicks it counted, each once.
-      await second.get(ClickRecorder).flush();
+      // Each click counted once, recorded once, whichever process counted it.
       expect(await clickEvents(distributionId)).toEqual(Array.from({ length: 41 }, (_, i) => i + 1));
       expect(await clicksOf(distributionId)).toBe(41);
     } finally {
@@ -430,7 +425,6 @@ describe('links as recipients use them: viewing counts nothing, each claim count
   it('draws a link’s clicks per minute for its owner, and for nobody else', async () => {
     const { code, distributionId } = await makeLink({ max_clicks: null, label: 'for Sam' });
     for (let i = 0; i < 7; i++) expect((await claim(code)).status).toBe(200);
-    await stack.app.get(ClickRecorder).flush();
     await subscriptionsCaughtUp(stack.app);
     const timeline = await user.request('GET', `/v1/distributions/${distributionId}/clicks`);
     expect(timeline.status).toBe(200);
@@ -452,7 +446,6 @@ describe('links as recipients use them: viewing counts nothing, each claim count
   it('rebuilds the click counts from the click events (a replay counts every recorded click)', async () => {
     const { code, distributionId } = await makeLink({ max_clicks: 10 });
     for (let i = 0; i < 4; i++) expect((await claim(code)).status).toBe(200);
-    await stack.app.get(ClickRecorder).flush();
     await subscriptionsCaughtUp(stack.app);
     // The links read model emptied and rebuilt from the events, as `npm run replay` does.
     await stack.app.get(SubscriptionOperations).reset(['links']);

@@ -11,7 +11,6 @@ import type { Database } from '../../infra/db/database.js';
 import { SubscriptionOperations } from '../../infra/subscriptions/subscription-operations.js';
 import { seed } from '../../seed.js';
 import { ApiClient, startTestWorker, subscriptionsCaughtUp, testConfig } from '../../testing/test-app.js';
-import { testEnv } from '../../testing/test-database.js';
 import { TestSmtpServer } from '../../testing/test-smtp.js';
 import { InviteCommandMessage } from '../invites/invite.command.js';
 
@@ -19,10 +18,9 @@ const tomorrow = () => new Date(Date.now() + 36 * 3600_000).toISOString().slice(
 
 /**
  * The product in its production shape (an API process and a worker process on one database), with the worker stopped
- * and started again: answers must stay true while the read models lag, and nothing may be lost or done twice. Needs
- * PostgreSQL: two processes cannot share an embedded PGlite database.
+ * and started again: answers must stay true while the read models lag, and nothing may be lost or done twice.
  */
-describe.skipIf(!testEnv.databaseUrl)('the event pipeline, with and without a worker', () => {
+describe('the event pipeline, with and without a worker', () => {
   let config: AppConfig;
   let drop: () => Promise<void>;
   let api: NestFastifyApplication;

@@ -4,6 +4,7 @@ import type { HealthResponse } from '@seatlink/contracts';
 import { DATABASE } from '../../infra/db/database.module.js';
 import type { Database } from '../../infra/db/database.js';
 import { findHealthChecks } from '../../infra/health/health-check.js';
+import { RedisBreakers } from '../../infra/redis/redis-breakers.js';
 import { SubscriptionOperations } from '../../infra/subscriptions/subscription-operations.js';
 import { withDeadline } from '../../shared/deadline.js';
 import { REDIS_HEALTH, type RedisHealth } from './redis-health.js';
@@ -35,6 +36,7 @@ export class HealthService {
     private readonly operations: SubscriptionOperations,
     private readonly discovery: DiscoveryService,
     @Optional() @Inject(REDIS_HEALTH) private readonly redis: RedisHealth | null,
+    @Optional() @Inject(RedisBreakers) private readonly breakers: RedisBreakers | null,
   ) {}
 
   async check(): Promise<HealthResponse> {
@@ -62,6 +64,13 @@ export class HealthService {
         databasePing === TIMED_OUT ? 'the database does not answer in time' : 'the database does not answer',
       );
     if (redisState === 'down') problems.push('Redis does not answer');
+    const breaker = this.breakerState();
+    if (breaker.tripped.length > 0) {
+      problems.push(
+        `Redis did not answer in time a moment ago: the calls of ${breaker.tripped.join(', ')} fail at once ` +
+          '(throttles count in this process) until it answers again',
+      );
+    }
     if (databaseUp && !feed) problems.push('the subscriptions cannot be read');
     if (feed) problems.push(...feed.problems);
     for (const [i, result] of checked.entries()) {
@@ -72,8 +81,17 @@ export class HealthService {
       status: problems.length === 0 ? 'ok' : 'degraded',
       database: databaseUp ? 'up' : 'down',
       redis: redisState,
+      redisBreaker: breaker.state,
       problems,
       feed,
     };
+  }
+
+  /** The breakers of this process's Redis clients: the worst state, and the clients not closed. */
+  private breakerState(): { state: HealthResponse['redisBreaker']; tripped: string[] } {
+    if (!this.redis) return { state: 'not configured', tripped: [] };
+    const tripped = (this.breakers?.states() ?? []).filter((b) => b.state !== 'closed');
+    const state = tripped.some((b) => b.state === 'open') ? 'open' : tripped.length > 0 ? 'half-open' : 'closed';
+    return { state, tripped: tripped.map((b) => b.client) };
   }
 }

@@ -46,6 +46,10 @@ class FailingStore implements EventStore {
   readStream = (id: string) => this.inner.readStream(id);
   readStreams = (ids: readonly string[]) => this.inner.readStreams(ids);
   recordAtPositions = (events: readonly PositionedEvent[]) => this.inner.recordAtPositions(events);
+  get logInDatabase() {
+    return this.inner.logInDatabase;
+  }
+  appendedInDatabase = (types: readonly string[]) => this.inner.appendedInDatabase(types);
   readAll = (after: string | null, limit: number) => this.inner.readAll(after, limit);
   readFeedFor = (after: string | null, limit: number, types: readonly string[]) =>
     this.inner.readFeedFor(after, limit, types);

@@ -25,10 +25,10 @@ export class PassClaimsReaction implements Subscription {
   readonly kind = 'reaction' as const;
   readonly startFrom = 'beginning' as const;
   readonly handles = ['TicketDiscovered', 'TicketGone'] as const;
-  // A sync of thousands of passes is claimed in many short transactions, not a few long ones that would hold every
-  // reader of embedded PGlite back meanwhile. Set when each claim was a command of its own (a read and an append per
-  // pass); now that a batch is claimed in a few statements, the bound may be raised as far as reads allow
-  // (sync-5000-read-p99) for fewer transactions per sync (sync-1000-accounts).
+  // A sync of thousands of passes is claimed in many short transactions, not a few long ones that would hold the
+  // feed's readers back meanwhile (the feed shows nothing past the oldest open transaction). Set when each claim was a
+  // command of its own (a read and an append per pass); now that a batch is claimed in a few statements, the bound may
+  // be raised as far as reads allow (sync-5000-read-p99) for fewer transactions per sync (sync-1000-accounts).
   readonly batchSize = 25;
 
   constructor(private readonly commandBus: CommandBus) {}

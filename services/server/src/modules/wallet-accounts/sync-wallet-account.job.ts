@@ -8,7 +8,7 @@ import { DATABASE } from '../../infra/db/database.module.js';
 import type { Database } from '../../infra/db/database.js';
 import { EVENT_STORE, type EventStore } from '../../infra/event-store/event-store.port.js';
 import { type Job, QueueJob } from '../../infra/queue/jobs.module.js';
-import { JOB_QUEUE, type JobQueue } from '../../infra/queue/queue.port.js';
+import { JOB_QUEUE, type JobQueue, type QueuedJob } from '../../infra/queue/queue.port.js';
 import { REALTIME_PUBLISHER, type RealtimePublisher } from '../../infra/realtime/realtime.publisher.js';
 import type { LiveUpdate } from '../../infra/subscriptions/subscription.js';
 import { ProviderRateLimiter } from '../../infra/wallet/provider-rate-limiter.js';
@@ -29,19 +29,27 @@ import { passDetails, readWallet } from './wallet-pass-reader.js';
 import {
   countFailure,
   givingUpReason,
+  HeldLease,
   isOutage,
+  LEASE_MS,
+  leaseLeftMs,
   releaseLease,
-  renewLease,
   SyncLeaseLostError,
   takeLease,
-  type SyncLease,
 } from './wallet-sync-state.js';
 
 /**
  * Events of a sync appended at most per command: a wallet of 5,000 passes (MAX_PASSES) is recorded in 20 appends, none
- * of which holds the database (or, on embedded PGlite, the process) for long.
+ * of which holds the database for long.
  */
 export const SYNC_EVENTS_PER_APPEND = 250;
+
+/**
+ * How soon a sync whose worker died (killed mid-sync) runs again on another worker: the queue finds the job stalled
+ * within about 1.5 times this (ProcessOptions.lostAfterMs), and the sync there waits out what is left of the dead one's
+ * lease (LEASE_MS) — a new sync starts within 30 s of the death.
+ */
+export const SYNC_LOST_AFTER_MS = 10_000;
 
 /** The repeating sync of an account, by its key. */
 export const periodicSyncKey = (accountId: string) => `sync-periodic-${accountId}`;
@@ -55,9 +63,11 @@ export interface SyncWalletAccountData {
 /**
  * Syncs one wallet account: reads every pass the wallet shows now and records what changed (tickets discovered,
  * changed, gone) on the account's stream, in bounded parts, where the decider compares them with what it knew — so a
- * sync run twice (a stalled job run again, one stopped half-way) records nothing twice. One sync per account at a time (a lease); the provider is called at
- * the shared pace, a 429 pauses every worker for its Retry-After; a refused token puts the account in error (the user
- * must sign in again) and is not retried; other failures are retried with exponential backoff. A sync that gives up —
+ * sync run twice (a stalled job run again, one stopped half-way) records nothing twice. One sync per account at a time
+ * (a lease, renewed while the sync runs); a sync whose worker died is run again by another worker within 30 s (the
+ * queue finds the job stalled, the dead sync's lease runs out). The provider is called at the shared pace, a 429
+ * pauses every worker for its Retry-After; a refused token puts the account in error (the user must sign in again)
+ * and is not retried; other failures are retried with exponential backoff. A sync that gives up —
  * SYNC_GIVE_UP_AFTER failed tries in a row, or at once for a failure that is not an outage — records why on the
  * account's stream (WalletAccountSyncFailed), which its Accounts card shows until a sync goes through. Passes the
  * wallet sent that cannot be used are left out, logged and recorded (WalletPassesSkipped); the others sync.
@@ -69,6 +79,7 @@ export class SyncWalletAccountJob implements Job<SyncWalletAccountData> {
   readonly queue = QueueName.WalletSync;
   readonly name = SyncWalletAccountJob.jobName;
   readonly concurrency: number;
+  readonly lostAfterMs = SYNC_LOST_AFTER_MS;
   private readonly logger = new Logger('WalletSync');
 
   constructor(
@@ -85,7 +96,7 @@ export class SyncWalletAccountJob implements Job<SyncWalletAccountData> {
     this.concurrency = config.WALLET_SYNC_CONCURRENCY;
   }
 
-  async run({ accountId }: SyncWalletAccountData): Promise<void> {
+  async run({ accountId }: SyncWalletAccountData, job?: QueuedJob<SyncWalletAccountData>): Promise<void> {
     const { revision, events } = await this.store.readStream(walletAccountStream(accountId));
     const state = fold(
       walletAccountDecider,
@@ -97,10 +108,22 @@ export class SyncWalletAccountJob implements Job<SyncWalletAccountData> {
       return;
     }
     if (state.inError) return;
-    const taken = await takeLease(this.database, accountId);
+    let taken = await takeLease(this.database, accountId);
+    if (job?.resumed) {
+      this.logger.log(`account ${accountId}: the worker that ran this sync stopped mid-sync; it runs again here`);
+      taken ??= await this.takeOverFromDeadSync(accountId);
+    }
+    // Another sync of the account runs: this one is not needed.
     if (!taken) return;
-    /** The lease as this sync holds it now (each part renews it). */
-    const held = { lease: taken.lease };
+    /** The lease as this sync holds it, renewed while it runs. */
+    const held = new HeldLease(this.database, accountId, taken.lease, {
+      onTimerFailure: (err) => {
+        // Lost: the next part says so and stops. Anything else: the next renewal tries again.
+        if (!(err instanceof SyncLeaseLostError)) {
+          this.logger.warn(`account ${accountId}: the sync's lease was not renewed: ${safeErrorMessage(err)}`);
+        }
+      },
+    });
     const userId = state.userId!;
     const progressUpdate = (s: 'running' | 'done' | 'failed', fetched: number): LiveUpdate => ({
       to: { userId },
@@ -166,7 +189,7 @@ export class SyncWalletAccountJob implements Job<SyncWalletAccountData> {
     } finally {
       let released = false;
       try {
-        await releaseLease(this.database, accountId, held.lease, error, synced);
+        await releaseLease(this.database, accountId, await held.stop(), error, synced);
         released = true;
       } finally {
         // A sync that went through: its end, and, once its lease is given back, the card's "last synced" that moved
@@ -184,6 +207,17 @@ export class SyncWalletAccountJob implements Job<SyncWalletAccountData> {
         }
       }
     }
+  }
+
+  /**
+   * This job's earlier run died mid-sync (its worker killed) and the queue runs it again: the dead run's lease may not
+   * have run out yet. It is waited out (at most LEASE_MS) and taken once: a lease renewed meanwhile is a live sync's
+   * (a run the queue only thought dead), which is left to finish.
+   */
+  private async takeOverFromDeadSync(accountId: string) {
+    const left = await leaseLeftMs(this.database, accountId);
+    if (left !== null) await new Promise((resolve) => setTimeout(resolve, Math.min(left, LEASE_MS) + 100));
+    return takeLease(this.database, accountId);
   }
 
   /** The account's kept access token (read with the lease), or why there is none to use. */
@@ -220,28 +254,25 @@ export class SyncWalletAccountJob implements Job<SyncWalletAccountData> {
 
   /**
    * What the wallet holds now, recorded in parts of at most SYNC_EVENTS_PER_APPEND events: each part is a command of
-   * its own (one append, one short transaction) that decides on what the stream holds, and the next waits for the
-   * event loop to turn, so reads go on between them (embedded PGlite runs every statement in this process). A sync
-   * stopped between parts leaves the tickets of the parts recorded; the next sync records the rest, nothing twice.
-   * Each part first renews the sync's lease (`held`): a sync that outlived it, the account taken over by another, stops
-   * (SyncLeaseLostError) rather than record an older read over the other's.
+   * its own (one append, one short transaction) that decides on what the stream holds. A sync stopped between parts leaves the tickets of the parts recorded; the next sync records the rest, nothing twice.
+   * Each part first renews the sync's lease (`held`, also renewed on its timer): a sync that outlived it, the account
+   * taken over by another, stops (SyncLeaseLostError) rather than record an older read over the other's.
    */
   private async recordInParts(
     sync: Extract<WalletAccountCommand, { type: 'RecordSync' }>['data'],
     read: KnownStream<WalletAccountState>,
-    held: { lease: SyncLease },
+    held: HeldLease,
   ) {
     // The first part is decided on the stream as the sync read it at its start (read again if it moved since).
     let known: KnownStream<WalletAccountState> | undefined = read;
     for (;;) {
-      held.lease = await renewLease(this.database, sync.accountId, held.lease);
+      await held.renew();
       const { events } = await this.record(
         { type: 'RecordSync', data: { ...sync, maxEvents: SYNC_EVENTS_PER_APPEND } },
         known,
       );
       known = undefined;
       if (events.length < SYNC_EVENTS_PER_APPEND) return;
-      await new Promise((resolve) => setImmediate(resolve));
     }
   }
 

@@ -7,8 +7,14 @@ import { MAX_PASSES, WalletTooLargeError } from './wallet-pass-reader.js';
 // An account's sync as the database keeps it beside the events: who holds it now (a lease), how many tries failed in
 // a row, when it last went through. And when a failed try gives up, in words for the account's owner.
 
-/** A sync holds its account this long at most (a worker that died mid-sync gives it up then). */
-const LEASE_SECONDS = 120;
+/**
+ * A sync holds its account this long past the last word from it: its holder renews it every LEASE_RENEW_EVERY_MS while
+ * the sync runs (HeldLease), so a live sync keeps it however long it takes, and a worker that died mid-sync leaves it
+ * free this long after its last renewal at most. Two renewals in a row may fail (a database away for a moment) before
+ * it runs out.
+ */
+export const LEASE_MS = 15_000;
+export const LEASE_RENEW_EVERY_MS = 5_000;
 
 /**
  * Failed tries in a row after which a sync of an account gives up and its account shows the error: the tries of one
@@ -63,6 +69,7 @@ export class SyncLeaseLostError extends Error {
 export async function takeLease(
   database: Database,
   accountId: string,
+  leaseMs = LEASE_MS,
 ): Promise<{ sealedToken: string | null; lease: SyncLease } | null> {
   const [row] = await database.query<{ sealed_token: string | null; lease: string }>(
     `with lease as (
@@ -74,26 +81,99 @@ export async function takeLease(
      )
      select c.sealed_token, l.running_until::text as lease
      from lease l left join wallet_credentials c on c.account_id = l.account_id`,
-    [accountId, LEASE_SECONDS],
+    [accountId, leaseMs / 1000],
     'seatlink_wallet_sync_take_lease',
   );
   return row ? { sealedToken: row.sealed_token, lease: row.lease } : null;
 }
 
 /**
- * Holds the lease LEASE_SECONDS more (before each part a sync records: a big sync may outlast one lease); answers the
- * renewed lease, or throws SyncLeaseLostError when it is not this sync's any more.
+ * Holds the lease `leaseMs` more from now; answers the renewed lease, or throws SyncLeaseLostError when it is not this
+ * sync's any more. A sync renews through its HeldLease: never two renewals at once (each names the lease the last
+ * one gave).
  */
-export async function renewLease(database: Database, accountId: string, lease: SyncLease): Promise<SyncLease> {
+export async function renewLease(
+  database: Database,
+  accountId: string,
+  lease: SyncLease,
+  leaseMs = LEASE_MS,
+): Promise<SyncLease> {
   const [row] = await database.query<{ lease: string }>(
     `update wallet_sync_state set running_until = now() + make_interval(secs => $3)
      where account_id = $1 and running_until = $2::timestamptz
      returning running_until::text as lease`,
-    [accountId, lease, LEASE_SECONDS],
+    [accountId, lease, leaseMs / 1000],
     'seatlink_wallet_sync_renew_lease',
   );
   if (!row) throw new SyncLeaseLostError(accountId);
   return row.lease;
+}
+
+/** How long until the account's lease runs out, in ms (0: it has); null when no sync holds it. */
+export async function leaseLeftMs(database: Database, accountId: string): Promise<number | null> {
+  const [row] = await database.query<{ left_ms: number | null }>(
+    `select case when running_until is not null
+                 then greatest(0, extract(epoch from running_until - now()) * 1000)::float8 end as left_ms
+     from wallet_sync_state where account_id = $1`,
+    [accountId],
+    'seatlink_wallet_sync_lease_left',
+  );
+  return row?.left_ms ?? null;
+}
+
+/**
+ * The lease as its sync holds it while it runs: renewed on a timer (every LEASE_RENEW_EVERY_MS), not only before each
+ * part it records, so a sync that waits long on the provider keeps its account while it lives, and loses it soon
+ * after it dies. Renewals happen one at a time, each naming the lease the one before it gave; once one finds the lease
+ * taken over, every later renewal throws SyncLeaseLostError (the sync records nothing more) and the timer stops.
+ */
+export class HeldLease {
+  private current: SyncLease;
+  private lost: SyncLeaseLostError | null = null;
+  /** The last renewal asked for (settled or not): the next one starts after it. */
+  private renewing: Promise<unknown> = Promise.resolve();
+  private readonly timer: NodeJS.Timeout;
+  private readonly leaseMs: number;
+
+  constructor(
+    private readonly database: Database,
+    private readonly accountId: string,
+    lease: SyncLease,
+    options: { leaseMs?: number; renewEveryMs?: number; onTimerFailure: (err: unknown) => void },
+  ) {
+    this.current = lease;
+    this.leaseMs = options.leaseMs ?? LEASE_MS;
+    this.timer = setInterval(
+      () => void this.renew().catch(options.onTimerFailure),
+      options.renewEveryMs ?? LEASE_RENEW_EVERY_MS,
+    );
+    this.timer.unref();
+  }
+
+  /** Renews it now (after a renewal under way); throws SyncLeaseLostError once it is another sync's. */
+  renew(): Promise<void> {
+    const renewal = this.renewing.then(async () => {
+      if (this.lost) throw this.lost;
+      try {
+        this.current = await renewLease(this.database, this.accountId, this.current, this.leaseMs);
+      } catch (err) {
+        if (err instanceof SyncLeaseLostError) {
+          this.lost = err;
+          clearInterval(this.timer);
+        }
+        throw err;
+      }
+    });
+    this.renewing = renewal.catch(() => undefined);
+    return renewal;
+  }
+
+  /** Stops renewing; answers the lease as it stands once a renewal under way has ended (to give it back with). */
+  async stop(): Promise<SyncLease> {
+    clearInterval(this.timer);
+    await this.renewing;
+    return this.current;
+  }
 }
 
 /** Counts a failed try; answers how many failed in a row. */

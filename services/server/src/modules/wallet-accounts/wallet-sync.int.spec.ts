@@ -163,7 +163,7 @@ describe('the pace toward the provider', () => {
   }, 45_000);
 });
 
-describe.skipIf(!testEnv.databaseUrl || !testEnv.redisUrl)('a worker killed in the middle of a sync', () => {
+describe.skipIf(!testEnv.redisUrl)('a worker killed in the middle of a sync', () => {
   let sim: WalletSimApp;
   let simUrl: string;
   let api: TestStack;

@@ -26,7 +26,6 @@ import { JOB_QUEUE, type JobQueue } from '../../infra/queue/queue.port.js';
 import { claimLink, makeLink, newLinkHolder } from '../../testing/link-holder.js';
 import { hasRedisServer, type PrivateRedis, startPrivateRedis } from '../../testing/private-redis.js';
 import { ApiClient, startTestStack, subscriptionsCaughtUp, type TestStack } from '../../testing/test-app.js';
-import { testEnv } from '../../testing/test-database.js';
 import { until } from '../../testing/until.js';
 import { createVerifiedUser } from '../../testing/users.js';
 import { simControl, startSim, WALLET_PASSWORD } from '../../testing/wallet-fixture.js';
@@ -216,7 +215,7 @@ function helpers(get: () => { stack: TestStack; database: Database }) {
   return { signedIn, addEndpoint, deliveriesOf, rowsOf };
 }
 
-describe.skipIf(!testEnv.databaseUrl)('webhooks when things go wrong', () => {
+describe('webhooks when things go wrong', () => {
   let sim: WalletSimApp;
   let control: ReturnType<typeof simControl>;
   let stack: TestStack;
@@ -810,7 +809,7 @@ describe.skipIf(!testEnv.databaseUrl)('webhooks when things go wrong', () => {
   }, 30_000);
 });
 
-describe.skipIf(!testEnv.databaseUrl || !hasRedisServer())('webhooks when Redis loses its data', () => {
+describe.skipIf(!hasRedisServer())('webhooks when Redis loses its data', () => {
   let redis: PrivateRedis;
   let sim: WalletSimApp;
   let simUrl: string;

@@ -38,7 +38,7 @@ export class WebhookMailReaction implements Subscription {
     for (const recorded of events) {
       const { data } = recorded as unknown as WebhookEndpointDisabled;
       if (data.by !== 'seatlink') continue;
-      // Inside this transaction (embedded PGlite has one connection).
+      // Inside this transaction: what it reads is as of the events it applies.
       const user = await findUserById(tx, data.userId);
       if (!user || user.is_banned) continue;
       const [endpoint] = await tx

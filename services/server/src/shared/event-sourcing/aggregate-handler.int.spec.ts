@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { EventStore, StreamAppend } from '../../infra/event-store/event-store.port.js';
 import { SqlEventStore } from '../../infra/event-store/sql-event-store.js';
-import { backendName, createTestDatabase, type TestDatabase } from '../../testing/test-database.js';
+import { createTestDatabase, type TestDatabase } from '../../testing/test-database.js';
 import { type BatchCommand, handleCommand, handleCommands, type KnownStream } from './aggregate-handler.js';
 import type { Decider } from './decider.js';
 
@@ -30,7 +30,7 @@ const addOne = (store: EventStore, streamId: string, n: number, known?: KnownStr
 const totalsIn = async (store: EventStore, ids: string[]) =>
   [...(await store.readStreams(ids)).values()].map((s) => s.events.map((e) => (e.data as Added['data']).total));
 
-describe(`a batch of commands on ${backendName()}`, () => {
+describe('a batch of commands', () => {
   let db: TestDatabase;
   let store: EventStore;
   beforeAll(async () => {
@@ -87,7 +87,7 @@ describe(`a batch of commands on ${backendName()}`, () => {
   });
 });
 
-describe(`a command decided on the stream as its sender read it, on ${backendName()}`, () => {
+describe('a command decided on the stream as its sender read it', () => {
   let db: TestDatabase;
   let store: EventStore;
   beforeAll(async () => {

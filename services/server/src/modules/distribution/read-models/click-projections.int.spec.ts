@@ -1,14 +1,13 @@
 import { randomUUID } from 'node:crypto';
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { openDatabase, queryRows, type Database } from '../../../infra/db/database.js';
-import { distributionRoutines } from '../distribution.routines.js';
+import { queryRows, type Database } from '../../../infra/db/database.js';
 import type { EventStore, RecordedEvent } from '../../../infra/event-store/event-store.port.js';
 import { SqlEventStore } from '../../../infra/event-store/sql-event-store.js';
 import { SubscriptionHost } from '../../../infra/subscriptions/subscription-host.js';
 import { SubscriptionOperations } from '../../../infra/subscriptions/subscription-operations.js';
 import { asSubscription, type Subscription } from '../../../infra/subscriptions/subscription.js';
-import { createTestDatabase, testEnv } from '../../../testing/test-database.js';
+import { createTestDatabase, testBackends } from '../../../testing/test-database.js';
 import { clickStream, ticketDistributionStream } from '../distribution.events.js';
 import { linkClickTimelineProjection } from './link-click-timeline.projection.js';
 import { linksProjection } from './links.projection.js';
@@ -18,17 +17,7 @@ import { linksProjection } from './links.projection.js';
  * `apply` does the same in the process. Both must build the same rows, an event either cannot apply must be parked by
  * the process alone, and the links' other events must stay the process's.
  */
-const backends: Array<[string, () => Promise<{ database: Database; dispose: () => Promise<void> }>]> = [
-  [
-    'PGlite',
-    async () => {
-      const database = await openDatabase({ routines: distributionRoutines });
-      await database.migrate();
-      return { database, dispose: () => database.close() };
-    },
-  ],
-];
-if (testEnv.databaseUrl) backends.unshift(['PostgreSQL', () => createTestDatabase()]);
+const backends = testBackends().map(([name, embedded]) => [name, () => createTestDatabase({ embedded })] as const);
 
 const projections = [linksProjection, linkClickTimelineProjection];
 const names = projections.map((p) => p.name);

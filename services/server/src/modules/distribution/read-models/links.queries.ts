@@ -38,7 +38,7 @@ export interface LiveLink {
   distributionId: string;
   ticketId: string;
   code: string;
-  /** The clicks recorded and projected so far (a claim shows here once its click is recorded). */
+  /** The clicks counted (the claim that counts one writes it here, in its transaction). */
   clicks: number;
   maxClicks: number | null;
   expiresAt: Date | null;
