@@ -2,29 +2,11 @@ import type { Routine } from '../../infra/db/database.js';
 import { AUDIT_LOG_EVENTS } from './read-models/audit-log.projection.js';
 
 // The audit module's functions in the database, as they are now; `Database.migrate()` applies them after the
-// migrations, at every start.
+// migrations, at every start, after the distribution module's (src/routines.ts): a click's time is read by that
+// module's `seatlink_click_minute`, as the module that records clicks reads it (any other shape is an error, and the
+// process then judges the event).
 
 const sqlList = (values: readonly string[]) => values.map((v) => `'${v}'`).join(', ');
-
-/**
- * The hour of a click, for its audit entry: its `at` as the process writes it (ISO 8601 in UTC, e.g.
- * 2026-11-22T20:20:25.123Z), truncated to the hour. Any other shape is an error (the projection in the process then
- * judges the event, as it would have without the function below).
- */
-const claimHour: Routine = {
-  name: 'seatlink_audit_claim_hour',
-  sql: String.raw`
-CREATE OR REPLACE FUNCTION seatlink_audit_claim_hour(p_at text) RETURNS timestamptz
-LANGUAGE plpgsql IMMUTABLE AS $$
-BEGIN
-  IF p_at IS NULL OR p_at !~ '^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d{1,6})?Z$' THEN
-    RAISE EXCEPTION 'not a click time: %', left(p_at, 100) USING ERRCODE = '22007';
-  END IF;
-  RETURN date_trunc('hour', p_at::timestamptz AT TIME ZONE 'UTC') AT TIME ZONE 'UTC';
-END
-$$;
-`,
-};
 
 /**
  * The audit-log projection's claims, applied inside the database (its `inDatabase` function): the clicks after a feed
@@ -55,7 +37,8 @@ LANGUAGE sql AS $$
                             >= (s.epoch, s.transaction_id, s.global_position))
   ), claims AS (
     SELECT (t.data->>'distributionId')::uuid::text AS distribution_id, t.data->>'ticketId' AS ticket_id,
-           (t.data->>'userId')::uuid AS user_id, seatlink_audit_claim_hour(t.data->>'at') AS hour,
+           (t.data->>'userId')::uuid AS user_id,
+           date_trunc('hour', seatlink_click_minute(t.data->>'at') AT TIME ZONE 'UTC') AT TIME ZONE 'UTC' AS hour,
            (t.data->>'at')::timestamptz AS at
     FROM taken t
   ), sums AS (
@@ -89,4 +72,4 @@ $$;
 };
 
 /** In the order they are applied: each after the functions its body is checked against. */
-export const auditRoutines: readonly Routine[] = [claimHour, projectAuditClaims];
+export const auditRoutines: readonly Routine[] = [projectAuditClaims];

@@ -155,24 +155,20 @@ export function AuditDetailsDialog({ entry, onClose }: { entry: AuditEntry; onCl
         <Row label="Link">
           <Named name={names.link ? `“${names.link}”` : null} id={distributionId} testId="detail-link" />
         </Row>
-        {names.by || entry.event_data.by_user_id ? (
-          <Row label="By">
-            <Named
-              name={names.by}
-              id={(entry.event_data.by_user_id as string | undefined) ?? null}
-              testId="detail-by"
-            />
-          </Row>
-        ) : null}
-        {names.api_key ? (
-          <Row label="API key">
-            <Named
-              name={names.api_key}
-              id={(entry.event_data.api_key_id as string | undefined) ?? null}
-              testId="detail-api-key"
-            />
-          </Row>
-        ) : null}
+        {/* Who did it (an admin) and with which API key, when they were not the user alone. */}
+        {(
+          [
+            ['By', names.by, 'by_user_id', 'detail-by'],
+            ['API key', names.api_key, 'api_key_id', 'detail-api-key'],
+          ] as const
+        ).map(([label, name, idKey, testId]) => {
+          const id = typeof entry.event_data[idKey] === 'string' ? (entry.event_data[idKey] as string) : null;
+          return name || id ? (
+            <Row key={label} label={label}>
+              <Named name={name} id={id} testId={testId} />
+            </Row>
+          ) : null;
+        })}
         {names.subject ? <Row label="Acts on">{names.subject}</Row> : null}
         <Row label="IP Address">{entry.metadata.ip_address ?? '—'}</Row>
         <Row label="Bulk Action">{entry.metadata.bulk_action ? 'Yes' : 'No'}</Row>

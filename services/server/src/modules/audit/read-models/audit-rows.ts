@@ -128,10 +128,13 @@ export function auditRowOf(recorded: RecordedEvent): AuditRow | null {
       },
     };
   };
+  /** A SUCCESS entry of the user the event is about (most of them). */
+  const done = (eventType: AuditEventType, refs: EntryRefs = {}, details: Record<string, unknown> = {}): AuditRow =>
+    entry(eventType, 'SUCCESS', event.data.userId, refs, details);
   switch (event.type) {
     case 'TicketDistributed': {
       const { data } = event;
-      return entry('DISTRIBUTE', 'SUCCESS', data.userId, data, {
+      return done('DISTRIBUTE', data, {
         expires_at: data.expiresAt,
         max_clicks: data.maxClicks,
         cost: data.cost,
@@ -149,13 +152,13 @@ export function auditRowOf(recorded: RecordedEvent): AuditRow | null {
         changes[SETTING_NAMES[name]] =
           name === 'pinHash' ? { from: from ? 'set' : 'none', to: to ? (from ? 'new' : 'set') : 'none' } : { from, to };
       }
-      return entry('LINK_UPDATED', 'SUCCESS', data.userId, data, {
+      return done('LINK_UPDATED', data, {
         changes,
         ...(data.settings.label ? { label: data.settings.label } : {}),
       });
     }
     case 'LinkPinLocked':
-      return entry('LINK_UPDATED', 'SUCCESS', event.data.userId, event.data, {
+      return done('LINK_UPDATED', event.data, {
         changes: { pin: { from: 'set', to: 'locked' } },
         reason: `Locked after ${event.data.failures} wrong PINs`,
       });
@@ -168,14 +171,12 @@ export function auditRowOf(recorded: RecordedEvent): AuditRow | null {
         reason: event.data.reason,
       });
     case 'TicketRecalled':
-      return entry('TICKET_RECALLED', 'SUCCESS', event.data.userId, event.data);
+      return done('TICKET_RECALLED', event.data);
 
     case 'CreditsSet': {
       const { data } = event;
-      return entry(
+      return done(
         'CREDITS_SET',
-        'SUCCESS',
-        data.userId,
         { actorId: data.setBy },
         // A set recorded before reasons were asked for has none.
         { from: data.previousBalance, to: data.credits, reason: data.reason ?? null },
@@ -183,10 +184,8 @@ export function auditRowOf(recorded: RecordedEvent): AuditRow | null {
     }
     case 'CreditsPurchased': {
       const { data } = event;
-      return entry(
+      return done(
         'CREDITS_BOUGHT',
-        'SUCCESS',
-        data.userId,
         {},
         {
           amount: data.amount,
@@ -199,10 +198,8 @@ export function auditRowOf(recorded: RecordedEvent): AuditRow | null {
     case 'CreditsDebited':
     case 'CreditsRefunded': {
       const { data } = event;
-      return entry(
+      return done(
         event.type === 'CreditsDebited' ? 'CREDITS_SPENT' : 'CREDITS_GIVEN_BACK',
-        'SUCCESS',
-        data.userId,
         {},
         {
           amount: data.amount,
@@ -215,10 +212,8 @@ export function auditRowOf(recorded: RecordedEvent): AuditRow | null {
     }
     case 'CreditsReversed': {
       const { data } = event;
-      return entry(
+      return done(
         'CREDITS_TAKEN_BACK',
-        'SUCCESS',
-        data.userId,
         {},
         {
           requested: data.requested,
@@ -232,10 +227,8 @@ export function auditRowOf(recorded: RecordedEvent): AuditRow | null {
     }
     case 'PaymentDisputed': {
       const { data } = event;
-      return entry(
+      return done(
         'PAYMENT_DISPUTED',
-        'SUCCESS',
-        data.userId,
         {},
         {
           amount_pence: data.amountPence,
@@ -248,39 +241,25 @@ export function auditRowOf(recorded: RecordedEvent): AuditRow | null {
 
     case 'UserBanned':
     case 'UserUnbanned':
-      return entry(event.type === 'UserBanned' ? 'USER_BANNED' : 'USER_UNBANNED', 'SUCCESS', event.data.userId, {
+      return done(event.type === 'UserBanned' ? 'USER_BANNED' : 'USER_UNBANNED', {
         actorId: event.data.by,
       });
     case 'PasswordResetRequested':
-      return entry('PASSWORD_RESET_REQUESTED', 'SUCCESS', event.data.userId, { actorId: event.data.by });
+      return done('PASSWORD_RESET_REQUESTED', { actorId: event.data.by });
     case 'PasswordChanged':
-      return entry('PASSWORD_CHANGED', 'SUCCESS', event.data.userId, {}, { reason: event.data.reason });
+      return done('PASSWORD_CHANGED', {}, { reason: event.data.reason });
     case 'SignInFromNewDevice':
-      return entry(
-        'NEW_DEVICE_SIGN_IN',
-        'SUCCESS',
-        event.data.userId,
-        { ip: event.data.ip },
-        { device: event.data.device },
-      );
+      return done('NEW_DEVICE_SIGN_IN', { ip: event.data.ip }, { device: event.data.device });
     case 'SessionsSignedOut':
-      return entry('SESSIONS_ENDED', 'SUCCESS', event.data.userId, {}, { sessions: event.data.count });
+      return done('SESSIONS_ENDED', {}, { sessions: event.data.count });
     case 'TotpEnabled':
-      return entry(
-        'AUTHENTICATOR_ADDED',
-        'SUCCESS',
-        event.data.userId,
-        {},
-        { recovery_codes: event.data.recoveryCodeHashes.length },
-      );
+      return done('AUTHENTICATOR_ADDED', {}, { recovery_codes: event.data.recoveryCodeHashes.length });
     case 'TotpDisabled':
-      return entry('AUTHENTICATOR_REMOVED', 'SUCCESS', event.data.userId, {});
+      return done('AUTHENTICATOR_REMOVED', {});
     case 'PasskeyAdded': {
       const { data } = event;
-      return entry(
+      return done(
         'PASSKEY_ADDED',
-        'SUCCESS',
-        data.userId,
         { subjectId: data.credentialId },
         {
           passkey_id: data.credentialId,
@@ -290,68 +269,46 @@ export function auditRowOf(recorded: RecordedEvent): AuditRow | null {
       );
     }
     case 'PasskeyRemoved':
-      return entry(
-        'PASSKEY_REMOVED',
-        'SUCCESS',
-        event.data.userId,
-        { subjectId: event.data.credentialId },
-        { passkey_id: event.data.credentialId },
-      );
+      return done('PASSKEY_REMOVED', { subjectId: event.data.credentialId }, { passkey_id: event.data.credentialId });
     case 'RecoveryCodeUsed':
-      return entry('RECOVERY_CODE_USED', 'SUCCESS', event.data.userId, {});
+      return done('RECOVERY_CODE_USED', {});
 
     case 'ApiKeyCreated': {
       const { data } = event;
-      return entry(
+      return done(
         'API_KEY_CREATED',
-        'SUCCESS',
-        data.userId,
         { subjectId: data.keyId },
         { key_id: data.keyId, name: data.name, scopes: data.scopes, prefix: data.prefix },
       );
     }
     case 'ApiKeyRevoked':
-      return entry(
-        'API_KEY_REVOKED',
-        'SUCCESS',
-        event.data.userId,
-        { subjectId: event.data.keyId },
-        { key_id: event.data.keyId },
-      );
+      return done('API_KEY_REVOKED', { subjectId: event.data.keyId }, { key_id: event.data.keyId });
 
     case 'WebhookEndpointCreated':
     case 'WebhookEndpointUpdated': {
       const { data } = event;
-      return entry(
+      return done(
         event.type === 'WebhookEndpointCreated' ? 'WEBHOOK_ADDED' : 'WEBHOOK_CHANGED',
-        'SUCCESS',
-        data.userId,
         { subjectId: data.endpointId },
         { endpoint_id: data.endpointId, url: data.url, events: data.events },
       );
     }
     case 'WebhookSecretRolled':
-      return entry(
+      return done(
         'WEBHOOK_CHANGED',
-        'SUCCESS',
-        event.data.userId,
         { subjectId: event.data.endpointId },
         { endpoint_id: event.data.endpointId, secret_rolled: true, secret_prefix: event.data.secretPrefix },
       );
     case 'WebhookEndpointDisabled':
-      return entry(
+      return done(
         'WEBHOOK_DISABLED',
-        'SUCCESS',
-        event.data.userId,
         { subjectId: event.data.endpointId },
         { endpoint_id: event.data.endpointId, by: event.data.by, reason: event.data.reason },
       );
     case 'WebhookEndpointEnabled':
     case 'WebhookEndpointDeleted':
-      return entry(
+      return done(
         event.type === 'WebhookEndpointEnabled' ? 'WEBHOOK_ENABLED' : 'WEBHOOK_DELETED',
-        'SUCCESS',
-        event.data.userId,
         { subjectId: event.data.endpointId },
         { endpoint_id: event.data.endpointId },
       );
