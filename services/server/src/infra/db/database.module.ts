@@ -5,6 +5,7 @@ import { EVENT_STORE, type EventStore } from '../event-store/event-store.port.js
 import { SqlEventStore } from '../event-store/sql-event-store.js';
 import { type Database, openDatabase, type Routine } from './database.js';
 import { type EmbeddedPostgresServer, startEmbeddedPostgres } from './embedded/embedded-postgres.js';
+import { DatabaseClock } from './database-clock.js';
 import { ProcessLiveness } from './process-liveness.js';
 import { setBusyDescriber } from './timeout-report.js';
 
@@ -16,9 +17,11 @@ class DatabaseCloser implements OnApplicationShutdown {
   constructor(
     @Inject(DATABASE) private readonly database: Database,
     @Inject(EVENT_STORE) private readonly store: EventStore,
+    private readonly clock: DatabaseClock,
   ) {}
 
   async onApplicationShutdown() {
+    this.clock.stop();
     await this.store.close();
     await this.database.close();
   }
@@ -96,6 +99,16 @@ export class DatabaseModule {
             return new SqlEventStore(database);
           },
         },
+        {
+          // The process's clock for what decides money and access (shared/clock.ts), read from the database.
+          provide: DatabaseClock,
+          inject: [DATABASE],
+          useFactory: async (database: Database) => {
+            const clock = new DatabaseClock(database);
+            await clock.start();
+            return clock;
+          },
+        },
         DatabaseCloser,
         {
           provide: ProcessLiveness,
@@ -103,7 +116,7 @@ export class DatabaseModule {
           useFactory: (database: Database) => new ProcessLiveness(database),
         },
       ],
-      exports: [DATABASE, EVENT_STORE, EMBEDDED_SERVER, ProcessLiveness],
+      exports: [DATABASE, EVENT_STORE, EMBEDDED_SERVER, DatabaseClock, ProcessLiveness],
     };
   }
 }

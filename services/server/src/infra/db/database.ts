@@ -129,6 +129,13 @@ export interface Database {
   migrate(): Promise<void>;
   ping(): Promise<boolean>;
   /**
+   * Settles once everything this process committed before the call is on disk: for a transaction committed without
+   * waiting for the disk (`synchronous_commit` off) whose answer must not be given before it is durable. One durable
+   * commit of its own flushes the log up to its commit record, and so past every commit before it; callers that arrive
+   * while one is under way share the next, so any number of them cost one flush at a time.
+   */
+  durable(): Promise<void>;
+  /**
    * What holds the database now, for a log line when a statement timed out: the oldest open transactions of its other
    * sessions (process id, application, state, age, what they wait on, the start of their statement — never a
    * parameter), and whom each waits for. Empty when none is open.
@@ -316,6 +323,39 @@ class PostgresDatabase implements Database {
       );
       client.release(reset instanceof Error ? reset : undefined);
     }
+  }
+
+  /** The flush under way (null: none), and the one queued behind it for those that came after it began. */
+  private flushing: Promise<void> | null = null;
+  private flushQueued: Promise<void> | null = null;
+
+  durable(): Promise<void> {
+    // A flush begun before this caller's commit may have written its own record before it: only one begun after counts.
+    if (this.flushing === null) return this.flush();
+    this.flushQueued ??= this.flushing
+      .then(
+        () => undefined,
+        () => undefined,
+      )
+      .then(() => {
+        this.flushQueued = null;
+        return this.flush();
+      });
+    return this.flushQueued;
+  }
+
+  private flush(): Promise<void> {
+    // A transaction that writes to the log (a logical message of its own, read by nobody) commits durably; one that
+    // only takes a transaction id writes nothing before its commit record, and PostgreSQL lets that commit go unflushed.
+    const flushed = this.pool
+      .query(`select pg_logical_emit_message(true, 'seatlink', 'durable')`, [])
+      .then(() => undefined);
+    this.flushing = flushed;
+    const done = () => {
+      if (this.flushing === flushed) this.flushing = null;
+    };
+    flushed.then(done, done);
+    return flushed;
   }
 
   async ping() {

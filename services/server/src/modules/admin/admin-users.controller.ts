@@ -32,6 +32,7 @@ import { ReadModelWaiter } from '../../infra/subscriptions/read-model-waiter.js'
 import { SessionPolicy, UserAccounts, UserCommandMessage, listUsers } from '../identity/index.js';
 import { CreditsCommandMessage } from '../credits/index.js';
 import { AdminOnly, ClientIp, CurrentUser, StepUp } from '../../infra/http/auth.decorators.js';
+import { clock } from '../../shared/clock.js';
 
 @Controller('v1/admin/users')
 @AdminOnly()
@@ -46,7 +47,7 @@ export class AdminUsersController {
 
   @Get()
   async list(@Query({ schema: pageQuerySchema }) query: PageQuery): Promise<AdminUsersResponse> {
-    const result = await listUsers(this.database.db, query.page, query.limit, new Date());
+    const result = await listUsers(this.database.db, query.page, query.limit, clock.now());
     return {
       users: result.users,
       pagination: { page: query.page, limit: query.limit, total: result.total },
@@ -80,7 +81,7 @@ export class AdminUsersController {
             setBy: admin.id,
             reason: body.reason,
             ...(body.expected_balance === undefined ? {} : { expectedBalance: body.expected_balance }),
-            now: new Date().toISOString(),
+            now: clock.now().toISOString(),
           },
         },
         { actorId: admin.id, ip, commandId },
@@ -114,7 +115,7 @@ export class AdminUsersController {
     if (!target) throw new NotFoundException('User not found');
     const result = await this.commandBus.execute(
       new UserCommandMessage(
-        { type: 'ToggleBan', data: { userId, by: admin.id, now: new Date().toISOString() } },
+        { type: 'ToggleBan', data: { userId, by: admin.id, now: clock.now().toISOString() } },
         { actorId: admin.id, ip, commandId },
       ),
     );
@@ -144,7 +145,7 @@ export class AdminUsersController {
     if (state.banned) throw new BadRequestException('A banned user cannot reset their password');
     const result = await this.commandBus.execute(
       new UserCommandMessage(
-        { type: 'RequestPasswordReset', data: { userId, by: admin.id, now: new Date().toISOString() } },
+        { type: 'RequestPasswordReset', data: { userId, by: admin.id, now: clock.now().toISOString() } },
         { actorId: admin.id, ip, commandId },
       ),
     );

@@ -6,6 +6,7 @@ import { DATABASE } from '../../infra/db/database.module.js';
 import type { Database } from '../../infra/db/database.js';
 import type { AdmittedKey, ApiKeyGate } from '../../infra/http/api-key-gate.port.js';
 import { apiKeys, apiKeyUses } from './api-keys.schema.js';
+import { clock } from '../../shared/clock.js';
 
 /** The SHA-256 of a key, as ApiKeyCreated keeps it. */
 export const apiKeyHash = (key: string) => createHash('sha256').update(key).digest('hex');
@@ -29,7 +30,7 @@ export class ApiKeysGate implements ApiKeyGate {
   }
 
   async noteUse(keyId: string, ip: string): Promise<void> {
-    const now = new Date();
+    const now = clock.now();
     await this.database.db
       .insert(apiKeyUses)
       .values({ keyId, lastUsedAt: now, lastIp: ip })
@@ -45,7 +46,7 @@ export class ApiKeysGate implements ApiKeyGate {
 
   /** Stops the key at once (the revoking request writes it, besides the event the read model follows). */
   async stop(keyId: string): Promise<void> {
-    const now = new Date();
+    const now = clock.now();
     await this.database.db
       .insert(apiKeyUses)
       .values({ keyId, revokedAt: now })

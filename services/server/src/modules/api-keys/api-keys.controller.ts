@@ -22,6 +22,7 @@ import { DomainError } from '../../shared/event-sourcing/decider.js';
 import { apiKeyHash, ApiKeysGate } from './api-key-gate.js';
 import { ApiKeysCommandMessage } from './api-keys.command.js';
 import { apiKeys, apiKeyUses } from './api-keys.schema.js';
+import { clock } from '../../shared/clock.js';
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
 /** Characters of the key the list shows, after its prefix. */
@@ -71,7 +72,7 @@ export class ApiKeysController {
       scopes: createApiKeyRequestSchema.parse(body).scopes,
       keyHash: apiKeyHash(key),
       prefix: key.slice(0, API_KEY_PREFIX.length + SHOWN),
-      now: new Date().toISOString(),
+      now: clock.now().toISOString(),
     };
     const result = await this.commandBus.execute(
       new ApiKeysCommandMessage({ type: 'CreateApiKey', data }, { actorId: user.id, ip, commandId }),
@@ -98,7 +99,7 @@ export class ApiKeysController {
     if (!UUID.test(id)) throw new DomainError(API_KEY_MESSAGES.notFound, 'API_KEY_NOT_FOUND', 404);
     const result = await this.commandBus.execute(
       new ApiKeysCommandMessage(
-        { type: 'RevokeApiKey', data: { userId: user.id, keyId: id, now: new Date().toISOString() } },
+        { type: 'RevokeApiKey', data: { userId: user.id, keyId: id, now: clock.now().toISOString() } },
         { actorId: user.id, ip, commandId },
       ),
     );

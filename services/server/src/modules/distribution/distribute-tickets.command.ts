@@ -1,5 +1,6 @@
 import { Command } from '@nestjs/cqrs';
 import type { DistributionErrorCode } from '@seatlink/contracts';
+import { clock } from '../../shared/clock.js';
 
 export interface DistributeOutcome {
   /** Tickets that got a link (or had it from this same request before: a retry answers the same links). */
@@ -25,7 +26,7 @@ export class DistributeTicketsCommand extends Command<DistributeOutcome> {
       ip?: string;
       commandId: string;
     },
-    readonly now: Date = new Date(),
+    readonly now: Date = clock.now(),
   ) {
     super();
   }

@@ -16,6 +16,7 @@ import { recordRefusals } from './distribution-refusals.js';
 import { openLinkCounters } from './link-counters.js';
 import { DistributionSettlements } from './distribution-settlements.service.js';
 import { LinkPayments, type Round } from './link-payments.js';
+import { checkLinkExpiry } from './link-expiry.js';
 
 /**
  * Appends one request runs at once: each writes up to a hundred links, or, when one of those cannot go in, a link at a
@@ -56,6 +57,7 @@ export class DistributeTicketsFlow implements ICommandHandler<DistributeTicketsC
   }
 
   async execute({ input, now }: DistributeTicketsCommand): Promise<DistributeOutcome> {
+    checkLinkExpiry(input.expiresAt, now);
     const { userId, commandId } = input;
     const at = now.toISOString();
     const bulk = input.ticketIds.length > 1;

@@ -12,6 +12,7 @@ import type { DomainError } from '../../shared/event-sourcing/decider.js';
 import { balanceAfter, CreditsCommandMessage } from '../credits/index.js';
 import { DISTRIBUTION_REFUSALS } from './distribution.decider.js';
 import { TicketDistributionCommandMessage } from './ticket-distribution.command.js';
+import { clock } from '../../shared/clock.js';
 
 /** A link a request paid for: its ticket and its distribution id. */
 export interface PaidLink {
@@ -115,7 +116,7 @@ export class DistributionSettlements {
     commandId: string,
     links: ReadonlyArray<PaidLink & { why: NotMade }>,
     meta: Omit<CommandMeta, 'commandId'>,
-    now = new Date(),
+    now = clock.now(),
   ): Promise<SettleOutcome> {
     const at = now.toISOString();
     const limit = pLimit(PARALLEL_STREAMS);
@@ -168,7 +169,7 @@ export class DistributionSettlements {
    * held under a lease while it is settled, so processes running this at once never take the same row; a row whose
    * settle fails is tried again when its lease ends.
    */
-  async settleDue(max = 50, now = new Date()): Promise<number> {
+  async settleDue(max = 50, now = clock.now()): Promise<number> {
     const rows = await this.database.query<SettlementRow>(
       `update distribution_settlements
           set due_at = now() + ($2 || ' milliseconds')::interval, attempts = attempts + 1

@@ -44,8 +44,13 @@ $$;
  * Every click it counts is recorded as an event (LinkClicked, position n - 1 of the link's click stream) in the same
  * transaction — into `events` (p_log true: the SQL event store), or into `click_outbox` for an event store kept
  * elsewhere (KurrentDB), whence ClickOutbox moves it — and the links read model takes the new count in it too: the
- * count a claim decides on, the count the owner's list shows and the events a rebuild counts are one number, and a
- * claim answered is durable (its commit waits for the disk, limited or not) and in the log.
+ * count a claim decides on, the count the owner's list shows and the events a rebuild counts are one number.
+ *
+ * Its commit does not wait for the disk (synchronous_commit off, for this transaction alone), so the link's row lock is
+ * free for the next batch at once instead of after a flush; the process answers none of the batch's claims before the
+ * log is flushed past this commit (Database.durable(), one flush shared by every batch of the moment). A claim answered
+ * is durable; one whose commit the server lost in a crash before the flush was never answered, and its retry counts it
+ * again. What saw the count meanwhile and committed wrote its own commit after this one, which a crash loses first.
  */
 const claimLink: Routine = {
   name: 'seatlink_claim_link',
@@ -70,6 +75,8 @@ BEGIN
   END IF;
   -- No limit, or a limit of 0, is unlimited.
   v_limit := CASE WHEN v_link.max_clicks > 0 THEN v_link.max_clicks END;
+  -- The flush is the process's to wait for, before it answers (above): the row's lock is not held through it.
+  PERFORM set_config('synchronous_commit', 'off', true);
   SELECT true, t.save_url INTO v_ticket_held, v_save_url FROM tickets t WHERE t.id = v_link.ticket_id;
   v_state := seatlink_link_state(v_link.recalled_at IS NOT NULL, coalesce(v_ticket_held, false), v_link.expires_at,
                                  v_link.max_clicks, v_link.clicks, now());

@@ -235,6 +235,8 @@ export class LinkClaims {
       [code, keys, pinHash, this.store.logInDatabase],
       'seatlink_link_claim',
     );
+    // Committed without waiting for the disk (the link's lock free at once): nothing is answered before it is durable.
+    await this.database.durable();
     if (!row) {
       const gone = new LinkNotFoundError();
       for (const w of batch) w.reject(gone);

@@ -10,6 +10,7 @@ import { csvCell } from '../../infra/http/csv-cell.js';
 import { sendStreamed } from '../../infra/http/streamed-answer.js';
 import { linkUrl } from './link-url.js';
 import { type ExportedLink, userLinkBatches } from './read-models/links.queries.js';
+import { clock } from '../../shared/clock.js';
 
 const CSV_COLUMNS = [
   'Link',
@@ -46,7 +47,7 @@ export class LinkExportController {
   @Header('cache-control', 'no-store')
   async exportCsv(@CurrentUser() user: User, @Res() reply: FastifyReply) {
     const batches = userLinkBatches(this.database.db, user.id, 2000, MAX_LINK_EXPORT_ROWS);
-    const now = new Date();
+    const now = clock.now();
     const dashboardUrl = this.config.DASHBOARD_URL;
     const row = (link: ExportedLink) => [
       linkUrl(dashboardUrl, link.code),

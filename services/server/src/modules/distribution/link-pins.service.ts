@@ -8,6 +8,7 @@ import { THROTTLE_MESSAGES, ThrottleService } from '../../infra/throttle/throttl
 import { PasswordHasher } from '../identity/index.js';
 import { PinInvalidError, PinLockedError } from './link-claims.service.js';
 import { TicketDistributionCommandMessage } from './ticket-distribution.command.js';
+import { clock } from '../../shared/clock.js';
 
 interface PinRow {
   distribution_id: string;
@@ -74,7 +75,7 @@ export class LinkPins {
             distributionId: link.distribution_id,
             pinHash: link.pin_hash!,
             failures,
-            now: new Date().toISOString(),
+            now: clock.now().toISOString(),
           },
         }),
       );

@@ -183,30 +183,37 @@ describe('links as recipients use them: viewing counts nothing, each claim count
     expect(recorded[0]).toEqual({ n: 100, positions: 99, distinct_n: 100 });
   }, 30_000);
 
-  it('counts a batch without keys as far as the limit goes, each click an event in the same durable commit', async () => {
-    const counted = (code: string, claims: number) =>
-      database.db.transaction(async (tx) => {
-        const [row] = await queryRows<{ clicks: number[] }>(
-          tx,
-          sql`select clicks from seatlink_claim_link(${code}, ${`{${Array(claims).fill('NULL').join(',')}}`}::text[], null, true)`,
-        );
-        const [setting] = await queryRows<{ s: string }>(tx, sql`select current_setting('synchronous_commit') as s`);
-        return { clicks: row!.clicks, durable: setting!.s === 'on' };
-      });
+  it('counts a batch without keys as far as the limit goes, each click an event in the same transaction', async () => {
+    const counted = async (code: string, claims: number) => {
+      const [row] = await database.query<{ clicks: number[] }>(
+        `select clicks from seatlink_claim_link($1, $2::text[], null, true)`,
+        [code, Array(claims).fill(null)],
+      );
+      return row!.clicks;
+    };
     const limited = await makeLink({ max_clicks: 5 });
-    expect(await counted(limited.code, 3)).toEqual({ clicks: [1, 2, 3], durable: true });
-    expect(await counted(limited.code, 4)).toEqual({ clicks: [4, 5, null, null], durable: true });
-    expect(await counted(limited.code, 2)).toEqual({ clicks: [null, null], durable: true });
-    expect(await counted(limited.code, 0)).toEqual({ clicks: [], durable: true });
+    expect(await counted(limited.code, 3)).toEqual([1, 2, 3]);
+    expect(await counted(limited.code, 4)).toEqual([4, 5, null, null]);
+    expect(await counted(limited.code, 2)).toEqual([null, null]);
+    expect(await counted(limited.code, 0)).toEqual([]);
     // Counted by the function alone: the counter, its events and the owner's list say the same.
     expect(await counterOf(limited.distributionId)).toBe(5);
     expect(await clickEvents(limited.distributionId)).toEqual([1, 2, 3, 4, 5]);
-    // An unlimited link's count waits for the disk as a limited one's does (a count answered is a count kept).
     const unlimited = await makeLink({ max_clicks: null });
-    expect(await counted(unlimited.code, 3)).toEqual({ clicks: [1, 2, 3], durable: true });
+    expect(await counted(unlimited.code, 3)).toEqual([1, 2, 3]);
     expect(await counterOf(unlimited.distributionId)).toBe(3);
     expect(await clickEvents(unlimited.distributionId)).toEqual([1, 2, 3]);
     await expect.poll(() => clicksOf(unlimited.distributionId)).toBe(3);
+    // A statement that fails after counting takes its events with it (one transaction).
+    const failed = await database.db
+      .transaction(async (tx) => {
+        await tx.execute(sql`select * from seatlink_claim_link(${unlimited.code}, ${'{NULL}'}::text[], null, true)`);
+        throw new Error('the caller fails after the count');
+      })
+      .catch((err: unknown) => err);
+    expect(failed).toBeInstanceOf(Error);
+    expect(await counterOf(unlimited.distributionId)).toBe(3);
+    expect(await clickEvents(unlimited.distributionId)).toEqual([1, 2, 3]);
   });
 
   it('takes a limit of 0 as no limit, as the dashboard shows it (SPEC.md §3: null or 0 is unlimited)', async () => {
@@ -417,6 +424,30 @@ describe('links as recipients use them: viewing counts nothing, each claim count
       await expect.poll(() => pushed.at(-1), { timeout: 5000 }).toBe(60);
       expect(pushed.length).toBeLessThan(10);
       expect([...pushed].sort((a, b) => a - b)).toEqual(pushed);
+    } finally {
+      socket.disconnect();
+    }
+  });
+
+  it('shows the count a claim was answered with in the owner’s list at once: one number for claim, list and push', async () => {
+    const { code, distributionId, ticket } = await makeLink({ max_clicks: 50 });
+    const socket = await signedInSocket(stack.baseUrl, user.sessionCookie);
+    try {
+      const pushed: number[] = [];
+      socket.on('distribution.updated', (p: { distribution_id: string; clicks?: number }) => {
+        if (p.distribution_id === distributionId && p.clicks !== undefined) pushed.push(p.clicks);
+      });
+      for (let i = 1; i <= 3; i++) {
+        expect((await claim(code)).status).toBe(200);
+        // No wait for any subscription: the list reads what the claim's own transaction wrote.
+        const listed = ((await user.request('GET', '/v1/tickets')).body.tickets as Ticket[]).find(
+          (t) => t.id === ticket.id,
+        );
+        expect(listed?.distribution?.clicks).toBe(i);
+        expect(await counterOf(distributionId)).toBe(i);
+        expect(await clickEvents(distributionId)).toEqual(Array.from({ length: i }, (_, k) => k + 1));
+      }
+      await expect.poll(() => pushed.at(-1), { timeout: 5000 }).toBe(3);
     } finally {
       socket.disconnect();
     }

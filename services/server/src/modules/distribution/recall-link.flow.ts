@@ -9,12 +9,13 @@ import { refusalStream } from './distribution.events.js';
 import { recordRefusals } from './distribution-refusals.js';
 import { recallLinkCounters, ticketOfLink } from './link-counters.js';
 import { TicketDistributionCommandMessage } from './ticket-distribution.command.js';
+import { clock } from '../../shared/clock.js';
 
 /** Recalls one of a user's links (SPEC.md §7 POST /v1/distributions/{id}/recall). */
 export class RecallLinkCommand extends Command<{ ticketId: string; position: string | null }> {
   constructor(
     readonly input: { userId: string; distributionId: string; ip?: string; bulk?: boolean; commandId: string },
-    readonly now: Date = new Date(),
+    readonly now: Date = clock.now(),
   ) {
     super();
   }

@@ -13,6 +13,8 @@ import { editLinkCounters, lockLinkCounter } from './link-counters.js';
 import { linkUrl } from './link-url.js';
 import type { PasswordHasher } from '../identity/index.js';
 import { TicketDistributionCommandMessage } from './ticket-distribution.command.js';
+import { clock } from '../../shared/clock.js';
+import { checkLinkExpiry } from './link-expiry.js';
 
 /** The link after an edit, as the claim path now holds it. */
 export interface UpdatedLink {
@@ -29,12 +31,15 @@ export interface UpdatedLink {
 
 /**
  * The settings an edit request changes, from its body (absent: unchanged; null: removed). A PIN is hashed here, once
- * for however many links the request edits: the decider decides on the hash and never sees the PIN.
+ * for however many links the request edits: the decider decides on the hash and never sees the PIN. An expiry out of
+ * its window (checkLinkExpiry, at `now`) is a 400 before any link is edited.
  */
 export async function changesOf(
   body: { expiry_date?: string | null; max_clicks?: number | null; label?: string | null; pin?: string | null },
   hasher: PasswordHasher,
+  now: Date = clock.now(),
 ): Promise<Partial<LinkSettings>> {
+  checkLinkExpiry(body.expiry_date, now);
   return {
     ...(body.expiry_date !== undefined ? { expiresAt: body.expiry_date } : {}),
     ...(body.max_clicks !== undefined ? { maxClicks: body.max_clicks } : {}),
@@ -72,7 +77,7 @@ export class UpdateLinkCommand extends Command<UpdatedLink> {
       bulk?: boolean;
       commandId: string;
     },
-    readonly now: Date = new Date(),
+    readonly now: Date = clock.now(),
   ) {
     super();
   }

@@ -9,6 +9,7 @@ import { safeErrorMessage } from '../../infra/db/db-errors.js';
 import { type Job, QueueJob } from '../../infra/queue/jobs.module.js';
 import type { TicketDistributionCommand } from './distribution.decider.js';
 import { TicketDistributionCommandMessage } from './ticket-distribution.command.js';
+import { clock } from '../../shared/clock.js';
 
 /** Links told of per run at most (the next run takes the rest). */
 const BATCH = 1000;
@@ -45,7 +46,7 @@ export class WarnExpiringLinksJob implements Job {
   ) {}
 
   async run(): Promise<void> {
-    const now = new Date();
+    const now = clock.now();
     await this.warnDue(now);
     await this.markExpired(now);
   }

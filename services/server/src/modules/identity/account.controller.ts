@@ -32,6 +32,7 @@ import { PasswordHasher } from './password-hasher.js';
 import { RegisterUserCommand } from './register-user.command.js';
 import { SessionPolicy } from './session-policy.js';
 import { UserCommandMessage } from './user.command.js';
+import { clock } from '../../shared/clock.js';
 
 /**
  * What a visitor does without a session: register with an invite code, verify the e-mail address, and reset a
@@ -109,7 +110,7 @@ export class AccountController {
     }
     const result = await this.commandBus.execute(
       new UserCommandMessage(
-        { type: 'VerifyEmail', data: { userId, now: new Date().toISOString() } },
+        { type: 'VerifyEmail', data: { userId, now: clock.now().toISOString() } },
         { actorId: userId, ip: request.ip, commandId: commandIdOf(request) },
       ),
     );
@@ -152,7 +153,7 @@ export class AccountController {
     const passwordHash = await this.hasher.hash(body.password);
     const result = await this.commandBus.execute(
       new UserCommandMessage(
-        { type: 'ChangePassword', data: { userId, passwordHash, now: new Date().toISOString() } },
+        { type: 'ChangePassword', data: { userId, passwordHash, now: clock.now().toISOString() } },
         { actorId: userId, ip: request.ip, commandId: commandIdOf(request) },
       ),
     );
@@ -162,7 +163,7 @@ export class AccountController {
   }
 
   private async request(jobName: string, email: string, request: FastifyRequest) {
-    const data: EmailRequestData = { requestId: randomUUID(), email, at: new Date().toISOString(), ip: request.ip };
+    const data: EmailRequestData = { requestId: randomUUID(), email, at: clock.now().toISOString(), ip: request.ip };
     await this.queue.add(QueueName.Identity, jobName, data, IDENTITY_REQUEST_OPTIONS);
   }
 }

@@ -6,6 +6,7 @@ import { DATABASE } from '../../infra/db/database.module.js';
 import type { Database, Executor } from '../../infra/db/database.js';
 import { authTokens } from './identity.schema.js';
 import { hashToken } from './sessions.service.js';
+import { clock } from '../../shared/clock.js';
 
 export type TokenKind = 'verify_email' | 'reset_password' | 'sign_in' | 'mfa';
 
@@ -29,7 +30,7 @@ export class AuthTokensService {
    * A new token; earlier unused tokens of the same kind for the user stop working. Inside `executor` when given (a
    * reaction's transaction), else in a transaction of its own.
    */
-  async issue(userId: string, kind: TokenKind, now = new Date(), executor?: Executor): Promise<string> {
+  async issue(userId: string, kind: TokenKind, now = clock.now(), executor?: Executor): Promise<string> {
     const token = randomBytes(32).toString('base64url');
     const write = async (tx: Executor) => {
       await tx
@@ -50,7 +51,7 @@ export class AuthTokensService {
   }
 
   /** The user of a token that is still good, without using it up. */
-  async peek(token: string, kind: TokenKind, now = new Date()): Promise<string | null> {
+  async peek(token: string, kind: TokenKind, now = clock.now()): Promise<string | null> {
     const [row] = await this.database.db
       .select({ userId: authTokens.userId })
       .from(authTokens)
@@ -59,12 +60,12 @@ export class AuthTokensService {
   }
 
   /** Uses the token up and answers its user; null when unknown, used or expired. Atomic: one caller wins. */
-  async consume(token: string, kind: TokenKind, now = new Date()): Promise<string | null> {
+  async consume(token: string, kind: TokenKind, now = clock.now()): Promise<string | null> {
     return (await this.redeem(token, kind, now))?.userId ?? null;
   }
 
   /** As consume, with when the token was issued (a later password change voids a sign-in link). */
-  async redeem(token: string, kind: TokenKind, now = new Date()): Promise<{ userId: string; issuedAt: Date } | null> {
+  async redeem(token: string, kind: TokenKind, now = clock.now()): Promise<{ userId: string; issuedAt: Date } | null> {
     const [row] = await this.database.db
       .update(authTokens)
       .set({ usedAt: now })

@@ -55,6 +55,7 @@ import { sessionCookieOptions } from './session-cookie-options.js';
 import { SignIns } from './sign-ins.service.js';
 import { UserAccounts } from './user-accounts.service.js';
 import { UserCommandMessage } from './user.command.js';
+import { clock } from '../../shared/clock.js';
 
 const INVALID = { message: 'Invalid email or password', code: 'INVALID_CREDENTIALS' } as const;
 /** The answer past an account's count from anywhere: the same for a right password, a wrong one and an unknown address. */
@@ -140,7 +141,7 @@ export class AuthController {
     }
     const recorded = await this.commandBus.execute(
       new UserCommandMessage(
-        { type: 'RecordLogin', data: { userId, now: new Date().toISOString() } },
+        { type: 'RecordLogin', data: { userId, now: clock.now().toISOString() } },
         { actorId: userId, ip: request.ip, commandId: commandIdOf(request) },
       ),
     );
@@ -167,7 +168,7 @@ export class AuthController {
       throw new BadRequestException({ message: IDENTITY_MESSAGES.signInLinkInvalid, code: 'SIGN_IN_LINK_INVALID' });
     }
     const { userId } = redeemed;
-    const now = new Date().toISOString();
+    const now = clock.now().toISOString();
     // The user's stream decides (banned, password changed since the link was sent) before any session is made.
     const recorded = await this.commandBus.execute(
       new UserCommandMessage(
@@ -216,7 +217,7 @@ export class AuthController {
     const data: SignInLinkRequestData = {
       requestId: randomUUID(),
       userId: account.userId!,
-      at: new Date().toISOString(),
+      at: clock.now().toISOString(),
       ip,
     };
     void Promise.all([

@@ -23,6 +23,7 @@ import { DomainError } from '../../shared/event-sourcing/decider.js';
 import { SessionPolicy } from './session-policy.js';
 import { SessionsService } from './sessions.service.js';
 import { UserAccounts } from './user-accounts.service.js';
+import { clock } from '../../shared/clock.js';
 
 /**
  * Every route needs a live session unless marked @Public; @AdminOnly routes need is_admin.
@@ -69,7 +70,7 @@ export class AuthGuard implements CanActivate {
     request.sessionTokenHash = admitted.sessionId;
     if (this.reflector.getAllAndOverride<boolean>(NEEDS_STEP_UP, targets) === true) {
       const proven = await this.sessions.provenAt(admitted.sessionId);
-      if (!proven || Date.now() - proven.getTime() > this.config.STEP_UP_MINUTES * 60_000) {
+      if (!proven || clock.now().getTime() - proven.getTime() > this.config.STEP_UP_MINUTES * 60_000) {
         const state = await this.accounts.state(admitted.user.id);
         const passkey = state.passkeys.length > 0;
         const method: StepUpMethod = state.totpEnabled ? 'totp' : passkey ? 'passkey' : 'password';

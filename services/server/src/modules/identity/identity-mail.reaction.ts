@@ -28,6 +28,7 @@ import { findUserById } from './read-models/users/users.queries.js';
 import { toUser } from './user-accounts.service.js';
 import { userDecider } from './user.decider.js';
 import { userStream, type UserEvent } from './user.events.js';
+import { clock } from '../../shared/clock.js';
 
 const SECURITY_CHANGE_EVENTS = Object.keys(SECURITY_CHANGES) as SecurityChange[];
 const isSecurityChange = (type: string): type is SecurityChange => (SECURITY_CHANGE_EVENTS as string[]).includes(type);
@@ -61,7 +62,7 @@ export class IdentityMailReaction implements Subscription {
   ) {}
 
   async apply(events: readonly RecordedEvent[], { tx, afterCommit, store }: SubscriptionContext) {
-    const now = new Date();
+    const now = clock.now();
     const ids = events.map((e) => uuidv5(e.id, MAIL_ID_NAMESPACE));
     // An event handled before (a retried or replayed batch) keeps its message and token: a new token would void the
     // link already sent.

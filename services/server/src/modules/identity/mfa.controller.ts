@@ -46,6 +46,7 @@ import { isRecoveryCode, newRecoveryCodes, recoveryCodeHash, TotpService } from 
 import { hasSecondFactor, MFA_REFUSALS } from './user.decider.js';
 import { UserAccounts } from './user-accounts.service.js';
 import { UserCommandMessage } from './user.command.js';
+import { clock } from '../../shared/clock.js';
 
 /**
  * A second factor: the signed-in user turns an authenticator app on (a secret, then its first code, then the recovery
@@ -119,7 +120,7 @@ export class MfaController {
           data: {
             userId: user.id,
             recoveryCodeHashes: codes.map((c) => recoveryCodeHash(c.replace('-', ''))),
-            now: new Date().toISOString(),
+            now: clock.now().toISOString(),
           },
         },
         { actorId: user.id, ip, commandId },
@@ -150,7 +151,7 @@ export class MfaController {
     if (recovery === null && !(await this.totp.take(user.id, code))) throw MFA_REFUSALS.invalid();
     const result = await this.commandBus.execute(
       new UserCommandMessage(
-        { type: 'DisableTotp', data: { userId: user.id, recoveryCodeHash: recovery, now: new Date().toISOString() } },
+        { type: 'DisableTotp', data: { userId: user.id, recoveryCodeHash: recovery, now: clock.now().toISOString() } },
         { actorId: user.id, ip, commandId },
       ),
     );
@@ -187,7 +188,7 @@ export class MfaController {
           new UserCommandMessage(
             {
               type: 'ConfirmWithRecoveryCode',
-              data: { userId: user.id, recoveryCodeHash: recoveryCodeHash(code), now: new Date().toISOString() },
+              data: { userId: user.id, recoveryCodeHash: recoveryCodeHash(code), now: clock.now().toISOString() },
             },
             { actorId: user.id, ip, commandId },
           ),
@@ -244,7 +245,7 @@ export class MfaController {
         new UserCommandMessage(
           {
             type: 'SignInWithSecondFactor',
-            data: { userId, recoveryCodeHash: recovery, now: new Date().toISOString() },
+            data: { userId, recoveryCodeHash: recovery, now: clock.now().toISOString() },
           },
           { actorId: userId, ip: request.ip, commandId: commandIdOf(request) },
         ),

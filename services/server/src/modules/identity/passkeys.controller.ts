@@ -31,6 +31,7 @@ import { newRecoveryCodes, recoveryCodeHash } from './totp.service.js';
 import { PASSKEY_REFUSALS } from './user.decider.js';
 import { UserAccounts } from './user-accounts.service.js';
 import { UserCommandMessage } from './user.command.js';
+import { clock } from '../../shared/clock.js';
 
 /**
  * Passkeys: the signed-in user adds them (after a fresh proof, as for an app: a stolen session must not add its own
@@ -80,7 +81,7 @@ export class PasskeysController {
     const made = await this.passkeys.verifyRegistration(user.id, body.response);
     const codes = newRecoveryCodes();
     const name = body.name.trim();
-    const now = new Date().toISOString();
+    const now = clock.now().toISOString();
     const result = await this.commandBus.execute(
       new UserCommandMessage(
         {
@@ -122,7 +123,7 @@ export class PasskeysController {
     if (!CREDENTIAL_ID.test(id)) throw PASSKEY_REFUSALS.notFound();
     const result = await this.commandBus.execute(
       new UserCommandMessage(
-        { type: 'RemovePasskey', data: { userId: user.id, credentialId: id, now: new Date().toISOString() } },
+        { type: 'RemovePasskey', data: { userId: user.id, credentialId: id, now: clock.now().toISOString() } },
         { actorId: user.id, ip, commandId },
       ),
     );
@@ -207,7 +208,7 @@ export class PasskeysController {
       new UserCommandMessage(
         {
           type: 'SignInWithPasskey',
-          data: { userId: used.userId, credentialId: used.credentialId, now: new Date().toISOString() },
+          data: { userId: used.userId, credentialId: used.credentialId, now: clock.now().toISOString() },
         },
         { actorId: used.userId, ip: request.ip, commandId: commandIdOf(request) },
       ),

@@ -25,6 +25,7 @@ import type { Database } from '../../infra/db/database.js';
 import { DomainError } from '../../shared/event-sourcing/decider.js';
 import { passkeyUses, webauthnChallenges } from './identity.schema.js';
 import { type PasskeyOnRecord, PASSKEY_REFUSALS, type UserState } from './user.decider.js';
+import { clock } from '../../shared/clock.js';
 
 /** What the user's authenticator calls this site. */
 const RP_NAME = 'Seatlink';
@@ -254,7 +255,7 @@ export class Passkeys {
       challengeHash: challengeHash(challenge),
       purpose,
       userId,
-      expiresAt: new Date(Date.now() + CEREMONY_MS),
+      expiresAt: new Date(clock.now().getTime() + CEREMONY_MS),
     });
   }
 
@@ -267,7 +268,7 @@ export class Passkeys {
           eq(webauthnChallenges.challengeHash, challengeHash(challenge)),
           eq(webauthnChallenges.purpose, purpose),
           userId === null ? isNull(webauthnChallenges.userId) : eq(webauthnChallenges.userId, userId),
-          gt(webauthnChallenges.expiresAt, new Date()),
+          gt(webauthnChallenges.expiresAt, clock.now()),
         ),
       )
       .returning({ hash: webauthnChallenges.challengeHash });
@@ -279,7 +280,7 @@ export class Passkeys {
    * answers at once keep the higher) and when.
    */
   async recordUse(used: { userId: string; credentialId: string; counter: number }) {
-    const now = new Date();
+    const now = clock.now();
     await this.database.db
       .insert(passkeyUses)
       .values({ credentialId: used.credentialId, userId: used.userId, counter: used.counter, lastUsedAt: now })

@@ -3,6 +3,7 @@ import { QueueName } from '@seatlink/contracts';
 import { type Job, QueueJob } from '../../infra/queue/jobs.module.js';
 import { Passkeys } from './passkeys.service.js';
 import { SessionsService } from './sessions.service.js';
+import { clock } from '../../shared/clock.js';
 
 /** Deletes sessions past their idle or absolute timeout, and passkey challenges past theirs, every hour. Idempotent. */
 @Injectable()
@@ -18,7 +19,7 @@ export class PurgeSessionsJob implements Job {
   ) {}
 
   async run() {
-    const now = new Date();
+    const now = clock.now();
     await this.sessions.purgeExpired(now);
     await this.passkeys.purgeExpired(now);
   }

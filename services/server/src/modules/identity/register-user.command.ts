@@ -1,5 +1,6 @@
 import { Command } from '@nestjs/cqrs';
 import type { UserEvent } from './user.events.js';
+import { clock } from '../../shared/clock.js';
 
 export interface RegisterUserResult {
   userId: string;
@@ -39,7 +40,7 @@ export class RegisterUserCommand extends Command<RegisterUserResult> {
        */
       ifEmailTaken?: 'refuse' | 'tell-owner';
     },
-    readonly now: Date = new Date(),
+    readonly now: Date = clock.now(),
   ) {
     super();
   }

@@ -15,6 +15,7 @@ import { SessionPolicy } from './session-policy.js';
 import { describeUserAgent } from './user-agent.js';
 import { SessionsService } from './sessions.service.js';
 import { UserCommandMessage } from './user.command.js';
+import { clock } from '../../shared/clock.js';
 
 /** A session's handle for its owner: derived from its token's hash, which it does not reveal. */
 const handleOf = (tokenHash: string) => createHash('sha256').update(`session:${tokenHash}`).digest('hex').slice(0, 32);
@@ -78,7 +79,7 @@ export class SessionsController {
   private async record(userId: string, count: number, ip: string, commandId: string) {
     await this.commandBus.execute(
       new UserCommandMessage(
-        { type: 'RecordSessionsSignedOut', data: { userId, count, now: new Date().toISOString() } },
+        { type: 'RecordSessionsSignedOut', data: { userId, count, now: clock.now().toISOString() } },
         { actorId: userId, ip, commandId },
       ),
     );

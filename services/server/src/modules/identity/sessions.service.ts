@@ -8,6 +8,7 @@ import type { User } from '@seatlink/contracts';
 import { sessions } from './identity.schema.js';
 import DataLoader from 'dataloader';
 import { findSessionUsers, type SessionUser } from './read-models/users/users.queries.js';
+import { clock } from '../../shared/clock.js';
 
 export const hashToken = (token: string) => createHash('sha256').update(token).digest('hex');
 
@@ -29,7 +30,7 @@ export class SessionsService {
    */
   private readonly lookups = new DataLoader<string, SessionUser | null>(
     async (tokenHashes) => {
-      const now = new Date();
+      const now = clock.now();
       const found = await findSessionUsers(this.database.db, tokenHashes, now, new Date(now.getTime() - this.idleMs));
       return tokenHashes.map((hash) => found.get(hash) ?? null);
     },
@@ -47,7 +48,7 @@ export class SessionsService {
 
   async create(userId: string, meta: { ip?: string; userAgent?: string }): Promise<{ token: string; expiresAt: Date }> {
     const token = randomBytes(32).toString('base64url');
-    const now = new Date();
+    const now = clock.now();
     const expiresAt = new Date(now.getTime() + this.config.SESSION_ABSOLUTE_HOURS * 3_600_000);
     await this.database.db.insert(sessions).values({
       tokenHash: hashToken(token),
@@ -80,7 +81,7 @@ export class SessionsService {
     const tokenHash = hashToken(token);
     const found = await this.lookups.load(tokenHash);
     if (!found) return null;
-    const now = new Date();
+    const now = clock.now();
     if (now.getTime() - found.lastSeenAt.getTime() >= this.touchEveryMs) {
       // Only forward, so parallel requests (or processes) touching at once agree.
       await this.database.db
@@ -103,7 +104,7 @@ export class SessionsService {
   }
 
   /** Which of these sessions are still live (not ended, idle too long or past their absolute end). Reads only. */
-  async liveSessions(tokenHashes: readonly string[], now = new Date()): Promise<Set<string>> {
+  async liveSessions(tokenHashes: readonly string[], now = clock.now()): Promise<Set<string>> {
     if (tokenHashes.length === 0) return new Set();
     const rows = await this.database.db
       .select({ tokenHash: sessions.tokenHash })
@@ -132,7 +133,7 @@ export class SessionsService {
   }
 
   /** The user's live sessions (not ended, idle too long or past their end), the most recently used first. */
-  async liveFor(userId: string, now = new Date()): Promise<Array<typeof sessions.$inferSelect>> {
+  async liveFor(userId: string, now = clock.now()): Promise<Array<typeof sessions.$inferSelect>> {
     return this.database.db
       .select()
       .from(sessions)
@@ -167,12 +168,12 @@ export class SessionsService {
   }
 
   /** The user of this session proved it is them now (a step-up). */
-  async markProven(tokenHash: string, at = new Date()): Promise<void> {
+  async markProven(tokenHash: string, at = clock.now()): Promise<void> {
     await this.database.db.update(sessions).set({ verifiedAt: at }).where(eq(sessions.tokenHash, tokenHash));
   }
 
   /** Removes sessions that can no longer be used. */
-  async purgeExpired(now = new Date()): Promise<void> {
+  async purgeExpired(now = clock.now()): Promise<void> {
     await this.database.db
       .delete(sessions)
       .where(or(lt(sessions.expiresAt, now), lt(sessions.lastSeenAt, new Date(now.getTime() - this.idleMs))));

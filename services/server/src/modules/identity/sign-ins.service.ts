@@ -18,6 +18,7 @@ import { deviceOf } from './user-agent.js';
 import type { UserState } from './user.decider.js';
 import type { UserEvent } from './user.events.js';
 import { toUser, UserAccounts } from './user-accounts.service.js';
+import { clock } from '../../shared/clock.js';
 
 /** How long a sign-in waits at most for the users read model to show it. */
 const LOGIN_READ_MODEL_WAIT_MS = 300;
@@ -45,7 +46,7 @@ export class SignIns {
    */
   private async rememberDevice(userId: string, request: FastifyRequest, events: ReadonlyArray<UserEvent>) {
     const { name, key } = deviceOf(request.headers['user-agent']);
-    const at = events.findLast((e) => e.type === 'UserLoggedIn')?.data.at ?? new Date().toISOString();
+    const at = events.findLast((e) => e.type === 'UserLoggedIn')?.data.at ?? clock.now().toISOString();
     const added = await this.database.db
       .insert(userDevices)
       .values({ userId, deviceKey: key, firstSeenAt: new Date(at) })
@@ -86,7 +87,7 @@ export class SignIns {
     // when the read models lag): the answer below carries it either way.
     await this.waiter.pending(recorded, LOGIN_READ_MODEL_WAIT_MS);
     reply.setCookie(SESSION_COOKIE, token, sessionCookieOptions(request, expiresAt));
-    const at = recorded.events.findLast((e) => e.type === 'UserLoggedIn')?.data.at ?? new Date().toISOString();
+    const at = recorded.events.findLast((e) => e.type === 'UserLoggedIn')?.data.at ?? clock.now().toISOString();
     const known = (await this.accounts.getUser(userId)) ?? toUser(state);
     return {
       user: { ...known, email_verified: true, is_banned: false, last_logged_in_at: new Date(at).toISOString() },

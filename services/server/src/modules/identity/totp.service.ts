@@ -6,6 +6,7 @@ import { generateSecret, generateURI, verify } from 'otplib';
 import { DATABASE } from '../../infra/db/database.module.js';
 import type { Database } from '../../infra/db/database.js';
 import { userTotp } from './identity.schema.js';
+import { clock } from '../../shared/clock.js';
 
 /** What the app is called in the user's authenticator. */
 const ISSUER = 'Seatlink';
@@ -42,7 +43,7 @@ export class TotpService {
    */
   async start(userId: string, accountName: string): Promise<{ secret: string; otpauthUrl: string }> {
     const secret = generateSecret();
-    const createdAt = new Date();
+    const createdAt = clock.now();
     await this.database.db
       .insert(userTotp)
       .values({ userId, secret, confirmed: false, lastUsedStep: 0, createdAt })
@@ -54,7 +55,7 @@ export class TotpService {
    * Takes the code once if it is the app's (the one the user's stream says is on, or the one being set up: the caller
    * knows which). Answers the secret it was taken by, or null for a wrong code, one used before, or no app.
    */
-  async take(userId: string, code: string, now = new Date()): Promise<string | null> {
+  async take(userId: string, code: string, now = clock.now()): Promise<string | null> {
     const [row] = await this.database.db.select().from(userTotp).where(eq(userTotp.userId, userId));
     if (!row) return null;
     let result;

@@ -30,6 +30,7 @@ import { AdminOnly, ClientIp, CurrentUser, StepUp } from '../../infra/http/auth.
 import { generateInviteCode, InviteCommandMessage } from './invite.command.js';
 import type { InviteEvent } from './invite.events.js';
 import { findInviteById, listInviteCodes } from './read-models/invite-codes/invite-codes.queries.js';
+import { clock } from '../../shared/clock.js';
 
 const DAY_MS = 24 * 60 * 60 * 1000;
 /** The furthest an invite code may expire: five years ahead (a later date is a typo, or a probe). */
@@ -77,7 +78,7 @@ export class AdminInvitesController {
     @ClientIp() ip: string,
     @CommandId() commandId: string,
   ): Promise<InviteCodeResponse> {
-    const now = new Date();
+    const now = clock.now();
     const expiresAt = inviteExpiry(body.expires_at, now);
     const result = await this.commandBus.execute(
       new InviteCommandMessage(
@@ -125,7 +126,7 @@ export class AdminInvitesController {
   ): Promise<MessageResponse> {
     const result = await this.commandBus.execute(
       new InviteCommandMessage(
-        { type: 'DisableInvite', data: { code: code.toUpperCase(), by: admin.id, now: new Date().toISOString() } },
+        { type: 'DisableInvite', data: { code: code.toUpperCase(), by: admin.id, now: clock.now().toISOString() } },
         { actorId: admin.id, ip, commandId },
       ),
     );
@@ -144,7 +145,7 @@ export class AdminInvitesController {
     if (!invite) throw new NotFoundException('Invite code not found');
     const result = await this.commandBus.execute(
       new InviteCommandMessage(
-        { type: 'DeleteInvite', data: { code: invite.code, by: admin.id, now: new Date().toISOString() } },
+        { type: 'DeleteInvite', data: { code: invite.code, by: admin.id, now: clock.now().toISOString() } },
         { actorId: admin.id, ip, commandId },
       ),
     );

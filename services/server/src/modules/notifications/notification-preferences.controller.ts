@@ -13,6 +13,7 @@ import { CommandId } from '../../infra/http/command-id.js';
 import { ReadModelWaiter } from '../../infra/subscriptions/read-model-waiter.js';
 import { NotificationsCommandMessage } from './notifications.command.js';
 import { emailPreferences } from './read-models/notifications.queries.js';
+import { clock } from '../../shared/clock.js';
 
 /** The settings page's e-mail choices: per kind of notification, none, at once or in a daily digest. */
 @Controller('v1/me/notification-preferences')
@@ -35,7 +36,7 @@ export class NotificationPreferencesController {
     @ClientIp() ip: string,
     @CommandId() commandId: string,
   ): Promise<NotificationPreferences> {
-    const now = new Date().toISOString();
+    const now = clock.now().toISOString();
     const result = await this.commandBus.execute(
       new NotificationsCommandMessage(
         { type: 'SetEmailPreferences', data: { userId: user.id, email: body.email, now } },

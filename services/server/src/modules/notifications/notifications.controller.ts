@@ -17,6 +17,7 @@ import { CommandId } from '../../infra/http/command-id.js';
 import { ReadModelWaiter } from '../../infra/subscriptions/read-model-waiter.js';
 import { NotificationsCommandMessage } from './notifications.command.js';
 import { decodeCursor, notificationsPage, unreadNotifications } from './read-models/notifications.queries.js';
+import { clock } from '../../shared/clock.js';
 
 /** The bell: the signed-in user's notifications, a page at a time, and marking them read. */
 @Controller('v1/notifications')
@@ -55,7 +56,7 @@ export class NotificationsController {
             userId: user.id,
             ids: 'ids' in body ? body.ids : null,
             requestId: commandId,
-            now: new Date().toISOString(),
+            now: clock.now().toISOString(),
           },
         },
         { actorId: user.id, ip, commandId },

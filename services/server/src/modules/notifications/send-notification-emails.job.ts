@@ -14,6 +14,7 @@ import { MAIL_TIME_ZONE } from '../../infra/mail/mail-time.js';
 import { notificationEmail } from './notifications.emails.js';
 import { notificationMailMarks, notificationMailState } from './notifications.schema.js';
 import { describeNotifications, type NotificationRow } from './read-models/notifications.queries.js';
+import { clock } from '../../shared/clock.js';
 
 /** A notification older than this is not e-mailed any more (the bell still has it). */
 const MAIL_WITHIN = '2 days';
@@ -77,7 +78,7 @@ export class SendNotificationEmailsJob implements Job {
   ) {}
 
   async run(): Promise<void> {
-    await this.sendDue(new Date());
+    await this.sendDue(clock.now());
   }
 
   /** Queues the e-mails due at `now`; answers how many. */

@@ -10,6 +10,7 @@ import { ClientIp, Public } from '../../infra/http/auth.decorators.js';
 import { Throttled } from '../../infra/throttle/throttled.guard.js';
 import { NotificationsCommandMessage } from './notifications.command.js';
 import { notificationMailState } from './notifications.schema.js';
+import { clock } from '../../shared/clock.js';
 
 /** Where a notification e-mail's unsubscribe link points (List-Unsubscribe). */
 export const UNSUBSCRIBE_PATH = '/v1/notifications/unsubscribe';
@@ -74,7 +75,10 @@ export class UnsubscribeController {
       return page('Link not valid', `<p>${NOTIFICATION_PREFERENCES_MESSAGES.unsubscribeInvalid}.</p>`);
     }
     await this.commandBus.execute(
-      new NotificationsCommandMessage({ type: 'Unsubscribe', data: { userId, now: new Date().toISOString() } }, { ip }),
+      new NotificationsCommandMessage(
+        { type: 'Unsubscribe', data: { userId, now: clock.now().toISOString() } },
+        { ip },
+      ),
     );
     return page('Unsubscribed', `<p>${NOTIFICATION_PREFERENCES_MESSAGES.unsubscribed}.</p>`);
   }

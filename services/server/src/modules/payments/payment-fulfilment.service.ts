@@ -3,6 +3,7 @@ import { CommandBus } from '@nestjs/cqrs';
 import { CURRENCY } from '@seatlink/contracts';
 import type { CardPayment } from '../../infra/payments/payment-gateway.port.js';
 import { balanceAfter, CreditsCommandMessage, type CreditsCommand } from '../credits/index.js';
+import { clock } from '../../shared/clock.js';
 
 /** The actor of what the payment provider reports (refunds, disputes) in the event metadata and the user's history. */
 export const PAYMENT_PROVIDER_ACTOR = 'payment-provider';
@@ -134,7 +135,7 @@ export class PaymentFulfilment {
 
   /** `actorId`: who caused it, the payer (a top-up) or the payment provider (a webhook). */
   private apply(change: PaymentChange, commandId: string, actorId: string, ip?: string) {
-    const command = { type: change.type, data: { ...change.data, now: new Date().toISOString() } } as CreditsCommand;
+    const command = { type: change.type, data: { ...change.data, now: clock.now().toISOString() } } as CreditsCommand;
     return this.commandBus.execute(new CreditsCommandMessage(command, { actorId, ip, commandId }));
   }
 }

@@ -11,6 +11,7 @@ import { CommandId } from '../../infra/http/command-id.js';
 import { Throttled } from '../../infra/throttle/throttled.guard.js';
 import { ClientIp, Public } from '../../infra/http/auth.decorators.js';
 import { WaitlistCommandMessage } from './waitlist.command.js';
+import { clock } from '../../shared/clock.js';
 
 /** Register Interest: visitors without an invite code ask to be told when registrations open. */
 @Controller('v1/waitlist')
@@ -35,7 +36,7 @@ export class WaitlistController {
             email: body.email,
             firstName: body.first_name,
             lastName: body.last_name,
-            now: new Date().toISOString(),
+            now: clock.now().toISOString(),
           },
         },
         { ip, commandId },

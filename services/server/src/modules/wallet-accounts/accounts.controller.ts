@@ -45,6 +45,7 @@ import { refuseEarly, WalletAccountCommandMessage } from './wallet-account.comma
 import type { WalletAccountCommand } from './wallet-account.decider.js';
 import type { WalletAccountLinked } from './wallet-account.events.js';
 import { WalletGateway } from './wallet-gateway.service.js';
+import { clock } from '../../shared/clock.js';
 
 /** The account as the command left it, when the read model does not show it yet. */
 function fromEvents(result: AccountCommandResult): Account | null {
@@ -152,7 +153,7 @@ export class AccountsController {
     const email = body.email.trim().toLowerCase();
     const reauthenticate: WalletAccountCommand = {
       type: 'Reauthenticate',
-      data: { accountId, userId: user.id, email, now: new Date().toISOString() },
+      data: { accountId, userId: user.id, email, now: clock.now().toISOString() },
     };
     // The account must be the caller's, live, and this e-mail's before the wallet is asked anything.
     await refuseEarly(this.store, reauthenticate, commandId);
@@ -172,7 +173,7 @@ export class AccountsController {
   ): Promise<MessageResponse> {
     const result = await this.commandBus.execute(
       new WalletAccountCommandMessage(
-        { type: 'DeleteAccount', data: { accountId, userId: user.id, now: new Date().toISOString() } },
+        { type: 'DeleteAccount', data: { accountId, userId: user.id, now: clock.now().toISOString() } },
         { actorId: user.id, ip, commandId },
       ),
     );

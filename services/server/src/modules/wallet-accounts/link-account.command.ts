@@ -1,5 +1,6 @@
 import { Command } from '@nestjs/cqrs';
 import type { WalletAccountEvent } from './wallet-account.events.js';
+import { clock } from '../../shared/clock.js';
 
 export interface AccountCommandResult {
   accountId: string;
@@ -14,7 +15,7 @@ export interface AccountCommandResult {
 export class LinkWalletAccountCommand extends Command<AccountCommandResult> {
   constructor(
     readonly input: { userId: string; email: string; password: string; commandId?: string; ip?: string },
-    readonly now: Date = new Date(),
+    readonly now: Date = clock.now(),
   ) {
     super();
   }

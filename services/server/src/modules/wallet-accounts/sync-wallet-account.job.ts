@@ -37,6 +37,7 @@ import {
   SyncLeaseLostError,
   takeLease,
 } from './wallet-sync-state.js';
+import { clock } from '../../shared/clock.js';
 
 /**
  * Events of a sync appended at most per command: a wallet of 5,000 passes (MAX_PASSES) is recorded in 20 appends, none
@@ -167,7 +168,7 @@ export class SyncWalletAccountJob implements Job<SyncWalletAccountData> {
           accountId,
           passes: read.passes.map(passDetails),
           skipped: read.skipped,
-          now: new Date().toISOString(),
+          now: clock.now().toISOString(),
         },
         { revision, events, state },
         held,
@@ -244,12 +245,12 @@ export class SyncWalletAccountJob implements Job<SyncWalletAccountData> {
     );
     const reason = givingUpReason(err, failures);
     if (reason === null) return;
-    await this.record({ type: 'RecordSyncFailure', data: { accountId, reason, now: new Date().toISOString() } });
+    await this.record({ type: 'RecordSyncFailure', data: { accountId, reason, now: clock.now().toISOString() } });
   }
 
   private async authFailed(accountId: string, reason: string) {
     this.logger.warn(`account ${accountId} needs a new sign-in: ${reason}`);
-    await this.record({ type: 'RecordAuthFailure', data: { accountId, reason, now: new Date().toISOString() } });
+    await this.record({ type: 'RecordAuthFailure', data: { accountId, reason, now: clock.now().toISOString() } });
   }
 
   /**

@@ -8,6 +8,7 @@ import { FORBIDDEN_CHARACTERS, WEBHOOK_SIGNATURE_HEADER } from '@seatlink/contra
 import { RequestFilteringHttpAgent, RequestFilteringHttpsAgent } from 'request-filtering-agent';
 import ipaddr from 'ipaddr.js';
 import { APP_CONFIG, type AppConfig } from '../../infra/config/config.js';
+import { clock } from '../../shared/clock.js';
 
 /** `t=<unix seconds>,v1=<hex HMAC-SHA256 of "<t>.<body>">`: Stripe's scheme, so its verifiers check it as they are. */
 export function webhookSignature(secret: string, body: string, at: Date): string {
@@ -137,7 +138,7 @@ export class WebhookSender implements OnModuleDestroy {
             'content-type': 'application/json',
             'content-length': Buffer.byteLength(body),
             'user-agent': 'Seatlink-Webhooks/1',
-            [WEBHOOK_SIGNATURE_HEADER]: webhookSignature(secret, body, new Date()),
+            [WEBHOOK_SIGNATURE_HEADER]: webhookSignature(secret, body, clock.now()),
             ...headers,
           },
         },

@@ -33,6 +33,7 @@ import { WebhookSender } from './webhook-sender.js';
 import { WebhooksCommandMessage } from './webhooks.command.js';
 import type { WebhooksCommand } from './webhooks.decider.js';
 import { webhookDeliveries, webhookEndpoints } from './webhooks.schema.js';
+import { clock } from '../../shared/clock.js';
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
 /** Characters of the secret the list shows, after its prefix. */
@@ -82,7 +83,7 @@ export class WebhooksController {
     const url = this.checkedUrl(body.url);
     const secret = newSecret();
     const endpointId = randomUUID();
-    const now = new Date().toISOString();
+    const now = clock.now().toISOString();
     const events = createWebhookRequestSchema.parse(body).events;
     await this.send(
       user,
@@ -130,7 +131,7 @@ export class WebhooksController {
           ...(url !== undefined ? { url } : {}),
           ...(parsed.events ? { events: parsed.events } : {}),
           ...(parsed.enabled !== undefined ? { enabled: parsed.enabled } : {}),
-          now: new Date().toISOString(),
+          now: clock.now().toISOString(),
         },
       },
       ip,
@@ -161,7 +162,7 @@ export class WebhooksController {
     const endpointId = this.checkedId(id);
     await this.send(
       user,
-      { type: 'DeleteWebhookEndpoint', data: { userId: user.id, endpointId, now: new Date().toISOString() } },
+      { type: 'DeleteWebhookEndpoint', data: { userId: user.id, endpointId, now: clock.now().toISOString() } },
       ip,
       commandId,
     );
@@ -187,7 +188,7 @@ export class WebhooksController {
       user,
       {
         type: 'RollWebhookSecret',
-        data: { userId: user.id, endpointId, ...this.sealed(secret), now: new Date().toISOString() },
+        data: { userId: user.id, endpointId, ...this.sealed(secret), now: clock.now().toISOString() },
       },
       ip,
       commandId,
@@ -244,7 +245,7 @@ export class WebhooksController {
   ): Promise<{ message: string; delivery: WebhookDelivery }> {
     const endpoint = await this.endpoint(user, this.checkedId(id));
     const eventId = uuidv4();
-    const payload = webhookBody(eventId, WEBHOOK_TEST_EVENT, new Date().toISOString(), {
+    const payload = webhookBody(eventId, WEBHOOK_TEST_EVENT, clock.now().toISOString(), {
       endpoint_id: endpoint.id,
       message: 'A test event from Seatlink: your endpoint receives and can verify deliveries.',
     });
