@@ -1,7 +1,8 @@
 import type { ReactNode } from 'react';
 import { useQuery } from '@tanstack/react-query';
 import { mfaStatusQuery } from '../mfa.queries';
-import { AdminMfaNotice, mustEnrolForAdmin } from './admin-mfa-notice';
+import { mustEnrolForAdmin } from '../admin-mfa';
+import { AdminMfaNotice } from './admin-mfa-notice';
 
 /**
  * The admin pages, once their admin has a second factor where the server requires one (ADMIN_MFA=required): until

@@ -1,17 +1,9 @@
 import { Link } from 'react-router-dom';
 import { useQuery } from '@tanstack/react-query';
-import { pages, type MfaStatus } from '@seatlink/contracts';
 import { ShieldIcon } from '../../../components/ui/icons';
 import { useSessionStore } from '../../../lib/session.store';
+import { mustEnrolForAdmin, TWO_FACTOR_SETUP } from '../admin-mfa';
 import { mfaStatusQuery } from '../mfa.queries';
-
-/** Settings' authenticator setup: the two-factor section of the Settings page. */
-export const TWO_FACTOR_SETUP = `${pages.settings}#two-factor`;
-
-/** Whether the admin pages wait for this user to set up a second factor (an app or a passkey counts, as on the server). */
-export function mustEnrolForAdmin(status: MfaStatus | undefined): boolean {
-  return !!status?.required && !status.totp && status.passkeys === 0;
-}
 
 /**
  * What an admin without a second factor must do before the admin pages work (where the server requires one,
