@@ -82,14 +82,15 @@ describe.skipIf(!testEnv.databaseUrl)('distribution and clicks through the API',
     store = stack.app.get<EventStore>(EVENT_STORE);
     user = new ApiClient(stack.baseUrl);
     userId = ((await user.login('user@seatlink.test', 'User1234!')).body.user as User).id;
-    await stack.app
-      .get(CommandBus)
-      .execute(
-        new CreditsCommandMessage(
-          { type: 'SetCredits', data: { userId, credits: 100_000_000, setBy: userId, now: new Date().toISOString() } },
-          { actorId: userId },
-        ),
-      );
+    await stack.app.get(CommandBus).execute(
+      new CreditsCommandMessage(
+        {
+          type: 'SetCredits',
+          data: { userId, credits: 100_000_000, setBy: userId, reason: 'Benchmark', now: new Date().toISOString() },
+        },
+        { actorId: userId },
+      ),
+    );
     // Tickets (not measured): accounts of 1,000 passes each, linked and synced by writing their events in one append.
     // (Linked alone, the account's own sync job would run first: it finds no sign-in and puts the account in error,
     // and a sync recorded after that adds no ticket.)

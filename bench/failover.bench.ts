@@ -50,7 +50,7 @@ describe.skipIf(!process.env.DATABASE_URL || !process.env.REDIS_URL)('failover o
     const sent = fetch(`${topology.apis[0]!.url}/v1/admin/users/${userId}/credits`, {
       method: 'PUT',
       headers: { 'content-type': 'application/json', cookie: adminCookie },
-      body: JSON.stringify({ credits: wanted }),
+      body: JSON.stringify({ credits: wanted, reason: 'Benchmark' }),
     }).then((res) => expect([200, 202]).toContain(res.status));
     return Promise.all([arrived, sent]).then(([at]) => at);
   };

@@ -188,7 +188,7 @@ describe.each(backends)('the tickets list of a big account (%s)', (label, embedd
     'tickets-payload: the first load of 10,000 tickets and a change, against the whole list',
     async () => {
       const owner = await newUser();
-      await admin.request('PUT', `/v1/admin/users/${owner.id}/credits`, { credits: 10 });
+      await admin.request('PUT', `/v1/admin/users/${owner.id}/credits`, { credits: 10, reason: 'Test' });
       const accounts: string[] = [];
       for (const tag of ['payloadA', 'payloadB']) {
         bigWallet(sim, `${tag}@wallet.test`, WALLET_PASSWORD, PASSES, tag);

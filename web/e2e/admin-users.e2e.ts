@@ -1,6 +1,18 @@
 import { expect, test, type Page } from '@playwright/test';
 import { expectNoA11yViolations } from './support/axe';
-import { createVerifiedUser, demo, signIn, userRow } from './support/session';
+import { setCredits } from './support/distribution';
+import { createVerifiedUser, demo, type NewUser, signIn, userRow, userRowOnAdminPage } from './support/session';
+import { apiSession } from './support/wallet-sim';
+
+/** A user's id, as they see it (GET /v1/me). */
+async function userIdOf(user: NewUser): Promise<string> {
+  const api = await apiSession(user);
+  try {
+    return ((await (await api.get('/v1/me')).json()) as { id: string }).id;
+  } finally {
+    await api.dispose();
+  }
+}
 
 /** True when the page itself scrolls sideways. */
 function pageScrollsSideways(page: Page): Promise<boolean> {
@@ -76,29 +88,91 @@ test.describe('admin users page (SPEC.md §2 "Admin users page", §5)', () => {
       await expect(error).toHaveText('Use a whole number, 0 or more');
       await expect(field).toHaveAttribute('aria-invalid', 'true');
     }
+    await expect(page.getByTestId('set-credits-dialog')).toHaveCount(0);
     await expectNoA11yViolations(page, 'admin users, credits error');
     // Still on the users page: the clicks did not open the row's audit log.
     await expect(page).toHaveURL(/\/admin\/users$/);
     expect(puts).toBe(0);
+  });
 
-    // A value the server refuses: the toast says 'Failed to update credits', the field says why in its words.
-    await field.fill('2000000000');
+  test('setting credits asks first: from what to what, and why; the reason is kept in the audit log', async ({
+    page,
+  }) => {
+    const user = await createVerifiedUser(page, 'credited');
+    await signIn(page, demo.admin);
+    await page.goto('/admin/users');
+    const row = await userRowOnAdminPage(page, user.email);
+    const field = row.getByLabel(`Credits for ${user.email}`);
+    let puts = 0;
+    page.on('request', (req) => {
+      if (req.method() === 'PUT') puts++;
+    });
+    const dialog = page.getByRole('alertdialog', { name: 'Set credits' });
+    const reason = dialog.getByLabel('Reason');
+    const confirm = dialog.getByRole('button', { name: 'Set credits' });
+
+    // Set asks: from what to what; the reason has the focus.
+    await field.fill('75');
     await row.getByRole('button', { name: 'Set', exact: true }).click();
-    await expect(page.getByText('Failed to update credits', { exact: true })).toBeVisible();
-    await expect(error).toHaveText('credits: credits must be at most 1000000000');
-    expect(puts).toBe(1);
-    // No answer at all (the connection drops): the field says 'Failed to update user credits'.
-    await page.route('**/v1/admin/users/*/credits', (route) => route.abort('connectionreset'), { times: 1 });
-    await field.fill('7');
-    await row.getByRole('button', { name: 'Set', exact: true }).click();
-    await expect(error).toHaveText('Failed to update user credits');
+    await expect(dialog).toBeVisible();
+    await expect(dialog).toContainText(`${user.email}: from 0 to 75 credits (+75).`);
+    await expect(reason).toBeFocused();
+    await expect(reason).toHaveAttribute('maxlength', '200');
+    await expectNoA11yViolations(page, 'set credits dialog');
+    // Cancel sends nothing and changes nothing.
+    await dialog.getByRole('button', { name: 'Cancel' }).click();
+    await expect(dialog).toBeHidden();
+    await expect(row.getByTestId('user-balance')).toHaveText('0');
     await expect(page).toHaveURL(/\/admin\/users$/);
 
-    await field.fill(balance);
-    await expect(error).toHaveCount(0);
+    // The reason is required, one line without control or bidi characters: said under the field, nothing sent.
     await row.getByRole('button', { name: 'Set', exact: true }).click();
+    await confirm.click();
+    await expect(dialog.getByTestId('credits-reason-error')).toHaveText('Reason is required');
+    await reason.fill('Goodwill \u202Eetouq');
+    await confirm.click();
+    await expect(dialog.getByTestId('credits-reason-error')).toHaveText(
+      'Reason contains characters that are not allowed',
+    );
+    expect(puts).toBe(0);
+
+    // The balance moves meanwhile (another admin): the dialog follows it live, "from" as it is now.
+    await setCredits(await userIdOf(user), 10, 'Set elsewhere');
+    await expect(dialog).toContainText(`${user.email}: from 10 to 75 credits (+65).`);
+    await reason.fill('Goodwill for the outage on 3 March');
+    await expect(dialog.getByTestId('credits-reason-count')).toHaveText('34/200');
+    await page.screenshot({ path: test.info().outputPath('set-credits-dialog.png') });
+    // Had it moved between the last look and the click, the server refuses (int specs hold that); the dialog says so.
+    const moved = 'The balance changed to 12 since you looked: check the new balance and confirm again';
+    await page.route(
+      '**/v1/admin/users/*/credits',
+      (route) => route.fulfill({ status: 409, json: { message: moved, code: 'BALANCE_CHANGED', balance: 12 } }),
+      { times: 1 },
+    );
+    await confirm.click();
+    await expect(dialog.getByTestId('set-credits-error')).toHaveText(moved);
+    await expect(page.getByText('Failed to update credits', { exact: true })).toBeVisible();
+    expect(puts).toBe(1);
+
+    // No answer at all (the connection drops): the dialog says 'Failed to update user credits'.
+    await page.route('**/v1/admin/users/*/credits', (route) => route.abort('connectionreset'), { times: 1 });
+    await confirm.click();
+    await expect(dialog.getByTestId('set-credits-error')).toHaveText('Failed to update user credits');
+
+    // Confirmed: set, said, and the row shows it.
+    await confirm.click();
     await expect(page.getByText('Credits updated successfully')).toBeVisible();
-    expect(puts).toBe(3);
+    await expect(dialog).toBeHidden();
+    await expect(row.getByTestId('user-balance')).toHaveText('75');
+    await expect(field).toHaveValue('75');
+
+    // The audit log says who set it, from what to what, and why.
+    await row.getByTestId('user-audit-link').click();
+    const set = page.getByTestId('audit-row').first();
+    await expect(set.getByTestId('audit-type')).toHaveText('Credits Set');
+    await expect(set.getByTestId('audit-words')).toHaveText(
+      '10 → 75 · by admin@seatlink.test · “Goodwill for the outage on 3 March”',
+    );
   });
 
   test("a row click opens the user's audit log with their address under the title", async ({ page }) => {

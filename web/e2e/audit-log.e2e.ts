@@ -16,13 +16,15 @@ import { apiSession } from './support/wallet-sim';
 
 /**
  * The User Audit Log (SPEC.md §2 "User audit log", §3 audit entry and filter set, §4 audit filters, §9): an admin
- * reads one user's distributions and recalls. One user's story, told once before the tests (in order):
+ * reads everything that moved one user's money, access or links, in words. One user's story, told once before the
+ * tests (in order):
  *
- *   1. Pine Hollow distributed alone                 SUCCESS, single
- *   2. Quince Lane and Rowan Heath distributed        SUCCESS, bulk (one request)
+ *   0. Credits set to 15 by the admin, with a reason  Credits Set (money)
+ *   1. Pine Hollow distributed alone                  Credits Spent, then Ticket Distributed: SUCCESS, single
+ *   2. Quince Lane and Rowan Heath distributed         Credits Spent, then Ticket Distributed ×2: bulk (one request)
  *      -- `moment`: the replay is asked about this instant --
- *   3. Pine Hollow recalled, while the admin watches  SUCCESS (test 1)
- *   4. Quince Lane distributed again                  FAILED: already distributed (test 1)
+ *   3. Pine Hollow recalled, while the admin watches   Ticket Recalled: SUCCESS (test 1)
+ *   4. Quince Lane distributed again                   Ticket Distributed: FAILED, already distributed (test 1)
  */
 test.describe.configure({ mode: 'serial' });
 
@@ -42,13 +44,19 @@ const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 test.beforeAll(async ({ browser }) => {
   const page = await browser.newPage();
   const holder = await ticketHolder(page, 'audited', {
-    wallets: [[{ title: 'Pine Hollow' }, { title: 'Quince Lane' }, { title: 'Rowan Heath' }]],
+    wallets: [
+      [
+        { title: 'Pine Hollow', seat: { section: 'B', row: '4', seat: '12' } },
+        { title: 'Quince Lane', seat: { section: 'C', row: '1', seat: '3' } },
+        { title: 'Rowan Heath' },
+      ],
+    ],
   });
   await page.close();
   const pine = ticketTitled(holder.tickets, 'Pine Hollow');
   const quince = ticketTitled(holder.tickets, 'Quince Lane');
   const rowan = ticketTitled(holder.tickets, 'Rowan Heath');
-  await setCredits(holder.userId, 15);
+  await setCredits(holder.userId, 15, 'Credits for the tour');
   const single = await distributeByApi(holder.api, [pine.id]);
   await distributeByApi(holder.api, [quince.id, rowan.id], { max_clicks: 10 });
   // The replay takes a moment to the second: one clearly after the distributions and before the recall.
@@ -69,7 +77,7 @@ const chips = (page: Page) => page.getByTestId('filter-chips');
 /** The rows of one ticket, of an event type ('Ticket Distributed', 'Ticket Recalled') and a status. */
 function rowOf(page: Page, ticketId: string, type: string, status: 'SUCCESS' | 'FAILED'): Locator {
   return rows(page)
-    .filter({ has: page.getByTestId('audit-ticket').getByText(ticketId, { exact: true }) })
+    .filter({ has: page.locator(`[data-testid="audit-ticket"][data-ticket-id="${ticketId}"]`) })
     .filter({ has: page.getByTestId('audit-type').getByText(type, { exact: true }) })
     .filter({ has: page.getByTestId('audit-status').getByText(status, { exact: true }) });
 }
@@ -118,12 +126,37 @@ test("an admin opens a user's audit log from the users list and sees each distri
     await expect(table.getByRole('button', { name: `Filter ${header}`, exact: true })).toBeVisible();
   await expect(table.getByRole('columnheader', { name: 'Details', exact: true })).toBeVisible();
 
-  // The three distributions, newest first, each from the address the request came from.
-  await expect(rows(page)).toHaveCount(3);
-  for (const ip of await page.getByTestId('audit-ip').allTextContents()) expect(ip).toBe('127.0.0.1');
+  // Everything, newest first: the credits set, each payment, the three distributions.
+  await expect(rows(page).getByTestId('audit-type')).toHaveText([
+    'Ticket Distributed',
+    'Ticket Distributed',
+    'Credits Spent',
+    'Ticket Distributed',
+    'Credits Spent',
+    'Credits Set',
+  ]);
   for (const time of await page.getByTestId('audit-time').allTextContents())
     expect(time).toMatch(/^\d{2} [A-Z][a-z]{2} \d{4}, \d{2}:\d{2}$/);
-  await expect(rows(page).last().getByTestId('audit-ticket')).toHaveText(pine.id);
+  // In words: from what to what, by whom, why; what was paid; the tickets by title and seat, not by id.
+  const set = rows(page).last();
+  await expect(set.getByTestId('audit-kind')).toHaveText('Money');
+  await expect(set.getByTestId('audit-words')).toHaveText('0 → 15 · by admin@seatlink.test · “Credits for the tour”');
+  await expect(rows(page).nth(2).getByTestId('audit-words')).toHaveText('−10 credits for 2 links · balance 0');
+  const single = rowOf(page, pine.id, 'Ticket Distributed', 'SUCCESS');
+  await expect(single.getByTestId('audit-ticket-title')).toHaveText('Pine Hollow');
+  expect(pine.seat.seat_info_combined).toBe('Section B, Row 4, Seat 12');
+  await expect(single.getByTestId('audit-ticket-seat')).toHaveText('Section B, Row 4, Seat 12');
+  await expect(single.getByTestId('audit-distribution')).toHaveText('No label');
+  await expect(single.getByTestId('audit-words')).toHaveText('5 credits');
+  await expect(page.getByTestId('audits-table')).not.toContainText(pine.id);
+  // The kinds: the links alone, each from the address the request came from.
+  const kinds = page.getByRole('group', { name: 'Kinds' });
+  await kinds.getByRole('button', { name: 'Links' }).click();
+  await expect(kinds.getByRole('button', { name: 'Links' })).toHaveAttribute('aria-pressed', 'true');
+  await expect(chips(page).getByTestId('filter-chip')).toHaveText(['Kind: Links']);
+  await expect(rows(page)).toHaveCount(3);
+  for (const ip of await page.getByTestId('audit-ip').allTextContents()) expect(ip).toBe('127.0.0.1');
+  await expect(rows(page).last().getByTestId('audit-ticket')).toHaveAttribute('data-ticket-id', pine.id);
   await expect(rowOf(page, pine.id, 'Ticket Distributed', 'SUCCESS').getByTestId('bulk-badge')).toHaveCount(0);
   for (const ticket of [quince, rowan])
     await expect(rowOf(page, ticket.id, 'Ticket Distributed', 'SUCCESS').getByTestId('bulk-badge')).toHaveText(
@@ -133,36 +166,68 @@ test("an admin opens a user's audit log from the users list and sees each distri
   await expect(page.getByRole('button', { name: 'Previous' })).toBeDisabled();
   await expect(page.getByRole('button', { name: 'Next' })).toBeDisabled();
   await expectNoA11yViolations(page, 'user audit log');
+  await kinds.getByRole('button', { name: 'Money' }).click();
+  await expect(chips(page).getByTestId('filter-chip')).toHaveText(['Kind: Money, Links']);
+  await expect(rows(page)).toHaveCount(6);
+  await chips(page).getByRole('button', { name: 'Clear all filters' }).click();
+  await expect(kinds.getByRole('button', { name: 'Money' })).toHaveAttribute('aria-pressed', 'false');
+  await expect(rows(page)).toHaveCount(6);
 
   // A recall made while the log is open shows up without a reload.
   await recallByApi(holder.api, story.pineDistributionId);
   const recall = rowOf(page, pine.id, 'Ticket Recalled', 'SUCCESS');
   await expect(recall).toHaveCount(1);
   await expect(rows(page).first()).toContainText('Ticket Recalled');
-  await expect(recall.getByTestId('audit-distribution')).toHaveText(story.pineDistributionId);
+  await expect(recall.getByTestId('audit-distribution')).toHaveAttribute(
+    'data-distribution-id',
+    story.pineDistributionId,
+  );
   await expect(recall.getByTestId('audit-ip')).toHaveText('127.0.0.1');
 
   // A refused attempt is recorded too (as FAILED), and shows up without a reload as well.
   const refused = await holder.api.post('/v1/tickets/distribute', { data: { ticket_ids: [quince.id] } });
   expect(refused.status()).toBe(409);
-  await expect(rows(page)).toHaveCount(5);
-  await expect(rowOf(page, quince.id, 'Ticket Distributed', 'FAILED')).toHaveCount(1);
-  await expect(showing(page)).toHaveText('Showing 1 to 5 entries');
+  await expect(rows(page)).toHaveCount(8);
+  const failed = rowOf(page, quince.id, 'Ticket Distributed', 'FAILED');
+  await expect(failed).toHaveCount(1);
+  await expect(failed.getByTestId('audit-words')).toHaveText('Ticket is already distributed');
+  await expect(showing(page)).toHaveText('Showing 1 to 8 entries');
+  // At 1280 px the whole table is on screen: View Details too, without scrolling sideways.
+  await page.setViewportSize({ width: 1280, height: 900 });
+  const box = await page.getByTestId('audits-table').evaluate((el) => ({
+    scrollWidth: el.parentElement!.scrollWidth,
+    clientWidth: el.parentElement!.clientWidth,
+  }));
+  expect(box.scrollWidth).toBeLessThanOrEqual(box.clientWidth);
+  await expect(rows(page).first().getByRole('button', { name: 'View Details' })).toBeInViewport({ ratio: 1 });
+  await page.screenshot({ path: test.info().outputPath('audit-log.png'), fullPage: true });
 
-  // View Details shows everything the entry holds.
+  // View Details shows everything the entry holds: the names and the ids they stand for.
   await recall.getByRole('button', { name: 'View Details' }).click();
   const details = page.getByRole('dialog', { name: 'Audit entry details' });
   await expect(details).toContainText('Ticket Recalled');
-  await expect(details).toContainText(pine.id);
-  await expect(details).toContainText(story.pineDistributionId);
+  await expect(details.getByTestId('detail-ticket')).toContainText(`Pine Hollow · ${pine.seat.seat_info_combined}`);
+  await expect(details.getByTestId('detail-ticket')).toContainText(pine.id);
+  await expect(details.getByTestId('detail-link')).toContainText(story.pineDistributionId);
   await expect(details).toContainText('127.0.0.1');
   await expectNoA11yViolations(page, 'audit entry details');
   await details.getByRole('button', { name: 'Close' }).click();
   await expect(details).toBeHidden();
-  await rowOf(page, quince.id, 'Ticket Distributed', 'FAILED').getByRole('button', { name: 'View Details' }).click();
+  await failed.getByRole('button', { name: 'View Details' }).click();
   await expect(details).toContainText('ALREADY_DISTRIBUTED');
   await page.keyboard.press('Escape');
   await expect(details).toBeHidden();
+  // The credits set: by whom (e-mail and id), from what to what, why.
+  await set.getByRole('button', { name: 'View Details' }).click();
+  await expect(details.getByTestId('detail-summary')).toHaveText(
+    '0 → 15 · by admin@seatlink.test · “Credits for the tour”',
+  );
+  await expect(details.getByTestId('detail-by')).toContainText('admin@seatlink.test');
+  await expect(details.getByTestId('detail-reason')).toHaveText('Credits for the tour');
+  await expect(details.getByTestId('detail-from')).toHaveText('0');
+  await expect(details.getByTestId('detail-to')).toHaveText('15');
+  await page.screenshot({ path: test.info().outputPath('audit-details.png') });
+  await page.keyboard.press('Escape');
 });
 
 test('filters by event type, status, ticket id and IP with chips, quick date ranges, Clear all, and says why nothing shows', async ({
@@ -170,7 +235,7 @@ test('filters by event type, status, ticket id and IP with chips, quick date ran
 }) => {
   const { pine, quince } = story;
   await openLog(page);
-  await expect(rows(page)).toHaveCount(5);
+  await expect(rows(page)).toHaveCount(8);
 
   // Event type: the recall only. The popover closes on Escape.
   let panel = await openFilter(page, 'Event Type');
@@ -208,14 +273,15 @@ test('filters by event type, status, ticket id and IP with chips, quick date ran
   await expect(rows(page)).toHaveCount(1);
   await chips(page).getByRole('button', { name: 'Clear all filters' }).click();
   await expect(chips(page)).toHaveText('No filters active');
-  await expect(rows(page)).toHaveCount(5);
+  await expect(rows(page)).toHaveCount(8);
 
   // Ticket ID: what it starts with, applied after typing stops.
   const prefix = quince.id.slice(0, 8);
   panel = await openFilter(page, 'Ticket ID');
   await panel.getByLabel('Ticket ID').fill(prefix.toUpperCase());
   await expect(rows(page)).toHaveCount(2);
-  for (const id of await page.getByTestId('audit-ticket').allTextContents()) expect(id).toBe(quince.id);
+  for (const id of await page.getByTestId('audit-ticket').evaluateAll((cells) => cells.map((c) => c.dataset.ticketId)))
+    expect(id).toBe(quince.id);
   await page.keyboard.press('Escape');
   await expect(chips(page).getByTestId('filter-chip')).toHaveText([`Ticket ID: ${prefix.toUpperCase()}`]);
   panel = await openFilter(page, 'Status');
@@ -226,14 +292,17 @@ test('filters by event type, status, ticket id and IP with chips, quick date ran
 
   // IP address: nothing came from elsewhere.
   await chips(page).getByRole('button', { name: 'Clear all filters' }).click();
+  await expect(rows(page)).toHaveCount(8);
+  const fromHere = (await page.getByTestId('audit-ip').allTextContents()).filter((ip) => ip === '127.0.0.1').length;
+  expect(fromHere).toBeGreaterThanOrEqual(5);
   panel = await openFilter(page, 'IP Address');
   await panel.getByLabel('IP Address').fill('10.');
   await expect(page.getByTestId('audits-empty')).toContainText('Try adjusting your filters');
   await panel.getByRole('button', { name: 'Clear' }).click();
-  await expect(rows(page)).toHaveCount(5);
+  await expect(rows(page)).toHaveCount(8);
   await panel.getByLabel('IP Address').fill('127.0.');
   await expect(chips(page).getByTestId('filter-chip')).toHaveText(['IP Address: 127.0.']);
-  await expect(rows(page)).toHaveCount(5);
+  await expect(rows(page)).toHaveCount(fromHere);
   await page.keyboard.press('Escape');
 
   // Quick date ranges: the last 24 hours hold it all; last (calendar) month none of it.
@@ -241,7 +310,7 @@ test('filters by event type, status, ticket id and IP with chips, quick date ran
   await ranges.getByRole('button', { name: 'Last 24 hours' }).click();
   await expect(ranges.getByRole('button', { name: 'Last 24 hours' })).toHaveAttribute('aria-pressed', 'true');
   await expect(chips(page).getByTestId('filter-chip')).toHaveText(['Event Time: Last 24 hours', 'IP Address: 127.0.']);
-  await expect(rows(page)).toHaveCount(5);
+  await expect(rows(page)).toHaveCount(fromHere);
   await ranges.getByRole('button', { name: 'Last month' }).click();
   await expect(page.getByTestId('audits-empty')).toContainText('No audit logs found');
   // 'Last month' is the previous calendar month, and says which days it took ('1 Oct 2026 – 31 Oct 2026').
@@ -254,17 +323,17 @@ test('filters by event type, status, ticket id and IP with chips, quick date ran
   await expect(ranges.getByTestId('quick-range-days')).toHaveText(lastMonth);
   await expect(chips(page).getByTestId('filter-chip').first()).toHaveText(`Event Time: Last month (${lastMonth})`);
   await chips(page).getByRole('button', { name: 'Remove filter Event Time: Last month' }).click();
-  await expect(rows(page)).toHaveCount(5);
+  await expect(rows(page)).toHaveCount(fromHere);
   await expect(ranges.getByTestId('quick-range-days')).toHaveCount(0);
   for (const name of ['Last 7 days', 'Last 30 days']) {
     await ranges.getByRole('button', { name }).click();
     await expect(chips(page).getByTestId('filter-chip').first()).toHaveText(`Event Time: ${name}`);
-    await expect(rows(page)).toHaveCount(5);
+    await expect(rows(page)).toHaveCount(fromHere);
   }
   await chips(page).getByRole('button', { name: 'Clear all filters' }).click();
   await expect(chips(page)).toHaveText('No filters active');
   await expect(ranges.getByRole('button', { name: 'Last 30 days' })).toHaveAttribute('aria-pressed', 'false');
-  await expect(rows(page)).toHaveCount(5);
+  await expect(rows(page)).toHaveCount(8);
 
   // Event Time: From and To are date pickers (en-GB, 24-hour), holding the default month's bounds. A range from an
   // hour ahead to two hours ahead holds nothing; the chip names it. Escape closes the panel and gives the focus back to
@@ -290,7 +359,7 @@ test('filters by event type, status, ticket id and IP with chips, quick date ran
   await expect(page.getByRole('button', { name: 'Filter Event Time', exact: true })).toBeFocused();
   await expect(chips(page).getByTestId('filter-chip')).toHaveText([/^Event Time: \d{2} \w+ \d{4}, \d{2}:\d{2} – /]);
   await chips(page).getByRole('button', { name: 'Clear all filters' }).click();
-  await expect(rows(page)).toHaveCount(5);
+  await expect(rows(page)).toHaveCount(8);
 
   // A user with no actions yet.
   const quiet = await createVerifiedUser(page, 'quiet');
@@ -309,32 +378,32 @@ test('pages through the entries, downloads the filtered view as CSV, and replays
 }) => {
   const { holder, pine, quince, rowan, moment } = story;
   await openLog(page);
-  await expect(rows(page)).toHaveCount(5);
+  await expect(rows(page)).toHaveCount(8);
 
-  // Pages of two (the limit is part of the filter set the browser keeps; the page holds 50 by default).
-  await page.evaluate(() => localStorage.setItem('userAuditFilters', JSON.stringify({ limit: 2 })));
+  // Pages of three (the limit is part of the filter set the browser keeps; the page holds 50 by default).
+  await page.evaluate(() => localStorage.setItem('userAuditFilters', JSON.stringify({ limit: 3 })));
   await page.reload();
   const previous = page.getByRole('button', { name: 'Previous' });
   const next = page.getByRole('button', { name: 'Next' });
-  await expect(showing(page)).toHaveText('Showing 1 to 2 entries');
+  await expect(showing(page)).toHaveText('Showing 1 to 3 entries');
   await expect(previous).toBeDisabled();
   await next.click();
-  await expect(showing(page)).toHaveText('Showing 3 to 4 entries');
+  await expect(showing(page)).toHaveText('Showing 4 to 6 entries');
   await expect(previous).toBeEnabled();
   await next.click();
-  await expect(showing(page)).toHaveText('Showing 5 to 5 entries');
-  await expect(rows(page)).toHaveCount(1);
+  await expect(showing(page)).toHaveText('Showing 7 to 8 entries');
+  await expect(rows(page)).toHaveCount(2);
   await expect(next).toBeDisabled();
-  await expect(rows(page).first().getByTestId('audit-ticket')).toHaveText(pine.id);
+  await expect(rows(page).getByTestId('audit-type')).toHaveText(['Credits Spent', 'Credits Set']);
   await previous.click();
-  await expect(showing(page)).toHaveText('Showing 3 to 4 entries');
+  await expect(showing(page)).toHaveText('Showing 4 to 6 entries');
   // Any other change starts again at the first page.
   const panel = await openFilter(page, 'Status');
   await panel.getByLabel('SUCCESS').check();
   await page.keyboard.press('Escape');
-  await expect(showing(page)).toHaveText('Showing 1 to 2 entries');
+  await expect(showing(page)).toHaveText('Showing 1 to 3 entries');
   await chips(page).getByRole('button', { name: 'Clear all filters' }).click();
-  await expect(showing(page)).toHaveText('Showing 1 to 5 entries');
+  await expect(showing(page)).toHaveText('Showing 1 to 8 entries');
 
   // The CSV holds the filtered view: here the distributions, every page of them.
   const typePanel = await openFilter(page, 'Event Type');
@@ -349,7 +418,9 @@ test('pages through the entries, downloads the filtered view as CSV, and replays
     .replace(/^\uFEFF/, '')
     .trim()
     .split(/\r?\n/);
-  expect(lines[0]).toBe('Event Time,Status,Event Type,Ticket ID,Distribution ID,IP Address,Bulk Action,Details');
+  expect(lines[0]).toBe(
+    'Event Time,Status,Event Type,Ticket ID,Distribution ID,IP Address,Bulk Action,Details,Kind,Summary',
+  );
   const body = lines.slice(1);
   expect(body).toHaveLength(4);
   for (const line of body) expect(line).toMatch(/^\d{4}-\d{2}-\d{2}T[\d:.]+Z,(SUCCESS|FAILED),Ticket Distributed,/);
@@ -357,6 +428,10 @@ test('pages through the entries, downloads the filtered view as CSV, and replays
   expect(body.filter((l) => l.includes(`,${quince.id},`))).toHaveLength(2);
   expect(body.find((l) => l.includes(`,${rowan.id},`))).toMatch(/,127\.0\.0\.1,yes,/);
   expect(body.find((l) => l.includes(`,${pine.id},`))).toMatch(/,127\.0\.0\.1,no,/);
+  // The ids, and the words a person reads.
+  expect(body.find((l) => l.includes(`,${pine.id},`))).toContain(
+    `,Links,"Pine Hollow (${pine.seat.seat_info_combined}) · 5 credits"`,
+  );
   await chips(page).getByRole('button', { name: 'Clear all filters' }).click();
 
   // Replay: the user as they stood between the distributions and the recall.
@@ -383,12 +458,17 @@ test('pages through the entries, downloads the filtered view as CSV, and replays
   await expect(credits.getByRole('columnheader')).toHaveText(['Time', 'What', 'Change', 'Balance', 'Card payment']);
   const changes = credits.getByTestId('replay-credit-change');
   await expect(changes.getByTestId('credit-change-what')).toHaveText([
-    'Set by an admin',
+    'Set by admin@seatlink.test: “Credits for the tour”',
     'Spent on links',
     'Spent on links',
   ]);
   await expect(changes.getByTestId('credit-change-amount')).toHaveText(['+15', '-5', '-10']);
   await expect(changes.getByTestId('credit-change-balance')).toHaveText(['15', '10', '0']);
+  // Their access then: not banned, no second factor, no key or webhook acting for them.
+  const access = result.getByTestId('replay-access');
+  await expect(access.getByTestId('replay-banned')).toHaveText('Not banned');
+  for (const part of ['replay-factors', 'replay-api-keys', 'replay-webhooks'])
+    await expect(access.getByTestId(part)).toHaveText('None');
   await expectNoA11yViolations(page, 'audit log with a replay');
 
   // Now: the recall has happened (a recall gives no credits back).

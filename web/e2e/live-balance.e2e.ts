@@ -1,6 +1,6 @@
 import { expect, test } from '@playwright/test';
 import { expectNoA11yViolations } from './support/axe';
-import { demo, signIn, userRowOnAdminPage } from './support/session';
+import { demo, setCreditsFromRow, signIn, userRowOnAdminPage } from './support/session';
 
 test('an admin sets credits and the user’s open dashboard shows the new balance live, without a reload', async ({
   browser,
@@ -26,8 +26,7 @@ test('an admin sets credits and the user’s open dashboard shows the new balanc
     // The field holds the balance the row shows, as a value (not a faint placeholder).
     await expect(field).toHaveValue(/^\d+$/);
     expect((await row.getByTestId('user-balance').textContent())?.replace(/,/g, '')).toBe(await field.inputValue());
-    await field.fill('1234');
-    await row.getByRole('button', { name: 'Set', exact: true }).click();
+    await setCreditsFromRow(row, demo.user.email, '1234');
     await expect(adminPage.getByText('Credits updated successfully')).toBeVisible();
     await expect(row.getByTestId('user-balance')).toContainText('1,234');
     await expect(field).toHaveValue('1234');
@@ -36,8 +35,7 @@ test('an admin sets credits and the user’s open dashboard shows the new balanc
     expect(reloaded).toBe(false);
 
     // And again, to show it is not a one-off.
-    await row.getByLabel(`Credits for ${demo.user.email}`).fill('7');
-    await row.getByRole('button', { name: 'Set', exact: true }).click();
+    await setCreditsFromRow(row, demo.user.email, '7');
     await expect(credits).toHaveText('7');
     expect(reloaded).toBe(false);
   } finally {
@@ -75,8 +73,7 @@ test('on a network that drops WebSockets, live updates come by long polling', as
     await signIn(adminPage, demo.admin);
     await adminPage.goto('/admin/users');
     const row = await userRowOnAdminPage(adminPage, demo.user.email);
-    await row.getByLabel(`Credits for ${demo.user.email}`).fill('4321');
-    await row.getByRole('button', { name: 'Set', exact: true }).click();
+    await setCreditsFromRow(row, demo.user.email, '4321');
     await expect(adminPage.getByText('Credits updated successfully')).toBeVisible();
     await expect(credits).toHaveText('4,321');
   } finally {

@@ -61,7 +61,7 @@ async function setBalance(credits: number) {
   const res = await fetch(`${api.url}/v1/admin/users/${user.id}/credits`, {
     method: 'PUT',
     headers: { 'content-type': 'application/json', cookie },
-    body: JSON.stringify({ credits }),
+    body: JSON.stringify({ credits, reason: 'Test' }),
   });
   expect([200, 202]).toContain(res.status);
 }

@@ -40,7 +40,7 @@ async function setCredits(api: ApiProcess, credits: number) {
   const res = await fetch(`${api.url}/v1/admin/users/${userId}/credits`, {
     method: 'PUT',
     headers: { 'content-type': 'application/json', cookie: admin.cookie },
-    body: JSON.stringify({ credits }),
+    body: JSON.stringify({ credits, reason: 'Test' }),
   });
   expect([200, 202]).toContain(res.status);
 }

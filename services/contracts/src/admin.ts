@@ -2,18 +2,31 @@ import { z } from 'zod';
 import type { User } from './auth.js';
 import type { MaybePending } from './identity.js';
 import { schema } from './schema.js';
+import { plainText } from './text.js';
 
 /** The {id} of /v1/admin/users/{id}/... */
 export const userIdParamSchema = schema(() => z.uuid({ error: 'User id must be a UUID' }));
 
-/** Body of PUT /v1/admin/users/{id}/credits (SPEC.md §5 "Credits form"). */
+/** The longest reason an admin may give for setting a user's credits. */
+export const MAX_CREDITS_REASON_LENGTH = 200;
+
+const creditsAmount = (label: string) =>
+  z
+    .number({ error: `${label} must be a number` })
+    .int(`${label} must be a whole number`)
+    .min(0, `${label} must be 0 or more`)
+    .max(1_000_000_000, `${label} must be at most 1000000000`);
+
+/**
+ * Body of PUT /v1/admin/users/{id}/credits (SPEC.md §5 "Credits form"): the new balance, why (required: it is kept in
+ * the user's audit log), and optionally the balance the admin saw: when the balance is no longer that, nothing is set
+ * (409 BALANCE_CHANGED), so the "from" the admin confirmed is the "from" recorded.
+ */
 export const setCreditsRequestSchema = schema(() =>
   z.object({
-    credits: z
-      .number({ error: 'credits must be a number' })
-      .int('credits must be a whole number')
-      .min(0, 'credits must be 0 or more')
-      .max(1_000_000_000, 'credits must be at most 1000000000'),
+    credits: creditsAmount('credits'),
+    reason: plainText('Reason', MAX_CREDITS_REASON_LENGTH),
+    expected_balance: creditsAmount('expected_balance').optional(),
   }),
 );
 export type SetCreditsRequest = z.infer<typeof setCreditsRequestSchema>;

@@ -3,15 +3,79 @@ import { dateMessages, isoDateTime } from './dates.js';
 import { hasForbiddenCharacters } from './text.js';
 import { schema } from './schema.js';
 
-/** SPEC.md §9: the audit log's event types, with their labels. */
+/**
+ * The audit log's event types, with their labels: SPEC.md §9's two (DISTRIBUTE, TICKET_RECALLED) first, then what the
+ * log holds beyond them — everything that moves money, access or a link (docs/user-guide.md "User Audit Log").
+ */
 export const AUDIT_EVENT_TYPES = {
   DISTRIBUTE: 'Ticket Distributed',
   TICKET_RECALLED: 'Ticket Recalled',
   LINK_UPDATED: 'Link Updated',
+  LINK_CLAIMED: 'Link Claimed',
+  CREDITS_SET: 'Credits Set',
+  CREDITS_BOUGHT: 'Credits Bought',
+  CREDITS_SPENT: 'Credits Spent',
+  CREDITS_GIVEN_BACK: 'Credits Given Back',
+  CREDITS_TAKEN_BACK: 'Credits Taken Back',
+  PAYMENT_DISPUTED: 'Payment Disputed',
+  USER_BANNED: 'User Banned',
+  USER_UNBANNED: 'User Unbanned',
+  PASSWORD_RESET_REQUESTED: 'Password Reset Requested',
+  PASSWORD_CHANGED: 'Password Changed',
+  NEW_DEVICE_SIGN_IN: 'Sign-in From New Device',
+  SESSIONS_ENDED: 'Sessions Ended',
+  AUTHENTICATOR_ADDED: 'Authenticator Added',
+  AUTHENTICATOR_REMOVED: 'Authenticator Removed',
+  PASSKEY_ADDED: 'Passkey Added',
+  PASSKEY_REMOVED: 'Passkey Removed',
+  RECOVERY_CODE_USED: 'Recovery Code Used',
+  API_KEY_CREATED: 'API Key Created',
+  API_KEY_REVOKED: 'API Key Revoked',
+  WEBHOOK_ADDED: 'Webhook Added',
+  WEBHOOK_CHANGED: 'Webhook Changed',
+  WEBHOOK_DISABLED: 'Webhook Disabled',
+  WEBHOOK_ENABLED: 'Webhook Enabled',
+  WEBHOOK_DELETED: 'Webhook Deleted',
 } as const;
 export type AuditEventType = keyof typeof AUDIT_EVENT_TYPES;
 export const AUDIT_STATUSES = ['SUCCESS', 'FAILED'] as const;
 export type AuditStatus = (typeof AUDIT_STATUSES)[number];
+
+/** What an entry moves: credits and card payments, who can get in (and what acts for the user), or a link. */
+export const AUDIT_KINDS = { money: 'Money', access: 'Access', links: 'Links' } as const;
+export type AuditKind = keyof typeof AUDIT_KINDS;
+
+/** The kind of each event type (the kind filter and the kind a row shows). */
+export const AUDIT_EVENT_KINDS: Readonly<Record<AuditEventType, AuditKind>> = {
+  DISTRIBUTE: 'links',
+  TICKET_RECALLED: 'links',
+  LINK_UPDATED: 'links',
+  LINK_CLAIMED: 'links',
+  CREDITS_SET: 'money',
+  CREDITS_BOUGHT: 'money',
+  CREDITS_SPENT: 'money',
+  CREDITS_GIVEN_BACK: 'money',
+  CREDITS_TAKEN_BACK: 'money',
+  PAYMENT_DISPUTED: 'money',
+  USER_BANNED: 'access',
+  USER_UNBANNED: 'access',
+  PASSWORD_RESET_REQUESTED: 'access',
+  PASSWORD_CHANGED: 'access',
+  NEW_DEVICE_SIGN_IN: 'access',
+  SESSIONS_ENDED: 'access',
+  AUTHENTICATOR_ADDED: 'access',
+  AUTHENTICATOR_REMOVED: 'access',
+  PASSKEY_ADDED: 'access',
+  PASSKEY_REMOVED: 'access',
+  RECOVERY_CODE_USED: 'access',
+  API_KEY_CREATED: 'access',
+  API_KEY_REVOKED: 'access',
+  WEBHOOK_ADDED: 'access',
+  WEBHOOK_CHANGED: 'access',
+  WEBHOOK_DISABLED: 'access',
+  WEBHOOK_ENABLED: 'access',
+  WEBHOOK_DELETED: 'access',
+};
 
 /** SPEC.md §9: page size 50. */
 export const AUDIT_PAGE_SIZE = 50;
@@ -19,10 +83,29 @@ export const MAX_AUDIT_PAGE_SIZE = 500;
 /** Rows one CSV export holds at most. */
 export const MAX_AUDIT_EXPORT_ROWS = 100_000;
 
-/** SPEC.md §3 Audit entry. */
+/**
+ * What a person reads in place of an entry's ids (the ids stay in `event_data`, the details and the CSV); null where
+ * the entry has none or it is not known.
+ */
+export interface AuditNames {
+  /** The ticket's title, and its seat ('Section A, Row 3, Seat 12'). */
+  ticket: string | null;
+  seat: string | null;
+  /** The link's label ('for Sam'). */
+  link: string | null;
+  /** Who did it when that was not the user: an admin's e-mail. */
+  by: string | null;
+  /** The API key a call was made with, by its name. */
+  api_key: string | null;
+  /** What the entry acts on besides a ticket and a link: an API key's name, a webhook's address, a passkey's name. */
+  subject: string | null;
+}
+
+/** SPEC.md §3 Audit entry, with its kind and the names a person reads (`names`). */
 export interface AuditEntry {
   id: string;
   created_at: string;
+  kind: AuditKind;
   event_type: AuditEventType;
   event_data: {
     status: AuditStatus;
@@ -31,6 +114,7 @@ export interface AuditEntry {
     [key: string]: unknown;
   };
   metadata: { ip_address: string | null; bulk_action: boolean };
+  names: AuditNames;
 }
 
 export interface AuditsResponse {
@@ -38,8 +122,11 @@ export interface AuditsResponse {
 }
 
 /** A query-string value that may be given once or repeated (`?status=SUCCESS&status=FAILED`). */
-const repeated = <T extends z.ZodType>(item: T) =>
-  z.preprocess((value) => (value === undefined ? [] : Array.isArray(value) ? value : [value]), z.array(item).max(10));
+const repeated = <T extends z.ZodType>(item: T, max: number, label: string) =>
+  z.preprocess(
+    (value) => (value === undefined ? [] : Array.isArray(value) ? value : [value]),
+    z.array(item).max(max, `${label} may be given at most ${max} times`),
+  );
 
 const isoDate = (label: string) => isoDateTime(dateMessages(label)).optional();
 
@@ -63,14 +150,23 @@ const integer = (label: string, min: number, max: number, fallback: number) =>
       .max(max, `${label} must be at most ${max}`),
   );
 
-/** GET /v1/admin/users/{id}/audits (SPEC.md §7): every filter optional; dates ISO. */
+/** GET /v1/admin/users/{id}/audits (SPEC.md §7, with `kind` beyond it): every filter optional; dates ISO. */
 export const auditQuerySchema = schema(() =>
   z
     .object({
       start_date: isoDate('start_date'),
       end_date: isoDate('end_date'),
-      event_type: repeated(z.enum(Object.keys(AUDIT_EVENT_TYPES) as [AuditEventType, ...AuditEventType[]])),
-      status: repeated(z.enum(AUDIT_STATUSES)),
+      event_type: repeated(
+        z.enum(Object.keys(AUDIT_EVENT_TYPES) as [AuditEventType, ...AuditEventType[]]),
+        Object.keys(AUDIT_EVENT_TYPES).length,
+        'event_type',
+      ),
+      status: repeated(z.enum(AUDIT_STATUSES), AUDIT_STATUSES.length, 'status'),
+      kind: repeated(
+        z.enum(Object.keys(AUDIT_KINDS) as [AuditKind, ...AuditKind[]]),
+        Object.keys(AUDIT_KINDS).length,
+        'kind',
+      ),
       ticket_id: prefix('ticket_id'),
       distribution_id: prefix('distribution_id'),
       ip_address: prefix('ip_address'),
@@ -98,8 +194,10 @@ export interface CreditChange {
   balance_after: number;
   /** The card payment it concerns (purchases, reversals, disputes). */
   payment_intent_id: string | null;
-  /** What it was for: refund, dispute_lost, distribution... */
+  /** What it was for: refund, dispute_lost, distribution...; for a set, the admin's reason (none before reasons were asked). */
   reason: string | null;
+  /** Who set it (a set by an admin): their e-mail; null for other changes. */
+  by: string | null;
 }
 
 export interface UserStateAt {
@@ -108,6 +206,18 @@ export interface UserStateAt {
   /** Every change of the credits up to the moment, oldest first (top-ups, spending, refunds, disputes). */
   credit_changes: CreditChange[];
   accounts: Array<{ account_id: string; email: string; linked_at: string }>;
+  /** How the user could get in then, and what acted for them: the audit log's access entries, folded. */
+  access: {
+    banned: boolean;
+    /** An authenticator app was on. */
+    authenticator: boolean;
+    /** Passkeys by name. */
+    passkeys: string[];
+    /** API keys that worked then. */
+    api_keys: Array<{ key_id: string; name: string; scopes: string[]; created_at: string }>;
+    /** Webhook endpoints then (not deleted). */
+    webhooks: Array<{ endpoint_id: string; url: string; events: string[]; enabled: boolean }>;
+  };
   tickets: Array<{
     ticket_id: string;
     account_id: string;

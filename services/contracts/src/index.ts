@@ -13,6 +13,7 @@ export * from './tickets.js';
 export * from './distribution.js';
 export * from './links.js';
 export * from './audit.js';
+export * from './audit-description.js';
 export * from './payments.js';
 export * from './notifications.js';
 export * from './mfa.js';

@@ -15,12 +15,13 @@ import { RealtimeModule } from './infra/realtime/realtime.module.js';
 import { SubscriptionsModule } from './infra/subscriptions/subscriptions.module.js';
 import { ThrottleModule } from './infra/throttle/throttle.module.js';
 import { AdminModule } from './modules/admin/index.js';
+import { AuditModule } from './modules/audit/index.js';
 import { CreditsModule } from './modules/credits/index.js';
 import { DistributionModule } from './modules/distribution/index.js';
 import { HealthModule } from './modules/health/index.js';
 import { IdentityModule } from './modules/identity/index.js';
 import { InvitesModule } from './modules/invites/index.js';
-import { ApiKeysModule } from './modules/api-keys/api-keys.module.js';
+import { ApiKeysModule } from './modules/api-keys/index.js';
 import { WebhooksModule } from './modules/webhooks/index.js';
 import { NotificationsModule } from './modules/notifications/index.js';
 import { PaymentsModule } from './modules/payments/index.js';
@@ -46,6 +47,7 @@ const features = (config: AppConfig) => [
   WebhooksModule,
   PaymentsModule,
   AdminModule,
+  AuditModule,
   HealthModule.forRoot(config.REDIS_URL, config.REDIS_COMMAND_TIMEOUT_MS),
 ];
 

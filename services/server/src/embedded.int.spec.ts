@@ -81,7 +81,9 @@ describe('the product on a bare machine: embedded PostgreSQL, the in-process que
 
   it('distributes a ticket and counts its link’s claims, a retried key once', async () => {
     const { id: userId } = (await user.request('GET', '/v1/me')).body as unknown as User;
-    expect((await admin.request('PUT', `/v1/admin/users/${userId}/credits`, { credits: 100 })).status).toBe(200);
+    expect(
+      (await admin.request('PUT', `/v1/admin/users/${userId}/credits`, { credits: 100, reason: 'Test' })).status,
+    ).toBe(200);
     const ticket = (await tickets()).find((t) => !t.is_duplicate && !t.distribution)!;
     const made = await user.request('POST', '/v1/tickets/distribute', { ticket_ids: [ticket.id], max_clicks: 2 });
     expect(made.status).toBe(200);

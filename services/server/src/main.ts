@@ -1,7 +1,8 @@
 import { loadConfig } from './infra/config/config.js';
 import { createHttpApp, logger } from './bootstrap.js';
 import { walletSimControlKey } from './infra/wallet/wallet-sim.mount.js';
-import { demoUsers, demoWalletLogins, isDatabaseEmpty, seed, seedDemoWallets } from './seed.js';
+import { pages } from '@seatlink/contracts';
+import { adminGateNotice, demoUsers, demoWalletLogins, isDatabaseEmpty, seed, seedDemoWallets } from './seed.js';
 
 /** `npm start`: the whole product in one process — API, socket.io, projector, jobs, and the dashboard. */
 async function main() {
@@ -23,6 +24,9 @@ async function main() {
   logger.log(
     `Demo logins: ${demoUsers.map((u) => `${u.email} / ${u.password}${u.isAdmin ? ' (admin)' : ''}`).join(', ')}`,
   );
+  const gate = await adminGateNotice(app, `${url}${pages.settings}#two-factor`);
+  if (gate.ready) logger.log(gate.text);
+  else logger.warn(gate.text);
   if (config.mountWalletSim) {
     const { file } = await walletSimControlKey(config);
     logger.log(

@@ -13,6 +13,7 @@ import { ReadModelWaiter } from './infra/subscriptions/read-model-waiter.js';
 import { CreditsCommandMessage } from './modules/credits/credits.command.js';
 import { findCredentialsByEmail } from './modules/identity/read-models/users/users.queries.js';
 import { RegisterUserCommand } from './modules/identity/register-user.command.js';
+import { findUserById, SessionPolicy } from './modules/identity/index.js';
 
 const SEED_NAMESPACE = '6f0f3c56-9a53-4c1e-8a4e-0d1c8f7d2b11';
 
@@ -58,7 +59,16 @@ export async function seed(app: INestApplicationContext): Promise<string[]> {
     if (demo.credits > 0) {
       const set = await bus.execute(
         new CreditsCommandMessage(
-          { type: 'SetCredits', data: { userId, credits: demo.credits, setBy: 'seed', now: new Date().toISOString() } },
+          {
+            type: 'SetCredits',
+            data: {
+              userId,
+              credits: demo.credits,
+              setBy: 'seed',
+              reason: 'Demo credits',
+              now: new Date().toISOString(),
+            },
+          },
           { actorId: 'seed', commandId: `seed-credits:${userId}` },
         ),
       );
@@ -97,4 +107,33 @@ export async function seedDemoWallets(app: INestApplicationContext): Promise<str
     linked.push(wallet.email);
   }
   return linked;
+}
+
+/**
+ * What the start log says of the admin gate (ADMIN_MFA, README "Configuration"): that it is off, or that it is on and
+ * whether the demo admin can use the admin pages yet — until they set up a second factor on Settings, every admin call
+ * answers 403 MFA_ENROLMENT_REQUIRED. `ready` tells the caller whether anything is to be done.
+ */
+export async function adminGateNotice(
+  app: INestApplicationContext,
+  settingsUrl: string,
+): Promise<{ ready: boolean; text: string }> {
+  if (app.get<AppConfig>(APP_CONFIG).ADMIN_MFA === 'optional') {
+    return {
+      ready: true,
+      text: 'Admin pages: ADMIN_MFA=optional is in force: admins use them without a second factor (for development only)',
+    };
+  }
+  const admin = demoUsers[0];
+  const user = await findUserById(app.get<Database>(DATABASE).db, uuidv5(admin.email, SEED_NAMESPACE));
+  if (user && (await app.get(SessionPolicy).adminAllowed(user))) {
+    return { ready: true, text: `Admin pages: ADMIN_MFA=required, and ${admin.email} has a second factor` };
+  }
+  return {
+    ready: false,
+    text:
+      `Admin pages: ADMIN_MFA=required: ${admin.email} must set up a second factor (an authenticator app or a passkey) ` +
+      `on Settings, ${settingsUrl}, before the admin pages work (until then admin calls answer 403 ` +
+      'MFA_ENROLMENT_REQUIRED); ADMIN_MFA=optional turns the gate off for development',
+  };
 }

@@ -81,11 +81,11 @@ export async function addPassTo(walletEmails: readonly string[], pass: PassInput
   }
 }
 
-/** Sets a user's credits as an admin does (PUT /v1/admin/users/{id}/credits). */
-export async function setCredits(userId: string, credits: number): Promise<void> {
+/** Sets a user's credits as an admin does (PUT /v1/admin/users/{id}/credits), with a reason (the audit log shows it). */
+export async function setCredits(userId: string, credits: number, reason = 'Credits for the test'): Promise<void> {
   const admin = await apiSession(demo.admin);
   try {
-    const res = await admin.put(`/v1/admin/users/${userId}/credits`, { data: { credits } });
+    const res = await admin.put(`/v1/admin/users/${userId}/credits`, { data: { credits, reason } });
     expect(res.status(), await res.text()).toBe(200);
   } finally {
     await admin.dispose();

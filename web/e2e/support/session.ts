@@ -140,6 +140,19 @@ export async function createVerifiedUser(page: Page, name: string): Promise<NewU
 }
 
 /**
+ * Sets a user's credits from their row on the admin users page as an admin does: the value, Set, then the dialog's
+ * reason and Set credits (the dialog closes once the server has set them).
+ */
+export async function setCreditsFromRow(row: Locator, email: string, credits: string, reason = 'Credits for the test') {
+  await row.getByLabel(`Credits for ${email}`).fill(credits);
+  await row.getByRole('button', { name: 'Set', exact: true }).click();
+  const dialog = row.page().getByRole('alertdialog', { name: 'Set credits' });
+  await dialog.getByLabel('Reason').fill(reason);
+  await dialog.getByRole('button', { name: 'Set credits' }).click();
+  await expect(dialog).toBeHidden();
+}
+
+/**
  * A user's row on the admin users page, paging on until it shows: the list is newest first, and the tests that ran
  * before have registered users of their own.
  */

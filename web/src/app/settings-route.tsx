@@ -1,3 +1,5 @@
+import { useEffect } from 'react';
+import { useLocation } from 'react-router-dom';
 import { PageHeader } from '../components/ui/page-header';
 import { ApiKeysSettings } from '../features/api-keys/components/api-keys-settings';
 import { EmailNotificationSettings } from '../features/notifications/email-notification-settings';
@@ -12,6 +14,11 @@ import { WebhooksSettings } from '../features/webhooks/components/webhooks-setti
  * chunk of its own.
  */
 export function SettingsRoute() {
+  // A link to a section (`#two-factor`, from the admin pages' notice) shows that section.
+  const { hash } = useLocation();
+  useEffect(() => {
+    if (hash.length > 1) document.getElementById(hash.slice(1))?.scrollIntoView({ block: 'start' });
+  }, [hash]);
   return (
     <div className="max-w-3xl space-y-6">
       <PageHeader title="Settings" subtitle="How Seatlink tells you what happens, and how you sign in." />

@@ -74,6 +74,8 @@ export const localFormat = {
   dateTime: (date: Date) => `${localDayMonth(date)} ${date.getFullYear()}, ${localTime(date)}`,
   /** '21 Nov, 14:05' */
   dayMonthTime: (date: Date) => `${localDayMonth(date)}, ${localTime(date)}`,
+  /** '14:05' */
+  time: localTime,
   accepts: localDate,
 };
 

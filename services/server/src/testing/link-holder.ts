@@ -31,7 +31,7 @@ export async function newLinkHolder(
   const client = new ApiClient(stack.baseUrl);
   const login = await client.login(created.email, created.password);
   if (login.status !== 200) throw new Error(`sign-in of ${created.email}: ${login.status}`);
-  await admin.request('PUT', `/v1/admin/users/${created.id}/credits`, { credits });
+  await admin.request('PUT', `/v1/admin/users/${created.id}/credits`, { credits, reason: 'Test' });
   const walletEmail = `h-${randomUUID().slice(0, 8)}@wallet.test`;
   const synced = await linkWalletWith(client, control, walletEmail, passes(walletEmail.split('@')[0]!, tickets));
   return { client, id: created.id, email: created.email, walletEmail, ...synced };

@@ -5,14 +5,21 @@ export function SettingsSection({
   title,
   description,
   children,
+  id,
 }: {
   title: string;
   description: ReactNode;
   children: ReactNode;
+  /** Its anchor: `/dashboard/settings#<id>` leads to it. */
+  id?: string;
 }) {
   const headingId = useId();
   return (
-    <section className="rounded-xl border border-slate-200 bg-white p-4 sm:p-6" aria-labelledby={headingId}>
+    <section
+      id={id}
+      className="scroll-mt-20 rounded-xl border border-slate-200 bg-white p-4 sm:p-6"
+      aria-labelledby={headingId}
+    >
       <h2 id={headingId} className="text-lg font-semibold text-slate-900">
         {title}
       </h2>

@@ -1,10 +1,13 @@
 import {
+  AUDIT_EVENT_KINDS,
   AUDIT_EVENT_TYPES,
+  AUDIT_KINDS,
   AUDIT_PAGE_SIZE,
   AUDIT_STATUSES,
   MAX_AUDIT_PAGE_SIZE,
   routes,
   type AuditEventType,
+  type AuditKind,
   type AuditStatus,
 } from '@seatlink/contracts';
 import { routeUrl, type QueryValues } from '../../lib/api-client';
@@ -45,6 +48,8 @@ export interface AuditFilters {
   startDate: string;
   endDate: string;
   eventTypes: AuditEventType[];
+  /** What the entries move: money, access, links (none: all). */
+  kinds: AuditKind[];
   status: AuditStatus[];
   ticketId: string;
   distributionId: string;
@@ -53,10 +58,17 @@ export interface AuditFilters {
   offset: number;
 }
 
-export const EVENT_TYPE_OPTIONS = Object.entries(AUDIT_EVENT_TYPES).map(([value, label]) => ({
-  value: value as AuditEventType,
-  label,
-}));
+const KINDS = Object.keys(AUDIT_KINDS) as AuditKind[];
+
+/** The kinds, in the order their buttons show. */
+export const KIND_OPTIONS = KINDS.map((value) => ({ value, label: AUDIT_KINDS[value] }));
+
+/** Every event type, grouped by its kind (Links, Money, Access), in the contracts' order within each. */
+export const EVENT_TYPE_OPTIONS = (['links', 'money', 'access'] as const).flatMap((kind) =>
+  (Object.keys(AUDIT_EVENT_TYPES) as AuditEventType[])
+    .filter((type) => AUDIT_EVENT_KINDS[type] === kind)
+    .map((value) => ({ value, label: AUDIT_EVENT_TYPES[value], group: AUDIT_KINDS[kind] })),
+);
 
 export interface DateRange {
   start: Date | null;
@@ -134,6 +146,7 @@ export function defaultAuditFilters(now: number): AuditFilters {
   return {
     ...withPreset('default', now),
     eventTypes: [],
+    kinds: [],
     status: [],
     ticketId: '',
     distributionId: '',
@@ -179,7 +192,7 @@ export function pageTo(filters: AuditFilters, direction: 'next' | 'previous'): A
 
 // ---- Chips ----------------------------------------------------------------------------------------------------------
 
-export type ChipKey = 'range' | 'status' | 'eventTypes' | 'ticketId' | 'distributionId' | 'ipAddress';
+export type ChipKey = 'range' | 'status' | 'eventTypes' | 'kinds' | 'ticketId' | 'distributionId' | 'ipAddress';
 
 export interface FilterChip {
   key: ChipKey;
@@ -215,6 +228,9 @@ export function filterChips(filters: AuditFilters, now: number = Date.now()): Fi
       label: `Event Type: ${filters.eventTypes.map((t) => AUDIT_EVENT_TYPES[t]).join(', ')}`,
     });
   }
+  if (filters.kinds.length > 0) {
+    chips.push({ key: 'kinds', label: `Kind: ${filters.kinds.map((k) => AUDIT_KINDS[k]).join(', ')}` });
+  }
   if (filters.ticketId.trim()) chips.push({ key: 'ticketId', label: `Ticket ID: ${filters.ticketId.trim()}` });
   if (filters.distributionId.trim()) {
     chips.push({ key: 'distributionId', label: `Distribution ID: ${filters.distributionId.trim()}` });
@@ -232,7 +248,7 @@ export function removeChip(filters: AuditFilters, key: ChipKey, now: number): Au
   const emptied: Partial<AuditFilters> =
     key === 'range'
       ? withPreset('default', now)
-      : key === 'status' || key === 'eventTypes'
+      : key === 'status' || key === 'eventTypes' || key === 'kinds'
         ? { [key]: [] }
         : { [key]: '' };
   return { ...filters, ...emptied, offset: 0 };
@@ -246,7 +262,7 @@ export function clearAllFilters(now: number): AuditFilters {
 // ---- What the server is asked ---------------------------------------------------------------------------------------
 
 /**
- * The audit query (SPEC.md §7): start_date and end_date as ISO, repeated event_type and status, the text filters
+ * The audit query (SPEC.md §7): start_date and end_date as ISO, repeated event_type, kind and status, the text filters
  * (ids lower-cased: they are stored as lower-case UUIDs, and the server matches what a value starts with, case and
  * all), limit and offset.
  */
@@ -257,6 +273,7 @@ export function auditQuery(filters: AuditFilters, now: number, { paged = true } 
     start_date: start?.toISOString(),
     end_date: end?.toISOString(),
     event_type: filters.eventTypes,
+    kind: filters.kinds,
     status: filters.status,
     ticket_id: text(filters.ticketId)?.toLowerCase(),
     distribution_id: text(filters.distributionId)?.toLowerCase(),
@@ -328,6 +345,7 @@ export function loadAuditFilters(storage: StorageLike | undefined, now: number):
   return {
     ...dates,
     eventTypes: subset(stored.eventTypes, Object.keys(AUDIT_EVENT_TYPES) as AuditEventType[]),
+    kinds: subset(stored.kinds, KINDS),
     status: subset(stored.status, AUDIT_STATUSES),
     ticketId: text(stored.ticketId),
     distributionId: text(stored.distributionId),

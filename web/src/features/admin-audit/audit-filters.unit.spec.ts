@@ -7,8 +7,11 @@ import {
   loadAuditFilters,
   presetDays,
   presetRange,
+  removeChip,
   saveAuditFilters,
   setCustomDate,
+  updateAuditFilters,
+  EVENT_TYPE_OPTIONS,
 } from './audit-filters';
 
 /** Local storage in memory. */
@@ -65,5 +68,47 @@ describe('audit filters: the date range', () => {
     // Older filter sets wrote minutes only; they still read.
     saveAuditFilters(storage, { ...custom, startDate: '2026-11-01T08:00', endDate: '2026-02-30T10:00' });
     expect(loadAuditFilters(storage, now)).toMatchObject({ startDate: '2026-11-01T08:00', endDate: '' });
+  });
+});
+
+describe('audit filters: kinds', () => {
+  const now = new Date(2026, 10, 22, 10, 30).getTime();
+
+  it('asks the server for the kinds ticked, says them in a chip, and removing it shows every kind again', () => {
+    const filters = updateAuditFilters({ ...defaultAuditFilters(now), offset: 100 }, { kinds: ['money', 'access'] });
+    expect(filters.offset).toBe(0);
+    expect(auditQuery(filters, now).kind).toEqual(['money', 'access']);
+    expect(filterChips(filters, now)).toEqual([{ key: 'kinds', label: 'Kind: Money, Access' }]);
+    const removed = removeChip(filters, 'kinds', now);
+    expect(removed.kinds).toEqual([]);
+    expect(filterChips(removed, now)).toEqual([]);
+    expect(auditQuery(removed, now).kind).toEqual([]);
+  });
+
+  it('keeps the kinds across a reload, and drops a stored kind that is none', () => {
+    const storage = memoryStorage();
+    saveAuditFilters(storage, { ...defaultAuditFilters(now), kinds: ['links'] });
+    expect(loadAuditFilters(storage, now).kinds).toEqual(['links']);
+    storage.setItem('userAuditFilters', JSON.stringify({ kinds: ['links', 'secrets', 42] }));
+    expect(loadAuditFilters(storage, now).kinds).toEqual(['links']);
+    // Filter sets stored before kinds were read with every kind.
+    storage.setItem('userAuditFilters', JSON.stringify({ status: ['FAILED'] }));
+    expect(loadAuditFilters(storage, now)).toMatchObject({ kinds: [], status: ['FAILED'] });
+  });
+
+  it('offers every event type grouped by kind, SPEC.md §9’s two first', () => {
+    expect(EVENT_TYPE_OPTIONS.slice(0, 2)).toEqual([
+      { value: 'DISTRIBUTE', label: 'Ticket Distributed', group: 'Links' },
+      { value: 'TICKET_RECALLED', label: 'Ticket Recalled', group: 'Links' },
+    ]);
+    const groups = EVENT_TYPE_OPTIONS.map((o) => o.group);
+    expect([...new Set(groups)]).toEqual(['Links', 'Money', 'Access']);
+    // Each group in one run.
+    expect(groups.filter((g, i) => g !== groups[i - 1])).toEqual(['Links', 'Money', 'Access']);
+    expect(EVENT_TYPE_OPTIONS.find((o) => o.value === 'CREDITS_SET')).toEqual({
+      value: 'CREDITS_SET',
+      label: 'Credits Set',
+      group: 'Money',
+    });
   });
 });

@@ -10,11 +10,14 @@ const REVERSAL_REASONS: Record<string, string> = {
   dispute_lost: 'Taken back: card dispute lost',
 };
 
-/** What a change was: 'Set by an admin', 'Spent on links', 'Bought by card'... */
-export function creditChangeLabel(change: Pick<CreditChange, 'kind' | 'reason'>): string {
+/**
+ * What a change was: 'Set by admin@seatlink.test: “Goodwill”', 'Spent on links', 'Bought by card'... A set recorded
+ * before reasons were asked for says so.
+ */
+export function creditChangeLabel(change: Pick<CreditChange, 'kind' | 'reason'> & { by?: string | null }): string {
   switch (change.kind) {
     case 'set':
-      return 'Set by an admin';
+      return `Set by ${change.by ?? 'an admin'}: ${change.reason ? `“${change.reason}”` : 'no reason recorded'}`;
     case 'spent':
       return 'Spent on links';
     case 'given_back':

@@ -3,7 +3,11 @@ import { creditChangeLabel, formatCreditChange } from './credit-changes';
 
 describe('credit changes in the replay', () => {
   it('names each kind of change', () => {
-    expect(creditChangeLabel({ kind: 'set', reason: null })).toBe('Set by an admin');
+    expect(creditChangeLabel({ kind: 'set', reason: 'Goodwill', by: 'admin@seatlink.test' })).toBe(
+      'Set by admin@seatlink.test: “Goodwill”',
+    );
+    // Set before reasons were asked for, or by the seed (no user).
+    expect(creditChangeLabel({ kind: 'set', reason: null, by: null })).toBe('Set by an admin: no reason recorded');
     expect(creditChangeLabel({ kind: 'spent', reason: 'distribution' })).toBe('Spent on links');
     expect(creditChangeLabel({ kind: 'given_back', reason: null })).toBe('Given back for links not made');
     expect(creditChangeLabel({ kind: 'purchased', reason: null })).toBe('Bought by card');

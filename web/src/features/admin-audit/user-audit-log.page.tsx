@@ -2,16 +2,24 @@ import { useEffect, useState } from 'react';
 import { Link, useLocation, useParams } from 'react-router-dom';
 import type { AuditEntry } from '@seatlink/contracts';
 import { Button } from '../../components/ui/button';
-import { cx } from '../../components/ui/cx';
 import { DownloadIcon } from '../../components/ui/icons';
 import { useNow } from '../../lib/use-now';
 import { useUserAudits } from './admin-audit.queries';
 import { useAdminAuditStore } from './admin-audit.store';
-import { auditCsvUrl, filterChips, pagingState, presetDays, QUICK_RANGES, showingLabel } from './audit-filters';
+import {
+  auditCsvUrl,
+  filterChips,
+  KIND_OPTIONS,
+  pagingState,
+  presetDays,
+  QUICK_RANGES,
+  showingLabel,
+} from './audit-filters';
 import { AuditDetailsDialog } from './components/audit-details-dialog';
 import { AuditTable } from './components/audit-table';
 import { FilterChips } from './components/filter-chips';
 import { ReplayPanel } from './components/replay-panel';
+import { TogglePill } from './components/toggle-pill';
 
 /** What the users table passes along when it opens a user's audit log. */
 interface AuditLocationState {
@@ -19,9 +27,11 @@ interface AuditLocationState {
 }
 
 /**
- * /admin/users/{userId}/audits (SPEC.md §2 "User audit log"): the user's distributions and recalls, newest first, 50
- * a page, with a filter in each of the first six column headers, the chips of the filters set, quick date ranges, a
- * CSV export of the filtered view, 'View Details' per entry, and a replay of the user's state at a moment. The filter
+ * /admin/users/{userId}/audits (SPEC.md §2 "User audit log"): everything that moved the user's money, access or links,
+ * newest first, 50 a page, each row in words (titles and seats, labels, e-mails, names; the ids in View Details),
+ * with a filter in each of the first six column headers, the kinds (Money, Access, Links), the chips of the filters
+ * set, quick date ranges, a CSV export of the filtered view, 'View Details' per entry, and a replay of the user's state
+ * at a moment. The filter
  * set is kept in local storage; new entries of the user (`audit.updated`) read the page again
  * (app/realtime-bridge.tsx). The user's e-mail shows under the title when the users list opened this page (it
  * hands the address over in the navigation state, which survives a reload).
@@ -85,20 +95,9 @@ export function UserAuditLogPage() {
 
       <div className="mb-3 flex flex-wrap items-center gap-2" role="group" aria-label="Quick date ranges">
         {QUICK_RANGES.map((range) => (
-          <button
-            key={range.id}
-            type="button"
-            aria-pressed={filters.range === range.id}
-            onClick={() => applyRange(range.id)}
-            className={cx(
-              'rounded-full px-3 py-1 text-sm font-medium ring-1 ring-inset focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-indigo-600',
-              filters.range === range.id
-                ? 'bg-indigo-600 text-white ring-indigo-600'
-                : 'bg-white text-slate-700 ring-slate-300 hover:bg-slate-50',
-            )}
-          >
+          <TogglePill key={range.id} pressed={filters.range === range.id} onClick={() => applyRange(range.id)}>
             {range.label}
-          </button>
+          </TogglePill>
         ))}
         {rangeDays ? (
           // 'Last month' is the previous calendar month: the days it took are said, so an empty list explains itself.
@@ -106,6 +105,24 @@ export function UserAuditLogPage() {
             {rangeDays}
           </span>
         ) : null}
+      </div>
+      <div className="mb-3 flex flex-wrap items-center gap-2" role="group" aria-label="Kinds">
+        <span className="text-sm text-slate-600">Show:</span>
+        {KIND_OPTIONS.map((kind) => (
+          <TogglePill
+            key={kind.value}
+            pressed={filters.kinds.includes(kind.value)}
+            onClick={() =>
+              setFilters({
+                kinds: KIND_OPTIONS.map((k) => k.value).filter((k) =>
+                  k === kind.value ? !filters.kinds.includes(k) : filters.kinds.includes(k),
+                ),
+              })
+            }
+          >
+            {kind.label}
+          </TogglePill>
+        ))}
       </div>
       <div className="mb-4">
         <FilterChips chips={chips} onRemove={removeChip} onClearAll={clearAll} />

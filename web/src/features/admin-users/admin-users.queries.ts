@@ -1,6 +1,6 @@
 import { keepPreviousData, queryOptions, type QueryClient } from '@tanstack/react-query';
 import { ADMIN_USERS_PAGE_SIZE, type AdminUsersResponse, type User } from '@seatlink/contracts';
-import { errorMessage } from '../../lib/api-client';
+import { errorCode, errorMessage } from '../../lib/api-client';
 import { listUsers } from './api/list-users';
 import { resetUserPassword } from './api/reset-user-password';
 import { setUserCredits } from './api/set-user-credits';
@@ -19,7 +19,17 @@ export const adminUsersQuery = (page: number) =>
     placeholderData: keepPreviousData,
   });
 
-export type SetCreditsResult = { ok: true; user: User; message: string } | { ok: false; message: string };
+export type SetCreditsResult =
+  | { ok: true; user: User; message: string }
+  /** `balanceChanged`: the balance moved since the admin looked (409 BALANCE_CHANGED); the list is read again. */
+  | { ok: false; message: string; balanceChanged?: boolean };
+
+/** A credits set as the confirmation dialog sends it: the new balance, why, and the balance the admin saw. */
+export interface CreditsChange {
+  credits: number;
+  reason: string;
+  expectedBalance: number;
+}
 export type ToggleBanResult = { ok: true; user: User; message: string } | { ok: false; message: string };
 export type ActionResult = { ok: boolean; message: string };
 
@@ -30,14 +40,32 @@ function replaceRow(client: QueryClient, user: User) {
   );
 }
 
-/** PUT credits; on success the row is replaced by the user the server answered with. */
-export async function setCredits(client: QueryClient, userId: string, credits: number): Promise<SetCreditsResult> {
+/**
+ * PUT credits with the reason, only while the balance is the one the admin confirmed; on success the row is replaced
+ * by the user the server answered with. When the balance moved meanwhile the list is read again, so the dialog shows
+ * the balance as it is now.
+ */
+export async function setCredits(
+  client: QueryClient,
+  userId: string,
+  change: CreditsChange,
+): Promise<SetCreditsResult> {
   try {
-    const { user, message } = await setUserCredits(userId, { credits });
+    const { user, message } = await setUserCredits(userId, {
+      credits: change.credits,
+      reason: change.reason.trim(),
+      expected_balance: change.expectedBalance,
+    });
     replaceRow(client, user);
     return { ok: true, user, message };
   } catch (error) {
-    return { ok: false, message: errorMessage(error, 'Failed to update user credits') };
+    const balanceChanged = errorCode(error) === 'BALANCE_CHANGED';
+    if (balanceChanged) await client.invalidateQueries({ queryKey: ADMIN_USERS_KEY });
+    return {
+      ok: false,
+      message: errorMessage(error, 'Failed to update user credits'),
+      ...(balanceChanged ? { balanceChanged } : {}),
+    };
   }
 }
 

@@ -5,7 +5,7 @@ import { querySlice } from '../../lib/query-slice';
 import { aUser } from '../../testing/fixtures';
 import { stubFetch } from '../../testing/fetch-stub';
 import { adminUsersQuery, resetPassword, setCredits, toggleBan, USERS_FETCH_FAILED } from './admin-users.queries';
-import { parseCredits } from './credits';
+import { parseCredits, reasonError } from './credits';
 
 type Client = ReturnType<typeof createQueryClient>;
 
@@ -53,18 +53,42 @@ describe('admin users', () => {
     const client = await holding([before, aUser({ id: 'b' })]);
     const calls = stubFetch({ status: 200, body: { message: 'Credits updated', user: after } });
 
-    await expect(setCredits(client, 'a', 250)).resolves.toEqual({ ok: true, user: after, message: 'Credits updated' });
+    await expect(setCredits(client, 'a', { credits: 250, reason: ' Goodwill ', expectedBalance: 1 })).resolves.toEqual({
+      ok: true,
+      user: after,
+      message: 'Credits updated',
+    });
 
-    expect(calls[0]).toMatchObject({ url: '/v1/admin/users/a/credits', method: 'PUT', body: { credits: 250 } });
+    expect(calls[0]).toMatchObject({
+      url: '/v1/admin/users/a/credits',
+      method: 'PUT',
+      body: { credits: 250, reason: 'Goodwill', expected_balance: 1 },
+    });
     expect(rows(client).map((u) => u.balance)).toEqual([250, 100]);
   });
 
   it('reports the server message, or the fallback, when setting credits fails', async () => {
     const client = await holding([aUser({ id: 'a', balance: 1 })]);
     stubFetch({ status: 400, body: { message: 'credits must be 0 or more' } }, { status: 500 });
-    await expect(setCredits(client, 'a', 1)).resolves.toEqual({ ok: false, message: 'credits must be 0 or more' });
-    await expect(setCredits(client, 'a', 1)).resolves.toEqual({ ok: false, message: 'Failed to update user credits' });
+    const change = { credits: 1, reason: 'Fix', expectedBalance: 1 };
+    await expect(setCredits(client, 'a', change)).resolves.toEqual({ ok: false, message: 'credits must be 0 or more' });
+    await expect(setCredits(client, 'a', change)).resolves.toEqual({
+      ok: false,
+      message: 'Failed to update user credits',
+    });
     expect(rows(client)[0]?.balance).toBe(1);
+  });
+
+  it('says the balance moved since the admin looked, and reads the list again', async () => {
+    const client = await holding([aUser({ id: 'a', balance: 40 })]);
+    const message = 'The balance changed to 35 since you looked: check the new balance and confirm again';
+    stubFetch({ status: 409, body: { message, code: 'BALANCE_CHANGED', balance: 35 } });
+    await expect(setCredits(client, 'a', { credits: 75, reason: 'Goodwill', expectedBalance: 40 })).resolves.toEqual({
+      ok: false,
+      message,
+      balanceChanged: true,
+    });
+    expect(client.getQueryState(adminUsersQuery(1).queryKey)?.isInvalidated).toBe(true);
   });
 });
 
@@ -123,5 +147,20 @@ describe('credits form value', () => {
 
   it('rejects anything else', () => {
     for (const value of ['', '-1', '1.5', 'abc', '1e3', '99999999999999999999']) expect(parseCredits(value)).toBeNull();
+  });
+});
+
+describe('the reason for setting credits', () => {
+  it.each([
+    ['Goodwill for the outage', null],
+    ['  Refund of a double charge  ', null],
+    ['x'.repeat(200), null],
+    ['', 'Reason is required'],
+    ['   ', 'Reason is required'],
+    ['x'.repeat(201), 'Reason is too long (at most 200 characters)'],
+    ['Good\u0000will', 'Reason contains characters that are not allowed'],
+    ['Goodwill \u202Eetouq', 'Reason contains characters that are not allowed'],
+  ])('%j: %s', (reason, expected) => {
+    expect(reasonError(reason)).toBe(expected);
   });
 });

@@ -1,7 +1,14 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { ADMIN_USERS_PAGE_SIZE, type Pagination, type User } from '@seatlink/contracts';
 import { querySlice } from '../../lib/query-slice';
-import { adminUsersQuery, resetPassword, setCredits, toggleBan, USERS_FETCH_FAILED } from './admin-users.queries';
+import {
+  adminUsersQuery,
+  type CreditsChange,
+  resetPassword,
+  setCredits,
+  toggleBan,
+  USERS_FETCH_FAILED,
+} from './admin-users.queries';
 
 const NO_USERS: User[] = [];
 
@@ -28,7 +35,7 @@ export function useAdminUsers(page: number) {
 export function useSetCredits() {
   const client = useQueryClient();
   return useMutation({
-    mutationFn: ({ userId, credits }: { userId: string; credits: number }) => setCredits(client, userId, credits),
+    mutationFn: ({ userId, ...change }: CreditsChange & { userId: string }) => setCredits(client, userId, change),
   }).mutateAsync;
 }
 

@@ -61,7 +61,7 @@ describe('a JSON body nested too deeply is refused where it is parsed, for every
   });
 
   it('takes a body at the limit: it is judged by the route as any other', async () => {
-    const atLimit = `{"credits":${nestedArrays(MAX_JSON_DEPTH - 1)}}`;
+    const atLimit = `{"credits":${nestedArrays(MAX_JSON_DEPTH - 1)},"reason":"Test"}`;
     const res = await admin.request('PUT', `/v1/admin/users/${userId}/credits`, undefined, {
       raw: atLimit,
       headers: { 'idempotency-key': 'at-the-limit' },
@@ -73,7 +73,7 @@ describe('a JSON body nested too deeply is refused where it is parsed, for every
       headers: { 'idempotency-key': 'over-the-limit' },
     });
     expect(over.body.message).toBe(TOO_DEEP);
-    const fine = await admin.request('PUT', `/v1/admin/users/${userId}/credits`, { credits: 7 });
+    const fine = await admin.request('PUT', `/v1/admin/users/${userId}/credits`, { credits: 7, reason: 'Test' });
     expect(fine.status).toBe(200);
   });
 });

@@ -161,7 +161,7 @@ describe('connection bounds: slow and silent clients are cut off, answers and li
         expect(socket.connected).toBe(true);
         const received = new Promise((resolve) => socket.once('balance.updated', resolve));
         const credits = transport === 'websocket' ? 111 : 222;
-        await admin.request('PUT', `/v1/admin/users/${userId}/credits`, { credits });
+        await admin.request('PUT', `/v1/admin/users/${userId}/credits`, { credits, reason: 'Test' });
         expect(await received).toEqual({ user_id: userId, balance: credits });
         expect(disconnected).toBe(false);
       } finally {

@@ -46,7 +46,7 @@ describe('Idempotency-Key of a request whose process died', () => {
       const other = new ApiClient(second.baseUrl);
       await other.login('admin@seatlink.test', 'Admin123!');
       const headers = { 'idempotency-key': `k-${randomUUID()}` };
-      const body = { credits: 777 };
+      const body = { credits: 777, reason: 'Test' };
       const held = other.request('PUT', `/v1/admin/users/${userId}/credits`, body, { headers }).catch(() => null);
       // Held by the database, past its key's claim.
       await expect

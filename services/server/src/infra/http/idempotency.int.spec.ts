@@ -35,10 +35,20 @@ describe('Idempotency-Key on state-changing calls', () => {
   it('answers a retry with the first answer and changes nothing (set credits)', async () => {
     const headers = key();
     const before = await eventsOf(`credits-${userId}`, 'CreditsSet');
-    const first = await admin.request('PUT', `/v1/admin/users/${userId}/credits`, { credits: 321 }, { headers });
+    const first = await admin.request(
+      'PUT',
+      `/v1/admin/users/${userId}/credits`,
+      { credits: 321, reason: 'Test' },
+      { headers },
+    );
     // Someone else changes the balance in between; the retry must not set it back.
-    await admin.request('PUT', `/v1/admin/users/${userId}/credits`, { credits: 5 });
-    const retry = await admin.request('PUT', `/v1/admin/users/${userId}/credits`, { credits: 321 }, { headers });
+    await admin.request('PUT', `/v1/admin/users/${userId}/credits`, { credits: 5, reason: 'Test' });
+    const retry = await admin.request(
+      'PUT',
+      `/v1/admin/users/${userId}/credits`,
+      { credits: 321, reason: 'Test' },
+      { headers },
+    );
     expect(first.status).toBe(200);
     expect(retry.status).toBe(200);
     expect(retry.body).toEqual(first.body);
@@ -108,7 +118,12 @@ describe('Idempotency-Key on state-changing calls', () => {
     expect(other.status).toBe(422);
     expect(other.body.code).toBe('IDEMPOTENCY_KEY_REUSED');
     // The same key on another route is another request.
-    const credits = await admin.request('PUT', `/v1/admin/users/${userId}/credits`, { credits: 9 }, { headers });
+    const credits = await admin.request(
+      'PUT',
+      `/v1/admin/users/${userId}/credits`,
+      { credits: 9, reason: 'Test' },
+      { headers },
+    );
     expect(credits.status).toBe(200);
     // The same key from another caller (a visitor's IP scope) is theirs alone.
     const visitor = await new ApiClient(stack.baseUrl).request(
@@ -128,7 +143,12 @@ describe('Idempotency-Key on state-changing calls', () => {
   ])('refuses a key %s with 400 and writes nothing', async (_label, value) => {
     const before = await eventsOf(`credits-${userId}`, 'CreditsSet');
     const res = await admin
-      .request('PUT', `/v1/admin/users/${userId}/credits`, { credits: 44 }, { headers: { 'idempotency-key': value } })
+      .request(
+        'PUT',
+        `/v1/admin/users/${userId}/credits`,
+        { credits: 44, reason: 'Test' },
+        { headers: { 'idempotency-key': value } },
+      )
       .catch((err: unknown) => ({ status: 0, body: { message: String(err), code: undefined } }));
     // fetch itself refuses some header values (a control character): nothing reaches the server then either.
     if (res.status !== 0) {
@@ -141,11 +161,21 @@ describe('Idempotency-Key on state-changing calls', () => {
   it('keeps nothing for a failed request: a retry after a refusal runs again', async () => {
     const headers = key();
     const missing = randomUUID();
-    const first = await admin.request('PUT', `/v1/admin/users/${missing}/credits`, { credits: 1 }, { headers });
+    const first = await admin.request(
+      'PUT',
+      `/v1/admin/users/${missing}/credits`,
+      { credits: 1, reason: 'Test' },
+      { headers },
+    );
     expect(first.status).toBe(404);
     const rows = await database.query('select 1 from idempotency_keys where state = $1', ['running']);
     expect(rows).toEqual([]);
-    const again = await admin.request('PUT', `/v1/admin/users/${missing}/credits`, { credits: 1 }, { headers });
+    const again = await admin.request(
+      'PUT',
+      `/v1/admin/users/${missing}/credits`,
+      { credits: 1, reason: 'Test' },
+      { headers },
+    );
     expect(again.status).toBe(404);
   });
 

@@ -39,7 +39,7 @@ describe('state-changing calls from a foreign Origin are refused; the dashboard 
       const res = await admin.request(
         'PUT',
         `/v1/admin/users/${userId}/credits`,
-        { credits: before + 99 },
+        { credits: before + 99, reason: 'Test' },
         {
           headers: { origin },
         },
@@ -116,7 +116,12 @@ describe('state-changing calls from a foreign Origin are refused; the dashboard 
 
   it('accepts the same calls from the dashboard origin', async () => {
     const headers = { origin: DASHBOARD };
-    const set = await admin.request('PUT', `/v1/admin/users/${userId}/credits`, { credits: 123 }, { headers });
+    const set = await admin.request(
+      'PUT',
+      `/v1/admin/users/${userId}/credits`,
+      { credits: 123, reason: 'Test' },
+      { headers },
+    );
     expect(set.status).toBe(200);
     expect(await balance()).toBe(123);
     const created = await admin.request(
@@ -146,7 +151,7 @@ describe('state-changing calls from a foreign Origin are refused; the dashboard 
     const res = await admin.request(
       'PUT',
       `/v1/admin/users/${userId}/credits`,
-      { credits: 124 },
+      { credits: 124, reason: 'Test' },
       {
         headers: { origin: stack.baseUrl },
       },

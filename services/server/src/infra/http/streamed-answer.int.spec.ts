@@ -48,9 +48,9 @@ describe('a streamed answer that fails ends that answer, never the process', () 
     plainUser = (await createVerifiedUser(stack.app)).id;
     const insert = (userId: string, count: number, firstAt: string) =>
       database.query(
-        `insert into audit_entries (id, user_id, created_at, event_type, status, ticket_id, distribution_id,
+        `insert into audit_entries (id, user_id, created_at, kind, event_type, status, ticket_id, distribution_id,
                                     ip_address, bulk_action, event_data)
-         select gen_random_uuid(), $1, $2::timestamptz - make_interval(secs => i), 'DISTRIBUTE', 'SUCCESS',
+         select gen_random_uuid(), $1, $2::timestamptz - make_interval(secs => i), 'links', 'DISTRIBUTE', 'SUCCESS',
                 gen_random_uuid()::text, gen_random_uuid()::text, '127.0.0.1', false, '{}'
          from generate_series(1, $3::int) i`,
         [userId, firstAt, count],
@@ -62,8 +62,8 @@ describe('a streamed answer that fails ends that answer, never the process', () 
     await insert(farUser, 500, '2020-06-01T00:00:00Z');
     await insert(infiniteUser, 10, '2020-06-01T00:00:00Z');
     await database.query(
-      `insert into audit_entries (id, user_id, created_at, event_type, status, bulk_action, event_data)
-       values (gen_random_uuid(), $1, 'infinity', 'DISTRIBUTE', 'SUCCESS', false, '{}')`,
+      `insert into audit_entries (id, user_id, created_at, kind, event_type, status, bulk_action, event_data)
+       values (gen_random_uuid(), $1, 'infinity', 'links', 'DISTRIBUTE', 'SUCCESS', false, '{}')`,
       [infiniteUser],
     );
     await insert(plainUser, 2100, '2020-06-01T00:00:00Z');

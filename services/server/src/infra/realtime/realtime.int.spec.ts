@@ -107,7 +107,7 @@ describe('live updates over socket.io (one process)', () => {
     adminSocket.on('balance.updated', (p) => adminGotBalance.push(p));
     const adminSawUser = new Promise((resolve) => adminSocket.once('admin.user.updated', resolve));
     const received = nextBalance(userSocket);
-    await admin.request('PUT', `/v1/admin/users/${userId}/credits`, { credits: 321 });
+    await admin.request('PUT', `/v1/admin/users/${userId}/credits`, { credits: 321, reason: 'Test' });
     expect(await received).toEqual({ user_id: userId, balance: 321 });
     expect(await adminSawUser).toEqual({ user_id: userId });
     expect(adminGotBalance).toEqual([]);
@@ -133,7 +133,7 @@ describe.skipIf(!testEnv.redisUrl)('live updates across processes (API + worker,
     const socket = connect(api.baseUrl, user.sessionCookie);
     await connected(socket);
     const received = nextBalance(socket);
-    const res = await admin.request('PUT', `/v1/admin/users/${userId}/credits`, { credits: 77 });
+    const res = await admin.request('PUT', `/v1/admin/users/${userId}/credits`, { credits: 77, reason: 'Test' });
     expect(res.status).toBe(200);
     expect((res.body.user as User).balance).toBe(77);
     expect(await received).toEqual({ user_id: userId, balance: 77 });
@@ -190,14 +190,14 @@ describe.runIf(hasRedisServer())('live updates when Redis goes away and comes ba
     const socket = connect(api.baseUrl, user.sessionCookie);
     await connected(socket);
     const first = nextBalance(socket);
-    await admin.request('PUT', `/v1/admin/users/${userId}/credits`, { credits: 11 });
+    await admin.request('PUT', `/v1/admin/users/${userId}/credits`, { credits: 11, reason: 'Test' });
     expect(await first).toEqual({ user_id: userId, balance: 11 });
 
     await redis.kill();
     const missed: unknown[] = [];
     socket.on('balance.updated', (p) => missed.push(p));
     // The command and its read model live in PostgreSQL: the answer comes, only its live update is lost.
-    const res = await admin.request('PUT', `/v1/admin/users/${userId}/credits`, { credits: 12 });
+    const res = await admin.request('PUT', `/v1/admin/users/${userId}/credits`, { credits: 12, reason: 'Test' });
     expect(res.status).toBe(200);
     expect((res.body.user as User).balance).toBe(12);
     // Sign-in is throttled in Redis; without it the count goes on in memory.
@@ -210,7 +210,7 @@ describe.runIf(hasRedisServer())('live updates when Redis goes away and comes ba
       .poll(
         async () => {
           const next = nextBalance(socket);
-          await admin.request('PUT', `/v1/admin/users/${userId}/credits`, { credits: 13 });
+          await admin.request('PUT', `/v1/admin/users/${userId}/credits`, { credits: 13, reason: 'Test' });
           return Promise.race([next, new Promise((r) => setTimeout(() => r(null), 1000))]);
         },
         { timeout: 20_000, interval: 200 },

@@ -58,7 +58,7 @@ describe.skipIf(!hasRedisServer())('when Redis loses its data, hangs or goes awa
       WALLET_SYNC_EVERY_MS: '1500',
       JOB_SCHEDULES_CHECK_MS: '500',
     }));
-    await admin.request('PUT', `/v1/admin/users/${userId}/credits`, { credits: 100 });
+    await admin.request('PUT', `/v1/admin/users/${userId}/credits`, { credits: 100, reason: 'Test' });
     ({ tickets } = await linkWalletWith(user, control, 'redis@wallet.test', passes('redis', 4)));
     await subscriptionsCaughtUp(worker);
   }, 60_000);

@@ -40,7 +40,7 @@ async function dump(database: Database, table: string) {
 /** An admin (`by`) sets a user's credits. */
 const setCredits = (userId: string, credits: number, by: string) =>
   new CreditsCommandMessage(
-    { type: 'SetCredits', data: { userId, credits, setBy: by, now: new Date().toISOString() } },
+    { type: 'SetCredits', data: { userId, credits, setBy: by, reason: 'Replay test', now: new Date().toISOString() } },
     { actorId: by },
   );
 
@@ -86,6 +86,50 @@ describe('replay', () => {
         ),
       );
     }
+    // Access and money of the audit log: a reset asked by an admin, a new device, sessions signed out, an authenticator
+    // on and off with a recovery code, a passkey added and removed; a card payment, part of it refunded, a dispute.
+    const user = (command: ConstructorParameters<typeof UserCommandMessage>[0], actorId = ids[3]!) =>
+      bus.execute(new UserCommandMessage(command, { actorId, ip: '192.0.2.9', commandId: randomUUID() }));
+    const now = () => new Date().toISOString();
+    await user({ type: 'RequestPasswordReset', data: { userId: ids[3]!, by: ids[0]!, now: now() } }, ids[0]);
+    await user({
+      type: 'RecordNewDevice',
+      data: { userId: ids[3]!, device: 'Firefox on Linux', ip: '192.0.2.9', now: now() },
+    });
+    await user({ type: 'RecordSessionsSignedOut', data: { userId: ids[3]!, count: 2, now: now() } });
+    await user({ type: 'EnableTotp', data: { userId: ids[3]!, recoveryCodeHashes: ['h1', 'h2'], now: now() } });
+    await user({ type: 'DisableTotp', data: { userId: ids[3]!, recoveryCodeHash: 'h1', now: now() } });
+    const passkey = { credentialId: 'cred-1', publicKey: 'pk', name: 'Laptop', transports: ['internal'] };
+    await user({ type: 'AddPasskey', data: { ...passkey, userId: ids[3]!, recoveryCodeHashes: ['h3'], now: now() } });
+    await user({ type: 'RemovePasskey', data: { userId: ids[3]!, credentialId: 'cred-1', now: now() } });
+    const card = (command: ConstructorParameters<typeof CreditsCommandMessage>[0]) =>
+      bus.execute(new CreditsCommandMessage(command, { commandId: randomUUID() }));
+    await card({
+      type: 'PurchaseCredits',
+      data: { userId: ids[3]!, amount: 25, amountPence: 2500, paymentIntentId: 'pi_1', now: now() },
+    });
+    await card({
+      type: 'ReverseCredits',
+      data: {
+        userId: ids[3]!,
+        totalCredits: 10,
+        reason: 'refund',
+        reference: 're_1',
+        paymentIntentId: 'pi_1',
+        now: now(),
+      },
+    });
+    await card({
+      type: 'RecordDispute',
+      data: {
+        userId: ids[3]!,
+        paymentIntentId: 'pi_1',
+        disputeId: 'dp_1',
+        amountPence: 1500,
+        reason: 'fraudulent',
+        now: now(),
+      },
+    });
     const codes = ['REPLAYAAA2', 'REPLAYBBB3', 'REPLAYCCC4'];
     for (const code of codes) {
       await bus.execute(
@@ -305,6 +349,7 @@ describe('replay', () => {
     expect(tables).toEqual([
       'api_keys',
       'audit_entries',
+      'audit_names',
       'credit_balances',
       'invite_codes',
       'link_click_minutes',
@@ -346,7 +391,44 @@ describe('replay', () => {
     expect((before.wallet_accounts as unknown[]).length).toBe(2);
     expect((before.tickets as unknown[]).length).toBe(4);
     expect((before.links as Array<{ clicks: number; recalled_at: unknown }>).map((l) => l.clicks)).toEqual([3, 3]);
-    expect((before.audit_entries as unknown[]).length).toBe(4);
+    // The audit log: every kind, a link's clicks one row per link and hour (the story's clicks are seconds apart,
+    // though they may cross an hour), its names.
+    const entries = before.audit_entries as Array<{ event_type: string; count: number; kind: string }>;
+    const typesLogged = new Set(entries.map((e) => e.event_type));
+    for (const type of [
+      'DISTRIBUTE',
+      'TICKET_RECALLED',
+      'LINK_CLAIMED',
+      'CREDITS_SET',
+      'CREDITS_BOUGHT',
+      'CREDITS_SPENT',
+      'CREDITS_TAKEN_BACK',
+      'PAYMENT_DISPUTED',
+      'USER_BANNED',
+      'PASSWORD_RESET_REQUESTED',
+      'NEW_DEVICE_SIGN_IN',
+      'SESSIONS_ENDED',
+      'AUTHENTICATOR_ADDED',
+      'AUTHENTICATOR_REMOVED',
+      'RECOVERY_CODE_USED',
+      'PASSKEY_ADDED',
+      'PASSKEY_REMOVED',
+      'API_KEY_CREATED',
+      'API_KEY_REVOKED',
+      'WEBHOOK_ADDED',
+      'WEBHOOK_CHANGED',
+      'WEBHOOK_DISABLED',
+      'WEBHOOK_DELETED',
+    ])
+      expect(typesLogged, type).toContain(type);
+    const claimed = entries.filter((e) => e.event_type === 'LINK_CLAIMED');
+    expect(claimed.reduce((sum, e) => sum + e.count, 0)).toBe(6);
+    expect(claimed.length).toBeLessThanOrEqual(4);
+    expect(new Set(entries.map((e) => e.kind))).toEqual(new Set(['links', 'money', 'access']));
+    const names = before.audit_names as Array<{ kind: string; name: string | null }>;
+    expect(new Set(names.map((n) => n.kind))).toEqual(
+      new Set(['user', 'ticket', 'link', 'api-key', 'webhook', 'passkey']),
+    );
     expect((before.link_click_minutes as Array<{ clicks: number }>).reduce((s, m) => s + m.clicks, 0)).toBe(6);
     // The shared pass: held by the two live accounts' tickets, in claim order.
     expect((before.pass_groups as Array<{ holders: string[] }>).some((g) => g.holders.length === 2)).toBe(true);
@@ -354,7 +436,11 @@ describe('replay', () => {
     // Batches of 1 (one event at a time) and of 1000 must build the same rows as the live projection did; and so must
     // the projections that apply their events inside the database when they apply them here instead.
     const inProcess: EventStore = Object.assign(Object.create(store) as EventStore, { applyInDatabase: undefined });
-    expect(projections.filter((p) => p.inDatabase).map((p) => p.name)).toEqual(['links', 'link-click-timeline']);
+    expect(projections.filter((p) => p.inDatabase).map((p) => p.name)).toEqual([
+      'links',
+      'link-click-timeline',
+      'audit-log',
+    ]);
     for (const [batchSize, from] of [
       [1, store],
       [1000, store],
@@ -363,8 +449,16 @@ describe('replay', () => {
       const names = projections.map((p) => p.name);
       await new SubscriptionOperations(database, store, () => projections).reset(names);
       expect(await dump(database, 'users')).toEqual([]);
-      const read = await new SubscriptionHost(database, from, projections, { batchSize }).drain({ names });
+      // A database function that fails would leave its pages to the process, unseen: it must not fail.
+      const warnings: string[] = [];
+      const logger = {
+        log: () => undefined,
+        warn: (m: string) => warnings.push(m),
+        error: (m: string) => warnings.push(m),
+      };
+      const read = await new SubscriptionHost(database, from, projections, { batchSize, logger }).drain({ names });
       expect(read).toBeGreaterThan(0);
+      expect(warnings).toEqual([]);
       const after = Object.fromEntries(
         await Promise.all(compared.map(async (t) => [t, await dump(database, t)] as const)),
       );

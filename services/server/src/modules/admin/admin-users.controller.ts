@@ -55,7 +55,11 @@ export class AdminUsersController {
     };
   }
 
-  /** The answer shows the balance the command set, whether or not the read model shows it yet (then 202 `pending`). */
+  /**
+   * Sets the balance, with the admin's reason (kept in the CreditsSet event and shown in the user's audit log); with
+   * `expected_balance`, only while the balance is still the one the admin confirmed (409 BALANCE_CHANGED otherwise).
+   * The answer shows the balance the command set, whether or not the read model shows it yet (then 202 `pending`).
+   */
   @Put(':id/credits')
   @StepUp()
   async setCredits(
@@ -71,7 +75,14 @@ export class AdminUsersController {
       new CreditsCommandMessage(
         {
           type: 'SetCredits',
-          data: { userId, credits: body.credits, setBy: admin.id, now: clock.now().toISOString() },
+          data: {
+            userId,
+            credits: body.credits,
+            setBy: admin.id,
+            reason: body.reason,
+            ...(body.expected_balance === undefined ? {} : { expectedBalance: body.expected_balance }),
+            now: clock.now().toISOString(),
+          },
         },
         { actorId: admin.id, ip, commandId },
       ),

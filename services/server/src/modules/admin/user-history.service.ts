@@ -1,19 +1,23 @@
 import { Inject, Injectable } from '@nestjs/common';
-import { seatInfoCombined, type UserStateAt } from '@seatlink/contracts';
+import { seatInfoCombined, userIdParamSchema, type UserStateAt } from '@seatlink/contracts';
 import { and, eq, lte } from 'drizzle-orm';
 import pLimit from 'p-limit';
 import { APP_CONFIG, type AppConfig } from '../../infra/config/config.js';
 import { DATABASE } from '../../infra/db/database.module.js';
 import type { Database } from '../../infra/db/database.js';
 import { EVENT_STORE, type EventStore } from '../../infra/event-store/event-store.port.js';
+import { apiKeysAt } from '../api-keys/index.js';
 import { creditsAt } from '../credits/index.js';
 import { ticketDistributionStream, linkUrl, linkAt } from '../distribution/index.js';
+import { accessAt, findUserById } from '../identity/index.js';
 import { accountAt } from '../wallet-accounts/index.js';
+import { webhooksAt } from '../webhooks/index.js';
 import { userStreams } from './admin.schema.js';
 
 /**
- * A user's tickets, links and balance as they stood at a moment, folded from the events up to it with the same
- * deciders that made them: the history is the source of truth, the read models only its present.
+ * A user's tickets, links, balance (each change, who set it and why) and access (ban, second factors, API keys,
+ * webhooks) as they stood at a moment, folded from the events up to it: the history is the source of truth, the read
+ * models only its present.
  */
 @Injectable()
 export class UserHistory {
@@ -30,7 +34,24 @@ export class UserHistory {
       .from(userStreams)
       .where(and(eq(userStreams.userId, userId), lte(userStreams.firstAt, at)));
     const distributed = new Set(streams.filter((s) => s.kind === 'ticket-distribution').map((s) => s.streamId));
-    const credits = await creditsAt(this.store, userId, at);
+    const [credits, access, apiKeys, webhooks] = await Promise.all([
+      creditsAt(this.store, userId, at),
+      accessAt(this.store, userId, at),
+      apiKeysAt(this.store, userId, at),
+      webhooksAt(this.store, userId, at),
+    ]);
+    // Who set credits, by their e-mail (the stream knows their id; the seed set some as no user).
+    const setters = new Map<string, string | null>();
+    for (const change of credits.changes) {
+      if (change.by && !setters.has(change.by)) {
+        setters.set(
+          change.by,
+          userIdParamSchema.safeParse(change.by).success
+            ? ((await findUserById(this.database.db, change.by))?.email ?? null)
+            : null,
+        );
+      }
+    }
     const accounts = (
       await Promise.all(
         streams
@@ -71,7 +92,20 @@ export class UserHistory {
     return {
       at: at.toISOString(),
       balance: credits.balance,
-      credit_changes: credits.changes,
+      credit_changes: credits.changes.map((change) => ({
+        ...change,
+        by: change.by ? (setters.get(change.by) ?? null) : null,
+      })),
+      access: {
+        ...access,
+        api_keys: apiKeys.map((k) => ({ key_id: k.keyId, name: k.name, scopes: k.scopes, created_at: k.createdAt })),
+        webhooks: webhooks.map((w) => ({
+          endpoint_id: w.endpointId,
+          url: w.url,
+          events: w.events,
+          enabled: w.enabled,
+        })),
+      },
       accounts: accounts.map((account) => ({
         account_id: account.accountId,
         email: account.email,

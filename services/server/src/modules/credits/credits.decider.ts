@@ -1,3 +1,4 @@
+import { hasForbiddenCharacters, MAX_CREDITS_REASON_LENGTH } from '@seatlink/contracts';
 import { type Decider, DomainError } from '../../shared/event-sourcing/decider.js';
 import type { CreditsEvent } from './credits.events.js';
 
@@ -18,7 +19,14 @@ export interface CreditsState {
 }
 
 export type CreditsCommand =
-  | { type: 'SetCredits'; data: { userId: string; credits: number; setBy: string; now: string } }
+  | {
+      /**
+       * An admin sets the balance, saying why. `expectedBalance`: the balance the admin saw when they confirmed; when
+       * the balance is another now, nothing is set (BalanceChangedError).
+       */
+      type: 'SetCredits';
+      data: { userId: string; credits: number; setBy: string; reason: string; expectedBalance?: number; now: string };
+    }
   | {
       /**
        * Pays `cost` for each of the links not paid for (a retry pays nothing for what it paid before); a link given up
@@ -81,6 +89,29 @@ export class InsufficientCreditsError extends DomainError {
   }
 }
 
+/** The balance moved since the admin looked: what they confirmed ("from X to Y") is not what would be recorded. */
+export class BalanceChangedError extends DomainError {
+  constructor(readonly balance: number) {
+    super(
+      `The balance changed to ${balance} since you looked: check the new balance and confirm again`,
+      'BALANCE_CHANGED',
+      409,
+      { balance },
+    );
+  }
+}
+
+/** The reason an admin gives for setting credits: required, one bounded line of plain text (kept in the audit log). */
+function checkedReason(reason: string): string {
+  const text = typeof reason === 'string' ? reason.trim() : '';
+  if (!text) throw new DomainError('Reason is required', 'INVALID_REASON', 400);
+  if (text.length > MAX_CREDITS_REASON_LENGTH) throw new DomainError('Reason is too long', 'INVALID_REASON', 400);
+  if (hasForbiddenCharacters(text)) {
+    throw new DomainError('Reason contains characters that are not allowed', 'INVALID_REASON', 400);
+  }
+  return text;
+}
+
 /** The user's credits: never below zero, whatever runs at the same time (the stream decides each change in turn). */
 export const creditsDecider: Decider<CreditsState, CreditsCommand, CreditsEvent> = {
   initialState: () => ({ balance: 0, purchases: {}, links: new Map() }),
@@ -132,9 +163,13 @@ export const creditsDecider: Decider<CreditsState, CreditsCommand, CreditsEvent>
   decide: (command, state) => {
     switch (command.type) {
       case 'SetCredits': {
-        const { credits } = command.data;
+        const { credits, expectedBalance } = command.data;
         if (!Number.isInteger(credits) || credits < 0 || credits > MAX_CREDITS) {
           throw new DomainError('Credits must be a whole number from 0 to 1000000000', 'INVALID_CREDITS', 400);
+        }
+        const reason = checkedReason(command.data.reason);
+        if (expectedBalance !== undefined && expectedBalance !== state.balance) {
+          throw new BalanceChangedError(state.balance);
         }
         return [
           {
@@ -144,6 +179,7 @@ export const creditsDecider: Decider<CreditsState, CreditsCommand, CreditsEvent>
               credits,
               previousBalance: state.balance,
               setBy: command.data.setBy,
+              reason,
               at: command.data.now,
             },
           },

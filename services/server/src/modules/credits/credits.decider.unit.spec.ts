@@ -4,17 +4,32 @@ import { creditsDecider } from './credits.decider.js';
 import type { CreditsSet } from './credits.events.js';
 
 const now = '2026-03-01T12:00:00.000Z';
-const set = (credits: number, previousBalance: number): CreditsSet => ({
+const set = (credits: number, previousBalance: number, reason = 'Goodwill for the outage'): CreditsSet => ({
+  type: 'CreditsSet',
+  data: { userId: 'u1', credits, previousBalance, setBy: 'admin1', reason, at: now },
+});
+/** A CreditsSet recorded before reasons were asked for. */
+const setWithoutReason = (credits: number, previousBalance: number): CreditsSet => ({
   type: 'CreditsSet',
   data: { userId: 'u1', credits, previousBalance, setBy: 'admin1', at: now },
 });
 
 describe('credits decider', () => {
   const spec = deciderSpec(creditsDecider);
-  const setCredits = (credits: number) =>
-    ({ type: 'SetCredits', data: { userId: 'u1', credits, setBy: 'admin1', now } }) as const;
+  const setCredits = (credits: number, reason = 'Goodwill for the outage', expectedBalance?: number) =>
+    ({
+      type: 'SetCredits',
+      data: {
+        userId: 'u1',
+        credits,
+        setBy: 'admin1',
+        reason,
+        now,
+        ...(expectedBalance === undefined ? {} : { expectedBalance }),
+      },
+    }) as const;
 
-  it('sets the credits of a user with no history, from a balance of 0', () => {
+  it('sets the credits of a user with no history, from a balance of 0, with the reason', () => {
     spec
       .given([])
       .when(setCredits(120))
@@ -28,8 +43,48 @@ describe('credits decider', () => {
       .then([set(0, 30)]);
   });
 
+  it('folds sets recorded before reasons were asked for', () => {
+    spec
+      .given([setWithoutReason(70, 0), set(30, 70), setWithoutReason(45, 30)])
+      .when(setCredits(10, 'Correction'))
+      .then([set(10, 45, 'Correction')]);
+  });
+
+  it('keeps the reason trimmed', () => {
+    spec
+      .given([])
+      .when(setCredits(5, '  Refund of a double charge \u00a0'))
+      .then([set(5, 0, 'Refund of a double charge')]);
+  });
+
   it.each([-1, 2.5, Number.NaN, 1_000_000_001])('refuses %s credits', (credits) => {
     spec.given([]).when(setCredits(credits)).thenThrows({ code: 'INVALID_CREDITS' });
+  });
+
+  it.each([
+    ['no reason', '', /Reason is required/],
+    ['a blank reason', ' \t ', /Reason is required/],
+    ['a reason over 200 characters', 'x'.repeat(201), /Reason is too long/],
+    ['a NUL', 'Goodwill\u0000', /not allowed/],
+    ['a line break', 'Good\nwill', /not allowed/],
+    ['a bidi override', 'Goodwill \u202Eetouq', /not allowed/],
+    ['a lone surrogate', 'Goodwill \uD800', /not allowed/],
+  ])('refuses %s', (_label, reason, message) => {
+    spec.given([]).when(setCredits(10, reason)).thenThrows({ code: 'INVALID_REASON', message });
+  });
+
+  it('sets when the balance is the one the admin saw', () => {
+    spec
+      .given([set(40, 0)])
+      .when(setCredits(75, 'Goodwill for the outage', 40))
+      .then([set(75, 40)]);
+  });
+
+  it('refuses when the balance moved since the admin saw it, naming the balance now', () => {
+    spec
+      .given([set(40, 0), set(35, 40)])
+      .when(setCredits(75, 'Goodwill for the outage', 40))
+      .thenThrows({ code: 'BALANCE_CHANGED', message: /changed to 35/ });
   });
 });
 

@@ -1,9 +1,12 @@
 import type { DomainEvent } from '../../shared/event-sourcing/decider.js';
 
-/** An admin set the balance to an exact figure. */
+/**
+ * An admin (`setBy`) set the balance to an exact figure, from `previousBalance`, and said why (`reason`, shown in the
+ * user's audit log). Events recorded before reasons were asked for have none.
+ */
 export type CreditsSet = DomainEvent<
   'CreditsSet',
-  { userId: string; credits: number; previousBalance: number; setBy: string; at: string }
+  { userId: string; credits: number; previousBalance: number; setBy: string; reason?: string; at: string }
 >;
 
 /** Credits spent: `reference` is the command that spent them (a distribution request), with what it bought. */

@@ -171,7 +171,7 @@ describe('a distribution request killed half-way, then retried', () => {
 
   it('gives back what was paid and not made, and a retry after the give-back pays again for what it makes', async () => {
     const batch = tickets.slice(0, REQUESTS * TICKETS_PER_REQUEST);
-    await admin.request('PUT', `/v1/admin/users/${userId}/credits`, { credits: 1000 });
+    await admin.request('PUT', `/v1/admin/users/${userId}/credits`, { credits: 1000, reason: 'Test' });
     const { requests, quick } = await crash(batch);
     // The settle job (every second here) finds what the dead process paid for and did not make.
     await expect
@@ -196,7 +196,7 @@ describe('a distribution request killed half-way, then retried', () => {
 
   it('keeps the money exact when the retries and the settle run at the same time', async () => {
     const batch = tickets.slice(REQUESTS * TICKETS_PER_REQUEST);
-    await admin.request('PUT', `/v1/admin/users/${userId}/credits`, { credits: 1000 });
+    await admin.request('PUT', `/v1/admin/users/${userId}/credits`, { credits: 1000, reason: 'Test' });
     const { requests } = await crash(batch);
     const settlements = worker.get(DistributionSettlements);
     // What the dead process left is due now, and settled while the retries run (their own payments are due only

@@ -36,7 +36,7 @@ describe('distributing tickets as links, and recalling them', () => {
   let duplicate: Ticket;
 
   const setCredits = async (id: string, credits: number) => {
-    const res = await admin.request('PUT', `/v1/admin/users/${id}/credits`, { credits });
+    const res = await admin.request('PUT', `/v1/admin/users/${id}/credits`, { credits, reason: 'Test' });
     expect(res.status).toBe(200);
   };
   const balanceOf = async (client: ApiClient) =>

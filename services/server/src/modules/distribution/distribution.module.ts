@@ -1,7 +1,6 @@
 import { Module } from '@nestjs/common';
 import { PasswordHasher } from '../identity/index.js';
 import { provideSubscription } from '../../infra/subscriptions/subscription.js';
-import { AdminAuditsController } from './admin-audits.controller.js';
 import { BulkLinksController } from './bulk-links.controller.js';
 import { ClickPusher } from './click-pusher.service.js';
 import { ClickOutbox } from './click-outbox.service.js';
@@ -14,7 +13,6 @@ import { LinkPins } from './link-pins.service.js';
 import { linkCountersReaction } from './link-counters.js';
 import { LinkExportController } from './link-export.controller.js';
 import { LinksController } from './links.controller.js';
-import { auditLogProjection } from './read-models/audit-log.projection.js';
 import { linkClickTimelineProjection } from './read-models/link-click-timeline.projection.js';
 import { linksProjection } from './read-models/links.projection.js';
 import { ClaimLinkRoute } from './claim-link.route.js';
@@ -26,16 +24,10 @@ import { TicketDistributionCommandHandler } from './ticket-distribution.handler.
 
 /**
  * Distribution: tickets become links that cost credits; recipients claim them (each claim one counted click, never
- * past a link's limit); the owner recalls them; admins read the audit log of every attempt.
+ * past a link's limit); the owner recalls them. Every attempt, refused ones too, is an event the audit log reads.
  */
 @Module({
-  controllers: [
-    DistributionController,
-    BulkLinksController,
-    LinkExportController,
-    LinksController,
-    AdminAuditsController,
-  ],
+  controllers: [DistributionController, BulkLinksController, LinkExportController, LinksController],
   providers: [
     // PINs of links are hashed as passwords are (argon2id).
     PasswordHasher,
@@ -55,7 +47,6 @@ import { TicketDistributionCommandHandler } from './ticket-distribution.handler.
     ClickPusher,
     provideSubscription(linksProjection),
     provideSubscription(linkCountersReaction),
-    provideSubscription(auditLogProjection),
     provideSubscription(linkClickTimelineProjection),
   ],
 })

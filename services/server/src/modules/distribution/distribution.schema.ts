@@ -13,10 +13,10 @@ import {
   uuid,
 } from 'drizzle-orm/pg-core';
 
-// Tables of distribution links and the audit log. `links`, `link_click_minutes` and `audit_entries` are read models,
-// built from the events alone (`npm run replay` rebuilds them). What a claim decides on is `link_counters`, write-side
-// state of its own that no rebuild touches: a claim raises its count in one conditional statement, which is what holds
-// a link to exactly its max clicks; each counted click is then recorded as an event, and `links` counts those.
+// Tables of distribution links. `links` and `link_click_minutes` are read models, built from the events alone (`npm run
+// replay` rebuilds them). What a claim decides on is `link_counters`, write-side state of its own that no rebuild
+// touches: a claim raises its count in one conditional statement, which is what holds a link to exactly its max clicks;
+// each counted click is then recorded as an event, and `links` counts those.
 
 /**
  * What a claim decides on, one row per link: written when the link is made and when it is recalled (by the request
@@ -147,33 +147,6 @@ export const linkClickMinutes = pgTable(
     clicks: integer('clicks').notNull(),
   },
   (t) => [uniqueIndex('link_click_minutes_key').on(t.distributionId, t.minute)],
-);
-
-/** Read model: the audit log, one row per distribution, recall or edit attempt (SPEC.md §3 Audit entry). */
-export const auditEntries = pgTable(
-  'audit_entries',
-  {
-    /** The event's id. */
-    id: uuid('id').primaryKey(),
-    userId: uuid('user_id').notNull(),
-    createdAt: timestamp('created_at', { withTimezone: true }).notNull(),
-    /** DISTRIBUTE, TICKET_RECALLED or LINK_UPDATED. */
-    eventType: text('event_type').notNull(),
-    /** SUCCESS or FAILED. */
-    status: text('status').notNull(),
-    ticketId: text('ticket_id'),
-    distributionId: text('distribution_id'),
-    ipAddress: text('ip_address'),
-    bulkAction: boolean('bulk_action').notNull(),
-    eventData: jsonb('event_data').$type<Record<string, unknown>>().notNull(),
-  },
-  (t) => [
-    // A user's entries newest first (the page), and the prefix filters on ids and addresses within them.
-    index('audit_user_time_idx').on(t.userId, t.createdAt.desc(), t.id.desc()),
-    index('audit_user_ticket_idx').on(t.userId, t.ticketId.op('text_pattern_ops')),
-    index('audit_user_distribution_idx').on(t.userId, t.distributionId.op('text_pattern_ops')),
-    index('audit_user_ip_idx').on(t.userId, t.ipAddress.op('text_pattern_ops')),
-  ],
 );
 
 /**

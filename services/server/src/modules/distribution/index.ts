@@ -1,5 +1,10 @@
 // The distribution module's public face: what other modules may use. Import it from here, never from its files.
-export { type TicketDistributed, ticketDistributionStream } from './distribution.events.js';
+export {
+  type DistributionEvent,
+  type LinkClicked,
+  type TicketDistributed,
+  ticketDistributionStream,
+} from './distribution.events.js';
 export { linkClickLimits } from './link-counters.js';
 export { linkUrl } from './link-url.js';
 export { linkAt } from './read-models/link-at.js';

@@ -80,7 +80,7 @@ describe('editing a live link: its expiry, click limit and label, without recall
     user = new ApiClient(stack.baseUrl);
     await admin.login('admin@seatlink.test', 'Admin123!');
     userId = ((await user.login('user@seatlink.test', 'User1234!')).body.user as User).id;
-    await admin.request('PUT', `/v1/admin/users/${userId}/credits`, { credits: 10_000 });
+    await admin.request('PUT', `/v1/admin/users/${userId}/credits`, { credits: 10_000, reason: 'Test' });
     ({ tickets } = await linkWalletWith(user, simControl(url), 'edits@wallet.test', passes('edits', 45)));
   }, 60_000);
   afterAll(async () => {

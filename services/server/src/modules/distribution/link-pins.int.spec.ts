@@ -71,7 +71,7 @@ describe('a PIN on a link: asked before "Add to wallet", never counted without i
     user = new ApiClient(stack.baseUrl);
     await admin.login('admin@seatlink.test', 'Admin123!');
     userId = ((await user.login('user@seatlink.test', 'User1234!')).body.user as User).id;
-    await admin.request('PUT', `/v1/admin/users/${userId}/credits`, { credits: 1_000 });
+    await admin.request('PUT', `/v1/admin/users/${userId}/credits`, { credits: 1_000, reason: 'Test' });
     ({ tickets } = await linkWalletWith(user, simControl(url), 'pins@wallet.test', passes('pins', 12)));
   }, 60_000);
   afterAll(async () => {

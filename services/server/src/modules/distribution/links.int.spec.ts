@@ -95,7 +95,7 @@ describe('links as recipients use them: viewing counts nothing, each claim count
     user = new ApiClient(stack.baseUrl);
     await admin.login('admin@seatlink.test', 'Admin123!');
     userId = ((await user.login('user@seatlink.test', 'User1234!')).body.user as User).id;
-    await admin.request('PUT', `/v1/admin/users/${userId}/credits`, { credits: 10_000 });
+    await admin.request('PUT', `/v1/admin/users/${userId}/credits`, { credits: 10_000, reason: 'Test' });
     ({ tickets } = await linkWalletWith(user, simControl(url), 'links@wallet.test', passes('links', 30)));
   }, 60_000);
   afterAll(async () => {

@@ -107,7 +107,7 @@ describe('the event pipeline, with and without a worker', () => {
     });
 
     it('answers a credit change with 202 pending and the balance it set, not the stale one', async () => {
-      const res = await admin.request('PUT', `/v1/admin/users/${userId}/credits`, { credits: 777 });
+      const res = await admin.request('PUT', `/v1/admin/users/${userId}/credits`, { credits: 777, reason: 'Test' });
       expect(res.status).toBe(202);
       expect(res.body).toMatchObject({ message: 'Credits updated successfully', pending: true });
       expect((res.body.user as User).balance).toBe(777);
@@ -242,7 +242,10 @@ describe('the event pipeline, with and without a worker', () => {
       // Other read models are not held back: a change is visible at once (200, not 202 pending).
       const users = (await admin.request('GET', '/v1/admin/users')).body.users as User[];
       const someone = users.find((u) => u.email === 'user@seatlink.test')!;
-      const credits = await admin.request('PUT', `/v1/admin/users/${someone.id}/credits`, { credits: 12 });
+      const credits = await admin.request('PUT', `/v1/admin/users/${someone.id}/credits`, {
+        credits: 12,
+        reason: 'Test',
+      });
       expect(credits.status).toBe(200);
       expect((credits.body.user as User).balance).toBe(12);
       // And the invite read model itself moved on past it.
@@ -300,7 +303,7 @@ describe('the event pipeline, with and without a worker', () => {
         await idle.query('select pg_current_xact_id()');
         const users = (await admin.request('GET', '/v1/admin/users')).body.users as User[];
         const someone = users.find((u) => u.email === 'user@seatlink.test')!;
-        await admin.request('PUT', `/v1/admin/users/${someone.id}/credits`, { credits: 31 });
+        await admin.request('PUT', `/v1/admin/users/${someone.id}/credits`, { credits: 31, reason: 'Test' });
         // Within seconds: well before the 60 s a long transaction alone needs to be reported.
         await expect
           .poll(async () => (await details()).problems.join(), { timeout: 15_000, interval: 250 })

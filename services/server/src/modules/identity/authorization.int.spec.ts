@@ -342,7 +342,7 @@ describe('who may call what: every route for a visitor, a user, a banned user an
       route: 'PUT /v1/admin/users/{id}/credits',
       access: 'admin',
       ok: 200,
-      call: (c) => send(c, 'PUT', `/v1/admin/users/${userId}/credits`, { credits: 60 }),
+      call: (c) => send(c, 'PUT', `/v1/admin/users/${userId}/credits`, { credits: 60, reason: 'Test' }),
     },
     {
       route: 'POST /v1/admin/users/{id}/reset-password',

@@ -136,9 +136,13 @@ const ROUTES: Array<{
     method: 'PUT',
     path: '/v1/admin/users/{id}/credits',
     admin: true,
-    valid: () => ({ credits: 10 }),
-    fields: { credits: 'number' },
-    oversized: [],
+    valid: () => ({ credits: 10, reason: 'Goodwill for the outage' }),
+    fields: { credits: 'number', reason: 'string', expected_balance: 'number' },
+    optional: ['expected_balance'],
+    oversized: [
+      ['reason', 201],
+      ['reason', 200_000],
+    ],
   },
   {
     route: 'POST /v1/admin/invites',
@@ -388,7 +392,7 @@ describe('bad input to every call: a 4xx with a message, never a 500, and nothin
       "1'%20OR%20'1'='1",
     ];
     const userRoutes: Array<[string, string, unknown]> = [
-      ['PUT', '/v1/admin/users/{id}/credits', { credits: 1 }],
+      ['PUT', '/v1/admin/users/{id}/credits', { credits: 1, reason: 'Test' }],
       ['POST', '/v1/admin/users/{id}/reset-password', undefined],
       ['POST', '/v1/admin/users/{id}/toggle-ban', undefined],
     ];

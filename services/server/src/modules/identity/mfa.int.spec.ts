@@ -6,6 +6,7 @@ import type { Database } from '../../infra/db/database.js';
 import { ApiClient, startTestStack, subscriptionsCaughtUp, type TestStack } from '../../testing/test-app.js';
 import { createVerifiedUser } from '../../testing/users.js';
 import { ageSession } from '../../testing/aged-session.js';
+import { adminGateNotice } from '../../seed.js';
 
 /** The code an authenticator app shows `stepsAhead` periods from now. */
 const codeOf = (secret: string, stepsAhead = 0) =>
@@ -253,6 +254,13 @@ describe('a second factor: an authenticator app and recovery codes', () => {
     expect(r.status).toBe(401);
     expect((await secondStep(second, user.recoveryCodes[0]!)).res.status).toBe(200);
   });
+
+  it('says in the start log that the admin gate is off where ADMIN_MFA=optional', async () => {
+    expect(await adminGateNotice(stack.app, `${stack.baseUrl}/dashboard/settings#two-factor`)).toEqual({
+      ready: true,
+      text: 'Admin pages: ADMIN_MFA=optional is in force: admins use them without a second factor (for development only)',
+    });
+  });
 });
 
 describe('ADMIN_MFA=required: an admin without a second factor is sent to set one up first', () => {
@@ -265,6 +273,13 @@ describe('ADMIN_MFA=required: an admin without a second factor is sent to set on
   });
 
   it('refuses every admin call and the queue board with 403 MFA_ENROLMENT_REQUIRED until the admin enrols', async () => {
+    const settings = `${stack.baseUrl}/dashboard/settings#two-factor`;
+    // The start log says what to do.
+    const before = await adminGateNotice(stack.app, settings);
+    expect(before.ready).toBe(false);
+    expect(before.text).toContain('ADMIN_MFA=required: admin@seatlink.test must set up a second factor');
+    expect(before.text).toContain(`on Settings, ${settings}, before the admin pages work`);
+    expect(before.text).toContain('ADMIN_MFA=optional');
     const admin = new ApiClient(stack.baseUrl);
     expect((await admin.login('admin@seatlink.test', 'Admin123!')).status).toBe(200);
     expect((await admin.request('GET', '/v1/me/mfa')).body).toEqual({
@@ -291,6 +306,10 @@ describe('ADMIN_MFA=required: an admin without a second factor is sent to set on
     const { secret } = (await admin.request('POST', '/v1/me/mfa/totp')).body as unknown as TotpEnrolmentResponse;
     expect((await admin.request('POST', '/v1/me/mfa/totp/confirm', { code: await codeOf(secret) })).status).toBe(200);
     expect((await admin.request('GET', '/v1/admin/users')).status).toBe(200);
+    expect(await adminGateNotice(stack.app, settings)).toEqual({
+      ready: true,
+      text: 'Admin pages: ADMIN_MFA=required, and admin@seatlink.test has a second factor',
+    });
 
     // A user is no admin: the same 403 as ever, and nothing required of them.
     const user = new ApiClient(stack.baseUrl);
@@ -317,12 +336,12 @@ describe('step-up: setting credits, banning, resetting a password and creating i
     const admin = new ApiClient(stack.baseUrl);
     await admin.login('admin@seatlink.test', 'Admin123!');
     const target = await createVerifiedUser(stack.app);
-    const credits = () => admin.request('PUT', `/v1/admin/users/${target.id}/credits`, { credits: 7 });
+    const credits = () => admin.request('PUT', `/v1/admin/users/${target.id}/credits`, { credits: 7, reason: 'Test' });
     expect((await credits()).status).toBe(200);
     await aged(admin);
     expect((await admin.request('GET', '/v1/admin/users')).status).toBe(200);
     for (const [method, path, body] of [
-      ['PUT', `/v1/admin/users/${target.id}/credits`, { credits: 7 }],
+      ['PUT', `/v1/admin/users/${target.id}/credits`, { credits: 7, reason: 'Test' }],
       ['POST', `/v1/admin/users/${target.id}/toggle-ban`, undefined],
       ['POST', `/v1/admin/users/${target.id}/reset-password`, undefined],
       ['POST', '/v1/admin/invites', { max_uses: 1 }],

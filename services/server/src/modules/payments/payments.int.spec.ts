@@ -328,7 +328,7 @@ describe('card top-ups (test gateway, real PostgreSQL)', () => {
       // Spent before the refund: the balance stops at zero and the shortfall is recorded.
       const second = await payer();
       const paid = (await topup(second.client, topupBody(20))).body as unknown as TopupResponse;
-      await admin.request('PUT', `/v1/admin/users/${second.id}/credits`, { credits: 5 });
+      await admin.request('PUT', `/v1/admin/users/${second.id}/credits`, { credits: 5, reason: 'Test' });
       gateway.refund(paid.payment_intent_id);
       await settle();
       expect(await balanceOf(second.client)).toBe(0);

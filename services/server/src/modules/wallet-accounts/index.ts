@@ -1,6 +1,11 @@
 // The wallet-accounts module's public face: what other modules may use. Import it from here, never from its files.
 export { accountAt } from './read-models/account-at.js';
 export { ticketAndAccountNames, ticketsForDistribution } from './read-models/accounts.queries.js';
-export { type WalletAccountLinked, walletAccountStream } from './wallet-account.events.js';
+export {
+  type TicketChanged,
+  type TicketDiscovered,
+  type WalletAccountLinked,
+  walletAccountStream,
+} from './wallet-account.events.js';
 export { walletAccountsRoutines } from './wallet-accounts.routines.js';
 export { WalletAccountsModule } from './wallet-accounts.module.js';

@@ -50,7 +50,7 @@ describe.each(testBackends())('GET /v1/tickets by pages and by changes (%s)', (_
     await admin.login('admin@seatlink.test', 'Admin123!');
     user = new ApiClient(stack.baseUrl);
     const userId = ((await user.login('user@seatlink.test', 'User1234!')).body.user as User).id;
-    await admin.request('PUT', `/v1/admin/users/${userId}/credits`, { credits: 1000 });
+    await admin.request('PUT', `/v1/admin/users/${userId}/credits`, { credits: 1000, reason: 'Test' });
     const stranger = await createVerifiedUser(stack.app);
     other = new ApiClient(stack.baseUrl);
     await other.login(stranger.email, stranger.password);

@@ -683,7 +683,9 @@ describe('webhooks when things go wrong', () => {
     const second = await makeLink(holder.client, holder.tickets[1]!);
     for (const code of [first.code, first.code, second.code])
       expect((await claimLink(stack.baseUrl, code)).status).toBe(200);
-    expect((await admin.request('PUT', `/v1/admin/users/${holder.id}/credits`, { credits: 50 })).status).toBe(200);
+    expect(
+      (await admin.request('PUT', `/v1/admin/users/${holder.id}/credits`, { credits: 50, reason: 'Test' })).status,
+    ).toBe(200);
     // Each key (two links, the balance) failing: tried twice or more, waiting for its next try.
     const keys = await until('every key failing', async () => {
       const rows = await rowsOf(webhook.id);
@@ -852,7 +854,9 @@ describe.skipIf(!hasRedisServer())('webhooks when Redis loses its data', () => {
     const first = await makeLink(holder.client, holder.tickets[0]!);
     for (let i = 0; i < 3; i++) expect((await claimLink(stack.baseUrl, first.code)).status).toBe(200);
     for (const credits of [30, 40]) {
-      expect((await admin.request('PUT', `/v1/admin/users/${holder.id}/credits`, { credits })).status).toBe(200);
+      expect(
+        (await admin.request('PUT', `/v1/admin/users/${holder.id}/credits`, { credits, reason: 'Test' })).status,
+      ).toBe(200);
     }
     // Both keys failing, their next tries delayed jobs in Redis.
     await until('both keys in backoff', async () => {

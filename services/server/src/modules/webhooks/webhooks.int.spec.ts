@@ -390,7 +390,7 @@ describe('webhooks: signed, at least once, in order per link, retried, disabled 
     const user = await createVerifiedUser(stack.app);
     const client = new ApiClient(stack.baseUrl);
     await client.login(user.email, user.password);
-    await admin.request('PUT', `/v1/admin/users/${user.id}/credits`, { credits: 20 });
+    await admin.request('PUT', `/v1/admin/users/${user.id}/credits`, { credits: 20, reason: 'Test' });
     await addEndpoint(client, `${hooks.url}/tickets`, ['ticket.synced', 'link.expired']);
     const walletEmail = `wh-${user.id.slice(0, 8)}@wallet.test`;
     const { account, tickets } = await linkWalletWith(

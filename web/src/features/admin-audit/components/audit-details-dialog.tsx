@@ -1,9 +1,10 @@
 import type { ReactNode } from 'react';
-import { AUDIT_EVENT_TYPES, type AuditEntry } from '@seatlink/contracts';
+import { AUDIT_EVENT_TYPES, AUDIT_KINDS, type AuditEntry } from '@seatlink/contracts';
 import { Badge } from '../../../components/ui/badge';
 import { Button } from '../../../components/ui/button';
 import { Modal } from '../../../components/ui/modal';
 import { formatDateTime } from '../../../lib/format';
+import { auditWords } from '../audit-words';
 
 /** Labels of the event data fields an entry may carry beyond status, ticket and distribution. */
 const FIELD_LABELS: Record<string, string> = {
@@ -14,7 +15,53 @@ const FIELD_LABELS: Record<string, string> = {
   cost: 'Cost (credits)',
   label: 'Label',
   changes: 'Changes',
+  claims: 'Claims',
+  last_claim_at: 'Last claim',
+  hour: 'Hour',
+  from: 'From (credits)',
+  to: 'To (credits)',
+  amount: 'Amount (credits)',
+  requested: 'Asked (credits)',
+  amount_pence: 'Amount (pence)',
+  balance_after: 'Balance after',
+  links: 'Links',
+  distribution_ids: 'Distribution IDs',
+  reference: 'Reference',
+  payment_intent_id: 'Card payment',
+  dispute_id: 'Dispute',
+  device: 'Device',
+  sessions: 'Sessions',
+  recovery_codes: 'Recovery codes',
+  passkey_id: 'Passkey ID',
+  name: 'Name',
+  key_id: 'API key ID',
+  scopes: 'Scopes',
+  prefix: 'Key starts',
+  endpoint_id: 'Webhook ID',
+  url: 'Address',
+  events: 'Events',
+  secret_rolled: 'New signing secret',
+  secret_prefix: 'Secret starts',
+  by: 'Disabled by',
+  api_key: 'API key',
+  api_key_id: 'API key ID',
+  by_user_id: 'By (user ID)',
 };
+
+/** The fields that hold a moment. */
+const MOMENTS = new Set(['expires_at', 'last_claim_at', 'hour']);
+/** The fields that hold ids (shown as code). */
+const IDS = new Set([
+  'distribution_ids',
+  'reference',
+  'payment_intent_id',
+  'dispute_id',
+  'passkey_id',
+  'key_id',
+  'endpoint_id',
+  'api_key_id',
+  'by_user_id',
+]);
 
 /** A Link Updated entry's changes names its settings as the API does (expiry_date for the expiry). */
 const CHANGED_KEY: Record<string, string> = { expiry_date: 'expires_at', max_clicks: 'max_clicks', label: 'label' };
@@ -38,8 +85,10 @@ function show(key: string, value: unknown): string {
       })
       .join('; ');
   }
-  if (key === 'expires_at' && typeof value === 'string') return formatDateTime(value);
-  if (typeof value === 'string' || typeof value === 'number' || typeof value === 'boolean') return String(value);
+  if (MOMENTS.has(key) && typeof value === 'string') return formatDateTime(value);
+  if (Array.isArray(value) && value.every((v) => typeof v === 'string')) return value.join(', ');
+  if (typeof value === 'boolean') return value ? 'Yes' : 'No';
+  if (typeof value === 'string' || typeof value === 'number') return String(value);
   return JSON.stringify(value);
 }
 
@@ -52,10 +101,32 @@ function Row({ label, children }: { label: string; children: ReactNode }) {
   );
 }
 
-/** 'View Details' of an audit entry (SPEC.md §2, built working): every field it holds. */
+/** A name a person reads, with the id it stands for under it (or the id alone when there is no name). */
+function Named({ name, id, testId }: { name: string | null; id: string | null; testId: string }) {
+  return (
+    <span data-testid={testId}>
+      {name ? <span className="block">{name}</span> : null}
+      {id ? <span className="block font-mono text-xs font-normal text-slate-600">{id}</span> : null}
+      {!name && !id ? '—' : null}
+    </span>
+  );
+}
+
+/**
+ * 'View Details' of an audit entry (SPEC.md §2, built working): what it says in words, the names it is read by with
+ * the ids they stand for, and every field it holds (the raw data too).
+ */
 export function AuditDetailsDialog({ entry, onClose }: { entry: AuditEntry; onClose: () => void }) {
   const { status, ticket_id: ticketId, distribution_id: distributionId, ...rest } = entry.event_data;
-  const extra = Object.entries(rest);
+  const { names } = entry;
+  // In the order the labels are listed (the stored object's keys come back in the database's order).
+  const order = Object.keys(FIELD_LABELS);
+  const rank = (key: string) => (order.includes(key) ? order.indexOf(key) : order.length);
+  const extra = Object.entries(rest)
+    .filter(([key]) => !['api_key', 'api_key_id', 'by_user_id'].includes(key))
+    .sort(([a], [b]) => rank(a) - rank(b));
+  const words = auditWords(entry);
+  const ticket = names.ticket ? [names.ticket, names.seat].filter(Boolean).join(' · ') : null;
   return (
     <Modal
       title="Audit entry details"
@@ -71,19 +142,41 @@ export function AuditDetailsDialog({ entry, onClose }: { entry: AuditEntry; onCl
         </Row>
         <Row label="Event Type">
           {AUDIT_EVENT_TYPES[entry.event_type]}{' '}
-          <span className="font-mono text-xs text-slate-600">({entry.event_type})</span>
+          <span className="font-mono text-xs text-slate-600">({entry.event_type})</span> · {AUDIT_KINDS[entry.kind]}
         </Row>
-        <Row label="Ticket ID">
-          <span className="font-mono text-xs">{ticketId ?? '—'}</span>
+        {words ? (
+          <Row label="Summary">
+            <span data-testid="detail-summary">{words}</span>
+          </Row>
+        ) : null}
+        <Row label="Ticket">
+          <Named name={ticket} id={ticketId} testId="detail-ticket" />
         </Row>
-        <Row label="Distribution ID">
-          <span className="font-mono text-xs">{distributionId ?? '—'}</span>
+        <Row label="Link">
+          <Named name={names.link ? `“${names.link}”` : null} id={distributionId} testId="detail-link" />
         </Row>
+        {/* Who did it (an admin) and with which API key, when they were not the user alone. */}
+        {(
+          [
+            ['By', names.by, 'by_user_id', 'detail-by'],
+            ['API key', names.api_key, 'api_key_id', 'detail-api-key'],
+          ] as const
+        ).map(([label, name, idKey, testId]) => {
+          const id = typeof entry.event_data[idKey] === 'string' ? (entry.event_data[idKey] as string) : null;
+          return name || id ? (
+            <Row key={label} label={label}>
+              <Named name={name} id={id} testId={testId} />
+            </Row>
+          ) : null;
+        })}
+        {names.subject ? <Row label="Acts on">{names.subject}</Row> : null}
         <Row label="IP Address">{entry.metadata.ip_address ?? '—'}</Row>
         <Row label="Bulk Action">{entry.metadata.bulk_action ? 'Yes' : 'No'}</Row>
         {extra.map(([key, value]) => (
           <Row key={key} label={FIELD_LABELS[key] ?? key}>
-            <span data-testid={`detail-${key}`}>{show(key, value)}</span>
+            <span data-testid={`detail-${key}`} className={IDS.has(key) ? 'font-mono text-xs' : undefined}>
+              {show(key, value)}
+            </span>
           </Row>
         ))}
         <Row label="Entry ID">
@@ -96,7 +189,7 @@ export function AuditDetailsDialog({ entry, onClose }: { entry: AuditEntry; onCl
           className="mt-2 max-h-60 overflow-auto rounded-lg bg-slate-900 p-3 text-xs text-slate-100"
           data-testid="audit-raw"
         >
-          {JSON.stringify({ event_data: entry.event_data, metadata: entry.metadata }, null, 2)}
+          {JSON.stringify({ event_data: entry.event_data, metadata: entry.metadata, names: entry.names }, null, 2)}
         </pre>
       </details>
       <div className="mt-4 flex justify-end">

@@ -1,11 +1,15 @@
 import { useEffect, useId, useRef, useState } from 'react';
 import { Button } from '../../../components/ui/button';
+import { cx } from '../../../components/ui/cx';
 import { DatePicker } from '../../../components/ui/date-picker';
 import { FormField } from '../../../components/ui/form-field';
 import { parseLocalDateTime } from '../../../lib/local-date-time';
 import { AUDIT_TEXT_DEBOUNCE_MS } from '../audit-filters';
 
-/** A list of checkboxes: the values ticked are the filter (none ticked: every value). */
+/**
+ * A list of checkboxes: the values ticked are the filter (none ticked: every value). Options of a `group` (the event
+ * types' kinds) go under its heading; a long list scrolls inside the panel.
+ */
 export function CheckboxFilter<T extends string>({
   legend,
   options,
@@ -13,7 +17,7 @@ export function CheckboxFilter<T extends string>({
   onChange,
 }: {
   legend: string;
-  options: ReadonlyArray<{ value: T; label: string }>;
+  options: ReadonlyArray<{ value: T; label: string; group?: string }>;
   value: readonly T[];
   onChange: (value: T[]) => void;
 }) {
@@ -22,17 +26,29 @@ export function CheckboxFilter<T extends string>({
   return (
     <fieldset className="space-y-2">
       <legend className="mb-1 text-sm font-semibold text-slate-900">{legend}</legend>
-      {options.map((option) => (
-        <label key={option.value} className="flex cursor-pointer items-center gap-2 text-sm text-slate-700">
-          <input
-            type="checkbox"
-            checked={value.includes(option.value)}
-            onChange={(event) => toggle(option.value, event.target.checked)}
-            className="h-4 w-4 rounded border-slate-300 accent-indigo-600"
-          />
-          {option.label}
-        </label>
-      ))}
+      <div className="max-h-[min(24rem,60vh)] space-y-2 overflow-y-auto pr-1">
+        {options.map((option, i) => (
+          <div key={option.value}>
+            {option.group && option.group !== options[i - 1]?.group ? (
+              <p
+                className={cx('mb-1.5 text-xs font-semibold text-slate-600 uppercase', i > 0 && 'mt-3')}
+                aria-hidden="true"
+              >
+                {option.group}
+              </p>
+            ) : null}
+            <label className="flex cursor-pointer items-center gap-2 text-sm text-slate-700">
+              <input
+                type="checkbox"
+                checked={value.includes(option.value)}
+                onChange={(event) => toggle(option.value, event.target.checked)}
+                className="h-4 w-4 rounded border-slate-300 accent-indigo-600"
+              />
+              {option.label}
+            </label>
+          </div>
+        ))}
+      </div>
       <p className="text-xs text-slate-600">None ticked shows all.</p>
     </fieldset>
   );

@@ -1,5 +1,5 @@
 import type { ReactNode } from 'react';
-import { AUDIT_EVENT_TYPES, AUDIT_STATUSES, type AuditEntry } from '@seatlink/contracts';
+import { AUDIT_EVENT_TYPES, AUDIT_KINDS, AUDIT_STATUSES, type AuditEntry, type AuditKind } from '@seatlink/contracts';
 import { Alert } from '../../../components/ui/alert';
 import { Badge } from '../../../components/ui/badge';
 import { Button } from '../../../components/ui/button';
@@ -7,6 +7,7 @@ import { FilterIcon } from '../../../components/ui/icons';
 import { Popover } from '../../../components/ui/popover';
 import { formatDateTime } from '../../../lib/format';
 import { EVENT_TYPE_OPTIONS, type AuditFilters } from '../audit-filters';
+import { auditWords } from '../audit-words';
 import { CheckboxFilter, DateRangeFilter, TextFilter } from './audit-filter-panels';
 
 const STATUS_OPTIONS = AUDIT_STATUSES.map((value) => ({ value, label: value }));
@@ -79,29 +80,81 @@ function ChecklistHeader<T extends string>({
   );
 }
 
-function IdCell({ value, label, testId }: { value: string | null; label: string; testId: string }) {
+const KIND_TONES: Record<AuditKind, 'amber' | 'indigo' | 'blue'> = { money: 'amber', access: 'indigo', links: 'blue' };
+
+/** A value the entry has no name for: its id, cut short (whole in View Details and the CSV). */
+function ShortId({ id }: { id: string }) {
+  return <span className="font-mono text-xs text-slate-600">{id.slice(0, 8)}…</span>;
+}
+
+/**
+ * The Ticket ID column (SPEC.md §2) as a person reads it: the ticket's title and seat; its id stays in View Details and
+ * the CSV (`data-ticket-id`).
+ */
+function TicketCell({ entry }: { entry: AuditEntry }) {
+  const id = entry.event_data.ticket_id;
+  const { ticket, seat } = entry.names;
   return (
-    <td className="px-3 py-2.5" data-label={label}>
-      {value ? (
-        <span className="block truncate font-mono text-xs text-slate-700" title={value} data-testid={testId}>
-          {value}
-        </span>
+    <td className="px-3 py-2.5" data-label="Ticket ID" data-testid="audit-ticket" data-ticket-id={id ?? undefined}>
+      {!id ? (
+        <span className="text-slate-500">—</span>
+      ) : ticket ? (
+        <>
+          <span className="block font-medium break-words text-slate-800" data-testid="audit-ticket-title">
+            {ticket}
+          </span>
+          {seat ? (
+            <span className="block text-xs break-words text-slate-600" data-testid="audit-ticket-seat">
+              {seat}
+            </span>
+          ) : null}
+        </>
       ) : (
-        <span className="text-slate-500" data-testid={testId}>
-          —
-        </span>
+        <ShortId id={id} />
       )}
     </td>
   );
+}
+
+/** The Distribution ID column (SPEC.md §2) as a person reads it: the link's label; its id stays in View Details. */
+function LinkCell({ entry }: { entry: AuditEntry }) {
+  const id = entry.event_data.distribution_id;
+  const label = entry.names.link;
+  return (
+    <td
+      className="px-3 py-2.5"
+      data-label="Distribution ID"
+      data-testid="audit-distribution"
+      data-distribution-id={id ?? undefined}
+    >
+      {!id ? (
+        <span className="text-slate-500">—</span>
+      ) : label ? (
+        <span className="block break-words text-slate-800">“{label}”</span>
+      ) : (
+        <span className="text-slate-600 italic">No label</span>
+      )}
+    </td>
+  );
+}
+
+/** What the entry says beyond its type ('50 → 75 · by admin@… · “Goodwill”'), under it. */
+function Words({ entry }: { entry: AuditEntry }) {
+  const words = auditWords(entry, { inTable: true });
+  return words ? (
+    <p className="mt-1 text-xs break-words text-slate-600" data-testid="audit-words">
+      {words}
+    </p>
+  ) : null;
 }
 
 const COLUMN_COUNT = 7;
 
 /** The columns filtered by a text (a part of an ID or address), in their order. */
 const TEXT_COLUMNS = [
-  { label: 'Ticket ID', field: 'ticketId', width: 'w-[8.5rem]', placeholder: 'e.g. 3f6c1a2e' },
-  { label: 'Distribution ID', field: 'distributionId', width: '', placeholder: 'e.g. 9b2d4e10' },
-  { label: 'IP Address', field: 'ipAddress', width: 'w-[8rem]', placeholder: 'e.g. 192.168.' },
+  { label: 'Ticket ID', field: 'ticketId', width: 'w-[9.5rem]', placeholder: 'e.g. 3f6c1a2e' },
+  { label: 'Distribution ID', field: 'distributionId', width: 'w-[7.5rem]', placeholder: 'e.g. 9b2d4e10' },
+  { label: 'IP Address', field: 'ipAddress', width: 'w-[7.5rem]', placeholder: 'e.g. 192.168.' },
 ] as const satisfies ReadonlyArray<{ label: string; field: keyof AuditFilters; width: string; placeholder: string }>;
 
 /**
@@ -164,15 +217,19 @@ export function AuditTable({
             <span className="whitespace-nowrap text-slate-800" data-testid="audit-type">
               {AUDIT_EVENT_TYPES[entry.event_type]}
             </span>
+            <Badge tone={KIND_TONES[entry.kind]} testId="audit-kind">
+              {AUDIT_KINDS[entry.kind]}
+            </Badge>
             {entry.metadata.bulk_action ? (
               <Badge tone="blue" testId="bulk-badge">
                 Bulk Action
               </Badge>
             ) : null}
           </div>
+          <Words entry={entry} />
         </td>
-        <IdCell value={entry.event_data.ticket_id} label="Ticket ID" testId="audit-ticket" />
-        <IdCell value={entry.event_data.distribution_id} label="Distribution ID" testId="audit-distribution" />
+        <TicketCell entry={entry} />
+        <LinkCell entry={entry} />
         <td className="px-3 py-2.5 whitespace-nowrap text-slate-700" data-label="IP Address" data-testid="audit-ip">
           {entry.metadata.ip_address ?? '—'}
         </td>
@@ -188,7 +245,7 @@ export function AuditTable({
   return (
     <div className="relative overflow-x-auto rounded-xl border border-slate-200 bg-white shadow-sm">
       <table
-        className="stack-table stack-table-filters w-full min-w-[58rem] table-fixed divide-y divide-slate-200 text-sm"
+        className="stack-table stack-table-filters w-full min-w-[59rem] table-fixed divide-y divide-slate-200 text-sm"
         aria-busy={loading}
         aria-label="Audit log"
         data-testid="audits-table"
@@ -210,7 +267,7 @@ export function AuditTable({
             />
             <ChecklistHeader
               label="Event Type"
-              width="w-[9.5rem]"
+              width=""
               options={EVENT_TYPE_OPTIONS}
               value={filters.eventTypes}
               onChange={(eventTypes) => onFilters({ eventTypes })}
@@ -231,7 +288,7 @@ export function AuditTable({
                 }
               />
             ))}
-            <Header label="Details" width="w-[9rem]" />
+            <Header label="Details" width="w-[8.5rem]" />
           </tr>
         </thead>
         <tbody className="divide-y divide-slate-100">{body}</tbody>

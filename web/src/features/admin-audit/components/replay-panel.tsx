@@ -16,6 +16,7 @@ import { querySlice } from '../../../lib/query-slice';
 import { useNow } from '../../../lib/use-now';
 import { creditChangeLabel, formatCreditChange } from '../credit-changes';
 import { HISTORY_FETCH_FAILED, userHistoryQuery } from '../admin-audit.queries';
+import { ReplayAccess } from './replay-access';
 
 const momentDate = new Intl.DateTimeFormat('en-GB', { day: '2-digit', month: 'short', year: 'numeric' });
 const momentTime = new Intl.DateTimeFormat('en-GB', {
@@ -162,6 +163,8 @@ function HistoryResult({ state }: { state: UserStateAt }) {
 
       <CreditChanges changes={state.credit_changes ?? []} />
 
+      <ReplayAccess access={state.access} />
+
       {state.accounts.length > 0 ? (
         <div>
           <h3 className="text-sm font-semibold text-slate-900">Accounts</h3>
@@ -278,8 +281,8 @@ export function ReplayPanel({ userId }: { userId: string }) {
             Replay
           </h2>
           <p className="text-sm text-slate-600">
-            Pick a moment to see this user&apos;s balance and its changes, accounts and tickets with their links as they
-            stood then.
+            Pick a moment to see this user&apos;s balance and its changes, their access, accounts and tickets with their
+            links as they stood then.
           </p>
         </div>
       </div>

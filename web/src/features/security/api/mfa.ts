@@ -1,6 +1,5 @@
 import {
   routes,
-  type MfaStatus,
   type PasskeyStepUpRequest,
   type StepUpRequest,
   type TotpConfirmRequest,
@@ -11,11 +10,6 @@ import {
 import type { PublicKeyCredentialRequestOptionsJSON } from '@simplewebauthn/browser';
 import { callApi } from '../../../lib/api-client';
 import { signWithPasskey } from '../../../lib/webauthn';
-
-/** GET /v1/me/mfa: whether the authenticator app is on, and how many recovery codes are left. */
-export function getMfaStatus(): Promise<MfaStatus> {
-  return callApi(routes.mfaStatus);
-}
 
 /** POST /v1/me/mfa/totp: a new secret for the app (its otpauth:// URI is the QR code). */
 export function enrolTotp(): Promise<TotpEnrolmentResponse> {

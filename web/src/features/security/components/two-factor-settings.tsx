@@ -201,6 +201,7 @@ export function TwoFactorSettings() {
 
   return (
     <SettingsSection
+      id="two-factor"
       title="Two-factor authentication"
       description="A code from an authenticator app on your phone, asked after your password, keeps your account safe even if someone learns the password."
     >

@@ -4,7 +4,10 @@ import { fold } from '../../../shared/event-sourcing/decider.js';
 import { creditsDecider } from '../credits.decider.js';
 import { type CreditsEvent, creditStream } from '../credits.events.js';
 
-/** The credit stream's events as the changes they made, folded in turn (a set replaces the balance). */
+/**
+ * The credit stream's events as the changes they made, folded in turn (a set replaces the balance). A set's `by` is the
+ * admin's user id.
+ */
 function creditChangesOf(events: readonly RecordedEvent[]): CreditChange[] {
   let balance = 0;
   return events.flatMap((recorded): CreditChange[] => {
@@ -15,26 +18,37 @@ function creditChangesOf(events: readonly RecordedEvent[]): CreditChange[] {
     switch (event.type) {
       case 'CreditsSet':
         balance = event.data.credits;
-        change = { kind: 'set', payment_intent_id: null, reason: null };
+        // The admin's id here: the caller names them (the credits module knows no e-mail).
+        change = { kind: 'set', payment_intent_id: null, reason: event.data.reason ?? null, by: event.data.setBy };
         break;
       case 'CreditsDebited':
         balance = event.data.balanceAfter;
-        change = { kind: 'spent', payment_intent_id: null, reason: event.data.reason };
+        change = { kind: 'spent', payment_intent_id: null, reason: event.data.reason, by: null };
         break;
       case 'CreditsRefunded':
         balance = event.data.balanceAfter;
-        change = { kind: 'given_back', payment_intent_id: null, reason: event.data.reason };
+        change = { kind: 'given_back', payment_intent_id: null, reason: event.data.reason, by: null };
         break;
       case 'CreditsPurchased':
         balance = event.data.balanceAfter;
-        change = { kind: 'purchased', payment_intent_id: event.data.paymentIntentId, reason: null };
+        change = { kind: 'purchased', payment_intent_id: event.data.paymentIntentId, reason: null, by: null };
         break;
       case 'CreditsReversed':
         balance = event.data.balanceAfter;
-        change = { kind: 'reversed', payment_intent_id: event.data.paymentIntentId, reason: event.data.reason };
+        change = {
+          kind: 'reversed',
+          payment_intent_id: event.data.paymentIntentId,
+          reason: event.data.reason,
+          by: null,
+        };
         break;
       case 'PaymentDisputed':
-        change = { kind: 'disputed', payment_intent_id: event.data.paymentIntentId, reason: event.data.reason };
+        change = {
+          kind: 'disputed',
+          payment_intent_id: event.data.paymentIntentId,
+          reason: event.data.reason,
+          by: null,
+        };
         break;
       case 'LinkPaymentsCancelled':
         // Nothing was paid: not a change of credits.
