@@ -29,13 +29,17 @@ export interface TestStackOptions {
   webDist?: string;
   /** Listen on this port instead of any free one. */
   port?: number;
+  /** The PostgreSQL server to make the stack's database on (a cluster of the test's own); the run's by default. */
+  databaseUrl?: string;
 }
 
 /** Config for one test stack: its own database (PostgreSQL when DATABASE_URL is set) and its own Redis prefix. */
 export async function testConfig(
   options: TestStackOptions = {},
 ): Promise<{ config: AppConfig; drop: () => Promise<void> }> {
-  const scratch = await createScratchDatabase(options.embedded ? testEnv.embeddedUrl : testEnv.databaseUrl);
+  const scratch = await createScratchDatabase(
+    options.databaseUrl ?? (options.embedded ? testEnv.embeddedUrl : testEnv.databaseUrl),
+  );
   const redis = options.redis !== false && !options.embedded && testEnv.redisUrl;
   const config = loadConfig(
     {
