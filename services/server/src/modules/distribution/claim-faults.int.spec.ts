@@ -32,9 +32,13 @@ import { clickStream } from './distribution.events.js';
 const CLAIMERS = 300;
 const LIMIT = 100;
 /** The claimers of both links start one after the other over this long, so a fault lands among them. */
-const STORM_MS = 3000;
-/** The fault comes once this many claims of each link have been answered yes. */
-const FAULT_AFTER = 30;
+const STORM_MS = 4000;
+/**
+ * The fault comes once this many claims of each link have been answered yes; the claimers after the first quarter
+ * start only once it has begun, so the limited link (fewer than LIMIT claimers before) still admits claims then.
+ */
+const FAULT_AFTER = 20;
+const BEFORE_FAULT = 1 / 4;
 /** A recipient's tries at most, each waited for at most TRY_MS, with a small backoff between. */
 const MAX_TRIES = 40;
 const TRY_MS = 15_000;
@@ -257,9 +261,9 @@ describeWithThrowawayCluster('claims under faults: every claim answered is an ev
 
     /**
      * CLAIMERS recipients on each link, started one after the other over STORM_MS on the two API processes in turn.
-     * Once FAULT_AFTER claims of each link have been answered yes, `fault` begins; the last third of the recipients
-     * start (over the last third of STORM_MS) only when it calls `resume`, so they meet the fault however slowly the
-     * first were answered. Resolves when every recipient has its final answer (or has given up).
+     * Once FAULT_AFTER claims of each link have been answered yes, `fault` begins; the recipients after the first
+     * quarter (BEFORE_FAULT) start, paced as before, only when it calls `resume`, so they meet the fault however
+     * slowly the first were answered. Resolves when every recipient has its final answer (or has given up).
      */
     async function storm(
       links: readonly Link[],
@@ -277,7 +281,7 @@ describeWithThrowawayCluster('claims under faults: every claim answered is an ev
       let resume!: () => void;
       const resumed = new Promise<void>((resolve) => (resume = resolve));
       const launching = (async () => {
-        const gate = Math.floor((claims.length * 2) / 3);
+        const gate = Math.floor(claims.length * BEFORE_FAULT);
         let started = performance.now();
         for (const [i, claim] of claims.entries()) {
           if (i === gate) {
@@ -499,9 +503,10 @@ describeWithThrowawayCluster('claims under faults: every claim answered is an ev
       let restartMs = 0;
       const { claims, atFault } = await storm(links, apis, async (resume) => {
         // The restart lands while claims are committed and not yet answered: commits wait for a synchronous standby
-        // that never answers (they are durable here, and stay unanswered) until a claim of each link waits so; the
-        // setting is then taken out of the configuration again (the running server keeps it), and the server is
-        // restarted as a crash would leave it. Those claims come back 503 and are counted all the same.
+        // that never answers (they are durable here, and stay unanswered) until claims wait so (one of each link, if
+        // both come within a second); the setting is then taken out of the configuration again (the running server keeps
+        // it), and the server is restarted as a crash would leave it. Those claims come back 503 and are counted all
+        // the same.
         const standby = (set: boolean) =>
           query(
             set
@@ -513,10 +518,15 @@ describeWithThrowawayCluster('claims under faults: every claim answered is an ev
         let restarted = false;
         try {
           resume();
-          await until('a committed claim of each link to wait for the standby', async () => {
+          const committed = async () => {
             const waiting = await claimsWaiting({ event: 'SyncRep' });
-            return waiting(0) + waiting(1) >= links.length;
-          });
+            return waiting(0) + waiting(1);
+          };
+          await until('a committed claim to wait for the standby', async () => (await committed()) > 0);
+          // One of each link, if it comes soon (the statements of a link wait in turn, so one each at most).
+          await until('a committed claim of each link', async () => (await committed()) >= links.length, 1000).catch(
+            () => undefined,
+          );
           await standby(false);
           const began = performance.now();
           await cluster.restart();
