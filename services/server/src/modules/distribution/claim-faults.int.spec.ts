@@ -17,12 +17,12 @@ import { clickStream } from './distribution.events.js';
 
 /*
  * Every claim answered is an event before its answer, under faults (README, "Links, clicks and the audit log": the
- * click's event is written in the transaction that counts it). 300 recipients press "Add to wallet" on a link limited to 100 clicks
- * and 300 on an unlimited link, spread over two real API processes (the built main.api.js) with a worker process
- * (subscriptions, webhook deliveries) and Redis, on a PostgreSQL cluster of this test's own. Each recipient sends its
- * press with an Idempotency-Key of its own and, like the recipient page, sends it again with the same key after any
- * failure or silence, on the other API process, until it has a final answer (200, or 410 once the link is at its
- * limit). Mid-storm, one API process is killed (SIGKILL), or PostgreSQL is restarted as a crash would leave it
+ * click's event is written in the transaction that counts it). 300 recipients press "Add to wallet" on a link limited
+ * to 100 clicks and 300 on an unlimited link, spread over two real API processes (the built main.api.js) with a worker
+ * process (subscriptions, webhook deliveries) and Redis, on a PostgreSQL cluster of this test's own. Each recipient
+ * sends its press with an Idempotency-Key of its own and, like the recipient page, sends it again with the same key
+ * after any failure or silence, on the other API process, until it has a final answer (200, or 410 once the link is
+ * at its limit). Mid-storm, one API process is killed (SIGKILL), or PostgreSQL is restarted as a crash would leave it
  * (`pg_ctl restart -m immediate`). Afterwards one number must stand for each link everywhere: the recipients told yes
  * (each once, however many tries it took and whether its answer was replayed), the LinkClicked events, the counter
  * the claims decide on, the owner's list, the link.claimed webhooks a receiver of the owner's got — and a rebuild of
@@ -450,12 +450,32 @@ describeWithThrowawayCluster('claims under faults: every claim answered is an ev
         const p = await placesOf(link);
         lines.push(
           `  ${link.name}: answers 200 ${f.answers[200]}, 410 ${f.answers[410]}, none ${f.answers.none}; ` +
-            `tries ${f.tries}, retried ${f.retried}, replayed ${f.replayed}, failed tries ${JSON.stringify(f.failures)}; ` +
+            `tries ${f.tries}, retried ${f.retried}, replayed ${f.replayed}, ` +
+            `failed tries ${JSON.stringify(f.failures)}; ` +
             `events ${p.events.length}, counter ${p.counter}, keys ${p.keys.size}, read model ${p.readModel}, ` +
             `list ${p.listed}, webhooks ${p.webhooks.length}`,
         );
       }
       console.info(lines.join('\n'));
+    }
+
+    /**
+     * After a storm: once the worker has read every event and sent every webhook, the run's figures are printed and
+     * judged — one number per link everywhere, some claims whose answer the fault lost answered on a retry as the
+     * clicks they had been given (replayed), no event parked — and a rebuild of the read models gives the same counts.
+     */
+    async function judge(fault: string, links: readonly Link[], claims: readonly Claim[], extra: object) {
+      const unsettled = await settled().then(
+        () => null,
+        (err: Error) => err,
+      );
+      await report(fault, links, claims, { ...extra, arrivals: receiver.arrivals });
+      if (unsettled) throw unsettled;
+      for (const link of links) await expectOneNumber(link, claims);
+      expect(claims.filter((c) => c.replayed).length).toBeGreaterThan(0);
+      expect(await query(`select id from parked_events where status = 'parked'`)).toEqual([]);
+      await rebuild();
+      await expectRebuiltCounts(links);
     }
 
     it('one API process killed (SIGKILL) mid-storm: each answer is an event, a counted click, a webhook', async () => {
@@ -482,18 +502,8 @@ describeWithThrowawayCluster('claims under faults: every claim answered is an ev
           await rows.end();
         }
       });
-      const unsettled = await settled().then(
-        () => null,
-        (err: Error) => err,
-      );
-      await report('an API process killed (SIGKILL)', links, claims, { atFault, arrivals: receiver.arrivals });
-      if (unsettled) throw unsettled;
-      for (const link of links) await expectOneNumber(link, claims);
-      // Claims counted for the dead process were answered on the other one, as the clicks they had been given.
-      expect(claims.filter((c) => c.replayed).length).toBeGreaterThan(0);
-      expect(await query(`select id from parked_events where status = 'parked'`)).toEqual([]);
-      await rebuild();
-      await expectRebuiltCounts(links);
+      // Claims counted for the dead process are answered on the other one, replayed.
+      await judge('an API process killed (SIGKILL)', links, claims, { atFault });
       await apis[1]!.stop();
     }, 300_000);
 
@@ -504,9 +514,9 @@ describeWithThrowawayCluster('claims under faults: every claim answered is an ev
       const { claims, atFault } = await storm(links, apis, async (resume) => {
         // The restart lands while claims are committed and not yet answered: commits wait for a synchronous standby
         // that never answers (they are durable here, and stay unanswered) until claims wait so (one of each link, if
-        // both come within a second); the setting is then taken out of the configuration again (the running server keeps
-        // it), and the server is restarted as a crash would leave it. Those claims come back 503 and are counted all
-        // the same.
+        // both come within a second); the setting is then taken out of the configuration again (the running server
+        // keeps it), and the server is restarted as a crash would leave it. Those claims come back 503 and are counted
+        // all the same.
         const standby = (set: boolean) =>
           query(
             set
@@ -539,22 +549,8 @@ describeWithThrowawayCluster('claims under faults: every claim answered is an ev
           }
         }
       });
-      const unsettled = await settled().then(
-        () => null,
-        (err: Error) => err,
-      );
-      await report('PostgreSQL restarted (immediate)', links, claims, {
-        atFault,
-        restartMs,
-        arrivals: receiver.arrivals,
-      });
-      if (unsettled) throw unsettled;
-      for (const link of links) await expectOneNumber(link, claims);
-      // The claims committed before the restart and never answered were answered after it, replayed.
-      expect(claims.filter((c) => c.replayed).length).toBeGreaterThan(0);
-      expect(await query(`select id from parked_events where status = 'parked'`)).toEqual([]);
-      await rebuild();
-      await expectRebuiltCounts(links);
+      // The claims committed before the restart and never answered are answered after it, replayed.
+      await judge('PostgreSQL restarted (immediate)', links, claims, { atFault, restartMs });
       for (const api of apis) await api.stop();
     }, 300_000);
   });
