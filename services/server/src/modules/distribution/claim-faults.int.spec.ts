@@ -228,6 +228,7 @@ describeWithThrowawayCluster('claims under faults: every claim answered is an ev
               fetch(`${api.baseUrl}/v1/links/${link.code}/claim`, {
                 method: 'POST',
                 headers: { 'user-agent': RECIPIENT_BROWSER, 'idempotency-key': `warm-up-${randomUUID()}` },
+                signal: AbortSignal.timeout(TRY_MS),
               }).then((res) => res.status),
             ),
           );
