@@ -201,12 +201,16 @@ describeWithThrowawayCluster('claims under faults: every claim answered is an ev
     }, 180_000);
 
     afterAll(async () => {
-      for (const api of running) await api.stop();
-      await worker?.stop();
-      await stack?.close();
-      await sim?.close();
-      await receiver?.close();
-      await cluster?.stop();
+      try {
+        for (const api of running) await api.stop();
+        await worker?.stop();
+        // Its database goes with the cluster.
+        await stack?.app.close();
+        await sim?.close();
+        await receiver?.close();
+      } finally {
+        await cluster?.stop();
+      }
     });
 
     /**
