@@ -1,5 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import type { INestApplicationContext } from '@nestjs/common';
+import { ModuleRef } from '@nestjs/core';
 import type { NestFastifyApplication } from '@nestjs/platform-fastify';
 import { createContext, createHttpApp } from '../bootstrap.js';
 import { type AppConfig, loadConfig } from '../infra/config/config.js';
@@ -29,13 +30,17 @@ export interface TestStackOptions {
   webDist?: string;
   /** Listen on this port instead of any free one. */
   port?: number;
+  /** The PostgreSQL server to make the stack's database on (a cluster of the test's own); the run's by default. */
+  databaseUrl?: string;
 }
 
 /** Config for one test stack: its own database (PostgreSQL when DATABASE_URL is set) and its own Redis prefix. */
 export async function testConfig(
   options: TestStackOptions = {},
 ): Promise<{ config: AppConfig; drop: () => Promise<void> }> {
-  const scratch = await createScratchDatabase(options.embedded ? testEnv.embeddedUrl : testEnv.databaseUrl);
+  const scratch = await createScratchDatabase(
+    options.databaseUrl ?? (options.embedded ? testEnv.embeddedUrl : testEnv.databaseUrl),
+  );
   const redis = options.redis !== false && !options.embedded && testEnv.redisUrl;
   const config = loadConfig(
     {
@@ -124,12 +129,21 @@ export async function subscriptionsCaughtUp(app: INestApplicationContext, timeou
   }
 }
 
+/** Each app's subscription host service, or null for an app that runs none (an API): looked up once. */
+const hostServices = new WeakMap<INestApplicationContext, SubscriptionHostService | null>();
+
 function hostOf(app: INestApplicationContext) {
-  try {
-    return app.get(SubscriptionHostService, { strict: false }).host;
-  } catch {
-    return null; // this app runs no subscriptions
+  if (!hostServices.has(app)) {
+    let service: SubscriptionHostService | null = null;
+    try {
+      // Through ModuleRef: a failed app.get() is also logged as an error by Nest, at every poll.
+      service = app.get(ModuleRef).get(SubscriptionHostService, { strict: false });
+    } catch {
+      // This app runs no subscriptions.
+    }
+    hostServices.set(app, service);
   }
+  return hostServices.get(app)?.host ?? null;
 }
 
 /** A tiny cookie-keeping HTTP client for API tests. */

@@ -266,6 +266,32 @@ export class ThrowawayCluster {
     }
   }
 
+  /**
+   * Restarts the server as a crash of it would (`pg_ctl restart -m immediate`): every session is cut without a
+   * checkpoint and the new server recovers from the WAL, on the same port and settings (pg_ctl starts it again with
+   * the options `postmaster.opts` kept). Resolves once the server takes connections again.
+   */
+  async restart(): Promise<void> {
+    if (!this.serverStarted) throw new Error('The throwaway cluster is not started');
+    await runPgTool(
+      this.toolchain,
+      'pg_ctl',
+      [
+        '-D',
+        path.join(this.dir, 'data'),
+        '-l',
+        path.join(this.dir, 'server.log'),
+        '-m',
+        'immediate',
+        '-w',
+        '-t',
+        '60',
+        'restart',
+      ],
+      { asServer: true },
+    );
+  }
+
   async stop(): Promise<void> {
     await this.starting?.catch(() => undefined);
     await Promise.all([...this.clients].map((c) => c.end().catch(() => undefined)));
