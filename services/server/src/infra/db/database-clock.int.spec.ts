@@ -46,7 +46,7 @@ describe('an API process whose clock is a day behind', () => {
     await admin.login('admin@seatlink.test', 'Admin123!');
     const made = await createVerifiedUser(stack.app);
     userId = made.id;
-    await admin.request('PUT', `/v1/admin/users/${userId}/credits`, { credits: 100 });
+    await admin.request('PUT', `/v1/admin/users/${userId}/credits`, { credits: 100, reason: 'Test credit' });
     const owner = new ApiClient(stack.baseUrl);
     await owner.login(made.email, made.password);
     ({ tickets } = await linkWalletWith(owner, simControl(url), 'skewed@wallet.test', passes('skewed', 6)));

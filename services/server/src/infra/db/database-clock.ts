@@ -6,6 +6,8 @@ import type { Database } from './database.js';
 
 /** How often the database's time is read again (the process's monotonic clock carries it in between). */
 const SAMPLE_EVERY_MS = 10_000;
+/** Readings of the database's time per sample (the one with the shortest round trip is kept). */
+const READINGS = 3;
 /** A process clock this far from the database's is said in the log (once per change of a second or more). */
 const SKEW_WORTH_SAYING_MS = 1_000;
 
@@ -48,12 +50,19 @@ export class DatabaseClock implements TimeSource {
 
   private async sample(): Promise<void> {
     try {
-      const before = performance.now();
-      const [row] = await this.database.query<{ ms: number }>(
-        `select (extract(epoch from clock_timestamp()) * 1000)::float8 as ms`,
-      );
-      const after = performance.now();
-      this.base = { databaseMs: Number(row!.ms), at: (before + after) / 2 };
+      // Of a few readings, the one with the shortest round trip: its middle is nearest the moment the server read.
+      let best: { databaseMs: number; at: number; roundTrip: number } | null = null;
+      for (let i = 0; i < READINGS; i++) {
+        const before = performance.now();
+        const [row] = await this.database.query<{ ms: number }>(
+          `select (extract(epoch from clock_timestamp()) * 1000)::float8 as ms`,
+        );
+        const after = performance.now();
+        if (!best || after - before < best.roundTrip) {
+          best = { databaseMs: Number(row!.ms), at: (before + after) / 2, roundTrip: after - before };
+        }
+      }
+      this.base = { databaseMs: best!.databaseMs, at: best!.at };
     } catch (err) {
       if (!this.base) throw err;
       this.logger.debug(`the database's time not read again yet: ${safeErrorMessage(err)}`);

@@ -18,15 +18,15 @@ export interface MailDispatcherOptions {
 }
 
 /**
- * Queues a message in the transaction of the reaction that decided to send it. Its id comes from the event, so the
- * same event never queues a second message.
+ * Queues a message in the transaction of the reaction that decided to send it, due at once (by the database's own
+ * `now()`, which the dispatcher's next look is never before). Its id comes from the event, so the same event never
+ * queues a second message.
  */
 export async function queueMail(tx: Tx, id: string, message: MailMessage, now = new Date()): Promise<void> {
   await tx.execute(sql`
     insert into mail_outbox (id, "to", subject, text, html, link, headers, created_at, next_attempt_at)
     values (${id}, ${message.to}, ${message.subject}, ${message.text}, ${message.html}, ${message.link ?? null},
-            ${message.headers ? JSON.stringify(message.headers) : null}::jsonb, ${now.toISOString()},
-            ${now.toISOString()})
+            ${message.headers ? JSON.stringify(message.headers) : null}::jsonb, ${now.toISOString()}, now())
     on conflict (id) do nothing`);
 }
 
