@@ -667,19 +667,12 @@ describe('the product as npm start runs it (embedded PostgreSQL, no Redis) under
         : [chosen[0]!.id];
       for (const id of gone) recalled(links.get(id)!);
     };
-    const claim = async ({ rng }: Client) => {
-      const live = liveLinks();
-      const all = [...links.values()];
-      if (all.length === 0) return;
-      const link = live.length > 0 && rng() < 0.85 ? pick(rng, live) : pick(rng, all);
-      // Now and then a retry of a claim answered before: the same click again, counted once.
-      const retry = link.claimed.size > 0 && rng() < 0.08;
-      const idempotencyKey = retry ? pick(rng, [...link.claimed]) : randomUUID();
-      let body: { pin: string } | undefined;
-      if (link.pin !== null) {
-        const r = rng();
-        body = r < 0.75 ? { pin: link.pin } : r < 0.95 ? { pin: String(10_000 + below(rng, 90_000)) } : undefined;
-      }
+    /**
+     * A recipient's press of "Add to wallet" on a link, with this key and body; a click answered 200 is tallied (a
+     * "wrong" PIN may meet a link whose owner has just taken its PIN away: it is then an ordinary claim, and counts).
+     */
+    const pressClaim = async (link: LinkModel, idempotencyKey: string, body: { pin: string } | undefined) => {
+      const retry = link.claimed.has(idempotencyKey);
       const route = link.pin === null ? 'claim' : 'claim PIN';
       const answer = await tally.call(route, 'POST', `${baseUrl}/v1/links/${link.code}/claim`, {
         headers: { 'user-agent': RECIPIENT_BROWSER, 'idempotency-key': idempotencyKey },
@@ -688,7 +681,7 @@ describe('the product as npm start runs it (embedded PostgreSQL, no Redis) under
       if (!answer) return;
       if (answer.status === 200) {
         const replayed = answer.headers.get('idempotency-replayed') === 'true';
-        if (replayed !== link.claimed.has(idempotencyKey)) {
+        if (replayed !== retry) {
           anomalies.push(`claim of ${link.id}: ${retry ? 'a retry' : 'a new key'} answered replayed=${replayed}`);
         }
         link.claimed.add(idempotencyKey);
@@ -696,20 +689,27 @@ describe('the product as npm start runs it (embedded PostgreSQL, no Redis) under
       if (answer.code === 'PIN_LOCKED') link.locked = true;
       if (answer.code === 'LINK_RECALLED' && !retry) recalled(link);
     };
+    const wrongPin = (rng: Rng) => ({ pin: String(10_000 + below(rng, 90_000)) });
+    const claim = async ({ rng }: Client) => {
+      const live = liveLinks();
+      const all = [...links.values()];
+      if (all.length === 0) return;
+      const link = live.length > 0 && rng() < 0.85 ? pick(rng, live) : pick(rng, all);
+      // Now and then a retry of a claim answered before: the same click again, counted once.
+      const key = link.claimed.size > 0 && rng() < 0.08 ? pick(rng, [...link.claimed]) : randomUUID();
+      let body: { pin: string } | undefined;
+      if (link.pin !== null) {
+        const r = rng();
+        body = r < 0.75 ? { pin: link.pin } : r < 0.95 ? wrongPin(rng) : undefined;
+      }
+      await pressClaim(link, key, body);
+    };
     /** Someone guessing a link's PIN: three wrong ones at once (the tenth wrong one locks the link). */
     const guessPins = async ({ rng }: Client) => {
       const withPin = liveLinks().filter((l) => l.pin !== null);
       if (withPin.length === 0) return;
       const link = pick(rng, withPin);
-      const guesses = await Promise.all(
-        Array.from({ length: 3 }, () =>
-          tally.call('claim PIN', 'POST', `${baseUrl}/v1/links/${link.code}/claim`, {
-            headers: { 'user-agent': RECIPIENT_BROWSER, 'idempotency-key': randomUUID() },
-            body: { pin: String(10_000 + below(rng, 90_000)) },
-          }),
-        ),
-      );
-      if (guesses.some((a) => a?.code === 'PIN_LOCKED')) link.locked = true;
+      await Promise.all(Array.from({ length: 3 }, () => pressClaim(link, randomUUID(), wrongPin(rng))));
     };
     const topup = async ({ user, cookie, rng }: Client) => {
       const r = rng();
