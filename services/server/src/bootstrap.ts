@@ -2,7 +2,7 @@ import 'reflect-metadata';
 import fastifyCookie from '@fastify/cookie';
 import { Logger, type LogLevel } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
-import { FastifyAdapter, type NestFastifyApplication } from '@nestjs/platform-fastify';
+import type { NestFastifyApplication } from '@nestjs/platform-fastify';
 import { existsSync } from 'node:fs';
 import type { IncomingMessage } from 'node:http';
 import { AppModule, type Role } from './app.module.js';
@@ -21,9 +21,10 @@ import { PAYMENT_WEBHOOK_PATH } from './modules/payments/payments.module.js';
 import { registerHttpHardening, staticCacheHeaders } from './infra/http/security.js';
 import { createValidationPipe } from './infra/http/validation.js';
 import { registerNativeRoutes } from './infra/http/native-route.js';
+import { GracefulFastifyAdapter } from './infra/http/graceful-stop.js';
 import { WebApp } from './infra/http/web-app.js';
 import { SeatlinkIoAdapter } from './infra/realtime/io.adapter.js';
-import { mountWalletSim } from './infra/wallet/wallet-sim.mount.js';
+import { mountWalletSim, WALLET_SIM_PREFIX } from './infra/wallet/wallet-sim.mount.js';
 
 const LEVELS: LogLevel[] = ['error', 'warn', 'log', 'debug', 'verbose'];
 export const logLevels = (config: AppConfig) => LEVELS.slice(0, LEVELS.indexOf(config.LOG_LEVEL) + 1);
@@ -32,13 +33,17 @@ const appLogger = (config: AppConfig, role: Role) =>
 
 /** The HTTP application (API, socket.io, and the built dashboard when present). Not yet listening. */
 export async function createHttpApp(config: AppConfig, role: 'all' | 'api'): Promise<NestFastifyApplication> {
-  // Which proxies may set X-Forwarded-For (the client IP that throttling counts): none unless configured.
-  const adapter = new FastifyAdapter({
-    ...connectionBounds(config),
-    trustProxy: config.trustProxy,
-    bodyLimit: 256 * 1024,
-    genReqId: (request: IncomingMessage) => requestIdFrom(request.headers['x-request-id']),
-  });
+  // Which proxies may set X-Forwarded-For (the client IP that throttling counts): none unless configured. A stop
+  // refuses new requests and drains the ones under way first (graceful-stop.ts).
+  const adapter = new GracefulFastifyAdapter(
+    {
+      ...connectionBounds(config),
+      trustProxy: config.trustProxy,
+      bodyLimit: 256 * 1024,
+      genReqId: (request: IncomingMessage) => requestIdFrom(request.headers['x-request-id']),
+    },
+    { keepServing: config.mountWalletSim ? [WALLET_SIM_PREFIX] : [] },
+  );
   // JSON bodies only (Fastify's own parser): no form-encoded bodies, the classic way around CORS.
   const app = await NestFactory.create<NestFastifyApplication>(AppModule.forRoot(config, role), adapter, {
     logger: appLogger(config, role),

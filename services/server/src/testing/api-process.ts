@@ -32,10 +32,14 @@ export function environmentOf(config: AppConfig): Record<string, string> {
   return env;
 }
 
+/** A built process's whole environment for `config`: its settings, and this process's PATH. */
+const processEnvironmentOf = (config: AppConfig) => ({ PATH: process.env.PATH ?? '', ...environmentOf(config) });
+
 /** Starts the API (`services/server/dist`, built by `npm run build:server`) on a free port with `config`'s settings. */
 export async function startApiProcess(config: AppConfig, env: Record<string, string> = {}): Promise<ApiProcess> {
   const port = await freePort();
-  return startBuilt('main.api.js', 'API', `http://127.0.0.1:${port}`, '/health', config, {
+  return startBuilt('main.api.js', 'API', `http://127.0.0.1:${port}`, '/health', {
+    ...processEnvironmentOf(config),
     PORT: String(port),
     HOST: '127.0.0.1',
     ...env,
@@ -48,10 +52,24 @@ export async function startApiProcess(config: AppConfig, env: Record<string, str
  */
 export async function startWorkerProcess(config: AppConfig, env: Record<string, string> = {}): Promise<ApiProcess> {
   const port = await freePort();
-  return startBuilt('main.worker.js', 'worker', `http://127.0.0.1:${port}`, '/metrics', config, {
+  return startBuilt('main.worker.js', 'worker', `http://127.0.0.1:${port}`, '/metrics', {
+    ...processEnvironmentOf(config),
     METRICS_PORT: String(port),
     ...env,
   });
+}
+
+/**
+ * Starts the whole product as `npm start` runs it (the built `main.js`: API, subscriptions, jobs, the mounted simulator)
+ * with `env` as its whole environment — nothing of this process's is passed on, so a DATABASE_URL or REDIS_URL of the
+ * test run reaches it only when given. Without DATABASE_URL it runs its embedded PostgreSQL server under DATA_DIR,
+ * whose first start creates the cluster: hence the longer bound on the start.
+ */
+export async function startProductProcess(
+  env: Record<string, string> & { PORT: string },
+  startTimeoutMs = 120_000,
+): Promise<ApiProcess> {
+  return startBuilt('main.js', 'product', `http://127.0.0.1:${env.PORT}`, '/health', env, startTimeoutMs);
 }
 
 async function startBuilt(
@@ -59,20 +77,20 @@ async function startBuilt(
   what: string,
   baseUrl: string,
   readyPath: string,
-  config: AppConfig,
   env: Record<string, string>,
+  startTimeoutMs = 60_000,
 ): Promise<ApiProcess> {
   const file = path.join(DIST, entry);
   if (!existsSync(file)) throw new Error(`${file} is missing: run npm run build:server first`);
   const child = spawn(process.execPath, [file], {
-    env: { PATH: process.env.PATH, ...environmentOf(config), ...env },
+    env,
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   let output = '';
   child.stdout.on('data', (chunk: Buffer) => (output += chunk.toString()));
   child.stderr.on('data', (chunk: Buffer) => (output += chunk.toString()));
   const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
-  const deadline = Date.now() + 60_000;
+  const deadline = Date.now() + startTimeoutMs;
   for (;;) {
     if (child.exitCode !== null) throw new Error(`the ${what} process exited at start:\n${output}`);
     const up = await fetch(`${baseUrl}${readyPath}`).then(
@@ -82,7 +100,7 @@ async function startBuilt(
     if (up) break;
     if (Date.now() > deadline) {
       child.kill('SIGKILL');
-      throw new Error(`the ${what} process did not answer within 60 s:\n${output}`);
+      throw new Error(`the ${what} process did not answer within ${startTimeoutMs / 1000} s:\n${output}`);
     }
     await new Promise((r) => setTimeout(r, 100));
   }

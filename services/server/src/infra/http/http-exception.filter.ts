@@ -30,6 +30,16 @@ interface ErrorBody {
 
 const logger = new Logger('Http');
 
+/** A request the service cannot serve this moment (a dependency away, the process stopping): come back in a second. */
+export function unavailableAnswer(): ErrorBody {
+  return {
+    message: 'The service is unavailable for a moment. Please try again.',
+    code: 'UNAVAILABLE',
+    statusCode: 503,
+    retryAfterSeconds: 1,
+  };
+}
+
 /** The JSON body an error leaves as; its `statusCode` is the answer's status (logged when it is the server's fault). */
 export function errorAnswer(exception: unknown): ErrorBody {
   if (exception instanceof HttpException) {
@@ -67,12 +77,7 @@ export function errorAnswer(exception: unknown): ErrorBody {
     const what = isRedisUnavailableError(exception) ? 'Redis' : 'Database';
     if (timeoutKind(exception) !== null) reportIfTimeout(exception, 'a request');
     else logger.warn(`${what} unavailable: ${safeErrorMessage(rootCause(exception))}`);
-    return {
-      message: 'The service is unavailable for a moment. Please try again.',
-      code: 'UNAVAILABLE',
-      statusCode: 503,
-      retryAfterSeconds: 1,
-    };
+    return unavailableAnswer();
   }
   logger.error(loggableError(exception));
   return { message: 'Something went wrong', statusCode: 500 };
