@@ -12,6 +12,7 @@ import { DATABASE } from '../../infra/db/database.module.js';
 import type { Database } from '../../infra/db/database.js';
 import { EVENT_STORE, type EventStore } from '../../infra/event-store/event-store.port.js';
 import { Metrics } from '../../infra/metrics/metrics.js';
+import { throttle } from 'throttle-debounce';
 import { DomainError } from '../../shared/event-sourcing/decider.js';
 import { ClickOutbox } from './click-outbox.service.js';
 import { ClickPusher } from './click-pusher.service.js';
@@ -27,6 +28,13 @@ import { ClickPusher } from './click-pusher.service.js';
  * once: its retry gets the click it was given (whose event the first call recorded, whatever became of its answer).
  */
 const CLAIM_SQL = `select * from seatlink_claim_link($1, $2::text[], $3::text, $4::boolean)`;
+
+/**
+ * The subscriptions that read clicks (the link's timeline, the audit log, notifications, webhooks) are told of new
+ * ones at most once per this many milliseconds (the first at once): a popular link counts a batch every millisecond or
+ * two, and each wake-up costs every one of them a read of the feed; they read what came meanwhile in one.
+ */
+const WAKE_EVERY_MS = 50;
 
 /** Claims of one link answered by one statement at most. */
 const MAX_BATCH = 1000;
@@ -152,6 +160,12 @@ export class LinkClaims {
     private readonly pusher: ClickPusher,
     private readonly metrics: Metrics,
   ) {}
+
+  /** Tells the subscriptions (and, with events kept elsewhere, the outbox) that clicks were recorded. */
+  private readonly recorded = throttle(WAKE_EVERY_MS, () => {
+    if (this.store.logInDatabase) this.store.appendedInDatabase(['LinkClicked']);
+    else this.outbox.moveSoon();
+  });
 
   /** What the recipient page shows; counts nothing (link unfurlers and previews fetch it too). */
   async view(code: string): Promise<PublicLink> {
@@ -287,8 +301,7 @@ export class LinkClaims {
     if (after > before) {
       // Their events are in the log (or the outbox) already: the subscriptions are told, the owner's screens too.
       this.metrics.linkClicks.inc(after - before);
-      if (this.store.logInDatabase) this.store.appendedInDatabase(['LinkClicked']);
-      else this.outbox.moveSoon();
+      this.recorded();
       this.pusher.clicked({
         userId: row.user_id,
         ticketId: row.ticket_id,
