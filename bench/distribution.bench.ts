@@ -5,7 +5,8 @@
  *   up): tickets per second; baseline: 1,000 one-event appends to 1,000 new streams, 16 at a time (the floor of the
  *   appends the request makes). Goal: the request within 2 s (figure ≥ 500 tickets/s).
  * - `claim`: claims per second of one unlimited link, under 32 connections (autocannon, 5 s); baseline: a bare
- *   Fastify JSON route on the same machine under the same load. Goal: ratio ≥ 0.3. Records p99 latency too.
+ *   Fastify JSON route on the same machine under the same load. Goal: ratio ≥ 0.5 (raised from 0.3 when each claim's
+ *   event came to be written, durably, before its answer). Records p99 latency too.
  * - `claim-keyed`: the same with an Idempotency-Key of its own on each claim, as the recipient page sends them (no
  *   goal; the keys are kept by the call that counts the clicks).
  * - `max-clicks-race`: 200 concurrent claimers on a limit of 100, 20 runs: runs with exactly 100 claims through.
@@ -272,7 +273,7 @@ describe.skipIf(!testEnv.databaseUrl)('distribution and clicks through the API',
         },
         rounds,
         {
-          goal: { field: 'ratio', atLeast: 0.3 },
+          goal: { field: 'ratio', atLeast: 0.5 },
           p99Ms: p99,
           connections: 32,
           loadAverageAtStart: loadAverageAtStart(),
