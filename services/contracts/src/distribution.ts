@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { isoDateTime } from './dates.js';
 import type { MaybePending } from './identity.js';
-import { LINK_PIN_PATTERN, type LinkState } from './links.js';
+import { LINK_MESSAGES, LINK_PIN_PATTERN, type LinkState } from './links.js';
 import type { TicketDistribution } from './tickets.js';
 import { schema } from './schema.js';
 import { hasForbiddenCharacters, notAllowedMessage } from './text.js';
@@ -32,6 +32,20 @@ export const DISTRIBUTION_MESSAGES = {
   updated: 'Link updated',
   pinFormat: 'PIN must be 4 to 8 digits, or null for none',
 } as const;
+
+/**
+ * POST /v1/links/{code}/claim's body, all optional: `pin` for a link that has one (4 to 8 digits; empty or null is
+ * none). Anything else in a body is ignored, as is a body that is not an object.
+ */
+export const claimRequestSchema = schema(() =>
+  z.looseObject({
+    pin: z
+      .union([z.string().regex(LINK_PIN_PATTERN, LINK_MESSAGES.pinFormat), z.literal(''), z.null()], {
+        error: LINK_MESSAGES.pinFormat,
+      })
+      .optional(),
+  }),
+);
 
 /** Why a ticket was not distributed, or a link not recalled or claimed (the `code` of a refusal). */
 export const DISTRIBUTION_ERROR_CODES = [

@@ -93,8 +93,8 @@ export const routes = {
   linkAccountsBatch: { method: 'POST', path: '/v1/accounts/batch' },
   reauthAccount: { method: 'POST', path: '/v1/accounts/:id/reauth' },
   deleteAccount: { method: 'DELETE', path: '/v1/accounts/:id' },
-  /** SPEC.md §7 lists it without the v1 prefix. */
-  accountTickets: { method: 'GET', path: '/accounts/:id/tickets' },
+  /** Its first path, without v1 (`/accounts/:id/tickets`), still answers: deprecated. */
+  accountTickets: { method: 'GET', path: '/v1/accounts/:id/tickets' },
 
   // Tickets (SPEC.md §7 Tickets and credits)
   listTickets: { method: 'GET', path: '/v1/tickets' },

@@ -32,7 +32,7 @@ export function useAccounts() {
   return { accounts: accounts ?? NO_ACCOUNTS, loading, loaded, error, retry: query.refetch, syncs };
 }
 
-/** An account's detail and tickets (GET /accounts/{id}/tickets); `notFound` for a missing account. */
+/** An account's detail and tickets (GET /v1/accounts/{id}/tickets); `notFound` for a missing account. */
 export function useAccountTickets(accountId: string) {
   const query = useQuery(accountTicketsQuery(accountId));
   const { data, error } = querySlice(query, ACCOUNT_MESSAGES.ticketsFetchFailed);

@@ -59,7 +59,7 @@ interface Operation {
   method: string;
   path: string;
   access: Access;
-  params: Array<{ name: string; in: 'path' | 'query'; schema: JsonSchema }>;
+  params: Array<{ name: string; in: 'path' | 'query' | 'header'; schema: JsonSchema }>;
   body?: JsonSchema;
 }
 

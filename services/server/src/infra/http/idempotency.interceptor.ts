@@ -32,13 +32,13 @@ const LEASE_MS = 60_000;
 const CHANGING = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
 const VALID_KEY = /^[\x21-\x7e]{1,255}$/;
 
-const SKIP = 'seatlink:no-idempotency';
+export const NO_IDEMPOTENCY_KEY = 'seatlink:no-idempotency';
 
 /**
  * The route ignores Idempotency-Key: its answer is not all it does (sign-in sets a session cookie, which a replayed
  * answer would not), and running it again is what a retry wants.
  */
-export const NoIdempotencyKey = () => SetMetadata(SKIP, true);
+export const NoIdempotencyKey = () => SetMetadata(NO_IDEMPOTENCY_KEY, true);
 
 /** The request's Idempotency-Key, checked: undefined when none was sent; 400 when it is not 1–255 visible ASCII. */
 export function idempotencyKeyOf(request: FastifyRequest): string | undefined {
@@ -98,7 +98,7 @@ export class IdempotencyInterceptor implements NestInterceptor {
     const http = context.switchToHttp();
     const request = http.getRequest<FastifyRequest & { user?: { id: string } }>();
     if (!CHANGING.has(request.method) || request.headers[IDEMPOTENCY_HEADER] === undefined) return next.handle();
-    if (this.reflector.get<boolean>(SKIP, context.getHandler())) return next.handle();
+    if (this.reflector.get<boolean>(NO_IDEMPOTENCY_KEY, context.getHandler())) return next.handle();
     const header = idempotencyKeyOf(request);
     const scope = request.user?.id ? `user:${request.user.id}` : `ip:${request.ip}`;
     const scopeHash = sha256([scope, request.method, request.url, header]);

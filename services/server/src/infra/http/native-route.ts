@@ -28,6 +28,10 @@ export interface NativeRoute<Params extends Record<string, z.ZodType> = Record<s
   readonly params: Params;
   /** Status of a successful answer. */
   readonly status: number;
+  /** Its optional JSON body, for /docs (the handler reads it). */
+  readonly body?: z.ZodType;
+  /** It honours an Idempotency-Key (a retry is answered as the first was). */
+  readonly idempotent: boolean;
   handle(
     params: { [K in keyof Params]: z.output<Params[K]> },
     request: FastifyRequest,

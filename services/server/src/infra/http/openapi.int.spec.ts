@@ -1,4 +1,6 @@
+import { lintFromString, loadConfig } from '@redocly/openapi-core';
 import { routes } from '@seatlink/contracts';
+import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestStack, type TestStack } from '../../testing/test-app.js';
 import type { OpenApiDocument } from './openapi.js';
@@ -50,9 +52,13 @@ describe('/docs: the OpenAPI document of every call, from the controllers and th
     // Served by Fastify itself (not a controller), described from its own definition all the same.
     expect(claim.parameters.map(({ name, in: where, required }) => ({ name, where, required }))).toEqual([
       { name: 'code', where: 'path', required: true },
+      { name: 'Idempotency-Key', where: 'header', required: false },
     ]);
     expect(claim.parameters[0]!.schema).toMatchObject({ type: 'string', pattern: '^[A-Za-z0-9_-]{22}$' });
-    expect(Object.keys(claim.responses)).toEqual(['200', '4XX']);
+    expect(Object.keys(claim.responses).sort()).toEqual(['200', '4XX', '503']);
+    // Its optional `{ pin }` body and its Idempotency-Key, which it honours where it counts the click.
+    expect(claim.requestBody).toMatchObject({ required: false });
+    expect(JSON.stringify(claim.requestBody)).toContain('"pin"');
     expect(document.paths['/v1/payments/webhook']!.post!.security).toEqual([]);
     expect(document.paths['/v1/me']!.get!.security).toBeUndefined();
   });
@@ -71,6 +77,65 @@ describe('/docs: the OpenAPI document of every call, from the controllers and th
     ]);
     expect(document.paths['/v1/admin/users']!.get!.security).toBeUndefined();
     expect(document.paths['/v1/me/api-keys']!.post!.security).toBeUndefined();
+  });
+
+  it('names every operation once (operationId), tags it, and marks the old path of account tickets deprecated', () => {
+    const operations = Object.values(document.paths).flatMap((ops) => Object.values(ops));
+    const ids = operations.map((op) => op.operationId);
+    expect(ids.every((id) => /^[a-z][A-Za-z0-9]+$/.test(id))).toBe(true);
+    expect(new Set(ids).size).toBe(ids.length);
+    expect(operations.every((op) => op.tags.length === 1)).toBe(true);
+    expect(document.paths['/v1/tickets']!.get!.operationId).toBe('accountsTickets');
+    const current = document.paths['/v1/accounts/{id}/tickets']!.get!;
+    const old = document.paths['/accounts/{id}/tickets']!.get!;
+    expect(current.deprecated).toBeUndefined();
+    expect(old).toMatchObject({ deprecated: true, operationId: `${current.operationId}Deprecated` });
+  });
+
+  it('documents the headers: Idempotency-Key where a change takes one, RateLimit-* and 429 where a key may call', () => {
+    const distribute = document.paths['/v1/tickets/distribute']!.post!;
+    expect(distribute.parameters).toContainEqual(
+      expect.objectContaining({ name: 'Idempotency-Key', in: 'header', required: false }),
+    );
+    expect(distribute.responses['200']).toMatchObject({
+      headers: {
+        'Idempotency-Replayed': { $ref: '#/components/headers/Idempotency-Replayed' },
+        'RateLimit-Remaining': { $ref: '#/components/headers/RateLimit-Remaining' },
+      },
+    });
+    expect(distribute.responses['429']).toEqual({ $ref: '#/components/responses/RateLimited' });
+    expect(distribute.responses['4XX']).toEqual({ $ref: '#/components/responses/Error' });
+    // Reads take no key; sign-in ignores one (its answer is not all it does); session-only calls have no 429.
+    expect(document.paths['/v1/tickets']!.get!.parameters.map((p) => p.name)).not.toContain('Idempotency-Key');
+    expect(document.paths['/v1/auth']!.post!.parameters.map((p) => p.name)).not.toContain('Idempotency-Key');
+    expect(document.paths['/v1/me/api-keys']!.post!.responses['429']).toBeUndefined();
+    expect(document.components.responses.RateLimited).toMatchObject({
+      headers: { 'Retry-After': { $ref: '#/components/headers/Retry-After' } },
+    });
+    // The error body names the details some refusals carry.
+    expect(Object.keys(document.components.schemas.Error!.properties as object)).toEqual(
+      expect.arrayContaining(['message', 'code', 'statusCode', 'error', 'method', 'passkey', 'balance', 'failed']),
+    );
+  });
+
+  it('answers the CSV exports as text/csv', () => {
+    for (const path of ['/v1/links/export.csv', '/v1/admin/users/{id}/audits.csv']) {
+      expect(document.paths[path]!.get!.responses['200'], path).toMatchObject({
+        content: { 'text/csv': { schema: { type: 'string' } } },
+      });
+    }
+  });
+
+  it("passes Redocly's recommended lint (the repository's redocly.yaml) with no error and no warning", async () => {
+    const config = await loadConfig({
+      configPath: fileURLToPath(new URL('../../../../../redocly.yaml', import.meta.url)),
+    });
+    const problems = await lintFromString({
+      source: JSON.stringify(document),
+      absoluteRef: `${stack.baseUrl}/docs/json`,
+      config,
+    });
+    expect(problems.map((p) => `${p.severity} ${p.ruleId}: ${p.message} (${p.location[0]?.pointer})`)).toEqual([]);
   });
 
   it('serves Swagger UI at /docs from its own origin', async () => {

@@ -1,31 +1,68 @@
 import fastifySwagger from '@fastify/swagger';
 import fastifySwaggerUi from '@fastify/swagger-ui';
 import { HttpStatus, RequestMethod } from '@nestjs/common';
-import { HTTP_CODE_METADATA, METHOD_METADATA, PATH_METADATA, ROUTE_ARGS_METADATA } from '@nestjs/common/constants.js';
+import {
+  HEADERS_METADATA,
+  HTTP_CODE_METADATA,
+  METHOD_METADATA,
+  PATH_METADATA,
+  ROUTE_ARGS_METADATA,
+} from '@nestjs/common/constants.js';
 import { RouteParamtypes } from '@nestjs/common/enums/route-paramtypes.enum.js';
 import { DiscoveryService } from '@nestjs/core';
 import type { NestFastifyApplication } from '@nestjs/platform-fastify';
 import { z } from 'zod';
 import { API_KEY_SCOPES, API_KEY_SCOPE_LABELS, type ApiKeyScope } from '@seatlink/contracts';
 import { API_KEY_SCOPE, IS_ADMIN_ONLY, IS_PUBLIC } from './auth.decorators.js';
+import { NO_IDEMPOTENCY_KEY } from './idempotency.interceptor.js';
+import { DEPRECATED_PREFIXES } from './openapi.decorators.js';
 import { SESSION_COOKIE } from './session-cookie.js';
 import { nativeRoutes } from './native-route.js';
 
 type JsonSchema = Record<string, unknown>;
 
+interface Parameter {
+  name: string;
+  in: 'path' | 'query' | 'header';
+  required: boolean;
+  description?: string;
+  schema: JsonSchema;
+}
+
+type Response =
+  | { $ref: string }
+  | {
+      description: string;
+      headers?: Record<string, { $ref: string }>;
+      content?: Record<string, { schema: JsonSchema }>;
+    };
+
 interface Operation {
+  operationId: string;
   summary: string;
   tags: string[];
+  deprecated?: true;
   security?: Array<Record<string, string[]>>;
-  parameters: Array<{ name: string; in: 'path' | 'query'; required: boolean; schema: JsonSchema }>;
-  requestBody?: { required: true; content: { 'application/json': { schema: JsonSchema } } };
-  responses: Record<string, { description: string; content?: Record<string, { schema: JsonSchema }> }>;
+  parameters: Parameter[];
+  requestBody?: { required: boolean; content: { 'application/json': { schema: JsonSchema } } };
+  responses: Record<string, Response>;
 }
 
 export interface OpenApiDocument {
   openapi: '3.1.0';
-  info: { title: string; version: string; description: string };
-  components: { securitySchemes: Record<string, unknown>; schemas: Record<string, JsonSchema> };
+  info: {
+    title: string;
+    version: string;
+    description: string;
+    license: { name: string; identifier: string };
+  };
+  servers: Array<{ url: string; description: string }>;
+  components: {
+    securitySchemes: Record<string, unknown>;
+    schemas: Record<string, JsonSchema>;
+    responses: Record<string, Response>;
+    headers: Record<string, { description: string; schema: JsonSchema }>;
+  };
   security: Array<Record<string, string[]>>;
   paths: Record<string, Record<string, Operation>>;
 }
@@ -38,16 +75,118 @@ const METHODS: Partial<Record<RequestMethod, string>> = {
   [RequestMethod.DELETE]: 'delete',
 };
 
+/**
+ * Every error's body (the exception filter's `errorAnswer`): `message` always, `code` where the refusal has a name, and
+ * the details some refusals add.
+ */
 const ERROR: JsonSchema = {
   type: 'object',
   required: ['message', 'statusCode'],
-  properties: { message: { type: 'string' }, code: { type: 'string' }, statusCode: { type: 'integer' } },
+  properties: {
+    message: { type: 'string', description: 'What went wrong, in words a person reads.' },
+    code: { type: 'string', description: "The refusal's name (e.g. `INSUFFICIENT_CREDITS`, `STEP_UP_REQUIRED`)." },
+    statusCode: { type: 'integer', description: 'The status of the answer.' },
+    error: { type: 'string', description: "The status's name, or the failure text where a call puts it there." },
+    retryAfterSeconds: { type: 'integer', description: 'Come back after this many seconds (also `Retry-After`).' },
+    method: {
+      type: 'string',
+      enum: ['totp', 'passkey', 'password'],
+      description: '`STEP_UP_REQUIRED`: how to confirm it is you (POST /v1/me/step-up).',
+    },
+    passkey: { type: 'boolean', description: '`STEP_UP_REQUIRED`: a passkey confirms too.' },
+    balance: { type: 'integer', description: '`INSUFFICIENT_CREDITS`: the credits the account has.' },
+    failed: {
+      type: 'array',
+      description: 'Refusals of a batch: each item with its id, `code` and `message`.',
+      items: { type: 'object', additionalProperties: true },
+    },
+  },
+  additionalProperties: true,
 };
 
-const responsesOf = (status: number): Operation['responses'] => ({
-  [String(status)]: { description: 'Done' },
-  '4XX': { description: 'Refused: the message says why', content: { 'application/json': { schema: ERROR } } },
-});
+const HEADERS: OpenApiDocument['components']['headers'] = {
+  'RateLimit-Limit': {
+    description: 'Calls an API key may make in its window (answered to API keys).',
+    schema: { type: 'integer' },
+  },
+  'RateLimit-Remaining': { description: 'Calls left in the window.', schema: { type: 'integer' } },
+  'RateLimit-Reset': { description: 'Seconds until the window starts again.', schema: { type: 'integer' } },
+  'Retry-After': { description: 'Seconds to wait before trying again.', schema: { type: 'integer' } },
+  'Idempotency-Replayed': {
+    description:
+      '`true`: the answer of an earlier request with the same Idempotency-Key, given again; nothing changed.',
+    schema: { type: 'string', enum: ['true'] },
+  },
+};
+
+const ref = (kind: 'responses' | 'headers', name: string) => ({ $ref: `#/components/${kind}/${name}` });
+const RATE_LIMIT_HEADERS = {
+  'RateLimit-Limit': ref('headers', 'RateLimit-Limit'),
+  'RateLimit-Remaining': ref('headers', 'RateLimit-Remaining'),
+  'RateLimit-Reset': ref('headers', 'RateLimit-Reset'),
+};
+
+const RESPONSES: OpenApiDocument['components']['responses'] = {
+  Error: {
+    description: 'Refused: the message says why',
+    content: { 'application/json': { schema: { $ref: '#/components/schemas/Error' } } },
+  },
+  RateLimited: {
+    description: 'Too many calls: come back after Retry-After seconds',
+    headers: { ...RATE_LIMIT_HEADERS, 'Retry-After': ref('headers', 'Retry-After') },
+    content: { 'application/json': { schema: { $ref: '#/components/schemas/Error' } } },
+  },
+  Unavailable: {
+    description: 'The service is unavailable for a moment (a dependency away, or the process stopping): try again',
+    headers: { 'Retry-After': ref('headers', 'Retry-After') },
+    content: { 'application/json': { schema: { $ref: '#/components/schemas/Error' } } },
+  },
+};
+
+/** `Idempotency-Key` (infra/http/idempotency.interceptor.ts): a retry with the same key changes nothing more. */
+const IDEMPOTENCY_KEY: Parameter = {
+  name: 'Idempotency-Key',
+  in: 'header',
+  required: false,
+  description:
+    'A key of your own for this change (1–255 visible ASCII characters): a retry with the same key within 24 hours ' +
+    'is answered as the first was (with `Idempotency-Replayed: true`) and changes nothing more.',
+  schema: { type: 'string', minLength: 1, maxLength: 255, pattern: '^[\\x21-\\x7e]+$' },
+};
+
+interface Answer {
+  status: number;
+  /** Open to API keys: their RateLimit-* headers on every answer, 429 past the limit. */
+  keyed: boolean;
+  idempotent: boolean;
+  /** The success body's media type when it is not JSON (a CSV export). */
+  mediaType?: string;
+}
+
+function responsesOf({ status, keyed, idempotent, mediaType }: Answer): Operation['responses'] {
+  const headers = {
+    ...(keyed ? RATE_LIMIT_HEADERS : {}),
+    ...(idempotent ? { 'Idempotency-Replayed': ref('headers', 'Idempotency-Replayed') } : {}),
+  };
+  return {
+    [String(status)]: {
+      description: 'Done',
+      ...(Object.keys(headers).length > 0 ? { headers } : {}),
+      ...(mediaType ? { content: { [mediaType]: { schema: { type: 'string' } } } } : {}),
+    },
+    '4XX': ref('responses', 'Error'),
+    ...(keyed ? { '429': ref('responses', 'RateLimited') } : {}),
+    '503': ref('responses', 'Unavailable'),
+  };
+}
+
+const CHANGING = new Set(['post', 'put', 'patch', 'delete']);
+const pascal = (words: string) => words.replace(/(?:^|[\s_-]+)(\w)/g, (_m, c: string) => c.toUpperCase());
+/** `Accounts` + `list` → `accountsList`: unique, as a tag's handlers are one class's methods. */
+const operationIdOf = (tag: string, handler: string, deprecated: boolean) => {
+  const name = pascal(tag) + pascal(handler);
+  return name.charAt(0).toLowerCase() + name.slice(1) + (deprecated ? 'Deprecated' : '');
+};
 
 /** The zod schema as JSON Schema of what a caller sends (transforms and refinements are the server's business). */
 function jsonSchema(schema: unknown): JsonSchema {
@@ -117,7 +256,16 @@ export function buildOpenApiDocument(app: NestFastifyApplication): OpenApiDocume
       const status =
         (Reflect.getMetadata(HTTP_CODE_METADATA, handler) as number | undefined) ??
         (method === 'post' ? HttpStatus.CREATED : HttpStatus.OK);
+      const idempotent = CHANGING.has(method) && Reflect.getMetadata(NO_IDEMPOTENCY_KEY, handler) !== true;
+      const headers = (Reflect.getMetadata(HEADERS_METADATA, handler) ?? []) as Array<{ name: string; value: string }>;
+      const mediaType = headers
+        .find((h) => h.name.toLowerCase() === 'content-type')
+        ?.value.split(';')[0]
+        ?.trim();
+      const deprecatedPrefixes = (Reflect.getMetadata(DEPRECATED_PREFIXES, controller) ?? []) as string[];
+      const tag = titleOf(controller.name);
       for (const prefix of prefixes) {
+        const deprecated = deprecatedPrefixes.includes(prefix);
         for (const sub of asArray(routePath)) {
           const path = openApiPath(joinPath(prefix, sub));
           // The path's own parameters, also those read without a schema.
@@ -127,13 +275,15 @@ export function buildOpenApiDocument(app: NestFastifyApplication): OpenApiDocume
             }
           }
           const operation: Operation = {
+            operationId: operationIdOf(tag, name, deprecated),
             summary: `${name}${isAdmin ? ' (admins)' : ''}`,
-            tags: [titleOf(controller.name)],
+            tags: [tag],
+            ...(deprecated ? { deprecated: true as const } : {}),
             // Open to API keys with the scope, besides the session; the others take the session only.
             ...(isPublic ? { security: [] } : scope ? { security: [{ session: [] }, { apiKey: [scope] }] } : {}),
-            parameters,
+            parameters: idempotent ? [...parameters, IDEMPOTENCY_KEY] : parameters,
             ...(body ? { requestBody: { required: true, content: { 'application/json': { schema: body } } } } : {}),
-            responses: responsesOf(status),
+            responses: responsesOf({ status, keyed: scope !== undefined, idempotent, mediaType }),
           };
           (paths[path] ??= {})[method] = operation;
         }
@@ -143,16 +293,23 @@ export function buildOpenApiDocument(app: NestFastifyApplication): OpenApiDocume
   // The calls Fastify serves itself (public), from their definitions.
   for (const route of nativeRoutes(app)) {
     (paths[openApiPath(route.path)] ??= {})[route.method.toLowerCase()] = {
+      operationId: operationIdOf(route.tag, route.summary, false),
       summary: route.summary,
       tags: [route.tag],
       security: [],
-      parameters: Object.entries(route.params).map(([name, schema]) => ({
-        name,
-        in: 'path' as const,
-        required: true,
-        schema: jsonSchema(schema),
-      })),
-      responses: responsesOf(route.status),
+      parameters: [
+        ...Object.entries(route.params).map(([name, schema]) => ({
+          name,
+          in: 'path' as const,
+          required: true,
+          schema: jsonSchema(schema),
+        })),
+        ...(route.idempotent ? [IDEMPOTENCY_KEY] : []),
+      ],
+      ...(route.body
+        ? { requestBody: { required: false, content: { 'application/json': { schema: jsonSchema(route.body) } } } }
+        : {}),
+      responses: responsesOf({ status: route.status, keyed: false, idempotent: route.idempotent }),
     };
   }
   return {
@@ -160,6 +317,7 @@ export function buildOpenApiDocument(app: NestFastifyApplication): OpenApiDocume
     info: {
       title: 'Seatlink API',
       version: '1',
+      license: { name: 'Proprietary', identifier: 'LicenseRef-Seatlink-Proprietary' },
       description:
         'Every call of the dashboard. Signed-in calls carry the session cookie; state-changing calls may send an ' +
         'Idempotency-Key header (a retry with the same key changes nothing more). Errors are `{ message, code?, statusCode }`.\n\n' +
@@ -170,6 +328,8 @@ export function buildOpenApiDocument(app: NestFastifyApplication): OpenApiDocume
         API_KEY_SCOPES.map((s) => `\`${s}\` (${API_KEY_SCOPE_LABELS[s]})`).join(', ') +
         '.',
     },
+    // Relative: the server this document was read from (a client names its own base URL).
+    servers: [{ url: '/', description: 'The server this document is served by' }],
     components: {
       securitySchemes: {
         session: { type: 'apiKey', in: 'cookie', name: SESSION_COOKIE },
@@ -181,6 +341,8 @@ export function buildOpenApiDocument(app: NestFastifyApplication): OpenApiDocume
         },
       },
       schemas: { Error: ERROR },
+      responses: RESPONSES,
+      headers: HEADERS,
     },
     security: [{ session: [] }],
     paths: Object.fromEntries(Object.entries(paths).sort(([a], [b]) => a.localeCompare(b))),

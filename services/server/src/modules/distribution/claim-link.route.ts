@@ -1,5 +1,5 @@
 import { BadRequestException, ForbiddenException, Inject, Injectable } from '@nestjs/common';
-import { type ClaimResponse, LINK_MESSAGES, LINK_PIN_PATTERN, linkCodeParamSchema } from '@seatlink/contracts';
+import { claimRequestSchema, type ClaimResponse, LINK_MESSAGES, linkCodeParamSchema } from '@seatlink/contracts';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { isbot } from 'isbot';
 import { LRUCache } from 'lru-cache';
@@ -37,12 +37,9 @@ const params = { code: linkCodeParamSchema };
  */
 function pinOf(body: unknown): string | null {
   if (typeof body !== 'object' || body === null || Array.isArray(body)) return null;
-  const pin = (body as { pin?: unknown }).pin;
-  if (pin === undefined || pin === null || pin === '') return null;
-  if (typeof pin !== 'string' || !LINK_PIN_PATTERN.test(pin)) {
-    throw new BadRequestException({ message: LINK_MESSAGES.pinFormat, code: 'PIN_FORMAT' });
-  }
-  return pin;
+  const pin = claimRequestSchema.shape.pin.safeParse((body as { pin?: unknown }).pin);
+  if (!pin.success) throw new BadRequestException({ message: LINK_MESSAGES.pinFormat, code: 'PIN_FORMAT' });
+  return pin.data || null;
 }
 
 /**
@@ -61,6 +58,8 @@ export class ClaimLinkRoute implements NativeRoute<typeof params> {
   readonly tag = 'Links';
   readonly params = params;
   readonly status = 200;
+  readonly body = claimRequestSchema;
+  readonly idempotent = true;
 
   constructor(
     private readonly claims: LinkClaims,

@@ -424,7 +424,7 @@ describe('distributing tickets as links, and recalling them', () => {
     const accounts = (await user.request('GET', '/v1/accounts')).body.accounts as Account[];
     expect(accounts.map((a) => a.distributed_count)).toEqual(accounts.map((a) => distributedIn(a.id)));
     for (const account of accounts) {
-      const res = await user.request('GET', `/accounts/${account.id}/tickets`);
+      const res = await user.request('GET', `/v1/accounts/${account.id}/tickets`);
       expect((res.body.account as Account).distributed_count).toBe(distributedIn(account.id));
       const listed = res.body.tickets as AccountTicket[];
       expect(listed.filter((t) => t.is_distributed).map((t) => t.id)).toEqual(

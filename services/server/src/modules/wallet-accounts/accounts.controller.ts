@@ -46,6 +46,7 @@ import type { WalletAccountCommand } from './wallet-account.decider.js';
 import type { WalletAccountLinked } from './wallet-account.events.js';
 import { WalletGateway } from './wallet-gateway.service.js';
 import { clock } from '../../shared/clock.js';
+import { DeprecatedPrefixes } from '../../infra/http/openapi.decorators.js';
 
 /** The account as the command left it, when the read model does not show it yet. */
 function fromEvents(result: AccountCommandResult): Account | null {
@@ -210,8 +211,12 @@ export class AccountsController {
   }
 }
 
-/** GET /accounts/{id}/tickets: the tickets of one account (SPEC.md §7 lists it without the v1 prefix). */
-@Controller('accounts')
+/**
+ * GET /v1/accounts/{id}/tickets: the tickets of one account. Its first path had no v1 (`/accounts/{id}/tickets`): kept
+ * as a deprecated alias for one version.
+ */
+@Controller(['v1/accounts', 'accounts'])
+@DeprecatedPrefixes('accounts')
 export class AccountTicketsController {
   constructor(@Inject(DATABASE) private readonly database: Database) {}
 

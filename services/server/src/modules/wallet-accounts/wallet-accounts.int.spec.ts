@@ -212,6 +212,7 @@ describe('wallet accounts and their tickets, against the simulated wallet provid
     const calls: Array<[string, string, unknown?]> = [
       ['POST', `/v1/accounts/${account.id}/reauth`, { email, password: PASSWORD }],
       ['DELETE', `/v1/accounts/${account.id}`],
+      ['GET', `/v1/accounts/${account.id}/tickets`],
       ['GET', `/accounts/${account.id}/tickets`],
     ];
     for (const [method, path, body] of calls) {
@@ -220,9 +221,12 @@ describe('wallet accounts and their tickets, against the simulated wallet provid
       expect(res.body.message).toBe('Account not found');
     }
     expect((await accounts(other)).some((a) => a.id === account.id)).toBe(false);
-    const mine = await user.request('GET', `/accounts/${account.id}/tickets`);
+    const mine = await user.request('GET', `/v1/accounts/${account.id}/tickets`);
     expect(mine.status).toBe(200);
     expect((mine.body as unknown as AccountTicketsResponse).account.id).toBe(account.id);
+    // The first path, without v1, answers the same (deprecated, kept for one version).
+    const old = await user.request('GET', `/accounts/${account.id}/tickets`);
+    expect(old).toMatchObject({ status: 200, body: mine.body });
   });
 
   it('marks the same pass in two accounts as a duplicate of the one seen first; moving it resolves the group', async () => {
