@@ -21,3 +21,4 @@ export * from './passkeys.js';
 export * from './api-keys.js';
 export * from './sessions.js';
 export * from './webhooks.js';
+export { apiSchemas, named, timestampSchema } from './schema.js';

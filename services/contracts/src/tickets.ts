@@ -1,49 +1,67 @@
 import { z } from 'zod';
-import { schema } from './schema.js';
+import { named, schema, timestampSchema } from './schema.js';
 
 /** SPEC.md §3 Ticket display status: 0 not distributed, 1 distributed, 2 duplicate. */
 export const TICKET_STATUS = { notDistributed: 0, distributed: 1, duplicate: 2 } as const;
 
-export interface TicketSeat {
-  section: string | null;
-  row: string | null;
-  seat: string | null;
-  /** "Section 112, Row F, Seat 7", or null when the pass has no seat. */
-  seat_info_combined: string | null;
-}
+export const ticketSeatSchema = schema(() =>
+  named(
+    'TicketSeat',
+    z.object({
+      section: z.string().nullable(),
+      row: z.string().nullable(),
+      seat: z.string().nullable(),
+      /** "Section 112, Row F, Seat 7", or null when the pass has no seat. */
+      seat_info_combined: z.string().nullable(),
+    }),
+  ),
+);
+export type TicketSeat = z.infer<typeof ticketSeatSchema>;
 
 /** A distribution link (SPEC.md §3 Distribution): filled in by the distribution feature. */
-export interface TicketDistribution {
-  id: string;
-  link: string;
-  clicks: number;
-  max_clicks: number | null;
-  expiry: string | null;
-  /** Its owner's note of whom it is for ("for Sam"); null for none. */
-  label: string | null;
-  /** A recipient must enter its PIN before "Add to wallet". */
-  has_pin: boolean;
-  /** Locked after too many wrong PINs, until its owner sets a new one. */
-  pin_locked: boolean;
-}
+export const ticketDistributionSchema = schema(() =>
+  named(
+    'TicketDistribution',
+    z.object({
+      id: z.uuid(),
+      link: z.url(),
+      clicks: z.int().min(0),
+      max_clicks: z.int().min(1).nullable(),
+      expiry: timestampSchema.nullable(),
+      /** Its owner's note of whom it is for ("for Sam"); null for none. */
+      label: z.string().nullable(),
+      /** A recipient must enter its PIN before "Add to wallet". */
+      has_pin: z.boolean(),
+      /** Locked after too many wrong PINs, until its owner sets a new one. */
+      pin_locked: z.boolean(),
+    }),
+  ),
+);
+export type TicketDistribution = z.infer<typeof ticketDistributionSchema>;
 
 /** SPEC.md §3 Ticket. */
-export interface Ticket {
-  id: string;
-  account_id: string;
-  account_email: string;
-  title: string;
-  subtitle: string | null;
-  logo: string | null;
-  venue_name: string | null;
-  seat: TicketSeat;
-  metadata: { next_game: string | null; next_game_date: string | null };
-  is_duplicate: boolean;
-  is_distributed: boolean;
-  distribution: TicketDistribution | null;
-  /** When the product first saw the ticket. */
-  created_at: string;
-}
+export const ticketSchema = schema(() =>
+  named(
+    'Ticket',
+    z.object({
+      id: z.uuid(),
+      account_id: z.uuid(),
+      account_email: z.string(),
+      title: z.string(),
+      subtitle: z.string().nullable(),
+      logo: z.string().nullable(),
+      venue_name: z.string().nullable(),
+      seat: ticketSeatSchema,
+      metadata: z.object({ next_game: z.string().nullable(), next_game_date: z.string().nullable() }),
+      is_duplicate: z.boolean(),
+      is_distributed: z.boolean(),
+      distribution: ticketDistributionSchema.nullable(),
+      /** When the product first saw the ticket. */
+      created_at: timestampSchema,
+    }),
+  ),
+);
+export type Ticket = z.infer<typeof ticketSchema>;
 
 /** Tickets of one page at most (GET /v1/tickets?limit=). */
 export const MAX_TICKETS_PAGE = 2000;
@@ -81,43 +99,61 @@ export const ticketsQuerySchema = schema(() =>
 );
 export type TicketsQuery = z.infer<typeof ticketsQuerySchema>;
 
-export interface TicketsResponse {
-  tickets: Ticket[];
-  /** The version this answer stands at: pass it as `since` to get only what changed after it. */
-  version: string;
-  /** With `limit`: the cursor of the next page, or null on the last page. */
-  next_cursor?: string | null;
-  /** With `since`: ids of the tickets that left after that version (a ticket gone from its wallet, an account deleted). */
-  removed?: string[];
-  /** With `since`: the version was too old to answer by changes, so `tickets` holds every ticket (paged as asked). */
-  full?: boolean;
-}
+export const ticketsResponseSchema = schema(() =>
+  named(
+    'TicketsResponse',
+    z.object({
+      tickets: z.array(ticketSchema),
+      /** The version this answer stands at: pass it as `since` to get only what changed after it. */
+      version: z.string().regex(/^[0-9]+$/),
+      /** With `limit`: the cursor of the next page, or null on the last page. */
+      next_cursor: z.string().nullable().optional(),
+      /** With `since`: ids of the tickets that left after that version (a ticket gone from its wallet, an account deleted). */
+      removed: z.array(z.uuid()).optional(),
+      /** With `since`: the version was too old to answer by changes, so `tickets` holds every ticket (paged as asked). */
+      full: z.boolean().optional(),
+    }),
+  ),
+);
+export type TicketsResponse = z.infer<typeof ticketsResponseSchema>;
 
 /** GET /v1/admin/tickets: every user's tickets, with the owner. */
-export interface AdminTicket extends Ticket {
-  user: { id: string; email: string };
-}
-export interface AdminTicketsResponse {
-  tickets: AdminTicket[];
-}
+export const adminTicketSchema = schema(() =>
+  named('AdminTicket', ticketSchema.extend({ user: z.object({ id: z.uuid(), email: z.string() }) })),
+);
+export type AdminTicket = z.infer<typeof adminTicketSchema>;
+export const adminTicketsResponseSchema = schema(() =>
+  named('AdminTicketsResponse', z.object({ tickets: z.array(adminTicketSchema) })),
+);
+export type AdminTicketsResponse = z.infer<typeof adminTicketsResponseSchema>;
 
 /** SPEC.md §3 Duplicate group: one ticket of a pass kept (the master), the others duplicates. */
-export interface DuplicateTicketView {
-  id: string;
-  title: string;
-  venue_name: string | null;
-  seat_info: string | null;
-  created_at: string;
-  account: { email: string };
-  user: { email: string };
-}
-export interface DuplicateGroup {
-  master_ticket: DuplicateTicketView;
-  duplicate_tickets: DuplicateTicketView[];
-}
-export interface DuplicateGroupsResponse {
-  duplicate_groups: DuplicateGroup[];
-}
+export const duplicateTicketViewSchema = schema(() =>
+  named(
+    'DuplicateTicketView',
+    z.object({
+      id: z.uuid(),
+      title: z.string(),
+      venue_name: z.string().nullable(),
+      seat_info: z.string().nullable(),
+      created_at: timestampSchema,
+      account: z.object({ email: z.string() }),
+      user: z.object({ email: z.string() }),
+    }),
+  ),
+);
+export type DuplicateTicketView = z.infer<typeof duplicateTicketViewSchema>;
+export const duplicateGroupSchema = schema(() =>
+  named(
+    'DuplicateGroup',
+    z.object({ master_ticket: duplicateTicketViewSchema, duplicate_tickets: z.array(duplicateTicketViewSchema) }),
+  ),
+);
+export type DuplicateGroup = z.infer<typeof duplicateGroupSchema>;
+export const duplicateGroupsResponseSchema = schema(() =>
+  named('DuplicateGroupsResponse', z.object({ duplicate_groups: z.array(duplicateGroupSchema) })),
+);
+export type DuplicateGroupsResponse = z.infer<typeof duplicateGroupsResponseSchema>;
 
 /** "Section 112, Row F, Seat 7" from the parts a pass has. */
 export function seatInfoCombined(seat: { section: string | null; row: string | null; seat: string | null }) {

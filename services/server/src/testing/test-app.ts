@@ -8,6 +8,7 @@ import { EVENT_STORE, type EventStore } from '../infra/event-store/event-store.p
 import { SubscriptionOperations } from '../infra/subscriptions/subscription-operations.js';
 import { SubscriptionHostService } from '../infra/subscriptions/subscriptions.module.js';
 import { seed } from '../seed.js';
+import { ApiDocumentCheck } from './api-document-check.js';
 import { createScratchDatabase, testEnv } from './test-database.js';
 
 export interface TestStack {
@@ -174,6 +175,11 @@ export class ApiClient {
       if (pair?.startsWith('seatlink_session=')) this.cookie = pair.endsWith('=') ? '' : pair;
     }
     const text = await res.text();
+    const check = await ApiDocumentCheck.for(this.baseUrl);
+    const problems = check?.problems(method, path, res.status, res.headers, text) ?? [];
+    if (problems.length > 0) {
+      throw new Error(`The answer does not match the API document:\n${problems.join('\n')}\n${text.slice(0, 500)}`);
+    }
     let json: unknown;
     try {
       json = text ? JSON.parse(text) : null;

@@ -30,6 +30,8 @@ export interface NativeRoute<Params extends Record<string, z.ZodType> = Record<s
   readonly status: number;
   /** Its optional JSON body, for /docs (the handler reads it). */
   readonly body?: z.ZodType;
+  /** What it answers when it succeeds: a named schema of the contracts. */
+  readonly answer?: z.ZodType;
   /** It honours an Idempotency-Key (a retry is answered as the first was). */
   readonly idempotent: boolean;
   handle(

@@ -4,6 +4,7 @@ import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestStack, type TestStack } from '../../testing/test-app.js';
 import type { OpenApiDocument } from './openapi.js';
+import { UNDESCRIBED_ANSWERS } from '../../testing/undescribed-answers.js';
 
 describe('/docs: the OpenAPI document of every call, from the controllers and their zod schemas', () => {
   let stack: TestStack;
@@ -116,6 +117,26 @@ describe('/docs: the OpenAPI document of every call, from the controllers and th
     expect(Object.keys(document.components.schemas.Error!.properties as object)).toEqual(
       expect.arrayContaining(['message', 'code', 'statusCode', 'error', 'method', 'passkey', 'balance', 'failed']),
     );
+  });
+
+  it('describes each success body by a named schema of the contracts, but for the operations still listed without', () => {
+    const operations = Object.values(document.paths).flatMap((ops) => Object.values(ops));
+    const undescribed = operations
+      .filter((op) => Object.entries(op.responses).every(([status, r]) => !status.startsWith('2') || !('content' in r)))
+      .map((op) => op.operationId);
+    expect(new Set(undescribed)).toEqual(UNDESCRIBED_ANSWERS);
+    expect(document.paths['/v1/tickets']!.get!.responses['200']).toMatchObject({
+      content: { 'application/json': { schema: { $ref: '#/components/schemas/TicketsResponse' } } },
+    });
+    // Named parts are components of their own, referenced where they are used.
+    expect(document.components.schemas.TicketsResponse).toMatchObject({
+      properties: {
+        tickets: { items: { $ref: '#/components/schemas/Ticket' } },
+        version: { type: 'string' },
+        next_cursor: { type: ['string', 'null'] },
+      },
+      additionalProperties: false,
+    });
   });
 
   it('answers the CSV exports as text/csv', () => {

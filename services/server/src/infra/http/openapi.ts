@@ -12,10 +12,10 @@ import { RouteParamtypes } from '@nestjs/common/enums/route-paramtypes.enum.js';
 import { DiscoveryService } from '@nestjs/core';
 import type { NestFastifyApplication } from '@nestjs/platform-fastify';
 import { z } from 'zod';
-import { API_KEY_SCOPES, API_KEY_SCOPE_LABELS, type ApiKeyScope } from '@seatlink/contracts';
+import { API_KEY_SCOPES, API_KEY_SCOPE_LABELS, apiSchemas, type ApiKeyScope } from '@seatlink/contracts';
 import { API_KEY_SCOPE, IS_ADMIN_ONLY, IS_PUBLIC } from './auth.decorators.js';
 import { NO_IDEMPOTENCY_KEY } from './idempotency.interceptor.js';
-import { DEPRECATED_PREFIXES } from './openapi.decorators.js';
+import { ANSWERS, DEPRECATED_PREFIXES } from './openapi.decorators.js';
 import { SESSION_COOKIE } from './session-cookie.js';
 import { nativeRoutes } from './native-route.js';
 
@@ -129,6 +129,7 @@ const RATE_LIMIT_HEADERS = {
 const RESPONSES: OpenApiDocument['components']['responses'] = {
   Error: {
     description: 'Refused: the message says why',
+    headers: { ...RATE_LIMIT_HEADERS, 'Retry-After': ref('headers', 'Retry-After') },
     content: { 'application/json': { schema: { $ref: '#/components/schemas/Error' } } },
   },
   RateLimited: {
@@ -156,6 +157,8 @@ const IDEMPOTENCY_KEY: Parameter = {
 
 interface Answer {
   status: number;
+  /** The success body's schema (a reference to a named component). */
+  body?: JsonSchema;
   /** Open to API keys: their RateLimit-* headers on every answer, 429 past the limit. */
   keyed: boolean;
   idempotent: boolean;
@@ -163,7 +166,7 @@ interface Answer {
   mediaType?: string;
 }
 
-function responsesOf({ status, keyed, idempotent, mediaType }: Answer): Operation['responses'] {
+function responsesOf({ status, body, keyed, idempotent, mediaType }: Answer): Operation['responses'] {
   const headers = {
     ...(keyed ? RATE_LIMIT_HEADERS : {}),
     ...(idempotent ? { 'Idempotency-Replayed': ref('headers', 'Idempotency-Replayed') } : {}),
@@ -172,7 +175,11 @@ function responsesOf({ status, keyed, idempotent, mediaType }: Answer): Operatio
     [String(status)]: {
       description: 'Done',
       ...(Object.keys(headers).length > 0 ? { headers } : {}),
-      ...(mediaType ? { content: { [mediaType]: { schema: { type: 'string' } } } } : {}),
+      ...(mediaType
+        ? { content: { [mediaType]: { schema: { type: 'string' } } } }
+        : body
+          ? { content: { 'application/json': { schema: body } } }
+          : {}),
     },
     '4XX': ref('responses', 'Error'),
     ...(keyed ? { '429': ref('responses', 'RateLimited') } : {}),
@@ -193,6 +200,28 @@ function jsonSchema(schema: unknown): JsonSchema {
   if (!(schema instanceof z.ZodType)) return {};
   const { $schema: _drop, ...rest } = z.toJSONSchema(schema, { io: 'input', unrepresentable: 'any' }) as JsonSchema;
   return rest;
+}
+
+const COMPONENT = (id: string) => `#/components/schemas/${id}`;
+
+/** The reference to a named schema of the contracts (`named()`); a schema without a name is a mistake of the call's. */
+function answerRef(answer: unknown, where: string): JsonSchema | undefined {
+  if (answer === undefined) return undefined;
+  const id = answer instanceof z.ZodType ? apiSchemas.get(answer)?.id : undefined;
+  if (!id) throw new Error(`${where}: @Answers() takes a named schema of the contracts (named('…', z.object(…)))`);
+  return { $ref: COMPONENT(id) };
+}
+
+/** Every named schema of the contracts, as components: as the server answers them (`io: 'output'`). */
+function namedComponents(): Record<string, JsonSchema> {
+  const { schemas } = z.toJSONSchema(apiSchemas, { uri: COMPONENT, io: 'output', unrepresentable: 'any' }) as {
+    schemas: Record<string, JsonSchema>;
+  };
+  return Object.fromEntries(
+    Object.entries(schemas)
+      .sort(([a], [b]) => a.localeCompare(b))
+      .map(([id, { $schema: _s, $id: _i, ...rest }]) => [id, rest]),
+  );
 }
 
 const asArray = (value: unknown): string[] =>
@@ -264,6 +293,7 @@ export function buildOpenApiDocument(app: NestFastifyApplication): OpenApiDocume
         ?.trim();
       const deprecatedPrefixes = (Reflect.getMetadata(DEPRECATED_PREFIXES, controller) ?? []) as string[];
       const tag = titleOf(controller.name);
+      const answer = answerRef(Reflect.getMetadata(ANSWERS, handler), `${controller.name}.${name}`);
       for (const prefix of prefixes) {
         const deprecated = deprecatedPrefixes.includes(prefix);
         for (const sub of asArray(routePath)) {
@@ -283,7 +313,7 @@ export function buildOpenApiDocument(app: NestFastifyApplication): OpenApiDocume
             ...(isPublic ? { security: [] } : scope ? { security: [{ session: [] }, { apiKey: [scope] }] } : {}),
             parameters: idempotent ? [...parameters, IDEMPOTENCY_KEY] : parameters,
             ...(body ? { requestBody: { required: true, content: { 'application/json': { schema: body } } } } : {}),
-            responses: responsesOf({ status, keyed: scope !== undefined, idempotent, mediaType }),
+            responses: responsesOf({ status, body: answer, keyed: scope !== undefined, idempotent, mediaType }),
           };
           (paths[path] ??= {})[method] = operation;
         }
@@ -309,7 +339,12 @@ export function buildOpenApiDocument(app: NestFastifyApplication): OpenApiDocume
       ...(route.body
         ? { requestBody: { required: false, content: { 'application/json': { schema: jsonSchema(route.body) } } } }
         : {}),
-      responses: responsesOf({ status: route.status, keyed: false, idempotent: route.idempotent }),
+      responses: responsesOf({
+        status: route.status,
+        body: answerRef(route.answer, route.path),
+        keyed: false,
+        idempotent: route.idempotent,
+      }),
     };
   }
   return {
@@ -340,7 +375,7 @@ export function buildOpenApiDocument(app: NestFastifyApplication): OpenApiDocume
           description: 'A personal API key; each call names the scope it needs.',
         },
       },
-      schemas: { Error: ERROR },
+      schemas: { ...namedComponents(), Error: ERROR },
       responses: RESPONSES,
       headers: HEADERS,
     },

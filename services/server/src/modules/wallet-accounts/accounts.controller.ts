@@ -26,6 +26,7 @@ import {
   type MessageResponse,
   type TicketsQuery,
   ticketsQuerySchema,
+  ticketsResponseSchema,
   type TicketsResponse,
   type User,
 } from '@seatlink/contracts';
@@ -46,7 +47,7 @@ import type { WalletAccountCommand } from './wallet-account.decider.js';
 import type { WalletAccountLinked } from './wallet-account.events.js';
 import { WalletGateway } from './wallet-gateway.service.js';
 import { clock } from '../../shared/clock.js';
-import { DeprecatedPrefixes } from '../../infra/http/openapi.decorators.js';
+import { Answers, DeprecatedPrefixes } from '../../infra/http/openapi.decorators.js';
 
 /** The account as the command left it, when the read model does not show it yet. */
 function fromEvents(result: AccountCommandResult): Account | null {
@@ -188,6 +189,7 @@ export class AccountsController {
    */
   @ApiKeyScoped('tickets:read')
   @Get('tickets')
+  @Answers(ticketsResponseSchema)
   async tickets(
     @Query({ schema: ticketsQuerySchema }) query: TicketsQuery,
     @CurrentUser() user: User,
