@@ -23,7 +23,10 @@ export const ticketDistributionSchema = schema(() =>
   named(
     'TicketDistribution',
     z.object({
-      id: z.uuid(),
+      /** The link's id, as every other call and event names it. */
+      distribution_id: z.uuid(),
+      /** The same as `distribution_id`: its first name, kept for one version. */
+      id: z.uuid().meta({ deprecated: true, description: 'Deprecated: use distribution_id (the same value).' }),
       link: z.url(),
       clicks: z.int().min(0),
       max_clicks: z.int().min(1).nullable(),

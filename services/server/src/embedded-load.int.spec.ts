@@ -628,7 +628,9 @@ describe('the product as npm start runs it (embedded PostgreSQL, no Redis) under
         answer.status >= 300
           ? []
           : bulkAnswer
-            ? ((answer.body.updated as Array<{ distribution: { id: string } }>) ?? []).map((u) => u.distribution.id)
+            ? ((answer.body.updated as Array<{ distribution: { distribution_id: string } }>) ?? []).map(
+                (u) => u.distribution.distribution_id,
+              )
             : [chosen[0]!.id];
       for (const id of done) {
         const link = links.get(id)!;
@@ -875,7 +877,7 @@ describe('the product as npm start runs it (embedded PostgreSQL, no Redis) under
       const live = new Map<string, Ticket['distribution']>();
       for (const client of owners.values()) {
         for (const t of (await client.request('GET', '/v1/tickets')).body.tickets as Ticket[]) {
-          if (t.distribution) live.set(t.distribution.id, t.distribution);
+          if (t.distribution) live.set(t.distribution.distribution_id, t.distribution);
         }
       }
       const wrong: string[] = [];

@@ -266,6 +266,7 @@ export function distributeBody(ticketIds: readonly string[], settings: Distribut
 /** A link just made, as its ticket shows it at once (the next read of the list confirms it). */
 export function madeLink(made: DistributionResult, settings: DistributionSettings): TicketDistribution {
   return {
+    distribution_id: made.distribution_id,
     id: made.distribution_id,
     link: made.link,
     clicks: 0,

@@ -58,7 +58,8 @@ export function withoutRepeats(tickets: readonly Ticket[]): readonly Ticket[] {
 export function replaceTicketList(shown: readonly Ticket[] | undefined, fresh: readonly Ticket[]): readonly Ticket[] {
   if (!shown || shown.length === 0) return fresh;
   const clicks = new Map<string, number>();
-  for (const ticket of shown) if (ticket.distribution) clicks.set(ticket.distribution.id, ticket.distribution.clicks);
+  for (const ticket of shown)
+    if (ticket.distribution) clicks.set(ticket.distribution.distribution_id, ticket.distribution.clicks);
   let next: Ticket[] | null = null;
   fresh.forEach((ticket, index) => {
     const link = ticket.distribution;
@@ -106,7 +107,7 @@ export function withoutTicketLink(
 ): readonly Ticket[] {
   const index = list.findIndex((t) => t.id === ticketId);
   const ticket = list[index];
-  if (!ticket || ticket.distribution?.id !== distributionId) return list;
+  if (!ticket || ticket.distribution?.distribution_id !== distributionId) return list;
   const next = list.slice();
   next[index] = { ...ticket, is_distributed: false, distribution: null };
   return next;

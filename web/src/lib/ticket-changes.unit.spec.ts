@@ -16,6 +16,7 @@ function linked(id: string, clicks: number, distributionId = `d-${id}`): Ticket 
     id,
     is_distributed: true,
     distribution: {
+      distribution_id: distributionId,
       id: distributionId,
       link: `https://l/${id}`,
       clicks,
@@ -54,6 +55,7 @@ describe('ticket list changes', () => {
     expect(mergeTicketChanges(shown, [linked('t', 5)])[0]!.distribution!.clicks).toBe(7);
     expect(mergeTicketChanges(shown, [linked('t', 9)])[0]!.distribution!.clicks).toBe(9);
     expect(mergeTicketChanges(shown, [linked('t', 0, 'd-new')])[0]!.distribution).toMatchObject({
+      distribution_id: 'd-new',
       id: 'd-new',
       clicks: 0,
     });
@@ -79,6 +81,7 @@ describe('ticket list changes', () => {
 
   it('shows links just made and takes away a link just recalled', () => {
     const link = {
+      distribution_id: 'd-new',
       id: 'd-new',
       link: 'https://l/new',
       clicks: 0,

@@ -17,6 +17,7 @@ function linked(id: string, clicks: number): Ticket {
     id,
     is_distributed: true,
     distribution: {
+      distribution_id: `d-${id}`,
       id: `d-${id}`,
       link: `https://l/${id}`,
       clicks,

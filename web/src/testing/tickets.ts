@@ -92,6 +92,7 @@ export function manyTickets(count: number): Ticket[] {
       distribution:
         distributed && !duplicate
           ? {
+              distribution_id: `d-${i}`,
               id: `d-${i}`,
               link: `https://seatlink.test/l/${i.toString(36)}`,
               clicks: i % 5,

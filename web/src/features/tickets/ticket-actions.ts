@@ -176,7 +176,7 @@ function ticketOf(client: QueryClient, ticketId: string): Ticket | undefined {
 
 /** POST /v1/distributions/{id}/recall for the ticket's link; its link leaves the ticket at once. */
 export async function recall(client: QueryClient, ui: UiStore, ticketId: string): Promise<RecallOutcome> {
-  const distributionId = ticketOf(client, ticketId)?.distribution?.id;
+  const distributionId = ticketOf(client, ticketId)?.distribution?.distribution_id;
   if (!distributionId) {
     ui.setRecallProblem({ ticketId, message: DISTRIBUTION_TEXTS.recallFailed });
     return { ok: false, message: DISTRIBUTION_TEXTS.recallFailed };
@@ -230,7 +230,7 @@ function linksOf(
   const links = new Map<string, { ticketId: string; link: TicketDistribution }>();
   for (const ticket of client.getQueryData<TicketList>(TICKET_LIST_KEY)?.tickets ?? []) {
     if (wanted.has(ticket.id) && ticket.distribution)
-      links.set(ticket.distribution.id, { ticketId: ticket.id, link: ticket.distribution });
+      links.set(ticket.distribution.distribution_id, { ticketId: ticket.id, link: ticket.distribution });
   }
   return links;
 }

@@ -16,6 +16,7 @@ const linked = (id: string): Ticket =>
     id,
     is_distributed: true,
     distribution: {
+      distribution_id: `d-${id}`,
       id: `d-${id}`,
       link: `https://l/${id}`,
       clicks: 2,

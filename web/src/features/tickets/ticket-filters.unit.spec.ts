@@ -27,6 +27,7 @@ function distributed(id: string, expiry: string | null, label: string | null = n
     id,
     is_distributed: true,
     distribution: {
+      distribution_id: `d-${id}`,
       id: `d-${id}`,
       link: `https://l/${id}`,
       clicks: 0,

@@ -509,7 +509,10 @@ describe('editing a live link: its expiry, click limit and label, without recall
       expect(res.status, JSON.stringify(res.body)).toBe(200);
       const body = res.body as unknown as BulkUpdateResponse;
       expect(body.message).toBe('2 links updated');
-      expect(body.updated.map((u) => u.distribution.id)).toEqual([links[0]!.distributionId, links[2]!.distributionId]);
+      expect(body.updated.map((u) => u.distribution.distribution_id)).toEqual([
+        links[0]!.distributionId,
+        links[2]!.distributionId,
+      ]);
       expect(body.updated[0]).toMatchObject({ state: 'active', distribution: { max_clicks: 5, label: 'Box 12' } });
       expect(body.failed).toEqual([
         {

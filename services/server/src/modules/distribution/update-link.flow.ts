@@ -55,6 +55,7 @@ export function editedDistribution(
   dashboardUrl: string,
 ): TicketDistribution {
   return {
+    distribution_id: distributionId,
     id: distributionId,
     link: linkUrl(dashboardUrl, updated.code),
     clicks: updated.clicks,

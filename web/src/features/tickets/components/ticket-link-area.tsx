@@ -234,7 +234,7 @@ export function TicketLinkArea({ ticket, compact = false, distributing = false, 
         className={cx(box, 'text-slate-700', compact ? 'space-y-0.5' : 'space-y-1.5 bg-slate-50')}
         data-testid="ticket-link-area"
         data-state="linked"
-        data-distribution-id={distribution.id}
+        data-distribution-id={distribution.distribution_id}
       >
         {compact ? (
           // A row's first line: the label (at most 40 % of it) beside the link.
@@ -276,7 +276,7 @@ export function TicketLinkArea({ ticket, compact = false, distributing = false, 
               now={now}
               chart={
                 <ClickSparkline
-                  distributionId={distribution.id}
+                  distributionId={distribution.distribution_id}
                   clicks={distribution.clicks}
                   now={now}
                   linkLabel={distribution.label}

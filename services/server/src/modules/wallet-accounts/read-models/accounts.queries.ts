@@ -150,6 +150,7 @@ export function toTicket(r: TicketRow, link: LiveLink | undefined, dashboardUrl:
     is_distributed: link !== undefined,
     distribution: link
       ? {
+          distribution_id: link.distributionId,
           id: link.distributionId,
           link: linkUrl(dashboardUrl, link.code),
           clicks: link.clicks,
