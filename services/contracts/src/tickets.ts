@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { schema } from './schema.js';
 
-/** SPEC.md §3 Ticket display status: 0 not distributed, 1 distributed, 2 duplicate. */
+/** A ticket's display status (docs/reference.md "Ticket"): 0 not distributed, 1 distributed, 2 duplicate. */
 export const TICKET_STATUS = { notDistributed: 0, distributed: 1, duplicate: 2 } as const;
 
 export interface TicketSeat {
@@ -12,7 +12,7 @@ export interface TicketSeat {
   seat_info_combined: string | null;
 }
 
-/** A distribution link (SPEC.md §3 Distribution): filled in by the distribution feature. */
+/** A distribution link (docs/reference.md "Link"): filled in by the distribution feature. */
 export interface TicketDistribution {
   id: string;
   link: string;
@@ -27,7 +27,7 @@ export interface TicketDistribution {
   pin_locked: boolean;
 }
 
-/** SPEC.md §3 Ticket. */
+/** docs/reference.md "Ticket". */
 export interface Ticket {
   id: string;
   account_id: string;
@@ -54,7 +54,8 @@ const ticketsVersion = schema(() =>
 );
 
 /**
- * GET /v1/tickets query. Without parameters the answer is every ticket (SPEC.md §7), with the version it stands at.
+ * GET /v1/tickets query. Without parameters the answer is every ticket (docs/reference.md "API calls"), with the
+ * version it stands at.
  * - `limit` (1–MAX_TICKETS_PAGE) pages it in first-seen order; `after` is the `next_cursor` of the page before.
  * - `since` (a `version` an earlier answer gave) answers only the tickets that changed after it (a new or changed
  *   ticket, its link made, clicked or recalled, its duplicate status) and the ids of those that left (`removed`). A
@@ -101,7 +102,7 @@ export interface AdminTicketsResponse {
   tickets: AdminTicket[];
 }
 
-/** SPEC.md §3 Duplicate group: one ticket of a pass kept (the master), the others duplicates. */
+/** docs/reference.md "Duplicate group": one ticket of a pass kept (the master), the others duplicates. */
 export interface DuplicateTicketView {
   id: string;
   title: string;

@@ -73,8 +73,8 @@ function fromEvents(result: AccountCommandResult): Account | null {
 }
 
 /**
- * The signed-in user's wallet accounts (SPEC.md §7 Accounts): list, link one or a batch, re-authenticate, delete. An
- * account of another user answers 404 on every call, as a missing one does.
+ * The signed-in user's wallet accounts (docs/reference.md "API calls"): list, link one or a batch, re-authenticate,
+ * delete. An account of another user answers 404 on every call, as a missing one does.
  */
 @Controller('v1')
 export class AccountsController {
@@ -210,7 +210,10 @@ export class AccountsController {
   }
 }
 
-/** GET /accounts/{id}/tickets: the tickets of one account (SPEC.md §7 lists it without the v1 prefix). */
+/**
+ * GET /accounts/{id}/tickets: the tickets of one account (docs/reference.md "API calls" lists it without the v1
+ * prefix).
+ */
 @Controller('accounts')
 export class AccountTicketsController {
   constructor(@Inject(DATABASE) private readonly database: Database) {}
