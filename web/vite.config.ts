@@ -101,7 +101,8 @@ export default defineConfig(({ mode }) => {
       port: 5173,
       proxy: {
         '/v1': { target: apiTarget, changeOrigin: true },
-        // GET /accounts/{id}/tickets has no v1 prefix (SPEC.md §7); the app's own pages live under /dashboard.
+        // GET /accounts/{id}/tickets has no v1 prefix (docs/reference.md "API calls"); the app's own pages live under
+        // /dashboard.
         '^/accounts/': { target: apiTarget, changeOrigin: true },
         '/health': { target: apiTarget, changeOrigin: true },
         // The simulated wallet provider mounted in the API (its logos show on the tickets).

@@ -45,9 +45,10 @@ export function inlineEntryCss(): Plugin {
 }
 
 /**
- * The status check every page starts with (`GET /v1/session`, SPEC.md §4) is asked by the page itself, while the
- * scripts download: `<link rel="preload" as="fetch">` with the credentials the app's call sends, so the app's own
- * fetch (lib/api-client.ts) takes the answer already on its way instead of waiting a round trip after the scripts.
+ * The status check every page starts with (`GET /v1/session`, docs/reference.md "Session states") is asked by the page
+ * itself, while the scripts download: `<link rel="preload" as="fetch">` with the credentials the app's call sends, so
+ * the app's own fetch (lib/api-client.ts) takes the answer already on its way instead of waiting a round trip after the
+ * scripts.
  */
 export function preloadSessionCheck(apiBase: string): Plugin {
   return {

@@ -13,9 +13,9 @@ import {
 } from './support/wallet-sim';
 
 /**
- * The Accounts overview and the account tickets page (SPEC.md §2), against the real stack and its wallet simulator,
- * as the demo user. Its data is shared by every spec, so what a test changes (links, errors, deletions) happens to
- * wallets made for it through the simulator's control API, and totals are checked as differences.
+ * The Accounts overview and the account tickets page (docs/reference.md "Accounts screens"), against the real stack and
+ * its wallet simulator, as the demo user. Its data is shared by every spec, so what a test changes (links, errors,
+ * deletions) happens to wallets made for it through the simulator's control API, and totals are checked as differences.
  */
 
 const JORDAN = { email: 'jordan@wallet.test', password: WALLET_PASSWORD };
@@ -67,7 +67,7 @@ test('links one account (a refused password first), shows it syncing in, and lis
   await page.getByRole('button', { name: 'Add Accounts' }).first().click();
   const dialog = page.getByRole('dialog', { name: 'Add Accounts' });
   await expect(dialog.getByLabel('Email', { exact: true })).toBeFocused();
-  // Both fields are required (SPEC.md §5).
+  // Both fields are required (docs/reference.md "Form rules").
   await dialog.getByRole('button', { name: 'Add Account', exact: true }).click();
   await expect(dialog.getByText('Email is required')).toBeVisible();
   await expect(dialog.getByText('Password is required')).toBeVisible();

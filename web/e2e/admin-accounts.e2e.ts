@@ -3,8 +3,8 @@ import { expectNoA11yViolations } from './support/axe';
 import { demo, signIn } from './support/session';
 
 /**
- * The admin's views of every account and of the duplicate tickets (SPEC.md §2 "Admin accounts and duplicate
- * tickets"), over the demo data: user@seatlink.test holds alex@ and sam@wallet.test, which share a pass.
+ * The admin's views of every account and of the duplicate tickets (docs/reference.md "Admin screens"), over the demo
+ * data: user@seatlink.test holds alex@ and sam@wallet.test, which share a pass.
  */
 
 const EN_GB_DATE_TIME = /^\d{2} [A-Z][a-z]{2} \d{4}, \d{2}:\d{2}$/;

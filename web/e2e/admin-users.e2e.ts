@@ -19,7 +19,7 @@ function pageScrollsSideways(page: Page): Promise<boolean> {
   return page.evaluate(() => document.documentElement.scrollWidth > document.documentElement.clientWidth);
 }
 
-test.describe('admin users page (SPEC.md §2 "Admin users page", §5)', () => {
+test.describe('admin users page (docs/reference.md#admin-screens and #admin-form-rules)', () => {
   test('at 1280 px every action of every row is on screen without scrolling', async ({ page }) => {
     await page.setViewportSize({ width: 1280, height: 900 });
     // A long address, as real ones can be.

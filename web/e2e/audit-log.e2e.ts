@@ -15,9 +15,9 @@ import { createVerifiedUser, demo, signIn, userRow } from './support/session';
 import { apiSession } from './support/wallet-sim';
 
 /**
- * The User Audit Log (SPEC.md §2 "User audit log", §3 audit entry and filter set, §4 audit filters, §9): an admin
- * reads everything that moved one user's money, access or links, in words. One user's story, told once before the
- * tests (in order):
+ * The User Audit Log (docs/reference.md "User Audit Log screen", "Audit entry", "Audit filter transitions",
+ * "Limits and constants"): an admin reads everything that moved one user's money, access or links, in words. One user's
+ * story, told once before the tests (in order):
  *
  *   0. Credits set to 15 by the admin, with a reason  Credits Set (money)
  *   1. Pine Hollow distributed alone                  Credits Spent, then Ticket Distributed: SUCCESS, single

@@ -15,10 +15,10 @@ import {
 import { signIn } from './support/session';
 
 /**
- * Distribution on the Tickets Overview (SPEC.md §2 "Tickets overview", "Distribution Settings modal"; §4 link states;
- * §5 bulk distribution; §8 texts): selecting tickets, the settings, the credits they cost, the link on each card with
- * Copy, Open, the QR code and Recall, duplicates, too few credits, and clicks arriving live. Each test has a user and
- * wallets of its own.
+ * Distribution on the Tickets Overview (docs/reference.md "Tickets Overview screen", "Distribution Settings dialog",
+ * "Link states", "Link rules", "Fallback texts", "Success and empty texts"): selecting tickets, the settings, the
+ * credits they cost, the link on each card with Copy, Open, the QR code and Recall, duplicates, too few credits, and
+ * clicks arriving live. Each test has a user and wallets of its own.
  */
 
 let holder: TicketHolder | undefined;
@@ -27,7 +27,10 @@ test.afterEach(async () => {
   holder = undefined;
 });
 
-/** SPEC.md §2: a link's expiry as day, short month and 24-hour time, in the browser's time zone. */
+/**
+ * docs/reference.md "Tickets Overview screen": a link's expiry as day, short month and 24-hour time, in the browser's
+ * time zone.
+ */
 function expiryText(page: Page, iso: string): Promise<string> {
   return page.evaluate(
     (at) =>
@@ -79,7 +82,7 @@ test('distributes the selected tickets with an expiry and a click limit, debits 
   await expect(page.getByTestId('distribution-rate')).toHaveText('0%');
   await expect(linkArea(ticketCard(page, alder.id))).toHaveText('No distribution link generated');
 
-  // A card is selected by a click on it, or by its checkbox (SPEC.md §2).
+  // A card is selected by a click on it, or by its checkbox (docs/reference.md "Tickets Overview screen").
   await ticketCard(page, alder.id).getByTestId('ticket-title').click();
   await expect(ticketCard(page, alder.id)).toHaveAttribute('data-selected', 'true');
   await expect(distributeBar(page).getByTestId('selected-count')).toHaveText('1 selected');
@@ -107,7 +110,8 @@ test('distributes the selected tickets with an expiry and a click limit, debits 
   await expect(modal.getByRole('button', { name: 'Cancel' })).toBeVisible();
   await expectNoA11yViolations(page, 'distribution settings');
 
-  // Link Expiration: at least an hour ahead (SPEC.md §5); Clear empties it. Typed en-GB, day first, 24-hour clock.
+  // Link Expiration: at least an hour ahead (docs/reference.md "Link rules"); Clear empties it. Typed en-GB, day first,
+  // 24-hour clock.
   const expiry = datePicker(modal, 'Expiry date and time');
   await typeInPicker(expiry, (await localDateTimeIn(page, 30 * 60_000)).enGb);
   await modal.getByRole('button', { name: 'Generate Link(s)' }).click();
@@ -212,7 +216,7 @@ test('distributes the selected tickets with an expiry and a click limit, debits 
   await check.close();
 });
 
-test.describe('the expiry picker in an en-US browser (SPEC.md §9: dates en-GB)', () => {
+test.describe('the expiry picker in an en-US browser (docs/reference.md#limits-and-constants: dates en-GB)', () => {
   test.use({ locale: 'en-US' });
 
   test('picks the expiry from the calendar, day first on a 24-hour clock; Escape closes the calendar, then the modal, each giving the focus back; the link carries the expiry', async ({
@@ -347,7 +351,7 @@ test('duplicates cannot be distributed, too few credits keep the button disabled
     'Selected tickets are already distributed or duplicates',
   );
   await expect(linkArea(duplicateCard)).toHaveText('Cannot distribute duplicate tickets');
-  // Duplicates are in neither status filter (SPEC.md §4).
+  // Duplicates are in neither status filter (docs/reference.md "Ticket and link transitions").
   await page.getByLabel('Status').selectOption({ label: 'Distributed' });
   await expect(page.getByTestId('ticket-card')).toHaveCount(1);
   await page.getByLabel('Status').selectOption({ label: 'Not Distributed' });

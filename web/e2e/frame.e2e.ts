@@ -2,7 +2,7 @@ import { expect, test } from '@playwright/test';
 import { expectNoA11yViolations } from './support/axe';
 import { demo, signIn } from './support/session';
 
-test.describe('the mobile drawer (SPEC.md §2 "Sidebar and frame")', () => {
+test.describe('the mobile drawer (docs/reference.md#dashboard-frame)', () => {
   test.use({ viewport: { width: 375, height: 812 } });
 
   test('moves the focus into itself, keeps it there, and gives it back to the menu button', async ({ page }) => {

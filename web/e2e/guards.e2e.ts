@@ -2,7 +2,7 @@ import { expect, test } from '@playwright/test';
 import { expectNoA11yViolations } from './support/axe';
 import { demo, signIn } from './support/session';
 
-test.describe('route guards (SPEC §2)', () => {
+test.describe('route guards (docs/reference.md#routing-rules)', () => {
   test("shows 'Loading...' while the status check runs, then sends a visitor from / to /login", async ({ page }) => {
     let release!: () => void;
     const held = new Promise<void>((resolve) => (release = resolve));
@@ -43,7 +43,7 @@ test.describe('route guards (SPEC §2)', () => {
   });
 });
 
-test.describe('error screens (SPEC.md §2)', () => {
+test.describe('error screens (docs/reference.md#routing-rules)', () => {
   test("a page whose code chunk fails to load shows 'Loading chunk failed' with a way back, and Reload recovers", async ({
     page,
   }) => {

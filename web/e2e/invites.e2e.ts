@@ -19,8 +19,9 @@ async function expectRefused(visitor: Page, message: string) {
   await expect(visitor).toHaveURL(/\/register$/);
 }
 
-test.describe('invite codes (SPEC.md §2 "Admin invite codes page", §4, §5)', () => {
-  // The browser's own locale is en-US; the product shows and reads dates en-GB regardless (SPEC.md §9).
+test.describe('invite codes (docs/reference.md#admin-screens, #invite-code-states and #admin-form-rules)', () => {
+  // The browser's own locale is en-US; the product shows and reads dates en-GB regardless
+  // (docs/reference.md "Limits and constants").
   test.use({ locale: 'en-US' });
 
   test.beforeEach(async ({ page }) => {

@@ -15,8 +15,8 @@ import {
 /**
  * The recipient page of a shared ticket (/l/{code}): public, outside the dashboard, for phones first. 'Add to wallet'
  * claims the link (one counted click) and goes on to the wallet's page that saves the pass; a link that reached its
- * click limit, expired or was recalled says so (SPEC.md §4 link states). The owner of each link is a user of the
- * test's own.
+ * click limit, expired or was recalled says so (docs/reference.md "Link states"). The owner of each link is a user of
+ * the test's own.
  */
 
 let holder: TicketHolder | undefined;

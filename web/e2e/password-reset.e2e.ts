@@ -3,7 +3,7 @@ import { linkIn, waitForMail } from './support/mail-catcher';
 import { expectNoA11yViolations } from './support/axe';
 import { createVerifiedUser, signIn, submitSignIn } from './support/session';
 
-test.describe('forgotten password and e-mail links (SPEC.md §2, §5)', () => {
+test.describe('forgotten password and e-mail links (docs/reference.md#sign-in-and-password-screens and #password-rules)', () => {
   test('the Reset Password modal holds the focus, closes on Escape and gives the focus back', async ({ page }) => {
     await page.goto('/login');
     const opener = page.getByRole('button', { name: 'Forgot your password' });
@@ -77,7 +77,7 @@ test.describe('forgotten password and e-mail links (SPEC.md §2, §5)', () => {
     await page.getByRole('button', { name: 'Reset Password' }).click();
     await expect(page.getByText('Password reset successfully')).toBeVisible();
     const resetAt = Date.now();
-    // SPEC.md §2: to / after 2 seconds; / leads a signed-out visitor on to /login.
+    // docs/reference.md "Routing rules": to / after 2 seconds; / leads a signed-out visitor on to /login.
     await expect(page).not.toHaveURL(/\/reset-password/, { timeout: 10_000 });
     expect(Date.now() - resetAt).toBeGreaterThanOrEqual(1_500);
     await expect(page).toHaveURL(/\/login$/);

@@ -164,8 +164,8 @@ test('admin tables are cards: users, invites and the audit log, with each value 
 
   await signIn(page, demo.admin);
   await page.goto('/admin/users');
-  // The list runs newest first, ten to a page (SPEC.md §2): the user this test just made is on the first page however
-  // many users the tests before it made; the demo user need not be.
+  // The list runs newest first, ten to a page (docs/reference.md "Admin screens"): the user this test just made is on
+  // the first page however many users the tests before it made; the demo user need not be.
   const user = userRow(page, holder.user.email);
   await expectCard(user, page.getByTestId('users-table'));
   expect(await labelAbove(user.getByTestId('user-balance'))).toContain('Balance');

@@ -20,7 +20,7 @@ test('an invitee registers with a new code, verifies the address, signs in and o
   page,
   browser,
 }) => {
-  // The admin makes a code (SPEC.md §2 "Admin invite codes page").
+  // The admin makes a code (docs/reference.md "Admin screens").
   await signIn(page, demo.admin);
   await page.goto('/admin/invites');
   const code = await generateInviteCode(page, 5);
@@ -46,7 +46,7 @@ test('an invitee registers with a new code, verifies the address, signs in and o
     await visitor.getByLabel('First Name', { exact: true }).fill(user.firstName);
     await visitor.getByLabel('Last Name', { exact: true }).fill(user.lastName);
 
-    // SPEC.md §5: a weak password shows the rules and their messages first.
+    // docs/reference.md "Password rules": a weak password shows the rules and their messages first.
     const password = visitor.getByLabel('Password', { exact: true });
     const confirmation = visitor.getByLabel('Confirm Password', { exact: true });
     const rule = (key: string) => visitor.getByTestId(`password-rule-${key}`);
@@ -92,11 +92,12 @@ test('an invitee registers with a new code, verifies the address, signs in and o
     await expectNoA11yViolations(visitor, 'registration done');
     expect(registerCalls).toBe(1);
 
-    // SPEC.md §2: on success the user is sent to /login after 5 seconds.
+    // docs/reference.md "Routing rules": on success the user is sent to /login after 5 seconds.
     await expect(visitor).toHaveURL(/\/login$/, { timeout: 10_000 });
     expect(Date.now() - successAt).toBeGreaterThanOrEqual(4_000);
 
-    // Not verified yet: the server's message with a resend button (SPEC.md §2, §8).
+    // Not verified yet: the server's message with a resend button (docs/reference.md "Sign-in and password screens",
+    // "Error codes").
     const firstMail = await waitForMail(user.email, VERIFY_SUBJECT, registeredAt);
     await submitSignIn(visitor, user);
     const notice = visitor.getByTestId('email-not-verified-notice');
@@ -106,7 +107,7 @@ test('an invitee registers with a new code, verifies the address, signs in and o
     await expect(visitor).toHaveURL(/\/login$/);
     await notice.getByRole('button', { name: 'Resend verification email' }).click();
     await expect(visitor.getByTestId('resend-verification-success')).toBeVisible();
-    // SPEC.md §9: the notice hides 5 seconds after a successful resend.
+    // docs/reference.md "Limits and constants": the notice hides 5 seconds after a successful resend.
     await expect(notice).toBeHidden({ timeout: 10_000 });
 
     // A new link was sent; the newest one is the one that works.

@@ -6,9 +6,9 @@ import { expectNoA11yViolations } from './support/axe';
 import { demo, signIn } from './support/session';
 
 /**
- * The Tickets Overview's display part (SPEC.md §2) over the demo user's synced tickets (alex@ and sam@wallet.test,
- * one pass held by both: a duplicate; other specs may have linked more). Read only; the expected figures come from
- * GET /v1/tickets at the start of each test.
+ * The Tickets Overview's display part (docs/reference.md "Tickets Overview screen") over the demo user's synced tickets
+ * (alex@ and sam@wallet.test, one pass held by both: a duplicate; other specs may have linked more). Read only; the
+ * expected figures come from GET /v1/tickets at the start of each test.
  */
 
 const cards = (page: Page) => page.getByTestId('ticket-card');
@@ -92,7 +92,8 @@ test('filters by search, account, status and event, clears them, and sorts the l
     expect(account).toBe('sam@wallet.test');
   await page.getByLabel('Account').selectOption({ label: 'All Accounts' });
 
-  // Status: duplicates are in neither Distributed nor Not Distributed (SPEC.md §4).
+  // Status: duplicates are in neither Distributed nor Not Distributed
+  // (docs/reference.md "Ticket and link transitions").
   await page.getByLabel('Status').selectOption({ label: 'Not Distributed' });
   await expect(cards(page)).toHaveCount(total - duplicates);
   await expect(page.locator('[data-testid="ticket-card"][data-status="2"]')).toHaveCount(0);

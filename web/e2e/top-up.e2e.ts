@@ -16,8 +16,9 @@ import {
 import { createVerifiedUser, signIn } from './support/session';
 
 /**
- * The Top Up Credits modal (SPEC.md §2, §4, §8) against the test gateway, which follows Stripe's test cards. Every
- * test that pays signs in a user of its own, so balances start where the test expects.
+ * The Top Up Credits modal (docs/reference.md "Top Up Credits dialog", "Card payment states", "Payment messages")
+ * against the test gateway, which follows Stripe's test cards. Every test that pays signs in a user of its own, so
+ * balances start where the test expects.
  */
 
 const TERMS =
@@ -202,8 +203,9 @@ test('a custom amount: the button and summary follow it; under £5 or with penni
   await expect(modal.getByTestId('summary-credits')).toHaveText('7');
   await expect(modal.getByTestId('summary-new-balance')).toHaveText(`${before + 7} credits`);
 
-  // SPEC.md §5, §9: minimum 5, step 1 (whole credits). Below £5 or with pennies, Pay names no amount, the field says
-  // why once it is left or paid with, and nothing is sent; the card and address are never looked at.
+  // docs/reference.md "Top-up rules", "Limits and constants": minimum 5, step 1 (whole credits). Below £5 or with
+  // pennies, Pay names no amount, the field says why once it is left or paid with, and nothing is sent; the card and
+  // address are never looked at.
   const refusal = modal.getByTestId('custom-amount-error');
   await fillPayment(modal, TEST_CARD.visa);
   for (const amount of ['4.99', '5.50', '3']) {

@@ -16,7 +16,7 @@ async function fillNames(page: Page) {
   await page.getByLabel('Last Name', { exact: true }).fill('Waiting');
 }
 
-test.describe("waitlist, 'Register Interest' (SPEC.md §2, §5)", () => {
+test.describe("waitlist, 'Register Interest' (docs/reference.md#registration-and-waitlist-screens and #form-rules)", () => {
   test('an invalid e-mail address is named and nothing is sent', async ({ page }) => {
     const calls = countWaitlistCalls(page);
     await page.goto('/waitlist');
@@ -27,7 +27,8 @@ test.describe("waitlist, 'Register Interest' (SPEC.md §2, §5)", () => {
     const submit = page.getByRole('button', { name: 'Notify Me When Registrations Open' });
     const error = page.getByTestId('waitlist-email-error');
 
-    // Refused by the browser's own e-mail check, and by the spec's pattern (no dot and ending after the at sign).
+    // Refused by the browser's own e-mail check, and by the waitlist's pattern (docs/reference.md "Form rules": no dot
+    // and ending after the at sign).
     for (const address of ['not-an-email', 'someone@example', 'someone@example.c']) {
       await email.fill(address);
       await expect(error).toHaveCount(0);

@@ -9,7 +9,7 @@ import './index.css';
 // The theme switch and the system's preference are followed from here on (theme-boot.js set the first paint's).
 startTheme();
 
-// Check the authentication state once, at start (SPEC.md §4 "Status check at start").
+// Check the authentication state once, at start (docs/reference.md "Session states").
 const authReady = useAuthStore.getState().checkStatus();
 
 const container = document.getElementById('root');

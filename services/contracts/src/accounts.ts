@@ -12,7 +12,10 @@ const walletPassword = schema(() =>
     .refine((value) => !hasForbiddenCharacters(value), notAllowedMessage('Password')),
 );
 
-/** POST /v1/accounts and POST /v1/accounts/{id}/reauth (SPEC.md §7): the external account's e-mail and password. */
+/**
+ * POST /v1/accounts and POST /v1/accounts/{id}/reauth (docs/reference.md "API calls"): the external account's e-mail
+ * and password.
+ */
 export const linkAccountRequestSchema = schema(() =>
   z.object({
     email: emailAddress('Please enter a valid email address'),
@@ -37,7 +40,7 @@ export type BatchLinkRequest = z.infer<typeof batchLinkRequestSchema>;
 
 export const accountIdParamSchema = schema(() => z.uuid({ error: 'Account id must be a UUID' }));
 
-/** SPEC.md §3 Account, with what the accounts overview shows of it. */
+/** docs/reference.md "Wallet account", with what the accounts overview shows of it. */
 export interface Account {
   id: string;
   user_id: string;
@@ -82,7 +85,7 @@ export interface BatchLinkResponse {
   failed: number;
 }
 
-/** SPEC.md §3 "Account detail adds tickets". */
+/** A ticket as an account's own page lists it (docs/reference.md "Wallet account"). */
 export interface AccountTicket {
   id: string;
   event_name: string;
@@ -98,7 +101,7 @@ export interface AccountTicketsResponse {
   tickets: AccountTicket[];
 }
 
-/** GET /v1/admin/accounts: every account with its owner and tickets (SPEC.md §3 "Admin view adds user and tickets"). */
+/** GET /v1/admin/accounts: every account with its owner and tickets (docs/reference.md "Wallet account"). */
 export interface AdminAccount extends Account {
   user: { email: string };
   tickets: AccountTicket[];

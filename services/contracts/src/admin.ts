@@ -18,9 +18,9 @@ const creditsAmount = (label: string) =>
     .max(1_000_000_000, `${label} must be at most 1000000000`);
 
 /**
- * Body of PUT /v1/admin/users/{id}/credits (SPEC.md §5 "Credits form"): the new balance, why (required: it is kept in
- * the user's audit log), and optionally the balance the admin saw: when the balance is no longer that, nothing is set
- * (409 BALANCE_CHANGED), so the "from" the admin confirmed is the "from" recorded.
+ * Body of PUT /v1/admin/users/{id}/credits (docs/reference.md "Admin form rules"): the new balance, why (required: it
+ * is kept in the user's audit log), and optionally the balance the admin saw: when the balance is no longer that,
+ * nothing is set (409 BALANCE_CHANGED), so the "from" the admin confirmed is the "from" recorded.
  */
 export const setCreditsRequestSchema = schema(() =>
   z.object({
@@ -48,7 +48,7 @@ export interface Pagination {
 export interface AdminUsersResponse {
   users: User[];
   pagination: Pagination;
-  /** Users created in the last 30 days (SPEC.md §9). */
+  /** Users created in the last 30 days (docs/reference.md "Limits and constants"). */
   new_users_last_30_days: number;
 }
 
@@ -57,5 +57,5 @@ export interface SetCreditsResponse extends MaybePending {
   user: User;
 }
 
-/** Admin users page size (SPEC.md §9). */
+/** Admin users page size (docs/reference.md "Limits and constants"). */
 export const ADMIN_USERS_PAGE_SIZE = 10;

@@ -4,8 +4,9 @@ import { hasForbiddenCharacters } from './text.js';
 import { schema } from './schema.js';
 
 /**
- * The audit log's event types, with their labels: SPEC.md §9's two (DISTRIBUTE, TICKET_RECALLED) first, then what the
- * log holds beyond them — everything that moves money, access or a link (docs/user-guide.md "User Audit Log").
+ * The audit log's event types, with their labels: DISTRIBUTE and TICKET_RECALLED first
+ * (docs/reference.md "Audit entry"), then what the log holds beyond them — everything that moves money, access or a
+ * link (docs/user-guide.md "User Audit Log").
  */
 export const AUDIT_EVENT_TYPES = {
   DISTRIBUTE: 'Ticket Distributed',
@@ -77,7 +78,7 @@ export const AUDIT_EVENT_KINDS: Readonly<Record<AuditEventType, AuditKind>> = {
   WEBHOOK_DELETED: 'access',
 };
 
-/** SPEC.md §9: page size 50. */
+/** docs/reference.md "Limits and constants": page size 50. */
 export const AUDIT_PAGE_SIZE = 50;
 export const MAX_AUDIT_PAGE_SIZE = 500;
 /** Rows one CSV export holds at most. */
@@ -101,7 +102,7 @@ export interface AuditNames {
   subject: string | null;
 }
 
-/** SPEC.md §3 Audit entry, with its kind and the names a person reads (`names`). */
+/** docs/reference.md "Audit entry", with its kind and the names a person reads (`names`). */
 export interface AuditEntry {
   id: string;
   created_at: string;
@@ -150,7 +151,7 @@ const integer = (label: string, min: number, max: number, fallback: number) =>
       .max(max, `${label} must be at most ${max}`),
   );
 
-/** GET /v1/admin/users/{id}/audits (SPEC.md §7, with `kind` beyond it): every filter optional; dates ISO. */
+/** GET /v1/admin/users/{id}/audits (docs/reference.md "API calls"): every filter optional; dates ISO. */
 export const auditQuerySchema = schema(() =>
   z
     .object({

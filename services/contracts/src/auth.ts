@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { clientToken, emailAddress, hasForbiddenCharacters, notAllowedMessage } from './text.js';
 import { schema } from './schema.js';
 
-/** Body of POST /v1/auth (SPEC.md §3 "Login payload"). */
+/** Body of POST /v1/auth (docs/reference.md "Request and answer bodies"). */
 export const loginRequestSchema = schema(() =>
   z.object({
     email: emailAddress('Enter a valid email address'),
@@ -18,7 +18,7 @@ export const loginRequestSchema = schema(() =>
 );
 export type LoginRequest = z.infer<typeof loginRequestSchema>;
 
-/** Machine-readable login failure codes (SPEC.md §8). */
+/** Machine-readable login failure codes (docs/reference.md "Error codes"). */
 export const loginErrorCodes = [
   'EMAIL_NOT_VERIFIED',
   'INVALID_CREDENTIALS',
@@ -30,7 +30,7 @@ export const loginErrorCodes = [
 ] as const;
 export type LoginErrorCode = (typeof loginErrorCodes)[number];
 
-/** The user shape of SPEC.md §3, as GET /v1/me and POST /v1/auth return it. */
+/** The user shape (docs/reference.md "User"), as GET /v1/me and POST /v1/auth return it. */
 export interface User {
   id: string;
   email: string;
@@ -52,9 +52,9 @@ export interface LoginResponse {
 }
 
 /**
- * GET /v1/session, the status check at start (SPEC.md §4): who is signed in, always 200 — the user, or null for a
- * visitor, an ended or expired session and a banned account. (GET /v1/me answers a visitor 401: for a call that needs
- * the session.)
+ * GET /v1/session, the status check at start (docs/reference.md "Session states"): who is signed in, always 200 — the
+ * user, or null for a visitor, an ended or expired session and a banned account. (GET /v1/me answers a visitor 401: for
+ * a call that needs the session.)
  */
 export interface SessionResponse {
   user: User | null;
@@ -73,5 +73,8 @@ export interface ErrorResponse {
   statusCode?: number;
 }
 
-/** Credits a ticket costs when the user has no distribution_cost of their own (SPEC.md §9). */
+/**
+ * Credits a ticket costs when the user has no distribution_cost of their own
+ * (docs/reference.md "Limits and constants").
+ */
 export const DEFAULT_DISTRIBUTION_COST = 5;

@@ -8,7 +8,7 @@ import { hasForbiddenCharacters, notAllowedMessage } from './text.js';
 
 /** Tickets one distribute request may carry. */
 export const MAX_DISTRIBUTE_TICKETS = 1000;
-/** SPEC.md §9: the earliest link expiry is one hour from now. */
+/** docs/reference.md "Limits and constants": the earliest link expiry is one hour from now. */
 export const MIN_LINK_EXPIRY_MS = 60 * 60 * 1000;
 /** The latest link expiry: five years ahead (a date past it is a typo, not a plan). */
 export const MAX_LINK_EXPIRY_MS = 5 * 366 * 24 * 60 * 60 * 1000;
@@ -105,8 +105,8 @@ const unknownFields = {
 };
 
 /**
- * POST /v1/tickets/distribute (SPEC.md §7). `expiry_date` null or absent: the link does not expire by time (a minute
- * of grace under the hour for the time the request takes); `max_clicks` null or absent: unlimited.
+ * POST /v1/tickets/distribute (docs/reference.md "API calls"). `expiry_date` null or absent: the link does not expire
+ * by time (a minute of grace under the hour for the time the request takes); `max_clicks` null or absent: unlimited.
  */
 export const distributeRequestSchema = schema(() =>
   // Strict, as the edits are: a misspelt setting (`expires_at`, `maxClicks`) is refused, never charged for as a link
@@ -131,7 +131,7 @@ export const distributeRequestSchema = schema(() =>
 export type DistributeRequest = z.input<typeof distributeRequestSchema>;
 export type DistributeCommandInput = z.output<typeof distributeRequestSchema>;
 
-/** SPEC.md §3 Distribute response: one entry per ticket that got a link. */
+/** A link of the distribute answer (docs/reference.md "Request and answer bodies"): one per ticket that got a link. */
 export interface DistributionResult {
   ticket_id: string;
   distribution_id: string;

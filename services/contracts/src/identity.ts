@@ -17,7 +17,7 @@ const linkToken = schema(() =>
     .regex(/^[A-Za-z0-9_-]+$/, 'Token is not valid'),
 );
 
-/** Characters counted as "special" in a password (SPEC.md §5: a fixed set). */
+/** Characters counted as "special" in a password (docs/reference.md "Password rules": a fixed set). */
 export const PASSWORD_SPECIALS = '!@#$%^&*()_+-=[]{};\':"\\|,.<>/?`~';
 export const PASSWORD_MIN_LENGTH = 8;
 export const PASSWORD_MESSAGES = {
@@ -35,7 +35,9 @@ export interface PasswordChecks {
   special: boolean;
 }
 
-/** Each rule of SPEC.md §5 for a password, for the server and for the live checklist in the browser. */
+/**
+ * Each password rule (docs/reference.md "Password rules"), for the server and for the live checklist in the browser.
+ */
 export function checkPassword(password: string): PasswordChecks {
   return {
     length: password.length >= PASSWORD_MIN_LENGTH,
@@ -114,7 +116,7 @@ export interface MessageResponse extends MaybePending {
   message: string;
 }
 
-/** POST /v1/auth/verify-email failure body: the error is in field `error` (SPEC.md §7). */
+/** POST /v1/auth/verify-email failure body: the error is in field `error` (docs/reference.md "API calls"). */
 export interface VerifyEmailError {
   error: string;
   message: string;
@@ -139,7 +141,7 @@ export const IDENTITY_MESSAGES = {
 
 // --- Invite codes (admin) -------------------------------------------------------------------------------
 
-/** SPEC.md §3 Invite code. */
+/** docs/reference.md "Invite code". */
 export interface InviteCode {
   id: string;
   code: string;
@@ -153,8 +155,8 @@ export interface InviteCode {
 export const INVITE_MAX_USES = { min: 1, max: 1000, default: 100 } as const;
 
 /**
- * POST /v1/admin/invites. `expires_at` must be at least tomorrow (SPEC.md §5): on or after the start of the next
- * UTC day. The server checks that against its own clock.
+ * POST /v1/admin/invites. `expires_at` must be at least tomorrow (docs/reference.md "Admin form rules"): on or after
+ * the start of the next UTC day. The server checks that against its own clock.
  */
 export const createInviteRequestSchema = schema(() =>
   z.object({

@@ -5,7 +5,7 @@
 
 export type LinkState = 'active' | 'expired' | 'limit_reached' | 'recalled';
 
-/** SPEC.md §3: a link's max_clicks limits its clicks only when above 0; null or 0 means unlimited. */
+/** docs/reference.md "Link": a link's max_clicks limits its clicks only when above 0; null or 0 means unlimited. */
 export function hasClickLimit(maxClicks: number | null | undefined): maxClicks is number {
   return typeof maxClicks === 'number' && maxClicks > 0;
 }
@@ -23,9 +23,10 @@ export interface LinkStateFacts {
 }
 
 /**
- * A link's state (SPEC.md §4), the first that applies: withdrawn (recalled, or its ticket no longer held), expired (its
- * expiry at or before `now`), limit reached (a limit above 0 and the clicks at or above it), else active. The database
- * decides claims with the same rule (`seatlink_link_state`); a test holds the two to the same answers.
+ * A link's state (docs/reference.md "Link states"), the first that applies: withdrawn (recalled, or its ticket no
+ * longer held), expired (its expiry at or before `now`), limit reached (a limit above 0 and the clicks at or above it),
+ * else active. The database decides claims with the same rule (`seatlink_link_state`); a test holds the two to the same
+ * answers.
  */
 export function linkState(link: LinkStateFacts, now: number | Date): LinkState {
   if (link.recalled || link.ticketHeld === false) return 'recalled';

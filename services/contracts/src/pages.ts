@@ -1,9 +1,9 @@
 /**
- * The dashboard's pages: every address the web router shows a page at (SPEC.md §2 route table, and a shared ticket's
- * page `/l/:code`), defined once. The web router takes its paths from here, and the server answers exactly these
- * addresses with the dashboard and status 200 (a shared ticket's page with an entry of its own, the page alone);
- * any other address that could be a page gets the dashboard's not-found screen with status 404. A page added to the
- * router without being added here would be answered 404 by the server: the router's unit test checks that both name
+ * The dashboard's pages: every address the web router shows a page at (docs/reference.md "Pages and routes", and a
+ * shared ticket's page `/l/:code`), defined once. The web router takes its paths from here, and the server answers
+ * exactly these addresses with the dashboard and status 200 (a shared ticket's page with an entry of its own, the page
+ * alone); any other address that could be a page gets the dashboard's not-found screen with status 404. A page added to
+ * the router without being added here would be answered 404 by the server: the router's unit test checks that both name
  * the same pages.
  *
  * Parameters are written `:name`, as react-router writes them; each matches one non-empty path segment.

@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { hasForbiddenCharacters, notAllowedMessage } from './text.js';
 import { schema } from './schema.js';
 
-/** SPEC.md §9: one pound buys one credit; presets and the minimum. */
+/** docs/reference.md "Limits and constants": one pound buys one credit; presets and the minimum. */
 export const TOPUP_PRESETS = [25, 50, 100, 200] as const;
 export const TOPUP_DEFAULT = 25;
 export const TOPUP_MIN = 5;
@@ -50,7 +50,10 @@ const optionalField = (label: string, max: number) =>
     .nullish()
     .transform((value) => value || null);
 
-/** SPEC.md §3 billing info: the address must be complete (line2 and state optional). */
+/**
+ * billing_info (docs/reference.md "Request and answer bodies"): the address must be complete (line2 and state
+ * optional).
+ */
 export const billingInfoSchema = schema(() =>
   z.object({
     email: z.string().trim().toLowerCase().max(254, 'Email is too long').email('Please enter a valid email address'),
@@ -75,7 +78,7 @@ export const billingInfoSchema = schema(() =>
 );
 export type BillingInfo = z.output<typeof billingInfoSchema>;
 
-/** POST /v1/topup (SPEC.md §3 top-up payload): `payment_id` is the card's PaymentMethod id. */
+/** POST /v1/topup (docs/reference.md "Request and answer bodies"): `payment_id` is the card's PaymentMethod id. */
 export const topupRequestSchema = schema(() =>
   z.object({
     payment_id: z
@@ -96,7 +99,7 @@ export type TopupCommandInput = z.output<typeof topupRequestSchema>;
 export type PaymentIntentStatus =
   'succeeded' | 'processing' | 'requires_action' | 'requires_confirmation' | 'requires_payment_method' | 'canceled';
 
-/** SPEC.md §3 top-up response: `success` when the credits are on the balance. */
+/** The top-up answer (docs/reference.md "Request and answer bodies"): `success` when the credits are on the balance. */
 export interface TopupResponse {
   success: boolean;
   payment_intent_status: PaymentIntentStatus;
@@ -109,8 +112,9 @@ export interface TopupResponse {
 }
 
 /**
- * A card refused by the bank, as Stripe reports it (`type: 'card_error'`): the browser shows `message` (SPEC.md §8:
- * the provider's own message for card_error, validation_error and invalid_request_error).
+ * A card refused by the bank, as Stripe reports it (`type: 'card_error'`): the browser shows `message`
+ * (docs/reference.md "Payment messages": the provider's own message for card_error, validation_error and
+ * invalid_request_error).
  */
 export interface PaymentErrorBody {
   message: string;

@@ -1,6 +1,7 @@
 /**
- * The HTTP calls of SPEC.md §7 that the web app makes, each defined once: its method and its path. Path parameters
- * are written `:name` (the NestJS / path-to-regexp style) and filled in by {@link buildPath}, which encodes them.
+ * The HTTP calls that the web app makes (docs/reference.md "API calls"), each defined once: its method and its path.
+ * Path parameters are written `:name` (the NestJS / path-to-regexp style) and filled in by {@link buildPath}, which
+ * encodes them.
  */
 
 export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
@@ -11,7 +12,7 @@ export interface ApiRoute<P extends string = string> {
 }
 
 export const routes = {
-  // Authentication (SPEC.md §7)
+  // Authentication (docs/reference.md "API calls")
   login: { method: 'POST', path: '/v1/auth' },
   logout: { method: 'POST', path: '/v1/logout' },
   me: { method: 'GET', path: '/v1/me' },
@@ -64,7 +65,7 @@ export const routes = {
   stepUpWithPasskey: { method: 'POST', path: '/v1/me/step-up/passkey' },
   /** Confirms it is the user (a code, or the password) before a call that needs it (403 STEP_UP_REQUIRED). */
   stepUp: { method: 'POST', path: '/v1/me/step-up' },
-  /** What the browser needs at run time (captcha site key); not in SPEC.md §7. */
+  /** What the browser needs at run time (captcha site key; docs/reference.md "API calls"). */
   publicConfig: { method: 'GET', path: '/v1/config' },
 
   // Admin: users (query: page, limit)
@@ -82,11 +83,11 @@ export const routes = {
   // Admin: invite codes
   adminListInvites: { method: 'GET', path: '/v1/admin/invites' },
   adminCreateInvite: { method: 'POST', path: '/v1/admin/invites' },
-  /** Addressed by the code value, not the id (SPEC.md §7). */
+  /** Addressed by the code value, not the id (docs/reference.md "API calls"). */
   adminDisableInvite: { method: 'POST', path: '/v1/admin/invites/:code/disable' },
   adminDeleteInvite: { method: 'DELETE', path: '/v1/admin/invites/:id' },
 
-  // Linked wallet accounts (SPEC.md §7 Accounts)
+  // Linked wallet accounts (docs/reference.md "API calls")
   listAccounts: { method: 'GET', path: '/v1/accounts' },
   linkAccount: { method: 'POST', path: '/v1/accounts' },
   /** 1 to MAX_BATCH_ACCOUNTS accounts; each is linked or refused on its own. */
@@ -96,11 +97,11 @@ export const routes = {
   /** Its first path, without v1 (`/accounts/:id/tickets`), still answers: deprecated. */
   accountTickets: { method: 'GET', path: '/v1/accounts/:id/tickets' },
 
-  // Tickets (SPEC.md §7 Tickets and credits)
+  // Tickets (docs/reference.md "API calls")
   listTickets: { method: 'GET', path: '/v1/tickets' },
   /** Body: distributeRequestSchema; send an Idempotency-Key. */
   distributeTickets: { method: 'POST', path: '/v1/tickets/distribute' },
-  /** No body (SPEC.md §7). */
+  /** No body (docs/reference.md "API calls"). */
   recallDistribution: { method: 'POST', path: '/v1/distributions/:id/recall' },
   /** A live link's expiry, click limit and label (UpdateDistributionRequest → UpdateDistributionResponse). */
   updateDistribution: { method: 'PATCH', path: '/v1/distributions/:id' },
@@ -123,7 +124,7 @@ export const routes = {
   viewLink: { method: 'GET', path: '/v1/links/:code' },
   claimLink: { method: 'POST', path: '/v1/links/:code/claim' },
 
-  // Card top-ups (SPEC.md §7 POST /v1/topup); send an Idempotency-Key
+  // Card top-ups (docs/reference.md "API calls"); send an Idempotency-Key
   topup: { method: 'POST', path: '/v1/topup' },
   /** After the browser confirmed a payment (3-D Secure): the server asks the provider and credits what succeeded. */
   completeTopup: { method: 'POST', path: '/v1/topup/:id/complete' },

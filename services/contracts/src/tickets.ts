@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { named, schema, timestampSchema } from './schema.js';
 
-/** SPEC.md §3 Ticket display status: 0 not distributed, 1 distributed, 2 duplicate. */
+/** A ticket's display status (docs/reference.md "Ticket"): 0 not distributed, 1 distributed, 2 duplicate. */
 export const TICKET_STATUS = { notDistributed: 0, distributed: 1, duplicate: 2 } as const;
 
 export const ticketSeatSchema = schema(() =>
@@ -18,7 +18,7 @@ export const ticketSeatSchema = schema(() =>
 );
 export type TicketSeat = z.infer<typeof ticketSeatSchema>;
 
-/** A distribution link (SPEC.md §3 Distribution): filled in by the distribution feature. */
+/** A distribution link (docs/reference.md "Link"): filled in by the distribution feature. */
 export const ticketDistributionSchema = schema(() =>
   named(
     'TicketDistribution',
@@ -42,7 +42,7 @@ export const ticketDistributionSchema = schema(() =>
 );
 export type TicketDistribution = z.infer<typeof ticketDistributionSchema>;
 
-/** SPEC.md §3 Ticket. */
+/** docs/reference.md "Ticket". */
 export const ticketSchema = schema(() =>
   named(
     'Ticket',
@@ -75,7 +75,8 @@ const ticketsVersion = schema(() =>
 );
 
 /**
- * GET /v1/tickets query. Without parameters the answer is every ticket (SPEC.md §7), with the version it stands at.
+ * GET /v1/tickets query. Without parameters the answer is every ticket (docs/reference.md "API calls"), with the
+ * version it stands at.
  * - `limit` (1–MAX_TICKETS_PAGE) pages it in first-seen order; `after` is the `next_cursor` of the page before.
  * - `since` (a `version` an earlier answer gave) answers only the tickets that changed after it (a new or changed
  *   ticket, its link made, clicked or recalled, its duplicate status) and the ids of those that left (`removed`). A
@@ -130,7 +131,7 @@ export const adminTicketsResponseSchema = schema(() =>
 );
 export type AdminTicketsResponse = z.infer<typeof adminTicketsResponseSchema>;
 
-/** SPEC.md §3 Duplicate group: one ticket of a pass kept (the master), the others duplicates. */
+/** docs/reference.md "Duplicate group": one ticket of a pass kept (the master), the others duplicates. */
 export const duplicateTicketViewSchema = schema(() =>
   named(
     'DuplicateTicketView',

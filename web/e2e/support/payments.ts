@@ -2,7 +2,10 @@ import path from 'node:path';
 import { expect, type Locator, type Page } from '@playwright/test';
 import type { User } from '@seatlink/contracts';
 
-/** Stripe's test cards, as the test gateway knows them (SPEC.md §2 card field, test mode). */
+/**
+ * Stripe's test cards, as the test gateway knows them (the test mode's card field:
+ * docs/reference.md "Top Up Credits dialog").
+ */
 export const TEST_CARD = {
   visa: '4242 4242 4242 4242',
   declined: '4000 0000 0000 0002',

@@ -27,7 +27,7 @@ export interface NewUser {
   lastName: string;
 }
 
-/** A password that meets every rule of SPEC.md §5. */
+/** A password that meets every rule (docs/reference.md "Password rules"). */
 export const STRONG_PASSWORD = 'Seat-link9';
 
 /** A user with a unique, lower-case address (the server stores addresses lower-cased). */

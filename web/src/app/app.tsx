@@ -27,9 +27,10 @@ function AuthGate({ ready, children }: { ready: Promise<void>; children: ReactNo
 
 /**
  * The application root. `authReady` is the status check started before the first render (main.tsx); until it settles
- * the screen reads 'Loading...' (SPEC.md §2). What comes from the API is held by TanStack Query (lib/query-client.ts).
- * Dates and times are entered and shown en-GB (SPEC.md §9: dd/mm/yyyy, 24-hour) whatever the browser's own locale: each
- * React Aria component sets its locale around itself (components/ui/react-aria/en-gb.tsx).
+ * the screen reads 'Loading...' (docs/reference.md "Routing rules"). What comes from the API is held by TanStack Query
+ * (lib/query-client.ts). Dates and times are entered and shown en-GB (docs/reference.md "Limits and constants":
+ * dd/mm/yyyy, 24-hour) whatever the browser's own locale: each React Aria component sets its locale around itself
+ * (components/ui/react-aria/en-gb.tsx).
  */
 export function App({ authReady }: { authReady: Promise<void> }) {
   return (

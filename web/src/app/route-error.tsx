@@ -3,7 +3,7 @@ import { Button } from '../components/ui/button';
 import { ErrorScreen } from '../components/ui/error-screen';
 import { useFirstScreenGone } from '../lib/first-screen';
 
-/** SPEC.md §2: the router's error screen reads 'Unexpected Application Error!'. */
+/** docs/reference.md "Routing rules": the router's error screen reads 'Unexpected Application Error!'. */
 export const ROUTER_ERROR_TITLE = 'Unexpected Application Error!';
 
 /** What went wrong, in the router's own words: '404 Not Found', or the error's message ('Loading chunk failed'). */

@@ -21,12 +21,12 @@ function Root() {
 }
 
 /**
- * The route table of SPEC.md §2. Every page's path is one of the contracts' `pages`, the list the server also reads
- * to answer a page's address 200 and any other 404 (routes.unit.spec.ts checks that the two name the same pages).
- * Nested pages give their whole path, so each is written as the list has it. Only the sign-in page ships in the main
- * bundle, with the guards and the error screens: every other page, and the signed-in frame (layouts, live updates),
- * loads as a chunk of its own on first visit, so a visitor's sign-in downloads no dashboard, Stripe or QR code. While
- * the first page's chunks load the screen keeps reading 'Loading...' (`hydrateFallbackElement`).
+ * The route table (docs/reference.md "Pages and routes"). Every page's path is one of the contracts' `pages`, the list
+ * the server also reads to answer a page's address 200 and any other 404 (routes.unit.spec.ts checks that the two name
+ * the same pages). Nested pages give their whole path, so each is written as the list has it. Only the sign-in page
+ * ships in the main bundle, with the guards and the error screens: every other page, and the signed-in frame (layouts,
+ * live updates), loads as a chunk of its own on first visit, so a visitor's sign-in downloads no dashboard, Stripe or
+ * QR code. While the first page's chunks load the screen keeps reading 'Loading...' (`hydrateFallbackElement`).
  *
  * Errors: the root route's errorElement shows the designed error screen ('Unexpected Application Error!' and what
  * went wrong, e.g. 'Loading chunk failed') for the public pages; inside the signed-in frame a pathless route with its
@@ -44,7 +44,7 @@ export const routes: RouteObject[] = [
         element: <PublicOnlyRoute />,
         children: [{ path: pages.login, element: <LoginPage /> }],
       },
-      // Open to anyone, signed in or not (SPEC.md §2 route table).
+      // Open to anyone, signed in or not (docs/reference.md "Pages and routes").
       {
         path: pages.register,
         lazy: lazyPage(

@@ -3,7 +3,9 @@ import type { ToasterProps } from 'react-hot-toast';
 import { runWhenIdle } from '../lib/idle-work';
 import { loadToasts, whenToastsWanted } from '../lib/toast';
 
-/** Toast timings of SPEC.md §9: blank and error 4 s, success 2 s, loading until dismissed. */
+/**
+ * Toast timings (docs/reference.md "Limits and constants"): blank and error 4 s, success 2 s, loading until dismissed.
+ */
 export const TOAST_DURATIONS = { blank: 4_000, error: 4_000, success: 2_000 } as const;
 
 // A Toaster whose code cannot be loaded renders nothing rather than failing the page (the toasts are lost, the page

@@ -4,7 +4,10 @@ import { askStepUp } from './step-up';
 /** Base URL of the API; '' means the same origin as the web app (the server serves web/dist itself). */
 export const API_BASE_URL: string = (import.meta.env.VITE_API_URL ?? '').replace(/\/+$/, '');
 
-/** Code given to a request that never got an answer (network failure, CORS, server down). SPEC.md §8. */
+/**
+ * Code given to a request that never got an answer (network failure, CORS, server down).
+ * docs/reference.md "Error answers".
+ */
 export const UNKNOWN_ERROR = 'UNKNOWN_ERROR';
 /** A call that needs the user to confirm it is them first (lib/step-up.ts). */
 export const STEP_UP_REQUIRED = 'STEP_UP_REQUIRED';
@@ -32,7 +35,10 @@ export interface RequestOptions {
   method?: HttpMethod;
   /** Serialised as JSON. */
   body?: unknown;
-  /** Send cookies (default true). SPEC.md §6: every call sends credentials except reset-password. */
+  /**
+   * Send cookies (default true). docs/reference.md "Roles and permissions": every call sends credentials except
+   * reset-password.
+   */
   withCredentials?: boolean;
   signal?: AbortSignal;
   /**

@@ -2,9 +2,10 @@ import { routes, type CaptchaAction, type PublicConfig } from '@seatlink/contrac
 import { callApi } from './api-client';
 
 /**
- * The invisible human check (SPEC.md §2, §7): reCAPTCHA v3. GET /v1/config says whether it is on; when it gives a site
- * key the script is loaded on demand (once) and a token is made per submit with the form's action name. When the key
- * is null nothing is loaded and the token sent is null.
+ * The invisible human check (docs/reference.md "Sign-in and password screens", "Registration and waitlist screens",
+ * "API calls"): reCAPTCHA v3. GET /v1/config says whether it is on; when it gives a site key the script is loaded on
+ * demand (once) and a token is made per submit with the form's action name. When the key is null nothing is loaded and
+ * the token sent is null.
  *
  * Getting a token never throws: if the config or the script cannot be loaded the token is null and the server decides
  * (its message is shown like any other failure).

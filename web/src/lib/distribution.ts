@@ -19,11 +19,11 @@ import { ceilToMinute, instantOf, localDateTimeOf } from './local-date-time';
 
 /**
  * The rules of distribution links that more than one screen shows (the tickets overview, the account tickets page):
- * SPEC.md §2 "Tickets overview" and "Distribution Settings modal", §4 link states, §5 bulk distribution and link
- * expiry, §8 texts, §9 limits. Pure: the time comes in as `now`.
+ * docs/reference.md "Tickets Overview screen", "Distribution Settings dialog", "Link states", "Link rules", the texts
+ * ("Fallback texts", "Success and empty texts") and "Limits and constants". Pure: the time comes in as `now`.
  */
 
-/** User-facing texts of SPEC.md §2, §5 and §8, exactly. */
+/** User-facing texts, exactly (docs/reference.md "Tickets Overview screen", "Link rules", "Fallback texts"). */
 export const DISTRIBUTION_TEXTS = {
   noneEligibleLabel: 'Distribute',
   oneLabel: 'Generate Link',
@@ -56,29 +56,29 @@ export const DISTRIBUTION_TEXTS = {
   recallFailedMany: 'Failed to recall links',
 } as const;
 
-/** 'Need {n} credits (have {m})' (SPEC.md §5). */
+/** 'Need {n} credits (have {m})' (docs/reference.md "Link rules"). */
 export function needCreditsText(needed: number, balance: number): string {
   return `Need ${formatCredits(needed)} credits (have ${formatCredits(balance)})`;
 }
 
-/** 'Successfully started distribution for {n} tickets.' (SPEC.md §8, exactly). */
+/** 'Successfully started distribution for {n} tickets.' (docs/reference.md "Success and empty texts", exactly). */
 export function distributionStartedText(count: number): string {
   return `Successfully started distribution for ${count} tickets.`;
 }
 
-/** 'Link will expire after N clicks' (SPEC.md §2, exactly). */
+/** 'Link will expire after N clicks' (docs/reference.md "Distribution Settings dialog", exactly). */
 export function clickLimitHelper(maxClicks: number): string {
   return `Link will expire after ${maxClicks} clicks`;
 }
 
-/** 'Configure distribution settings for N ticket(s)' (SPEC.md §2, exactly). */
+/** 'Configure distribution settings for N ticket(s)' (docs/reference.md "Distribution Settings dialog", exactly). */
 export function distributionSubtitle(count: number): string {
   return `Configure distribution settings for ${count} ticket(s)`;
 }
 
 // ---- Links ---------------------------------------------------------------------------------------------------------
 
-/** SPEC.md §9: a link preview is cut to its first 30 characters. */
+/** docs/reference.md "Limits and constants": a link preview is cut to its first 30 characters. */
 export const LINK_PREVIEW_LENGTH = 30;
 
 /** The link's first 30 characters, with '...' when it was longer. */
@@ -88,7 +88,7 @@ export function linkPreview(link: string): string {
 
 export type LinkFacts = Pick<TicketDistribution, 'clicks' | 'max_clicks' | 'expiry'>;
 
-/** SPEC.md §3: max_clicks null or 0 means unlimited. */
+/** docs/reference.md "Link": max_clicks null or 0 means unlimited. */
 export function isUnlimited(maxClicks: number | null | undefined): boolean {
   return !hasClickLimit(maxClicks);
 }
@@ -101,7 +101,7 @@ export function clicksLabel(link: Pick<LinkFacts, 'clicks' | 'max_clicks'>): str
 // A card shows each badge on its own (an expired link at its limit shows both), so each asks the link-state rule
 // about its one fact.
 
-/** SPEC.md §4: Limit Reached when max_clicks is above 0 and the clicks are at or above it. */
+/** docs/reference.md "Link states": Limit Reached when max_clicks is above 0 and the clicks are at or above it. */
 export function isLimitReached(link: Pick<LinkFacts, 'clicks' | 'max_clicks'>): boolean {
   return (
     linkState({ recalled: false, expiresAt: null, maxClicks: link.max_clicks, clicks: link.clicks }, 0) ===
@@ -109,7 +109,7 @@ export function isLimitReached(link: Pick<LinkFacts, 'clicks' | 'max_clicks'>): 
   );
 }
 
-/** SPEC.md §4: Expired when the expiry is in the past. */
+/** docs/reference.md "Link states": Expired when the expiry is in the past. */
 export function isExpired(link: Pick<LinkFacts, 'expiry'>, now: number): boolean {
   return linkState({ recalled: false, expiresAt: link.expiry, maxClicks: null, clicks: 0 }, now) === 'expired';
 }
@@ -126,7 +126,10 @@ const expiryFormat = (timeZone?: string) =>
 // Made at its first use (lib/format.ts madeOnce): the first date format a page makes loads the locale's data.
 const localExpiryFormat = madeOnce(() => expiryFormat());
 
-/** SPEC.md §2: the expiry as day, short month and 24-hour time ('05 Dec, 09:30'), or 'Never'. */
+/**
+ * docs/reference.md "Tickets Overview screen": the expiry as day, short month and 24-hour time ('05 Dec, 09:30'), or
+ * 'Never'.
+ */
 export function formatLinkExpiry(expiry: string | null | undefined, { timeZone }: { timeZone?: string } = {}): string {
   if (!expiry) return DISTRIBUTION_TEXTS.never;
   const at = new Date(expiry);
@@ -135,7 +138,7 @@ export function formatLinkExpiry(expiry: string | null | undefined, { timeZone }
   return (timeZone ? expiryFormat(timeZone) : localExpiryFormat()).format(at);
 }
 
-// ---- The distribute button (SPEC.md §2 bottom bar, §5 bulk distribution) --------------------------------------------
+// ---- The distribute button (docs/reference.md "Tickets Overview screen", "Link rules") ------------------------------
 
 export interface SelectableTicket {
   id: string;
@@ -155,7 +158,7 @@ export interface DistributeButtonState {
   cost: number;
 }
 
-/** The user's own distribution_cost, else the default of 5 (SPEC.md §9). */
+/** The user's own distribution_cost, else the default of 5 (docs/reference.md "Limits and constants"). */
 export function distributionCostOf(user: { distribution_cost?: number | null } | null | undefined): number {
   const cost = user?.distribution_cost;
   return typeof cost === 'number' && Number.isFinite(cost) && cost >= 0 ? cost : DEFAULT_DISTRIBUTION_COST;
@@ -187,7 +190,7 @@ export function distributeButtonState(
   return { label, disabled: reason !== null, reason, eligibleIds, cost };
 }
 
-// ---- The Distribution Settings modal (SPEC.md §2, §5) --------------------------------------------------------------
+// ---- The Distribution Settings modal (docs/reference.md "Distribution Settings dialog", "Link rules") ---------------
 
 /** What the modal's fields hold. */
 export interface DistributionSettingsDraft {

@@ -30,7 +30,7 @@ const ticket = (id: string, flags: { duplicate?: boolean; distributed?: boolean 
   is_distributed: flags.distributed ?? false,
 });
 
-describe('the distribute button (SPEC.md §2 bottom bar, §5 bulk distribution)', () => {
+describe('the distribute button (the bottom bar and bulk distribution: docs/reference.md#link-rules)', () => {
   it("is labelled 'Distribute' with none eligible, 'Generate Link' for one, 'Generate Links' for more", () => {
     expect(distributeButtonState([ticket('a', { distributed: true })], 100, 5).label).toBe('Distribute');
     expect(distributeButtonState([ticket('a')], 100, 5).label).toBe('Generate Link');
@@ -82,13 +82,13 @@ describe('the distribute button (SPEC.md §2 bottom bar, §5 bulk distribution)'
     expect(distributionCostOf(null)).toBe(5);
   });
 
-  it('words the texts of SPEC.md exactly', () => {
+  it('words the texts of docs/reference.md exactly', () => {
     expect(distributionStartedText(3)).toBe('Successfully started distribution for 3 tickets.');
     expect(distributionSubtitle(2)).toBe('Configure distribution settings for 2 ticket(s)');
   });
 });
 
-describe('link state (SPEC.md §2 distribution details, §4 link states)', () => {
+describe('link state (docs/reference.md#link-states)', () => {
   it('counts clicks out of the limit, ∞ when max_clicks is null or 0', () => {
     expect(clicksLabel({ clicks: 3, max_clicks: 10 })).toBe('3 / 10');
     expect(clicksLabel({ clicks: 3, max_clicks: null })).toBe('3 / ∞');
@@ -132,7 +132,7 @@ describe('link state (SPEC.md §2 distribution details, §4 link states)', () =>
   });
 });
 
-describe('the Distribution Settings modal (SPEC.md §2, §5)', () => {
+describe('the Distribution Settings modal (docs/reference.md#distribution-settings-dialog and #link-rules)', () => {
   const now = new Date(2026, 10, 22, 10, 0, 30).getTime();
   const HOUR = 60 * 60 * 1000;
   /** A draft with the expiry picked at the local minute of `ms` (null: none), Unlimited access on. */

@@ -1,4 +1,7 @@
-/** Display formatters (SPEC.md §9: en-GB dates, GBP with the pound sign, one credit per pound). */
+/**
+ * Display formatters (docs/reference.md "Limits and constants": en-GB dates, GBP with the pound sign, one credit per
+ * pound).
+ */
 
 import { EN_GB_DATE_TIME } from '@seatlink/contracts';
 

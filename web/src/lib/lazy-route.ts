@@ -1,7 +1,10 @@
 import type { ComponentType } from 'react';
 import type { RouteObject } from 'react-router-dom';
 
-/** SPEC.md §2: a failed load of a code chunk raises 'Loading chunk failed'; loading times out after 120 seconds. */
+/**
+ * docs/reference.md "Routing rules": a failed load of a code chunk raises 'Loading chunk failed'; loading times out
+ * after 120 seconds.
+ */
 export const CHUNK_FAILED = 'Loading chunk failed';
 export const CHUNK_TIMEOUT_MS = 120_000;
 

@@ -11,8 +11,8 @@ import {
 /**
  * Dates and times as the date pickers hold them (`@internationalized/date`): a calendar date and a wall-clock time
  * without a zone, read in the browser's own time zone — the link expiry of the Distribution Settings modal, the audit
- * log's date range and replay moment (SPEC.md §2, §5), the invite expiry. Never through Date's string parsing, so
- * every browser reads them the same way.
+ * log's date range and replay moment (docs/reference.md "User Audit Log screen", "Admin form rules"), the invite
+ * expiry. Never through Date's string parsing, so every browser reads them the same way.
  */
 
 /** The local date and time of an instant, to the minute, or to the second with `seconds`. */

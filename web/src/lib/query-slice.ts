@@ -19,8 +19,8 @@ export interface QuerySlice<T> {
 }
 
 /**
- * A page's view of a query as SPEC.md §3's slices put it (data, loading, error). A failed re-read keeps the answer
- * shown (it is only out of date), so the error is for a page that has nothing to show.
+ * A page's view of a query as the screen state has it (data, loading, error: docs/reference.md "Screen state"). A
+ * failed re-read keeps the answer shown (it is only out of date), so the error is for a page that has nothing to show.
  */
 export function querySlice<T>({ data, error, fetchStatus }: QueryStateLike<T>, fallback: string): QuerySlice<T> {
   const loaded = data !== undefined;

@@ -2,7 +2,10 @@ import { useMutation, type MutationStatus } from '@tanstack/react-query';
 import { useCallback } from 'react';
 import { errorMessage } from './api-client';
 
-/** A one-call form (SPEC.md §3/§4: forgot password, registration, waitlist): idle, loading, then success or error. */
+/**
+ * A one-call form (docs/reference.md "Screen state", "One-call forms": forgot password, registration, waitlist): idle,
+ * loading, then success or error.
+ */
 export interface RequestFormState {
   loading: boolean;
   error: string | null;

@@ -10,7 +10,10 @@ export type SessionUser = Omit<User, 'balance'>;
  * guards, the frame and any feature that needs the current user, so no feature reaches into another's store.
  */
 export interface SessionState {
-  /** The status check at start is under way (SPEC.md §2: a protected route shows nothing meanwhile). */
+  /**
+   * The status check at start is under way (docs/reference.md "Routing rules": a protected route shows nothing
+   * meanwhile).
+   */
   loading: boolean;
   isAuthenticated: boolean;
   user: SessionUser | null;

@@ -1,13 +1,16 @@
 import { formatMinutesAgo } from './format';
 
-/** SPEC.md §9: a sync is recent under one hour; after that (or never) the account reads 'Needs sync'. */
+/**
+ * docs/reference.md "Limits and constants": a sync is recent under one hour; after that (or never) the account reads
+ * 'Needs sync'.
+ */
 export const RECENT_SYNC_MS = 60 * 60 * 1000;
 
 export type SyncStatus = { kind: 'recent'; label: string } | { kind: 'needs-sync'; label: 'Needs sync' };
 
 /**
- * A wallet account's sync status (SPEC.md §4 Account): 'Synced 5 min ago' (en-GB) when the last sync was under an hour
- * before `now`, else 'Needs sync'. Shared by the accounts overview and the admin accounts page.
+ * A wallet account's sync status (docs/reference.md "Wallet account states"): 'Synced 5 min ago' (en-GB) when the last
+ * sync was under an hour before `now`, else 'Needs sync'. Shared by the accounts overview and the admin accounts page.
  */
 export function syncStatus(lastSyncedAt: string | null, now: number): SyncStatus {
   const at = lastSyncedAt ? Date.parse(lastSyncedAt) : NaN;

@@ -2,8 +2,8 @@ import { Navigate, Outlet, useLocation } from 'react-router-dom';
 import { useSessionStore } from '../../lib/session.store';
 
 /**
- * Signed-in area (SPEC.md §2): a visitor goes to /login, replacing the history entry and passing the original
- * location along; while authentication is loading nothing is shown.
+ * Signed-in area (docs/reference.md "Routing rules"): a visitor goes to /login, replacing the history entry and passing
+ * the original location along; while authentication is loading nothing is shown.
  */
 export function ProtectedRoute() {
   const loading = useSessionStore((s) => s.loading);

@@ -54,7 +54,7 @@ function NavItem({
   );
 }
 
-/** Sidebar content (SPEC.md §2 "Sidebar and frame"): brand, navigation, the signed-in user's email and Logout. */
+/** Sidebar content (docs/reference.md "Dashboard frame"): brand, navigation, the signed-in user's email and Logout. */
 export function Sidebar({ onNavigate }: { onNavigate?: () => void }) {
   const user = useSessionStore((s) => s.user);
   const { logout, busy } = useLogout();

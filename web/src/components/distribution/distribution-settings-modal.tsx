@@ -24,8 +24,8 @@ export interface DistributionSettingsModalProps {
 }
 
 /**
- * The Distribution Settings modal (SPEC.md §2): the settings of the links to make (LinkSettingsForm: expiry, usage
- * limit, label), with the balance warning and what the links cost.
+ * The Distribution Settings modal (docs/reference.md "Distribution Settings dialog"): the settings of the links to make
+ * (LinkSettingsForm: expiry, usage limit, label), with the balance warning and what the links cost.
  */
 export function DistributionSettingsModal({
   count,

@@ -23,7 +23,7 @@ export interface LinkFactsProps {
 }
 
 /**
- * A link's details (SPEC.md §2 "Distribution details on a card"): clicks used out of the limit (∞ when unlimited) with
+ * A link's details (docs/reference.md "Tickets Overview screen"): clicks used out of the limit (∞ when unlimited) with
  * 'Limit Reached' once they reach it, and the expiry (day, short month, 24-hour time, or 'Never') with 'Expired' once
  * it has passed.
  */

@@ -56,9 +56,9 @@ export interface LinkSettingsFormProps {
 }
 
 /**
- * A link's settings (SPEC.md §2 Distribution Settings modal): an optional expiry (a date and 24-hour time picked
- * en-GB, with a Clear button), a usage limit ('Unlimited access', or a whole number of clicks) and an optional label
- * ("for Sam"). The fields are checked before anything is sent; a mistake is named under its field, which gets the
+ * A link's settings (docs/reference.md "Distribution Settings dialog"): an optional expiry (a date and 24-hour time
+ * picked en-GB, with a Clear button), a usage limit ('Unlimited access', or a whole number of clicks) and an optional
+ * label ("for Sam"). The fields are checked before anything is sent; a mistake is named under its field, which gets the
  * focus. Used to make links and to edit a live one.
  */
 export function LinkSettingsForm({

@@ -6,7 +6,7 @@ export interface DataTableProps<T> {
   rows: readonly T[];
   loading: boolean;
   error: string | null;
-  /** The empty state's text (SPEC.md §8 "Empty states"). */
+  /** The empty state's text (docs/reference.md "Success and empty texts"). */
   emptyText: string;
   /** Test handles: `<prefix>-table`, `<prefix>-error`, `<prefix>-empty`. */
   testIdPrefix: string;

@@ -1,6 +1,9 @@
 import type { ReactNode } from 'react';
 
-/** A dashed panel for a list with nothing in it: the spec's empty-state text and, optionally, what to do next. */
+/**
+ * A dashed panel for a list with nothing in it: the empty-state text (docs/reference.md "Success and empty texts") and,
+ * optionally, what to do next.
+ */
 export function EmptyState({ title, children, testId }: { title: string; children?: ReactNode; testId?: string }) {
   return (
     <div

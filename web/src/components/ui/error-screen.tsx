@@ -2,7 +2,7 @@ import type { ReactNode } from 'react';
 import { cx } from './cx';
 
 export interface ErrorScreenProps {
-  /** The heading, e.g. 'Unexpected Application Error!' (SPEC.md §2). */
+  /** The heading, e.g. 'Unexpected Application Error!' (docs/reference.md "Routing rules"). */
   title: string;
   /** What went wrong, e.g. 'Loading chunk failed' or '404 Not Found'. */
   detail: string;

@@ -6,8 +6,8 @@ export interface LogoProps extends Omit<ComponentProps<'img'>, 'src' | 'alt' | '
 }
 
 /**
- * A ticket's club logo. SPEC.md §2: hidden if it fails to load (or there is none). Decorative: the title beside it
- * names the event.
+ * A ticket's club logo. docs/reference.md "Tickets Overview screen": hidden if it fails to load (or there is none).
+ * Decorative: the title beside it names the event.
  */
 export function Logo({ src, testId, ...props }: LogoProps) {
   const [failed, setFailed] = useState(false);

@@ -33,8 +33,8 @@ function PanelContent({ children }: { children: ReactNode }) {
 /**
  * A small panel anchored to a button (a column's filter), React Aria's Popover holding a Dialog: it is placed below
  * the button, or above when there is no room, and follows it through scrolling; Escape or a click outside closes it
- * (SPEC.md §2: 'closed by Escape or click outside'). Opening moves the focus to its first control; closing gives it
- * back to the button.
+ * (docs/reference.md "User Audit Log screen": 'closed by Escape or click outside'). Opening moves the focus to its
+ * first control; closing gives it back to the button.
  */
 export function Popover({ label, trigger, active = false, children, width = 288, testId }: PopoverProps) {
   return (

@@ -102,9 +102,9 @@ export async function removeAccount(client: QueryClient, id: string): Promise<De
 }
 
 /**
- * One ticket's link (SPEC.md §2 account tickets page: its Generate Link button, through the same modal). One
+ * One ticket's link (docs/reference.md "Accounts screens": its Generate Link button, through the same modal). One
  * Idempotency-Key for the submit and its retries; the link shows at once; the balance applies; then the ticket list,
- * the account and the user are read again (SPEC.md §4).
+ * the account and the user are read again (docs/reference.md "Ticket and link transitions").
  */
 export async function generateLink(
   client: QueryClient,

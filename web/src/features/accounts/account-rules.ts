@@ -11,14 +11,17 @@ export function distributionPercent(account: Pick<Account, 'ticket_count' | 'dis
 
 export type DistributionTone = 'green' | 'blue' | 'yellow';
 
-/** SPEC.md §9: the account distribution bar is green at 100 %, blue above 50 %, else yellow. */
+/**
+ * docs/reference.md "Limits and constants": the account distribution bar is green at 100 %, blue above 50 %, else
+ * yellow.
+ */
 export function distributionTone(percent: number): DistributionTone {
   if (percent >= 100) return 'green';
   if (percent > 50) return 'blue';
   return 'yellow';
 }
 
-/** SPEC.md §2: all; distributed = fully distributed; pending = distribution pending. */
+/** docs/reference.md "Accounts screens": all; distributed = fully distributed; pending = distribution pending. */
 export type AccountFilter = 'all' | 'distributed' | 'pending';
 
 export const ACCOUNT_FILTER_OPTIONS: ReadonlyArray<{ value: AccountFilter; label: string }> = [
@@ -128,7 +131,7 @@ export function syncProgressBar(progress: SyncProgress | undefined, ticketCount:
   return { value: fetched, max: Math.max(ticketCount, fetched), text };
 }
 
-// --- The add-accounts form (SPEC.md §5: email and password required) ------------------------------------------------
+// --- The add-accounts form (docs/reference.md "Form rules": email and password required) -----------------------------
 
 export interface AccountEntry {
   email: string;

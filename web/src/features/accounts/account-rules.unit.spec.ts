@@ -20,7 +20,7 @@ const NOW = Date.parse('2026-11-22T12:00:00.000Z');
 const ago = (ms: number) => new Date(NOW - ms).toISOString();
 const MIN = 60_000;
 
-describe("sync status (SPEC.md §4: recent under one hour, else 'Needs sync')", () => {
+describe("sync status (docs/reference.md#wallet-account-states: recent under one hour, else 'Needs sync')", () => {
   it('needs a sync when never synced, or an hour or more ago', () => {
     expect(syncStatus(null, NOW)).toEqual({ kind: 'needs-sync', label: 'Needs sync' });
     expect(syncStatus('not a date', NOW)).toEqual({ kind: 'needs-sync', label: 'Needs sync' });
@@ -38,7 +38,7 @@ describe("sync status (SPEC.md §4: recent under one hour, else 'Needs sync')", 
   });
 });
 
-describe('distribution bar (SPEC.md §9: 100 green, above 50 blue, else yellow)', () => {
+describe('distribution bar (docs/reference.md#limits-and-constants: 100 green, above 50 blue, else yellow)', () => {
   it('colours by the share distributed', () => {
     expect(distributionTone(100)).toBe('green');
     expect(distributionTone(99.9)).toBe('blue');
@@ -142,7 +142,7 @@ describe('sync progress bar', () => {
   });
 });
 
-describe('add-accounts form (SPEC.md §5: email and password required)', () => {
+describe('add-accounts form (docs/reference.md#form-rules: email and password required)', () => {
   it('gives the request entries, e-mails trimmed and passwords as typed', () => {
     expect(
       validateAccountEntries([

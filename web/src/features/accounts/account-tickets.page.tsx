@@ -37,7 +37,7 @@ const ticketKey = (ticket: AccountTicket) => ticket.id;
 const accountCardHeight = () => ACCOUNT_TICKET_CARD_HEIGHT;
 
 /**
- * /dashboard/accounts/{accountId}: one linked account and its tickets (SPEC.md §2 "Account tickets page"). The
+ * /dashboard/accounts/{accountId}: one linked account and its tickets (docs/reference.md "Accounts screens"). The
  * account's query and the user's ticket list (each ticket's live link) follow live pushes (app/realtime-bridge.tsx).
  */
 export function AccountTicketsPage() {

@@ -22,8 +22,9 @@ import { ReauthDialog } from './components/reauth-dialog';
 import { useAccounts } from './use-accounts';
 
 /**
- * /dashboard/accounts: the Accounts overview (SPEC.md §2). The accounts come from the account list query, which live
- * pushes keep current (app/realtime-bridge.tsx); a running sync's progress comes from its `account.sync` pushes.
+ * /dashboard/accounts: the Accounts overview (docs/reference.md "Accounts screens"). The accounts come from the account
+ * list query, which live pushes keep current (app/realtime-bridge.tsx); a running sync's progress comes from its
+ * `account.sync` pushes.
  */
 export function AccountsPage() {
   const { accounts, loaded, error, retry, syncs } = useAccounts();

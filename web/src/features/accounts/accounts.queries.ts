@@ -4,7 +4,7 @@ import { ApiError } from '../../lib/api-client';
 import type { TicketList } from '../../lib/ticket-list';
 import { getAccountTickets } from './api/get-account-tickets';
 
-/** SPEC.md §8 fallbacks. */
+/** The accounts' toasts and fallbacks (docs/reference.md "Fallback texts", "Success and empty texts"). */
 export const ACCOUNT_MESSAGES = {
   connected: 'Google account successfully connected',
   addOneFailed: 'Failed to add account',
@@ -12,7 +12,7 @@ export const ACCOUNT_MESSAGES = {
   fetchFailed: 'Failed to fetch accounts',
   deleted: 'Account successfully deleted',
   deleteFailed: 'Failed to delete account',
-  // Not in the catalogue: the re-authentication call's own fallback.
+  // The re-authentication call's own fallback.
   reauthFailed: 'Failed to re-authenticate account',
   reauthenticated: 'Account re-authenticated',
   ticketsFetchFailed: 'Failed to fetch account tickets',

@@ -6,10 +6,15 @@ export type BatchOutcomeKind = 'all' | 'some' | 'none';
 
 export interface BatchOutcome {
   kind: BatchOutcomeKind;
-  /** What the dialog says first: how many were added, or SPEC.md §8's 'Failed to add accounts' when none was. */
+  /**
+   * What the dialog says first: how many were added, or 'Failed to add accounts' when none was
+   * (docs/reference.md "Fallback texts").
+   */
   title: string;
   added: string[];
-  /** Each refused account and why (the server's reason, or SPEC.md §8's 'Failed to add account'). */
+  /**
+   * Each refused account and why (the server's reason, or 'Failed to add account': docs/reference.md "Fallback texts").
+   */
   failed: Array<{ email: string; reason: string }>;
 }
 

@@ -29,7 +29,7 @@ describe('what a batch add says', () => {
     expect(outcome.title).not.toContain('Failed');
   });
 
-  it("with none added: SPEC.md's 'Failed to add accounts', each with its reason", () => {
+  it("with none added: 'Failed to add accounts', each with its reason", () => {
     const outcome = batchOutcome([refused('a@wallet.test', WRONG), { email: 'b@wallet.test' }]);
     expect(outcome).toMatchObject({
       kind: 'none',
@@ -37,7 +37,7 @@ describe('what a batch add says', () => {
       added: [],
       failed: [
         { email: 'a@wallet.test', reason: WRONG },
-        // An entry without a reason gets SPEC.md's fallback.
+        // An entry without a reason gets the fallback (docs/reference.md "Fallback texts").
         { email: 'b@wallet.test', reason: 'Failed to add account' },
       ],
     });

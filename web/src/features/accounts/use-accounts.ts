@@ -18,8 +18,9 @@ import {
 const NO_ACCOUNTS: readonly Account[] = [];
 
 /**
- * The accounts slice of SPEC.md §3 (accounts, loading, error) from the account list query, with the progress of the
- * syncs running now. A failed re-read keeps the list (it is only out of date): `error` is set only while there is none.
+ * The accounts slice (accounts, loading, error; docs/reference.md "Screen state") from the account list query, with the
+ * progress of the syncs running now. A failed re-read keeps the list (it is only out of date): `error` is set only
+ * while there is none.
  */
 export function useAccounts() {
   const query = useQuery(accountListQuery);

@@ -124,8 +124,9 @@ function AdminAccountCard({ account, now }: { account: AdminAccount; now: number
 }
 
 /**
- * /admin/accounts: every linked account with its owner's e-mail and its tickets (SPEC.md §2). Admins get
- * account.updated and tickets.updated for every account: the list is read again on them (app/realtime-bridge.tsx).
+ * /admin/accounts: every linked account with its owner's e-mail and its tickets (docs/reference.md "Admin screens").
+ * Admins get account.updated and tickets.updated for every account: the list is read again on them
+ * (app/realtime-bridge.tsx).
  */
 export function AdminAccountsPage() {
   const { data, loading, error, retry } = useAdminAccounts();

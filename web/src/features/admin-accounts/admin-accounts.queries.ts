@@ -2,7 +2,7 @@ import { queryOptions, useQuery } from '@tanstack/react-query';
 import { querySlice } from '../../lib/query-slice';
 import { listAdminAccounts } from './api/list-admin-accounts';
 
-/** The accounts part of the admin slice: every linked account (SPEC.md §3 "Admin view adds user and tickets"). */
+/** The accounts part of the admin slice: every linked account (docs/reference.md "Wallet account"). */
 export const ADMIN_ACCOUNTS_KEY = ['admin', 'accounts'] as const;
 
 export const adminAccountsQuery = queryOptions({ queryKey: ADMIN_ACCOUNTS_KEY, queryFn: () => listAdminAccounts() });

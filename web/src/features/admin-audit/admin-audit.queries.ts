@@ -5,7 +5,7 @@ import { getUserHistory } from './api/get-user-history';
 import { listUserAudits } from './api/list-user-audits';
 import { auditQuery, type AuditFilters } from './audit-filters';
 
-/** SPEC.md §8: the audit list's fallback error. */
+/** docs/reference.md "Fallback texts": the audit list's fallback error. */
 export const AUDITS_FETCH_FAILED = 'Failed to fetch user audits';
 export const HISTORY_FETCH_FAILED = 'Failed to load the history of this user';
 
@@ -23,7 +23,9 @@ export const auditsQuery = (userId: string, filters: AuditFilters, now: () => nu
 
 const NO_ENTRIES: AuditEntry[] = [];
 
-/** The page shown (SPEC.md §3: audits, loading, error); an answer for these filters is `loaded`. */
+/**
+ * The page shown (docs/reference.md "Screen state": audits, loading, error); an answer for these filters is `loaded`.
+ */
 export function useUserAudits(userId: string, filters: AuditFilters, enabled: boolean) {
   const query = useQuery({ ...auditsQuery(userId, filters), enabled });
   const answered = query.isPlaceholderData ? undefined : query.data;

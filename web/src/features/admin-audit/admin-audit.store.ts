@@ -15,8 +15,8 @@ import {
 } from './audit-filters';
 
 /**
- * The admin slice's audit log part (SPEC.md §3) as UI state: whose log is open and the filter set, kept in local
- * storage. The entries themselves are a query keyed by both (admin-audit.queries.ts).
+ * The admin slice's audit log part (docs/reference.md "Screen state") as UI state: whose log is open and the filter
+ * set, kept in local storage. The entries themselves are a query keyed by both (admin-audit.queries.ts).
  */
 export interface AdminAuditState {
   filters: AuditFilters;
@@ -25,9 +25,15 @@ export interface AdminAuditState {
 }
 
 export interface AdminAuditActions {
-  /** Opens a user's log: filters restored from local storage (SPEC.md §3); another user's log starts on page one. */
+  /**
+   * Opens a user's log: filters restored from local storage (docs/reference.md "Audit entry"); another user's log
+   * starts on page one.
+   */
   open(userId: string): void;
-  /** SPEC.md §4: every change but the offset's resets the offset; the list is read for the new filters. */
+  /**
+   * docs/reference.md "Audit filter transitions": every change but the offset's resets the offset; the list is read for
+   * the new filters.
+   */
   setFilters(patch: Partial<AuditFilters>): void;
   applyRange(preset: Exclude<RangePreset, 'custom' | 'default'>): void;
   setDate(field: 'startDate' | 'endDate', value: string): void;

@@ -15,22 +15,24 @@ import { formatDateTime, madeOnce } from '../../lib/format';
 import { instantOf, localDateTimeOf, parseLocalDateTime } from '../../lib/local-date-time';
 
 /**
- * The user audit log's filter set (SPEC.md §3 "Audit filter set", §4 "Audit filters", §5, §9): pure rules of how it
- * changes, what its chips say, what it asks the server, and how it is kept in local storage.
+ * The user audit log's filter set (docs/reference.md "Audit entry", "Audit filter transitions", "Admin form rules",
+ * "Limits and constants"): pure rules of how it changes, what its chips say, what it asks the server, and how it is
+ * kept in local storage.
  */
 
-/** SPEC.md §3: the filter set is kept in local storage under one key for user audit filters. */
+/** docs/reference.md "Audit entry": the filter set is kept in local storage under one key for user audit filters. */
 export const AUDIT_FILTERS_STORAGE_KEY = 'userAuditFilters';
-/** SPEC.md §5: text filters apply 300 ms after the last keystroke. */
+/** docs/reference.md "Admin form rules": text filters apply 300 ms after the last keystroke. */
 export const AUDIT_TEXT_DEBOUNCE_MS = 300;
 
 /**
- * Which date range applies. 'default' is SPEC.md §9's one month ago to now; the quick ranges roll with the clock (Last
- * 7 days means the seven days before each load); 'custom' is what the From and To pickers say.
+ * Which date range applies. 'default' is one month ago to now (docs/reference.md "Limits and constants"); the quick
+ * ranges roll with the clock (Last 7 days means the seven days before each load); 'custom' is what the From and To
+ * pickers say.
  */
 export type RangePreset = 'default' | 'last24h' | 'last7d' | 'last30d' | 'lastMonth' | 'custom';
 
-/** SPEC.md §2 quick date ranges, in the order shown. */
+/** The quick date ranges, in the order shown (docs/reference.md "User Audit Log screen"). */
 export const QUICK_RANGES: ReadonlyArray<{ id: Exclude<RangePreset, 'default' | 'custom'>; label: string }> = [
   { id: 'last24h', label: 'Last 24 hours' },
   { id: 'last7d', label: 'Last 7 days' },
@@ -141,7 +143,10 @@ function withPreset(preset: Exclude<RangePreset, 'custom'>, now: number) {
   };
 }
 
-/** SPEC.md §9 defaults: one month ago to now, every type and status, no text, page size 50 from offset 0. */
+/**
+ * The defaults (docs/reference.md "Limits and constants"): one month ago to now, every type and status, no text, page
+ * size 50 from offset 0.
+ */
 export function defaultAuditFilters(now: number): AuditFilters {
   return {
     ...withPreset('default', now),
@@ -159,8 +164,8 @@ export function defaultAuditFilters(now: number): AuditFilters {
 const sameList = (a: readonly string[], b: readonly string[]) => a.length === b.length && a.every((v, i) => v === b[i]);
 
 /**
- * SPEC.md §4: any change but the offset's puts the offset back to 0 (a new filter starts on its first page). A
- * patch that changes nothing changes nothing.
+ * docs/reference.md "Audit filter transitions": any change but the offset's puts the offset back to 0 (a new filter
+ * starts on its first page). A patch that changes nothing changes nothing.
  */
 export function updateAuditFilters(filters: AuditFilters, patch: Partial<AuditFilters>): AuditFilters {
   const next = { ...filters, ...patch };
@@ -184,7 +189,7 @@ export function setCustomDate(filters: AuditFilters, field: 'startDate' | 'endDa
   return updateAuditFilters(filters, { range: 'custom', [field]: value });
 }
 
-/** The next or previous page: the only change that keeps the rest (SPEC.md §4). */
+/** The next or previous page: the only change that keeps the rest (docs/reference.md "Audit filter transitions"). */
 export function pageTo(filters: AuditFilters, direction: 'next' | 'previous'): AuditFilters {
   const offset = direction === 'next' ? filters.offset + filters.limit : Math.max(0, filters.offset - filters.limit);
   return updateAuditFilters(filters, { offset });
@@ -215,8 +220,8 @@ function rangeLabel(filters: AuditFilters, now: number): string {
 }
 
 /**
- * The active-filter chips (SPEC.md §2), one per filter that differs from its default, in column order; `now` names
- * the days of 'Last month'.
+ * The active-filter chips (docs/reference.md "User Audit Log screen"), one per filter that differs from its default, in
+ * column order; `now` names the days of 'Last month'.
  */
 export function filterChips(filters: AuditFilters, now: number = Date.now()): FilterChip[] {
   const chips: FilterChip[] = [];
@@ -243,7 +248,10 @@ export function hasActiveFilters(filters: AuditFilters): boolean {
   return filterChips(filters).length > 0;
 }
 
-/** SPEC.md §4: removing a chip empties that filter (the date range back to its default) and resets the offset. */
+/**
+ * docs/reference.md "Audit filter transitions": removing a chip empties that filter (the date range back to its
+ * default) and resets the offset.
+ */
 export function removeChip(filters: AuditFilters, key: ChipKey, now: number): AuditFilters {
   const emptied: Partial<AuditFilters> =
     key === 'range'
@@ -254,7 +262,7 @@ export function removeChip(filters: AuditFilters, key: ChipKey, now: number): Au
   return { ...filters, ...emptied, offset: 0 };
 }
 
-/** SPEC.md §4: Clear all restores the defaults. */
+/** docs/reference.md "Audit filter transitions": Clear all restores the defaults. */
 export function clearAllFilters(now: number): AuditFilters {
   return defaultAuditFilters(now);
 }
@@ -262,9 +270,9 @@ export function clearAllFilters(now: number): AuditFilters {
 // ---- What the server is asked ---------------------------------------------------------------------------------------
 
 /**
- * The audit query (SPEC.md §7): start_date and end_date as ISO, repeated event_type, kind and status, the text filters
- * (ids lower-cased: they are stored as lower-case UUIDs, and the server matches what a value starts with, case and
- * all), limit and offset.
+ * The audit query (docs/reference.md "API calls"): start_date and end_date as ISO, repeated event_type, kind and
+ * status, the text filters (ids lower-cased: they are stored as lower-case UUIDs, and the server matches what a value
+ * starts with, case and all), limit and offset.
  */
 export function auditQuery(filters: AuditFilters, now: number, { paged = true } = {}): QueryValues {
   const { start, end } = resolveRange(filters, now);
@@ -289,12 +297,15 @@ export function auditCsvUrl(userId: string, filters: AuditFilters, now: number):
 
 // ---- Paging ---------------------------------------------------------------------------------------------------------
 
-/** 'Showing X to Y entries' (SPEC.md §2) for a page of `count` rows at `offset`. */
+/** 'Showing X to Y entries' (docs/reference.md "User Audit Log screen") for a page of `count` rows at `offset`. */
 export function showingLabel(offset: number, count: number): string {
   return count === 0 ? 'Showing 0 to 0 entries' : `Showing ${offset + 1} to ${offset + count} entries`;
 }
 
-/** SPEC.md §9: previous is disabled at offset 0; next when fewer than `limit` rows came back. */
+/**
+ * docs/reference.md "Limits and constants": previous is disabled at offset 0; next when fewer than `limit` rows came
+ * back.
+ */
 export function pagingState(filters: Pick<AuditFilters, 'offset' | 'limit'>, count: number) {
   return { canPrevious: filters.offset > 0, canNext: count >= filters.limit };
 }

@@ -96,7 +96,7 @@ describe('audit filters: kinds', () => {
     expect(loadAuditFilters(storage, now)).toMatchObject({ kinds: [], status: ['FAILED'] });
   });
 
-  it('offers every event type grouped by kind, SPEC.md §9’s two first', () => {
+  it('offers every event type grouped by kind, DISTRIBUTE and TICKET_RECALLED first', () => {
     expect(EVENT_TYPE_OPTIONS.slice(0, 2)).toEqual([
       { value: 'DISTRIBUTE', label: 'Ticket Distributed', group: 'Links' },
       { value: 'TICKET_RECALLED', label: 'Ticket Recalled', group: 'Links' },

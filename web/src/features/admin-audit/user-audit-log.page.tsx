@@ -27,14 +27,13 @@ interface AuditLocationState {
 }
 
 /**
- * /admin/users/{userId}/audits (SPEC.md §2 "User audit log"): everything that moved the user's money, access or links,
- * newest first, 50 a page, each row in words (titles and seats, labels, e-mails, names; the ids in View Details),
- * with a filter in each of the first six column headers, the kinds (Money, Access, Links), the chips of the filters
- * set, quick date ranges, a CSV export of the filtered view, 'View Details' per entry, and a replay of the user's state
- * at a moment. The filter
- * set is kept in local storage; new entries of the user (`audit.updated`) read the page again
- * (app/realtime-bridge.tsx). The user's e-mail shows under the title when the users list opened this page (it
- * hands the address over in the navigation state, which survives a reload).
+ * /admin/users/{userId}/audits (docs/reference.md "User Audit Log screen"): everything that moved the user's money,
+ * access or links, newest first, 50 a page, each row in words (titles and seats, labels, e-mails, names; the ids in
+ * View Details), with a filter in each of the first six column headers, the kinds (Money, Access, Links), the chips of
+ * the filters set, quick date ranges, a CSV export of the filtered view, 'View Details' per entry, and a replay of the
+ * user's state at a moment. The filter set is kept in local storage; new entries of the user (`audit.updated`) read the
+ * page again (app/realtime-bridge.tsx). The user's e-mail shows under the title when the users list opened this page
+ * (it hands the address over in the navigation state, which survives a reload).
  */
 export function UserAuditLogPage() {
   const { userId = '' } = useParams();

@@ -6,7 +6,7 @@ import { deleteInvite } from './api/delete-invite';
 import { disableInvite } from './api/disable-invite';
 import { listInvites } from './api/list-invites';
 
-/** The invite codes part of the admin slice (SPEC.md §3). */
+/** The invite codes part of the admin slice (docs/reference.md "Screen state"). */
 export const ADMIN_INVITES_KEY = ['admin', 'invites'] as const;
 
 export const INVITES_FETCH_FAILED = 'Failed to fetch invite codes';
@@ -36,7 +36,10 @@ export async function generateInvite(client: QueryClient, body: CreateInviteRequ
   }
 }
 
-/** Active becomes Disabled (SPEC.md §4). Failure: server message or 'Failed to disable invite code'. */
+/**
+ * Active becomes Disabled (docs/reference.md "Invite code states"). Failure: server message or
+ * 'Failed to disable invite code'.
+ */
 export async function disableInviteCode(client: QueryClient, invite: InviteCode): Promise<InviteActionResult> {
   try {
     const { message } = await disableInvite(invite.code);

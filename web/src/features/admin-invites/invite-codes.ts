@@ -1,6 +1,9 @@
 import { INVITE_MAX_USES, type InviteCode } from '@seatlink/contracts';
 
-/** Colour of an invite code's usage bar (SPEC.md §9): at least 90 % red, at least 70 % yellow, else green. */
+/**
+ * Colour of an invite code's usage bar (docs/reference.md "Limits and constants"): at least 90 % red, at least 70 %
+ * yellow, else green.
+ */
 export type UsageLevel = 'red' | 'yellow' | 'green';
 
 /** Share of the uses taken, 0 to 100 (not rounded; 0 when max_uses is not positive). */
@@ -39,8 +42,9 @@ export function tomorrowLocalDate(now: Date = new Date()): string {
 }
 
 /**
- * The earliest invite expiry (SPEC.md §5: at least tomorrow): tomorrow here, or tomorrow in UTC when that is later,
- * since the server judges the date in UTC (west of UTC in the evening, UTC is already a day ahead).
+ * The earliest invite expiry (docs/reference.md "Admin form rules": at least tomorrow): tomorrow here, or tomorrow in
+ * UTC when that is later, since the server judges the date in UTC (west of UTC in the evening, UTC is already a day
+ * ahead).
  */
 export function earliestInviteExpiry(now: Date = new Date()): string {
   const utcTomorrow = new Date(Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), now.getUTCDate() + 1))
@@ -68,8 +72,8 @@ export const INVITE_FORM_MESSAGES = {
 } as const;
 
 /**
- * The generate form (SPEC.md §5): max_uses a whole number 1 to 1000; expiry date required and at least tomorrow.
- * Gives the request body, or the errors per field.
+ * The generate form (docs/reference.md "Admin form rules"): max_uses a whole number 1 to 1000; expiry date required and
+ * at least tomorrow. Gives the request body, or the errors per field.
  */
 export function validateInviteForm(
   values: InviteFormValues,

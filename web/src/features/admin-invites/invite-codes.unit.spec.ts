@@ -10,7 +10,7 @@ import {
   validateInviteForm,
 } from './invite-codes';
 
-describe('invite usage bar (SPEC §9)', () => {
+describe('invite usage bar (docs/reference.md#limits-and-constants)', () => {
   it('is red from 90 %, yellow from 70 %, else green', () => {
     expect(usageLevel(90, 100)).toBe('red');
     expect(usageLevel(100, 100)).toBe('red');
@@ -62,7 +62,7 @@ describe('tomorrow in local time', () => {
   });
 });
 
-describe('invite generate form (SPEC §5)', () => {
+describe('invite generate form (docs/reference.md#admin-form-rules)', () => {
   const now = new Date(2025, 5, 10, 12, 0);
 
   it('gives the body for good values', () => {

@@ -3,7 +3,7 @@ import { InviteForm } from './components/invite-form';
 import { InvitesTable } from './components/invites-table';
 import { useAdminInvites } from './use-admin-invites';
 
-/** /admin/invites (SPEC.md §2 "Admin invite codes page"): generate form and the list of codes. */
+/** /admin/invites (docs/reference.md "Admin screens"): generate form and the list of codes. */
 export function InvitesPage() {
   const { inviteCodes, loading, error } = useAdminInvites();
 

@@ -11,7 +11,7 @@ import {
 
 const NO_CODES: InviteCode[] = [];
 
-/** The invite codes (SPEC.md §3: inviteCodes, loading, error). */
+/** The invite codes (docs/reference.md "Screen state": inviteCodes, loading, error). */
 export function useAdminInvites() {
   const query = useQuery(adminInvitesQuery);
   const { loading, error } = querySlice(query, INVITES_FETCH_FAILED);

@@ -6,7 +6,7 @@ import { resetUserPassword } from './api/reset-user-password';
 import { setUserCredits } from './api/set-user-credits';
 import { toggleUserBan } from './api/toggle-user-ban';
 
-/** The admin users part of the admin slice (SPEC.md §3): one query per page of the list. */
+/** The admin users part of the admin slice (docs/reference.md "Screen state"): one query per page of the list. */
 export const ADMIN_USERS_KEY = ['admin', 'users'] as const;
 
 export const USERS_FETCH_FAILED = 'Failed to fetch users';

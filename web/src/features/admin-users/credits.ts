@@ -1,7 +1,7 @@
 import { hasForbiddenCharacters, MAX_CREDITS_REASON_LENGTH } from '@seatlink/contracts';
 
 /**
- * The credits form value (SPEC.md §5 "Credits form: integer, minimum 0, step 1") as a number, or null when it is not
+ * The credits form value (docs/reference.md "Admin form rules") as a number, or null when it is not
  * a whole number of at least 0.
  */
 export function parseCredits(value: string): number | null {

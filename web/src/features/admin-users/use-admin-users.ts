@@ -13,8 +13,8 @@ import {
 const NO_USERS: User[] = [];
 
 /**
- * One page of the admin users list (SPEC.md §3: users, pagination, loading, error). While another page loads, the
- * last one stays; a page that cannot be read says why ('Failed to fetch users').
+ * One page of the admin users list (docs/reference.md "Screen state": users, pagination, loading, error). While another
+ * page loads, the last one stays; a page that cannot be read says why ('Failed to fetch users').
  */
 export function useAdminUsers(page: number) {
   const query = useQuery(adminUsersQuery(page));

@@ -13,7 +13,7 @@ function readPage(value: string | null): number {
 }
 
 /**
- * /admin/users (SPEC.md §2 "Admin users page"). The page number lives in the URL (?page=N); a user's row changed
+ * /admin/users (docs/reference.md "Admin screens"). The page number lives in the URL (?page=N); a user's row changed
  * elsewhere (credits, ban: `admin.user.updated`) reads the page again (app/realtime-bridge.tsx).
  */
 export function AdminUsersPage() {

@@ -11,7 +11,10 @@ import { verifyEmail } from './api/verify-email';
 export const VERIFICATION_TOKEN_MISSING = 'Verification token is missing';
 export const RESET_PASSWORD_FAILED = 'Failed to reset password';
 
-/** The failure text: the body's `error` field (SPEC.md §7), else its `message`, else 'Email verification failed'. */
+/**
+ * The failure text: the body's `error` field (docs/reference.md "API calls"), else its `message`, else
+ * 'Email verification failed'.
+ */
 export function verificationError(error: unknown): string {
   if (error instanceof ApiError && typeof error.body === 'object' && error.body !== null) {
     const text = (error.body as { error?: unknown }).error;
@@ -21,9 +24,9 @@ export function verificationError(error: unknown): string {
 }
 
 /**
- * E-mail verification (SPEC.md §4): POST /v1/auth/verify-email. The token works once, so this is a mutation, sent once
- * per page visit (see `onceFor`) and never retried nor read again: a second call could only answer 'invalid or
- * expired'.
+ * E-mail verification (docs/reference.md "One-call forms"): POST /v1/auth/verify-email. The token works once, so this
+ * is a mutation, sent once per page visit (see `onceFor`) and never retried nor read again: a second call could only
+ * answer 'invalid or expired'.
  */
 export const verifyEmailMutation = {
   mutationKey: ['auth', 'verify-email'],
@@ -45,7 +48,10 @@ export function onceFor<Key>(): (key: Key) => boolean {
   };
 }
 
-/** Whether a reset link's token is usable (SPEC.md §4), with the server's message when it is not. */
+/**
+ * Whether a reset link's token is usable (docs/reference.md "One-call forms"), with the server's message when it is
+ * not.
+ */
 export interface ResetTokenCheck {
   valid: boolean;
   message: string | null;

@@ -11,13 +11,16 @@ import { signInMfa as signInMfaCall } from './api/sign-in-mfa';
 import { passkeySignInOptions, signInPasskey } from './api/sign-in-passkey';
 import { signInWithLink as signInWithLinkCall } from './api/sign-in-with-link';
 
-/** A failed auth call as the screens need it: the server's message (or a fallback) and its code (SPEC.md §8). */
+/**
+ * A failed auth call as the screens need it: the server's message (or a fallback) and its code
+ * (docs/reference.md "Error answers").
+ */
 export type AuthError = Pick<ErrorResponse, 'message' | 'code'>;
 
 /**
- * The auth slice of SPEC.md §3 (loading, error, success) for the calls of this feature. Who is signed in
- * (isAuthenticated, user) is kept in the shared session slice (lib/session.store.ts), which these actions write, so
- * the frame, the guards and other features read it without reaching into this feature.
+ * The auth slice (loading, error, success; docs/reference.md "Screen state") for the calls of this feature. Who is
+ * signed in (isAuthenticated, user) is kept in the shared session slice (lib/session.store.ts), which these actions
+ * write, so the frame, the guards and other features read it without reaching into this feature.
  */
 export interface AuthState {
   loading: boolean;
@@ -33,7 +36,7 @@ export interface AuthState {
 }
 
 export interface AuthActions {
-  /** Login (SPEC.md §4). Resolves true when signed in; a failure is stored in `error`. */
+  /** Login (docs/reference.md "Session states"). Resolves true when signed in; a failure is stored in `error`. */
   login(credentials: LoginRequest): Promise<boolean>;
   /** Signs in with an e-mailed one-time link's token, as login does (same flags, same session). */
   signInWithLink(token: string): Promise<boolean>;
@@ -47,8 +50,8 @@ export interface AuthActions {
   /** Gives up a sign-in waiting for its second factor (back to the password). */
   cancelSecondFactor(): void;
   /**
-   * Status check at start (SPEC.md §4): GET /v1/session, which answers a visitor 200 with no user (so the sign-in page
-   * logs no failed request); no user, or any failure, resets to the signed-out initial state.
+   * Status check at start (docs/reference.md "Session states"): GET /v1/session, which answers a visitor 200 with no
+   * user (so the sign-in page logs no failed request); no user, or any failure, resets to the signed-out initial state.
    */
   checkStatus(): Promise<void>;
   /**
@@ -58,7 +61,7 @@ export interface AuthActions {
    * after each delay, until `signal` aborts.
    */
   refreshUser(options?: { retryDelaysMs?: readonly number[]; signal?: AbortSignal }): Promise<void>;
-  /** Logout (SPEC.md §4). Resolves true when signed out; a failure is stored in `error`. */
+  /** Logout (docs/reference.md "Session states"). Resolves true when signed out; a failure is stored in `error`. */
   logout(): Promise<boolean>;
   clearError(): void;
 }

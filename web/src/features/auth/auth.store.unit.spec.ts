@@ -15,7 +15,10 @@ function setup() {
   const store = createAuthStore(session);
   /** Signs `user` in without a call. */
   const signIn = (user: User) => session.getState().signedIn(user);
-  /** SPEC.md §3's auth slice as the screens see it: this feature's flags plus the session's user with its balance. */
+  /**
+   * The auth slice (docs/reference.md "Screen state") as the screens see it: this feature's flags plus the session's
+   * user with its balance.
+   */
   const stateOf = () => {
     const { loading, error, success } = store.getState();
     const { isAuthenticated, user } = session.getState();

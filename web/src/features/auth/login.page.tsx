@@ -1,7 +1,7 @@
 import { AuthShell } from '../../components/ui/auth-shell';
 import { LoginForm } from './components/login-form';
 
-/** /login (SPEC.md §2 "Sign-in screen"). */
+/** /login (docs/reference.md "Sign-in and password screens"). */
 export function LoginPage() {
   return (
     <AuthShell title="Sign in">

@@ -1,6 +1,8 @@
 import { checkPassword, PASSWORD_MESSAGES, PASSWORD_SPECIALS, type PasswordChecks } from '@seatlink/contracts';
 
-/** The live checklist under a new password (register and reset), one line per rule of SPEC.md §5. */
+/**
+ * The live checklist under a new password (register and reset), one line per rule (docs/reference.md "Password rules").
+ */
 export const PASSWORD_RULES: ReadonlyArray<{ key: keyof PasswordChecks; label: string }> = [
   { key: 'length', label: 'At least 8 characters' },
   { key: 'uppercase', label: 'An uppercase letter' },
@@ -15,7 +17,7 @@ export function meetsAllRules(password: string): boolean {
 
 /**
  * What to say under the password while it is typed: nothing for an empty or good password, else the length message
- * first, then the character-classes message (SPEC.md §5 wording).
+ * first, then the character-classes message (PASSWORD_MESSAGES, docs/reference.md "Password rules").
  */
 export function passwordHint(password: string): string | null {
   if (!password) return null;

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { confirmationMismatch, meetsAllRules, passwordHint, passwordSubmitError } from './password-rules';
 
-describe('password rules (SPEC §5)', () => {
+describe('password rules (docs/reference.md#password-rules)', () => {
   it('says nothing for an empty or good password', () => {
     expect(passwordHint('')).toBeNull();
     expect(passwordHint('Abcdef1!')).toBeNull();

@@ -13,9 +13,9 @@ import { useNewPassword } from './use-new-password';
 import { useRedirectWhen } from './use-redirect-when';
 
 /**
- * /register (SPEC.md §2 "Registration page"): all six fields required, the password rules of §5, a captcha token
- * (action 'register') made just before sending; on success the server's message, then /login after 5 s.
- * `?code=` prefills the invite code (the link an invitee is sent).
+ * /register (docs/reference.md "Registration and waitlist screens"): all six fields required, the password rules
+ * (docs/reference.md "Password rules"), a captcha token (action 'register') made just before sending; on success the
+ * server's message, then /login after 5 s. `?code=` prefills the invite code (the link an invitee is sent).
  */
 export function RegisterPage() {
   const [searchParams] = useSearchParams();

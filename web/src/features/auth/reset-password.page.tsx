@@ -29,9 +29,9 @@ function InvalidResetLink({ message }: { message: string | null }) {
 }
 
 /**
- * /reset-password?token= (SPEC.md §2 "Password reset page"): the token is checked on load; an invalid one shows the
- * 'Invalid Reset Link' screen. The form takes the new password and its confirmation (rules of §5); success toasts
- * 'Password reset successfully' and goes to / after 2 s.
+ * /reset-password?token= (docs/reference.md "Sign-in and password screens"): the token is checked on load; an invalid
+ * one shows the 'Invalid Reset Link' screen. The form takes the new password and its confirmation
+ * (docs/reference.md "Password rules"); success toasts 'Password reset successfully' and goes to / after 2 s.
  */
 export function ResetPasswordPage() {
   const [searchParams] = useSearchParams();

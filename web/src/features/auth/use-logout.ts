@@ -3,7 +3,7 @@ import { toast } from '../../lib/toast';
 import { useNavigate } from 'react-router-dom';
 import { useAuthStore } from './auth.store';
 
-/** Logout with the toasts of SPEC.md §4; after logout the visitor goes to /login. */
+/** Logout with its toasts (docs/reference.md "Session states"); after logout the visitor goes to /login. */
 export function useLogout() {
   const logout = useAuthStore((s) => s.logout);
   const navigate = useNavigate();

@@ -8,8 +8,9 @@ import { useRedirectWhen } from './use-redirect-when';
 import { onceFor, VERIFICATION_TOKEN_MISSING, verificationError, verifyEmailMutation } from './auth.queries';
 
 /**
- * /verify-email?token= (SPEC.md §2 "Email verification page"): verifying, then success (to /login after 2 s) or
- * error. Without a token: 'Verification token is missing', and no call. The token is sent once per visit of the page.
+ * /verify-email?token= (docs/reference.md "Sign-in and password screens"): verifying, then success (to /login
+ * after 2 s) or error. Without a token: 'Verification token is missing', and no call. The token is sent once per visit
+ * of the page.
  */
 export function VerifyEmailPage() {
   const [searchParams] = useSearchParams();

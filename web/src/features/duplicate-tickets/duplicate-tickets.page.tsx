@@ -74,9 +74,9 @@ function GroupCard({ group, index }: { group: DuplicateGroup; index: number }) {
 }
 
 /**
- * /admin/duplicate-tickets: passes held by more than one ticket (SPEC.md §2), read again when tickets change
- * (app/realtime-bridge.tsx). The master is the ticket that claimed
- * the pass first; the duplicates cannot be distributed.
+ * /admin/duplicate-tickets: passes held by more than one ticket (docs/reference.md "Admin screens"), read again when
+ * tickets change (app/realtime-bridge.tsx). The master is the ticket that claimed the pass first; the duplicates cannot
+ * be distributed.
  */
 export function DuplicateTicketsPage() {
   const { data, loading, error, retry } = useDuplicateTickets();

@@ -2,7 +2,7 @@ import { queryOptions, useQuery } from '@tanstack/react-query';
 import { querySlice } from '../../lib/query-slice';
 import { listDuplicateTickets } from './api/list-duplicate-tickets';
 
-/** The duplicate groups part of the admin slice (SPEC.md §3 Duplicate group). */
+/** The duplicate groups part of the admin slice (docs/reference.md "Duplicate group"). */
 export const DUPLICATE_TICKETS_KEY = ['admin', 'duplicate-tickets'] as const;
 
 export const duplicateTicketsQuery = queryOptions({

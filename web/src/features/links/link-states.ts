@@ -1,8 +1,9 @@
 import { LINK_STATE_CODES, type LinkState, type PublicLink } from '@seatlink/contracts';
 
 /**
- * The recipient page's states (/l/{code}): a working link, the three ways a link stops working (SPEC.md §2, §4: 'Limit
- * Reached', 'Expired', withdrawn by a recall), and an address that is no link at all.
+ * The recipient page's states (/l/{code}): a working link, the three ways a link stops working
+ * (docs/reference.md "Link states": 'Limit Reached', 'Expired', withdrawn by a recall), and an address that is no link
+ * at all.
  */
 export type RecipientState = LinkState | 'not_found';
 

@@ -28,9 +28,9 @@ import { updateDistributions } from './api/update-distributions';
 import type { TicketsUiStore } from './tickets.store';
 
 /**
- * What the overview changes on the server (SPEC.md §4): distributing the selected tickets and recalling a link. Each
- * shows its result at once in the ticket list, then has the list read again (by changes) and the user re-read
- * (balance, distribution cost). Used as TanStack mutations (hooks/use-ticket-actions.ts).
+ * What the overview changes on the server (docs/reference.md "Ticket and link transitions"): distributing the selected
+ * tickets and recalling a link. Each shows its result at once in the ticket list, then has the list read again (by
+ * changes) and the user re-read (balance, distribution cost). Used as TanStack mutations (hooks/use-ticket-actions.ts).
  */
 
 type UiStore = Pick<TicketsUiStore, 'setDistributionProblem' | 'setRecallProblem' | 'setSelected'>;

@@ -2,12 +2,12 @@ import { TICKET_STATUS, type Account, type Ticket } from '@seatlink/contracts';
 import { madeOnce } from '../../lib/format';
 
 /**
- * The tickets overview's filters and sort (SPEC.md §2 "Tickets overview", §4): pure. A list is indexed once
- * (indexTickets: search texts, sort ranks), then every keystroke, filter or sort reads the index, which keeps 10,000
- * tickets well inside a frame (ticket-filters.unit.spec.ts prints the times).
+ * The tickets overview's filters and sort (docs/reference.md "Tickets Overview screen", "Ticket and link transitions"):
+ * pure. A list is indexed once (indexTickets: search texts, sort ranks), then every keystroke, filter or sort reads the
+ * index, which keeps 10,000 tickets well inside a frame (ticket-filters.unit.spec.ts prints the times).
  */
 
-/** SPEC.md §9: status filter options All, Distributed, Not Distributed. */
+/** docs/reference.md "Limits and constants": status filter options All, Distributed, Not Distributed. */
 export type StatusFilter = 'all' | 'distributed' | 'not-distributed';
 
 export const STATUS_FILTER_OPTIONS: ReadonlyArray<{ value: StatusFilter; label: string }> = [
@@ -35,7 +35,7 @@ export function hasActiveFilters(filters: TicketFilters): boolean {
 
 export type TicketStatus = (typeof TICKET_STATUS)[keyof typeof TICKET_STATUS];
 
-/** SPEC.md §3 display status: a duplicate is a duplicate whatever else it is. */
+/** The display status (docs/reference.md "Ticket"): a duplicate is a duplicate whatever else it is. */
 export function ticketStatus(ticket: Pick<Ticket, 'is_duplicate' | 'is_distributed'>): TicketStatus {
   if (ticket.is_duplicate) return TICKET_STATUS.duplicate;
   return ticket.is_distributed ? TICKET_STATUS.distributed : TICKET_STATUS.notDistributed;
@@ -87,7 +87,7 @@ export function searchTextsAhead(tickets: readonly Ticket[]): (hasTime: () => bo
   };
 }
 
-/** SPEC.md §2: the list view sorts by Event, Account or Status. */
+/** docs/reference.md "Tickets Overview screen": the list view sorts by Event, Account or Status. */
 export type SortKey = 'event' | 'account' | 'status';
 export type SortDirection = 'asc' | 'desc';
 export interface TicketSort {
@@ -106,7 +106,8 @@ function expiryOf(ticket: Ticket): number {
 }
 
 /**
- * SPEC.md §4 status order: not distributed, distributed (ties by distribution expiry, earliest first), duplicate.
+ * The status order (docs/reference.md "Ticket and link transitions"): not distributed, distributed (ties by
+ * distribution expiry, earliest first), duplicate.
  */
 export function compareStatus(a: Ticket, b: Ticket): number {
   const byStatus = ticketStatus(a) - ticketStatus(b);
@@ -129,7 +130,7 @@ export interface TicketIndex {
   readonly eventRank: Uint32Array;
   /** Rank of the account e-mail. */
   readonly accountRank: Uint32Array;
-  /** SPEC.md §4 status order: status, then (distributed) expiry. */
+  /** The status order (docs/reference.md "Ticket and link transitions"): status, then (distributed) expiry. */
   readonly status: Uint8Array;
   readonly expiry: Float64Array;
 }
@@ -197,7 +198,8 @@ export function indexTickets(tickets: readonly Ticket[]): TicketIndex {
 }
 
 function matchesStatus(ticket: Ticket, status: StatusFilter): boolean {
-  // SPEC.md §4: duplicates are excluded from the Distributed and Not Distributed filters.
+  // docs/reference.md "Ticket and link transitions": duplicates are excluded from the Distributed and Not Distributed
+  // filters.
   if (status === 'all') return true;
   if (ticket.is_duplicate) return false;
   return status === 'distributed' ? ticket.is_distributed : !ticket.is_distributed;
@@ -304,7 +306,7 @@ export function eventOptions(tickets: readonly Ticket[]): string[] {
 
 export interface AccountOption {
   id: string;
-  /** "Name (email)" (SPEC.md §2: each account as name and email). */
+  /** "Name (email)" (docs/reference.md "Tickets Overview screen": each account as name and email). */
   label: string;
 }
 

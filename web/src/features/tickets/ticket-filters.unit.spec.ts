@@ -40,7 +40,7 @@ function distributed(id: string, expiry: string | null, label: string | null = n
   });
 }
 
-describe('ticket status (SPEC.md §3)', () => {
+describe('ticket status (docs/reference.md#ticket)', () => {
   it('is duplicate before anything else, then distributed, else not distributed', () => {
     expect(ticketStatus({ is_duplicate: false, is_distributed: false })).toBe(TICKET_STATUS.notDistributed);
     expect(ticketStatus({ is_duplicate: false, is_distributed: true })).toBe(TICKET_STATUS.distributed);
@@ -49,7 +49,7 @@ describe('ticket status (SPEC.md §3)', () => {
   });
 });
 
-describe('ticket filters (SPEC.md §2, §4)', () => {
+describe('ticket filters (docs/reference.md#tickets-overview-screen and #ticket-and-link-transitions)', () => {
   const comets = aTicket({
     id: 'comets',
     title: 'Riverside Comets',
@@ -163,7 +163,7 @@ describe('a search typed letter by letter', () => {
   });
 });
 
-describe('ticket sort (SPEC.md §4 status order)', () => {
+describe('ticket sort (the status order: docs/reference.md#ticket-and-link-transitions)', () => {
   it('orders not distributed, distributed by earliest expiry (none last), then duplicates', () => {
     const later = distributed('later', '2027-03-01T00:00:00Z');
     const sooner = distributed('sooner', '2027-01-15T00:00:00Z');

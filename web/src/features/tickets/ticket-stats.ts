@@ -1,6 +1,6 @@
 import { percentOf } from '../../lib/format';
 
-/** The fields of a ticket the overview stats read (SPEC.md §3 Ticket). */
+/** The fields of a ticket the overview stats read (docs/reference.md "Ticket"). */
 export interface TicketStatsInput {
   is_distributed: boolean;
   venue_name?: string | null;
@@ -15,8 +15,9 @@ export interface TicketStats {
 }
 
 /**
- * Figures of the Tickets Overview stats row (SPEC.md §2), in one pass that makes no array (10,000 tickets are read
- * whenever the list changes, on a phone too). A venue is counted by its name trimmed, a name that is only spaces not.
+ * Figures of the Tickets Overview stats row (docs/reference.md "Tickets Overview screen"), in one pass that makes no
+ * array (10,000 tickets are read whenever the list changes, on a phone too). A venue is counted by its name trimmed, a
+ * name that is only spaces not.
  */
 export function computeTicketStats(tickets: readonly TicketStatsInput[]): TicketStats {
   const total = tickets.length;

@@ -15,14 +15,14 @@ import { ViewToggle } from './components/view-toggle';
 import { useFilteredTickets } from './hooks/use-filtered-tickets';
 import { useTicketsStore } from './tickets.store';
 
-/** SPEC.md §9: under this width the view is forced to grid and the toggle hidden. */
+/** docs/reference.md "Limits and constants": under this width the view is forced to grid and the toggle hidden. */
 const SMALL_SCREEN = '(max-width: 767px)';
 
 /**
- * /dashboard (index): the Tickets Overview (SPEC.md §2): stats, filters, the grid or list of tickets, selection and the
- * bottom bar that distributes the selected ones through the Distribution Settings modal. The tickets come from the
- * ticket list query, which live pushes keep current (app/realtime-bridge.tsx): a click changes its one card, a change
- * of tickets or links reads only what changed.
+ * /dashboard (index): the Tickets Overview (docs/reference.md "Tickets Overview screen"): stats, filters, the grid or
+ * list of tickets, selection and the bottom bar that distributes the selected ones through the Distribution Settings
+ * modal. The tickets come from the ticket list query, which live pushes keep current (app/realtime-bridge.tsx): a click
+ * changes its one card, a change of tickets or links reads only what changed.
  */
 export function TicketsOverviewPage({ topUp }: { topUp?: ReactNode } = {}) {
   const balance = useCreditsStore((s) => s.balance);

@@ -3,19 +3,20 @@ import type { DistributionFailure } from '@seatlink/contracts';
 import { onSessionUserChange } from '../../lib/session.store';
 import { EMPTY_FILTERS, nextSort, type SortKey, type TicketFilters, type TicketSort } from './ticket-filters';
 
-/** SPEC.md §9 view modes. */
+/** The view modes (docs/reference.md "Limits and constants"). */
 export type ViewMode = 'grid' | 'list';
 
 /**
- * The overview's UI state: its filters (SPEC.md §3's selectedAccount among them), view, sort and selection, and the
- * last distribution's or recall's failure. The tickets themselves come from the API through TanStack Query
- * (hooks/use-tickets.ts). This state survives a visit to another page and empties when the signed-in user changes.
+ * The overview's UI state: its filters (selectedAccount among them: docs/reference.md "Screen state"), view, sort and
+ * selection, and the last distribution's or recall's failure. The tickets themselves come from the API through TanStack
+ * Query (hooks/use-tickets.ts). This state survives a visit to another page and empties when the signed-in user
+ * changes.
  */
 export interface TicketsUiState {
   filters: TicketFilters;
   view: ViewMode;
   sort: TicketSort | null;
-  /** Tickets ticked for distribution (SPEC.md §2: selectable by click or checkbox). */
+  /** Tickets ticked for distribution (docs/reference.md "Tickets Overview screen": selectable by click or checkbox). */
   selectedIds: ReadonlySet<string>;
   /** The last distribution's failure or refusals, shown above the tickets until dismissed. */
   distributionProblem: DistributionProblem | null;
@@ -34,7 +35,7 @@ export interface TicketsUiActions {
   setFilters(patch: Partial<TicketFilters>): void;
   clearFilters(): void;
   setView(view: ViewMode): void;
-  /** A sortable column header was pressed (SPEC.md §2: Event, Account, Status). */
+  /** A sortable column header was pressed (docs/reference.md "Tickets Overview screen": Event, Account, Status). */
   sortBy(key: SortKey): void;
   toggleSelected(id: string): void;
   /** Ticks (or unticks) every ticket of `ids` (the list view's select-all). */

@@ -8,7 +8,10 @@ const TopUpModal = lazyChunk(
   (m) => m.TopUpModal,
 );
 
-/** The Top Up button of the Available Credits card: opens the Top Up Credits modal (SPEC.md §2). */
+/**
+ * The Top Up button of the Available Credits card: opens the Top Up Credits modal
+ * (docs/reference.md "Top Up Credits dialog").
+ */
 export function TopUpButton() {
   const [open, setOpen] = useState(false);
   return (

@@ -55,8 +55,8 @@ export interface TestChallenge {
 }
 
 /**
- * The top-up slice (SPEC.md §3: isLoading, error, lastTransaction, success), with the payments configuration (which
- * card field to show) and the test gateway's 3-D Secure challenge while one is open.
+ * The top-up slice (docs/reference.md "Screen state": isLoading, error, lastTransaction, success), with the payments
+ * configuration (which card field to show) and the test gateway's 3-D Secure challenge while one is open.
  */
 export interface TopUpState {
   config: PaymentsConfig | null;
@@ -72,7 +72,10 @@ export interface TopUpState {
 }
 
 export interface PayInput {
-  /** Pounds, sent as a number (SPEC.md §5); the server refuses what it does not accept, with its message. */
+  /**
+   * Pounds, sent as a number (docs/reference.md "Top-up rules"); the server refuses what it does not accept, with its
+   * message.
+   */
   amount: number;
   /** The billing address; null when a required field is missing (nothing is sent then). */
   billing: BillingInfo | null;
@@ -83,11 +86,11 @@ export interface TopUpActions {
   /** GET /v1/payments/config once (kept for later opens). */
   loadConfig(): Promise<void>;
   /**
-   * The payment of SPEC.md §4: the address must be complete; a PaymentMethod is made of the card; POST /v1/topup with
-   * a fresh Idempotency-Key (the same for its automatic retries). Success when the server says the credits are on the
-   * balance. A payment that needs 3-D Secure is confirmed in the browser, and its status decides: succeeded → POST
-   * /v1/topup/{id}/complete and success; requires_payment_method → declined; canceled → cancelled; else an error.
-   * Resolves true on success.
+   * The payment (docs/reference.md "Card payment states"): the address must be complete; a PaymentMethod is made of the
+   * card; POST /v1/topup with a fresh Idempotency-Key (the same for its automatic retries). Success when the server
+   * says the credits are on the balance. A payment that needs 3-D Secure is confirmed in the browser, and its status
+   * decides: succeeded → POST /v1/topup/{id}/complete and success; requires_payment_method → declined; canceled →
+   * cancelled; else an error. Resolves true on success.
    */
   pay(input: PayInput): Promise<boolean>;
   /** The test gateway's confirmation: shows the 3-D Secure challenge and resolves with how the payer answered it. */
@@ -222,7 +225,8 @@ export function createTopUpStore() {
         // A payment that succeeded but bought nothing, or still waits for the browser, is an error to the payer.
         return fail(stepMessage(step === 'succeeded' || step === 'confirm' ? 'failed' : step));
       } catch {
-        // Something broke in the browser (the card field's library, a bug): SPEC.md §8 'Error during payment'.
+        // Something broke in the browser (the card field's library, a bug): 'Error during payment'
+        // (docs/reference.md "Payment messages").
         return fail(PAYMENT_MESSAGES.error);
       }
     },

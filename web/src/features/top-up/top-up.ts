@@ -10,7 +10,7 @@ import {
 } from '@seatlink/contracts';
 import { formatCredits, formatGBP } from '../../lib/format';
 
-/** The texts of the Top Up Credits modal (SPEC.md §2, §8). */
+/** The texts of the Top Up Credits modal (docs/reference.md "Top Up Credits dialog", "Payment messages"). */
 export const TOP_UP_TEXTS = {
   title: 'Top Up Credits',
   subtitle: 'Add more credits to your account',
@@ -24,11 +24,17 @@ export const TOP_UP_TEXTS = {
   /** A card number the test card field does not know. */
   cardIncomplete: 'Your card number is incomplete.',
   unknownTestCard: 'This is not one of the test cards. Use a test card number listed below.',
-  /** The payment form could not be set up (GET /v1/payments/config failed): SPEC.md §8 generic fallback. */
+  /**
+   * The payment form could not be set up (GET /v1/payments/config failed): the generic fallback
+   * (docs/reference.md "Fallback texts").
+   */
   configFailed: 'Something went wrong',
 } as const;
 
-/** SPEC.md §9: the success message shows for 6 s; then the user is re-read, the modal closes and the app goes to /. */
+/**
+ * docs/reference.md "Limits and constants": the success message shows for 6 s; then the user is re-read, the modal
+ * closes and the app goes to /.
+ */
 export const SUCCESS_DELAY_MS = 6_000;
 
 // --- Amount --------------------------------------------------------------------------------------------------------
@@ -54,9 +60,10 @@ export function amountOf(choice: AmountChoice): number | null {
 }
 
 /**
- * Why the chosen amount cannot be paid, or null when it can. SPEC.md §5 and §9: the amount input has a minimum of 5
- * and a step of 1 — whole pounds from £5, since one pound buys one whole credit; the modal refuses anything else
- * before a card is charged, in the words the server uses for the same rule (which also caps one payment).
+ * Why the chosen amount cannot be paid, or null when it can. docs/reference.md "Top-up rules", "Limits and constants":
+ * the amount input has a minimum of 5 and a step of 1 — whole pounds from £5, since one pound buys one whole credit;
+ * the modal refuses anything else before a card is charged, in the words the server uses for the same rule (which also
+ * caps one payment).
  */
 export function amountError(choice: AmountChoice): string | null {
   const amount = amountOf(choice);
@@ -69,12 +76,12 @@ export function formatPounds(amount: number): string {
   return Number.isInteger(amount) ? String(amount) : amount.toFixed(2);
 }
 
-/** 'Pay £25' (SPEC.md §2 'Pay £amount'); just 'Pay' until there is an amount. */
+/** 'Pay £25' ('Pay £amount', docs/reference.md "Top Up Credits dialog"); just 'Pay' until there is an amount. */
 export function payLabel(amount: number | null): string {
   return amount === null ? 'Pay' : `Pay £${formatPounds(amount)}`;
 }
 
-/** One credit per pound, a whole number (SPEC.md §2, §9). */
+/** One credit per pound, a whole number (docs/reference.md "Top Up Credits dialog", "Limits and constants"). */
 export function creditsFor(amount: number): number {
   return Math.round(amount);
 }
@@ -88,7 +95,10 @@ export interface TopUpSummary {
   newBalance: string;
 }
 
-/** The summary of SPEC.md §2: the amount in pounds, its credits, and the current balance plus those credits. */
+/**
+ * The summary (docs/reference.md "Top Up Credits dialog"): the amount in pounds, its credits, and the current balance
+ * plus those credits.
+ */
 export function summaryOf(amount: number | null, balance: number): TopUpSummary {
   const credits = amount === null ? 0 : creditsFor(amount);
   return {
@@ -100,7 +110,7 @@ export function summaryOf(amount: number | null, balance: number): TopUpSummary 
 
 // --- Billing address -----------------------------------------------------------------------------------------------
 
-/** The billing address form as typed (SPEC.md §2: split first and last name). */
+/** The billing address form as typed (docs/reference.md "Top Up Credits dialog": split first and last name). */
 export interface BillingDraft {
   firstName: string;
   lastName: string;
@@ -119,7 +129,10 @@ export type BillingField = keyof BillingDraft;
 
 export const DEFAULT_COUNTRY = 'GB';
 
-/** Everything but line 2, county or state, and phone (SPEC.md §3 billing_info, as the server checks it). */
+/**
+ * Everything but line 2, county or state, and phone (billing_info as the server checks it:
+ * docs/reference.md "Request and answer bodies").
+ */
 export const REQUIRED_BILLING_FIELDS: readonly BillingField[] = [
   'firstName',
   'lastName',
@@ -167,7 +180,10 @@ export interface BillingAddress {
 
 const optional = (value: string | null | undefined) => value?.trim() || null;
 
-/** SPEC.md §3 billing_info: the name is first and last name joined; empty optional fields are null. */
+/**
+ * billing_info (docs/reference.md "Request and answer bodies"): the name is first and last name joined; empty
+ * optional fields are null.
+ */
 export function billingInfoOf(address: BillingAddress, email: string): BillingInfo {
   return {
     email: email.trim(),
@@ -225,15 +241,15 @@ export interface ProviderError {
 const PROVIDER_MESSAGE_TYPES = new Set(['card_error', 'validation_error', 'invalid_request_error']);
 
 /**
- * SPEC.md §8: the provider's own message for card_error, validation_error and invalid_request_error; any other type
- * gives 'An unexpected error occurred during payment processing.'
+ * docs/reference.md "Payment messages": the provider's own message for card_error, validation_error and
+ * invalid_request_error; any other type gives 'An unexpected error occurred during payment processing.'
  */
 export function providerErrorMessage(error: ProviderError): string {
   if (error.type && PROVIDER_MESSAGE_TYPES.has(error.type)) return error.message || PAYMENT_MESSAGES.processing;
   return PAYMENT_MESSAGES.unexpected;
 }
 
-/** What a PaymentIntent's status means for the payer (SPEC.md §4). */
+/** What a PaymentIntent's status means for the payer (docs/reference.md "Card payment states"). */
 export type StatusStep = 'succeeded' | 'confirm' | 'declined' | 'cancelled' | 'failed';
 
 export function stepFor(status: PaymentIntentStatus | string): StatusStep {
@@ -252,7 +268,7 @@ export function stepFor(status: PaymentIntentStatus | string): StatusStep {
   }
 }
 
-/** The message of an unhappy step (SPEC.md §8). */
+/** The message of an unhappy step (docs/reference.md "Payment messages"). */
 export function stepMessage(step: Exclude<StatusStep, 'succeeded' | 'confirm'>): string {
   if (step === 'declined') return PAYMENT_MESSAGES.declined;
   if (step === 'cancelled') return PAYMENT_MESSAGES.cancelled;

@@ -156,7 +156,7 @@ describe('test card field', () => {
 });
 
 describe('outcomes', () => {
-  it('decides by the PaymentIntent status (SPEC.md §4)', () => {
+  it('decides by the PaymentIntent status (docs/reference.md#card-payment-states)', () => {
     expect(stepFor('succeeded')).toBe('succeeded');
     expect(stepFor('requires_action')).toBe('confirm');
     expect(stepFor('requires_confirmation')).toBe('confirm');
@@ -168,7 +168,7 @@ describe('outcomes', () => {
     expect(stepMessage('failed')).toBe('An error occurred while processing your payment.');
   });
 
-  it("shows the provider's message for card, validation and invalid-request errors only (SPEC.md §8)", () => {
+  it("shows the provider's message for card, validation and invalid-request errors only (docs/reference.md#payment-messages)", () => {
     expect(providerErrorMessage({ type: 'card_error', message: 'Your card was declined.' })).toBe(
       'Your card was declined.',
     );

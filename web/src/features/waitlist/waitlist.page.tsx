@@ -11,9 +11,9 @@ import { joinWaitlist } from './api/join-waitlist';
 import { WAITLIST_FAILED } from './waitlist-email';
 
 /**
- * /waitlist, 'Register Interest' (SPEC.md §2 "Waitlist screen"): first name, last name and email address; an address
- * not matching the basic pattern gives 'Please enter a valid email address' and nothing is sent; a captcha token for
- * 'interestRegistration' is made before sending. Success replaces the form.
+ * /waitlist, 'Register Interest' (docs/reference.md "Registration and waitlist screens"): first name, last name and
+ * email address; an address not matching the basic pattern gives 'Please enter a valid email address' and nothing is
+ * sent; a captcha token for 'interestRegistration' is made before sending. Success replaces the form.
  */
 export function WaitlistPage() {
   const navigate = useNavigate();
@@ -29,7 +29,7 @@ export function WaitlistPage() {
   const submit = async (event: FormEvent<HTMLFormElement>) => {
     event.preventDefault();
     if (busy) return;
-    // Waitlist errors are cleared at each new submit (SPEC.md §4).
+    // Waitlist errors are cleared at each new submit (docs/reference.md "One-call forms").
     clearError();
     if (!isValidWaitlistEmail(email)) {
       setEmailError(INVALID_EMAIL_MESSAGE);
@@ -100,7 +100,8 @@ export function WaitlistPage() {
               setEmailError(null);
             }}
             onInvalid={(event) => {
-              // The browser's own check of an e-mail field: say it in the spec's words instead.
+              // The browser's own check of an e-mail field: say it in the waitlist's own words instead
+              // (docs/reference.md "Form rules").
               if (event.currentTarget.validity.typeMismatch) {
                 event.preventDefault();
                 clearError();

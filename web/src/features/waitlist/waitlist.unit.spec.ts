@@ -11,7 +11,7 @@ afterEach(() => {
 
 const entry = { email: 'fan@seatlink.test', first_name: 'Fay', last_name: 'Fan', token: null };
 
-describe('waitlist e-mail pattern (SPEC §5)', () => {
+describe('waitlist e-mail pattern (docs/reference.md#form-rules)', () => {
   it('accepts text @ text . two or more letters', () => {
     for (const email of ['a@b.co', 'first.last+tag@mail.example.org', ' fan@seatlink.test ']) {
       expect(isValidWaitlistEmail(email)).toBe(true);

@@ -69,7 +69,10 @@ interface Operation {
  */
 const SKIP: Record<string, Role[]> = { 'POST /v1/logout': ['user', 'admin'] };
 
-/** Refusals audited by design (SPEC.md §7: every distribution and recall, refused ones included; link edits too). */
+/**
+ * Refusals audited by design (docs/reference.md "Audit entry": every distribution and recall, refused ones included;
+ * link edits too).
+ */
 const AUDITED_REFUSALS: Record<string, { events: string[]; tables: string[] }> = {
   'POST /v1/tickets/distribute': { events: ['DistributionRefused'], tables: ['audit_entries', 'user_streams'] },
   'POST /v1/distributions/{id}/recall': { events: ['RecallRefused'], tables: ['audit_entries', 'user_streams'] },

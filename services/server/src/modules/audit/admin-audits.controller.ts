@@ -19,7 +19,10 @@ import { sendStreamed } from '../../infra/http/streamed-answer.js';
 import { AdminOnly } from '../../infra/http/auth.decorators.js';
 import { auditBatches, listAudits } from './read-models/audit.queries.js';
 
-/** The table's columns (SPEC.md §2) with the ids, then what the entry says in words (Kind, Summary) at the end. */
+/**
+ * The table's columns (docs/reference.md "User Audit Log screen") with the ids, then what the entry says in words
+ * (Kind, Summary) at the end.
+ */
 const CSV_COLUMNS = [
   'Event Time',
   'Status',
@@ -52,7 +55,10 @@ function csvRow(entry: AuditEntry): string[] {
   ];
 }
 
-/** A user's audit log for admins (SPEC.md §7), and the same filtered view as CSV (ids and words both). */
+/**
+ * A user's audit log for admins (docs/reference.md "API calls"), and the same filtered view as CSV (ids and words
+ * both).
+ */
 @Controller('v1/admin/users')
 @AdminOnly()
 export class AdminAuditsController {

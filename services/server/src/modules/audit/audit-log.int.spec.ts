@@ -107,7 +107,7 @@ describe('the audit log of a user, its CSV export and the user’s history at a 
     await sim?.close();
   });
 
-  it('lists every link attempt newest first, as SPEC §3 Audit entry, with IP and the bulk flag', async () => {
+  it('lists every link attempt newest first, as docs/reference.md#audit-entry has them, with IP and the bulk flag', async () => {
     const all = await audits('?kind=links');
     expect(all.map((a) => [a.event_type, a.event_data.status])).toEqual([
       ['TICKET_RECALLED', 'FAILED'],

@@ -4,8 +4,8 @@ import { boolean, index, integer, jsonb, pgTable, primaryKey, text, timestamp, u
 // rebuilds them, equal to the live-built ones).
 
 /**
- * Read model: a user's audit log (SPEC.md §3 Audit entry), one row per event that moved money, access or a link of the
- * user — and one row per link and hour for its claims, however many (`count`).
+ * Read model: a user's audit log (docs/reference.md "Audit entry"), one row per event that moved money, access or a
+ * link of the user — and one row per link and hour for its claims, however many (`count`).
  */
 export const auditEntries = pgTable(
   'audit_entries',

@@ -12,7 +12,10 @@ export interface DistributeOutcome {
   position: string | null;
 }
 
-/** Turns some of a user's tickets into links that cost credits (SPEC.md §7 POST /v1/tickets/distribute). */
+/**
+ * Turns some of a user's tickets into links that cost credits (POST /v1/tickets/distribute,
+ * docs/reference.md "API calls").
+ */
 export class DistributeTicketsCommand extends Command<DistributeOutcome> {
   constructor(
     readonly input: {

@@ -34,7 +34,7 @@ const STATUS_OF_REFUSAL: Record<string, 402 | 404 | 409> = {
   DUPLICATE_TICKET: 409,
 };
 
-/** Distribute tickets as links, and recall them (SPEC.md §7 Tickets and credits). */
+/** Distribute tickets as links, and recall them (docs/reference.md "API calls"). */
 @Controller('v1')
 export class DistributionController {
   constructor(

@@ -312,7 +312,7 @@ describe('distributing tickets as links, and recalling them', () => {
     const made = (await distribute(user, { ticket_ids: [ticket.id] })).body as unknown as DistributeResponse;
     const { distribution_id: id, link } = made.distributions[0]!;
     const code = link.split('/l/')[1]!;
-    // SPEC.md §7: no body, as clients send it, with a JSON content type and nothing after it.
+    // docs/reference.md "API calls": no body, as clients send it, with a JSON content type and nothing after it.
     const recalled = await user.request('POST', `/v1/distributions/${id}/recall`, undefined, {
       raw: '',
       headers: { 'content-type': 'application/json' },

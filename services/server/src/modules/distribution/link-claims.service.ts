@@ -144,7 +144,10 @@ export class PinLockedError extends DomainError {
   }
 }
 
-/** A link that exists and answers no: 410 with why (SPEC.md: 'Limit Reached', 'Expired', withdrawn). */
+/**
+ * A link that exists and answers no: 410 with why (docs/reference.md "Link states": 'Limit Reached', 'Expired',
+ * withdrawn).
+ */
 export class LinkGoneError extends DomainError {
   constructor(readonly state: Exclude<LinkState, 'active'>) {
     super(LINK_MESSAGES[state], LINK_STATE_CODES[state], 410);

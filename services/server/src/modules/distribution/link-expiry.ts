@@ -5,10 +5,10 @@ import { DISTRIBUTION_MESSAGES, MAX_LINK_EXPIRY_MS, MIN_LINK_EXPIRY_MS } from '@
 const SLACK_MS = 60_000;
 
 /**
- * A link's expiry must be at least an hour ahead and at most five years (SPEC.md §5), judged at `now` — the database's
- * clock (shared/clock.ts), not the process's, so a process whose clock is wrong never makes, nor charges for, a link
- * that is dead on arrival. The body's schema checks the value's form; this, its distance from now. A 400 as the schema's
- * own (`expiry_date: …`), before anything is written or paid.
+ * A link's expiry must be at least an hour ahead and at most five years (docs/reference.md "Link rules"), judged at
+ * `now` — the database's clock (shared/clock.ts), not the process's, so a process whose clock is wrong never makes, nor
+ * charges for, a link that is dead on arrival. The body's schema checks the value's form; this, its distance from now.
+ * A 400 as the schema's own (`expiry_date: …`), before anything is written or paid.
  */
 export function checkLinkExpiry(expiresAt: string | null | undefined, now: Date): void {
   if (expiresAt === null || expiresAt === undefined) return;

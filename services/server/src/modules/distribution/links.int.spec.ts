@@ -216,7 +216,7 @@ describe('links as recipients use them: viewing counts nothing, each claim count
     expect(await clickEvents(unlimited.distributionId)).toEqual([1, 2, 3]);
   });
 
-  it('takes a limit of 0 as no limit, as the dashboard shows it (SPEC.md §3: null or 0 is unlimited)', async () => {
+  it('takes a limit of 0 as no limit, as the dashboard shows it (null or 0 is unlimited: docs/reference.md#link)', async () => {
     const { code, distributionId } = await makeLink({ max_clicks: 5 });
     // The API takes limits from 1; a 0 can only come from older data.
     await database.query('update link_counters set max_clicks = 0 where distribution_id = $1', [distributionId]);

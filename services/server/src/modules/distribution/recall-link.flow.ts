@@ -11,7 +11,7 @@ import { recallLinkCounters, ticketOfLink } from './link-counters.js';
 import { TicketDistributionCommandMessage } from './ticket-distribution.command.js';
 import { clock } from '../../shared/clock.js';
 
-/** Recalls one of a user's links (SPEC.md §7 POST /v1/distributions/{id}/recall). */
+/** Recalls one of a user's links (POST /v1/distributions/{id}/recall, docs/reference.md "API calls"). */
 export class RecallLinkCommand extends Command<{ ticketId: string; position: string | null }> {
   constructor(
     readonly input: { userId: string; distributionId: string; ip?: string; bulk?: boolean; commandId: string },

@@ -94,7 +94,7 @@ export class AccountController {
     return { message: IDENTITY_MESSAGES.verificationSent };
   }
 
-  /** Failure answers carry the error in field `error` (SPEC.md §7). */
+  /** Failure answers carry the error in field `error` (docs/reference.md "API calls"). */
   @Post('auth/verify-email')
   @HttpCode(200)
   async verifyEmail(

@@ -12,7 +12,7 @@ describe('POST /v1/auth, GET /v1/me, GET /v1/session, POST /v1/logout', () => {
   });
   afterAll(async () => stack?.close());
 
-  it('signs in with an HttpOnly SameSite=Lax session cookie and answers the user of SPEC §3', async () => {
+  it('signs in with an HttpOnly SameSite=Lax session cookie and answers the user of docs/reference.md#user', async () => {
     const client = new ApiClient(stack.baseUrl);
     const res = await client.login('USER@seatlink.test', 'User1234!');
     expect(res.status).toBe(200);

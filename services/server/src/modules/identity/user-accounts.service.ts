@@ -51,7 +51,7 @@ export class UserAccounts {
   }
 }
 
-/** A user's §3 shape from the write side (balance and distribution cost at their defaults). */
+/** A user's shape (docs/reference.md "User") from the write side (balance and distribution cost at their defaults). */
 export function toUser(state: UserState): User {
   return {
     id: state.userId!,

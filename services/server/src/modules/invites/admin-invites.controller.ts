@@ -39,7 +39,7 @@ const INVITE_ID_NAMESPACE = '9d3e6b1c-4f2a-4a8e-b7c5-1e0d9f8a2b63';
 
 /**
  * When a code given as a date stops working: at the end of that day (UTC). The date must be tomorrow or later
- * (SPEC.md §5), judged by the server's clock.
+ * (docs/reference.md "Admin form rules"), judged by the server's clock.
  */
 export function inviteExpiry(expiresAt: string, now: Date): Date {
   const startOfTomorrow = Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), now.getUTCDate()) + DAY_MS;

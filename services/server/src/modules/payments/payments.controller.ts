@@ -37,9 +37,10 @@ import { CommandId } from '../../infra/http/command-id.js';
 import { PaymentFulfilment } from './payment-fulfilment.service.js';
 
 /**
- * The gateway's refusals as the browser reads them (SPEC.md §8: the provider's own message for card errors and
- * invalid requests): a declined card is 402 with Stripe's `card_error` shape, an unknown payment method 400, a provider
- * that did not answer 502 (nothing known to be charged; a retry with the same Idempotency-Key charges at most once).
+ * The gateway's refusals as the browser reads them (docs/reference.md "Payment messages": the provider's own message
+ * for card errors and invalid requests): a declined card is 402 with Stripe's `card_error` shape, an unknown payment
+ * method 400, a provider that did not answer 502 (nothing known to be charged; a retry with the same Idempotency-Key
+ * charges at most once).
  */
 export function paymentError(err: unknown): unknown {
   if (err instanceof CardDeclinedError) {
@@ -58,7 +59,10 @@ export function paymentError(err: unknown): unknown {
   return err;
 }
 
-/** Card top-ups: one credit per pound, GBP (SPEC.md §3, §4, §7). */
+/**
+ * Card top-ups: one credit per pound, GBP (docs/reference.md "Request and answer bodies", "Card payment states",
+ * "API calls").
+ */
 @Controller('v1')
 export class PaymentsController {
   constructor(

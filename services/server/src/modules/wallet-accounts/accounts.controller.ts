@@ -75,8 +75,8 @@ function fromEvents(result: AccountCommandResult): Account | null {
 }
 
 /**
- * The signed-in user's wallet accounts (SPEC.md §7 Accounts): list, link one or a batch, re-authenticate, delete. An
- * account of another user answers 404 on every call, as a missing one does.
+ * The signed-in user's wallet accounts (docs/reference.md "API calls"): list, link one or a batch, re-authenticate,
+ * delete. An account of another user answers 404 on every call, as a missing one does.
  */
 @Controller('v1')
 export class AccountsController {

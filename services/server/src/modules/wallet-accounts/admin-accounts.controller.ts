@@ -13,7 +13,7 @@ import { AdminOnly } from '../../infra/http/auth.decorators.js';
 import { Answers } from '../../infra/http/openapi.decorators.js';
 import { duplicateGroups, listAdminAccounts, listAllTickets } from './read-models/accounts.queries.js';
 
-/** Every account, every ticket and the duplicate groups (admins; SPEC.md §7 Admin). */
+/** Every account, every ticket and the duplicate groups (admins; docs/reference.md "API calls"). */
 @Controller('v1/admin')
 @AdminOnly()
 export class AdminAccountsController {

@@ -70,7 +70,7 @@ describe.each(testBackends())('GET /v1/tickets by pages and by changes (%s)', (_
     await sim?.close();
   });
 
-  it('answers every ticket with the version it stands at, as SPEC.md §7 has it', async () => {
+  it('answers every ticket with the version it stands at, as docs/reference.md#api-calls has it', async () => {
     const res = await user.request('GET', '/v1/tickets');
     expect(res.status).toBe(200);
     const body = res.body as unknown as TicketsResponse;

@@ -44,10 +44,10 @@ function SyncBadge({ account, syncing, now }: { account: Account; syncing: boole
 }
 
 /**
- * One linked account (SPEC.md §2 "Accounts overview"): name, e-mail, sync status, ticket counts, distribution bar,
- * the progress of a running sync, and its actions. An account in error carries the 'Authentication Required' banner;
- * one whose last sync gave up, the 'Sync Failed' banner with why (it keeps syncing; a sync that goes through clears it);
- * passes the wallet sent that could not be read are counted under its figures.
+ * One linked account (docs/reference.md "Accounts screens"): name, e-mail, sync status, ticket counts, distribution
+ * bar, the progress of a running sync, and its actions. An account in error carries the 'Authentication Required'
+ * banner; one whose last sync gave up, the 'Sync Failed' banner with why (it keeps syncing; a sync that goes through
+ * clears it); passes the wallet sent that could not be read are counted under its figures.
  */
 export function AccountCard({ account, sync, now, onReauthenticate }: AccountCardProps) {
   const remove = useRemoveAccount();

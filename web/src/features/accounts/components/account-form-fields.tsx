@@ -14,8 +14,8 @@ export interface AccountFieldsProps {
 }
 
 /**
- * E-mail and password of one wallet account (SPEC.md §5: both required). The password belongs to the wallet service,
- * not to this site, so the browser is asked not to fill or save it as this site's.
+ * E-mail and password of one wallet account (docs/reference.md "Form rules": both required). The password belongs to
+ * the wallet service, not to this site, so the browser is asked not to fill or save it as this site's.
  */
 export function AccountFields({
   entry,

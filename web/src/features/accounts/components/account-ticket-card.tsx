@@ -49,7 +49,7 @@ export interface AccountTicketCardProps {
 }
 
 /**
- * One ticket of an account (SPEC.md §2 "Account tickets page"): event, section, row and seat, its status, and either
+ * One ticket of an account (docs/reference.md "Accounts screens"): event, section, row and seat, its status, and either
  * its link (cut to 30 characters, Copy and Open, clicks and expiry) or a working Generate Link button.
  */
 export const AccountTicketCard = memo(function AccountTicketCard({

@@ -19,7 +19,10 @@ export interface AccountsToolbarProps {
   onSort: (key: AccountSortKey) => void;
 }
 
-/** Search, the distribution filter and the Name / Tickets / Distribution sort buttons (SPEC.md §2). */
+/**
+ * Search, the distribution filter and the Name / Tickets / Distribution sort buttons
+ * (docs/reference.md "Accounts screens").
+ */
 export function AccountsToolbar({ search, filter, sort, onSearch, onFilter, onSort }: AccountsToolbarProps) {
   return (
     <div className="flex flex-col gap-3 lg:flex-row lg:items-center">

@@ -19,10 +19,10 @@ let nextKey = 1;
 const emptyRow = (): Row => ({ key: nextKey++, email: '', password: '' });
 
 /**
- * The Add Accounts form (SPEC.md §2 "Accounts overview"): the e-mail and password of one wallet account, or of several
- * ('Add another account'). One is linked with POST /v1/accounts, several with one batch call that links each on its
- * own: the linked ones leave the form, the refused ones stay with their reason, ready to correct and send again.
- * A batch with some added says how many and which were not (BatchAddResult); only one with none added is a failure.
+ * The Add Accounts form (docs/reference.md "Accounts screens"): the e-mail and password of one wallet account, or of
+ * several ('Add another account'). One is linked with POST /v1/accounts, several with one batch call that links each on
+ * its own: the linked ones leave the form, the refused ones stay with their reason, ready to correct and send again. A
+ * batch with some added says how many and which were not (BatchAddResult); only one with none added is a failure.
  */
 export function AddAccountsDialog({ onClose }: { onClose: () => void }) {
   const link = useLinkAccounts();

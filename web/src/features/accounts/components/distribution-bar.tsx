@@ -2,7 +2,10 @@ import type { Account } from '@seatlink/contracts';
 import { ProgressBar } from '../../../components/ui/progress-bar';
 import { distributionPercent, distributionTone } from '../account-rules';
 
-/** How much of an account is distributed: the bar is green at 100 %, blue above 50 %, else yellow (SPEC.md §9). */
+/**
+ * How much of an account is distributed: the bar is green at 100 %, blue above 50 %, else yellow
+ * (docs/reference.md "Limits and constants").
+ */
 export function DistributionBar({
   account,
 }: {

@@ -10,8 +10,9 @@ import { useReauthenticate } from '../use-accounts';
 import { AccountFields } from './account-form-fields';
 
 /**
- * Re-authenticate (SPEC.md §2): the wallet account's e-mail and password again, for an account whose sign-in the
- * wallet service no longer accepts (in error) or to sync it now. POST /v1/accounts/{id}/reauth.
+ * Re-authenticate (docs/reference.md "Accounts screens"): the wallet account's e-mail and password again, for an
+ * account whose sign-in the wallet service no longer accepts (in error) or to sync it now.
+ * POST /v1/accounts/{id}/reauth.
  */
 export function ReauthDialog({ account, onClose }: { account: Account; onClose: () => void }) {
   const reauthenticate = useReauthenticate();

@@ -113,8 +113,8 @@ function Named({ name, id, testId }: { name: string | null; id: string | null; t
 }
 
 /**
- * 'View Details' of an audit entry (SPEC.md §2, built working): what it says in words, the names it is read by with
- * the ids they stand for, and every field it holds (the raw data too).
+ * 'View Details' of an audit entry (docs/reference.md "User Audit Log screen"): what it says in words, the names it is
+ * read by with the ids they stand for, and every field it holds (the raw data too).
  */
 export function AuditDetailsDialog({ entry, onClose }: { entry: AuditEntry; onClose: () => void }) {
   const { status, ticket_id: ticketId, distribution_id: distributionId, ...rest } = entry.event_data;

@@ -56,8 +56,8 @@ export function CheckboxFilter<T extends string>({
 
 /**
  * A text filter (ticket id, distribution id, IP address): matches what a value starts with, and applies 300 ms after
- * the last keystroke (SPEC.md §5). The field shows what is typed at once; a change from outside (a chip removed, Clear
- * all) replaces it.
+ * the last keystroke (docs/reference.md "Admin form rules"). The field shows what is typed at once; a change from
+ * outside (a chip removed, Clear all) replaces it.
  */
 export function TextFilter({
   label,
@@ -121,8 +121,8 @@ export function TextFilter({
 }
 
 /**
- * From and To of the Event Time filter (SPEC.md §5), each a date and 24-hour time picked en-GB; picking one makes the
- * range custom. Emptied, a bound is open.
+ * From and To of the Event Time filter (docs/reference.md "Admin form rules"), each a date and 24-hour time picked
+ * en-GB; picking one makes the range custom. Emptied, a bound is open.
  */
 export function DateRangeFilter({
   startDate,

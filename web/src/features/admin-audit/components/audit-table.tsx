@@ -88,8 +88,8 @@ function ShortId({ id }: { id: string }) {
 }
 
 /**
- * The Ticket ID column (SPEC.md §2) as a person reads it: the ticket's title and seat; its id stays in View Details and
- * the CSV (`data-ticket-id`).
+ * The Ticket ID column (docs/reference.md "User Audit Log screen") as a person reads it: the ticket's title and seat;
+ * its id stays in View Details and the CSV (`data-ticket-id`).
  */
 function TicketCell({ entry }: { entry: AuditEntry }) {
   const id = entry.event_data.ticket_id;
@@ -116,7 +116,10 @@ function TicketCell({ entry }: { entry: AuditEntry }) {
   );
 }
 
-/** The Distribution ID column (SPEC.md §2) as a person reads it: the link's label; its id stays in View Details. */
+/**
+ * The Distribution ID column (docs/reference.md "User Audit Log screen") as a person reads it: the link's label; its id
+ * stays in View Details.
+ */
 function LinkCell({ entry }: { entry: AuditEntry }) {
   const id = entry.event_data.distribution_id;
   const label = entry.names.link;
@@ -158,9 +161,10 @@ const TEXT_COLUMNS = [
 ] as const satisfies ReadonlyArray<{ label: string; field: keyof AuditFilters; width: string; placeholder: string }>;
 
 /**
- * The audit table (SPEC.md §2): Event Time, Status, Event Type, Ticket ID, Distribution ID, IP Address and Details;
- * each of the first six headers has its filter in a popover. The list's error, first load and empty state show in
- * its body, so the filters stay at hand. On a phone each entry is a card, under the headers as a row of filter chips.
+ * The audit table (docs/reference.md "User Audit Log screen"): Event Time, Status, Event Type, Ticket ID, Distribution
+ * ID, IP Address and Details; each of the first six headers has its filter in a popover. The list's error, first load
+ * and empty state show in its body, so the filters stay at hand. On a phone each entry is a card, under the headers as
+ * a row of filter chips.
  */
 export function AuditTable({
   audits,

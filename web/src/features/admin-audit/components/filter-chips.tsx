@@ -3,8 +3,8 @@ import { CloseIcon } from '../../../components/ui/icons';
 import type { ChipKey, FilterChip } from '../audit-filters';
 
 /**
- * The active-filter chip bar (SPEC.md §2): one chip per filter set, each removable, and 'Clear all filters'; 'No
- * filters active' when there is none.
+ * The active-filter chip bar (docs/reference.md "User Audit Log screen"): one chip per filter set, each removable, and
+ * 'Clear all filters'; 'No filters active' when there is none.
  */
 export function FilterChips({
   chips,

@@ -234,9 +234,9 @@ function HistoryResult({ state }: { state: UserStateAt }) {
 }
 
 /**
- * Replay (beyond the spec): pick a moment, to the second, and see the user's balance and every change of it (admin
- * settings, links paid for, card purchases, refunds, disputes), accounts and tickets with their links as they stood
- * then, folded by the server from the events (GET /v1/admin/users/{id}/history?at=).
+ * Replay (docs/reference.md "User Audit Log screen"): pick a moment, to the second, and see the user's balance and
+ * every change of it (admin settings, links paid for, card purchases, refunds, disputes), accounts and tickets with
+ * their links as they stood then, folded by the server from the events (GET /v1/admin/users/{id}/history?at=).
  */
 export function ReplayPanel({ userId }: { userId: string }) {
   const [moment, setMoment] = useState<CalendarDateTime | null>(() => localDateTimeOf(Date.now(), { seconds: true }));

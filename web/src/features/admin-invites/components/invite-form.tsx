@@ -14,8 +14,8 @@ const enGbDate = (date: CalendarDate) =>
   `${String(date.day).padStart(2, '0')}/${String(date.month).padStart(2, '0')}/${String(date.year).padStart(4, '0')}`;
 
 /**
- * The generate form of the invite codes page (SPEC.md §5): max uses a whole number 1 to 1000 (default 100); expiry
- * date required and at least tomorrow. The form checks itself so its own messages show.
+ * The generate form of the invite codes page (docs/reference.md "Admin form rules"): max uses a whole number 1 to 1000
+ * (default 100); expiry date required and at least tomorrow. The form checks itself so its own messages show.
  *
  * The expiry is a date picker in en-GB (dd/mm/yyyy, whatever the browser's locale; a native date field would show
  * mm/dd/yyyy in an en-US browser): typed or picked from its calendar, which offers nothing before the earliest day.

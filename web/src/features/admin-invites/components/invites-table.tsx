@@ -142,7 +142,7 @@ export interface InvitesTableProps {
   error: string | null;
 }
 
-/** The invite codes list (SPEC.md §2 "Admin invite codes page"). */
+/** The invite codes list (docs/reference.md "Admin screens"). */
 export function InvitesTable({ inviteCodes, loading, error }: InvitesTableProps) {
   return (
     <DataTable

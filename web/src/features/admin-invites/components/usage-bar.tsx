@@ -7,7 +7,7 @@ const fills: Record<UsageLevel, string> = {
   green: 'bg-green-500',
 };
 
-/** 'used / max_uses' and a bar coloured by how much is used (SPEC.md §9). */
+/** 'used / max_uses' and a bar coloured by how much is used (docs/reference.md "Limits and constants"). */
 export function UsageBar({ used, maxUses, label }: { used: number; maxUses: number; label: string }) {
   const level = usageLevel(used, maxUses);
   const percent = usagePercent(used, maxUses);

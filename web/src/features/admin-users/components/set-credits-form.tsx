@@ -9,10 +9,11 @@ import { CREDITS_INVALID_MESSAGE, parseCredits } from '../credits';
 import { SetCreditsDialog } from './set-credits-dialog';
 
 /**
- * Per-user credits form (SPEC.md §5: integer, minimum 0, step 1). The field holds the user's current balance as its
- * value, and follows the balance while the admin has not typed; a value that is not a whole number of at least 0 is
- * named under the field and nothing is sent. Set asks first (SetCreditsDialog: from what to what, and a reason); a
- * refusal of the server is said in the dialog, beside the toast. Lives inside a clickable row, so it stops clicks.
+ * Per-user credits form (docs/reference.md "Admin form rules": integer, minimum 0, step 1). The field holds the user's
+ * current balance as its value, and follows the balance while the admin has not typed; a value that is not a whole
+ * number of at least 0 is named under the field and nothing is sent. Set asks first (SetCreditsDialog: from what to
+ * what, and a reason); a refusal of the server is said in the dialog, beside the toast. Lives inside a clickable row,
+ * so it stops clicks.
  */
 export function SetCreditsForm({ user }: { user: User }) {
   const setCredits = useSetCredits();
@@ -47,8 +48,9 @@ export function SetCreditsForm({ user }: { user: User }) {
       setConfirming(null);
       toast.success('Credits updated successfully');
     } else {
-      // SPEC.md §8: the toast says 'Failed to update credits'; the dialog says why (the server's message, or 'Failed
-      // to update user credits'). A balance that moved is shown as it is now (the list is read again).
+      // docs/reference.md "Fallback texts": the toast says 'Failed to update credits'; the dialog says why (the
+      // server's message, or 'Failed to update user credits'). A balance that moved is shown as it is now (the list is
+      // read again).
       toast.error('Failed to update credits');
       setConfirming({ credits, error: result.message });
     }

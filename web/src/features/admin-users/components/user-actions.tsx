@@ -7,9 +7,9 @@ import { useSessionStore } from '../../../lib/session.store';
 import { useResetPassword, useToggleBan } from '../use-admin-users';
 
 /**
- * Per-user actions of the admin users page (SPEC.md §2): reset password by e-mail, and ban or unban. A ban is asked
- * about first (it signs the user out at once); unbanning is not. They live inside a clickable row, so they stop
- * clicks. An admin cannot ban their own account from here.
+ * Per-user actions of the admin users page (docs/reference.md "Admin screens"): reset password by e-mail, and ban or
+ * unban. A ban is asked about first (it signs the user out at once); unbanning is not. They live inside a clickable
+ * row, so they stop clicks. An admin cannot ban their own account from here.
  */
 export function UserActions({ user }: { user: User }) {
   const resetPassword = useResetPassword();

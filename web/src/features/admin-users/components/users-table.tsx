@@ -20,9 +20,10 @@ function fullName(user: User): string {
 }
 
 /**
- * The admin users table; a row click opens that user's audit log (SPEC.md §2). Sized to show every action without
- * scrolling in the 960 px the frame leaves at a 1280 px window (long addresses are cut short, whole in their tooltip);
- * narrower, the table scrolls inside its own box, never the page; on a phone each user is a card.
+ * The admin users table; a row click opens that user's audit log (docs/reference.md "Admin screens"). Sized to show
+ * every action without scrolling in the 960 px the frame leaves at a 1280 px window (long addresses are cut short,
+ * whole in their tooltip); narrower, the table scrolls inside its own box, never the page; on a phone each user is a
+ * card.
  */
 export function UsersTable({ users, loading, error }: UsersTableProps) {
   const navigate = useNavigate();

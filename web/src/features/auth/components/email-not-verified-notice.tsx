@@ -7,7 +7,10 @@ import { VERIFICATION_NOTICE_HIDE_MS } from '../auth.constants';
 
 type ResendStatus = 'idle' | 'sending' | 'sent' | 'failed';
 
-/** SPEC.md §8: the notice's text when the resend fails, and the fallback of the call's own error. */
+/**
+ * docs/reference.md "Fallback texts": the notice's text when the resend fails, and the fallback of the call's own
+ * error.
+ */
 const RESEND_FAILED = 'Failed to send verification email. Please try again.';
 const RESEND_FAILED_FALLBACK = 'Failed to resend verification email';
 
@@ -20,10 +23,13 @@ export interface EmailNotVerifiedNoticeProps {
   onDismiss: () => void;
 }
 
-/** Login error EMAIL_NOT_VERIFIED: the server message plus a 'Resend verification email' button (SPEC.md §2). */
+/**
+ * Login error EMAIL_NOT_VERIFIED: the server message plus a 'Resend verification email' button
+ * (docs/reference.md "Sign-in and password screens").
+ */
 export function EmailNotVerifiedNotice({ message, email, onDismiss }: EmailNotVerifiedNoticeProps) {
   const [status, setStatus] = useState<ResendStatus>('idle');
-  /** Why the resend failed: the server's message, or SPEC.md §8's fallback. */
+  /** Why the resend failed: the server's message, or its fallback (docs/reference.md "Fallback texts"). */
   const [reason, setReason] = useState<string | null>(null);
 
   useEffect(() => {

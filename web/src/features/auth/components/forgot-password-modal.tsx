@@ -10,11 +10,10 @@ import { FORGOT_PASSWORD_FAILED } from '../auth.constants';
 export const FORGOT_PASSWORD_SUCCESS = 'Password reset instructions have been sent to your email.';
 
 /**
- * 'Reset Password' modal (SPEC.md §2), backed by the forgot-password slice (a mutation that lives with the modal).
- * Focus starts in the email field and stays in the modal; closing it (Cancel, Escape, the backdrop) drops the slice and
- * returns focus to its opener.
- * Deliberate difference from the spec: Cancel is a plain button that closes the modal (the spec's Cancel is a submit
- * button that does not).
+ * 'Reset Password' modal (docs/reference.md "Sign-in and password screens"), backed by the forgot-password slice (a
+ * mutation that lives with the modal). Focus starts in the email field and stays in the modal; closing it (Cancel,
+ * Escape, the backdrop) drops the slice and returns focus to its opener. Deliberately, Cancel is a plain button that
+ * closes the modal, not a submit button that leaves it open.
  */
 export function ForgotPasswordModal({ onClose }: { onClose: () => void }) {
   const {

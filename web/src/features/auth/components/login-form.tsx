@@ -13,7 +13,7 @@ import { EmailNotVerifiedNotice } from './email-not-verified-notice';
 import { ForgotPasswordModal } from './forgot-password-modal';
 import { SecondFactorForm } from './second-factor-form';
 
-/** The sign-in form (SPEC.md §2 "Sign-in screen"). */
+/** The sign-in form (docs/reference.md "Sign-in and password screens"). */
 export function LoginForm() {
   const navigate = useNavigate();
   const login = useAuthStore((s) => s.login);

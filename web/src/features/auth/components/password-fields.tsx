@@ -16,8 +16,9 @@ export interface PasswordFieldsProps {
 }
 
 /**
- * A new password and its confirmation (registration and password reset, SPEC.md §5): a live checklist of the rules,
- * the rule message while the password falls short, and 'Passwords do not match' under a differing confirmation.
+ * A new password and its confirmation (registration and password reset, docs/reference.md "Password rules"): a live
+ * checklist of the rules, the rule message while the password falls short, and 'Passwords do not match' under a
+ * differing confirmation.
  */
 export function PasswordFields({
   password,

@@ -18,9 +18,9 @@ import { BulkLinkActions } from './bulk-link-actions';
 import { DistributeBar } from './distribute-bar';
 
 /**
- * The bulk actions on the selected tickets (SPEC.md §2): the bottom bar while any is ticked, and the Distribution
- * Settings modal it opens for those eligible (its settings distribute them); for those with a link, Edit Links and
- * Recall Links.
+ * The bulk actions on the selected tickets (docs/reference.md "Tickets Overview screen"): the bottom bar while any is
+ * ticked, and the Distribution Settings modal it opens for those eligible (its settings distribute them); for those
+ * with a link, Edit Links and Recall Links.
  */
 export function BulkDistribution() {
   const balance = useCreditsStore((s) => s.balance);

@@ -3,8 +3,8 @@ import { formatDateTime } from '../../../lib/format';
 import { useClickTimeline } from '../hooks/use-click-timeline';
 
 /**
- * A link's click timeline (beyond the spec): its running click total over time, from GET /v1/distributions/{id}/clicks,
- * read again when the link's count changes (a live push).
+ * A link's click timeline (docs/user-guide.md "Tickets Overview"): its running click total over time, from
+ * GET /v1/distributions/{id}/clicks, read again when the link's count changes (a live push).
  */
 export function ClickSparkline({
   distributionId,

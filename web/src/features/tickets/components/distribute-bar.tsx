@@ -13,11 +13,11 @@ export interface DistributeBarProps {
 }
 
 /**
- * The bottom bar of a selection (SPEC.md §2): how many are ticked, a way to untick them, and the distribute button
- * ('Distribute', 'Generate Link', 'Generate Links'). Why the button is disabled is written beside it, not only in its
- * tooltip, so touch and keyboard users read it too. It sits in the page's flow after the tickets, stuck to the bottom
- * of the window while they scroll under it: at the end of the page it stands below the last of them, never over it
- * (its negative margins take it to the edges of the page's padding).
+ * The bottom bar of a selection (docs/reference.md "Tickets Overview screen"): how many are ticked, a way to untick
+ * them, and the distribute button ('Distribute', 'Generate Link', 'Generate Links'). Why the button is disabled is
+ * written beside it, not only in its tooltip, so touch and keyboard users read it too. It sits in the page's flow after
+ * the tickets, stuck to the bottom of the window while they scroll under it: at the end of the page it stands below the
+ * last of them, never over it (its negative margins take it to the edges of the page's padding).
  */
 export function DistributeBar({ selectedCount, button, onDistribute, onClear, children }: DistributeBarProps) {
   const reasonId = useId();

@@ -10,7 +10,7 @@ const QrCode = lazyChunk(
   (m) => m.QrCode,
 );
 
-/** A link's QR code, drawn in the browser, to show on a screen or print (beyond the spec). */
+/** A link's QR code, drawn in the browser, to show on a screen or print (docs/user-guide.md "Tickets Overview"). */
 export function QrDialog({
   title,
   link,

@@ -2,7 +2,7 @@ import type { ComponentProps } from 'react';
 import type { Ticket } from '@seatlink/contracts';
 import { cx } from '../../../components/ui/cx';
 
-/** A ticket's selection (SPEC.md §2: selectable by click or checkbox). */
+/** A ticket's selection (docs/reference.md "Tickets Overview screen": selectable by click or checkbox). */
 export interface TicketSelection {
   selected: boolean;
   onToggle: (ticketId: string) => void;

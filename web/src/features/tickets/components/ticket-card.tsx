@@ -59,8 +59,9 @@ function Detail({
 }
 
 /**
- * One ticket of the overview's grid (SPEC.md §2): logo, title, subtitle, status, venue, seat ('N/A' if missing), next
- * game with its date, account e-mail, and the link part. A duplicate carries a banner across its top.
+ * One ticket of the overview's grid (docs/reference.md "Tickets Overview screen"): logo, title, subtitle, status,
+ * venue, seat ('N/A' if missing), next game with its date, account e-mail, and the link part. A duplicate carries a
+ * banner across its top.
  */
 export const TicketCard = memo(function TicketCard({
   ticket,

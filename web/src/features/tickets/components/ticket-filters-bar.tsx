@@ -10,7 +10,7 @@ import {
   type TicketFilters,
 } from '../ticket-filters';
 
-/** SPEC.md §2: the search box's placeholder, exactly. */
+/** docs/reference.md "Tickets Overview screen": the search box's placeholder, exactly. */
 export const SEARCH_PLACEHOLDER = 'Search title, subtitle, venue, seat, account...';
 
 export interface TicketFiltersBarProps {
@@ -23,9 +23,9 @@ export interface TicketFiltersBarProps {
 }
 
 /**
- * Search, account, status and event filters of the tickets overview (SPEC.md §2). The selects' choices are worked out
- * here, so only while the filters are shown (on a phone they are behind a button): sorting the titles of 10,000
- * tickets is work a phone's first screen does not wait for.
+ * Search, account, status and event filters of the tickets overview (docs/reference.md "Tickets Overview screen"). The
+ * selects' choices are worked out here, so only while the filters are shown (on a phone they are behind a button):
+ * sorting the titles of 10,000 tickets is work a phone's first screen does not wait for.
  */
 export function TicketFiltersBar({ filters, tickets, linkedAccounts, onChange }: TicketFiltersBarProps) {
   const events = useMemo(() => eventOptions(tickets), [tickets]);

@@ -45,7 +45,8 @@ function LinkButtons({ ticket, link, children }: { ticket: Ticket; link: string;
 
 /**
  * Recall Ticket: asks first (the link stops working at once for everyone it was shared with), then recalls; disabled
- * and pulsing while the recall runs (SPEC.md §2). Toasts 'Ticket recalled' or 'Failed to recall'.
+ * and pulsing while the recall runs (docs/reference.md "Tickets Overview screen"). Toasts 'Ticket recalled' or
+ * 'Failed to recall'.
  */
 function RecallButton({ ticket, compact }: { ticket: Ticket; compact: boolean }) {
   const { recall, recalling } = useRecallTicket(ticket.id);
@@ -202,9 +203,9 @@ export interface TicketLinkAreaProps {
 }
 
 /**
- * The link part of a ticket (SPEC.md §2): a duplicate cannot be distributed; while its distribution runs it reads
- * 'Distributing...'; a ticket with a link shows it cut to 30 characters with Copy, Open, the QR code and Recall, its
- * clicks (with their timeline) and expiry; a ticket without one says so.
+ * The link part of a ticket (docs/reference.md "Tickets Overview screen"): a duplicate cannot be distributed; while its
+ * distribution runs it reads 'Distributing...'; a ticket with a link shows it cut to 30 characters with Copy, Open, the
+ * QR code and Recall, its clicks (with their timeline) and expiry; a ticket without one says so.
  */
 export function TicketLinkArea({ ticket, compact = false, distributing = false, now }: TicketLinkAreaProps) {
   const box = cx('min-w-0', compact ? 'text-xs' : 'rounded-lg px-3 py-2 text-sm');

@@ -22,9 +22,10 @@ interface Column {
 }
 
 /**
- * SPEC.md §2 list view columns; Event, Account and Status sort. Status and Link/Actions take what their content needs
- * (the badge; the 30-character link over its facts and buttons); Seat, Next Game and Account a share of the width, and
- * Event the rest: at 1,440 px a title and its subtitle, a whole seat and an e-mail fit.
+ * The list view's columns (docs/reference.md "Tickets Overview screen"); Event, Account and Status sort. Status and
+ * Link/Actions take what their content needs (the badge; the 30-character link over its facts and buttons); Seat, Next
+ * Game and Account a share of the width, and Event the rest: at 1,440 px a title and its subtitle, a whole seat and an
+ * e-mail fit.
  */
 const COLUMNS: readonly Column[] = [
   { label: 'Event', sortKey: 'event', width: '' },
@@ -180,8 +181,9 @@ export interface TicketsListProps {
 }
 
 /**
- * The list view (SPEC.md §2): a table whose rows near the viewport are rendered and the rest stand in as space, so
- * 10,000 tickets scroll like 20. The table tells assistive technology its full row count and each row's place.
+ * The list view (docs/reference.md "Tickets Overview screen"): a table whose rows near the viewport are rendered and
+ * the rest stand in as space, so 10,000 tickets scroll like 20. The table tells assistive technology its full row count
+ * and each row's place.
  */
 export function TicketsList({
   tickets,

@@ -9,13 +9,17 @@ export interface TicketsStatsRowProps {
   balance: number;
   /** The tickets the stats count (the list shown). */
   tickets: readonly Ticket[];
-  /** The Top Up button (the top-up feature's, given by the app): SPEC.md §2 puts it on the credits card. */
+  /**
+   * The Top Up button (the top-up feature's, given by the app): docs/reference.md "Tickets Overview screen" puts it on
+   * the credits card.
+   */
   topUp?: ReactNode;
 }
 
 /**
- * Stats row of SPEC.md §2: Available Credits (with Top Up), Total Tickets, Distribution Rate, Unique Venues. Two by two
- * on a phone (compact cards), so the first ticket still shows on the first screen.
+ * The stats row (docs/reference.md "Tickets Overview screen"): Available Credits (with Top Up), Total Tickets,
+ * Distribution Rate, Unique Venues. Two by two on a phone (compact cards), so the first ticket still shows on the first
+ * screen.
  */
 export function TicketsStatsRow({ balance, tickets, topUp }: TicketsStatsRowProps) {
   // Counted here, a component of its own: a new list is counted in a task apart from its indexing and layout.

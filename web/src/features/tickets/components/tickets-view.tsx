@@ -16,7 +16,10 @@ import { clockOf } from '../ticket-clock';
 import { TicketCard } from './ticket-card';
 import { TicketsList } from './tickets-list';
 
-/** Cards are at least this wide; the grid has 1 to 4 columns by the width it has (SPEC.md §2). */
+/**
+ * Cards are at least this wide; the grid has 1 to 4 columns by the width it has
+ * (docs/reference.md "Tickets Overview screen").
+ */
 const MIN_CARD_WIDTH = 272;
 const MAX_COLUMNS = 4;
 

@@ -7,7 +7,10 @@ const OPTIONS: ReadonlyArray<{ value: ViewMode; label: string; Icon: typeof Grid
   { value: 'list', label: 'List view', Icon: ListIcon },
 ];
 
-/** Grid or list (SPEC.md §2); the page hides it on small screens, where the grid is forced. */
+/**
+ * Grid or list (docs/reference.md "Tickets Overview screen"); the page hides it on small screens, where the grid is
+ * forced.
+ */
 export function ViewToggle({ view, onChange }: { view: ViewMode; onChange: (view: ViewMode) => void }) {
   return (
     <div

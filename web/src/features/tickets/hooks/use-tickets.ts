@@ -6,12 +6,12 @@ import { ticketListQuery, type TicketList } from '../../../lib/ticket-list';
 
 const NO_TICKETS: readonly Ticket[] = [];
 
-/** SPEC.md §8: the fallback when the tickets cannot be read. */
+/** docs/reference.md "Fallback texts": the fallback when the tickets cannot be read. */
 export const TICKETS_FETCH_FAILED = 'Failed to fetch tickets';
 
 /**
- * The tickets slice of SPEC.md §3 (tickets, loading, error) from the ticket list query's state; a failed re-read
- * keeps the list shown (lib/query-slice.ts).
+ * The tickets slice (tickets, loading, error; docs/reference.md "Screen state") from the ticket list query's state; a
+ * failed re-read keeps the list shown (lib/query-slice.ts).
  */
 export function ticketsSlice(state: QueryStateLike<TicketList>) {
   const { data, loading, loaded, error } = querySlice(state, TICKETS_FETCH_FAILED);

@@ -1,7 +1,7 @@
 import { routes, type User } from '@seatlink/contracts';
 import { callApi } from '../../../lib/api-client';
 
-/** GET /v1/me: the signed-in user, re-read after a top-up (SPEC.md §4). */
+/** GET /v1/me: the signed-in user, re-read after a top-up (docs/reference.md "Card payment states"). */
 export function getMe(): Promise<User> {
   return callApi(routes.me);
 }

@@ -15,9 +15,9 @@ export interface AmountPickerProps {
 }
 
 /**
- * The amount (SPEC.md §2, §5, §9): preset tiles £25, £50, £100, £200 (a radio group) and a custom amount (a number
- * input, minimum 5, step 1: whole pounds, the owner names a refused one). A custom amount leaves the presets unticked;
- * emptied, the last preset counts again.
+ * The amount (docs/reference.md "Top Up Credits dialog", "Top-up rules", "Limits and constants"): preset tiles £25,
+ * £50, £100, £200 (a radio group) and a custom amount (a number input, minimum 5, step 1: whole pounds, the owner names
+ * a refused one). A custom amount leaves the presets unticked; emptied, the last preset counts again.
  */
 export function AmountPicker({ choice, onChange, disabled, error, onCustomBlur, customRef }: AmountPickerProps) {
   const name = useId();

@@ -18,9 +18,10 @@ const REQUIRED_TEXT = 'Required';
 const INVALID = 'aria-invalid:ring-red-500';
 
 /**
- * The billing address of the test mode's payment form (SPEC.md §2, §3): first and last name, address lines, city,
- * county or state, postal code, country (two-letter code, Great Britain first chosen), e-mail and phone. Line 2,
- * county or state and phone are optional. Two columns from the small breakpoint, one on a phone.
+ * The billing address of the test mode's payment form (docs/reference.md "Top Up Credits dialog",
+ * "Request and answer bodies"): first and last name, address lines, city, county or state, postal code, country
+ * (two-letter code, Great Britain first chosen), e-mail and phone. Line 2, county or state and phone are optional. Two
+ * columns from the small breakpoint, one on a phone.
  */
 export function BillingAddressFields({ draft, onChange, missing, register }: BillingAddressFieldsProps) {
   const countries = useMemo(() => countryOptions(), []);

@@ -35,10 +35,11 @@ export interface TopUpModalProps {
 }
 
 /**
- * The Top Up Credits modal (SPEC.md §2, §4): an amount (presets or custom: whole pounds from £5, refused here
- * otherwise), the payment form of the mode the server names (the test gateway's card field, or Stripe's Elements; the
- * card before the billing address), the summary, the terms, and a footer that stays in view however far the modal
- * scrolls (a phone): the outcome, Cancel and 'Pay £amount' ('Processing...', then 'Payment Successful'). After a successful payment 'Payment successful.' shows for 6 s; then
+ * The Top Up Credits modal (docs/reference.md "Top Up Credits dialog", "Card payment states"): an amount (presets or
+ * custom: whole pounds from £5, refused here otherwise), the payment form of the mode the server names (the test
+ * gateway's card field, or Stripe's Elements; the card before the billing address), the summary, the terms, and a
+ * footer that stays in view however far the modal scrolls (a phone): the outcome, Cancel and 'Pay £amount'
+ * ('Processing...', then 'Payment Successful'). After a successful payment 'Payment successful.' shows for 6 s; then
  * the user is re-read, the modal closes and the app goes to /. Escape, the backdrop and Cancel close it, except while a
  * payment is under way (closing then would hide how the charge ended).
  */
@@ -79,7 +80,10 @@ export function TopUpModal({ onClose }: TopUpModalProps) {
     form.current = handle;
   }, []);
 
-  /** After a success: the user re-read, the modal closed, the app at / (SPEC.md §2, §4). */
+  /**
+   * After a success: the user re-read, the modal closed, the app at / (docs/reference.md "Top Up Credits dialog",
+   * "Card payment states").
+   */
   const finish = async () => {
     if (finished.current) return;
     finished.current = true;

@@ -1,6 +1,6 @@
 import { TOP_UP_TEXTS, type TopUpSummary as Summary } from '../top-up';
 
-/** Amount, credits and the balance after them (SPEC.md §2). */
+/** Amount, credits and the balance after them (docs/reference.md "Top Up Credits dialog"). */
 export function TopUpSummary({ summary }: { summary: Summary }) {
   return (
     <dl className="space-y-2 rounded-lg bg-slate-50 p-4 text-sm ring-1 ring-slate-200 ring-inset" aria-live="polite">

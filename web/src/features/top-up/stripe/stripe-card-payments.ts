@@ -7,9 +7,10 @@ import { providerErrorMessage } from '../top-up';
 export type StripePayments = Pick<Stripe, 'createPaymentMethod' | 'confirmCardPayment'>;
 
 /**
- * Stripe mode's card payments (SPEC.md §4, §7): stripe.createPaymentMethod turns the CardElement and the billing
- * details into a PaymentMethod; stripe.confirmCardPayment with the client secret runs 3-D Secure when the server's
- * answer asks for it. Stripe's errors show Stripe's own message for card, validation and invalid-request errors.
+ * Stripe mode's card payments (docs/reference.md "Card payment states", "API calls"): stripe.createPaymentMethod turns
+ * the CardElement and the billing details into a PaymentMethod; stripe.confirmCardPayment with the client secret runs
+ * 3-D Secure when the server's answer asks for it. Stripe's errors show Stripe's own message for card, validation and
+ * invalid-request errors.
  */
 export function stripeCardPayments(stripe: StripePayments, card: () => StripeCardElement | null): CardPayments {
   return {

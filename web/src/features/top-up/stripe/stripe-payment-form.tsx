@@ -10,16 +10,17 @@ import { billingInfoOf, DEFAULT_COUNTRY, TOP_UP_TEXTS } from '../top-up';
 import { stripeCardPayments } from './stripe-card-payments';
 
 /**
- * Stripe mode's payment form (SPEC.md §2, DESIGN.md "Payments"): Stripe's CardElement (postal code hidden, as the
- * address has it) first, then its AddressElement (billing mode, address autocomplete, first and last name apart) with
- * the e-mail. This module is its own chunk, loaded only in stripe mode; Stripe.js itself is fetched from
- * js.stripe.com when the form first shows.
+ * Stripe mode's payment form (docs/reference.md "Top Up Credits dialog"; README "Buying credits by card"): Stripe's
+ * CardElement (postal code hidden, as the address has it) first, then its AddressElement (billing mode, address
+ * autocomplete, first and last name apart) with the e-mail. This module is its own chunk, loaded only in stripe mode;
+ * Stripe.js itself is fetched from js.stripe.com when the form first shows.
  */
 
 /**
- * Address autocomplete (SPEC.md §2, a maps service): Stripe offers its own only beside its Payment Element or in a Link
- * session; beside the CardElement it needs a Google Maps Places key, given at build time (VITE_GOOGLE_MAPS_API_KEY).
- * Google's script runs inside Stripe's frame, so the dashboard's Content-Security-Policy need not name it.
+ * Address autocomplete (a maps service; docs/reference.md "Top Up Credits dialog"): Stripe offers its own only beside
+ * its Payment Element or in a Link session; beside the CardElement it needs a Google Maps Places key, given at build
+ * time (VITE_GOOGLE_MAPS_API_KEY). Google's script runs inside Stripe's frame, so the dashboard's
+ * Content-Security-Policy need not name it.
  */
 const MAPS_API_KEY = (import.meta.env.VITE_GOOGLE_MAPS_API_KEY as string | undefined) || null;
 const AUTOCOMPLETE = MAPS_API_KEY

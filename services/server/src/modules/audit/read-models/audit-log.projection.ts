@@ -18,9 +18,9 @@ const PART = 500;
 
 /**
  * `audit_entries` and `audit_names`: everything that moved money, access or a link of a user, successful or refused
- * (SPEC.md §3 "Audit entry"), and the names its rows are read by. A link's claims are one entry per hour, with their
- * count, so a storm of clicks stays readable; a page of clicks alone is summed inside the database where the events
- * are (`seatlink_project_audit_claims`, audit.routines.ts), never read into the process, and here otherwise.
+ * (docs/reference.md "Audit entry"), and the names its rows are read by. A link's claims are one entry per hour, with
+ * their count, so a storm of clicks stays readable; a page of clicks alone is summed inside the database where the
+ * events are (`seatlink_project_audit_claims`, audit.routines.ts), never read into the process, and here otherwise.
  */
 export const auditLogProjection: Subscription = asSubscription({
   name: 'audit-log',

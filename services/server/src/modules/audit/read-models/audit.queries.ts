@@ -106,7 +106,7 @@ async function toAuditEntries(db: Executor, rows: readonly AuditRow[]): Promise<
   return rows.map((row) => toAuditEntry(row, names));
 }
 
-/** A page of a user's audit log, newest first (SPEC.md §7 audits query). */
+/** A page of a user's audit log, newest first (docs/reference.md "API calls"). */
 export async function listAudits(db: Executor, userId: string, q: AuditQuery): Promise<AuditEntry[]> {
   const rows = await db
     .select()

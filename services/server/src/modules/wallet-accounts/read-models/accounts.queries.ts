@@ -213,7 +213,7 @@ function toAccountTicket(r: TicketRow, live: ReadonlyMap<string, LiveLink>): Acc
   };
 }
 
-/** The tickets of one account (SPEC.md §3 "Account detail"). */
+/** The tickets of one account (docs/reference.md "Wallet account"). */
 export async function accountTickets(db: Executor, accountId: string): Promise<AccountTicket[]> {
   const rows = await queryRows<TicketRow>(
     db,

@@ -23,7 +23,7 @@ const selectUsers = (db: Executor) =>
 
 type UserViewRow = Awaited<ReturnType<typeof selectUsers>>[number];
 
-/** The user shape of SPEC.md §3. */
+/** The user shape (docs/reference.md "User"). */
 export function toUser(row: UserViewRow): User {
   return {
     id: row.id,
