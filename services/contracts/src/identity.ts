@@ -2,7 +2,7 @@ import { z } from 'zod';
 import type { User } from './auth.js';
 import { isoDateText } from './dates.js';
 import { clientToken, emailAddress, hasForbiddenCharacters, notAllowedMessage, plainText } from './text.js';
-import { schema } from './schema.js';
+import { named, schema } from './schema.js';
 
 const email = schema(() => emailAddress('Please enter a valid email address'));
 const name = (label: string) => plainText(label, 100);
@@ -107,14 +107,17 @@ export type WaitlistRequest = z.infer<typeof waitlistRequestSchema>;
  * A change was made but some read models do not show it yet (the answer is then 202 Accepted). The answer itself is
  * built from what the command decided, so it is true; a list read right after may not show it for a moment.
  */
-export interface MaybePending {
-  pending?: boolean;
-}
+export const maybePendingShape = {
+  /** The change is made, but a list read right after may not show it for a moment (the answer is 202). */
+  pending: z.boolean().optional(),
+};
+export type MaybePending = { pending?: boolean | undefined };
 
 /** Answer of the calls that only report: register, forgot-password, resend, reset, waitlist, validate. */
-export interface MessageResponse extends MaybePending {
-  message: string;
-}
+export const messageResponseSchema = schema(() =>
+  named('MessageResponse', z.object({ message: z.string(), ...maybePendingShape })),
+);
+export type MessageResponse = z.infer<typeof messageResponseSchema>;
 
 /** POST /v1/auth/verify-email failure body: the error is in field `error` (docs/reference.md "API calls"). */
 export interface VerifyEmailError {
