@@ -4,10 +4,20 @@ import { hasForbiddenCharacters } from './text.js';
 
 /**
  * Personal API keys: a user's own calls from their own systems, `Authorization: Bearer sl_live_…`, within the scopes
- * the key was given. A key is shown once, when it is made (POST /v1/me/api-keys); the server keeps its SHA-256. Keys
- * never make admin calls, nor the cookie-only ones (signing in, settings, top-up).
+ * the key was given. A key is shown once, when it is made (POST /v1/me/api-keys, behind a fresh proof); the server keeps
+ * its SHA-256. Keys never make admin calls, nor the cookie-only ones (signing in, sessions, second factors, passkeys,
+ * keys themselves, top-up). A call that asks a session for a fresh proof (a webhook endpoint's changes) takes a key
+ * with its scope as that proof: the key was made behind one.
  */
-export const API_KEY_SCOPES = ['tickets:read', 'links:read', 'links:write'] as const;
+export const API_KEY_SCOPES = [
+  'tickets:read',
+  'links:read',
+  'links:write',
+  'notifications:read',
+  'notifications:write',
+  'webhooks:read',
+  'webhooks:write',
+] as const;
 export type ApiKeyScope = (typeof API_KEY_SCOPES)[number];
 
 /** What each scope lets a key do, as the settings page and /docs say it. */
@@ -15,6 +25,10 @@ export const API_KEY_SCOPE_LABELS: Record<ApiKeyScope, string> = {
   'tickets:read': 'Read your tickets',
   'links:read': 'Read your links (export)',
   'links:write': 'Make, edit and recall links',
+  'notifications:read': 'Read your notifications and their e-mail settings',
+  'notifications:write': 'Mark notifications read, change their e-mail settings',
+  'webhooks:read': 'Read your webhook endpoints and their deliveries',
+  'webhooks:write': 'Add, change, roll, test and delete webhook endpoints, resend deliveries',
 };
 
 /** Every key starts so: recognisable in logs and by secret scanners. */

@@ -212,16 +212,26 @@ function answerRef(answer: unknown, where: string): JsonSchema | undefined {
   return { $ref: COMPONENT(id) };
 }
 
-/** Every named schema of the contracts, as components: as the server answers them (`io: 'output'`). */
-function namedComponents(): Record<string, JsonSchema> {
+/**
+ * The named schemas of the contracts that `used` refers to (and those they refer to), as components: as the server
+ * answers them (`io: 'output'`).
+ */
+function namedComponents(used: unknown): Record<string, JsonSchema> {
   const { schemas } = z.toJSONSchema(apiSchemas, { uri: COMPONENT, io: 'output', unrepresentable: 'any' }) as {
     schemas: Record<string, JsonSchema>;
   };
-  return Object.fromEntries(
-    Object.entries(schemas)
-      .sort(([a], [b]) => a.localeCompare(b))
-      .map(([id, { $schema: _s, $id: _i, ...rest }]) => [id, rest]),
-  );
+  const refsOf = (value: unknown) =>
+    [...JSON.stringify(value).matchAll(/"#\/components\/schemas\/([^"]+)"/g)].map((m) => m[1]!);
+  const kept = new Map<string, JsonSchema>();
+  const pending = refsOf(used);
+  for (let id = pending.pop(); id !== undefined; id = pending.pop()) {
+    const found = schemas[id];
+    if (!found || kept.has(id)) continue;
+    const { $schema: _s, $id: _i, ...rest } = found;
+    kept.set(id, rest);
+    pending.push(...refsOf(rest));
+  }
+  return Object.fromEntries([...kept].sort(([a], [b]) => a.localeCompare(b)));
 }
 
 const asArray = (value: unknown): string[] =>
@@ -375,7 +385,7 @@ export function buildOpenApiDocument(app: NestFastifyApplication): OpenApiDocume
           description: 'A personal API key; each call names the scope it needs.',
         },
       },
-      schemas: { ...namedComponents(), Error: ERROR },
+      schemas: { ...namedComponents(paths), Error: ERROR },
       responses: RESPONSES,
       headers: HEADERS,
     },

@@ -122,6 +122,42 @@ describe('API keys: scoped, shown once, limited per key, revoked at once, named 
     ).toHaveLength(1);
   });
 
+  it('opens the bell and its e-mail settings to keys with the notification scopes, and to no other key', async () => {
+    const user = await signedIn();
+    const reader = withKey(stack.baseUrl, (await create(user.client, 'Bell', ['notifications:read'])).key);
+    const writer = withKey(stack.baseUrl, (await create(user.client, 'Bell writer', ['notifications:write'])).key);
+    const other = withKey(stack.baseUrl, (await create(user.client, 'Tickets', ['tickets:read'])).key);
+
+    const page = await reader('GET', '/v1/notifications?limit=5');
+    expect(page.status).toBe(200);
+    expect(page.body).toMatchObject({ notifications: [], unread: 0 });
+    const preferences = await reader('GET', '/v1/me/notification-preferences');
+    expect(preferences.status).toBe(200);
+    expect(preferences.body).toHaveProperty('email.link_claimed');
+
+    // Reading is not writing, and the other way round; a key of other scopes gets neither.
+    expect((await reader('POST', '/v1/notifications/read', { all: true })).body.code).toBe('API_KEY_SCOPE');
+    expect((await writer('GET', '/v1/notifications')).body.code).toBe('API_KEY_SCOPE');
+    expect((await other('GET', '/v1/notifications')).body).toMatchObject({
+      code: 'API_KEY_SCOPE',
+      message: 'This API key does not have the scope this call needs: notifications:read',
+    });
+
+    const set = await writer('PUT', '/v1/me/notification-preferences', { email: { link_claimed: 'daily' } });
+    expect(set.status, JSON.stringify(set.body)).toBe(200);
+    expect(set.body).toMatchObject({ email: { link_claimed: 'daily' } });
+    // The session sees what the key set: the same user's settings.
+    const seen = await user.client.request('GET', '/v1/me/notification-preferences');
+    expect(seen.body).toMatchObject({ email: { link_claimed: 'daily' } });
+    // Bad input from a key is refused like a session's, and changes nothing.
+    const bad = await writer('PUT', '/v1/me/notification-preferences', { email: { link_claimed: 'hourly\u0000' } });
+    expect(bad.status).toBe(400);
+    expect((await user.client.request('GET', '/v1/me/notification-preferences')).body).toMatchObject({
+      email: { link_claimed: 'daily' },
+    });
+    expect((await writer('POST', '/v1/notifications/read', { all: true })).status).toBe(200);
+  });
+
   it('refuses a token that is no live key with 401, and bodies out of shape with 400', async () => {
     const user = await signedIn();
     for (const token of [

@@ -42,7 +42,7 @@ export class ApiKeyAdmission implements OnModuleInit {
     token: string,
     request: { ip: string },
     reply: FastifyReply,
-    route: { scope: ApiKeyScope | undefined; adminOnly: boolean; stepUp: boolean },
+    route: { scope: ApiKeyScope | undefined; adminOnly: boolean },
   ): Promise<{ user: User; key: { id: string; name: string } }> {
     const key = await this.gate!.find(token);
     if (!key) {
@@ -50,7 +50,9 @@ export class ApiKeyAdmission implements OnModuleInit {
       await this.throttle.consume('public-ip', request.ip, THROTTLE_MESSAGES.public);
       throw new UnauthorizedException({ message: API_KEY_MESSAGES.invalid, code: 'API_KEY_INVALID' });
     }
-    if (!route.scope || route.adminOnly || route.stepUp) {
+    // A route open to keys (it names a scope) takes the key's scope as the fresh proof a session would give: keys are
+    // made behind one (POST /v1/me/api-keys).
+    if (!route.scope || route.adminOnly) {
       throw new ForbiddenException({ message: API_KEY_MESSAGES.notForKeys, code: 'API_KEY_NOT_ALLOWED' });
     }
     if (!key.scopes.includes(route.scope)) {

@@ -48,11 +48,11 @@ export class AuthGuard implements CanActivate {
     const adminOnly = this.reflector.getAllAndOverride<boolean>(IS_ADMIN_ONLY, targets) === true;
     const bearer = bearerOf(request.headers.authorization);
     if (bearer !== undefined) {
-      // An API key stands for the user on the calls open to keys; it has no session (so no step-up, no admin call).
+      // An API key stands for the user on the calls open to keys; it has no session (no admin call; its scope is its
+      // fresh proof where a session would need one).
       const scope = this.reflector.getAllAndOverride<ApiKeyScope | undefined>(API_KEY_SCOPE, targets);
       const reply = context.switchToHttp().getResponse<FastifyReply>();
-      const stepUp = this.reflector.getAllAndOverride<boolean>(NEEDS_STEP_UP, targets) === true;
-      const { user, key } = await this.apiKeys.admit(bearer, request, reply, { scope, adminOnly, stepUp });
+      const { user, key } = await this.apiKeys.admit(bearer, request, reply, { scope, adminOnly });
       request.user = user;
       request.apiKey = key;
       return true;

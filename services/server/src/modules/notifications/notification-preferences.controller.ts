@@ -8,7 +8,7 @@ import {
 } from '@seatlink/contracts';
 import { DATABASE } from '../../infra/db/database.module.js';
 import type { Database } from '../../infra/db/database.js';
-import { ClientIp, CurrentUser } from '../../infra/http/auth.decorators.js';
+import { ApiKeyScoped, ClientIp, CurrentUser } from '../../infra/http/auth.decorators.js';
 import { CommandId } from '../../infra/http/command-id.js';
 import { ReadModelWaiter } from '../../infra/subscriptions/read-model-waiter.js';
 import { NotificationsCommandMessage } from './notifications.command.js';
@@ -24,11 +24,13 @@ export class NotificationPreferencesController {
     @Inject(DATABASE) private readonly database: Database,
   ) {}
 
+  @ApiKeyScoped('notifications:read')
   @Get()
   get(@CurrentUser() user: User): Promise<NotificationPreferences> {
     return emailPreferences(this.database.db, user.id);
   }
 
+  @ApiKeyScoped('notifications:write')
   @Put()
   async set(
     @Body({ schema: notificationPreferencesRequestSchema }) body: NotificationPreferencesRequest,

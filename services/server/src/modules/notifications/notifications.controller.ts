@@ -12,7 +12,7 @@ import {
 } from '@seatlink/contracts';
 import { DATABASE } from '../../infra/db/database.module.js';
 import type { Database } from '../../infra/db/database.js';
-import { ClientIp, CurrentUser } from '../../infra/http/auth.decorators.js';
+import { ApiKeyScoped, ClientIp, CurrentUser } from '../../infra/http/auth.decorators.js';
 import { CommandId } from '../../infra/http/command-id.js';
 import { ReadModelWaiter } from '../../infra/subscriptions/read-model-waiter.js';
 import { NotificationsCommandMessage } from './notifications.command.js';
@@ -28,6 +28,7 @@ export class NotificationsController {
     @Inject(DATABASE) private readonly database: Database,
   ) {}
 
+  @ApiKeyScoped('notifications:read')
   @Get()
   async list(
     @Query({ schema: notificationsQuerySchema }) query: NotificationsQuery,
@@ -40,6 +41,7 @@ export class NotificationsController {
     return notificationsPage(this.database.db, user.id, query.limit, before);
   }
 
+  @ApiKeyScoped('notifications:write')
   @Post('read')
   @HttpCode(200)
   async read(
