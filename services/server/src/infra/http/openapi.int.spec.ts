@@ -1,5 +1,6 @@
 import { lintFromString, loadConfig } from '@redocly/openapi-core';
 import { routes } from '@seatlink/contracts';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestStack, type TestStack } from '../../testing/test-app.js';
@@ -157,6 +158,17 @@ describe('/docs: the OpenAPI document of every call, from the controllers and th
       config,
     });
     expect(problems.map((p) => `${p.severity} ${p.ruleId}: ${p.message} (${p.location[0]?.pointer})`)).toEqual([]);
+  });
+
+  it('is the document the typed client is generated from (services/client/openapi.json): it cannot drift', () => {
+    const file = fileURLToPath(new URL('../../../../client/openapi.json', import.meta.url));
+    const served = `${JSON.stringify(document, null, 2)}\n`;
+    // UPDATE_API_DOCUMENT=1 writes it (then `npm run build -w @seatlink/client` regenerates the client's types).
+    if (process.env.UPDATE_API_DOCUMENT === '1') writeFileSync(file, served);
+    expect(
+      readFileSync(file, 'utf8') === served,
+      'services/client/openapi.json is not the served document: run this spec with UPDATE_API_DOCUMENT=1',
+    ).toBe(true);
   });
 
   it('serves Swagger UI at /docs from its own origin', async () => {
