@@ -196,8 +196,8 @@ export function ApiKeysSettings() {
       title="API keys"
       description={
         <>
-          Let your own systems read your tickets and make, edit and recall links, with{' '}
-          <code className="text-xs">Authorization: Bearer</code> and a key. The calls are described in{' '}
+          Let your own systems read your tickets, make, edit and recall links, read your notifications and wire up your
+          webhooks, with <code className="text-xs">Authorization: Bearer</code> and a key. The calls are described in{' '}
           <a href={`${API_BASE_URL}/docs`} className="font-medium text-indigo-600 hover:text-indigo-500">
             the API documentation
           </a>
