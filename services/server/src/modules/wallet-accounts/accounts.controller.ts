@@ -16,14 +16,19 @@ import {
   type Account,
   accountIdParamSchema,
   type AccountResponse,
+  accountResponseSchema,
   type AccountsResponse,
+  accountsResponseSchema,
   type AccountTicketsResponse,
+  accountTicketsResponseSchema,
   type BatchLinkRequest,
   batchLinkRequestSchema,
   type BatchLinkResponse,
+  batchLinkResponseSchema,
   type LinkAccountRequest,
   linkAccountRequestSchema,
   type MessageResponse,
+  messageResponseSchema,
   type TicketsQuery,
   ticketsQuerySchema,
   ticketsResponseSchema,
@@ -90,12 +95,14 @@ export class AccountsController {
   ) {}
 
   @Get('accounts')
+  @Answers(accountsResponseSchema)
   async list(@CurrentUser() user: User): Promise<AccountsResponse> {
     return { accounts: await listAccounts(this.database.db, user.id) };
   }
 
   @Post('accounts')
   @Throttled('wallet-sign-in')
+  @Answers(accountResponseSchema)
   async link(
     @Body({ schema: linkAccountRequestSchema }) body: LinkAccountRequest,
     @CurrentUser() user: User,
@@ -112,6 +119,7 @@ export class AccountsController {
   @Post('accounts/batch')
   @HttpCode(200)
   @Throttled('wallet-sign-in-batch')
+  @Answers(batchLinkResponseSchema)
   async linkBatch(
     @Body({ schema: batchLinkRequestSchema }) body: BatchLinkRequest,
     @CurrentUser() user: User,
@@ -145,6 +153,7 @@ export class AccountsController {
   @Post('accounts/:id/reauth')
   @HttpCode(200)
   @Throttled('wallet-reauth')
+  @Answers(accountResponseSchema)
   async reauth(
     @Param('id', { schema: accountIdParamSchema }) accountId: string,
     @Body({ schema: linkAccountRequestSchema }) body: LinkAccountRequest,
@@ -167,6 +176,7 @@ export class AccountsController {
   }
 
   @Delete('accounts/:id')
+  @Answers(messageResponseSchema)
   async remove(
     @Param('id', { schema: accountIdParamSchema }) accountId: string,
     @CurrentUser() user: User,
@@ -223,6 +233,7 @@ export class AccountTicketsController {
   constructor(@Inject(DATABASE) private readonly database: Database) {}
 
   @Get(':id/tickets')
+  @Answers(accountTicketsResponseSchema)
   async tickets(
     @Param('id', { schema: accountIdParamSchema }) accountId: string,
     @CurrentUser() user: User,

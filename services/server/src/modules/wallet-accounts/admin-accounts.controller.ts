@@ -1,6 +1,7 @@
 import { Controller, Get, Inject } from '@nestjs/common';
 import {
   type AdminAccountsResponse,
+  adminAccountsResponseSchema,
   type AdminTicketsResponse,
   adminTicketsResponseSchema,
   type DuplicateGroupsResponse,
@@ -23,6 +24,7 @@ export class AdminAccountsController {
   ) {}
 
   @Get('accounts')
+  @Answers(adminAccountsResponseSchema)
   async accounts(): Promise<AdminAccountsResponse> {
     return { accounts: await listAdminAccounts(this.database.db) };
   }
