@@ -1,9 +1,9 @@
 import { z } from 'zod';
 import { isoDateTime } from './dates.js';
-import type { MaybePending } from './identity.js';
-import { LINK_MESSAGES, LINK_PIN_PATTERN, type LinkState } from './links.js';
-import type { TicketDistribution } from './tickets.js';
-import { schema } from './schema.js';
+import { maybePendingShape } from './identity.js';
+import { LINK_MESSAGES, LINK_PIN_PATTERN, LINK_PIN_STATES, LINK_STATES } from './links.js';
+import { ticketDistributionSchema } from './tickets.js';
+import { named, schema, timestampSchema } from './schema.js';
 import { hasForbiddenCharacters, notAllowedMessage } from './text.js';
 
 /** Tickets one distribute request may carry. */
@@ -132,25 +132,42 @@ export type DistributeRequest = z.input<typeof distributeRequestSchema>;
 export type DistributeCommandInput = z.output<typeof distributeRequestSchema>;
 
 /** A link of the distribute answer (docs/reference.md "Request and answer bodies"): one per ticket that got a link. */
-export interface DistributionResult {
-  ticket_id: string;
-  distribution_id: string;
-  link: string;
-}
+export const distributionResultSchema = schema(() =>
+  named(
+    'DistributionResult',
+    z.object({
+      ticket_id: z.uuid(),
+      distribution_id: z.uuid(),
+      /** The link's address: the recipient page of its code. */
+      link: z.url(),
+    }),
+  ),
+);
+export type DistributionResult = z.infer<typeof distributionResultSchema>;
 
 /** A ticket of the request that got no link, and why. */
-export interface DistributionFailure {
-  ticket_id: string;
-  code: DistributionErrorCode;
-  message: string;
-}
+export const distributionFailureSchema = schema(() =>
+  named(
+    'DistributionFailure',
+    z.object({ ticket_id: z.uuid(), code: z.enum(DISTRIBUTION_ERROR_CODES), message: z.string() }),
+  ),
+);
+export type DistributionFailure = z.infer<typeof distributionFailureSchema>;
 
-export interface DistributeResponse extends MaybePending {
-  distributions: DistributionResult[];
-  failed: DistributionFailure[];
-  /** The balance after the request. */
-  balance: number;
-}
+/** POST /v1/tickets/distribute: the links made, the tickets refused, and the balance. */
+export const distributeResponseSchema = schema(() =>
+  named(
+    'DistributeResponse',
+    z.object({
+      distributions: z.array(distributionResultSchema),
+      failed: z.array(distributionFailureSchema),
+      /** The balance after the request. */
+      balance: z.int(),
+      ...maybePendingShape,
+    }),
+  ),
+);
+export type DistributeResponse = z.infer<typeof distributeResponseSchema>;
 
 export const distributionIdParamSchema = schema(() => z.uuid({ error: 'Distribution id must be a UUID' }));
 
@@ -176,20 +193,32 @@ export const updateDistributionRequestSchema = schema(() =>
 export type UpdateDistributionRequest = z.input<typeof updateDistributionRequestSchema>;
 export type UpdateDistributionInput = z.output<typeof updateDistributionRequestSchema>;
 
+/** A link after an edit: its ticket, its state as claims now see it, and the link as the owner's views show it. */
+export const editedLinkSchema = schema(() =>
+  named(
+    'EditedLink',
+    z.object({ ticket_id: z.uuid(), state: z.enum(LINK_STATES), distribution: ticketDistributionSchema }),
+  ),
+);
+export type EditedLink = z.infer<typeof editedLinkSchema>;
+
 /** PATCH /v1/distributions/{id}: the link as it is now. */
-export interface UpdateDistributionResponse extends MaybePending {
-  message: string;
-  ticket_id: string;
-  state: LinkState;
-  distribution: TicketDistribution;
-}
+export const updateDistributionResponseSchema = schema(() =>
+  named('UpdateDistributionResponse', editedLinkSchema.extend({ message: z.string(), ...maybePendingShape })),
+);
+export type UpdateDistributionResponse = z.infer<typeof updateDistributionResponseSchema>;
+
+/** A recalled link and its ticket. */
+export const recalledLinkSchema = schema(() =>
+  named('RecalledLink', z.object({ distribution_id: z.uuid(), ticket_id: z.uuid() })),
+);
+export type RecalledLink = z.infer<typeof recalledLinkSchema>;
 
 /** POST /v1/distributions/{id}/recall. */
-export interface RecallResponse extends MaybePending {
-  message: string;
-  distribution_id: string;
-  ticket_id: string;
-}
+export const recallResponseSchema = schema(() =>
+  named('RecallResponse', recalledLinkSchema.extend({ message: z.string(), ...maybePendingShape })),
+);
+export type RecallResponse = z.infer<typeof recallResponseSchema>;
 
 /** Links one bulk recall or edit takes at most. */
 export const MAX_BULK_LINKS = 1000;
@@ -223,39 +252,119 @@ export type BulkUpdateRequest = z.input<typeof bulkUpdateRequestSchema>;
 export type BulkUpdateInput = z.output<typeof bulkUpdateRequestSchema>;
 
 /** A link of a bulk request that was refused, and why (the code and message a request for it alone would get). */
-export interface BulkLinkFailure {
-  distribution_id: string;
-  code: string;
-  message: string;
-}
+export const bulkLinkFailureSchema = schema(() =>
+  named('BulkLinkFailure', z.object({ distribution_id: z.uuid(), code: z.string(), message: z.string() })),
+);
+export type BulkLinkFailure = z.infer<typeof bulkLinkFailureSchema>;
 
-export interface BulkRecallResponse extends MaybePending {
-  message: string;
-  recalled: Array<{ distribution_id: string; ticket_id: string }>;
-  failed: BulkLinkFailure[];
-}
+/** POST /v1/distributions/recall: the links recalled, and those refused with why, in the request's order. */
+export const bulkRecallResponseSchema = schema(() =>
+  named(
+    'BulkRecallResponse',
+    z.object({
+      message: z.string(),
+      recalled: z.array(recalledLinkSchema),
+      failed: z.array(bulkLinkFailureSchema),
+      ...maybePendingShape,
+    }),
+  ),
+);
+export type BulkRecallResponse = z.infer<typeof bulkRecallResponseSchema>;
 
-export interface BulkUpdateResponse extends MaybePending {
-  message: string;
-  updated: Array<{ ticket_id: string; state: LinkState; distribution: TicketDistribution }>;
-  failed: BulkLinkFailure[];
-}
+/** PATCH /v1/distributions: the links edited (as they are now), and those refused with why, in the request's order. */
+export const bulkUpdateResponseSchema = schema(() =>
+  named(
+    'BulkUpdateResponse',
+    z.object({
+      message: z.string(),
+      updated: z.array(editedLinkSchema),
+      failed: z.array(bulkLinkFailureSchema),
+      ...maybePendingShape,
+    }),
+  ),
+);
+export type BulkUpdateResponse = z.infer<typeof bulkUpdateResponseSchema>;
 
 // ---- Public links (their states and the recipient's answers: links.ts) ---------------------------------------------
 
 /** A link code: 22 characters of base64url (128 random bits). */
 export const linkCodeParamSchema = schema(() => z.string().regex(/^[A-Za-z0-9_-]{22}$/, { error: 'Not a link code' }));
 
+/** A minute of a link's click timeline and the clicks counted in it. */
+export const clickMinuteSchema = schema(() =>
+  named(
+    'ClickMinute',
+    z.object({
+      /** The minute's start. */
+      minute: timestampSchema,
+      clicks: z.int().min(1),
+    }),
+  ),
+);
+export type ClickMinute = z.infer<typeof clickMinuteSchema>;
+
 /** GET /v1/distributions/{id}/clicks: a link's counted clicks per minute (its owner's, or any for admins). */
-export interface ClickTimelineResponse {
-  distribution_id: string;
-  /** The link's label ("for Sam"); null for none. */
-  label: string | null;
-  clicks: number;
-  max_clicks: number | null;
-  /** Minutes with at least one click, oldest first (at most the last 1,440 such minutes). */
-  minutes: Array<{ minute: string; clicks: number }>;
-}
+export const clickTimelineResponseSchema = schema(() =>
+  named(
+    'ClickTimelineResponse',
+    z.object({
+      distribution_id: z.uuid(),
+      /** The link's label ("for Sam"); null for none. */
+      label: z.string().nullable(),
+      clicks: z.int().min(0),
+      max_clicks: z.int().min(1).nullable(),
+      /** Minutes with at least one click, oldest first (at most the last 1,440 such minutes). */
+      minutes: z.array(clickMinuteSchema),
+    }),
+  ),
+);
+export type ClickTimelineResponse = z.infer<typeof clickTimelineResponseSchema>;
+
+/** The ticket of a shared link, as its recipient sees it. */
+export const publicLinkTicketSchema = schema(() =>
+  named(
+    'PublicLinkTicket',
+    z.object({
+      /** Its title; a fixed text when the ticket has left its owner's wallet. */
+      title: z.string(),
+      subtitle: z.string().nullable(),
+      logo: z.string().nullable(),
+      venue_name: z.string().nullable(),
+      /** "Section 112, Row F, Seat 7", or null when the pass has no seat. */
+      seat_info: z.string().nullable(),
+      next_game: z.string().nullable(),
+      next_game_date: z.string().nullable(),
+    }),
+  ),
+);
+export type PublicLinkTicket = z.infer<typeof publicLinkTicketSchema>;
+
+/** GET /v1/links/{code}: what a recipient sees before claiming (never counts a click). Its type: links.ts. */
+export const publicLinkSchema = schema(() =>
+  named(
+    'PublicLink',
+    z.object({
+      state: z.enum(LINK_STATES),
+      /** Whether "Add to wallet" needs the link's PIN (sent as `{ pin }` with the claim); `none` unless it is active. */
+      pin: z.enum(LINK_PIN_STATES),
+      expires_at: timestampSchema.nullable(),
+      ticket: publicLinkTicketSchema,
+    }),
+  ),
+);
+export type PublicLink = z.infer<typeof publicLinkSchema>;
+
+/** POST /v1/links/{code}/claim: one counted click. */
+export const claimResponseSchema = schema(() =>
+  named(
+    'ClaimResponse',
+    z.object({
+      /** Where to save the pass to a wallet. */
+      wallet_url: z.url(),
+    }),
+  ),
+);
+export type ClaimResponse = z.infer<typeof claimResponseSchema>;
 
 /** GET /v1/links/export.csv: rows one export of a user's links holds at most. */
 export const MAX_LINK_EXPORT_ROWS = 100_000;

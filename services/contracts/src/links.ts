@@ -3,7 +3,9 @@
  * No zod here: the recipient's page imports this alone, and downloads no schema library.
  */
 
-export type LinkState = 'active' | 'expired' | 'limit_reached' | 'recalled';
+/** A link's states (docs/reference.md "Link states"). */
+export const LINK_STATES = ['active', 'expired', 'limit_reached', 'recalled'] as const;
+export type LinkState = (typeof LINK_STATES)[number];
 
 /** docs/reference.md "Link": a link's max_clicks limits its clicks only when above 0; null or 0 means unlimited. */
 export function hasClickLimit(maxClicks: number | null | undefined): maxClicks is number {
@@ -63,31 +65,16 @@ export const LINK_PIN_PATTERN = /^\d{4,8}$/;
 export const MAX_PIN_FAILURES = 10;
 
 /** Whether a recipient must enter a PIN first: none, one, or none will do (locked). */
-export type LinkPinState = 'none' | 'required' | 'locked';
+export const LINK_PIN_STATES = ['none', 'required', 'locked'] as const;
+export type LinkPinState = (typeof LINK_PIN_STATES)[number];
 
-/** GET /v1/links/{code}: what a recipient sees before claiming (never counts a click). */
-export interface PublicLink {
-  state: LinkState;
-  /** Whether "Add to wallet" needs the link's PIN (sent as `{ pin }` with the claim). */
-  pin: LinkPinState;
-  expires_at: string | null;
-  ticket: {
-    title: string;
-    subtitle: string | null;
-    logo: string | null;
-    venue_name: string | null;
-    seat_info: string | null;
-    next_game: string | null;
-    next_game_date: string | null;
-  };
-}
+/**
+ * What a recipient sees before claiming (PublicLink) and what a claim answers (ClaimResponse): their schemas are in
+ * distribution.ts (the recipient's page takes only these types from there, no schema).
+ */
+export type { ClaimResponse, PublicLink, PublicLinkTicket } from './distribution.js';
 
 /** POST /v1/links/{code}/claim's body: the PIN, for a link that has one. */
 export interface ClaimRequest {
   pin?: string;
-}
-
-/** POST /v1/links/{code}/claim: one counted click. */
-export interface ClaimResponse {
-  wallet_url: string;
 }

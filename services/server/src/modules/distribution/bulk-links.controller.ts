@@ -6,15 +6,18 @@ import {
   type BulkRecallRequest,
   bulkRecallRequestSchema,
   type BulkRecallResponse,
+  bulkRecallResponseSchema,
   type BulkUpdateInput,
   bulkUpdateRequestSchema,
   type BulkUpdateResponse,
+  bulkUpdateResponseSchema,
   type User,
 } from '@seatlink/contracts';
 import { APP_CONFIG, type AppConfig } from '../../infra/config/config.js';
 import { EVENT_STORE, type EventStore, latestPosition } from '../../infra/event-store/event-store.port.js';
 import { ClientIp, CurrentUser, ApiKeyScoped } from '../../infra/http/auth.decorators.js';
 import { CommandId } from '../../infra/http/command-id.js';
+import { Answers } from '../../infra/http/openapi.decorators.js';
 import { ReadModelWaiter } from '../../infra/subscriptions/read-model-waiter.js';
 import { DomainError } from '../../shared/event-sourcing/decider.js';
 import { forEachLink, linkCommandId } from './bulk-links.js';
@@ -41,6 +44,7 @@ export class BulkLinksController {
   @ApiKeyScoped('links:write')
   @Post('recall')
   @HttpCode(200)
+  @Answers(bulkRecallResponseSchema)
   async recall(
     @Body({ schema: bulkRecallRequestSchema }) body: BulkRecallRequest,
     @CurrentUser() user: User,
@@ -70,6 +74,7 @@ export class BulkLinksController {
 
   @ApiKeyScoped('links:write')
   @Patch()
+  @Answers(bulkUpdateResponseSchema)
   async update(
     @Body({ schema: bulkUpdateRequestSchema }) body: BulkUpdateInput,
     @CurrentUser() user: User,

@@ -1,5 +1,11 @@
 import { BadRequestException, ForbiddenException, Inject, Injectable } from '@nestjs/common';
-import { claimRequestSchema, type ClaimResponse, LINK_MESSAGES, linkCodeParamSchema } from '@seatlink/contracts';
+import {
+  claimRequestSchema,
+  type ClaimResponse,
+  claimResponseSchema,
+  LINK_MESSAGES,
+  linkCodeParamSchema,
+} from '@seatlink/contracts';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { isbot } from 'isbot';
 import { LRUCache } from 'lru-cache';
@@ -59,6 +65,7 @@ export class ClaimLinkRoute implements NativeRoute<typeof params> {
   readonly params = params;
   readonly status = 200;
   readonly body = claimRequestSchema;
+  readonly answer = claimResponseSchema;
   readonly idempotent = true;
 
   constructor(

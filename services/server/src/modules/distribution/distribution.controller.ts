@@ -2,15 +2,19 @@ import { Body, Controller, Get, HttpCode, Inject, NotFoundException, Param, Patc
 import { CommandBus } from '@nestjs/cqrs';
 import {
   type ClickTimelineResponse,
+  clickTimelineResponseSchema,
   type DistributeCommandInput,
   type DistributeResponse,
   distributeRequestSchema,
+  distributeResponseSchema,
   DISTRIBUTION_MESSAGES,
   distributionIdParamSchema,
   type RecallResponse,
+  recallResponseSchema,
   type UpdateDistributionInput,
   updateDistributionRequestSchema,
   type UpdateDistributionResponse,
+  updateDistributionResponseSchema,
   type User,
 } from '@seatlink/contracts';
 import { APP_CONFIG, type AppConfig } from '../../infra/config/config.js';
@@ -20,6 +24,7 @@ import { CommandId } from '../../infra/http/command-id.js';
 import { DomainError } from '../../shared/event-sourcing/decider.js';
 import { ReadModelWaiter } from '../../infra/subscriptions/read-model-waiter.js';
 import { ClientIp, CurrentUser, ApiKeyScoped } from '../../infra/http/auth.decorators.js';
+import { Answers } from '../../infra/http/openapi.decorators.js';
 import { linkUrl } from './link-url.js';
 import { DistributeTicketsCommand } from './distribute-tickets.command.js';
 import { clickTimeline } from './read-models/links.queries.js';
@@ -49,6 +54,7 @@ export class DistributionController {
   /** A link's click timeline (counted clicks per minute): its owner's, or any link for admins. */
   @ApiKeyScoped('links:read')
   @Get('distributions/:id/clicks')
+  @Answers(clickTimelineResponseSchema)
   async clicks(
     @Param('id', { schema: distributionIdParamSchema }) distributionId: string,
     @CurrentUser() user: User,
@@ -67,6 +73,7 @@ export class DistributionController {
   @ApiKeyScoped('links:write')
   @Post('tickets/distribute')
   @HttpCode(200)
+  @Answers(distributeResponseSchema)
   async distribute(
     @Body({ schema: distributeRequestSchema }) body: DistributeCommandInput,
     @CurrentUser() user: User,
@@ -121,6 +128,7 @@ export class DistributionController {
    */
   @ApiKeyScoped('links:write')
   @Patch('distributions/:id')
+  @Answers(updateDistributionResponseSchema)
   async update(
     @Param('id', { schema: distributionIdParamSchema }) distributionId: string,
     @Body({ schema: updateDistributionRequestSchema }) body: UpdateDistributionInput,
@@ -151,6 +159,7 @@ export class DistributionController {
   @ApiKeyScoped('links:write')
   @Post('distributions/:id/recall')
   @HttpCode(200)
+  @Answers(recallResponseSchema)
   async recall(
     @Param('id', { schema: distributionIdParamSchema }) distributionId: string,
     @CurrentUser() user: User,

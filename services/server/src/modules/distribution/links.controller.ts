@@ -1,6 +1,7 @@
 import { Controller, Get, Param } from '@nestjs/common';
-import { linkCodeParamSchema, type PublicLink } from '@seatlink/contracts';
+import { linkCodeParamSchema, type PublicLink, publicLinkSchema } from '@seatlink/contracts';
 import { Public } from '../../infra/http/auth.decorators.js';
+import { Answers } from '../../infra/http/openapi.decorators.js';
 import { LinkClaims } from './link-claims.service.js';
 
 /**
@@ -14,6 +15,7 @@ export class LinksController {
   constructor(private readonly claims: LinkClaims) {}
 
   @Get(':code')
+  @Answers(publicLinkSchema)
   async view(@Param('code', { schema: linkCodeParamSchema }) code: string): Promise<PublicLink> {
     return this.claims.view(code);
   }
