@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { hasForbiddenCharacters, notAllowedMessage } from './text.js';
-import { schema } from './schema.js';
+import { named, schema } from './schema.js';
 
 /** docs/reference.md "Limits and constants": one pound buys one credit; presets and the minimum. */
 export const TOPUP_PRESETS = [25, 50, 100, 200] as const;
@@ -96,20 +96,35 @@ export const topupRequestSchema = schema(() =>
 export type TopupRequest = z.input<typeof topupRequestSchema>;
 export type TopupCommandInput = z.output<typeof topupRequestSchema>;
 
-export type PaymentIntentStatus =
-  'succeeded' | 'processing' | 'requires_action' | 'requires_confirmation' | 'requires_payment_method' | 'canceled';
+/** A card payment's state, as the provider names it (docs/reference.md "Card payment states"). */
+export const PAYMENT_INTENT_STATUSES = [
+  'succeeded',
+  'processing',
+  'requires_action',
+  'requires_confirmation',
+  'requires_payment_method',
+  'canceled',
+] as const;
+export type PaymentIntentStatus = (typeof PAYMENT_INTENT_STATUSES)[number];
 
 /** The top-up answer (docs/reference.md "Request and answer bodies"): `success` when the credits are on the balance. */
-export interface TopupResponse {
-  success: boolean;
-  payment_intent_status: PaymentIntentStatus;
-  payment_intent_client_secret: string | null;
-  payment_intent_id: string;
-  /** The balance after the credits (when `success`). */
-  balance?: number;
-  /** Credited, but not yet shown everywhere (answered 202): the balance catches up in moments. */
-  pending?: true;
-}
+export const topupResponseSchema = schema(() =>
+  named(
+    'TopupResponse',
+    z.object({
+      success: z.boolean(),
+      payment_intent_status: z.enum(PAYMENT_INTENT_STATUSES),
+      /** What the browser confirms the payment with (3-D Secure); null when the provider gives none. */
+      payment_intent_client_secret: z.string().nullable(),
+      payment_intent_id: z.string(),
+      /** The balance after the credits (when `success`). */
+      balance: z.int().optional(),
+      /** Credited, but not yet shown everywhere (answered 202): the balance catches up in moments. */
+      pending: z.literal(true).optional(),
+    }),
+  ),
+);
+export type TopupResponse = z.infer<typeof topupResponseSchema>;
 
 /**
  * A card refused by the bank, as Stripe reports it (`type: 'card_error'`): the browser shows `message`
@@ -125,11 +140,17 @@ export interface PaymentErrorBody {
 }
 
 /** GET /v1/payments/config: which card field the browser shows. */
-export interface PaymentsConfig {
-  mode: 'stripe' | 'test';
-  /** Stripe's publishable key (stripe mode). */
-  publishable_key: string | null;
-}
+export const paymentsConfigSchema = schema(() =>
+  named(
+    'PaymentsConfig',
+    z.object({
+      mode: z.enum(['stripe', 'test']),
+      /** Stripe's publishable key (stripe mode). */
+      publishable_key: z.string().nullable(),
+    }),
+  ),
+);
+export type PaymentsConfig = z.infer<typeof paymentsConfigSchema>;
 
 /** A PaymentIntent's id in a path. */
 export const paymentIntentIdParamSchema = schema(() =>
@@ -143,3 +164,21 @@ export const testAuthenticationSchema = schema(() =>
     outcome: z.enum(['approve', 'fail']),
   }),
 );
+
+/** The test gateway's answer to a 3-D Secure step: the payment's state after it. */
+export const testAuthenticationResponseSchema = schema(() =>
+  named(
+    'TestAuthenticationResponse',
+    topupResponseSchema.pick({ payment_intent_id: true, payment_intent_status: true }),
+  ),
+);
+export type TestAuthenticationResponse = z.infer<typeof testAuthenticationResponseSchema>;
+
+/**
+ * POST /v1/payments/webhook (the payment provider's call): the event was taken; `duplicate` when it had been handled
+ * before (nothing done again).
+ */
+export const paymentWebhookResponseSchema = schema(() =>
+  named('PaymentWebhookResponse', z.object({ received: z.literal(true), duplicate: z.literal(true).optional() })),
+);
+export type PaymentWebhookResponse = z.infer<typeof paymentWebhookResponseSchema>;

@@ -1,5 +1,6 @@
 import { BadRequestException, Controller, Headers, HttpCode, Inject, Logger, Post, Req } from '@nestjs/common';
 import type { FastifyRequest } from 'fastify';
+import { type PaymentWebhookResponse, paymentWebhookResponseSchema } from '@seatlink/contracts';
 import { eq } from 'drizzle-orm';
 import type Stripe from 'stripe';
 import { DATABASE } from '../../infra/db/database.module.js';
@@ -14,6 +15,7 @@ import {
   WebhookSignatureError,
 } from '../../infra/payments/payment-gateway.port.js';
 import { Public } from '../../infra/http/auth.decorators.js';
+import { Answers } from '../../infra/http/openapi.decorators.js';
 import { PaymentFulfilment, PAYMENT_PROVIDER_ACTOR } from './payment-fulfilment.service.js';
 import { paymentWebhookEvents } from './payments.schema.js';
 
@@ -39,10 +41,11 @@ export class PaymentWebhooksController {
   @Public()
   @NoIdempotencyKey()
   @HttpCode(200)
+  @Answers(paymentWebhookResponseSchema)
   async webhook(
     @Req() request: FastifyRequest,
     @Headers('stripe-signature') signature: string | undefined,
-  ): Promise<{ received: true; duplicate?: true }> {
+  ): Promise<PaymentWebhookResponse> {
     const rawBody = rawBodyOf(request);
     if (rawBody === undefined) throw new BadRequestException('A webhook has a JSON body');
     let event: Stripe.Event;

@@ -13,10 +13,14 @@ import {
   PAYMENT_MESSAGES,
   paymentIntentIdParamSchema,
   type PaymentsConfig,
+  paymentsConfigSchema,
   testAuthenticationSchema,
+  type TestAuthenticationResponse,
+  testAuthenticationResponseSchema,
   type TopupCommandInput,
   type TopupResponse,
   topupRequestSchema,
+  topupResponseSchema,
   type User,
 } from '@seatlink/contracts';
 import type { z } from 'zod';
@@ -34,6 +38,7 @@ import { Throttled } from '../../infra/throttle/throttled.guard.js';
 import { DomainError } from '../../shared/event-sourcing/decider.js';
 import { ClientIp, CurrentUser } from '../../infra/http/auth.decorators.js';
 import { CommandId } from '../../infra/http/command-id.js';
+import { Answers } from '../../infra/http/openapi.decorators.js';
 import { PaymentFulfilment } from './payment-fulfilment.service.js';
 
 /**
@@ -72,6 +77,7 @@ export class PaymentsController {
   ) {}
 
   @Get('payments/config')
+  @Answers(paymentsConfigSchema)
   config(): PaymentsConfig {
     return { mode: this.gateway.mode, publishable_key: this.gateway.publishableKey };
   }
@@ -85,6 +91,7 @@ export class PaymentsController {
   @Post('topup')
   @HttpCode(200)
   @Throttled('top-up')
+  @Answers(topupResponseSchema)
   async topup(
     @Body({ schema: topupRequestSchema }) body: TopupCommandInput,
     @CurrentUser() user: User,
@@ -113,6 +120,7 @@ export class PaymentsController {
   @Post('topup/:id/complete')
   @HttpCode(200)
   @Throttled('top-up')
+  @Answers(topupResponseSchema)
   async complete(
     @Param('id', { schema: paymentIntentIdParamSchema }) paymentIntentId: string,
     @CurrentUser() user: User,
@@ -125,11 +133,12 @@ export class PaymentsController {
   /** The test gateway's 3-D Secure challenge, approved or failed by the payer (test mode only). */
   @Post('payments/test/intents/:id/authenticate')
   @HttpCode(200)
+  @Answers(testAuthenticationResponseSchema)
   async authenticate(
     @Param('id', { schema: paymentIntentIdParamSchema }) paymentIntentId: string,
     @Body({ schema: testAuthenticationSchema }) body: z.output<typeof testAuthenticationSchema>,
     @CurrentUser() user: User,
-  ): Promise<Pick<TopupResponse, 'payment_intent_id' | 'payment_intent_status'>> {
+  ): Promise<TestAuthenticationResponse> {
     if (!(this.gateway instanceof TestPaymentGateway)) throw new NotFoundException('Not found');
     await this.ownPayment(paymentIntentId, user);
     try {
