@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { schema } from './schema.js';
+import { named, schema, timestampSchema } from './schema.js';
 
 /**
  * The in-app notification centre: what happened to a user's links, accounts and credits while they looked elsewhere.
@@ -28,37 +28,50 @@ export const MAX_NOTIFICATIONS_READ = 500;
 /** A link is said to expire soon this long before it does. */
 export const LINK_EXPIRING_WITHIN_MS = 24 * 60 * 60 * 1000;
 
-export interface AppNotification {
-  id: string;
-  kind: NotificationKind;
-  /** For link_claimed: the claims it gathers (1 or more); 1 otherwise. */
-  count: number;
-  /** When it first happened, and when it last grew (a new claim on the same link); ISO 8601. */
-  created_at: string;
-  updated_at: string;
-  read: boolean;
-  /** The link's ticket (link kinds): where the dashboard takes the user. */
-  ticket_id: string | null;
-  distribution_id: string | null;
-  account_id: string | null;
-  /** What it is about: the ticket's event and the link's label, or the account's e-mail; null when it is gone. */
-  subject: string | null;
-  label: string | null;
-  /** link_limit_reached: the limit; link_expiring: when it expires; credits_added: credits and the amount paid. */
-  max_clicks: number | null;
-  expires_at: string | null;
-  credits: number | null;
-  amount_pence: number | null;
-}
+export const appNotificationSchema = schema(() =>
+  named(
+    'AppNotification',
+    z.object({
+      id: z.uuid(),
+      kind: z.enum(NOTIFICATION_KINDS),
+      /** For link_claimed: the claims it gathers (1 or more); 1 otherwise. */
+      count: z.int().min(1),
+      /** When it first happened, and when it last grew (a new claim on the same link); ISO 8601. */
+      created_at: timestampSchema,
+      updated_at: timestampSchema,
+      read: z.boolean(),
+      /** The link's ticket (link kinds): where the dashboard takes the user. */
+      ticket_id: z.uuid().nullable(),
+      distribution_id: z.uuid().nullable(),
+      account_id: z.uuid().nullable(),
+      /** What it is about: the ticket's event and the link's label, or the account's e-mail; null when it is gone. */
+      subject: z.string().nullable(),
+      label: z.string().nullable(),
+      /** link_limit_reached: the limit; link_expiring: when it expires; credits_added: credits and the amount paid. */
+      max_clicks: z.int().min(1).nullable(),
+      expires_at: timestampSchema.nullable(),
+      credits: z.int().nullable(),
+      amount_pence: z.int().nullable(),
+    }),
+  ),
+);
+export type AppNotification = z.infer<typeof appNotificationSchema>;
 
-export interface NotificationsResponse {
-  /** Newest first (by when each last grew). */
-  notifications: AppNotification[];
-  /** Unread notifications in all (not just this page). */
-  unread: number;
-  /** The `before` of the next page; null: this is the last. */
-  next_before: string | null;
-}
+/** GET /v1/notifications: a page of the user's notifications. */
+export const notificationsResponseSchema = schema(() =>
+  named(
+    'NotificationsResponse',
+    z.object({
+      /** Newest first (by when each last grew). */
+      notifications: z.array(appNotificationSchema),
+      /** Unread notifications in all (not just this page). */
+      unread: z.int().min(0),
+      /** The `before` of the next page; null: this is the last. */
+      next_before: z.string().nullable(),
+    }),
+  ),
+);
+export type NotificationsResponse = z.infer<typeof notificationsResponseSchema>;
 
 export const NOTIFICATION_MESSAGES = {
   before: 'before must be the next_before of the page before',
@@ -99,10 +112,11 @@ export const notificationsReadRequestSchema = schema(() =>
 );
 export type NotificationsReadRequest = z.infer<typeof notificationsReadRequestSchema>;
 
-export interface NotificationsReadResponse {
-  message: string;
-  unread: number;
-}
+/** POST /v1/notifications/read: done, and the unread notifications left. */
+export const notificationsReadResponseSchema = schema(() =>
+  named('NotificationsReadResponse', z.object({ message: z.string(), unread: z.int().min(0) })),
+);
+export type NotificationsReadResponse = z.infer<typeof notificationsReadResponseSchema>;
 
 /** A link's name in a notification: its ticket's event, with the label its owner gave it. */
 export function notificationSubject(n: Pick<AppNotification, 'subject' | 'label'>): string {
@@ -133,12 +147,22 @@ export function notificationText(n: AppNotification, formatDateTime: (iso: strin
 /** How a user wants to hear of a kind by e-mail: not at all (the default), at once, or in the morning's digest. */
 export const NOTIFICATION_EMAIL_MODES = ['off', 'immediate', 'daily'] as const;
 export type NotificationEmailMode = (typeof NOTIFICATION_EMAIL_MODES)[number];
-export type NotificationEmailPreferences = Record<NotificationKind, NotificationEmailMode>;
+/** Per kind of notification, how its e-mail comes. */
+export const notificationEmailPreferencesSchema = schema(() => {
+  const mode = z.enum(NOTIFICATION_EMAIL_MODES);
+  const kinds = Object.fromEntries(NOTIFICATION_KINDS.map((kind) => [kind, mode])) as Record<
+    NotificationKind,
+    typeof mode
+  >;
+  return named('NotificationEmailPreferences', z.object(kinds));
+});
+export type NotificationEmailPreferences = z.infer<typeof notificationEmailPreferencesSchema>;
 
 /** GET and PUT /v1/me/notification-preferences. */
-export interface NotificationPreferences {
-  email: NotificationEmailPreferences;
-}
+export const notificationPreferencesSchema = schema(() =>
+  named('NotificationPreferences', z.object({ email: notificationEmailPreferencesSchema })),
+);
+export type NotificationPreferences = z.infer<typeof notificationPreferencesSchema>;
 
 /** The settings page's words for each kind and mode. */
 export const NOTIFICATION_KIND_LABELS: Record<NotificationKind, string> = {

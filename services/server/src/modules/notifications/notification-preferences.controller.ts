@@ -2,6 +2,7 @@ import { Body, Controller, Get, Inject, Put } from '@nestjs/common';
 import { CommandBus } from '@nestjs/cqrs';
 import {
   type NotificationPreferences,
+  notificationPreferencesSchema,
   type NotificationPreferencesRequest,
   notificationPreferencesRequestSchema,
   type User,
@@ -10,6 +11,7 @@ import { DATABASE } from '../../infra/db/database.module.js';
 import type { Database } from '../../infra/db/database.js';
 import { ApiKeyScoped, ClientIp, CurrentUser } from '../../infra/http/auth.decorators.js';
 import { CommandId } from '../../infra/http/command-id.js';
+import { Answers } from '../../infra/http/openapi.decorators.js';
 import { ReadModelWaiter } from '../../infra/subscriptions/read-model-waiter.js';
 import { NotificationsCommandMessage } from './notifications.command.js';
 import { emailPreferences } from './read-models/notifications.queries.js';
@@ -26,12 +28,14 @@ export class NotificationPreferencesController {
 
   @ApiKeyScoped('notifications:read')
   @Get()
+  @Answers(notificationPreferencesSchema)
   get(@CurrentUser() user: User): Promise<NotificationPreferences> {
     return emailPreferences(this.database.db, user.id);
   }
 
   @ApiKeyScoped('notifications:write')
   @Put()
+  @Answers(notificationPreferencesSchema)
   async set(
     @Body({ schema: notificationPreferencesRequestSchema }) body: NotificationPreferencesRequest,
     @CurrentUser() user: User,

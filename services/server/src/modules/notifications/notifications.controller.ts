@@ -7,13 +7,16 @@ import {
   type NotificationsReadRequest,
   notificationsReadRequestSchema,
   type NotificationsReadResponse,
+  notificationsReadResponseSchema,
   type NotificationsResponse,
+  notificationsResponseSchema,
   type User,
 } from '@seatlink/contracts';
 import { DATABASE } from '../../infra/db/database.module.js';
 import type { Database } from '../../infra/db/database.js';
 import { ApiKeyScoped, ClientIp, CurrentUser } from '../../infra/http/auth.decorators.js';
 import { CommandId } from '../../infra/http/command-id.js';
+import { Answers } from '../../infra/http/openapi.decorators.js';
 import { ReadModelWaiter } from '../../infra/subscriptions/read-model-waiter.js';
 import { NotificationsCommandMessage } from './notifications.command.js';
 import { decodeCursor, notificationsPage, unreadNotifications } from './read-models/notifications.queries.js';
@@ -30,6 +33,7 @@ export class NotificationsController {
 
   @ApiKeyScoped('notifications:read')
   @Get()
+  @Answers(notificationsResponseSchema)
   async list(
     @Query({ schema: notificationsQuerySchema }) query: NotificationsQuery,
     @CurrentUser() user: User,
@@ -44,6 +48,7 @@ export class NotificationsController {
   @ApiKeyScoped('notifications:write')
   @Post('read')
   @HttpCode(200)
+  @Answers(notificationsReadResponseSchema)
   async read(
     @Body({ schema: notificationsReadRequestSchema }) body: NotificationsReadRequest,
     @CurrentUser() user: User,
