@@ -98,6 +98,7 @@ describe('distributing tickets as links, and recalling them', () => {
     const shown = (await myTickets()).find((t) => t.id === ticket.id)!;
     expect(shown.is_distributed).toBe(true);
     expect(shown.distribution).toEqual({
+      distribution_id: made!.distribution_id,
       id: made!.distribution_id,
       link: made!.link,
       clicks: 0,
