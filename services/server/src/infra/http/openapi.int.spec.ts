@@ -140,6 +140,19 @@ describe('/docs: the OpenAPI document of every call, from the controllers and th
     });
   });
 
+  it('declares 202 beside the status of a change whose answer may be pending, with the same body', () => {
+    const distribute = document.paths['/v1/tickets/distribute']!.post!;
+    expect(distribute.responses['202']).toMatchObject({
+      content: { 'application/json': { schema: { $ref: '#/components/schemas/DistributeResponse' } } },
+    });
+    expect((distribute.responses['202'] as { headers?: unknown }).headers).toEqual(
+      (distribute.responses['200'] as { headers?: unknown }).headers,
+    );
+    // Reads are never pending; a change whose answer has no `pending` is never 202.
+    expect(document.paths['/v1/tickets']!.get!.responses['202']).toBeUndefined();
+    expect(document.paths['/v1/notifications/read']!.post!.responses['202']).toBeUndefined();
+  });
+
   it('answers the CSV exports as text/csv', () => {
     for (const path of ['/v1/links/export.csv', '/v1/admin/users/{id}/audits.csv']) {
       expect(document.paths[path]!.get!.responses['200'], path).toMatchObject({

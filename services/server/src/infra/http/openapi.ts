@@ -164,23 +164,36 @@ interface Answer {
   idempotent: boolean;
   /** The success body's media type when it is not JSON (a CSV export). */
   mediaType?: string;
+  /**
+   * A change whose answer may say `pending: true` (made, but a list read right after may not show it yet): that
+   * answer is 202 Accepted (PendingInterceptor), with the same body.
+   */
+  pending?: boolean;
 }
 
-function responsesOf({ status, body, keyed, idempotent, mediaType }: Answer): Operation['responses'] {
+function responsesOf({ status, body, keyed, idempotent, mediaType, pending }: Answer): Operation['responses'] {
   const headers = {
     ...(keyed ? RATE_LIMIT_HEADERS : {}),
     ...(idempotent ? { 'Idempotency-Replayed': ref('headers', 'Idempotency-Replayed') } : {}),
   };
+  const done = {
+    ...(Object.keys(headers).length > 0 ? { headers } : {}),
+    ...(mediaType
+      ? { content: { [mediaType]: { schema: { type: 'string' } } } }
+      : body
+        ? { content: { 'application/json': { schema: body } } }
+        : {}),
+  };
   return {
-    [String(status)]: {
-      description: 'Done',
-      ...(Object.keys(headers).length > 0 ? { headers } : {}),
-      ...(mediaType
-        ? { content: { [mediaType]: { schema: { type: 'string' } } } }
-        : body
-          ? { content: { 'application/json': { schema: body } } }
-          : {}),
-    },
+    [String(status)]: { description: 'Done', ...done },
+    ...(pending && status !== 202
+      ? {
+          '202': {
+            description: 'Done, but a list read right after may not show it for a moment (`pending: true`)',
+            ...done,
+          },
+        }
+      : {}),
     '4XX': ref('responses', 'Error'),
     ...(keyed ? { '429': ref('responses', 'RateLimited') } : {}),
     '503': ref('responses', 'Unavailable'),
@@ -303,7 +316,10 @@ export function buildOpenApiDocument(app: NestFastifyApplication): OpenApiDocume
         ?.trim();
       const deprecatedPrefixes = (Reflect.getMetadata(DEPRECATED_PREFIXES, controller) ?? []) as string[];
       const tag = titleOf(controller.name);
-      const answer = answerRef(Reflect.getMetadata(ANSWERS, handler), `${controller.name}.${name}`);
+      const answers: unknown = Reflect.getMetadata(ANSWERS, handler);
+      const answer = answerRef(answers, `${controller.name}.${name}`);
+      // Reads are never pending (PendingInterceptor); a change is when its answer's schema names `pending`.
+      const pending = method !== 'get' && answers instanceof z.ZodObject && 'pending' in answers.shape;
       for (const prefix of prefixes) {
         const deprecated = deprecatedPrefixes.includes(prefix);
         for (const sub of asArray(routePath)) {
@@ -323,7 +339,14 @@ export function buildOpenApiDocument(app: NestFastifyApplication): OpenApiDocume
             ...(isPublic ? { security: [] } : scope ? { security: [{ session: [] }, { apiKey: [scope] }] } : {}),
             parameters: idempotent ? [...parameters, IDEMPOTENCY_KEY] : parameters,
             ...(body ? { requestBody: { required: true, content: { 'application/json': { schema: body } } } } : {}),
-            responses: responsesOf({ status, body: answer, keyed: scope !== undefined, idempotent, mediaType }),
+            responses: responsesOf({
+              status,
+              body: answer,
+              keyed: scope !== undefined,
+              idempotent,
+              mediaType,
+              pending,
+            }),
           };
           (paths[path] ??= {})[method] = operation;
         }
