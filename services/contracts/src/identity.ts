@@ -107,10 +107,10 @@ export type WaitlistRequest = z.infer<typeof waitlistRequestSchema>;
  * A change was made but some read models do not show it yet (the answer is then 202 Accepted). The answer itself is
  * built from what the command decided, so it is true; a list read right after may not show it for a moment.
  */
-export const maybePendingShape = {
+export const maybePendingShape = schema(() => ({
   /** The change is made, but a list read right after may not show it for a moment (the answer is 202). */
   pending: z.boolean().optional(),
-};
+}));
 export type MaybePending = { pending?: boolean | undefined };
 
 /** Answer of the calls that only report: register, forgot-password, resend, reset, waitlist, validate. */
