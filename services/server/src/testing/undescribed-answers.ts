@@ -12,8 +12,6 @@ export const UNDESCRIBED_ANSWERS: ReadonlySet<string> = new Set([
   'accountsReauth',
   'accountsRemove',
   'adminAccountsAccounts',
-  'adminAuditsAudits',
-  'adminHistoryStateAt',
   'adminOperationsHealth',
   'adminOperationsParked',
   'adminOperationsRetry',
