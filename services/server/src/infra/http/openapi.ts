@@ -159,6 +159,8 @@ interface Answer {
   status: number;
   /** The success body's schema (a reference to a named component). */
   body?: JsonSchema;
+  /** The body may say `pending: true`: then the answer is 202 with the same body (pending.interceptor.ts). */
+  pending?: boolean;
   /** Open to API keys: their RateLimit-* headers on every answer, 429 past the limit. */
   keyed: boolean;
   idempotent: boolean;
@@ -166,21 +168,28 @@ interface Answer {
   mediaType?: string;
 }
 
-function responsesOf({ status, body, keyed, idempotent, mediaType }: Answer): Operation['responses'] {
+function responsesOf({ status, body, pending, keyed, idempotent, mediaType }: Answer): Operation['responses'] {
   const headers = {
     ...(keyed ? RATE_LIMIT_HEADERS : {}),
     ...(idempotent ? { 'Idempotency-Replayed': ref('headers', 'Idempotency-Replayed') } : {}),
   };
+  const content = mediaType
+    ? { content: { [mediaType]: { schema: { type: 'string' } } } }
+    : body
+      ? { content: { 'application/json': { schema: body } } }
+      : {};
+  const withHeaders = Object.keys(headers).length > 0 ? { headers } : {};
   return {
-    [String(status)]: {
-      description: 'Done',
-      ...(Object.keys(headers).length > 0 ? { headers } : {}),
-      ...(mediaType
-        ? { content: { [mediaType]: { schema: { type: 'string' } } } }
-        : body
-          ? { content: { 'application/json': { schema: body } } }
-          : {}),
-    },
+    [String(status)]: { description: 'Done', ...withHeaders, ...content },
+    ...(pending && status !== 202
+      ? {
+          '202': {
+            description: 'Done, but a list read right after may not show it yet (`pending: true`)',
+            ...withHeaders,
+            ...content,
+          },
+        }
+      : {}),
     '4XX': ref('responses', 'Error'),
     ...(keyed ? { '429': ref('responses', 'RateLimited') } : {}),
     '503': ref('responses', 'Unavailable'),
@@ -293,7 +302,10 @@ export function buildOpenApiDocument(app: NestFastifyApplication): OpenApiDocume
         ?.trim();
       const deprecatedPrefixes = (Reflect.getMetadata(DEPRECATED_PREFIXES, controller) ?? []) as string[];
       const tag = titleOf(controller.name);
-      const answer = answerRef(Reflect.getMetadata(ANSWERS, handler), `${controller.name}.${name}`);
+      const answers: unknown = Reflect.getMetadata(ANSWERS, handler);
+      const answer = answerRef(answers, `${controller.name}.${name}`);
+      // A change whose answer can say `pending: true` answers 202 then (reads never do).
+      const pending = method !== 'get' && answers instanceof z.ZodObject && 'pending' in answers.shape;
       for (const prefix of prefixes) {
         const deprecated = deprecatedPrefixes.includes(prefix);
         for (const sub of asArray(routePath)) {
@@ -313,7 +325,14 @@ export function buildOpenApiDocument(app: NestFastifyApplication): OpenApiDocume
             ...(isPublic ? { security: [] } : scope ? { security: [{ session: [] }, { apiKey: [scope] }] } : {}),
             parameters: idempotent ? [...parameters, IDEMPOTENCY_KEY] : parameters,
             ...(body ? { requestBody: { required: true, content: { 'application/json': { schema: body } } } } : {}),
-            responses: responsesOf({ status, body: answer, keyed: scope !== undefined, idempotent, mediaType }),
+            responses: responsesOf({
+              status,
+              body: answer,
+              pending,
+              keyed: scope !== undefined,
+              idempotent,
+              mediaType,
+            }),
           };
           (paths[path] ??= {})[method] = operation;
         }
