@@ -1,7 +1,7 @@
 import { z } from 'zod';
-import type { User } from './auth.js';
-import type { MaybePending } from './identity.js';
-import { schema } from './schema.js';
+import { userSchema } from './auth.js';
+import { maybePendingShape } from './identity.js';
+import { named, schema } from './schema.js';
 import { plainText } from './text.js';
 
 /** The {id} of /v1/admin/users/{id}/... */
@@ -39,23 +39,31 @@ export const pageQuerySchema = schema(() =>
 );
 export type PageQuery = z.infer<typeof pageQuerySchema>;
 
-export interface Pagination {
-  page: number;
-  limit: number;
-  total: number;
-}
+/** Where a page of a list stands (docs/reference.md "Request and answer bodies"). */
+export const paginationSchema = schema(() =>
+  named('Pagination', z.object({ page: z.int().min(1), limit: z.int().min(1), total: z.int().min(0) })),
+);
+export type Pagination = z.infer<typeof paginationSchema>;
 
-export interface AdminUsersResponse {
-  users: User[];
-  pagination: Pagination;
-  /** Users created in the last 30 days (docs/reference.md "Limits and constants"). */
-  new_users_last_30_days: number;
-}
+/** GET /v1/admin/users: a page of the users. */
+export const adminUsersResponseSchema = schema(() =>
+  named(
+    'AdminUsersResponse',
+    z.object({
+      users: z.array(userSchema),
+      pagination: paginationSchema,
+      /** Users created in the last 30 days (docs/reference.md "Limits and constants"). */
+      new_users_last_30_days: z.int().min(0),
+    }),
+  ),
+);
+export type AdminUsersResponse = z.infer<typeof adminUsersResponseSchema>;
 
-export interface SetCreditsResponse extends MaybePending {
-  message: string;
-  user: User;
-}
+/** PUT /v1/admin/users/{id}/credits: the user with the balance the command set. */
+export const setCreditsResponseSchema = schema(() =>
+  named('SetCreditsResponse', z.object({ message: z.string(), user: userSchema, ...maybePendingShape })),
+);
+export type SetCreditsResponse = z.infer<typeof setCreditsResponseSchema>;
 
 /** Admin users page size (docs/reference.md "Limits and constants"). */
 export const ADMIN_USERS_PAGE_SIZE = 10;

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { schema } from './schema.js';
+import { named, schema, timestampSchema } from './schema.js';
 import { hasForbiddenCharacters } from './text.js';
 
 /**
@@ -52,25 +52,34 @@ export const API_KEY_MESSAGES = {
 } as const;
 
 /** GET /v1/me/api-keys: a key as listed (never the key itself). */
-export interface ApiKey {
-  id: string;
-  name: string;
-  scopes: ApiKeyScope[];
-  /** The key's first characters ("sl_live_AbCd"), to tell keys apart. */
-  prefix: string;
-  created_at: string;
-  last_used_at: string | null;
-}
-export interface ApiKeysResponse {
-  api_keys: ApiKey[];
-}
+export const apiKeySchema = schema(() =>
+  named(
+    'ApiKey',
+    z.object({
+      id: z.uuid(),
+      name: z.string(),
+      scopes: z.array(z.enum(API_KEY_SCOPES)),
+      /** The key's first characters ("sl_live_AbCd"), to tell keys apart. */
+      prefix: z.string().startsWith(API_KEY_PREFIX),
+      created_at: timestampSchema,
+      last_used_at: timestampSchema.nullable(),
+    }),
+  ),
+);
+export type ApiKey = z.infer<typeof apiKeySchema>;
+export const apiKeysResponseSchema = schema(() =>
+  named('ApiKeysResponse', z.object({ api_keys: z.array(apiKeySchema) })),
+);
+export type ApiKeysResponse = z.infer<typeof apiKeysResponseSchema>;
 
 /** POST /v1/me/api-keys: the key, shown this once. */
-export interface CreatedApiKeyResponse {
-  message: string;
-  api_key: ApiKey;
-  key: string;
-}
+export const createdApiKeyResponseSchema = schema(() =>
+  named(
+    'CreatedApiKeyResponse',
+    z.object({ message: z.string(), api_key: apiKeySchema, key: z.string().regex(API_KEY_PATTERN) }),
+  ),
+);
+export type CreatedApiKeyResponse = z.infer<typeof createdApiKeyResponseSchema>;
 
 export const createApiKeyRequestSchema = schema(() =>
   z.strictObject({

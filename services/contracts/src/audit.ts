@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { dateMessages, isoDateTime } from './dates.js';
 import { hasForbiddenCharacters } from './text.js';
-import { schema } from './schema.js';
+import { named, schema, timestampSchema } from './schema.js';
 
 /**
  * The audit log's event types, with their labels: DISTRIBUTE and TICKET_RECALLED first
@@ -88,39 +88,62 @@ export const MAX_AUDIT_EXPORT_ROWS = 100_000;
  * What a person reads in place of an entry's ids (the ids stay in `event_data`, the details and the CSV); null where
  * the entry has none or it is not known.
  */
-export interface AuditNames {
-  /** The ticket's title, and its seat ('Section A, Row 3, Seat 12'). */
-  ticket: string | null;
-  seat: string | null;
-  /** The link's label ('for Sam'). */
-  link: string | null;
-  /** Who did it when that was not the user: an admin's e-mail. */
-  by: string | null;
-  /** The API key a call was made with, by its name. */
-  api_key: string | null;
-  /** What the entry acts on besides a ticket and a link: an API key's name, a webhook's address, a passkey's name. */
-  subject: string | null;
-}
+export const auditNamesSchema = schema(() =>
+  named(
+    'AuditNames',
+    z.object({
+      /** The ticket's title, and its seat ('Section A, Row 3, Seat 12'). */
+      ticket: z.string().nullable(),
+      seat: z.string().nullable(),
+      /** The link's label ('for Sam'). */
+      link: z.string().nullable(),
+      /** Who did it when that was not the user: an admin's e-mail. */
+      by: z.string().nullable(),
+      /** The API key a call was made with, by its name. */
+      api_key: z.string().nullable(),
+      /** What the entry acts on besides a ticket and a link: an API key's name, a webhook's address, a passkey's name. */
+      subject: z.string().nullable(),
+    }),
+  ),
+);
+export type AuditNames = z.infer<typeof auditNamesSchema>;
+
+const auditEventTypes = () => Object.keys(AUDIT_EVENT_TYPES) as [AuditEventType, ...AuditEventType[]];
+const auditKinds = () => Object.keys(AUDIT_KINDS) as [AuditKind, ...AuditKind[]];
 
 /** docs/reference.md "Audit entry", with its kind and the names a person reads (`names`). */
-export interface AuditEntry {
-  id: string;
-  created_at: string;
-  kind: AuditKind;
-  event_type: AuditEventType;
-  event_data: {
-    status: AuditStatus;
-    ticket_id: string | null;
-    distribution_id: string | null;
-    [key: string]: unknown;
-  };
-  metadata: { ip_address: string | null; bulk_action: boolean };
-  names: AuditNames;
-}
+export const auditEntrySchema = schema(() =>
+  named(
+    'AuditEntry',
+    z.object({
+      /** The event's id; for a link's claims in an hour, one derived from the link and the hour (UUID-shaped, no version). */
+      id: z.guid(),
+      created_at: timestampSchema,
+      kind: z.enum(auditKinds()),
+      event_type: z.enum(auditEventTypes()),
+      /**
+       * What the event says: its status, ticket and link always (null where it has none), and the fields of its own
+       * (the credits set, the claims of an hour, the admin's user id...).
+       */
+      event_data: z
+        .object({
+          status: z.enum(AUDIT_STATUSES),
+          ticket_id: z.string().nullable(),
+          distribution_id: z.string().nullable(),
+        })
+        .catchall(z.unknown()),
+      metadata: z.object({ ip_address: z.string().nullable(), bulk_action: z.boolean() }),
+      names: auditNamesSchema,
+    }),
+  ),
+);
+export type AuditEntry = z.infer<typeof auditEntrySchema>;
 
-export interface AuditsResponse {
-  audits: AuditEntry[];
-}
+/** GET /v1/admin/users/{id}/audits: a page of the user's log, newest first. */
+export const auditsResponseSchema = schema(() =>
+  named('AuditsResponse', z.object({ audits: z.array(auditEntrySchema) })),
+);
+export type AuditsResponse = z.infer<typeof auditsResponseSchema>;
 
 /** A query-string value that may be given once or repeated (`?status=SUCCESS&status=FAILED`). */
 const repeated = <T extends z.ZodType>(item: T, max: number, label: string) =>
@@ -181,63 +204,84 @@ export const auditQuerySchema = schema(() =>
 );
 export type AuditQuery = z.output<typeof auditQuerySchema>;
 
+/** One change of a user's credits, as the credit stream recorded it. */
+export const creditChangeSchema = schema(() =>
+  named(
+    'CreditChange',
+    z.object({
+      at: timestampSchema,
+      /** set by an admin, spent on links, given back for links not made, bought by card, taken back (refund, dispute lost), a dispute opened. */
+      kind: z.enum(['set', 'spent', 'given_back', 'purchased', 'reversed', 'disputed']),
+      /** Credits added (positive) or taken (negative); 0 for a dispute opened. */
+      change: z.int(),
+      balance_after: z.int(),
+      /** The card payment it concerns (purchases, reversals, disputes). */
+      payment_intent_id: z.string().nullable(),
+      /** What it was for: refund, dispute_lost, distribution...; for a set, the admin's reason (none before reasons were asked). */
+      reason: z.string().nullable(),
+      /** Who set it (a set by an admin): their e-mail; null for other changes. */
+      by: z.string().nullable(),
+    }),
+  ),
+);
+export type CreditChange = z.infer<typeof creditChangeSchema>;
+
 /**
  * GET /v1/admin/users/{id}/history?at=ISO: the user's tickets, links and balance as they stood at that moment, folded
  * from the events (the history is the source of truth).
  */
-/** One change of a user's credits, as the credit stream recorded it. */
-export interface CreditChange {
-  at: string;
-  /** set by an admin, spent on links, given back for links not made, bought by card, taken back (refund, dispute lost), a dispute opened. */
-  kind: 'set' | 'spent' | 'given_back' | 'purchased' | 'reversed' | 'disputed';
-  /** Credits added (positive) or taken (negative); 0 for a dispute opened. */
-  change: number;
-  balance_after: number;
-  /** The card payment it concerns (purchases, reversals, disputes). */
-  payment_intent_id: string | null;
-  /** What it was for: refund, dispute_lost, distribution...; for a set, the admin's reason (none before reasons were asked). */
-  reason: string | null;
-  /** Who set it (a set by an admin): their e-mail; null for other changes. */
-  by: string | null;
-}
-
-export interface UserStateAt {
-  at: string;
-  balance: number;
-  /** Every change of the credits up to the moment, oldest first (top-ups, spending, refunds, disputes). */
-  credit_changes: CreditChange[];
-  accounts: Array<{ account_id: string; email: string; linked_at: string }>;
-  /** How the user could get in then, and what acted for them: the audit log's access entries, folded. */
-  access: {
-    banned: boolean;
-    /** An authenticator app was on. */
-    authenticator: boolean;
-    /** Passkeys by name. */
-    passkeys: string[];
-    /** API keys that worked then. */
-    api_keys: Array<{ key_id: string; name: string; scopes: string[]; created_at: string }>;
-    /** Webhook endpoints then (not deleted). */
-    webhooks: Array<{ endpoint_id: string; url: string; events: string[]; enabled: boolean }>;
-  };
-  tickets: Array<{
-    ticket_id: string;
-    account_id: string;
-    account_email: string;
-    title: string;
-    subtitle: string | null;
-    venue_name: string | null;
-    seat_info: string | null;
-    distribution: {
-      distribution_id: string;
-      link: string;
-      clicks: number;
-      max_clicks: number | null;
-      expires_at: string | null;
-      label: string | null;
-      created_at: string;
-    } | null;
-  }>;
-}
+export const userStateAtSchema = schema(() =>
+  named(
+    'UserStateAt',
+    z.object({
+      at: timestampSchema,
+      balance: z.int(),
+      /** Every change of the credits up to the moment, oldest first (top-ups, spending, refunds, disputes). */
+      credit_changes: z.array(creditChangeSchema),
+      accounts: z.array(z.object({ account_id: z.uuid(), email: z.string(), linked_at: timestampSchema })),
+      /** How the user could get in then, and what acted for them: the audit log's access entries, folded. */
+      access: z.object({
+        banned: z.boolean(),
+        /** An authenticator app was on. */
+        authenticator: z.boolean(),
+        /** Passkeys by name. */
+        passkeys: z.array(z.string()),
+        /** API keys that worked then. */
+        api_keys: z.array(
+          z.object({ key_id: z.uuid(), name: z.string(), scopes: z.array(z.string()), created_at: timestampSchema }),
+        ),
+        /** Webhook endpoints then (not deleted). */
+        webhooks: z.array(
+          z.object({ endpoint_id: z.uuid(), url: z.string(), events: z.array(z.string()), enabled: z.boolean() }),
+        ),
+      }),
+      tickets: z.array(
+        z.object({
+          ticket_id: z.uuid(),
+          account_id: z.uuid(),
+          account_email: z.string(),
+          title: z.string(),
+          subtitle: z.string().nullable(),
+          venue_name: z.string().nullable(),
+          seat_info: z.string().nullable(),
+          /** Its link then, or null when it had none. */
+          distribution: z
+            .object({
+              distribution_id: z.uuid(),
+              link: z.url(),
+              clicks: z.int().min(0),
+              max_clicks: z.int().min(0).nullable(),
+              expires_at: timestampSchema.nullable(),
+              label: z.string().nullable(),
+              created_at: timestampSchema,
+            })
+            .nullable(),
+        }),
+      ),
+    }),
+  ),
+);
+export type UserStateAt = z.infer<typeof userStateAtSchema>;
 
 export const historyQuerySchema = schema(() =>
   z.object({

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { clientToken, emailAddress, hasForbiddenCharacters, notAllowedMessage } from './text.js';
-import { schema } from './schema.js';
+import { named, schema, timestampSchema } from './schema.js';
 
 /** Body of POST /v1/auth (docs/reference.md "Request and answer bodies"). */
 export const loginRequestSchema = schema(() =>
@@ -31,34 +31,39 @@ export const loginErrorCodes = [
 export type LoginErrorCode = (typeof loginErrorCodes)[number];
 
 /** The user shape (docs/reference.md "User"), as GET /v1/me and POST /v1/auth return it. */
-export interface User {
-  id: string;
-  email: string;
-  email_verified: boolean;
-  is_admin: boolean;
-  is_banned: boolean;
-  created_at: string;
-  last_logged_in_at: string | null;
-  /** Credits available to spend. */
-  balance: number;
-  /** Credits one distributed ticket costs this user (the default when the user has none of their own). */
-  distribution_cost: number;
-  first_name: string;
-  last_name: string;
-}
+export const userSchema = schema(() =>
+  named(
+    'User',
+    z.object({
+      id: z.uuid(),
+      email: z.string(),
+      email_verified: z.boolean(),
+      is_admin: z.boolean(),
+      is_banned: z.boolean(),
+      created_at: timestampSchema,
+      last_logged_in_at: timestampSchema.nullable(),
+      /** Credits available to spend. */
+      balance: z.int(),
+      /** Credits one distributed ticket costs this user (the default when the user has none of their own). */
+      distribution_cost: z.int(),
+      first_name: z.string(),
+      last_name: z.string(),
+    }),
+  ),
+);
+export type User = z.infer<typeof userSchema>;
 
-export interface LoginResponse {
-  user: User;
-}
+/** A sign-in's answer (POST /v1/auth, /v1/auth/mfa, /v1/auth/passkey, /v1/auth/sign-in-link): the user signed in. */
+export const loginResponseSchema = schema(() => named('LoginResponse', z.object({ user: userSchema })));
+export type LoginResponse = z.infer<typeof loginResponseSchema>;
 
 /**
  * GET /v1/session, the status check at start (docs/reference.md "Session states"): who is signed in, always 200 — the
  * user, or null for a visitor, an ended or expired session and a banned account. (GET /v1/me answers a visitor 401: for
  * a call that needs the session.)
  */
-export interface SessionResponse {
-  user: User | null;
-}
+export const sessionResponseSchema = schema(() => named('SessionResponse', z.object({ user: userSchema.nullable() })));
+export type SessionResponse = z.infer<typeof sessionResponseSchema>;
 
 /**
  * The sign-in answer (401, code SIGN_IN_LINK_SENT) once an account has had too many failed sign-ins from anywhere:

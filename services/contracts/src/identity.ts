@@ -1,8 +1,8 @@
 import { z } from 'zod';
-import type { User } from './auth.js';
+import { userSchema } from './auth.js';
 import { isoDateText } from './dates.js';
 import { clientToken, emailAddress, hasForbiddenCharacters, notAllowedMessage, plainText } from './text.js';
-import { named, schema } from './schema.js';
+import { named, schema, timestampSchema } from './schema.js';
 
 const email = schema(() => emailAddress('Please enter a valid email address'));
 const name = (label: string) => plainText(label, 100);
@@ -107,13 +107,16 @@ export type WaitlistRequest = z.infer<typeof waitlistRequestSchema>;
  * A change was made but some read models do not show it yet (the answer is then 202 Accepted). The answer itself is
  * built from what the command decided, so it is true; a list read right after may not show it for a moment.
  */
-export const maybePendingShape = {
+export const maybePendingShape = schema(() => ({
   /** The change is made, but a list read right after may not show it for a moment (the answer is 202). */
   pending: z.boolean().optional(),
-};
+}));
 export type MaybePending = { pending?: boolean | undefined };
 
-/** Answer of the calls that only report: register, forgot-password, resend, reset, waitlist, validate. */
+/**
+ * Answer of the calls that only report: register, forgot-password, resend, reset, waitlist, validate; signing out; an
+ * admin's password reset and invite changes; turning the app off, a step-up, removing a passkey, revoking an API key.
+ */
 export const messageResponseSchema = schema(() =>
   named('MessageResponse', z.object({ message: z.string(), ...maybePendingShape })),
 );
@@ -145,15 +148,21 @@ export const IDENTITY_MESSAGES = {
 // --- Invite codes (admin) -------------------------------------------------------------------------------
 
 /** docs/reference.md "Invite code". */
-export interface InviteCode {
-  id: string;
-  code: string;
-  used: number;
-  max_uses: number;
-  enabled: boolean;
-  expires_at: string;
-  created_at: string;
-}
+export const inviteCodeSchema = schema(() =>
+  named(
+    'InviteCode',
+    z.object({
+      id: z.uuid(),
+      code: z.string(),
+      used: z.int().min(0),
+      max_uses: z.int().min(1),
+      enabled: z.boolean(),
+      expires_at: timestampSchema,
+      created_at: timestampSchema,
+    }),
+  ),
+);
+export type InviteCode = z.infer<typeof inviteCodeSchema>;
 
 export const INVITE_MAX_USES = { min: 1, max: 1000, default: 100 } as const;
 
@@ -174,12 +183,17 @@ export const createInviteRequestSchema = schema(() =>
 );
 export type CreateInviteRequest = z.input<typeof createInviteRequestSchema>;
 
-export interface InviteCodesResponse {
-  invite_codes: InviteCode[];
-}
-export interface InviteCodeResponse extends MaybePending {
-  invite_code: InviteCode;
-}
+/** GET /v1/admin/invites: every code, newest first. */
+export const inviteCodesResponseSchema = schema(() =>
+  named('InviteCodesResponse', z.object({ invite_codes: z.array(inviteCodeSchema) })),
+);
+export type InviteCodesResponse = z.infer<typeof inviteCodesResponseSchema>;
+
+/** POST /v1/admin/invites: the code as it was created. */
+export const inviteCodeResponseSchema = schema(() =>
+  named('InviteCodeResponse', z.object({ invite_code: inviteCodeSchema, ...maybePendingShape })),
+);
+export type InviteCodeResponse = z.infer<typeof inviteCodeResponseSchema>;
 
 export const inviteIdParamSchema = schema(() => z.uuid({ error: 'Invite id must be a UUID' }));
 export const inviteCodeParamSchema = schema(() =>
@@ -191,15 +205,22 @@ export const inviteCodeParamSchema = schema(() =>
     .regex(/^[A-Za-z0-9-]+$/, 'Invite code is not valid'),
 );
 
-export interface ToggleBanResponse extends MaybePending {
-  message: string;
-  user: User;
-}
+/** POST /v1/admin/users/{id}/toggle-ban: the user as the ban (or unban) left them. */
+export const toggleBanResponseSchema = schema(() =>
+  named('ToggleBanResponse', z.object({ message: z.string(), user: userSchema, ...maybePendingShape })),
+);
+export type ToggleBanResponse = z.infer<typeof toggleBanResponseSchema>;
 
 /** GET /v1/config: what the browser needs at run time. */
-export interface PublicConfig {
-  /** reCAPTCHA v3 site key; null when the human check is off (then send token null). */
-  captcha_site_key: string | null;
-}
+export const publicConfigSchema = schema(() =>
+  named(
+    'PublicConfig',
+    z.object({
+      /** reCAPTCHA v3 site key; null when the human check is off (then send token null). */
+      captcha_site_key: z.string().nullable(),
+    }),
+  ),
+);
+export type PublicConfig = z.infer<typeof publicConfigSchema>;
 
 export type CaptchaAction = 'login' | 'register' | 'interestRegistration';

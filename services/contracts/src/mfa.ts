@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import type { SecondFactorMethod } from './passkeys.js';
-import { schema } from './schema.js';
+import { named, schema } from './schema.js';
 
 /**
  * A second factor: an authenticator app (TOTP, RFC 6238: SHA-1, 6 digits, 30 s) and recovery codes. Enrol with
@@ -57,30 +57,48 @@ const totpCode = schema(() =>
 );
 
 /** GET /v1/me/mfa. */
-export interface MfaStatus {
-  totp: boolean;
-  /** The user's role needs a second factor (an admin, where the server requires one) before its pages work. */
-  required: boolean;
-  /** Passkeys added (each is a second factor, and signs in without a password). */
-  passkeys: number;
-  /** Recovery codes not used yet (0 without a second factor). */
-  recovery_codes_left: number;
-}
+export const mfaStatusSchema = schema(() =>
+  named(
+    'MfaStatus',
+    z.object({
+      totp: z.boolean(),
+      /** The user's role needs a second factor (an admin, where the server requires one) before its pages work. */
+      required: z.boolean(),
+      /** Passkeys added (each is a second factor, and signs in without a password). */
+      passkeys: z.int().min(0),
+      /** Recovery codes not used yet (0 without a second factor). */
+      recovery_codes_left: z.int().min(0),
+    }),
+  ),
+);
+export type MfaStatus = z.infer<typeof mfaStatusSchema>;
 
 /** POST /v1/me/mfa/totp: the secret to add to the app (or scan as `otpauth_url`'s QR code). */
-export interface TotpEnrolmentResponse {
-  secret: string;
-  otpauth_url: string;
-}
+export const totpEnrolmentResponseSchema = schema(() =>
+  named(
+    'TotpEnrolmentResponse',
+    z.object({
+      /** Base32, as an app takes it typed in. */
+      secret: z.string(),
+      otpauth_url: z.string().startsWith('otpauth://totp/'),
+    }),
+  ),
+);
+export type TotpEnrolmentResponse = z.infer<typeof totpEnrolmentResponseSchema>;
 
 export const totpConfirmRequestSchema = schema(() => z.strictObject({ code: totpCode }));
 export type TotpConfirmRequest = z.input<typeof totpConfirmRequestSchema>;
 
+/** Recovery codes as they are shown, once: two groups of five ("ABCDE-FGH23"). */
+export const recoveryCodesSchema = schema(() =>
+  z.array(z.string().regex(/^[A-Z2-7]{5}-[A-Z2-7]{5}$/)).length(RECOVERY_CODE_COUNT),
+);
+
 /** POST /v1/me/mfa/totp/confirm: the recovery codes, shown this once. */
-export interface TotpConfirmResponse {
-  message: string;
-  recovery_codes: string[];
-}
+export const totpConfirmResponseSchema = schema(() =>
+  named('TotpConfirmResponse', z.object({ message: z.string(), recovery_codes: recoveryCodesSchema })),
+);
+export type TotpConfirmResponse = z.infer<typeof totpConfirmResponseSchema>;
 
 /** POST /v1/me/mfa/totp/disable: a fresh code (from the app, or a recovery code). */
 export const totpDisableRequestSchema = schema(() => z.strictObject({ code: mfaCodeSchema }));

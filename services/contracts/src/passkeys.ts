@@ -1,6 +1,6 @@
 import { z } from 'zod';
-import { MFA_MESSAGES } from './mfa.js';
-import { schema } from './schema.js';
+import { MFA_MESSAGES, recoveryCodesSchema } from './mfa.js';
+import { named, schema, timestampSchema } from './schema.js';
 import { hasForbiddenCharacters } from './text.js';
 
 /**
@@ -33,23 +33,110 @@ export const PASSKEY_NAME_MAX = 60;
 export type SecondFactorMethod = 'totp' | 'passkey' | 'recovery_code';
 
 /** GET /v1/me/passkeys. */
-export interface Passkey {
-  id: string;
-  name: string;
-  created_at: string;
-  /** The last sign-in or confirmation made with it (null: never used since it was added). */
-  last_used_at: string | null;
-}
-export interface PasskeysResponse {
-  passkeys: Passkey[];
-}
+export const passkeySchema = schema(() =>
+  named(
+    'Passkey',
+    z.object({
+      /** Its credential id (base64url), as WebAuthn names it. */
+      id: z.string().regex(/^[A-Za-z0-9_-]+$/),
+      name: z.string(),
+      created_at: timestampSchema,
+      /** The last sign-in or confirmation made with it (null: never used since it was added). */
+      last_used_at: timestampSchema.nullable(),
+    }),
+  ),
+);
+export type Passkey = z.infer<typeof passkeySchema>;
+export const passkeysResponseSchema = schema(() =>
+  named('PasskeysResponse', z.object({ passkeys: z.array(passkeySchema) })),
+);
+export type PasskeysResponse = z.infer<typeof passkeysResponseSchema>;
 
 /** POST /v1/me/passkeys: the passkey added; the recovery codes, shown this once, when it is the first second factor. */
-export interface PasskeyAddedResponse {
-  message: string;
-  passkey: Passkey;
-  recovery_codes?: string[];
-}
+export const passkeyAddedResponseSchema = schema(() =>
+  named(
+    'PasskeyAddedResponse',
+    z.object({ message: z.string(), passkey: passkeySchema, recovery_codes: recoveryCodesSchema.optional() }),
+  ),
+);
+export type PasskeyAddedResponse = z.infer<typeof passkeyAddedResponseSchema>;
+
+/** The ways to reach an authenticator WebAuthn names (AuthenticatorTransport); a passkey keeps only these. */
+export const PASSKEY_TRANSPORTS = ['ble', 'cable', 'hybrid', 'internal', 'nfc', 'smart-card', 'usb'] as const;
+
+/** Binary data of the WebAuthn options, as their JSON form carries it. */
+const base64urlText = () => z.string().regex(/^[A-Za-z0-9_-]*$/);
+
+/** A passkey the options name (PublicKeyCredentialDescriptorJSON): one to use, or one the device must not make again. */
+export const passkeyCredentialDescriptorSchema = schema(() =>
+  named(
+    'PasskeyCredentialDescriptor',
+    z.object({
+      id: base64urlText(),
+      type: z.literal('public-key'),
+      transports: z.array(z.enum(PASSKEY_TRANSPORTS)).optional(),
+    }),
+  ),
+);
+
+const userVerification = () => z.enum(['required', 'preferred', 'discouraged']);
+
+/**
+ * POST /v1/me/passkeys/options: the options for the browser's `navigator.credentials.create`
+ * (PublicKeyCredentialCreationOptionsJSON, WebAuthn Level 3), as @simplewebauthn/server makes them: a passkey kept on
+ * the device (discoverable) for this user, none of those already added made again.
+ */
+export const passkeyRegistrationOptionsSchema = schema(() =>
+  named(
+    'PasskeyRegistrationOptions',
+    z.object({
+      /** The relying party: this site (its id is the dashboard's host name). */
+      rp: z.object({ name: z.string(), id: z.string() }),
+      /** The user the passkey is for: `id` is their user handle (base64url). */
+      user: z.object({ id: base64urlText(), name: z.string(), displayName: z.string() }),
+      challenge: base64urlText(),
+      /** The signature algorithms accepted (COSE identifiers), most preferred first. */
+      pubKeyCredParams: z.array(z.object({ alg: z.int(), type: z.literal('public-key') })),
+      /** Milliseconds the browser may take. */
+      timeout: z.int().min(1),
+      /** The user's passkeys already added: the device does not make a second one. */
+      excludeCredentials: z.array(passkeyCredentialDescriptorSchema),
+      authenticatorSelection: z.object({
+        authenticatorAttachment: z.enum(['platform', 'cross-platform']).optional(),
+        residentKey: z.enum(['discouraged', 'preferred', 'required']).optional(),
+        requireResidentKey: z.boolean().optional(),
+        userVerification: userVerification().optional(),
+      }),
+      attestation: z.enum(['none', 'indirect', 'direct', 'enterprise']),
+      /** Asks the browser whether the passkey it made is discoverable (`credProps`). */
+      extensions: z.object({ credProps: z.boolean() }),
+      hints: z.array(z.enum(['security-key', 'client-device', 'hybrid'])),
+    }),
+  ),
+);
+export type PasskeyRegistrationOptions = z.infer<typeof passkeyRegistrationOptionsSchema>;
+
+/**
+ * POST /v1/auth/passkey/options and POST /v1/me/step-up/passkey/options: the options for the browser's
+ * `navigator.credentials.get` (PublicKeyCredentialRequestOptionsJSON), as @simplewebauthn/server makes them. A sign-in
+ * without a password names no passkey (the device offers any of this site's); a second factor or a step-up names the
+ * user's.
+ */
+export const passkeyAuthenticationOptionsSchema = schema(() =>
+  named(
+    'PasskeyAuthenticationOptions',
+    z.object({
+      /** The relying party's id: the dashboard's host name. */
+      rpId: z.string(),
+      challenge: base64urlText(),
+      allowCredentials: z.array(passkeyCredentialDescriptorSchema),
+      /** Milliseconds the browser may take. */
+      timeout: z.int().min(1),
+      userVerification: userVerification(),
+    }),
+  ),
+);
+export type PasskeyAuthenticationOptions = z.infer<typeof passkeyAuthenticationOptionsSchema>;
 
 /** Base64url, as WebAuthn's JSON forms carry binary data. */
 const base64url = (max: number) =>

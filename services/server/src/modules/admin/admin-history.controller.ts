@@ -1,7 +1,8 @@
 import { Controller, Get, Param, Query } from '@nestjs/common';
-import { historyQuerySchema, type UserStateAt, userIdParamSchema } from '@seatlink/contracts';
+import { historyQuerySchema, type UserStateAt, userIdParamSchema, userStateAtSchema } from '@seatlink/contracts';
 import type { z } from 'zod';
 import { AdminOnly } from '../../infra/http/auth.decorators.js';
+import { Answers } from '../../infra/http/openapi.decorators.js';
 import { UserHistory } from './user-history.service.js';
 
 /** Replay: a user's tickets, links and balance as they stood at a moment (admins). */
@@ -11,6 +12,7 @@ export class AdminHistoryController {
   constructor(private readonly history: UserHistory) {}
 
   @Get(':id/history')
+  @Answers(userStateAtSchema)
   async stateAt(
     @Param('id', { schema: userIdParamSchema }) userId: string,
     @Query({ schema: historyQuerySchema }) query: z.output<typeof historyQuerySchema>,

@@ -14,20 +14,25 @@ import {
 import { CommandBus } from '@nestjs/cqrs';
 import {
   type AdminUsersResponse,
+  adminUsersResponseSchema,
   type PageQuery,
   pageQuerySchema,
   type SetCreditsRequest,
   setCreditsRequestSchema,
   type SetCreditsResponse,
+  setCreditsResponseSchema,
   IDENTITY_MESSAGES,
   type MessageResponse,
+  messageResponseSchema,
   type ToggleBanResponse,
+  toggleBanResponseSchema,
   type User,
   userIdParamSchema,
 } from '@seatlink/contracts';
 import { DATABASE } from '../../infra/db/database.module.js';
 import type { Database } from '../../infra/db/database.js';
 import { CommandId } from '../../infra/http/command-id.js';
+import { Answers } from '../../infra/http/openapi.decorators.js';
 import { ReadModelWaiter } from '../../infra/subscriptions/read-model-waiter.js';
 import { SessionPolicy, UserAccounts, UserCommandMessage, listUsers } from '../identity/index.js';
 import { CreditsCommandMessage } from '../credits/index.js';
@@ -46,6 +51,7 @@ export class AdminUsersController {
   ) {}
 
   @Get()
+  @Answers(adminUsersResponseSchema)
   async list(@Query({ schema: pageQuerySchema }) query: PageQuery): Promise<AdminUsersResponse> {
     const result = await listUsers(this.database.db, query.page, query.limit, clock.now());
     return {
@@ -62,6 +68,7 @@ export class AdminUsersController {
    */
   @Put(':id/credits')
   @StepUp()
+  @Answers(setCreditsResponseSchema)
   async setCredits(
     @Param('id', { schema: userIdParamSchema }) userId: string,
     @Body({ schema: setCreditsRequestSchema }) body: SetCreditsRequest,
@@ -104,6 +111,7 @@ export class AdminUsersController {
   @Post(':id/toggle-ban')
   @StepUp()
   @HttpCode(200)
+  @Answers(toggleBanResponseSchema)
   async toggleBan(
     @Param('id', { schema: userIdParamSchema }) userId: string,
     @CurrentUser() admin: User,
@@ -134,6 +142,7 @@ export class AdminUsersController {
   @Post(':id/reset-password')
   @StepUp()
   @HttpCode(200)
+  @Answers(messageResponseSchema)
   async resetPassword(
     @Param('id', { schema: userIdParamSchema }) userId: string,
     @CurrentUser() admin: User,

@@ -6,9 +6,13 @@ import {
   API_KEY_PREFIX,
   type ApiKey,
   type ApiKeysResponse,
+  apiKeysResponseSchema,
   type CreateApiKeyRequest,
   createApiKeyRequestSchema,
   type CreatedApiKeyResponse,
+  createdApiKeyResponseSchema,
+  type MessageResponse,
+  messageResponseSchema,
   type User,
 } from '@seatlink/contracts';
 import { and, desc, eq, isNull } from 'drizzle-orm';
@@ -17,6 +21,7 @@ import type { Database } from '../../infra/db/database.js';
 import { ClientIp, CurrentUser, StepUp } from '../../infra/http/auth.decorators.js';
 import { NoIdempotencyKey } from '../../infra/http/idempotency.interceptor.js';
 import { CommandId } from '../../infra/http/command-id.js';
+import { Answers } from '../../infra/http/openapi.decorators.js';
 import { ReadModelWaiter } from '../../infra/subscriptions/read-model-waiter.js';
 import { DomainError } from '../../shared/event-sourcing/decider.js';
 import { apiKeyHash, ApiKeysGate } from './api-key-gate.js';
@@ -42,6 +47,7 @@ export class ApiKeysController {
   ) {}
 
   @Get()
+  @Answers(apiKeysResponseSchema)
   async list(@CurrentUser() user: User): Promise<ApiKeysResponse> {
     const rows = await this.database.db
       .select({ key: apiKeys, lastUsedAt: apiKeyUses.lastUsedAt })
@@ -58,6 +64,7 @@ export class ApiKeysController {
   @HttpCode(201)
   @StepUp()
   @NoIdempotencyKey()
+  @Answers(createdApiKeyResponseSchema)
   async create(
     @Body({ schema: createApiKeyRequestSchema }) body: CreateApiKeyRequest,
     @CurrentUser() user: User,
@@ -90,12 +97,13 @@ export class ApiKeysController {
   /** Revokes a key: from this answer on, no call is made with it. */
   @Delete(':id')
   @HttpCode(200)
+  @Answers(messageResponseSchema)
   async revoke(
     @Param('id') id: string,
     @CurrentUser() user: User,
     @ClientIp() ip: string,
     @CommandId() commandId: string,
-  ): Promise<{ message: string }> {
+  ): Promise<MessageResponse> {
     if (!UUID.test(id)) throw new DomainError(API_KEY_MESSAGES.notFound, 'API_KEY_NOT_FOUND', 404);
     const result = await this.commandBus.execute(
       new ApiKeysCommandMessage(

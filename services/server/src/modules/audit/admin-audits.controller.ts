@@ -7,6 +7,7 @@ import {
   type AuditQuery,
   auditQuerySchema,
   type AuditsResponse,
+  auditsResponseSchema,
   MAX_AUDIT_EXPORT_ROWS,
   userIdParamSchema,
 } from '@seatlink/contracts';
@@ -17,6 +18,7 @@ import type { Database } from '../../infra/db/database.js';
 import { csvCell } from '../../infra/http/csv-cell.js';
 import { sendStreamed } from '../../infra/http/streamed-answer.js';
 import { AdminOnly } from '../../infra/http/auth.decorators.js';
+import { Answers } from '../../infra/http/openapi.decorators.js';
 import { auditBatches, listAudits } from './read-models/audit.queries.js';
 
 /**
@@ -65,6 +67,7 @@ export class AdminAuditsController {
   constructor(@Inject(DATABASE) private readonly database: Database) {}
 
   @Get(':id/audits')
+  @Answers(auditsResponseSchema)
   async audits(
     @Param('id', { schema: userIdParamSchema }) userId: string,
     @Query({ schema: auditQuerySchema }) query: AuditQuery,

@@ -9,7 +9,15 @@ import {
   Query,
   UnprocessableEntityException,
 } from '@nestjs/common';
-import type { HealthResponse, ParkedEventView, User } from '@seatlink/contracts';
+import {
+  type HealthResponse,
+  healthResponseSchema,
+  type ParkedEventResponse,
+  parkedEventResponseSchema,
+  type ParkedEventsResponse,
+  parkedEventsResponseSchema,
+  type User,
+} from '@seatlink/contracts';
 import { z } from 'zod';
 import {
   ParkedEventNotFoundError,
@@ -17,6 +25,7 @@ import {
   SubscriptionOperations,
 } from '../../infra/subscriptions/subscription-operations.js';
 import { AdminOnly, CurrentUser } from '../../infra/http/auth.decorators.js';
+import { Answers } from '../../infra/http/openapi.decorators.js';
 import { HealthService } from './health.service.js';
 
 const parkedIdSchema = z.uuid({ error: 'Parked event id must be a UUID' });
@@ -36,19 +45,27 @@ export class AdminOperationsController {
   ) {}
 
   @Get('health')
+  @Answers(healthResponseSchema)
   health(): Promise<HealthResponse> {
     return this.checks.check();
   }
 
   @Get('parked-events')
-  async parked(@Query({ schema: parkedQuerySchema }) query: z.infer<typeof parkedQuerySchema>) {
-    return { parked_events: (await this.operations.listParked(query.status)) satisfies ParkedEventView[] };
+  @Answers(parkedEventsResponseSchema)
+  async parked(
+    @Query({ schema: parkedQuerySchema }) query: z.infer<typeof parkedQuerySchema>,
+  ): Promise<ParkedEventsResponse> {
+    return { parked_events: await this.operations.listParked(query.status) };
   }
 
   /** Applies the event again; 422 with the new error when it fails again (it stays parked). */
   @Post('parked-events/:id/retry')
   @HttpCode(200)
-  async retry(@Param('id', { schema: parkedIdSchema }) id: string, @CurrentUser() admin: User) {
+  @Answers(parkedEventResponseSchema)
+  async retry(
+    @Param('id', { schema: parkedIdSchema }) id: string,
+    @CurrentUser() admin: User,
+  ): Promise<ParkedEventResponse> {
     const parked = await this.found(() => this.operations.retry(id, admin.id));
     if (parked.status === 'parked') {
       throw new UnprocessableEntityException({
@@ -61,7 +78,11 @@ export class AdminOperationsController {
 
   @Post('parked-events/:id/skip')
   @HttpCode(200)
-  async skip(@Param('id', { schema: parkedIdSchema }) id: string, @CurrentUser() admin: User) {
+  @Answers(parkedEventResponseSchema)
+  async skip(
+    @Param('id', { schema: parkedIdSchema }) id: string,
+    @CurrentUser() admin: User,
+  ): Promise<ParkedEventResponse> {
     return { parked_event: await this.found(() => this.operations.skip(id, admin.id)) };
   }
 

@@ -1,8 +1,9 @@
 import { Controller, Get, Req } from '@nestjs/common';
-import type { HealthResponse } from '@seatlink/contracts';
+import { type HealthResponse, type HealthStatusResponse, healthStatusResponseSchema } from '@seatlink/contracts';
 import type { FastifyRequest } from 'fastify';
 import { overrideStatus } from '../../infra/http/response-status.js';
 import { Public } from '../../infra/http/auth.decorators.js';
+import { Answers } from '../../infra/http/openapi.decorators.js';
 import { HealthService } from './health.service.js';
 
 /** How long one check answers every `/health` call (a balancer's probes, a burst of them). */
@@ -22,7 +23,8 @@ export class HealthController {
    */
   @Public()
   @Get()
-  async health(@Req() request: FastifyRequest): Promise<{ status: HealthResponse['status'] }> {
+  @Answers(healthStatusResponseSchema)
+  async health(@Req() request: FastifyRequest): Promise<HealthStatusResponse> {
     // Calls arriving together, or within a second, share one check: probes cannot load the database.
     if (!this.latest || Date.now() - this.latest.at > PUBLIC_HEALTH_TTL_MS) {
       this.latest = { at: Date.now(), check: this.checks.check() };

@@ -57,7 +57,7 @@ export class HealthService {
     ]);
     const databaseUp = databasePing === true;
     const redisState = redisPing === null ? 'not configured' : redisPing === true ? 'up' : 'down';
-    const feed = feedStatus === TIMED_OUT ? null : feedStatus;
+    const feedRead = feedStatus === TIMED_OUT ? null : feedStatus;
     const problems: string[] = [];
     if (!databaseUp)
       problems.push(
@@ -71,8 +71,14 @@ export class HealthService {
           '(throttles count in this process) until it answers again',
       );
     }
-    if (databaseUp && !feed) problems.push('the subscriptions cannot be read');
-    if (feed) problems.push(...feed.problems);
+    if (databaseUp && !feedRead) problems.push('the subscriptions cannot be read');
+    let feed: HealthResponse['feed'] = null;
+    if (feedRead) {
+      // The feed's own problems are told once, among the rest: its figures go out without them.
+      const { problems: feedProblems, ...figures } = feedRead;
+      problems.push(...feedProblems);
+      feed = figures;
+    }
     for (const [i, result] of checked.entries()) {
       if (result === TIMED_OUT) problems.push(`${checks[i]!.name}: no answer within ${HEALTH_PART_BOUND_MS} ms`);
       else problems.push(...result);

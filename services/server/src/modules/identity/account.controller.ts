@@ -6,6 +6,7 @@ import {
   emailRequestSchema,
   IDENTITY_MESSAGES,
   type MessageResponse,
+  messageResponseSchema,
   QueueName,
   type RegisterRequest,
   registerRequestSchema,
@@ -21,6 +22,7 @@ import { JOB_QUEUE, type JobQueue } from '../../infra/queue/queue.port.js';
 import { ReadModelWaiter } from '../../infra/subscriptions/read-model-waiter.js';
 import { Throttled } from '../../infra/throttle/throttled.guard.js';
 import { Public } from '../../infra/http/auth.decorators.js';
+import { Answers } from '../../infra/http/openapi.decorators.js';
 import { AuthTokensService } from './auth-tokens.service.js';
 import {
   type EmailRequestData,
@@ -60,6 +62,7 @@ export class AccountController {
   @Post('auth/register')
   @HttpCode(201)
   @HumanCheck('register')
+  @Answers(messageResponseSchema)
   async register(
     @Body({ schema: registerRequestSchema }) body: RegisterRequest,
     @Req() request: FastifyRequest,
@@ -86,6 +89,7 @@ export class AccountController {
   /** Answers at once and the same for every address; a job sends the link when there is an unverified user. */
   @Post('auth/resend-verification')
   @HttpCode(200)
+  @Answers(messageResponseSchema)
   async resendVerification(
     @Body({ schema: emailRequestSchema }) body: EmailRequest,
     @Req() request: FastifyRequest,
@@ -97,6 +101,7 @@ export class AccountController {
   /** Failure answers carry the error in field `error` (docs/reference.md "API calls"). */
   @Post('auth/verify-email')
   @HttpCode(200)
+  @Answers(messageResponseSchema)
   async verifyEmail(
     @Body({ schema: tokenRequestSchema }) body: TokenRequest,
     @Req() request: FastifyRequest,
@@ -121,6 +126,7 @@ export class AccountController {
   /** Answers at once and the same for every address; a job asks for the reset when the user exists. */
   @Post('forgot-password')
   @HttpCode(200)
+  @Answers(messageResponseSchema)
   async forgotPassword(
     @Body({ schema: emailRequestSchema }) body: EmailRequest,
     @Req() request: FastifyRequest,
@@ -131,6 +137,7 @@ export class AccountController {
 
   @Post('auth/validate-reset-token')
   @HttpCode(200)
+  @Answers(messageResponseSchema)
   async validateResetToken(@Body({ schema: tokenRequestSchema }) body: TokenRequest): Promise<MessageResponse> {
     if (!(await this.tokens.peek(body.token, 'reset_password'))) {
       throw new BadRequestException(IDENTITY_MESSAGES.resetTokenInvalid);
@@ -144,6 +151,7 @@ export class AccountController {
    */
   @Post('auth/reset-password')
   @HttpCode(200)
+  @Answers(messageResponseSchema)
   async resetPassword(
     @Body({ schema: resetPasswordRequestSchema }) body: ResetPasswordRequest,
     @Req() request: FastifyRequest,

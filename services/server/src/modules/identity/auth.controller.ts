@@ -22,13 +22,19 @@ import {
   type SecondFactorMethod,
   type LoginResponse,
   loginRequestSchema,
+  loginResponseSchema,
+  type MessageResponse,
+  messageResponseSchema,
   type PublicConfig,
+  publicConfigSchema,
   QueueName,
   type SessionResponse,
+  sessionResponseSchema,
   SIGN_IN_LINK_SENT,
   type TokenRequest,
   tokenRequestSchema,
   type User,
+  userSchema,
 } from '@seatlink/contracts';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { CAPTCHA_VERIFIER, type CaptchaVerifier } from '../../infra/captcha/captcha.port.js';
@@ -37,6 +43,7 @@ import { safeErrorMessage } from '../../infra/db/db-errors.js';
 import { JOB_QUEUE, type JobQueue } from '../../infra/queue/queue.port.js';
 import { commandIdOf } from '../../infra/http/command-id.js';
 import { NoIdempotencyKey } from '../../infra/http/idempotency.interceptor.js';
+import { Answers } from '../../infra/http/openapi.decorators.js';
 import { SESSION_COOKIE } from '../../infra/http/session-cookie.js';
 import { ThrottleService } from '../../infra/throttle/throttle.service.js';
 import { signInAccount, signInNeedsSecondProof, Throttled } from '../../infra/throttle/throttled.guard.js';
@@ -82,6 +89,7 @@ export class AuthController {
   /** What the browser needs at run time. */
   @Public()
   @Get('config')
+  @Answers(publicConfigSchema)
   config(): PublicConfig {
     return { captcha_site_key: this.captcha.siteKey };
   }
@@ -104,6 +112,7 @@ export class AuthController {
   @HumanCheck('login')
   @Throttled('sign-in')
   @NoIdempotencyKey()
+  @Answers(loginResponseSchema)
   async login(
     @Body({ schema: loginRequestSchema }) body: LoginRequest,
     @Req() request: FastifyRequest,
@@ -158,6 +167,7 @@ export class AuthController {
   @HttpCode(200)
   @Throttled('public')
   @NoIdempotencyKey()
+  @Answers(loginResponseSchema)
   async signInWithLink(
     @Body({ schema: tokenRequestSchema }) body: TokenRequest,
     @Req() request: FastifyRequest,
@@ -186,13 +196,18 @@ export class AuthController {
   @Post('logout')
   @HttpCode(200)
   @NoIdempotencyKey()
-  async logout(@Req() request: FastifyRequest, @Res({ passthrough: true }) reply: FastifyReply) {
+  @Answers(messageResponseSchema)
+  async logout(
+    @Req() request: FastifyRequest,
+    @Res({ passthrough: true }) reply: FastifyReply,
+  ): Promise<MessageResponse> {
     await this.policy.endSession(request.cookies[SESSION_COOKIE]);
     reply.clearCookie(SESSION_COOKIE, sessionCookieOptions(request));
     return { message: 'Logged out' };
   }
 
   @Get('me')
+  @Answers(userSchema)
   me(@CurrentUser() user: User): User {
     return user;
   }
@@ -204,6 +219,7 @@ export class AuthController {
    */
   @Public()
   @Get('session')
+  @Answers(sessionResponseSchema)
   async session(@Req() request: FastifyRequest): Promise<SessionResponse> {
     const admitted = await this.policy.authenticate(request.cookies[SESSION_COOKIE]);
     return { user: admitted.ok ? admitted.user : null };

@@ -14,18 +14,24 @@ import {
 import { CommandBus } from '@nestjs/cqrs';
 import {
   type LoginResponse,
+  loginResponseSchema,
   MFA_MESSAGES,
+  type MessageResponse,
+  messageResponseSchema,
   type MfaSignInRequest,
   mfaSignInRequestSchema,
   type MfaStatus,
+  mfaStatusSchema,
   type StepUpRequest,
   stepUpRequestSchema,
   type TotpConfirmRequest,
   totpConfirmRequestSchema,
   type TotpConfirmResponse,
+  totpConfirmResponseSchema,
   type TotpDisableRequest,
   totpDisableRequestSchema,
   type TotpEnrolmentResponse,
+  totpEnrolmentResponseSchema,
   type User,
 } from '@seatlink/contracts';
 import type { FastifyReply, FastifyRequest } from 'fastify';
@@ -33,6 +39,7 @@ import { APP_CONFIG, type AppConfig } from '../../infra/config/config.js';
 import { ClientIp, CurrentSession, CurrentUser, Public, StepUp } from '../../infra/http/auth.decorators.js';
 import { commandIdOf, CommandId } from '../../infra/http/command-id.js';
 import { NoIdempotencyKey } from '../../infra/http/idempotency.interceptor.js';
+import { Answers } from '../../infra/http/openapi.decorators.js';
 import { ReadModelWaiter } from '../../infra/subscriptions/read-model-waiter.js';
 import { THROTTLE_MESSAGES, ThrottleService } from '../../infra/throttle/throttle.service.js';
 import { Throttled } from '../../infra/throttle/throttled.guard.js';
@@ -71,6 +78,7 @@ export class MfaController {
   ) {}
 
   @Get('me/mfa')
+  @Answers(mfaStatusSchema)
   async status(@CurrentUser() user: User): Promise<MfaStatus> {
     const state = await this.accounts.state(user.id);
     return {
@@ -86,6 +94,7 @@ export class MfaController {
   @HttpCode(200)
   @StepUp()
   @NoIdempotencyKey()
+  @Answers(totpEnrolmentResponseSchema)
   async enrol(@CurrentUser() user: User): Promise<TotpEnrolmentResponse> {
     if ((await this.accounts.state(user.id)).totpEnabled) throw MFA_REFUSALS.alreadyEnabled();
     const started = await this.totp.start(user.id, user.email);
@@ -96,6 +105,7 @@ export class MfaController {
   @Post('me/mfa/totp/confirm')
   @HttpCode(200)
   @NoIdempotencyKey()
+  @Answers(totpConfirmResponseSchema)
   async confirm(
     @Body({ schema: totpConfirmRequestSchema }) body: TotpConfirmRequest,
     @CurrentUser() user: User,
@@ -138,12 +148,13 @@ export class MfaController {
   @Post('me/mfa/totp/disable')
   @HttpCode(200)
   @NoIdempotencyKey()
+  @Answers(messageResponseSchema)
   async disable(
     @Body({ schema: totpDisableRequestSchema }) body: TotpDisableRequest,
     @CurrentUser() user: User,
     @ClientIp() ip: string,
     @CommandId() commandId: string,
-  ): Promise<{ message: string }> {
+  ): Promise<MessageResponse> {
     if (!(await this.accounts.state(user.id)).totpEnabled) throw MFA_REFUSALS.notEnabled();
     await this.throttle.consume('mfa-user', user.id, THROTTLE_MESSAGES.mfa);
     const code = body.code;
@@ -167,13 +178,14 @@ export class MfaController {
   @Post('me/step-up')
   @HttpCode(200)
   @NoIdempotencyKey()
+  @Answers(messageResponseSchema)
   async stepUp(
     @Body({ schema: stepUpRequestSchema }) body: StepUpRequest,
     @CurrentUser() user: User,
     @CurrentSession() session: string,
     @ClientIp() ip: string,
     @CommandId() commandId: string,
-  ): Promise<{ message: string }> {
+  ): Promise<MessageResponse> {
     await this.throttle.consume('mfa-user', user.id, THROTTLE_MESSAGES.mfa);
     const state = await this.accounts.state(user.id);
     if (hasSecondFactor(state)) {
@@ -216,6 +228,7 @@ export class MfaController {
   @HttpCode(200)
   @Throttled('public')
   @NoIdempotencyKey()
+  @Answers(loginResponseSchema)
   async signIn(
     @Body({ schema: mfaSignInRequestSchema }) body: MfaSignInRequest,
     @Req() request: FastifyRequest,

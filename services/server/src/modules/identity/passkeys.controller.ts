@@ -4,22 +4,30 @@ import {
   type AddPasskeyRequest,
   addPasskeyRequestSchema,
   type LoginResponse,
+  loginResponseSchema,
   MFA_MESSAGES,
+  type MessageResponse,
+  messageResponseSchema,
   PASSKEY_MESSAGES,
   type PasskeyAddedResponse,
+  passkeyAddedResponseSchema,
+  passkeyAuthenticationOptionsSchema,
   type PasskeyOptionsRequest,
   passkeyOptionsRequestSchema,
   type PasskeySignInRequest,
   type PasskeyStepUpRequest,
   passkeyStepUpRequestSchema,
   passkeySignInRequestSchema,
+  passkeyRegistrationOptionsSchema,
   type PasskeysResponse,
+  passkeysResponseSchema,
   type User,
 } from '@seatlink/contracts';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { ClientIp, CurrentSession, CurrentUser, Public, StepUp } from '../../infra/http/auth.decorators.js';
 import { commandIdOf, CommandId } from '../../infra/http/command-id.js';
 import { NoIdempotencyKey } from '../../infra/http/idempotency.interceptor.js';
+import { Answers } from '../../infra/http/openapi.decorators.js';
 import { ReadModelWaiter } from '../../infra/subscriptions/read-model-waiter.js';
 import { Throttled } from '../../infra/throttle/throttled.guard.js';
 import { AuthTokensService } from './auth-tokens.service.js';
@@ -52,6 +60,7 @@ export class PasskeysController {
   ) {}
 
   @Get('me/passkeys')
+  @Answers(passkeysResponseSchema)
   async list(@CurrentUser() user: User): Promise<PasskeysResponse> {
     return { passkeys: await this.passkeys.list(await this.accounts.state(user.id)) };
   }
@@ -60,6 +69,7 @@ export class PasskeysController {
   @HttpCode(200)
   @StepUp()
   @NoIdempotencyKey()
+  @Answers(passkeyRegistrationOptionsSchema)
   async registrationOptions(@CurrentUser() user: User) {
     return this.passkeys.registrationOptions(await this.accounts.state(user.id));
   }
@@ -71,6 +81,7 @@ export class PasskeysController {
   @Post('me/passkeys')
   @HttpCode(201)
   @NoIdempotencyKey()
+  @Answers(passkeyAddedResponseSchema)
   async add(
     @Body({ schema: addPasskeyRequestSchema }) body: AddPasskeyRequest,
     @CurrentUser() user: User,
@@ -114,12 +125,13 @@ export class PasskeysController {
   @Delete('me/passkeys/:id')
   @HttpCode(200)
   @StepUp()
+  @Answers(messageResponseSchema)
   async remove(
     @Param('id') id: string,
     @CurrentUser() user: User,
     @ClientIp() ip: string,
     @CommandId() commandId: string,
-  ): Promise<{ message: string }> {
+  ): Promise<MessageResponse> {
     if (!CREDENTIAL_ID.test(id)) throw PASSKEY_REFUSALS.notFound();
     const result = await this.commandBus.execute(
       new UserCommandMessage(
@@ -136,6 +148,7 @@ export class PasskeysController {
   @Post('me/step-up/passkey/options')
   @HttpCode(200)
   @NoIdempotencyKey()
+  @Answers(passkeyAuthenticationOptionsSchema)
   async stepUpOptions(@CurrentUser() user: User) {
     const state = await this.accounts.state(user.id);
     if (state.passkeys.length === 0) throw PASSKEY_REFUSALS.notFound();
@@ -146,11 +159,12 @@ export class PasskeysController {
   @Post('me/step-up/passkey')
   @HttpCode(200)
   @NoIdempotencyKey()
+  @Answers(messageResponseSchema)
   async stepUp(
     @Body({ schema: passkeyStepUpRequestSchema }) body: PasskeyStepUpRequest,
     @CurrentUser() user: User,
     @CurrentSession() session: string,
-  ): Promise<{ message: string }> {
+  ): Promise<MessageResponse> {
     const stateOf = (id: string) => this.accounts.state(id);
     const used = await this.passkeys.verifyAuthentication('step_up', body.response, user.id, stateOf, 400);
     await this.sessions.markProven(session);
@@ -164,6 +178,7 @@ export class PasskeysController {
   @HttpCode(200)
   @Throttled('public')
   @NoIdempotencyKey()
+  @Answers(passkeyAuthenticationOptionsSchema)
   async signInOptions(@Body({ schema: passkeyOptionsRequestSchema }) body: PasskeyOptionsRequest) {
     if (body.mfa_token === undefined) return this.passkeys.authenticationOptions('sign_in', null);
     const userId = await this.tokens.peek(body.mfa_token, 'mfa');
@@ -182,6 +197,7 @@ export class PasskeysController {
   @HttpCode(200)
   @Throttled('public')
   @NoIdempotencyKey()
+  @Answers(loginResponseSchema)
   async signIn(
     @Body({ schema: passkeySignInRequestSchema }) body: PasskeySignInRequest,
     @Req() request: FastifyRequest,

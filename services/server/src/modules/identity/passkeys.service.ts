@@ -2,6 +2,7 @@ import { createHash } from 'node:crypto';
 import { Inject, Injectable, Logger } from '@nestjs/common';
 import {
   PASSKEY_MESSAGES,
+  PASSKEY_TRANSPORTS,
   type Passkey,
   type authenticationResponseSchema,
   type registrationResponseSchema,
@@ -34,7 +35,7 @@ const CEREMONY_MS = 5 * 60 * 1000;
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
 
 /** The ways to reach an authenticator WebAuthn names (a browser may send others, which are not kept). */
-const KNOWN_TRANSPORTS = new Set(['ble', 'cable', 'hybrid', 'internal', 'nfc', 'smart-card', 'usb']);
+const KNOWN_TRANSPORTS: ReadonlySet<string> = new Set(PASSKEY_TRANSPORTS);
 
 /**
  * What a challenge was given for: adding a passkey, a sign-in without a password, the second factor of a sign-in, a

@@ -3,14 +3,17 @@ import { Controller, Delete, Get, NotFoundException, Param } from '@nestjs/commo
 import { CommandBus } from '@nestjs/cqrs';
 import {
   type EndSessionsResponse,
+  endSessionsResponseSchema,
   SESSION_MESSAGES,
   sessionIdParamSchema,
   type SessionsResponse,
+  sessionsResponseSchema,
   type SignedInSession,
   type User,
 } from '@seatlink/contracts';
 import { ClientIp, CurrentSession, CurrentUser } from '../../infra/http/auth.decorators.js';
 import { CommandId } from '../../infra/http/command-id.js';
+import { Answers } from '../../infra/http/openapi.decorators.js';
 import { SessionPolicy } from './session-policy.js';
 import { describeUserAgent } from './user-agent.js';
 import { SessionsService } from './sessions.service.js';
@@ -33,6 +36,7 @@ export class SessionsController {
   ) {}
 
   @Get()
+  @Answers(sessionsResponseSchema)
   async list(@CurrentUser() user: User, @CurrentSession() current: string): Promise<SessionsResponse> {
     const live = await this.sessions.liveFor(user.id);
     const sessions: SignedInSession[] = live.map((s) => ({
@@ -48,6 +52,7 @@ export class SessionsController {
 
   /** Signs every other session out (this one stays). */
   @Delete()
+  @Answers(endSessionsResponseSchema)
   async endOthers(
     @CurrentUser() user: User,
     @CurrentSession() current: string,
@@ -62,6 +67,7 @@ export class SessionsController {
 
   /** Signs one session out (this one too: then it is a logout). */
   @Delete(':id')
+  @Answers(endSessionsResponseSchema)
   async end(
     @Param('id', { schema: sessionIdParamSchema }) id: string,
     @CurrentUser() user: User,

@@ -17,14 +17,18 @@ import {
   createInviteRequestSchema,
   inviteCodeParamSchema,
   type InviteCodeResponse,
+  inviteCodeResponseSchema,
   type InviteCodesResponse,
+  inviteCodesResponseSchema,
   inviteIdParamSchema,
   type MessageResponse,
+  messageResponseSchema,
   type User,
 } from '@seatlink/contracts';
 import { DATABASE } from '../../infra/db/database.module.js';
 import type { Database } from '../../infra/db/database.js';
 import { CommandId } from '../../infra/http/command-id.js';
+import { Answers } from '../../infra/http/openapi.decorators.js';
 import { ReadModelWaiter } from '../../infra/subscriptions/read-model-waiter.js';
 import { AdminOnly, ClientIp, CurrentUser, StepUp } from '../../infra/http/auth.decorators.js';
 import { generateInviteCode, InviteCommandMessage } from './invite.command.js';
@@ -62,6 +66,7 @@ export class AdminInvitesController {
   ) {}
 
   @Get()
+  @Answers(inviteCodesResponseSchema)
   async list(): Promise<InviteCodesResponse> {
     return { invite_codes: await listInviteCodes(this.database.db) };
   }
@@ -72,6 +77,7 @@ export class AdminInvitesController {
    */
   @Post()
   @StepUp()
+  @Answers(inviteCodeResponseSchema)
   async create(
     @Body({ schema: createInviteRequestSchema }) body: CreateInviteRequest & { max_uses: number },
     @CurrentUser() admin: User,
@@ -118,6 +124,7 @@ export class AdminInvitesController {
 
   @Post(':code/disable')
   @HttpCode(200)
+  @Answers(messageResponseSchema)
   async disable(
     @Param('code', { schema: inviteCodeParamSchema }) code: string,
     @CurrentUser() admin: User,
@@ -135,6 +142,7 @@ export class AdminInvitesController {
   }
 
   @Delete(':id')
+  @Answers(messageResponseSchema)
   async remove(
     @Param('id', { schema: inviteIdParamSchema }) id: string,
     @CurrentUser() admin: User,

@@ -3,11 +3,13 @@ import { CommandBus } from '@nestjs/cqrs';
 import {
   IDENTITY_MESSAGES,
   type MessageResponse,
+  messageResponseSchema,
   type WaitlistRequest,
   waitlistRequestSchema,
 } from '@seatlink/contracts';
 import { HumanCheck } from '../../infra/captcha/human-check.guard.js';
 import { CommandId } from '../../infra/http/command-id.js';
+import { Answers } from '../../infra/http/openapi.decorators.js';
 import { Throttled } from '../../infra/throttle/throttled.guard.js';
 import { ClientIp, Public } from '../../infra/http/auth.decorators.js';
 import { WaitlistCommandMessage } from './waitlist.command.js';
@@ -23,6 +25,7 @@ export class WaitlistController {
   @HttpCode(200)
   @HumanCheck('interestRegistration')
   @Throttled('public')
+  @Answers(messageResponseSchema)
   async join(
     @Body({ schema: waitlistRequestSchema }) body: WaitlistRequest,
     @ClientIp() ip: string,
