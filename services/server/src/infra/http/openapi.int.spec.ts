@@ -57,7 +57,7 @@ describe('/docs: the OpenAPI document of every call, from the controllers and th
       { name: 'Idempotency-Key', where: 'header', required: false },
     ]);
     expect(claim.parameters[0]!.schema).toMatchObject({ type: 'string', pattern: '^[A-Za-z0-9_-]{22}$' });
-    expect(Object.keys(claim.responses).sort()).toEqual(['200', '4XX', '503']);
+    expect(Object.keys(claim.responses).sort()).toEqual(['200', '4XX', '500', '503']);
     // Its optional `{ pin }` body and its Idempotency-Key, which it honours where it counts the click.
     expect(claim.requestBody).toMatchObject({ required: false });
     expect(JSON.stringify(claim.requestBody)).toContain('"pin"');

@@ -137,6 +137,10 @@ const RESPONSES: OpenApiDocument['components']['responses'] = {
     headers: { ...RATE_LIMIT_HEADERS, 'Retry-After': ref('headers', 'Retry-After') },
     content: { 'application/json': { schema: { $ref: '#/components/schemas/Error' } } },
   },
+  InternalError: {
+    description: 'Something went wrong on the server (logged there; the answer names nothing of it)',
+    content: { 'application/json': { schema: { $ref: '#/components/schemas/Error' } } },
+  },
   Unavailable: {
     description: 'The service is unavailable for a moment (a dependency away, or the process stopping): try again',
     headers: { 'Retry-After': ref('headers', 'Retry-After') },
@@ -196,6 +200,7 @@ function responsesOf({ status, body, keyed, idempotent, mediaType, pending }: An
       : {}),
     '4XX': ref('responses', 'Error'),
     ...(keyed ? { '429': ref('responses', 'RateLimited') } : {}),
+    '500': ref('responses', 'InternalError'),
     '503': ref('responses', 'Unavailable'),
   };
 }
