@@ -56,7 +56,13 @@ describe('API keys: scoped, shown once, limited per key, revoked at once, named 
     ({ sim, url } = await startSim());
     control = simControl(url);
     stack = await startTestStack({
-      env: { WALLET_PROVIDER_URL: url, WALLET_SYNC_FOLLOW_UPS_MS: '', THROTTLE_API_KEY: '20', STEP_UP_MINUTES: '10' },
+      env: {
+        WALLET_PROVIDER_URL: url,
+        WALLET_SYNC_FOLLOW_UPS_MS: '',
+        THROTTLE_API_KEY: '20',
+        STEP_UP_MINUTES: '10',
+        WEBHOOK_ALLOWED_HOSTS: '127.0.0.1',
+      },
     });
     database = stack.app.get<Database>(DATABASE);
     admin = new ApiClient(stack.baseUrl);
@@ -156,6 +162,37 @@ describe('API keys: scoped, shown once, limited per key, revoked at once, named 
       email: { link_claimed: 'daily' },
     });
     expect((await writer('POST', '/v1/notifications/read', { all: true })).status).toBe(200);
+  });
+
+  it('lets a key with the webhook scopes wire up an endpoint: add, change, read deliveries, roll, delete', async () => {
+    const user = await signedIn();
+    const writer = withKey(
+      stack.baseUrl,
+      (await create(user.client, 'Wiring', ['webhooks:read', 'webhooks:write'])).key,
+    );
+    const reader = withKey(stack.baseUrl, (await create(user.client, 'Watcher', ['webhooks:read'])).key);
+    const added = await writer('POST', '/v1/me/webhooks', { url: 'http://127.0.0.1:9/hook', events: ['link.claimed'] });
+    expect(added.status, JSON.stringify(added.body)).toBe(201);
+    const endpoint = added.body.webhook as { id: string };
+    expect(String(added.body.secret)).toMatch(/^whsec_/);
+    // Reading is open to the reader; changing is not.
+    const listed = await reader('GET', '/v1/me/webhooks');
+    expect((listed.body.webhooks as Array<{ id: string }>).map((e) => e.id)).toEqual([endpoint.id]);
+    expect((await reader('GET', `/v1/me/webhooks/${endpoint.id}/deliveries`)).status).toBe(200);
+    expect((await reader('DELETE', `/v1/me/webhooks/${endpoint.id}`)).body.code).toBe('API_KEY_SCOPE');
+    const changed = await writer('PATCH', `/v1/me/webhooks/${endpoint.id}`, {
+      events: ['link.claimed', 'link.recalled'],
+    });
+    expect(changed.status, JSON.stringify(changed.body)).toBe(200);
+    expect((await writer('POST', `/v1/me/webhooks/${endpoint.id}/secret`)).status).toBe(200);
+    // Out-of-shape input from a key is refused as a session's is, and nothing is added.
+    const bad = await writer('POST', '/v1/me/webhooks', { url: 'http://127.0.0.1/\u0000', events: ['nope'] });
+    expect(bad.status).toBe(400);
+    expect((await writer('DELETE', `/v1/me/webhooks/${endpoint.id}`)).status).toBe(200);
+    expect(((await user.client.request('GET', '/v1/me/webhooks')).body.webhooks as unknown[]).length).toBe(0);
+    // A key of other scopes reaches none of it.
+    const other = withKey(stack.baseUrl, (await create(user.client, 'Tickets only', ['tickets:read'])).key);
+    expect((await other('GET', '/v1/me/webhooks')).body.code).toBe('API_KEY_SCOPE');
   });
 
   it('refuses a token that is no live key with 401, and bodies out of shape with 400', async () => {

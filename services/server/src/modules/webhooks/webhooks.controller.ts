@@ -21,7 +21,7 @@ import { and, desc, eq, isNull } from 'drizzle-orm';
 import { v4 as uuidv4 } from 'uuid';
 import { DATABASE } from '../../infra/db/database.module.js';
 import type { Database } from '../../infra/db/database.js';
-import { ClientIp, CurrentUser, StepUp } from '../../infra/http/auth.decorators.js';
+import { ApiKeyScoped, ClientIp, CurrentUser, StepUp } from '../../infra/http/auth.decorators.js';
 import { CommandId } from '../../infra/http/command-id.js';
 import { NoIdempotencyKey } from '../../infra/http/idempotency.interceptor.js';
 import { ReadModelWaiter } from '../../infra/subscriptions/read-model-waiter.js';
@@ -43,7 +43,8 @@ const notFound = () => new DomainError(WEBHOOK_MESSAGES.notFound, 'WEBHOOK_NOT_F
 /**
  * The settings page's webhooks: endpoints added with the events they want (the signing secret shown once), changed,
  * turned off and on, deleted, their secret rolled; each endpoint's delivery log, a delivery sent again, a test event.
- * Only a signed-in session reaches these: no API key scope opens them.
+ * A signed-in session reaches these, and an API key with `webhooks:read` (the lists) or `webhooks:write` (the changes),
+ * so that an integrator's system wires itself up; the key's scope stands for the fresh proof a session gives.
  */
 @Controller('v1/me/webhooks')
 export class WebhooksController {
@@ -56,6 +57,7 @@ export class WebhooksController {
     private readonly deliveries: WebhookDeliveries,
   ) {}
 
+  @ApiKeyScoped('webhooks:read')
   @Get()
   async list(@CurrentUser() user: User): Promise<WebhooksResponse> {
     const rows = await this.database.db
@@ -70,6 +72,7 @@ export class WebhooksController {
    * A fresh proof first (a stolen session must not point the account's events elsewhere); no Idempotency-Key (a kept
    * answer would keep the secret in clear).
    */
+  @ApiKeyScoped('webhooks:write')
   @Post()
   @HttpCode(201)
   @StepUp()
@@ -108,6 +111,7 @@ export class WebhooksController {
   }
 
   /** A fresh proof first: a stolen session must not point the account's events elsewhere, nor stop them. */
+  @ApiKeyScoped('webhooks:write')
   @Patch(':id')
   @HttpCode(200)
   @StepUp()
@@ -150,6 +154,7 @@ export class WebhooksController {
     return { message, webhook: await this.endpoint(user, endpointId) };
   }
 
+  @ApiKeyScoped('webhooks:write')
   @Delete(':id')
   @HttpCode(200)
   @StepUp()
@@ -170,6 +175,7 @@ export class WebhooksController {
   }
 
   /** A new signing secret, shown once; the old one signs nothing from now on. */
+  @ApiKeyScoped('webhooks:write')
   @Post(':id/secret')
   @HttpCode(200)
   @StepUp()
@@ -198,6 +204,7 @@ export class WebhooksController {
     return { message: WEBHOOK_MESSAGES.secretRolled, webhook, secret };
   }
 
+  @ApiKeyScoped('webhooks:read')
   @Get(':id/deliveries')
   async deliveriesOf(@Param('id') id: string, @CurrentUser() user: User): Promise<WebhookDeliveriesResponse> {
     const endpoint = await this.endpoint(user, this.checkedId(id));
@@ -211,6 +218,7 @@ export class WebhooksController {
   }
 
   /** The same event again (the same id and body, a fresh signature), at once and once. */
+  @ApiKeyScoped('webhooks:write')
   @Post(':id/deliveries/:deliveryId/resend')
   @HttpCode(202)
   async resend(
@@ -237,6 +245,7 @@ export class WebhooksController {
   }
 
   /** A `webhook.test` event to the endpoint, at once and once: to see it arrive and check its signature. */
+  @ApiKeyScoped('webhooks:write')
   @Post(':id/test')
   @HttpCode(202)
   async test(
