@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { schema } from './schema.js';
+import { named, schema, timestampSchema } from './schema.js';
 import { hasForbiddenCharacters } from './text.js';
 
 /**
@@ -59,52 +59,87 @@ export const WEBHOOK_MESSAGES = {
 } as const;
 
 /** GET /v1/me/webhooks: an endpoint as listed (never its secret). */
-export interface WebhookEndpoint {
-  id: string;
-  url: string;
-  events: WebhookEventType[];
-  /** false when its owner turned it off, or Seatlink did after it failed for too long (`disabled_reason` says so). */
-  enabled: boolean;
-  disabled_reason: string | null;
-  /** The secret's first characters ("whsec_AbCd"), to tell secrets apart. */
-  secret_prefix: string;
-  created_at: string;
-}
-export interface WebhooksResponse {
-  webhooks: WebhookEndpoint[];
-}
+export const webhookEndpointSchema = schema(() =>
+  named(
+    'WebhookEndpoint',
+    z.object({
+      id: z.uuid(),
+      url: z.string(),
+      events: z.array(z.enum(WEBHOOK_EVENT_TYPES)),
+      /** false when its owner turned it off, or Seatlink did after it failed for too long (`disabled_reason` says so). */
+      enabled: z.boolean(),
+      disabled_reason: z.string().nullable(),
+      /** The secret's first characters ("whsec_AbCd"), to tell secrets apart. */
+      secret_prefix: z.string(),
+      created_at: timestampSchema,
+    }),
+    'A webhook endpoint (never its secret).',
+  ),
+);
+export type WebhookEndpoint = z.infer<typeof webhookEndpointSchema>;
+
+export const webhooksResponseSchema = schema(() =>
+  named('WebhooksResponse', z.object({ webhooks: z.array(webhookEndpointSchema) })),
+);
+export type WebhooksResponse = z.infer<typeof webhooksResponseSchema>;
+
+/** PATCH /v1/me/webhooks/{id}: the endpoint as it is now. */
+export const webhookEndpointResponseSchema = schema(() =>
+  named('WebhookEndpointResponse', z.object({ message: z.string(), webhook: webhookEndpointSchema })),
+);
+export type WebhookEndpointResponse = z.infer<typeof webhookEndpointResponseSchema>;
 
 /** POST /v1/me/webhooks and POST /v1/me/webhooks/{id}/secret: the signing secret, shown this once. */
-export interface WebhookSecretResponse {
-  message: string;
-  webhook: WebhookEndpoint;
-  secret: string;
-}
+export const webhookSecretResponseSchema = schema(() =>
+  named(
+    'WebhookSecretResponse',
+    z.object({
+      message: z.string(),
+      webhook: webhookEndpointSchema,
+      secret: z.string().meta({ description: 'The signing secret (`whsec_…`), shown this once.' }),
+    }),
+  ),
+);
+export type WebhookSecretResponse = z.infer<typeof webhookSecretResponseSchema>;
 
-export type WebhookDeliveryStatus = 'pending' | 'delivered' | 'failed';
+export const WEBHOOK_DELIVERY_STATUSES = ['pending', 'delivered', 'failed'] as const;
+export type WebhookDeliveryStatus = (typeof WEBHOOK_DELIVERY_STATUSES)[number];
 
 /** GET /v1/me/webhooks/{id}/deliveries: one delivery of one event to the endpoint. */
-export interface WebhookDelivery {
-  id: string;
-  event_id: string;
-  type: WebhookEventType | typeof WEBHOOK_TEST_EVENT;
-  status: WebhookDeliveryStatus;
-  attempts: number;
-  /** The HTTP status of the last try, null when none answered (a timeout, a refused connection). */
-  last_status: number | null;
-  /** Milliseconds the last try took. */
-  last_latency_ms: number | null;
-  last_error: string | null;
-  created_at: string;
-  last_attempt_at: string | null;
-  /** When the next try is due (pending only). */
-  next_attempt_at: string | null;
-  /** The body as sent (JSON). */
-  payload: string;
-}
-export interface WebhookDeliveriesResponse {
-  deliveries: WebhookDelivery[];
-}
+export const webhookDeliverySchema = schema(() =>
+  named(
+    'WebhookDelivery',
+    z.object({
+      id: z.uuid(),
+      event_id: z.uuid(),
+      type: z.enum([...WEBHOOK_EVENT_TYPES, WEBHOOK_TEST_EVENT]),
+      status: z.enum(WEBHOOK_DELIVERY_STATUSES),
+      attempts: z.number().int(),
+      last_status: z.number().int().nullable().meta({
+        description: 'The HTTP status of the last try, null when none answered (a timeout, a refused connection).',
+      }),
+      last_latency_ms: z.number().int().nullable().meta({ description: 'Milliseconds the last try took.' }),
+      last_error: z.string().nullable(),
+      created_at: timestampSchema,
+      last_attempt_at: timestampSchema.nullable(),
+      next_attempt_at: timestampSchema.nullable().meta({ description: 'When the next try is due (pending only).' }),
+      payload: z.string().meta({ description: 'The body as sent (JSON).' }),
+    }),
+    'One delivery of one event to an endpoint.',
+  ),
+);
+export type WebhookDelivery = z.infer<typeof webhookDeliverySchema>;
+
+export const webhookDeliveriesResponseSchema = schema(() =>
+  named('WebhookDeliveriesResponse', z.object({ deliveries: z.array(webhookDeliverySchema) })),
+);
+export type WebhookDeliveriesResponse = z.infer<typeof webhookDeliveriesResponseSchema>;
+
+/** POST …/test and …/deliveries/{id}/resend (202): the delivery queued. */
+export const webhookDeliveryQueuedSchema = schema(() =>
+  named('WebhookDeliveryQueued', z.object({ message: z.string(), delivery: webhookDeliverySchema })),
+);
+export type WebhookDeliveryQueued = z.infer<typeof webhookDeliveryQueuedSchema>;
 
 /** The body of every delivery. */
 export interface WebhookPayload<Data = Record<string, unknown>> {
@@ -113,6 +148,111 @@ export interface WebhookPayload<Data = Record<string, unknown>> {
   created_at: string;
   data: Data;
 }
+
+/** Event types kept for one version beside what replaces them (the document marks them deprecated). */
+export const DEPRECATED_WEBHOOK_EVENTS: ReadonlySet<string> = new Set<string>([]);
+
+/** A link's id in a payload: `distribution_id`, and `link_id` (the same value) for one version. */
+const linkIdsShape = schema(() => ({
+  distribution_id: z.uuid().meta({ description: "The link's id (as in the API's paths and answers)." }),
+  link_id: z.uuid().meta({ deprecated: true, description: 'Deprecated: use distribution_id (the same value).' }),
+  ticket_id: z.uuid(),
+}));
+
+/** A ticket as a sync found it (`ticket.synced`). */
+const webhookTicketSchema = schema(() =>
+  named(
+    'WebhookTicket',
+    z.object({
+      title: z.string(),
+      subtitle: z.string().nullable(),
+      venue_name: z.string().nullable(),
+      section: z.string().nullable(),
+      row: z.string().nullable(),
+      seat: z.string().nullable(),
+      next_game: z.string().nullable(),
+      next_game_date: z.string().nullable(),
+    }),
+  ),
+);
+
+/** A delivery's body: `{ id, type, created_at, data }`, named `<Type>Event` in the API document. */
+function envelope<const T extends string, D extends z.ZodType>(type: T, data: D, description: string) {
+  const id = `${type
+    .split(/[._]/)
+    .map((w) => w[0]!.toUpperCase() + w.slice(1))
+    .join('')}Event`;
+  return named(
+    id,
+    z.object({
+      id: z.uuid().meta({ description: "The event's id: the same in every delivery of it (resends too)." }),
+      type: z.literal(type),
+      created_at: timestampSchema,
+      data,
+    }),
+    description,
+  );
+}
+
+/**
+ * What each event type delivers, as the API document's `webhooks` section lists it. The server's fan-out builds these
+ * bodies; its unit spec holds every body it builds to these schemas.
+ */
+export const webhookEventSchemas = schema(() => ({
+  'link.claimed': envelope(
+    'link.claimed',
+    z.object({
+      ...linkIdsShape,
+      claims: z.number().int().meta({ description: "The link's claims, this one included." }),
+      max_clicks: z.number().int().nullable().meta({ description: "The link's claim limit; null: none." }),
+      claimed_at: timestampSchema,
+    }),
+    WEBHOOK_EVENT_LABELS['link.claimed'],
+  ),
+  'link.limit_reached': envelope(
+    'link.limit_reached',
+    z.object({ ...linkIdsShape, claims: z.number().int(), max_clicks: z.number().int(), reached_at: timestampSchema }),
+    WEBHOOK_EVENT_LABELS['link.limit_reached'],
+  ),
+  'link.expired': envelope(
+    'link.expired',
+    z.object({ ...linkIdsShape, expires_at: timestampSchema }),
+    WEBHOOK_EVENT_LABELS['link.expired'],
+  ),
+  'link.recalled': envelope(
+    'link.recalled',
+    z.object({ ...linkIdsShape, recalled_at: timestampSchema }),
+    WEBHOOK_EVENT_LABELS['link.recalled'],
+  ),
+  'ticket.synced': envelope(
+    'ticket.synced',
+    z.object({
+      ticket_id: z.uuid(),
+      account_id: z.uuid().meta({ description: 'The wallet account the ticket came from.' }),
+      change: z.enum(['added', 'changed', 'removed']),
+      ticket: webhookTicketSchema.nullable().meta({ description: 'The ticket as found; null when removed.' }),
+    }),
+    WEBHOOK_EVENT_LABELS['ticket.synced'],
+  ),
+  'credits.changed': envelope(
+    'credits.changed',
+    z.object({
+      balance: z.number().int().meta({ description: 'The balance now.' }),
+      change: z.number().int().meta({ description: 'By how much it changed (negative: spent or taken back).' }),
+      reason: z.string().meta({
+        description:
+          '`purchase`, `links_paid`, `links_not_made` (a refund of links not made), `set_by_admin`, or why a ' +
+          'payment was taken back (`refund`, `dispute_lost`).',
+      }),
+    }),
+    WEBHOOK_EVENT_LABELS['credits.changed'],
+  ),
+  [WEBHOOK_TEST_EVENT]: envelope(
+    WEBHOOK_TEST_EVENT,
+    z.object({ endpoint_id: z.uuid(), message: z.string() }),
+    'A test event, sent by hand ("Send a test event") to check the endpoint receives and verifies deliveries.',
+  ),
+}));
 
 /** The address, or null when it is none. */
 function parseUrl(value: string): URL | null {

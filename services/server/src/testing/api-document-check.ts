@@ -1,7 +1,6 @@
 import { Ajv2020, type ValidateFunction } from 'ajv/dist/2020.js';
 import addFormatsModule from 'ajv-formats';
 import type { OpenApiDocument } from '../infra/http/openapi.js';
-import { UNDESCRIBED_ANSWERS } from './undescribed-answers.js';
 
 // ajv-formats is CommonJS: its default export is the function.
 const addFormats = addFormatsModule as unknown as (ajv: Ajv2020) => Ajv2020;
@@ -79,7 +78,7 @@ export class ApiDocumentCheck {
     }
     const mediaType = headers.get('content-type')?.split(';')[0]?.trim();
     if (!response.content) {
-      if (text !== '' && !UNDESCRIBED_ANSWERS.has(operation.operationId)) {
+      if (text !== '') {
         problems.push(`${what}: a ${mediaType} body the document does not declare`);
       }
       return problems;
@@ -94,6 +93,36 @@ export class ApiDocumentCheck {
     } catch {
       return [...problems, `${what}: not JSON`];
     }
+    if (!validate(body)) {
+      for (const e of validate.errors ?? []) {
+        problems.push(`${what}: ${e.instancePath || '(body)'} ${e.message ?? ''} ${JSON.stringify(e.params)}`);
+      }
+    }
+    return problems;
+  }
+
+  /**
+   * What in a webhook delivery its document does not declare: the event type must be in the `webhooks` section, the
+   * signature header as described there, the body its event's schema (no field it does not name).
+   */
+  deliveryProblems(signature: string | undefined, raw: string): string[] {
+    let body: { type?: unknown };
+    try {
+      body = JSON.parse(raw) as { type?: unknown };
+    } catch {
+      return ['a delivery that is not JSON'];
+    }
+    const what = `delivery ${String(body.type)}`;
+    const operation = this.document.webhooks[String(body.type)]?.post;
+    if (!operation) return [`${what}: no such webhook event`];
+    const problems: string[] = [];
+    for (const parameter of operation.parameters.filter((p) => p.in === 'header')) {
+      const pattern = (parameter.schema as { pattern?: string }).pattern;
+      if (signature === undefined) problems.push(`${what}: header ${parameter.name} missing`);
+      else if (pattern && !new RegExp(pattern).test(signature))
+        problems.push(`${what}: header ${parameter.name} out of shape`);
+    }
+    const validate = this.validator(operation.requestBody!.content['application/json'].schema);
     if (!validate(body)) {
       for (const e of validate.errors ?? []) {
         problems.push(`${what}: ${e.instancePath || '(body)'} ${e.message ?? ''} ${JSON.stringify(e.params)}`);

@@ -12,7 +12,15 @@ import { RouteParamtypes } from '@nestjs/common/enums/route-paramtypes.enum.js';
 import { DiscoveryService } from '@nestjs/core';
 import type { NestFastifyApplication } from '@nestjs/platform-fastify';
 import { z } from 'zod';
-import { API_KEY_SCOPES, API_KEY_SCOPE_LABELS, apiSchemas, type ApiKeyScope } from '@seatlink/contracts';
+import {
+  API_KEY_SCOPES,
+  API_KEY_SCOPE_LABELS,
+  apiSchemas,
+  type ApiKeyScope,
+  DEPRECATED_WEBHOOK_EVENTS,
+  WEBHOOK_SIGNATURE_HEADER,
+  webhookEventSchemas,
+} from '@seatlink/contracts';
 import { API_KEY_SCOPE, IS_ADMIN_ONLY, IS_PUBLIC } from './auth.decorators.js';
 import { NO_IDEMPOTENCY_KEY } from './idempotency.interceptor.js';
 import { ANSWERS, DEPRECATED_PREFIXES } from './openapi.decorators.js';
@@ -65,6 +73,8 @@ export interface OpenApiDocument {
   };
   security: Array<Record<string, string[]>>;
   paths: Record<string, Record<string, Operation>>;
+  /** What Seatlink sends to an endpoint a user registered: each event type as the POST it is. */
+  webhooks: Record<string, { post: Operation }>;
 }
 
 const METHODS: Partial<Record<RequestMethod, string>> = {
@@ -205,6 +215,43 @@ function responsesOf({ status, body, keyed, idempotent, mediaType, pending }: An
   };
 }
 
+/** The signature every delivery carries (docs/reference.md, "Webhooks"). */
+const SIGNATURE: Parameter = {
+  name: WEBHOOK_SIGNATURE_HEADER,
+  in: 'header',
+  required: true,
+  description:
+    '`t=<unix seconds>,v1=<hex HMAC-SHA256 of "<t>.<body>" with the signing secret>`; after a secret is rolled with a ' +
+    'grace period, one `v1=` for each secret that still signs. Check one matches, and that `t` is recent.',
+  schema: { type: 'string', pattern: '^t=\\d+(,v1=[0-9a-f]{64})+$' },
+};
+
+/** The `webhooks` section: each event type a POST to the endpoint, its body the contracts' schema of that event. */
+function webhookOperations(): OpenApiDocument['webhooks'] {
+  return Object.fromEntries(
+    Object.entries(webhookEventSchemas).map(([type, schema]) => [
+      type,
+      {
+        post: {
+          operationId: `webhookEvent${pascal(type.replace(/\./g, ' '))}`,
+          summary: apiSchemas.get(schema)?.description ?? type,
+          tags: ['Webhook events'],
+          ...(DEPRECATED_WEBHOOK_EVENTS.has(type) ? { deprecated: true as const } : {}),
+          security: [],
+          parameters: [SIGNATURE],
+          requestBody: { required: true, content: { 'application/json': { schema: answerRef(schema, type)! } } },
+          responses: {
+            '2XX': { description: 'Received: delivered (any 2xx in time; the body is not read)' },
+            '4XX': {
+              description: 'Refused, as is any other answer or none in time: tried again with backoff for 3 days',
+            },
+          },
+        },
+      },
+    ]),
+  );
+}
+
 const CHANGING = new Set(['post', 'put', 'patch', 'delete']);
 const pascal = (words: string) => words.replace(/(?:^|[\s_-]+)(\w)/g, (_m, c: string) => c.toUpperCase());
 /** `Accounts` + `list` → `accountsList`: unique, as a tag's handlers are one class's methods. */
@@ -293,9 +340,14 @@ export function buildOpenApiDocument(app: NestFastifyApplication): OpenApiDocume
       >;
       const parameters: Operation['parameters'] = [];
       let body: JsonSchema | undefined;
+      let bodyRequired = true;
       for (const [key, arg] of Object.entries(args)) {
         const type = Number(key.split(':')[0]);
-        if (type === (RouteParamtypes.BODY as number) && arg.schema) body = jsonSchema(arg.schema);
+        if (type === (RouteParamtypes.BODY as number) && arg.schema) {
+          body = jsonSchema(arg.schema);
+          // A body the call may go without (its schema takes none: `.optional()`).
+          bodyRequired = !(arg.schema instanceof z.ZodType && arg.schema.safeParse(undefined).success);
+        }
         if (type === (RouteParamtypes.PARAM as number) && typeof arg.data === 'string') {
           parameters.push({ name: arg.data, in: 'path', required: true, schema: jsonSchema(arg.schema) });
         }
@@ -343,7 +395,9 @@ export function buildOpenApiDocument(app: NestFastifyApplication): OpenApiDocume
             // Open to API keys with the scope, besides the session; the others take the session only.
             ...(isPublic ? { security: [] } : scope ? { security: [{ session: [] }, { apiKey: [scope] }] } : {}),
             parameters: idempotent ? [...parameters, IDEMPOTENCY_KEY] : parameters,
-            ...(body ? { requestBody: { required: true, content: { 'application/json': { schema: body } } } } : {}),
+            ...(body
+              ? { requestBody: { required: bodyRequired, content: { 'application/json': { schema: body } } } }
+              : {}),
             responses: responsesOf({
               status,
               body: answer,
@@ -385,6 +439,7 @@ export function buildOpenApiDocument(app: NestFastifyApplication): OpenApiDocume
       }),
     };
   }
+  const webhooks = webhookOperations();
   return {
     openapi: '3.1.0',
     info: {
@@ -413,12 +468,13 @@ export function buildOpenApiDocument(app: NestFastifyApplication): OpenApiDocume
           description: 'A personal API key; each call names the scope it needs.',
         },
       },
-      schemas: { ...namedComponents(paths), Error: ERROR },
+      schemas: { ...namedComponents({ paths, webhooks }), Error: ERROR },
       responses: RESPONSES,
       headers: HEADERS,
     },
     security: [{ session: [] }],
     paths: Object.fromEntries(Object.entries(paths).sort(([a], [b]) => a.localeCompare(b))),
+    webhooks,
   };
 }
 

@@ -1,4 +1,7 @@
-import { createSeatlinkClient } from '@seatlink/client';
+import { createHmac } from 'node:crypto';
+import { createServer, type IncomingHttpHeaders, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { createSeatlinkClient, SIGNATURE_HEADER, type WebhookEvent } from '@seatlink/client';
 import type { CreatedApiKeyResponse } from '@seatlink/contracts';
 import type { WalletSimApp } from '@seatlink/wallet-sim';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -21,7 +24,9 @@ describe('the typed client of the API document, with an API key', () => {
     let url: string;
     ({ sim, url } = await startSim());
     control = simControl(url);
-    stack = await startTestStack({ env: { WALLET_PROVIDER_URL: url, WALLET_SYNC_FOLLOW_UPS_MS: '' } });
+    stack = await startTestStack({
+      env: { WALLET_PROVIDER_URL: url, WALLET_SYNC_FOLLOW_UPS_MS: '', WEBHOOK_ALLOWED_HOSTS: '127.0.0.1' },
+    });
     admin = new ApiClient(stack.baseUrl);
     await admin.login('admin@seatlink.test', 'Admin123!');
   }, 60_000);
@@ -105,5 +110,88 @@ describe('the typed client of the API document, with an API key', () => {
     const bell = await api.GET('/v1/notifications', { params: { query: { limit: 5 } } });
     expect(bell.error).toBeUndefined();
     expect(bell.data!.unread).toBe(bell.data!.notifications.filter((n) => !n.read).length);
+  });
+
+  it('wires up a webhook endpoint: adds, lists, changes, tests, reads deliveries, resends, rolls, deletes', async () => {
+    // The box office's receiver: what arrives, typed as the document's webhook events.
+    const arrived: Array<{ headers: IncomingHttpHeaders; raw: string; event: WebhookEvent }> = [];
+    const server: Server = createServer((req, res) => {
+      const chunks: Buffer[] = [];
+      req.on('data', (c: Buffer) => chunks.push(c));
+      req.on('end', () => {
+        const raw = Buffer.concat(chunks).toString('utf8');
+        arrived.push({ headers: req.headers, raw, event: JSON.parse(raw) as WebhookEvent });
+        res.end('ok');
+      });
+    });
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    try {
+      const holder = await newLinkHolder(stack, admin, control, { tickets: 1, credits: 10 });
+      const made = await holder.client.request('POST', '/v1/me/api-keys', {
+        name: 'Wiring',
+        scopes: ['webhooks:read', 'webhooks:write'],
+      });
+      const api = createSeatlinkClient({
+        baseUrl: stack.baseUrl,
+        apiKey: (made.body as unknown as CreatedApiKeyResponse).key,
+      });
+      const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/seatlink`;
+
+      const added = await api.POST('/v1/me/webhooks', { body: { url, events: ['link.claimed'] } });
+      expect(added.error).toBeUndefined();
+      const { webhook, secret } = added.data!;
+      expect(secret.startsWith(webhook.secret_prefix)).toBe(true);
+      const listed = await api.GET('/v1/me/webhooks');
+      expect(listed.data!.webhooks.map((w) => [w.id, w.events])).toEqual([[webhook.id, ['link.claimed']]]);
+
+      const changed = await api.PATCH('/v1/me/webhooks/{id}', {
+        params: { path: { id: webhook.id } },
+        body: { events: ['link.claimed', 'link.recalled'] },
+      });
+      expect(changed.data!.webhook.events).toEqual(['link.claimed', 'link.recalled']);
+
+      const tested = await api.POST('/v1/me/webhooks/{id}/test', { params: { path: { id: webhook.id } } });
+      expect(tested.response.status).toBe(202);
+      expect(tested.data!.delivery.type).toBe('webhook.test');
+      const delivered = async (id: string) => {
+        for (let i = 0; i < 100; i++) {
+          const log = await api.GET('/v1/me/webhooks/{id}/deliveries', { params: { path: { id: webhook.id } } });
+          const found = log.data!.deliveries.find((d) => d.id === id);
+          if (found?.status === 'delivered') return found;
+          await new Promise((resolve) => setTimeout(resolve, 100));
+        }
+        throw new Error(`delivery ${id} not delivered`);
+      };
+      const first = await delivered(tested.data!.delivery.id);
+      expect(first.last_status).toBe(200);
+      // It arrived signed with the secret shown once, and typed by its `type`.
+      const got = arrived.find((a) => a.event.id === first.event_id)!;
+      const header = String(got.headers[SIGNATURE_HEADER.toLowerCase()]);
+      const t = /t=(\d+)/.exec(header)![1]!;
+      const expected = createHmac('sha256', secret).update(`${t}.${got.raw}`).digest('hex');
+      expect(header).toContain(`v1=${expected}`);
+      const event = got.event;
+      if (event.type !== 'webhook.test') throw new Error(`a ${event.type} arrived`);
+      expect(event.data.endpoint_id).toBe(webhook.id);
+
+      const resent = await api.POST('/v1/me/webhooks/{id}/deliveries/{deliveryId}/resend', {
+        params: { path: { id: webhook.id, deliveryId: first.id } },
+      });
+      expect(resent.response.status).toBe(202);
+      expect((await delivered(resent.data!.delivery.id)).event_id).toBe(first.event_id);
+
+      const rolled = await api.POST('/v1/me/webhooks/{id}/secret', { params: { path: { id: webhook.id } } });
+      expect(rolled.error).toBeUndefined();
+      expect(rolled.data!.secret).not.toBe(secret);
+
+      const removed = await api.DELETE('/v1/me/webhooks/{id}', { params: { path: { id: webhook.id } } });
+      expect(removed.data!.message).toBe('Webhook endpoint deleted');
+      const gone = await api.GET('/v1/me/webhooks/{id}/deliveries', { params: { path: { id: webhook.id } } });
+      expect(gone.response.status).toBe(404);
+      expect(gone.error).toMatchObject({ code: 'WEBHOOK_NOT_FOUND' });
+    } finally {
+      server.closeAllConnections();
+      await new Promise<void>((resolve) => server.close(() => resolve()));
+    }
   });
 });

@@ -60,6 +60,11 @@ export function webhookBody(id: string, type: string, createdAt: string, data: R
   return JSON.stringify({ id, type, created_at: createdAt, data });
 }
 
+/** A link's id as payloads name it: `distribution_id`, and `link_id` (deprecated, the same value) for one version. */
+function linkIds(distributionId: string, ticketId: string) {
+  return { distribution_id: distributionId, link_id: distributionId, ticket_id: ticketId };
+}
+
 function pass(p: Pass) {
   return {
     title: p.title,
@@ -88,7 +93,7 @@ export function webhookEventsOf(recorded: RecordedEvent, limits: ReadonlyMap<str
       const { distributionId, ticketId, n, at } = event.data;
       const maxClicks = limits.get(distributionId) ?? null;
       const key = `link:${distributionId}`;
-      const link = { link_id: distributionId, ticket_id: ticketId };
+      const link = linkIds(distributionId, ticketId);
       const out = [make('link.claimed', key, at, { ...link, claims: n, max_clicks: maxClicks, claimed_at: at })];
       if (maxClicks !== null && n === maxClicks) {
         out.push(make('link.limit_reached', key, at, { ...link, claims: n, max_clicks: maxClicks, reached_at: at }));
@@ -98,19 +103,14 @@ export function webhookEventsOf(recorded: RecordedEvent, limits: ReadonlyMap<str
     case 'TicketRecalled': {
       const { distributionId, ticketId, at } = event.data;
       return [
-        make('link.recalled', `link:${distributionId}`, at, {
-          link_id: distributionId,
-          ticket_id: ticketId,
-          recalled_at: at,
-        }),
+        make('link.recalled', `link:${distributionId}`, at, { ...linkIds(distributionId, ticketId), recalled_at: at }),
       ];
     }
     case 'LinkExpired': {
       const { distributionId, ticketId, expiresAt, at } = event.data;
       return [
         make('link.expired', `link:${distributionId}`, at, {
-          link_id: distributionId,
-          ticket_id: ticketId,
+          ...linkIds(distributionId, ticketId),
           expires_at: expiresAt,
         }),
       ];

@@ -1,3 +1,4 @@
+import { webhookEventSchemas } from '@seatlink/contracts';
 import { describe, expect, it } from 'vitest';
 import type { RecordedEvent } from '../../infra/event-store/event-store.port.js';
 import { webhookEventsOf } from './webhook-events.js';
@@ -31,7 +32,7 @@ describe('webhook events of recorded events', () => {
         id: claimed!.id,
         type: 'link.claimed',
         created_at: at,
-        data: { link_id: 'd1', ticket_id: 't1', claims: 1, max_clicks: 2 },
+        data: { distribution_id: 'd1', link_id: 'd1', ticket_id: 't1', claims: 1, max_clicks: 2 },
       },
     });
     const second = bodies(recorded('LinkClicked', { ...link, n: 2, at }), new Map([['d1', 2]]));
@@ -40,6 +41,7 @@ describe('webhook events of recorded events', () => {
       ['link.limit_reached', 'link:d1'],
     ]);
     expect(second[1]!.payload.data).toEqual({
+      distribution_id: 'd1',
       link_id: 'd1',
       ticket_id: 't1',
       claims: 2,
@@ -59,12 +61,12 @@ describe('webhook events of recorded events', () => {
     expect(bodies(recorded('TicketRecalled', { ...link, at }))[0]).toMatchObject({
       type: 'link.recalled',
       orderKey: 'link:d1',
-      payload: { data: { link_id: 'd1', ticket_id: 't1', recalled_at: at } },
+      payload: { data: { distribution_id: 'd1', link_id: 'd1', ticket_id: 't1', recalled_at: at } },
     });
     expect(bodies(recorded('LinkExpired', { ...link, expiresAt: at, at }))[0]).toMatchObject({
       type: 'link.expired',
       orderKey: 'link:d1',
-      payload: { data: { link_id: 'd1', ticket_id: 't1', expires_at: at } },
+      payload: { data: { distribution_id: 'd1', link_id: 'd1', ticket_id: 't1', expires_at: at } },
     });
     const pass = {
       title: 'Match \u202Eday',
@@ -128,5 +130,52 @@ describe('webhook events of recorded events', () => {
       reason: 'refund',
     });
     expect(bodies(recorded('LinkPaymentsCancelled', { ...u, reference: 'r', distributionIds: [] }))).toEqual([]);
+  });
+
+  it('builds every body as the API document describes it (its webhooks section), with nothing it does not name', () => {
+    const ids = {
+      distributionId: '3f1e2d4c-5b6a-4978-8a6b-5c4d3e2f1a09',
+      ticketId: '0e1d2c3b-4a59-4867-9f8e-7d6c5b4a3928',
+      userId: '9a8b7c6d-5e4f-4a3b-8c2d-1e0f9a8b7c6d',
+    };
+    const accountId = '5d4c3b2a-1f0e-4d9c-8b7a-6f5e4d3c2b1a';
+    const pass = {
+      title: 'Arsenal v Spurs \u0000 \u202e',
+      subtitle: null,
+      venueName: 'Emirates',
+      section: '12',
+      row: null,
+      seat: '7',
+      nextGame: null,
+      nextGameDate: null,
+    };
+    const made = [
+      ...bodies(recorded('LinkClicked', { ...ids, n: 2, at }), new Map([[ids.distributionId, 2]])),
+      ...bodies(recorded('LinkClicked', { ...ids, n: 9, at })),
+      ...bodies(recorded('TicketRecalled', { ...ids, at })),
+      ...bodies(recorded('LinkExpired', { ...ids, expiresAt: at, at })),
+      ...bodies(recorded('TicketDiscovered', { ...ids, accountId, pass, at })),
+      ...bodies(recorded('TicketChanged', { ...ids, accountId, pass, at })),
+      ...bodies(recorded('TicketGone', { ...ids, accountId, at })),
+      ...bodies(recorded('CreditsSet', { ...ids, credits: 3, previousBalance: 0, at })),
+      ...bodies(recorded('CreditsReversed', { ...ids, amount: 1, balanceAfter: 2, reason: 'dispute_lost', at })),
+    ];
+    const types = new Set<string>();
+    for (const event of made) {
+      const described = webhookEventSchemas[event.type];
+      // Parsing drops what the schema does not name: equal means every field is described, and right.
+      expect(described.parse(event.payload)).toEqual(event.payload);
+      types.add(event.type);
+    }
+    expect([...types].sort()).toEqual(
+      Object.keys(webhookEventSchemas)
+        .filter((t) => t !== 'webhook.test')
+        .sort(),
+    );
+    // The schemas refuse what is not so: a payload of another type, or one without its link's id.
+    const claimed = made[0]!.payload;
+    expect(webhookEventSchemas['link.recalled'].safeParse(claimed).success).toBe(false);
+    const { distribution_id: _gone, ...data } = claimed.data as Record<string, unknown>;
+    expect(webhookEventSchemas['link.claimed'].safeParse({ ...claimed, data }).success).toBe(false);
   });
 });

@@ -13,9 +13,17 @@ import {
   WEBHOOK_TEST_EVENT,
   type WebhookDeliveriesResponse,
   type WebhookDelivery,
+  type WebhookDeliveryQueued,
   type WebhookEndpoint,
+  type WebhookEndpointResponse,
   type WebhookSecretResponse,
   type WebhooksResponse,
+  messageResponseSchema,
+  webhookDeliveriesResponseSchema,
+  webhookDeliveryQueuedSchema,
+  webhookEndpointResponseSchema,
+  webhookSecretResponseSchema,
+  webhooksResponseSchema,
 } from '@seatlink/contracts';
 import { and, desc, eq, isNull } from 'drizzle-orm';
 import { v4 as uuidv4 } from 'uuid';
@@ -24,6 +32,7 @@ import type { Database } from '../../infra/db/database.js';
 import { ApiKeyScoped, ClientIp, CurrentUser, StepUp } from '../../infra/http/auth.decorators.js';
 import { CommandId } from '../../infra/http/command-id.js';
 import { NoIdempotencyKey } from '../../infra/http/idempotency.interceptor.js';
+import { Answers } from '../../infra/http/openapi.decorators.js';
 import { ReadModelWaiter } from '../../infra/subscriptions/read-model-waiter.js';
 import { TokenCipher } from '../../infra/wallet/token-cipher.js';
 import { DomainError } from '../../shared/event-sourcing/decider.js';
@@ -58,6 +67,7 @@ export class WebhooksController {
   ) {}
 
   @ApiKeyScoped('webhooks:read')
+  @Answers(webhooksResponseSchema)
   @Get()
   async list(@CurrentUser() user: User): Promise<WebhooksResponse> {
     const rows = await this.database.db
@@ -73,6 +83,7 @@ export class WebhooksController {
    * answer would keep the secret in clear).
    */
   @ApiKeyScoped('webhooks:write')
+  @Answers(webhookSecretResponseSchema)
   @Post()
   @HttpCode(201)
   @StepUp()
@@ -112,6 +123,7 @@ export class WebhooksController {
 
   /** A fresh proof first: a stolen session must not point the account's events elsewhere, nor stop them. */
   @ApiKeyScoped('webhooks:write')
+  @Answers(webhookEndpointResponseSchema)
   @Patch(':id')
   @HttpCode(200)
   @StepUp()
@@ -121,7 +133,7 @@ export class WebhooksController {
     @CurrentUser() user: User,
     @ClientIp() ip: string,
     @CommandId() commandId: string,
-  ): Promise<{ message: string; webhook: WebhookEndpoint }> {
+  ): Promise<WebhookEndpointResponse> {
     const endpointId = this.checkedId(id);
     const parsed = updateWebhookRequestSchema.parse(body);
     const url = parsed.url === undefined ? undefined : this.checkedUrl(parsed.url);
@@ -155,6 +167,7 @@ export class WebhooksController {
   }
 
   @ApiKeyScoped('webhooks:write')
+  @Answers(messageResponseSchema)
   @Delete(':id')
   @HttpCode(200)
   @StepUp()
@@ -176,6 +189,7 @@ export class WebhooksController {
 
   /** A new signing secret, shown once; the old one signs nothing from now on. */
   @ApiKeyScoped('webhooks:write')
+  @Answers(webhookSecretResponseSchema)
   @Post(':id/secret')
   @HttpCode(200)
   @StepUp()
@@ -205,6 +219,7 @@ export class WebhooksController {
   }
 
   @ApiKeyScoped('webhooks:read')
+  @Answers(webhookDeliveriesResponseSchema)
   @Get(':id/deliveries')
   async deliveriesOf(@Param('id') id: string, @CurrentUser() user: User): Promise<WebhookDeliveriesResponse> {
     const endpoint = await this.endpoint(user, this.checkedId(id));
@@ -219,13 +234,14 @@ export class WebhooksController {
 
   /** The same event again (the same id and body, a fresh signature), at once and once. */
   @ApiKeyScoped('webhooks:write')
+  @Answers(webhookDeliveryQueuedSchema)
   @Post(':id/deliveries/:deliveryId/resend')
   @HttpCode(202)
   async resend(
     @Param('id') id: string,
     @Param('deliveryId') deliveryId: string,
     @CurrentUser() user: User,
-  ): Promise<{ message: string; delivery: WebhookDelivery }> {
+  ): Promise<WebhookDeliveryQueued> {
     const endpoint = await this.endpoint(user, this.checkedId(id));
     const [original] = UUID.test(deliveryId)
       ? await this.database.db
@@ -246,12 +262,10 @@ export class WebhooksController {
 
   /** A `webhook.test` event to the endpoint, at once and once: to see it arrive and check its signature. */
   @ApiKeyScoped('webhooks:write')
+  @Answers(webhookDeliveryQueuedSchema)
   @Post(':id/test')
   @HttpCode(202)
-  async test(
-    @Param('id') id: string,
-    @CurrentUser() user: User,
-  ): Promise<{ message: string; delivery: WebhookDelivery }> {
+  async test(@Param('id') id: string, @CurrentUser() user: User): Promise<WebhookDeliveryQueued> {
     const endpoint = await this.endpoint(user, this.checkedId(id));
     const eventId = uuidv4();
     const payload = webhookBody(eventId, WEBHOOK_TEST_EVENT, clock.now().toISOString(), {

@@ -17,6 +17,7 @@ import { until } from '../../testing/until.js';
 import { createVerifiedUser } from '../../testing/users.js';
 import { linkWalletWith, passes, simControl, startSim } from '../../testing/wallet-fixture.js';
 import { WarnExpiringLinksJob } from '../distribution/warn-expiring-links.job.js';
+import { ApiDocumentCheck } from '../../testing/api-document-check.js';
 import { WebhookDeliveries } from './webhook-deliveries.service.js';
 import { WebhookSender } from './webhook-sender.js';
 
@@ -376,7 +377,12 @@ describe('webhooks: signed, at least once, in order per link, retried, disabled 
         id,
         fine.webhook.id,
         user.id,
-        JSON.stringify({ id, type: 'credits.changed', created_at: new Date().toISOString(), data: {} }),
+        JSON.stringify({
+          id,
+          type: 'credits.changed',
+          created_at: new Date().toISOString(),
+          data: { balance: 5, change: 5, reason: 'purchase' },
+        }),
       ],
     );
     await until('the lost delivery delivered', async () =>
@@ -479,5 +485,21 @@ describe('webhooks: signed, at least once, in order per link, retried, disabled 
       strict.onModuleDestroy();
     }
     expect(hooks.connections).toBe(0);
+  });
+
+  // Last: what every test above received.
+  it('delivered only what the API document describes: each event in its webhooks section, signed as it says', async () => {
+    const check = await ApiDocumentCheck.for(stack.baseUrl);
+    const received = receivers.flatMap((r) => r.received).filter((r) => r.path !== '/elsewhere');
+    expect(received.length).toBeGreaterThan(10);
+    expect(new Set(received.map((r) => r.body.type)).size).toBeGreaterThan(3);
+    const problems = received.flatMap((r) => check!.deliveryProblems(r.headers['seatlink-signature'] as string, r.raw));
+    expect(problems).toEqual([]);
+    // And the check is not blind: a body with a field the document does not name, or none of its own, fails it.
+    const [one] = received;
+    const header = one!.headers['seatlink-signature'] as string;
+    expect(check!.deliveryProblems(header, JSON.stringify({ ...one!.body, extra: 1 }))).not.toEqual([]);
+    expect(check!.deliveryProblems(header, JSON.stringify({ ...one!.body, data: {} }))).not.toEqual([]);
+    expect(check!.deliveryProblems(undefined, one!.raw)).not.toEqual([]);
   });
 });
