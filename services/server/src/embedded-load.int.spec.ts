@@ -461,6 +461,16 @@ describe('the product as npm start runs it (embedded PostgreSQL, no Redis) under
     expect(pipeline).toMatchObject({ database: 'up', redis: 'not configured' });
   });
 
+  it('says at start what a person needs in a screenful: its address, the API document, the logins, no route list', async () => {
+    await until('the start summary', async () => product!.output().includes('Wallet provider:'), 30_000);
+    const lines = product!.output().trimEnd().split('\n');
+    expect(product!.output()).toContain(`Seatlink is running at http://localhost:${new URL(baseUrl).port} (its API:`);
+    expect(product!.output()).toContain('Demo logins: admin@seatlink.test / Admin123! (admin)');
+    // Nest's line per route and per module stay for LOG_LEVEL=debug.
+    expect(lines.filter((l) => /Mapped \{|InstanceLoader|RoutesResolver/.test(l))).toEqual([]);
+    expect(lines.length).toBeLessThanOrEqual(30);
+  });
+
   it('answers 5 edits, a recall and 14 claims at once on one limited link, round after round', async () => {
     const rng = prng(SEED);
     const invite = (await admin.request('POST', '/v1/admin/invites', { max_uses: 1, expires_at: tomorrow() })).body

@@ -20,7 +20,7 @@ async function main() {
     return [];
   });
   if (wallets.length > 0) logger.log(`Linked the demo wallets ${wallets.join(', ')} to ${demoUsers[1].email}`);
-  logger.log(`Seatlink is running at ${url}`);
+  logger.log(`Seatlink is running at ${url} (its API: ${url}/docs)`);
   logger.log(
     `Demo logins: ${demoUsers.map((u) => `${u.email} / ${u.password}${u.isAdmin ? ' (admin)' : ''}`).join(', ')}`,
   );

@@ -39,6 +39,12 @@ export function requestIdFrom(header: string | string[] | undefined): string {
 }
 
 /**
+ * Nest's start-up chatter: a line per module initialised and per route mapped (a hundred of them). Written at LOG_LEVEL
+ * debug or verbose only: a start says what a person needs in a screenful, and the routes are in the API document.
+ */
+const START_CHATTER = new Set(['InstanceLoader', 'RoutesResolver', 'RouterExplorer', 'NestFactory', 'NestApplication']);
+
+/**
  * The product's log lines: Nest's own, as JSON objects one per line (LOG_FORMAT=json: production, for a log
  * collector) or readable text (development), each with the id of the request it was written for.
  */
@@ -46,9 +52,17 @@ export class AppLogger extends ConsoleLogger {
   constructor(options: { json: boolean; logLevels: LogLevel[]; role: string }) {
     super({ json: options.json, logLevels: options.logLevels, colors: options.json ? false : undefined });
     this.role = options.role;
+    this.chatty = options.logLevels.includes('debug');
   }
 
   private readonly role: string;
+  private readonly chatty: boolean;
+
+  override log(message: unknown, ...rest: unknown[]): void {
+    // Nest's own loggers pass their context last.
+    if (!this.chatty && START_CHATTER.has(String(rest.at(-1)))) return;
+    super.log(message, ...rest);
+  }
 
   protected override getJsonLogObject(...args: Parameters<ConsoleLogger['getJsonLogObject']>) {
     const line = super.getJsonLogObject(...args);
