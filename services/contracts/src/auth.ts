@@ -72,12 +72,6 @@ export type SessionResponse = z.infer<typeof sessionResponseSchema>;
  */
 export const SIGN_IN_LINK_SENT = 'SIGN_IN_LINK_SENT';
 
-export interface ErrorResponse {
-  message: string;
-  code?: string;
-  statusCode?: number;
-}
-
 /**
  * Credits a ticket costs when the user has no distribution_cost of their own
  * (docs/reference.md "Limits and constants").

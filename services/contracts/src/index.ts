@@ -22,3 +22,4 @@ export * from './api-keys.js';
 export * from './sessions.js';
 export * from './webhooks.js';
 export { apiSchemas, named, timestampSchema } from './schema.js';
+export * from './errors.js';

@@ -1,4 +1,5 @@
 import { type ArgumentsHost, Catch, type ExceptionFilter, HttpException, Logger } from '@nestjs/common';
+import type { ErrorResponse } from '@seatlink/contracts';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { DomainError } from '../../shared/event-sourcing/decider.js';
 import { InvalidEventDataError, WrongExpectedRevisionError } from '../event-store/event-store.port.js';
@@ -18,15 +19,8 @@ function messageOf(body: unknown, fallback: string): string {
   return fallback;
 }
 
-/** What an error answers: `message` always a string (the web's request helper shows it). */
-interface ErrorBody {
-  message: string;
-  code?: string;
-  error?: string;
-  retryAfterSeconds?: number;
-  statusCode: number;
-  [detail: string]: unknown;
-}
+/** What an error answers (the contracts' `Error`): `message` always a string (the web's request helper shows it). */
+type ErrorBody = ErrorResponse;
 
 const logger = new Logger('Http');
 

@@ -18,6 +18,7 @@ import {
   apiSchemas,
   type ApiKeyScope,
   DEPRECATED_WEBHOOK_EVENTS,
+  errorResponseSchema,
   WEBHOOK_SIGNATURE_HEADER,
   webhookEventSchemas,
 } from '@seatlink/contracts';
@@ -85,35 +86,6 @@ const METHODS: Partial<Record<RequestMethod, string>> = {
   [RequestMethod.DELETE]: 'delete',
 };
 
-/**
- * Every error's body (the exception filter's `errorAnswer`): `message` always, `code` where the refusal has a name, and
- * the details some refusals add.
- */
-const ERROR: JsonSchema = {
-  type: 'object',
-  required: ['message', 'statusCode'],
-  properties: {
-    message: { type: 'string', description: 'What went wrong, in words a person reads.' },
-    code: { type: 'string', description: "The refusal's name (e.g. `INSUFFICIENT_CREDITS`, `STEP_UP_REQUIRED`)." },
-    statusCode: { type: 'integer', description: 'The status of the answer.' },
-    error: { type: 'string', description: "The status's name, or the failure text where a call puts it there." },
-    retryAfterSeconds: { type: 'integer', description: 'Come back after this many seconds (also `Retry-After`).' },
-    method: {
-      type: 'string',
-      enum: ['totp', 'passkey', 'password'],
-      description: '`STEP_UP_REQUIRED`: how to confirm it is you (POST /v1/me/step-up).',
-    },
-    passkey: { type: 'boolean', description: '`STEP_UP_REQUIRED`: a passkey confirms too.' },
-    balance: { type: 'integer', description: '`INSUFFICIENT_CREDITS`: the credits the account has.' },
-    failed: {
-      type: 'array',
-      description: 'Refusals of a batch: each item with its id, `code` and `message`.',
-      items: { type: 'object', additionalProperties: true },
-    },
-  },
-  additionalProperties: true,
-};
-
 const HEADERS: OpenApiDocument['components']['headers'] = {
   'RateLimit-Limit': {
     description: 'Calls an API key may make in its window (answered to API keys).',
@@ -136,25 +108,28 @@ const RATE_LIMIT_HEADERS = {
   'RateLimit-Reset': ref('headers', 'RateLimit-Reset'),
 };
 
+/** Every refusal's body: the contracts' `Error` (what the exception filter's `errorAnswer` builds). */
+const ERROR = { $ref: `#/components/schemas/${apiSchemas.get(errorResponseSchema)!.id}` };
+
 const RESPONSES: OpenApiDocument['components']['responses'] = {
   Error: {
     description: 'Refused: the message says why',
     headers: { ...RATE_LIMIT_HEADERS, 'Retry-After': ref('headers', 'Retry-After') },
-    content: { 'application/json': { schema: { $ref: '#/components/schemas/Error' } } },
+    content: { 'application/json': { schema: ERROR } },
   },
   RateLimited: {
     description: 'Too many calls: come back after Retry-After seconds',
     headers: { ...RATE_LIMIT_HEADERS, 'Retry-After': ref('headers', 'Retry-After') },
-    content: { 'application/json': { schema: { $ref: '#/components/schemas/Error' } } },
+    content: { 'application/json': { schema: ERROR } },
   },
   InternalError: {
     description: 'Something went wrong on the server (logged there; the answer names nothing of it)',
-    content: { 'application/json': { schema: { $ref: '#/components/schemas/Error' } } },
+    content: { 'application/json': { schema: ERROR } },
   },
   Unavailable: {
     description: 'The service is unavailable for a moment (a dependency away, or the process stopping): try again',
     headers: { 'Retry-After': ref('headers', 'Retry-After') },
-    content: { 'application/json': { schema: { $ref: '#/components/schemas/Error' } } },
+    content: { 'application/json': { schema: ERROR } },
   },
 };
 
@@ -468,7 +443,7 @@ export function buildOpenApiDocument(app: NestFastifyApplication): OpenApiDocume
           description: 'A personal API key; each call names the scope it needs.',
         },
       },
-      schemas: { ...namedComponents({ paths, webhooks }), Error: ERROR },
+      schemas: namedComponents({ paths, webhooks, responses: RESPONSES }),
       responses: RESPONSES,
       headers: HEADERS,
     },
