@@ -16,7 +16,8 @@ export interface TicketDistributionState {
         expired?: string | null;
       } & LinkSettings)
     | null;
-  recalled: ReadonlySet<string>;
+  /** The ticket's recalled links, each with its owner (another user's recalled link is one they do not know of). */
+  recalled: ReadonlyMap<string, string>;
   /** Every link this ticket has had (live or recalled). */
   made: ReadonlySet<string>;
   /** Links paid for and never made, given up so they never will be: distribution id → the request that paid. */
@@ -109,7 +110,7 @@ export const ticketDistributionDecider: Decider<
   TicketDistributionCommand,
   TicketDistributionEvent
 > = {
-  initialState: () => ({ current: null, recalled: new Set(), made: new Set(), voided: new Map() }),
+  initialState: () => ({ current: null, recalled: new Map(), made: new Set(), voided: new Map() }),
   evolve: (state, event) => {
     switch (event.type) {
       case 'TicketDistributed':
@@ -152,7 +153,11 @@ export const ticketDistributionDecider: Decider<
           ? { ...state, current: { ...state.current, expired: event.data.expiresAt } }
           : state;
       case 'TicketRecalled':
-        return { ...state, current: null, recalled: new Set([...state.recalled, event.data.distributionId]) };
+        return {
+          ...state,
+          current: null,
+          recalled: new Map([...state.recalled, [event.data.distributionId, event.data.userId]]),
+        };
       case 'DistributionVoided':
         return { ...state, voided: new Map([...state.voided, [event.data.distributionId, event.data.reference]]) };
     }
@@ -187,7 +192,7 @@ export const ticketDistributionDecider: Decider<
       }
       case 'Recall': {
         const { ticketId, distributionId, userId, now } = command.data;
-        if (state.recalled.has(distributionId) && state.current?.distributionId !== distributionId) {
+        if (state.recalled.get(distributionId) === userId && state.current?.distributionId !== distributionId) {
           throw DISTRIBUTION_REFUSALS.recalled();
         }
         if (!state.current || state.current.distributionId !== distributionId || state.current.userId !== userId) {
@@ -198,7 +203,7 @@ export const ticketDistributionDecider: Decider<
       case 'Update': {
         const { ticketId, distributionId, userId, changes, clicks, now } = command.data;
         const { current } = state;
-        if (state.recalled.has(distributionId) && current?.distributionId !== distributionId) {
+        if (state.recalled.get(distributionId) === userId && current?.distributionId !== distributionId) {
           throw DISTRIBUTION_REFUSALS.recalled();
         }
         if (!current || current.distributionId !== distributionId || current.userId !== userId) {

@@ -120,6 +120,11 @@ describe('ticket distribution decider', () => {
       .given([distributed('d1'), recalled('d1')])
       .when(recall('d1'))
       .thenThrows({ code: 'ALREADY_RECALLED' });
+    // Another user's recalled link is not theirs to know of: not found, as an unknown one.
+    spec
+      .given([distributed('d1'), recalled('d1')])
+      .when(recall('d1', 'u2'))
+      .thenThrows({ code: 'DISTRIBUTION_NOT_FOUND' });
     spec
       .given([distributed('d1')])
       .when(recall('d9'))
@@ -241,6 +246,10 @@ describe('ticket distribution decider', () => {
         .given([distributed('d1'), recalled('d1')])
         .when(update({ label: 'x' }))
         .thenThrows({ code: 'ALREADY_RECALLED' });
+      spec
+        .given([distributed('d1'), recalled('d1')])
+        .when(update({ label: 'x' }, 0, 'd1', 'u2'))
+        .thenThrows({ code: 'DISTRIBUTION_NOT_FOUND' });
       // The ticket's next link is another link: an edit of the recalled one is still refused as recalled.
       spec
         .given([distributed('d1'), recalled('d1'), distributed('d2')])

@@ -352,6 +352,13 @@ describe('distributing tickets as links, and recalling them', () => {
     expect((await myTickets()).find((t) => t.distribution?.id === id)?.is_distributed).toBe(true);
     const refused = await audits(otherId, `?event_type=TICKET_RECALLED&status=FAILED`);
     expect(refused.some((a) => a.event_data.distribution_id === id)).toBe(true);
+    // Once recalled, it is still not theirs to know of: 404 to them, as an unknown link; 409 to its owner.
+    expect((await user.request('POST', `/v1/distributions/${id}/recall`)).status).toBe(200);
+    const theirs = await other.request('POST', `/v1/distributions/${id}/recall`);
+    expect([theirs.status, theirs.body.code]).toEqual([404, 'DISTRIBUTION_NOT_FOUND']);
+    const edit = await other.request('PATCH', `/v1/distributions/${id}`, { label: 'x' });
+    expect([edit.status, edit.body.code]).toEqual([404, 'DISTRIBUTION_NOT_FOUND']);
+    expect((await user.request('POST', `/v1/distributions/${id}/recall`)).body.code).toBe('ALREADY_RECALLED');
   });
 
   it('gives back, later, what a debit paid for and no link was made of (a crash between the two)', async () => {

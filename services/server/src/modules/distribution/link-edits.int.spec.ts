@@ -437,8 +437,9 @@ describe('editing a live link: its expiry, click limit and label, without recall
       const theirs = await stranger.request('POST', '/v1/distributions/recall', {
         distribution_ids: [mine[0]!.distributionId],
       });
-      expect(theirs.status).toBe(409);
-      expect(theirs.body).toMatchObject({ code: 'ALREADY_RECALLED' });
+      // Recalled, and not theirs: not found to them, as an unknown one.
+      expect(theirs.status).toBe(404);
+      expect(theirs.body).toMatchObject({ code: 'DISTRIBUTION_NOT_FOUND' });
     });
 
     it('refuses bad lists with a 400 and a message, and changes nothing', async () => {
