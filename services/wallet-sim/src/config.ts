@@ -25,6 +25,11 @@ export interface WalletSimOptions {
   tokenTtlMs?: number;
   rateLimit?: { requestsPerSecond?: number };
   failure?: { errorRate?: number; latencyMs?: LatencyRange };
+  /**
+   * Failed sign-ins (POST /v1/sessions) allowed per wallet and per address in 15 minutes before 429
+   * (WALLET_SIM_SIGNIN_PER_WALLET, WALLET_SIM_SIGNIN_PER_ADDRESS). Default 20 and 100.
+   */
+  signInLimits?: { perWallet?: number; perAddress?: number };
   /** Seed the demo wallets (and seed them again on POST /control/reset). Default false. */
   seedDemo?: boolean;
   /**
@@ -108,8 +113,15 @@ export function configFromEnv(env: Record<string, string | undefined>): WalletSi
     },
     controlKey: controlKey || undefined,
     publicUrl: env.WALLET_SIM_PUBLIC_URL?.trim() || undefined,
+    signInLimits: {
+      perWallet: envNumber(env, 'WALLET_SIM_SIGNIN_PER_WALLET'),
+      perAddress: envNumber(env, 'WALLET_SIM_SIGNIN_PER_ADDRESS'),
+    },
   };
 }
+
+export const DEFAULT_SIGN_IN_LIMITS = { perWallet: 20, perAddress: 100 } as const;
+const signInLimitSchema = z.number().int().min(1).max(1_000_000_000);
 
 const publicUrlSchema = z
   .url({ protocol: /^https?$/, message: 'publicUrl must be an http(s) URL' })
@@ -128,6 +140,7 @@ export interface ResolvedOptions {
   /** The control API's key: the one given, or a random one made for this simulator. */
   controlKey: string;
   publicUrl: string | null;
+  signInLimits: { perWallet: number; perAddress: number };
   seedDemo: boolean;
   now: () => number;
   random: () => number;
@@ -168,10 +181,22 @@ export function resolveOptions(options: WalletSimOptions = {}): ResolvedOptions 
   if (publicUrl && !publicUrl.success) {
     throw new Error(`wallet-sim: invalid configuration (publicUrl: ${publicUrl.error.issues[0]!.message})`);
   }
+  const limits = z.object({ perWallet: signInLimitSchema, perAddress: signInLimitSchema }).safeParse({
+    perWallet: pick(options.signInLimits?.perWallet, fromEnv.signInLimits?.perWallet, DEFAULT_SIGN_IN_LIMITS.perWallet),
+    perAddress: pick(
+      options.signInLimits?.perAddress,
+      fromEnv.signInLimits?.perAddress,
+      DEFAULT_SIGN_IN_LIMITS.perAddress,
+    ),
+  });
+  if (!limits.success) {
+    throw new Error('wallet-sim: invalid configuration (signInLimits: whole numbers of at least 1)');
+  }
   return {
     config: parsed.data,
     controlKey: controlKey || newControlKey(),
     publicUrl: publicUrl ? publicUrl.data : null,
+    signInLimits: limits.data,
     seedDemo: options.seedDemo ?? false,
     now: options.now ?? Date.now,
     random: options.random ?? Math.random,

@@ -165,4 +165,46 @@ describe('wallet-sim sessions', () => {
     expect((await h.get('/v1/me', token)).json().error).toBe('invalid_token');
     await expect(h.login(EMAIL)).rejects.toThrow(/401/);
   });
+
+  describe('guessing: failed sign-ins counted per wallet and per address', () => {
+    const signIn = (email: string, password: string, remoteAddress = '203.0.113.7') =>
+      h.request({ method: 'POST', url: '/v1/sessions', payload: { email, password }, remoteAddress });
+
+    it('answers 429 with Retry-After past the limit of one wallet, even a burst at once, whatever the password', async () => {
+      await setUp({ signInLimits: { perWallet: 5, perAddress: 1000 } });
+      const burst = await Promise.all(Array.from({ length: 30 }, (_, i) => signIn(EMAIL, `wrong-${i}`)));
+      const statuses = burst.map((r) => r.statusCode).sort();
+      expect(statuses.filter((s) => s === 401)).toHaveLength(5);
+      expect(statuses.filter((s) => s === 429)).toHaveLength(25);
+      const refused = burst.find((r) => r.statusCode === 429)!;
+      expect(refused.json()).toEqual({
+        error: 'too_many_attempts',
+        message: 'Too many failed sign-in attempts; retry later',
+      });
+      expect(Number(refused.headers['retry-after'])).toBeGreaterThan(0);
+      // The right password from elsewhere is held too (the wallet is what is guessed), and the e-mail's case is no way round.
+      expect((await signIn(EMAIL, PASSWORD, '198.51.100.1')).statusCode).toBe(429);
+      expect((await signIn(EMAIL.toUpperCase(), PASSWORD, '198.51.100.1')).statusCode).toBe(429);
+    });
+
+    it('counts only failures: sign-ins that succeed never add up', async () => {
+      await setUp({ signInLimits: { perWallet: 3, perAddress: 3 } });
+      for (let i = 0; i < 12; i++) expect((await signIn(EMAIL, PASSWORD)).statusCode).toBe(200);
+      expect((await signIn(EMAIL, 'nope')).statusCode).toBe(401);
+      expect((await signIn(EMAIL, PASSWORD)).statusCode).toBe(200);
+    });
+
+    it('holds one address guessing across many wallets, and not the others', async () => {
+      await setUp({ signInLimits: { perWallet: 100, perAddress: 4 } });
+      const tries = [];
+      for (let i = 0; i < 6; i++) tries.push((await signIn(`nobody-${i}@wallet.test`, 'x')).statusCode);
+      expect(tries).toEqual([401, 401, 401, 401, 429, 429]);
+      expect((await signIn(EMAIL, PASSWORD, '198.51.100.2')).statusCode).toBe(200);
+    });
+
+    it('refuses limits that are not whole numbers of at least 1', () => {
+      expect(() => harness({ signInLimits: { perWallet: 0 } })).toThrow(/signInLimits/);
+      expect(() => harness({ env: { WALLET_SIM_SIGNIN_PER_ADDRESS: '2.5' } })).toThrow(/signInLimits/);
+    });
+  });
 });

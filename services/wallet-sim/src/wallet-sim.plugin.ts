@@ -239,7 +239,7 @@ export const walletSimPlugin: FastifyPluginAsync<WalletSimPluginOptions> = async
 
       v1.post('/sessions', async (request) => {
         const { email, password } = parse(sessionBody, request.body);
-        const session = sim.login(email, password);
+        const session = await sim.signIn(email, password, request.ip);
         return {
           access_token: session.token,
           token_type: 'Bearer',

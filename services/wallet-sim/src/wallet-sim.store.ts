@@ -1,5 +1,6 @@
 import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
 import type { ResolvedOptions, WalletSimConfig } from './config.js';
+import { SignInGuard } from './sign-in-guard.js';
 import { TokenBucket } from './token-bucket.js';
 
 /** An error answered as `{ error: code, message }` with the given HTTP status (and headers). */
@@ -143,6 +144,7 @@ export class WalletSim {
   private current: WalletSimConfig;
   private bucket: TokenBucket;
   private counters: RequestStats = WalletSim.emptyStats();
+  private guard: SignInGuard;
 
   /** The key every control call must carry (x-control-key). */
   readonly controlKey: string;
@@ -161,6 +163,7 @@ export class WalletSim {
     this.random = resolved.random;
     this.current = structuredClone(resolved.config);
     this.bucket = new TokenBucket(this.current.rateLimit.requestsPerSecond, this.now());
+    this.guard = new SignInGuard(resolved.signInLimits);
     if (resolved.seedDemo) this.seed?.(this);
   }
 
@@ -197,6 +200,7 @@ export class WalletSim {
     this.counters = WalletSim.emptyStats();
     this.current = structuredClone(this.resolved.config);
     this.bucket = new TokenBucket(this.current.rateLimit.requestsPerSecond, this.now());
+    this.guard = new SignInGuard(this.resolved.signInLimits);
     if (this.resolved.seedDemo) this.seed?.(this);
   }
 
@@ -324,6 +328,11 @@ export class WalletSim {
   // ---- sessions ------------------------------------------------------------------------------------------------
 
   /** Logs in: the same error whether the e-mail or the password is wrong. */
+  /** A sign-in from `address`, counted against guessing (SignInGuard): 429 past the limits, else as login(). */
+  signIn(email: string, password: string, address: string): Promise<ReturnType<WalletSim['login']>> {
+    return this.guard.attempt(email, address, () => this.login(email, password));
+  }
+
   login(email: string, password: string): { token: string; account: Account; expiresAt: number; ttlMs: number } {
     const wallet = this.wallets.get(email.trim().toLowerCase());
     const given = digest(password);

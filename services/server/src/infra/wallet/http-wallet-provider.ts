@@ -7,6 +7,7 @@ import {
   type WalletPassPage,
   type WalletProvider,
   WalletRateLimitedError,
+  WalletSignInLockedError,
   type WalletSession,
   WalletTokenError,
   WalletUnavailableError,
@@ -239,9 +240,14 @@ export class HttpWalletProvider implements WalletProvider {
       throw new WalletUnavailableError(err instanceof Error ? err.name : 'no answer');
     }
     if (res.status === 429) {
-      await res.body?.cancel().catch(() => undefined);
       const seconds = Number(res.headers.get('retry-after'));
-      throw new WalletRateLimitedError(Number.isFinite(seconds) && seconds > 0 ? Math.min(seconds, 3600) * 1000 : 1000);
+      const retryAfterMs = Number.isFinite(seconds) && seconds > 0 ? Math.min(seconds, 3600) * 1000 : 1000;
+      // Too many failed sign-ins (to one wallet, or from here): that sign-in waits, every other call goes on.
+      const refusal = await this.json(res).catch(() => null);
+      if ((refusal as { error?: unknown } | null)?.error === 'too_many_attempts') {
+        throw new WalletSignInLockedError(retryAfterMs);
+      }
+      throw new WalletRateLimitedError(retryAfterMs);
     }
     if (res.status >= 500 || (res.status >= 400 && res.status !== 400 && res.status !== 401)) {
       await res.body?.cancel().catch(() => undefined);

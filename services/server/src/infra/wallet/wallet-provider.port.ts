@@ -92,6 +92,17 @@ export class WalletRateLimitedError extends Error {
   }
 }
 
+/**
+ * The provider refuses sign-ins to this wallet (or from this server) for a while after too many failed ones: about that
+ * sign-in only, not a reason to slow every other call down.
+ */
+export class WalletSignInLockedError extends Error {
+  constructor(readonly retryAfterMs: number) {
+    super('The wallet service refuses sign-ins for now after too many failed attempts');
+    this.name = 'WalletSignInLockedError';
+  }
+}
+
 /** The provider could not be reached or failed (5xx, timeout, a malformed answer). */
 export class WalletUnavailableError extends Error {
   constructor(reason: string) {

@@ -8,11 +8,16 @@ import {
   WalletAuthError,
   type WalletProvider,
   WalletRateLimitedError,
+  WalletSignInLockedError,
   type WalletSession,
   WalletUnavailableError,
 } from '../../infra/wallet/wallet-provider.port.js';
 import { DomainError } from '../../shared/event-sourcing/decider.js';
 import { walletCredentials } from './wallet-accounts.schema.js';
+
+/** The provider holds this wallet's sign-ins after too many wrong passwords (ours or anyone's). */
+const WALLET_SIGN_IN_LOCKED =
+  'The wallet service refuses sign-ins to this wallet for a while after too many wrong passwords. Please try again later.';
 
 /** How long a sign-in waits for a turn toward the provider, or for its Retry-After, before it gives up. */
 const SIGN_IN_WAIT_MS = 10_000;
@@ -44,6 +49,10 @@ export class WalletGateway {
             'WALLET_AUTH_FAILED',
             400,
           );
+        }
+        if (err instanceof WalletSignInLockedError) {
+          const retryAfterSeconds = Math.ceil(err.retryAfterMs / 1000);
+          throw new DomainError(WALLET_SIGN_IN_LOCKED, 'WALLET_SIGN_IN_LOCKED', 429, { retryAfterSeconds });
         }
         if (err instanceof WalletRateLimitedError) {
           await this.limiter.pause(err.retryAfterMs);
