@@ -88,7 +88,6 @@ export const THROTTLE_MESSAGES = {
   webhookEndpoint: 'Too many test events and resends to this endpoint. Please try again in {time}.',
 } as const;
 
-
 const inMinutes = (seconds: number) => {
   const minutes = Math.max(1, Math.ceil(seconds / 60));
   return minutes === 1 ? '1 minute' : `${minutes} minutes`;
