@@ -293,9 +293,14 @@ export function buildOpenApiDocument(app: NestFastifyApplication): OpenApiDocume
       >;
       const parameters: Operation['parameters'] = [];
       let body: JsonSchema | undefined;
+      let bodyRequired = true;
       for (const [key, arg] of Object.entries(args)) {
         const type = Number(key.split(':')[0]);
-        if (type === (RouteParamtypes.BODY as number) && arg.schema) body = jsonSchema(arg.schema);
+        if (type === (RouteParamtypes.BODY as number) && arg.schema) {
+          body = jsonSchema(arg.schema);
+          // A body its schema lets a caller leave out (`.optional()`) is not required.
+          bodyRequired = !(arg.schema instanceof z.ZodType && arg.schema.safeParse(undefined).success);
+        }
         if (type === (RouteParamtypes.PARAM as number) && typeof arg.data === 'string') {
           parameters.push({ name: arg.data, in: 'path', required: true, schema: jsonSchema(arg.schema) });
         }
@@ -343,7 +348,9 @@ export function buildOpenApiDocument(app: NestFastifyApplication): OpenApiDocume
             // Open to API keys with the scope, besides the session; the others take the session only.
             ...(isPublic ? { security: [] } : scope ? { security: [{ session: [] }, { apiKey: [scope] }] } : {}),
             parameters: idempotent ? [...parameters, IDEMPOTENCY_KEY] : parameters,
-            ...(body ? { requestBody: { required: true, content: { 'application/json': { schema: body } } } } : {}),
+            ...(body
+              ? { requestBody: { required: bodyRequired, content: { 'application/json': { schema: body } } } }
+              : {}),
             responses: responsesOf({
               status,
               body: answer,
