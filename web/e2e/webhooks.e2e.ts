@@ -162,10 +162,14 @@ test('adds a webhook endpoint, receives a signed test event, sees its delivery, 
     await expect(endpoint).toContainText('ticket.synced');
     await expect(endpoint).not.toContainText('credits.changed');
 
-    // A new secret, shown once after a confirmation: the next delivery is signed with it, not the old one.
+    // A new secret, shown once after a confirmation, the old one kept signing beside it for an hour: the next
+    // delivery is signed with both.
     await endpoint.getByRole('button', { name: `Roll secret of ${receiver.url}` }).click();
     const roll = page.getByRole('alertdialog', { name: 'Roll the signing secret?' });
     await expect(roll).toContainText('The old secret stops signing');
+    await roll.getByLabel('The old secret').selectOption({ label: 'Keeps signing for 1 hour' });
+    await expect(roll).toContainText('The old secret keeps signing deliveries');
+    await expect(roll).toContainText('for 1 hour');
     // Long signed in: a new secret needs a fresh proof, asked for in between.
     await ageSessionsOf(user.email);
     await roll.getByRole('button', { name: 'Roll secret' }).click();
@@ -177,15 +181,36 @@ test('adds a webhook endpoint, receives a signed test event, sees its delivery, 
     await expect(shown).toHaveText(/^whsec_[A-Za-z0-9_-]+$/);
     const rolled = (await shown.textContent())!;
     expect(rolled).not.toBe(secret);
+    await expect(
+      page.getByText(/the old secret still signs deliveries, beside the new one, until/).first(),
+    ).toBeVisible();
     await section.getByRole('button', { name: 'Done' }).click();
     await expect.poll(listedPrefix).not.toBe(prefix);
     expect(rolled.startsWith(await listedPrefix()), 'the listed prefix starts the new secret').toBe(true);
-    const before = receiver.tests().length;
-    await endpoint.getByRole('button', { name: `Send a test event to ${receiver.url}` }).click();
-    await expect.poll(() => receiver.tests().length, { timeout: 30_000 }).toBeGreaterThan(before);
-    const latest = receiver.tests()[before]!;
-    expect(signedWith(rolled, latest), 'signed with the new secret').toBe(true);
-    expect(signedWith(secret, latest), 'not with the old one').toBe(false);
+    await expect(endpoint.getByTestId('webhook-grace')).toContainText('The old secret signs too until');
+    const testEvent = async () => {
+      const before = receiver.tests().length;
+      await endpoint.getByRole('button', { name: `Send a test event to ${receiver.url}` }).click();
+      await expect.poll(() => receiver.tests().length, { timeout: 30_000 }).toBeGreaterThan(before);
+      return receiver.tests()[before]!;
+    };
+    const inGrace = await testEvent();
+    expect(signedWith(rolled, inGrace), 'signed with the new secret').toBe(true);
+    expect(signedWith(secret, inGrace), 'and, in its grace, the old one').toBe(true);
+
+    // Rolled again, the old secret stopped at once: the next delivery is signed with the newest only.
+    await endpoint.getByRole('button', { name: `Roll secret of ${receiver.url}` }).click();
+    await expect(roll.getByLabel('The old secret')).toHaveValue('0');
+    await roll.getByRole('button', { name: 'Roll secret' }).click();
+    await expect(shown).toHaveText(/^whsec_[A-Za-z0-9_-]+$/);
+    const newest = (await shown.textContent())!;
+    expect(newest).not.toBe(rolled);
+    await section.getByRole('button', { name: 'Done' }).click();
+    await expect(endpoint.getByTestId('webhook-grace')).toHaveCount(0);
+    const latest = await testEvent();
+    expect(signedWith(newest, latest), 'signed with the newest secret').toBe(true);
+    expect(signedWith(rolled, latest), 'not with the one before').toBe(false);
+    expect(signedWith(secret, latest), 'nor the first').toBe(false);
 
     // Deleted after a confirmation.
     await endpoint.getByRole('button', { name: `Delete ${receiver.url}` }).click();

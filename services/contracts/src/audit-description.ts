@@ -1,4 +1,5 @@
 import type { AuditEntry } from './audit.js';
+import { webhookMoment } from './webhooks.js';
 
 /**
  * An audit entry in the words a person reads (docs/user-guide.md "User Audit Log"): what the row says under its event
@@ -197,7 +198,13 @@ export function describeAuditEntry(entry: AuditEntry, format: AuditDescriptionFo
       break;
     case 'WEBHOOK_CHANGED':
       parts = data.secret_rolled
-        ? [names.subject, 'new signing secret']
+        ? [
+            names.subject,
+            'new signing secret',
+            typeof data.previous_secret_until === 'string'
+              ? `the old one signs until ${webhookMoment(data.previous_secret_until)}`
+              : null,
+          ]
         : [text(data.url) ?? names.subject, list(data.events)];
       break;
     case 'WEBHOOK_DISABLED':

@@ -139,6 +139,15 @@ describe('describeAuditEntry', () => {
     );
     expect(
       describe_(
+        entry(
+          'WEBHOOK_CHANGED',
+          { secret_rolled: true, previous_secret_until: '2026-11-27T13:00:00.000Z' },
+          { subject: 'https://example.com/h' },
+        ),
+      ),
+    ).toBe('https://example.com/h · new signing secret · the old one signs until 2026-11-27 13:00:00 UTC');
+    expect(
+      describe_(
         entry('WEBHOOK_DISABLED', { by: 'seatlink', reason: 'Failing for 3 days' }, { subject: 'https://x.test' }),
       ),
     ).toBe('https://x.test · by Seatlink: Failing for 3 days');

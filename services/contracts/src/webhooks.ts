@@ -39,12 +39,28 @@ export const MAX_WEBHOOKS = 10;
 export const WEBHOOK_URL_MAX = 2048;
 /** Deliveries the log lists, newest first. */
 export const WEBHOOK_DELIVERIES_LISTED = 100;
+/** The longest a rolled secret's predecessor may keep signing beside it (POST …/secret `grace_seconds`): a day. */
+export const WEBHOOK_SECRET_GRACE_MAX_SECONDS = 86_400;
+/** The graces the settings page offers when a secret is rolled. */
+export const WEBHOOK_SECRET_GRACE_CHOICES = [
+  { seconds: 0, label: 'Stop now' },
+  { seconds: 3600, label: '1 hour' },
+  { seconds: 86_400, label: '24 hours' },
+] as const;
+
+/** A moment as the messages say it: `2026-12-07 08:00:00 UTC`. */
+export function webhookMoment(iso: string): string {
+  return `${iso.slice(0, 10)} ${iso.slice(11, 19)} UTC`;
+}
 
 export const WEBHOOK_MESSAGES = {
   created: 'Webhook endpoint added',
   updated: 'Webhook endpoint updated',
   deleted: 'Webhook endpoint deleted',
   secretRolled: 'Signing secret rolled: the old secret no longer signs deliveries',
+  /** `{until}`: webhookMoment() of when the old secret stops signing. */
+  secretRolledGrace: 'Signing secret rolled: the old secret still signs deliveries, beside the new one, until {until}',
+  grace: `grace_seconds must be a whole number of seconds from 0 to ${WEBHOOK_SECRET_GRACE_MAX_SECONDS}`,
   notFound: 'Webhook endpoint not found',
   deliveryNotFound: 'Delivery not found',
   limit: `You can have at most ${MAX_WEBHOOKS} webhook endpoints`,
@@ -71,6 +87,11 @@ export const webhookEndpointSchema = schema(() =>
       disabled_reason: z.string().nullable(),
       /** The secret's first characters ("whsec_AbCd"), to tell secrets apart. */
       secret_prefix: z.string(),
+      /**
+       * Until when the secret before the current one still signs deliveries beside it (a roll with a grace); null when
+       * it does not (never rolled, rolled without a grace, or its grace is over).
+       */
+      previous_secret_until: timestampSchema.nullable(),
       created_at: timestampSchema,
     }),
     'A webhook endpoint (never its secret).',
@@ -298,3 +319,21 @@ export const updateWebhookRequestSchema = schema(() =>
     .refine((body) => Object.keys(body).length > 0, 'Give url, events or enabled'),
 );
 export type UpdateWebhookRequest = z.input<typeof updateWebhookRequestSchema>;
+
+/**
+ * POST /v1/me/webhooks/{id}/secret: the body is optional. `grace_seconds` (0 to a day, 0 by default): how long the
+ * secret being replaced still signs deliveries beside the new one.
+ */
+export const rollWebhookSecretRequestSchema = schema(() =>
+  z
+    .strictObject({
+      grace_seconds: z
+        .number({ error: WEBHOOK_MESSAGES.grace })
+        .int(WEBHOOK_MESSAGES.grace)
+        .min(0, WEBHOOK_MESSAGES.grace)
+        .max(WEBHOOK_SECRET_GRACE_MAX_SECONDS, WEBHOOK_MESSAGES.grace)
+        .optional(),
+    })
+    .optional(),
+);
+export type RollWebhookSecretRequest = z.input<typeof rollWebhookSecretRequestSchema>;

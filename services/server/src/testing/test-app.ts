@@ -190,6 +190,7 @@ export class ApiClient {
       status: res.status,
       body: json as Record<string, unknown> & { message?: string; code?: string },
       setCookie,
+      headers: res.headers,
     };
   }
 

@@ -9,12 +9,14 @@ export interface ConfirmDialogProps {
   confirmLabel: string;
   onConfirm: () => void;
   onCancel: () => void;
+  /** Choices that go with the action (a select), between the message and the buttons. */
+  children?: ReactNode;
 }
 
 /**
  * Asks before a destructive action (an alertdialog): Cancel has the focus, so Enter or Escape by reflex does no harm.
  */
-export function ConfirmDialog({ title, message, confirmLabel, onConfirm, onCancel }: ConfirmDialogProps) {
+export function ConfirmDialog({ title, message, confirmLabel, onConfirm, onCancel, children }: ConfirmDialogProps) {
   const cancelRef = useRef<HTMLButtonElement>(null);
   return (
     <Modal
@@ -26,6 +28,7 @@ export function ConfirmDialog({ title, message, confirmLabel, onConfirm, onCance
       size="sm"
       testId="confirm-dialog"
     >
+      {children}
       <div className="mt-2 flex justify-end gap-2">
         <Button ref={cancelRef} variant="secondary" onClick={onCancel}>
           Cancel

@@ -123,6 +123,11 @@ const schema = z.object({
   /** Calls one API key may make per window (THROTTLE_WINDOW_MINUTES). */
   THROTTLE_API_KEY: z.coerce.number().int().min(1).default(1000),
   /**
+   * Deliveries asked for by hand (test events and resends) one webhook endpoint may be sent per minute, whoever asks
+   * (docs/reference.md "Limits and constants").
+   */
+  THROTTLE_WEBHOOK_ENDPOINT: z.coerce.number().int().min(1).default(5),
+  /**
    * Hosts or addresses (comma-separated: names, IPs or CIDRs) webhooks may be delivered to although they are not public,
    * and over plain http: for development and tests only (`127.0.0.1`). Nothing else that resolves to a loopback,
    * private, link-local or metadata address is ever connected to.
@@ -163,6 +168,11 @@ const schema = z.object({
   WEBHOOK_SWEEP_MS: z.coerce.number().int().min(100).max(3_600_000).default(30_000),
   /** Deliveries one process makes at once. */
   WEBHOOK_CONCURRENCY: z.coerce.number().int().min(1).max(100).default(8),
+  /**
+   * Deliveries to one endpoint tried at once, across every worker and process (counted on the deliveries' leases in
+   * the database): an endpoint that hangs holds at most this many delivery workers.
+   */
+  WEBHOOK_ENDPOINT_CONCURRENCY: z.coerce.number().int().min(1).max(100).default(2),
   /** reCAPTCHA v3; the human check is off unless both keys are set. */
   RECAPTCHA_SECRET_KEY: optionalString,
   RECAPTCHA_SITE_KEY: optionalString,

@@ -304,7 +304,8 @@ describe('replay', () => {
         { actorId: ids[0]!, commandId: randomUUID() },
       ),
     );
-    // Webhook endpoints: three added; one changed and disabled by Seatlink, one's secret rolled, one deleted.
+    // Webhook endpoints: three added; one changed and disabled by Seatlink, one's secret rolled (the old one kept
+    // signing for an hour), one deleted.
     const endpoints = [randomUUID(), randomUUID(), randomUUID()];
     const hook = (command: WebhooksCommand) =>
       bus.execute(new WebhooksCommandMessage(command, { actorId: ids[0]!, commandId: randomUUID() }));
@@ -334,7 +335,14 @@ describe('replay', () => {
     });
     await hook({
       type: 'RollWebhookSecret',
-      data: { userId: ids[0]!, endpointId: rolled, secretSealed: 'sealed-2', secretPrefix: 'whsec_EfGh', now: at() },
+      data: {
+        userId: ids[0]!,
+        endpointId: rolled,
+        secretSealed: 'sealed-2',
+        secretPrefix: 'whsec_EfGh',
+        graceSeconds: 3600,
+        now: at(),
+      },
     });
     await hook({ type: 'DeleteWebhookEndpoint', data: { userId: ids[0]!, endpointId: deleted, now: at() } });
     for (const d of outcome.distributed.slice(1)) await claims.claim(d.code, 'https://fallback').catch(() => undefined);
@@ -373,6 +381,12 @@ describe('replay', () => {
       await Promise.all(compared.map(async (t) => [t, await dump(database, t)] as const)),
     );
     expect((before.users as unknown[]).length).toBe(10);
+    // The rolled secret's grace, as the events recorded it: the rebuild must give the same moment.
+    expect(
+      (before.webhook_endpoints as Array<{ endpoint_id: string; previous_secret_until: unknown }>).find(
+        (w) => w.endpoint_id === rolled,
+      )?.previous_secret_until,
+    ).toBeTruthy();
     expect((before.api_keys as Array<{ revoked_at: unknown }>).map((k) => k.revoked_at !== null).sort()).toEqual([
       false,
       true,

@@ -17,6 +17,8 @@ import { RedisBreakers } from '../redis/redis-breakers.js';
  *   account of a batch; a sign-in that links the account gives its try back);
  * - `pin-ip` / `pin-link`: PINs entered on links with one, from one IP / on one link;
  * - `mfa-user`: second-factor codes tried on one account (after its password);
+ * - `api-key`: calls made with one API key;
+ * - `webhook-endpoint`: deliveries asked for by hand (test events, resends) to one webhook endpoint, per minute;
  * - `login-known`: not a limit, a memory: (account, IP) pairs that signed in fully in the last KNOWN_SIGN_IN_DAYS. Past
  *   the account's count, the right password from such an IP signs in without the e-mailed link.
  */
@@ -33,6 +35,7 @@ export type ThrottlePolicy =
   | 'pin-link'
   | 'mfa-user'
   | 'api-key'
+  | 'webhook-endpoint'
   | 'login-known';
 
 /** Work a signed-in user asks for that costs money or a shared outside allowance: limited per user and per IP. */
@@ -54,6 +57,25 @@ export interface RateLimitState {
   resetSeconds: number;
 }
 
+/** Where RateLimit-* headers are written (a Fastify reply). */
+interface HeaderReply {
+  getHeader(name: string): unknown;
+  header(name: string, value: string): unknown;
+}
+
+/**
+ * Answers a window's count in the RateLimit-* headers, unless the answer already tells of a window with fewer calls
+ * left (a call counted by two limits, its API key's and another, tells of the one nearer its end); a refusal always
+ * tells of the window that refused it.
+ */
+export function answerRateLimit(reply: HeaderReply, state: RateLimitState, refused = false): void {
+  const told = reply.getHeader('RateLimit-Remaining');
+  if (!refused && told !== undefined && Number(told) < state.remaining) return;
+  void reply.header('RateLimit-Limit', String(state.limit));
+  void reply.header('RateLimit-Remaining', String(state.remaining));
+  void reply.header('RateLimit-Reset', String(state.resetSeconds));
+}
+
 /** `{time}` becomes "1 minute" or "N minutes", rounded up. */
 export const THROTTLE_MESSAGES = {
   login: 'Too many failed sign-in attempts. Please try again in {time}.',
@@ -63,6 +85,7 @@ export const THROTTLE_MESSAGES = {
   pin: 'Too many PINs tried. Please try again in {time}.',
   mfa: 'Too many codes tried. Please try again in {time}.',
   apiKey: 'Too many calls with this API key. Please try again in {time}.',
+  webhookEndpoint: 'Too many test events and resends to this endpoint. Please try again in {time}.',
 } as const;
 
 const inMinutes = (seconds: number) => {
@@ -89,6 +112,12 @@ export interface AllowanceTaken {
  * Under 24.8 days, the longest timer Node keeps (the in-memory store expires its keys with timers).
  */
 export const KNOWN_SIGN_IN_DAYS = 14;
+
+/** Windows of their own length (the others last THROTTLE_WINDOW_MINUTES). */
+const WINDOW_SECONDS: Partial<Record<ThrottlePolicy, number>> = {
+  'login-known': KNOWN_SIGN_IN_DAYS * 24 * 60 * 60,
+  'webhook-endpoint': 60,
+};
 
 const ALLOWANCES: Record<AllowanceKind, { user: ThrottlePolicy; ip: ThrottlePolicy; message: string }> = {
   'top-up': { user: 'topup-user', ip: 'topup-ip', message: THROTTLE_MESSAGES.topUp },
@@ -121,6 +150,7 @@ export class ThrottleService implements OnApplicationShutdown {
       'pin-link': config.THROTTLE_PIN_LINK,
       'mfa-user': config.THROTTLE_MFA_USER,
       'api-key': config.THROTTLE_API_KEY,
+      'webhook-endpoint': config.THROTTLE_WEBHOOK_ENDPOINT,
       'login-known': 1,
     };
     // The one Redis client of the throttles (every limiter below shares it), counted on request paths (sign-in,
@@ -136,7 +166,7 @@ export class ThrottleService implements OnApplicationShutdown {
     const make = (policy: ThrottlePolicy): RateLimiterAbstract => {
       const options = {
         points: limits[policy],
-        duration: policy === 'login-known' ? KNOWN_SIGN_IN_DAYS * 24 * 60 * 60 : window,
+        duration: WINDOW_SECONDS[policy] ?? window,
         keyPrefix: `${config.REDIS_PREFIX}:throttle:${policy}`,
       };
       // If Redis is unreachable, fall back to counting in memory rather than failing every call.

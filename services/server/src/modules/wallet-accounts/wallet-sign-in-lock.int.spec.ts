@@ -50,6 +50,7 @@ describe('a wallet the provider holds after too many wrong passwords', () => {
         'The wallet service refuses sign-ins to this wallet for a while after too many wrong passwords. Please try again later.',
     });
     expect(held.body.retryAfterSeconds).toBeGreaterThan(60);
+    expect(held.headers.get('retry-after')).toBe(String(held.body.retryAfterSeconds));
     // Nothing else waits for it (a pause of every call for its Retry-After would answer WALLET_RATE_LIMITED here).
     const free = await client.request('POST', '/v1/accounts', { email: 'free@wallet.test', password: WALLET_PASSWORD });
     expect([201, 202]).toContain(free.status);

@@ -49,11 +49,24 @@ interface Run {
   lastOk: boolean | null;
 }
 type Step = 'next' | 'done';
+/**
+ * The advisory lock class of an endpoint's tries (the second key is the endpoint's hash): taken for the moment a try is
+ * leased, so two workers never both take the endpoint's last free slot.
+ */
+const ENDPOINT_SLOTS_LOCK = 0x5e47_0001;
+/**
+ * A key whose endpoint has all its slots taken is queued again after this long (not waited for: the worker goes on with
+ * other endpoints). The same wait for every key, so the jobs of one second are one job a key (see deliveryJobId).
+ */
+const FULL_WAIT_MS = 1000;
 
 /**
  * Delivers webhooks: the deliveries of one endpoint and order key go one after the other, each tried until it is
  * delivered or three days (WEBHOOK_RETRY_FOR_MS) have passed, the waits doubling from WEBHOOK_BACKOFF_MS. A try leases
- * its delivery (no two workers try one at once, whatever the queue runs twice). An endpoint that keeps failing is
+ * its delivery (no two workers try one at once, whatever the queue runs twice). An endpoint has at most
+ * WEBHOOK_ENDPOINT_CONCURRENCY tries under way at once, counted on those leases in the database (so across workers and
+ * processes; a worker that dies mid-try frees its slot when its lease passes): a key whose endpoint is full is queued
+ * again a moment later, and its worker goes on with other work (docs/architecture.md "Workers and jobs"). An endpoint that keeps failing is
  * disabled through its stream (WebhookEndpointDisabled; its owner is e-mailed). Nothing here trusts the queue to keep
  * its jobs: the sweep queues again whatever is due and not being tried.
  */
@@ -188,12 +201,32 @@ export class WebhookDeliveries {
       .limit(1);
   }
 
-  private async deliverHead(run: Run, orderKey: string): Promise<Step> {
-    const { endpointId } = run;
-    const manual = orderKey.startsWith(MANUAL_KEY);
-    // The head of the key, leased if it is due, nobody is trying any delivery of the key (one at a time, in order),
-    // and the endpoint is there and on (a test or a resend goes to one turned off all the same).
-    const [leased] = await this.database.db
+  /**
+   * Leases the key's head for a try, when the endpoint has a free slot (answers 'full' when it has none). The slots are
+   * the endpoint's leases that have not passed; the endpoint's lock, held for this short transaction only, makes the
+   * count and the lease one step for every worker.
+   */
+  private lease(endpointId: string, orderKey: string, manual: boolean) {
+    return this.database.db.transaction(async (tx) => {
+      await tx.execute(sql`select pg_advisory_xact_lock(${ENDPOINT_SLOTS_LOCK}, hashtext(${endpointId}))`);
+      const [busy] = await queryRows<{ n: number }>(
+        tx,
+        sql`select count(*)::int as n from webhook_deliveries
+             where endpoint_id = ${endpointId} and status = 'pending'
+               and leased_until is not null and leased_until > now()`,
+      );
+      if ((busy?.n ?? 0) >= this.config.WEBHOOK_ENDPOINT_CONCURRENCY) return 'full' as const;
+      return this.leaseHead(tx, endpointId, orderKey, manual);
+    });
+  }
+
+  /**
+   * The head of the key, leased if it is due, nobody is trying any delivery of the key (one at a time, in order), and
+   * the endpoint is there and on (a test or a resend goes to one turned off all the same); with where it goes and the
+   * secrets it is signed with (the one before the current one only in its grace).
+   */
+  private async leaseHead(tx: Executor, endpointId: string, orderKey: string, manual: boolean) {
+    const [leased] = await tx
       .update(webhookDeliveries)
       .set({ leasedUntil: sql`now() + ${`${this.config.WEBHOOK_TIMEOUT_MS + 10_000} milliseconds`}::interval` })
       .where(
@@ -218,19 +251,35 @@ export class WebhookDeliveries {
         ...getTableColumns(webhookDeliveries),
         url: sql<string>`(select url from webhook_routes where endpoint_id = ${endpointId})`,
         secretSealed: sql<string>`(select secret_sealed from webhook_routes where endpoint_id = ${endpointId})`,
+        previousSecretSealed: sql<string | null>`(select previous_secret_sealed from webhook_routes
+                                                   where endpoint_id = ${endpointId} and previous_secret_until > now())`,
       });
+    return leased ?? null;
+  }
+
+  private async deliverHead(run: Run, orderKey: string): Promise<Step> {
+    const { endpointId } = run;
+    const manual = orderKey.startsWith(MANUAL_KEY);
+    const leased = await this.lease(endpointId, orderKey, manual);
+    if (leased === 'full') {
+      const [head] = await this.head(endpointId, orderKey);
+      if (head) await this.enqueue(head, FULL_WAIT_MS);
+      return 'done';
+    }
     if (!leased) return this.notLeased(endpointId, orderKey, manual);
     const head = leased;
-    let secret: string | null = null;
+    const secrets: string[] = [];
     try {
-      secret = this.cipher.decrypt(head.secretSealed);
+      secrets.push(this.cipher.decrypt(head.secretSealed));
+      // A rolled secret's predecessor, in its grace (by the database's clock, read with the lease), signs beside it.
+      if (head.previousSecretSealed) secrets.push(this.cipher.decrypt(head.previousSecretSealed));
     } catch (err) {
       this.logger.error(`endpoint ${endpointId}: its secret cannot be read: ${safeErrorMessage(err)}`);
     }
     const outcome: SendOutcome =
-      secret === null
+      secrets.length === 0
         ? { ok: false, status: null, latencyMs: 0, error: SECRET_UNREADABLE }
-        : await this.sender.send(head.url, head.payload, secret, {}, this.lookup);
+        : await this.sender.send(head.url, head.payload, secrets, {}, this.lookup);
     const attempts = head.attempts + 1;
     const tried = new Date();
     const result = {

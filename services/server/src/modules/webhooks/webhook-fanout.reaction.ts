@@ -180,7 +180,7 @@ function deliveryOf(out: OutgoingEvent, endpointId: string, at: Date, settleMs: 
 }
 
 /** The route after an endpoint's event. */
-function evolveRoute(route: Route | null, event: WebhookEvent): Route | null {
+export function evolveRoute(route: Route | null, event: WebhookEvent): Route | null {
   const d = event.data;
   if (event.type === 'WebhookEndpointCreated') {
     const { url, events, secretSealed } = event.data;
@@ -193,6 +193,8 @@ function evolveRoute(route: Route | null, event: WebhookEvent): Route | null {
       held: false,
       deleted: false,
       secretSealed,
+      previousSecretSealed: null,
+      previousSecretUntil: null,
     };
   }
   if (!route) return null;
@@ -203,8 +205,16 @@ function evolveRoute(route: Route | null, event: WebhookEvent): Route | null {
       return { ...route, enabled: false, held: event.data.by === 'seatlink' };
     case 'WebhookEndpointEnabled':
       return { ...route, enabled: true, held: false };
-    case 'WebhookSecretRolled':
-      return { ...route, secretSealed: event.data.secretSealed };
+    case 'WebhookSecretRolled': {
+      // The secret it replaces signs beside it until the time the event recorded (docs/reference.md "Webhooks").
+      const until = event.data.previousSecretUntil;
+      return {
+        ...route,
+        secretSealed: event.data.secretSealed,
+        previousSecretSealed: until ? route.secretSealed : null,
+        previousSecretUntil: until ? new Date(until) : null,
+      };
+    }
     case 'WebhookEndpointDeleted':
       return { ...route, deleted: true, enabled: false, held: false };
   }
@@ -242,6 +252,8 @@ async function upsertRoutes(tx: Tx, rows: Route[]) {
         held: sql`excluded.held`,
         deleted: sql`excluded.deleted`,
         secretSealed: sql`excluded.secret_sealed`,
+        previousSecretSealed: sql`excluded.previous_secret_sealed`,
+        previousSecretUntil: sql`excluded.previous_secret_until`,
       },
     });
 }

@@ -174,6 +174,9 @@ const WEBHOOK_ENV = {
   WEBHOOK_SETTLE_MS: '200',
   // Failing endpoints here must stay on (their disabling is webhooks.int.spec.ts's).
   WEBHOOK_DISABLE_AFTER_FAILURES: '100000',
+  // Bursts of 20 test events and resends to one endpoint: their count per endpoint is
+  // webhook-endpoint-limits.int.spec.ts's.
+  THROTTLE_WEBHOOK_ENDPOINT: '1000',
 };
 
 interface DeliveryRow {

@@ -10,11 +10,17 @@ import ipaddr from 'ipaddr.js';
 import { APP_CONFIG, type AppConfig } from '../../infra/config/config.js';
 import { clock } from '../../shared/clock.js';
 
-/** `t=<unix seconds>,v1=<hex HMAC-SHA256 of "<t>.<body>">`: Stripe's scheme, so its verifiers check it as they are. */
-export function webhookSignature(secret: string, body: string, at: Date): string {
+/**
+ * `t=<unix seconds>,v1=<hex HMAC-SHA256 of "<t>.<body>">`: Stripe's scheme, so its verifiers check it as they are. With
+ * several secrets (a rolled secret's grace, docs/reference.md "Webhooks"), one `v1=` each, the newest first:
+ * `t=…,v1=<new>,v1=<old>`; a verifier accepts the delivery when any of them matches.
+ */
+export function webhookSignature(secrets: string | readonly string[], body: string, at: Date): string {
   const t = Math.floor(at.getTime() / 1000);
-  const v1 = createHmac('sha256', secret).update(`${t}.${body}`, 'utf8').digest('hex');
-  return `t=${t},v1=${v1}`;
+  const signatures = (typeof secrets === 'string' ? [secrets] : secrets).map(
+    (secret) => `v1=${createHmac('sha256', secret).update(`${t}.${body}`, 'utf8').digest('hex')}`,
+  );
+  return [`t=${t}`, ...signatures].join(',');
 }
 
 /** One try's outcome: `status` the HTTP status (null when nothing answered), `error` why it failed (null: it did). */
@@ -92,11 +98,14 @@ export class WebhookSender implements OnModuleDestroy {
     return null;
   }
 
-  /** POSTs `body` to `url`, signed with `secret` now. Never throws: a failure is an outcome. */
+  /**
+   * POSTs `body` to `url`, signed now with `secret` (or each of several: a new secret and, in its grace, the one before
+   * it). Never throws: a failure is an outcome.
+   */
   async send(
     target: string,
     body: string,
-    secret: string,
+    secret: string | readonly string[],
     headers: Record<string, string>,
     lookup?: LookupFunction,
   ): Promise<SendOutcome> {
@@ -172,18 +181,29 @@ export class WebhookSender implements OnModuleDestroy {
   }
 }
 
+/**
+ * A refused address, as the delivery log and the owner's e-mails show it: the host as its owner wrote it and "not a
+ * public address", never what a name resolved to (an internal name's address tells an outsider about the network
+ * inside; docs/reference.md "Webhooks").
+ */
 function notPublic(host: string): string {
-  return `Refused: ${host} is not a public internet address`;
+  return `Refused: ${host} is not a public address`;
 }
+
+/** IPv4 and IPv6 addresses (with a port), as Node's socket errors name them. */
+const ADDRESS_IN_TEXT = /\b(?:\d{1,3}(?:\.\d{1,3}){3}|[0-9a-f]{0,4}(?::[0-9a-f]{0,4}){2,7})(?::\d+)?\b/giu;
 
 function describe(err: NodeJS.ErrnoException, host: string): string {
   // request-filtering-agent: "DNS lookup 10.0.0.1(family:4, host:x) is not allowed. Because, It is private IP address."
-  const filtered = /^DNS lookup (\S+?)\(.*is not allowed/.exec(err.message);
-  if (filtered) return `Refused: ${host} resolves to ${filtered[1]}, which is not a public internet address`;
+  if (/^DNS lookup .*is not allowed/s.test(err.message)) return notPublic(host);
   if (err.code === 'ENOTFOUND' || err.code === 'EAI_AGAIN') return `The name ${host} could not be resolved`;
   if (err.code === 'ECONNREFUSED') return 'The connection was refused';
   if (err.code === 'ECONNRESET') return 'The connection was reset';
-  return err.message || String(err);
+  if (err.code === 'EHOSTUNREACH' || err.code === 'ENETUNREACH' || err.code === 'ETIMEDOUT') {
+    return `${host} could not be reached`;
+  }
+  // Anything else says what failed, not where the name led ("connect EPIPE 203.0.113.5:443" names no address).
+  return (err.message || String(err)).replace(ADDRESS_IN_TEXT, 'its address');
 }
 
 /** A literal address that is public unicast (the agent refuses the rest at connect time; this says so up front). */

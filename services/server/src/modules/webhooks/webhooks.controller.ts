@@ -1,9 +1,11 @@
 import { randomBytes, randomUUID } from 'node:crypto';
-import { Body, Controller, Delete, Get, HttpCode, Inject, Param, Patch, Post } from '@nestjs/common';
+import { Body, Controller, Delete, Get, HttpCode, Inject, Param, Patch, Post, Res } from '@nestjs/common';
 import { CommandBus } from '@nestjs/cqrs';
 import {
   type CreateWebhookRequest,
   createWebhookRequestSchema,
+  type RollWebhookSecretRequest,
+  rollWebhookSecretRequestSchema,
   type UpdateWebhookRequest,
   updateWebhookRequestSchema,
   type User,
@@ -24,7 +26,9 @@ import {
   webhookEndpointResponseSchema,
   webhookSecretResponseSchema,
   webhooksResponseSchema,
+  webhookMoment,
 } from '@seatlink/contracts';
+import type { FastifyReply } from 'fastify';
 import { and, desc, eq, isNull } from 'drizzle-orm';
 import { v4 as uuidv4 } from 'uuid';
 import { DATABASE } from '../../infra/db/database.module.js';
@@ -34,6 +38,12 @@ import { CommandId } from '../../infra/http/command-id.js';
 import { NoIdempotencyKey } from '../../infra/http/idempotency.interceptor.js';
 import { Answers } from '../../infra/http/openapi.decorators.js';
 import { ReadModelWaiter } from '../../infra/subscriptions/read-model-waiter.js';
+import {
+  answerRateLimit,
+  RateLimitedException,
+  THROTTLE_MESSAGES,
+  ThrottleService,
+} from '../../infra/throttle/throttle.service.js';
 import { TokenCipher } from '../../infra/wallet/token-cipher.js';
 import { DomainError } from '../../shared/event-sourcing/decider.js';
 import { webhookBody } from './webhook-events.js';
@@ -64,6 +74,7 @@ export class WebhooksController {
     private readonly cipher: TokenCipher,
     private readonly sender: WebhookSender,
     private readonly deliveries: WebhookDeliveries,
+    private readonly throttle: ThrottleService,
   ) {}
 
   @ApiKeyScoped('webhooks:read')
@@ -115,6 +126,7 @@ export class WebhooksController {
       enabled: true,
       disabled_reason: null,
       secret_prefix: this.prefixOf(secret),
+      previous_secret_until: null,
       created_at: now,
     };
     // From the command, not the read model: the secret is answered whatever the read model has caught up with.
@@ -187,7 +199,10 @@ export class WebhooksController {
     return { message: WEBHOOK_MESSAGES.deleted };
   }
 
-  /** A new signing secret, shown once; the old one signs nothing from now on. */
+  /**
+   * A new signing secret, shown once. The old one signs nothing from now on, or, with `grace_seconds`, still signs
+   * beside the new one for that long (docs/reference.md "Webhooks").
+   */
   @ApiKeyScoped('webhooks:write')
   @Answers(webhookSecretResponseSchema)
   @Post(':id/secret')
@@ -196,26 +211,33 @@ export class WebhooksController {
   @NoIdempotencyKey()
   async roll(
     @Param('id') id: string,
+    @Body({ schema: rollWebhookSecretRequestSchema }) body: RollWebhookSecretRequest,
     @CurrentUser() user: User,
     @ClientIp() ip: string,
     @CommandId() commandId: string,
   ): Promise<WebhookSecretResponse> {
     const endpointId = this.checkedId(id);
+    const graceSeconds = body?.grace_seconds ?? 0;
     // Found before the secret changes: an answer that loses the new secret would leave deliveries none can verify.
     const before = await this.endpoint(user, endpointId);
     const secret = newSecret();
-    await this.send(
+    const result = await this.send(
       user,
       {
         type: 'RollWebhookSecret',
-        data: { userId: user.id, endpointId, ...this.sealed(secret), now: clock.now().toISOString() },
+        data: { userId: user.id, endpointId, ...this.sealed(secret), graceSeconds, now: clock.now().toISOString() },
       },
       ip,
       commandId,
     );
-    // The endpoint as listed, with its new secret's prefix (whatever the read model has caught up with).
-    const webhook = { ...before, secret_prefix: this.prefixOf(secret) };
-    return { message: WEBHOOK_MESSAGES.secretRolled, webhook, secret };
+    const rolled = result.events.find((e) => e.type === 'WebhookSecretRolled');
+    const until = (rolled?.data as { previousSecretUntil?: string | null } | undefined)?.previousSecretUntil ?? null;
+    // The endpoint as listed, with its new secret's prefix and grace (whatever the read model has caught up with).
+    const webhook = { ...before, secret_prefix: this.prefixOf(secret), previous_secret_until: until };
+    const message = until
+      ? WEBHOOK_MESSAGES.secretRolledGrace.replace('{until}', webhookMoment(until))
+      : WEBHOOK_MESSAGES.secretRolled;
+    return { message, webhook, secret };
   }
 
   @ApiKeyScoped('webhooks:read')
@@ -241,6 +263,7 @@ export class WebhooksController {
     @Param('id') id: string,
     @Param('deliveryId') deliveryId: string,
     @CurrentUser() user: User,
+    @Res({ passthrough: true }) reply: FastifyReply,
   ): Promise<WebhookDeliveryQueued> {
     const endpoint = await this.endpoint(user, this.checkedId(id));
     const [original] = UUID.test(deliveryId)
@@ -250,6 +273,7 @@ export class WebhooksController {
           .where(and(eq(webhookDeliveries.id, deliveryId), eq(webhookDeliveries.endpointId, endpoint.id)))
       : [];
     if (!original) throw new DomainError(WEBHOOK_MESSAGES.deliveryNotFound, 'WEBHOOK_DELIVERY_NOT_FOUND', 404);
+    await this.countManual(endpoint.id, reply);
     const row = await this.deliveries.deliverNow({
       endpointId: endpoint.id,
       userId: user.id,
@@ -265,8 +289,13 @@ export class WebhooksController {
   @Answers(webhookDeliveryQueuedSchema)
   @Post(':id/test')
   @HttpCode(202)
-  async test(@Param('id') id: string, @CurrentUser() user: User): Promise<WebhookDeliveryQueued> {
+  async test(
+    @Param('id') id: string,
+    @CurrentUser() user: User,
+    @Res({ passthrough: true }) reply: FastifyReply,
+  ): Promise<WebhookDeliveryQueued> {
     const endpoint = await this.endpoint(user, this.checkedId(id));
+    await this.countManual(endpoint.id, reply);
     const eventId = uuidv4();
     const payload = webhookBody(eventId, WEBHOOK_TEST_EVENT, clock.now().toISOString(), {
       endpoint_id: endpoint.id,
@@ -280,6 +309,23 @@ export class WebhooksController {
       payload,
     });
     return { message: WEBHOOK_MESSAGES.testSent, delivery: toDelivery(row) };
+  }
+
+  /**
+   * Counts a delivery asked for by hand (a test event, a resend) against the endpoint's count of them
+   * (THROTTLE_WEBHOOK_ENDPOINT a minute, whoever asks: sessions and API keys alike), before it is queued; answered in
+   * the RateLimit-* headers, and past it 429 with Retry-After (docs/reference.md "Limits and constants").
+   */
+  private async countManual(endpointId: string, reply: FastifyReply) {
+    try {
+      answerRateLimit(
+        reply,
+        await this.throttle.consumeMeasured('webhook-endpoint', endpointId, THROTTLE_MESSAGES.webhookEndpoint),
+      );
+    } catch (err) {
+      if (err instanceof RateLimitedException && err.rateLimit) answerRateLimit(reply, err.rateLimit, true);
+      throw err;
+    }
   }
 
   private async send(user: User, command: WebhooksCommand, ip: string, commandId: string) {
@@ -340,6 +386,11 @@ function toEndpoint(row: typeof webhookEndpoints.$inferSelect): WebhookEndpoint 
     enabled: row.enabled,
     disabled_reason: row.disabledReason,
     secret_prefix: row.secretPrefix,
+    // Only while it lasts: a grace that is over is no grace.
+    previous_secret_until:
+      row.previousSecretUntil && row.previousSecretUntil.getTime() > clock.now().getTime()
+        ? row.previousSecretUntil.toISOString()
+        : null,
     created_at: row.createdAt.toISOString(),
   };
 }

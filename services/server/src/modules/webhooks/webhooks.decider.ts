@@ -1,4 +1,9 @@
-import { MAX_WEBHOOKS, WEBHOOK_MESSAGES, type WebhookEventType } from '@seatlink/contracts';
+import {
+  MAX_WEBHOOKS,
+  WEBHOOK_MESSAGES,
+  WEBHOOK_SECRET_GRACE_MAX_SECONDS,
+  type WebhookEventType,
+} from '@seatlink/contracts';
 import { type Decider, DomainError } from '../../shared/event-sourcing/decider.js';
 import type { WebhookEvent } from './webhooks.events.js';
 
@@ -44,7 +49,15 @@ export type WebhooksCommand =
   | { type: 'DisableFailingWebhookEndpoint'; data: { userId: string; endpointId: string; reason: string; now: string } }
   | {
       type: 'RollWebhookSecret';
-      data: { userId: string; endpointId: string; secretSealed: string; secretPrefix: string; now: string };
+      /** `graceSeconds`: how long the secret it replaces still signs beside the new one (0: not at all). */
+      data: {
+        userId: string;
+        endpointId: string;
+        secretSealed: string;
+        secretPrefix: string;
+        graceSeconds: number;
+        now: string;
+      };
     }
   | { type: 'DeleteWebhookEndpoint'; data: { userId: string; endpointId: string; now: string } };
 
@@ -114,9 +127,14 @@ export const webhooksDecider: Decider<WebhooksState, WebhooksCommand, WebhookEve
         return [{ type: 'WebhookEndpointDisabled', data: { userId, endpointId, by: 'seatlink', reason, at } }];
       }
       case 'RollWebhookSecret': {
-        const { now, ...data } = command.data;
+        const { now, graceSeconds, ...data } = command.data;
         if (!state.live.has(data.endpointId)) throw notFound();
-        return [{ type: 'WebhookSecretRolled', data: { ...data, at: now } }];
+        if (!Number.isInteger(graceSeconds) || graceSeconds < 0 || graceSeconds > WEBHOOK_SECRET_GRACE_MAX_SECONDS) {
+          throw new DomainError(WEBHOOK_MESSAGES.grace, 'WEBHOOK_GRACE_INVALID', 400);
+        }
+        const previousSecretUntil =
+          graceSeconds > 0 ? new Date(new Date(now).getTime() + graceSeconds * 1000).toISOString() : null;
+        return [{ type: 'WebhookSecretRolled', data: { ...data, previousSecretUntil, at: now } }];
       }
       case 'DeleteWebhookEndpoint': {
         const { userId, endpointId, now } = command.data;

@@ -109,7 +109,7 @@ describe('webhooks decider', () => {
   it('rolls the secret and deletes only a live endpoint of the user', () => {
     const roll = {
       type: 'RollWebhookSecret' as const,
-      data: { ...ids, secretSealed: 'sealed-2', secretPrefix: 'whsec_EfGh', now },
+      data: { ...ids, secretSealed: 'sealed-2', secretPrefix: 'whsec_EfGh', graceSeconds: 0, now },
     };
     spec
       .given([created('e1')])
@@ -117,7 +117,7 @@ describe('webhooks decider', () => {
       .then([
         {
           type: 'WebhookSecretRolled',
-          data: { ...ids, secretSealed: 'sealed-2', secretPrefix: 'whsec_EfGh', at: now },
+          data: { ...ids, secretSealed: 'sealed-2', secretPrefix: 'whsec_EfGh', previousSecretUntil: null, at: now },
         },
       ]);
     spec
@@ -132,5 +132,45 @@ describe('webhooks decider', () => {
       .given([created('e1'), deleted])
       .when(update({ enabled: false }))
       .thenThrows({ code: 'WEBHOOK_NOT_FOUND' });
+  });
+
+  it('records until when the old secret still signs when rolled with a grace (docs/reference.md#webhooks)', () => {
+    const roll = (graceSeconds: number) => ({
+      type: 'RollWebhookSecret' as const,
+      data: { ...ids, secretSealed: 'sealed-2', secretPrefix: 'whsec_EfGh', graceSeconds, now },
+    });
+    const rolled = (previousSecretUntil: string | null): WebhookEvent => ({
+      type: 'WebhookSecretRolled',
+      data: { ...ids, secretSealed: 'sealed-2', secretPrefix: 'whsec_EfGh', previousSecretUntil, at: now },
+    });
+    spec
+      .given([created('e1')])
+      .when(roll(3600))
+      .then([rolled('2026-11-27T13:00:00.000Z')]);
+    spec
+      .given([created('e1')])
+      .when(roll(86_400))
+      .then([rolled('2026-11-28T12:00:00.000Z')]);
+    spec
+      .given([created('e1')])
+      .when(roll(1))
+      .then([rolled('2026-11-27T12:00:01.000Z')]);
+    // Rolled again within a grace: the new roll says alone what signs (here, the new secret only).
+    spec
+      .given([created('e1'), rolled('2026-11-27T13:00:00.000Z')])
+      .when(roll(0))
+      .then([rolled(null)]);
+  });
+
+  it('refuses a grace that is not a whole number of seconds from 0 to a day', () => {
+    for (const graceSeconds of [-1, 86_401, 1.5, Number.NaN, Number.POSITIVE_INFINITY, 1e21, -0.0001]) {
+      spec
+        .given([created('e1')])
+        .when({
+          type: 'RollWebhookSecret',
+          data: { ...ids, secretSealed: 'sealed-2', secretPrefix: 'whsec_EfGh', graceSeconds, now },
+        })
+        .thenThrows({ code: 'WEBHOOK_GRACE_INVALID', message: WEBHOOK_MESSAGES.grace });
+    }
   });
 });

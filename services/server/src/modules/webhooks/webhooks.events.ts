@@ -35,10 +35,23 @@ export type WebhookEndpointEnabled = DomainEvent<
   'WebhookEndpointEnabled',
   { userId: string; endpointId: string; at: string }
 >;
-/** A new signing secret: from now on deliveries are signed with it only. */
+/**
+ * A new signing secret: from now on deliveries are signed with it. `previousSecretUntil`: until when the secret it
+ * replaces still signs beside it (a grace its owner chose, so their endpoint can take the new one without refusing a
+ * delivery; docs/reference.md "Webhooks"); null or absent (events before grace periods): it stopped signing at once.
+ * The time is recorded, not the grace, so whenever the event is applied (a rebuild) the old secret stops at the same
+ * moment.
+ */
 export type WebhookSecretRolled = DomainEvent<
   'WebhookSecretRolled',
-  { userId: string; endpointId: string; secretSealed: string; secretPrefix: string; at: string }
+  {
+    userId: string;
+    endpointId: string;
+    secretSealed: string;
+    secretPrefix: string;
+    previousSecretUntil?: string | null;
+    at: string;
+  }
 >;
 /** The endpoint is gone: nothing more is sent to it. */
 export type WebhookEndpointDeleted = DomainEvent<

@@ -13,6 +13,8 @@ export const webhookEndpoints = pgTable(
     enabled: boolean('enabled').notNull(),
     disabledReason: text('disabled_reason'),
     secretPrefix: text('secret_prefix').notNull(),
+    /** Until when the secret before the current one still signs beside it (a roll with a grace). */
+    previousSecretUntil: timestamp('previous_secret_until', { withTimezone: true }),
     createdAt: timestamp('created_at', { withTimezone: true }).notNull(),
     deletedAt: timestamp('deleted_at', { withTimezone: true }),
   },
@@ -36,6 +38,9 @@ export const webhookRoutes = pgTable(
     held: boolean('held').notNull().default(false),
     deleted: boolean('deleted').notNull().default(false),
     secretSealed: text('secret_sealed').notNull(),
+    /** The secret a roll with a grace replaced: it still signs beside the new one until `previous_secret_until`. */
+    previousSecretSealed: text('previous_secret_sealed'),
+    previousSecretUntil: timestamp('previous_secret_until', { withTimezone: true }),
   },
   (t) => [index('webhook_routes_user_idx').on(t.userId)],
 );

@@ -33,9 +33,12 @@ export function deleteWebhook(id: string): Promise<{ message: string }> {
   return callApi(routes.deleteWebhook, { params: { id } });
 }
 
-/** POST /v1/me/webhooks/{id}/secret: a new signing secret, shown this once; the old one stops signing at once. */
-export function rollWebhookSecret(id: string): Promise<WebhookSecretResponse> {
-  return callApi(routes.rollWebhookSecret, { params: { id } });
+/**
+ * POST /v1/me/webhooks/{id}/secret {grace_seconds}: a new signing secret, shown this once; the old one stops signing at
+ * once, or keeps signing beside it for `graceSeconds`.
+ */
+export function rollWebhookSecret(id: string, graceSeconds: number): Promise<WebhookSecretResponse> {
+  return callApi(routes.rollWebhookSecret, { params: { id }, body: { grace_seconds: graceSeconds } });
 }
 
 /** GET /v1/me/webhooks/{id}/deliveries: the endpoint's latest deliveries, newest first. */

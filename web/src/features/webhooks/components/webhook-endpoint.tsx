@@ -94,6 +94,11 @@ export function WebhookEndpointItem({
         <div className="mt-1 text-slate-500">
           Secret <code className="text-xs">{webhook.secret_prefix}…</code> · Added {formatDateTime(webhook.created_at)}
         </div>
+        {webhook.previous_secret_until ? (
+          <div className="mt-1 text-slate-500" data-testid="webhook-grace">
+            The old secret signs too until {formatDateTime(webhook.previous_secret_until)}
+          </div>
+        ) : null}
       </div>
       {!webhook.enabled && webhook.disabled_reason ? (
         <Alert tone="warning" className="mt-2" data-testid="webhook-disabled-reason">

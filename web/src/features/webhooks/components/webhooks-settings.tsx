@@ -4,6 +4,7 @@ import { toast } from '../../../lib/toast';
 import {
   MAX_WEBHOOKS,
   WEBHOOK_MESSAGES,
+  WEBHOOK_SECRET_GRACE_CHOICES,
   WEBHOOK_SIGNATURE_HEADER,
   type WebhookEndpoint,
   type WebhookSecretResponse,
@@ -11,6 +12,7 @@ import {
 import { Button } from '../../../components/ui/button';
 import { ConfirmDialog } from '../../../components/ui/confirm-dialog';
 import { LoadFailed, LoadingStatus } from '../../../components/ui/load-states';
+import { SelectField } from '../../../components/ui/select';
 import { SettingsSection } from '../../../components/ui/settings-section';
 import { errorMessage } from '../../../lib/api-client';
 import { querySlice } from '../../../lib/query-slice';
@@ -36,6 +38,9 @@ export function WebhooksSettings() {
   const [adding, setAdding] = useState(false);
   const [made, setMade] = useState<WebhookSecretResponse | null>(null);
   const [asking, setAsking] = useState<Asking | null>(null);
+  /** How long the old secret keeps signing after a roll (seconds; 0: it stops at once). */
+  const [grace, setGrace] = useState(0);
+  const graceLabel = WEBHOOK_SECRET_GRACE_CHOICES.find((c) => c.seconds === grace)?.label ?? '';
 
   const refresh = () => void client.invalidateQueries({ queryKey: WEBHOOKS_KEY });
   const confirm = async ({ what, webhook }: Asking) => {
@@ -43,7 +48,7 @@ export function WebhooksSettings() {
     try {
       if (what === 'delete') toast.success((await deleteWebhook(webhook.id)).message);
       else {
-        const rolled = await rollWebhookSecret(webhook.id);
+        const rolled = await rollWebhookSecret(webhook.id, grace);
         toast.success(rolled.message);
         setMade(rolled);
       }
@@ -68,7 +73,10 @@ export function WebhooksSettings() {
               <WebhookEndpointItem
                 key={webhook.id}
                 webhook={webhook}
-                onRollSecret={() => setAsking({ what: 'roll', webhook })}
+                onRollSecret={() => {
+                  setGrace(0);
+                  setAsking({ what: 'roll', webhook });
+                }}
                 onDelete={() => setAsking({ what: 'delete', webhook })}
               />
             ))}
@@ -115,15 +123,35 @@ export function WebhooksSettings() {
           <ConfirmDialog
             title="Roll the signing secret?"
             message={
-              <>
-                The old secret stops signing deliveries to <span className="break-all">{asking.webhook.url}</span> at
-                once: your endpoint needs the new one, shown next, to check them.
-              </>
+              grace === 0 ? (
+                <>
+                  The old secret stops signing deliveries to <span className="break-all">{asking.webhook.url}</span> at
+                  once: your endpoint needs the new one, shown next, to check them.
+                </>
+              ) : (
+                <>
+                  The old secret keeps signing deliveries to <span className="break-all">{asking.webhook.url}</span>,
+                  beside the new one shown next, for {graceLabel}: switch your endpoint to the new one within that time.
+                </>
+              )
             }
             confirmLabel="Roll secret"
             onCancel={() => setAsking(null)}
             onConfirm={() => void confirm(asking)}
-          />
+          >
+            <SelectField
+              label="The old secret"
+              containerClassName="mt-2 mb-3"
+              value={grace}
+              onChange={(e) => setGrace(Number(e.target.value))}
+            >
+              {WEBHOOK_SECRET_GRACE_CHOICES.map((choice) => (
+                <option key={choice.seconds} value={choice.seconds}>
+                  {choice.seconds === 0 ? 'Stops signing now' : `Keeps signing for ${choice.label}`}
+                </option>
+              ))}
+            </SelectField>
+          </ConfirmDialog>
         ) : null}
       </>
     );

@@ -297,7 +297,13 @@ export function auditRowOf(recorded: RecordedEvent): AuditRow | null {
       return done(
         'WEBHOOK_CHANGED',
         { subjectId: event.data.endpointId },
-        { endpoint_id: event.data.endpointId, secret_rolled: true, secret_prefix: event.data.secretPrefix },
+        {
+          endpoint_id: event.data.endpointId,
+          secret_rolled: true,
+          secret_prefix: event.data.secretPrefix,
+          // Until when the secret it replaced still signs beside it (null: it stopped at once).
+          previous_secret_until: event.data.previousSecretUntil ?? null,
+        },
       );
     case 'WebhookEndpointDisabled':
       return done(

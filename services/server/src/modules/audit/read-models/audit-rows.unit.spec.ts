@@ -97,7 +97,23 @@ describe('auditRowOf', () => {
       auditRowOf(
         recorded('WebhookSecretRolled', { userId: USER, endpointId: 'w1', secretSealed: 's', secretPrefix: 'p' }),
       ),
-    ).toMatchObject({ eventType: 'WEBHOOK_CHANGED', subjectId: 'w1', eventData: { secret_rolled: true } });
+    ).toMatchObject({
+      eventType: 'WEBHOOK_CHANGED',
+      subjectId: 'w1',
+      eventData: { secret_rolled: true, previous_secret_until: null },
+    });
+    // Rolled with a grace: the entry says until when the old secret still signed.
+    expect(
+      auditRowOf(
+        recorded('WebhookSecretRolled', {
+          userId: USER,
+          endpointId: 'w1',
+          secretSealed: 's',
+          secretPrefix: 'p',
+          previousSecretUntil: '2026-11-27T13:00:00.000Z',
+        }),
+      ),
+    ).toMatchObject({ eventData: { secret_rolled: true, previous_secret_until: '2026-11-27T13:00:00.000Z' } });
     expect(auditRowOf(recorded('PasskeyRemoved', { userId: USER, credentialId: 'c1' }))).toMatchObject({
       eventType: 'PASSKEY_REMOVED',
       subjectId: 'c1',

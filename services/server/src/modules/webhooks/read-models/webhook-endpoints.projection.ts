@@ -20,6 +20,7 @@ export const webhookEndpointsProjection = rowProjection<typeof webhookEndpoints,
         enabled: true,
         disabledReason: null,
         secretPrefix: d.secretPrefix,
+        previousSecretUntil: null,
         createdAt: new Date(d.at),
         deletedAt: null,
       };
@@ -33,7 +34,11 @@ export const webhookEndpointsProjection = rowProjection<typeof webhookEndpoints,
       case 'WebhookEndpointEnabled':
         return { ...row, enabled: true, disabledReason: null };
       case 'WebhookSecretRolled':
-        return { ...row, secretPrefix: event.data.secretPrefix };
+        return {
+          ...row,
+          secretPrefix: event.data.secretPrefix,
+          previousSecretUntil: event.data.previousSecretUntil ? new Date(event.data.previousSecretUntil) : null,
+        };
       case 'WebhookEndpointDeleted':
         return { ...row, deletedAt: new Date(event.data.at) };
     }
