@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { PublicKeyCredentialCreationOptionsJSON } from '@simplewebauthn/server';
 import { DATABASE } from './infra/db/database.module.js';
 import type { Database } from './infra/db/database.js';
-import { seedDemoWallets } from './seed.js';
+import { demoWalletsNotice, seedDemoWallets } from './seed.js';
 import { SoftAuthenticator } from './testing/soft-authenticator.js';
 import { createVerifiedUser } from './testing/users.js';
 import { freePort } from './testing/ports.js';
@@ -56,6 +56,11 @@ describe('the product on a bare machine: embedded PostgreSQL, the in-process que
     const image = await fetch(`${stack.baseUrl}${new URL(logo).pathname}`);
     expect(image.status).toBe(200);
     expect(image.headers.get('content-type')).toMatch(/^image\/svg\+xml/);
+    // The start log lists the demo wallets as they are: two linked to the demo user, one free.
+    expect(await demoWalletsNotice(stack.app)).toBe(
+      'alex@wallet.test / Wallet123! (linked to user@seatlink.test), sam@wallet.test / Wallet123! (linked to ' +
+        'user@seatlink.test), jordan@wallet.test / Wallet123! (free to link)',
+    );
   });
 
   it('links and deletes an account, and the address can be linked again', async () => {
@@ -65,6 +70,9 @@ describe('the product on a bare machine: embedded PostgreSQL, the in-process que
     await expect
       .poll(async () => (await tickets()).filter((t) => t.account_id === account.id).length, { timeout: 20_000 })
       .toBeGreaterThan(0);
+    expect(await demoWalletsNotice(stack.app)).toContain(
+      'jordan@wallet.test / Wallet123! (linked to user@seatlink.test)',
+    );
     expect((await user.request('DELETE', `/v1/accounts/${account.id}`)).status).toBe(200);
     await expect
       .poll(async () => (await tickets()).filter((t) => t.account_id === account.id).length, { timeout: 20_000 })

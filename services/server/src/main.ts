@@ -2,7 +2,7 @@ import { loadConfig } from './infra/config/config.js';
 import { createHttpApp, logger } from './bootstrap.js';
 import { walletSimControlKey } from './infra/wallet/wallet-sim.mount.js';
 import { pages } from '@seatlink/contracts';
-import { adminGateNotice, demoUsers, demoWalletLogins, isDatabaseEmpty, seed, seedDemoWallets } from './seed.js';
+import { adminGateNotice, demoUsers, demoWalletsNotice, isDatabaseEmpty, seed, seedDemoWallets } from './seed.js';
 
 /** `npm start`: the whole product in one process — API, socket.io, projector, jobs, and the dashboard. */
 async function main() {
@@ -30,9 +30,8 @@ async function main() {
   if (config.mountWalletSim) {
     const { file } = await walletSimControlKey(config);
     logger.log(
-      `Wallet provider: the simulator at ${url}/wallet-sim; its demo wallets: ${demoWalletLogins
-        .map((w) => `${w.email} / ${w.password}`)
-        .join(', ')} (linked), jordan@wallet.test / Wallet123! (free to link); its control API takes the key ` +
+      `Wallet provider: the simulator at ${url}/wallet-sim; its demo wallets: ${await demoWalletsNotice(app)}; ` +
+        'its control API takes the key ' +
         `${file ? `in ${file}` : config.WALLET_SIM_CONTROL_KEY ? 'WALLET_SIM_CONTROL_KEY' : 'made for this process'} ` +
         '(header x-control-key)',
     );

@@ -110,6 +110,19 @@ export async function seedDemoWallets(app: INestApplicationContext): Promise<str
 }
 
 /**
+ * The simulator's demo wallets as the start log lists them: each with its password, and whether the demo user has it
+ * linked or it is free to link (as the data says now, not as a first start left it).
+ */
+export async function demoWalletsNotice(app: INestApplicationContext): Promise<string> {
+  const database = app.get<Database>(DATABASE);
+  const user = await findCredentialsByEmail(database.db, demoUsers[1].email);
+  const linked = new Set(user ? (await listAccounts(database.db, user.id)).map((a) => a.email.toLowerCase()) : []);
+  return DEMO_WALLETS.map(
+    (w) => `${w.email} / ${w.password} (${linked.has(w.email) ? `linked to ${demoUsers[1].email}` : 'free to link'})`,
+  ).join(', ');
+}
+
+/**
  * What the start log says of the admin gate (ADMIN_MFA, README "Configuration"): that it is off, or that it is on and
  * whether the demo admin can use the admin pages yet — until they set up a second factor on Settings, every admin call
  * answers 403 MFA_ENROLMENT_REQUIRED. `ready` tells the caller whether anything is to be done.
