@@ -13,10 +13,25 @@ export const WEBHOOK_EVENT_TYPES = [
   'link.limit_reached',
   'link.expired',
   'link.recalled',
+  'tickets.synced',
   'ticket.synced',
   'credits.changed',
 ] as const;
 export type WebhookEventType = (typeof WEBHOOK_EVENT_TYPES)[number];
+/**
+ * Types kept for one version only: an endpoint that asked for one keeps getting it, a new endpoint is offered them
+ * unticked. `ticket.synced` (one delivery per ticket a sync changed) gives way to `tickets.synced` (a sync's changes in
+ * deliveries of at most WEBHOOK_TICKETS_PER_DELIVERY tickets).
+ */
+export const WEBHOOK_DEPRECATED_EVENT_TYPES: readonly WebhookEventType[] = ['ticket.synced'];
+
+/**
+ * The most tickets one `tickets.synced` delivery lists: a sync's changes to an account reach an endpoint in
+ * ceil(changes / 500) deliveries (`part` 1 to `parts`), so a sync of 10,000 changes makes at most 20. See
+ * docs/reference.md "Limits and constants".
+ */
+export const WEBHOOK_TICKETS_PER_DELIVERY = 500;
+
 /** The type of the event "Send a test event" delivers. */
 export const WEBHOOK_TEST_EVENT = 'webhook.test';
 
@@ -26,7 +41,8 @@ export const WEBHOOK_EVENT_LABELS: Record<WebhookEventType, string> = {
   'link.limit_reached': 'A link reached its claim limit',
   'link.expired': 'A link expired',
   'link.recalled': 'A link was recalled',
-  'ticket.synced': 'A ticket was added, changed or removed by a sync',
+  'tickets.synced': `The tickets a sync added, changed or removed (up to ${WEBHOOK_TICKETS_PER_DELIVERY} a delivery)`,
+  'ticket.synced': 'Deprecated: one delivery per ticket a sync added, changed or removed (use the batched event)',
   'credits.changed': 'Your credit balance changed',
 };
 
@@ -112,6 +128,36 @@ export interface WebhookPayload<Data = Record<string, unknown>> {
   type: WebhookEventType | typeof WEBHOOK_TEST_EVENT;
   created_at: string;
   data: Data;
+}
+
+/** What happened to a ticket in a sync. */
+export type WebhookTicketChange = 'added' | 'changed' | 'removed';
+
+/** A ticket as a sync left it (`ticket.synced`, and each entry of `tickets.synced`); null when it was removed. */
+export interface WebhookTicketFields {
+  title: string;
+  subtitle: string | null;
+  venue_name: string | null;
+  section: string | null;
+  row: string | null;
+  seat: string | null;
+  next_game: string | null;
+  next_game_date: string | null;
+}
+
+/**
+ * The `data` of a `tickets.synced` delivery: one account's ticket changes, in the order they were recorded, at most
+ * WEBHOOK_TICKETS_PER_DELIVERY of them. The deliveries of one batch share `sync_id` and are numbered `part` 1 to
+ * `parts`; the receiver has all of them once it holds every part. `sync_finished`: the sync was seen to finish (false
+ * when the changes were sent after WEBHOOK_BATCH_WAIT_MS without it: a later batch may hold the rest).
+ */
+export interface TicketsSyncedData {
+  account_id: string;
+  sync_id: string;
+  part: number;
+  parts: number;
+  sync_finished: boolean;
+  tickets: Array<{ ticket_id: string; change: WebhookTicketChange; ticket: WebhookTicketFields | null }>;
 }
 
 /** The address, or null when it is none. */
