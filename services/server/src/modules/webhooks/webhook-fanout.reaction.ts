@@ -85,7 +85,8 @@ export class WebhookFanoutReaction implements Subscription {
     // second, not one a batch); a delivery that falls due after it ran is queued by it, or by the sweep. An endpoint
     // Seatlink turned off gets its deliveries, and no job until it is on again.
     const jobs = new Map<string, { endpointId: string; orderKey: string; dueSecond: number }>();
-    const queueJob = (route: Pick<Route, 'endpointId' | 'enabled'>, delivery: Delivery) => {
+    // A delivery, and its job when the endpoint is on.
+    const addDelivery = (route: Pick<Route, 'endpointId' | 'enabled'>, delivery: Delivery) => {
       deliveries.push(delivery);
       if (!route.enabled) return;
       const dueSecond = Math.ceil(delivery.nextAttemptAt.getTime() / 1000);
@@ -134,7 +135,7 @@ export class WebhookFanoutReaction implements Subscription {
         });
         for (const { endpointId, events: made } of batches) {
           for (const out of made) {
-            queueJob(routes.get(endpointId)!, deliveryOf(out, endpointId, recorded.createdAt, 0));
+            addDelivery(routes.get(endpointId)!, deliveryOf(out, endpointId, recorded.createdAt, 0));
           }
         }
         continue;
@@ -157,7 +158,7 @@ export class WebhookFanoutReaction implements Subscription {
         }
         for (const out of outgoing) {
           if (!route.events.includes(out.type)) continue;
-          queueJob(route, deliveryOf(out, route.endpointId, recorded.createdAt, this.config.WEBHOOK_SETTLE_MS));
+          addDelivery(route, deliveryOf(out, route.endpointId, recorded.createdAt, this.config.WEBHOOK_SETTLE_MS));
         }
       }
     }
