@@ -88,11 +88,13 @@ test('adds a webhook endpoint, receives a signed test event, sees its delivery, 
 
     await section.getByRole('button', { name: 'Add an endpoint' }).click();
     await section.getByLabel('Endpoint URL').fill(receiver.url);
-    // Every event is ticked to begin with.
+    // Every event is ticked to begin with, but the deprecated one-delivery-per-ticket event (offered, unticked).
     const events = section.getByRole('group', { name: 'Events to send' }).getByRole('checkbox');
-    await expect(events).toHaveCount(6);
-    for (const box of await events.all()) await expect(box).toBeChecked();
+    await expect(events).toHaveCount(7);
     await expect(section.getByLabel(/A link was claimed/)).toBeChecked();
+    await expect(section.getByLabel(/up to 500 a delivery/)).toBeChecked();
+    await expect(section.getByLabel(/^Deprecated: one delivery per ticket/)).not.toBeChecked();
+    await expect(events.and(page.locator(':checked'))).toHaveCount(6);
     await expectNoA11yViolations(page, 'adding a webhook endpoint');
     await section.getByRole('button', { name: 'Add endpoint' }).click();
 
@@ -159,7 +161,7 @@ test('adds a webhook endpoint, receives a signed test event, sees its delivery, 
     await edit.getByLabel(/Your credit balance changed/).uncheck();
     await edit.getByRole('button', { name: 'Save changes' }).click();
     await expect(edit).toHaveCount(0);
-    await expect(endpoint).toContainText('ticket.synced');
+    await expect(endpoint).toContainText('tickets.synced');
     await expect(endpoint).not.toContainText('credits.changed');
 
     // A new secret, shown once after a confirmation, the old one kept signing beside it for an hour: the next

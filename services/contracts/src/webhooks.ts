@@ -13,10 +13,25 @@ export const WEBHOOK_EVENT_TYPES = [
   'link.limit_reached',
   'link.expired',
   'link.recalled',
+  'tickets.synced',
   'ticket.synced',
   'credits.changed',
 ] as const;
 export type WebhookEventType = (typeof WEBHOOK_EVENT_TYPES)[number];
+/**
+ * Types kept for one version only: an endpoint that asked for one keeps getting it, a new endpoint is offered them
+ * unticked. `ticket.synced` (one delivery per ticket a sync changed) gives way to `tickets.synced` (a sync's changes in
+ * deliveries of at most WEBHOOK_TICKETS_PER_DELIVERY tickets).
+ */
+export const WEBHOOK_DEPRECATED_EVENT_TYPES: readonly WebhookEventType[] = ['ticket.synced'];
+
+/**
+ * The most tickets one `tickets.synced` delivery lists: a sync's changes to an account reach an endpoint in
+ * ceil(changes / 500) deliveries (`part` 1 to `parts`), so a sync of 10,000 changes makes at most 20. See
+ * docs/reference.md "Limits and constants".
+ */
+export const WEBHOOK_TICKETS_PER_DELIVERY = 500;
+
 /** The type of the event "Send a test event" delivers. */
 export const WEBHOOK_TEST_EVENT = 'webhook.test';
 
@@ -26,7 +41,8 @@ export const WEBHOOK_EVENT_LABELS: Record<WebhookEventType, string> = {
   'link.limit_reached': 'A link reached its claim limit',
   'link.expired': 'A link expired',
   'link.recalled': 'A link was recalled',
-  'ticket.synced': 'A ticket was added, changed or removed by a sync',
+  'tickets.synced': `The tickets a sync added, changed or removed (up to ${WEBHOOK_TICKETS_PER_DELIVERY} a delivery)`,
+  'ticket.synced': 'Deprecated: one delivery per ticket a sync added, changed or removed (use the batched event)',
   'credits.changed': 'Your credit balance changed',
 };
 
@@ -170,9 +186,6 @@ export interface WebhookPayload<Data = Record<string, unknown>> {
   data: Data;
 }
 
-/** Event types kept for one version beside what replaces them (the document marks them deprecated). */
-export const DEPRECATED_WEBHOOK_EVENTS: ReadonlySet<string> = new Set<string>([]);
-
 /** A link's id in a payload: `distribution_id`, and `link_id` (the same value) for one version. */
 const linkIdsShape = schema(() => ({
   distribution_id: z.uuid().meta({ description: "The link's id (as in the API's paths and answers)." }),
@@ -180,7 +193,11 @@ const linkIdsShape = schema(() => ({
   ticket_id: z.uuid(),
 }));
 
-/** A ticket as a sync found it (`ticket.synced`). */
+/** What happened to a ticket in a sync. */
+export const WEBHOOK_TICKET_CHANGES = ['added', 'changed', 'removed'] as const;
+export type WebhookTicketChange = (typeof WEBHOOK_TICKET_CHANGES)[number];
+
+/** A ticket as a sync left it (`ticket.synced`, and each entry of `tickets.synced`); null when it was removed. */
 const webhookTicketSchema = schema(() =>
   named(
     'WebhookTicket',
@@ -196,6 +213,33 @@ const webhookTicketSchema = schema(() =>
     }),
   ),
 );
+
+/**
+ * The `data` of a `tickets.synced` delivery: one account's ticket changes, in the order they were recorded, at most
+ * WEBHOOK_TICKETS_PER_DELIVERY of them. The deliveries of one batch share `sync_id` and are numbered `part` 1 to
+ * `parts`; the receiver has all of them once it holds every part. `sync_finished`: the sync was seen to finish (false
+ * when the changes were sent after WEBHOOK_BATCH_WAIT_MS without it: a later batch may hold the rest).
+ */
+const ticketsSyncedDataSchema = schema(() =>
+  z.object({
+    account_id: z.uuid().meta({ description: 'The wallet account the tickets came from.' }),
+    sync_id: z.uuid().meta({ description: 'The same in every part of one batch.' }),
+    part: z.number().int().min(1),
+    parts: z.number().int().min(1),
+    sync_finished: z.boolean(),
+    tickets: z
+      .array(
+        z.object({
+          ticket_id: z.uuid(),
+          change: z.enum(WEBHOOK_TICKET_CHANGES),
+          ticket: webhookTicketSchema.nullable(),
+        }),
+      )
+      .max(WEBHOOK_TICKETS_PER_DELIVERY),
+  }),
+);
+export type WebhookTicketFields = z.infer<typeof webhookTicketSchema>;
+export type TicketsSyncedData = z.infer<typeof ticketsSyncedDataSchema>;
 
 /** A delivery's body: `{ id, type, created_at, data }`, named `<Type>Event` in the API document. */
 function envelope<const T extends string, D extends z.ZodType>(type: T, data: D, description: string) {
@@ -250,10 +294,15 @@ export const webhookEventSchemas = schema(() => ({
     z.object({
       ticket_id: z.uuid(),
       account_id: z.uuid().meta({ description: 'The wallet account the ticket came from.' }),
-      change: z.enum(['added', 'changed', 'removed']),
+      change: z.enum(WEBHOOK_TICKET_CHANGES),
       ticket: webhookTicketSchema.nullable().meta({ description: 'The ticket as found; null when removed.' }),
     }),
     WEBHOOK_EVENT_LABELS['ticket.synced'],
+  ),
+  'tickets.synced': envelope(
+    'tickets.synced',
+    ticketsSyncedDataSchema,
+    `${WEBHOOK_EVENT_LABELS['tickets.synced']}: at most ${WEBHOOK_TICKETS_PER_DELIVERY} tickets a delivery.`,
   ),
   'credits.changed': envelope(
     'credits.changed',

@@ -164,6 +164,11 @@ const schema = z.object({
    * they are counted, and the wait keeps a link's events in the order they happened.
    */
   WEBHOOK_SETTLE_MS: z.coerce.number().int().min(0).max(60_000).default(1000),
+  /**
+   * A sync's ticket changes wait for the sync to finish before they go as `tickets.synced` batches; changes older than
+   * this whose sync never said it finished (it died half-way) go without it, at the next sweep.
+   */
+  WEBHOOK_BATCH_WAIT_MS: z.coerce.number().int().min(0).max(3_600_000).default(120_000),
   /** How often deliveries that are due and not queued (a queue that lost its jobs) are queued again. */
   WEBHOOK_SWEEP_MS: z.coerce.number().int().min(100).max(3_600_000).default(30_000),
   /** Deliveries one process makes at once. */

@@ -17,8 +17,8 @@ import {
   API_KEY_SCOPE_LABELS,
   apiSchemas,
   type ApiKeyScope,
-  DEPRECATED_WEBHOOK_EVENTS,
   errorResponseSchema,
+  WEBHOOK_DEPRECATED_EVENT_TYPES,
   WEBHOOK_SIGNATURE_HEADER,
   webhookEventSchemas,
 } from '@seatlink/contracts';
@@ -211,7 +211,9 @@ function webhookOperations(): OpenApiDocument['webhooks'] {
           operationId: `webhookEvent${pascal(type.replace(/\./g, ' '))}`,
           summary: apiSchemas.get(schema)?.description ?? type,
           tags: ['Webhook events'],
-          ...(DEPRECATED_WEBHOOK_EVENTS.has(type) ? { deprecated: true as const } : {}),
+          ...((WEBHOOK_DEPRECATED_EVENT_TYPES as readonly string[]).includes(type)
+            ? { deprecated: true as const }
+            : {}),
           security: [],
           parameters: [SIGNATURE],
           requestBody: { required: true, content: { 'application/json': { schema: answerRef(schema, type)! } } },

@@ -4,7 +4,10 @@ export { ticketAndAccountNames, ticketsForDistribution } from './read-models/acc
 export {
   type TicketChanged,
   type TicketDiscovered,
+  type TicketGone,
+  type WalletAccountDeleted,
   type WalletAccountLinked,
+  type WalletAccountSynced,
   walletAccountStream,
 } from './wallet-account.events.js';
 export { walletAccountsRoutines } from './wallet-accounts.routines.js';

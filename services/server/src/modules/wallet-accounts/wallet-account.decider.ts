@@ -32,6 +32,8 @@ export interface WalletAccountState {
   tickets: Map<string, TicketHeld>;
   /** The pass id of each ticket held (TicketGone names the ticket). */
   passOfTicket: Map<string, string>;
+  /** Ticket events recorded since the last WalletAccountSynced: the next sync to finish records one. */
+  unsyncedChanges: boolean;
 }
 
 interface TicketHeld {
@@ -135,6 +137,8 @@ function applyEvent(state: WalletAccountState, event: WalletAccountEvent, owned:
       return { ...state, syncError: event.data.reason };
     case 'WalletAccountSyncRecovered':
       return { ...state, syncError: null };
+    case 'WalletAccountSynced':
+      return { ...state, unsyncedChanges: false };
     case 'WalletAccountDeleted':
       return { ...state, deleted: true };
     case 'TicketDiscovered': {
@@ -143,20 +147,20 @@ function applyEvent(state: WalletAccountState, event: WalletAccountEvent, owned:
       const pass = cleanPassDetails(event.data.pass);
       tickets.set(pass.passId, { ticketId, dedupeKey, pass });
       passOf.set(ticketId, pass.passId);
-      return { ...state, tickets, passOfTicket: passOf };
+      return { ...state, tickets, passOfTicket: passOf, unsyncedChanges: true };
     }
     case 'TicketChanged': {
       const { tickets, passOf } = owned!;
       const known = tickets.get(event.data.pass.passId);
       if (known) tickets.set(event.data.pass.passId, { ...known, pass: cleanPassDetails(event.data.pass) });
-      return { ...state, tickets, passOfTicket: passOf };
+      return { ...state, tickets, passOfTicket: passOf, unsyncedChanges: true };
     }
     case 'TicketGone': {
       const { tickets, passOf } = owned!;
       const passId = passOf.get(event.data.ticketId);
       if (passId !== undefined && tickets.get(passId)?.ticketId === event.data.ticketId) tickets.delete(passId);
       passOf.delete(event.data.ticketId);
-      return { ...state, tickets, passOfTicket: passOf };
+      return { ...state, tickets, passOfTicket: passOf, unsyncedChanges: true };
     }
   }
 }
@@ -173,6 +177,7 @@ export const walletAccountDecider: Decider<WalletAccountState, WalletAccountComm
     skipped: NONE_SKIPPED,
     tickets: new Map(),
     passOfTicket: new Map(),
+    unsyncedChanges: false,
   }),
   evolve: (state, event) => {
     const touchesTickets =
@@ -262,6 +267,13 @@ export const walletAccountDecider: Decider<WalletAccountState, WalletAccountComm
           events.push({ type: 'WalletPassesSkipped', data: { accountId, ...skipped, at: now } });
         }
         if (state.syncError !== null) events.push({ type: 'WalletAccountSyncRecovered', data: { accountId, at: now } });
+        // The sync's last part (nothing cut off below) says its ticket changes are complete: those of this sync's
+        // earlier parts, and those a sync stopped half-way left unfinished.
+        const changesTickets = (e: WalletAccountEvent) =>
+          e.type === 'TicketDiscovered' || e.type === 'TicketChanged' || e.type === 'TicketGone';
+        if (state.unsyncedChanges || events.some(changesTickets)) {
+          events.push({ type: 'WalletAccountSynced', data: { accountId, userId, at: now } });
+        }
         const max = command.data.maxEvents;
         return max !== undefined && events.length > max ? events.slice(0, Math.max(1, max)) : events;
       }

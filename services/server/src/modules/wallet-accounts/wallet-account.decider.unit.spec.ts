@@ -57,6 +57,13 @@ const syncFailed = (reason: string, at = later): WalletAccountSyncFailed => ({
   type: 'WalletAccountSyncFailed',
   data: { accountId: 'a1', reason, at },
 });
+/** A sync's ticket changes are complete (recorded by its last part). */
+const synced = (at = later): WalletAccountEvent => ({
+  type: 'WalletAccountSynced',
+  data: { accountId: 'a1', userId: 'u1', at },
+});
+/** The end of the earlier sync that discovered the tickets of a `given`. */
+const done = synced(now);
 const failure = (reason: string) =>
   ({ type: 'RecordSyncFailure', data: { accountId: 'a1', reason, now: later } }) as const;
 
@@ -77,6 +84,7 @@ describe('wallet account decider: syncs that skip passes, give up and recover', 
           type: 'WalletPassesSkipped',
           data: { accountId: 'a1', skipped: [skipped[1]!, skipped[0]!], total: 2, at: later },
         },
+        synced(),
       ]);
     const recorded: WalletAccountEvent = {
       type: 'WalletPassesSkipped',
@@ -84,19 +92,19 @@ describe('wallet account decider: syncs that skip passes, give up and recover', 
     };
     // The same passes left out again (in another order): nothing new to say.
     spec
-      .given([linked, discovered(pass('p1')), recorded])
+      .given([linked, discovered(pass('p1')), done, recorded])
       .when(sync([pass('p1')], [skipped[0]!, skipped[1]!]))
       .then([]);
     // None left out any more: said once.
     spec
-      .given([linked, discovered(pass('p1')), recorded])
+      .given([linked, discovered(pass('p1')), done, recorded])
       .when(sync([pass('p1')], []))
       .then([{ type: 'WalletPassesSkipped', data: { accountId: 'a1', skipped: [], total: 0, at: later } }]);
   });
 
   it('keeps the ticket of a pass the wallet still lists but sent unusable this time', () => {
     spec
-      .given([linked, discovered(pass('p1')), discovered(pass('p2'))])
+      .given([linked, discovered(pass('p1')), discovered(pass('p2')), done])
       .when(sync([pass('p1')], [{ passId: 'p2', reason: 'event.title: empty' }]))
       .then([
         {
@@ -144,13 +152,14 @@ describe('wallet account decider: syncs that skip passes, give up and recover', 
 
   it('clears the sync error with the next sync that goes through', () => {
     spec
-      .given([linked, discovered(pass('p1')), syncFailed('down')])
+      .given([linked, discovered(pass('p1')), done, syncFailed('down')])
       .when(sync([pass('p1')]))
       .then([{ type: 'WalletAccountSyncRecovered', data: { accountId: 'a1', at: later } }]);
     spec
       .given([
         linked,
         discovered(pass('p1')),
+        done,
         syncFailed('down'),
         { type: 'WalletAccountSyncRecovered', data: { accountId: 'a1', at: later } },
       ])
@@ -164,14 +173,14 @@ describe('wallet account decider: syncs that skip passes, give up and recover', 
     expect(state.tickets.get('p1')!.pass).toEqual(pass('p1', { title: 'Match p1' }));
     // The wallet now sends the same pass, cleaned at the port: nothing changed.
     spec
-      .given([linked, discovered(dirty)])
+      .given([linked, discovered(dirty), done])
       .when(sync([pass('p1', { title: 'Match p1' })]))
       .then([]);
     // A command that was not cleaned still records clean text.
     spec
       .given([linked])
       .when(sync([pass('p2', { subtitle: 'Round\u202E 10\u0007', row: '\uD800K' })]))
-      .then([discovered(pass('p2', { subtitle: 'Round 10', row: '\uFFFDK' }), later)]);
+      .then([discovered(pass('p2', { subtitle: 'Round 10', row: '\uFFFDK' }), later), synced()]);
   });
 });
 
@@ -198,9 +207,9 @@ describe('wallet account decider: a big sync in bounded parts', () => {
     spec
       .given([linked, ...first, ...second])
       .when(inParts(seven, 3))
-      .then([discovered(seven[6]!, later)]);
+      .then([discovered(seven[6]!, later), synced()]);
     spec
-      .given([linked, ...first, ...second, discovered(seven[6]!, later)])
+      .given([linked, ...first, ...second, discovered(seven[6]!, later), synced()])
       .when(inParts(seven, 3))
       .then([]);
   });
@@ -216,6 +225,17 @@ describe('wallet account decider: a big sync in bounded parts', () => {
       .given([...held, discovered(pass('p1'), later), gone('old1')])
       .when(inParts([pass('p1')], 2))
       .then([gone('old2'), { type: 'WalletAccountSyncRecovered', data: { accountId: 'a1', at: later } }]);
+    // The sync's end comes in a part of its own when the part before it was full.
+    spec
+      .given([
+        ...held,
+        discovered(pass('p1'), later),
+        gone('old1'),
+        gone('old2'),
+        { type: 'WalletAccountSyncRecovered', data: { accountId: 'a1', at: later } },
+      ])
+      .when(inParts([pass('p1')], 2))
+      .then([synced()]);
   });
 
   it('completes a sync stopped between its parts with the next whole sync, recording each change once', () => {
@@ -223,20 +243,49 @@ describe('wallet account decider: a big sync in bounded parts', () => {
     spec
       .given(partial)
       .when(sync(seven))
-      .then(seven.slice(2).map((p) => discovered(p, later)));
+      .then([...seven.slice(2).map((p) => discovered(p, later)), synced()]);
   });
 
   it('takes a pass read back from the database (its keys in another order) as the same pass', () => {
     const reordered = Object.fromEntries(Object.entries(pass('p1')).reverse()) as unknown as PassDetails;
     spec
-      .given([linked, discovered(reordered)])
+      .given([linked, discovered(reordered), done])
       .when(sync([pass('p1')]))
       .then([]);
     const { saveUrl: _absent, ...older } = pass('p2');
     spec
-      .given([linked, discovered(older)])
+      .given([linked, discovered(older), done])
       .when(sync([pass('p2')]))
       .then([]);
+  });
+
+  it('says when a sync that changed tickets is finished: after its last part, or with the next sync after one stopped half-way', () => {
+    // A sync that changes nothing records nothing.
+    spec.given([linked]).when(sync([])).then([]);
+    spec
+      .given([linked, discovered(pass('p1')), done])
+      .when(sync([pass('p1')]))
+      .then([]);
+    // A full part cuts the end off; the part after it records it.
+    const two = [pass('p1'), pass('p2')];
+    spec
+      .given([linked])
+      .when(inParts(two, 2))
+      .then(two.map((p) => discovered(p, later)));
+    spec
+      .given([linked, ...two.map((p) => discovered(p, later))])
+      .when(inParts(two, 2))
+      .then([synced()]);
+    // A sync stopped before its end: the next one, even with nothing new, says the changes are complete.
+    spec
+      .given([linked, discovered(pass('p1'))])
+      .when(sync([pass('p1')]))
+      .then([synced()]);
+    // A removal is a change as well.
+    spec
+      .given([linked, discovered(pass('p1')), done])
+      .when(sync([]))
+      .then([gone('p1'), synced()]);
   });
 
   it('folds many events at once to the state the events one by one give', () => {

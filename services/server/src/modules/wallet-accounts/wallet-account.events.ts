@@ -63,6 +63,13 @@ export type WalletAccountSyncFailed = DomainEvent<
 >;
 /** A sync went through after one had given up: the account's sync error is cleared. */
 export type WalletAccountSyncRecovered = DomainEvent<'WalletAccountSyncRecovered', { accountId: string; at: string }>;
+/**
+ * A sync finished recording what it changed: the ticket events since the account's previous WalletAccountSynced are
+ * complete (the webhooks send them as batches then, docs/architecture.md "Workers and jobs"). Recorded by the last
+ * part of a sync that changed tickets, or of the first sync after one that stopped half-way; a sync that changes
+ * nothing records none.
+ */
+export type WalletAccountSynced = DomainEvent<'WalletAccountSynced', { accountId: string; userId: string; at: string }>;
 export type WalletAccountDeleted = DomainEvent<
   'WalletAccountDeleted',
   { accountId: string; userId: string; at: string }
@@ -87,6 +94,7 @@ export type WalletAccountEvent =
   | WalletPassesSkipped
   | WalletAccountSyncFailed
   | WalletAccountSyncRecovered
+  | WalletAccountSynced
   | WalletAccountDeleted
   | TicketDiscovered
   | TicketChanged

@@ -3,6 +3,7 @@ import { QueueName } from '@seatlink/contracts';
 import { APP_CONFIG, type AppConfig } from '../../infra/config/config.js';
 import { type Job, QueueJob } from '../../infra/queue/jobs.module.js';
 import { DELIVER_WEBHOOKS_JOB, WebhookDeliveries } from './webhook-deliveries.service.js';
+import { WebhookTicketBatches } from './webhook-ticket-batches.js';
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
 
@@ -29,9 +30,10 @@ export class DeliverWebhooksJob implements Job<{ endpointId: string; orderKey: s
 }
 
 /**
- * Every WEBHOOK_SWEEP_MS: queues again the deliveries that are due and not being tried (the queue lost its jobs, a
- * worker died mid-try, an endpoint was enabled again). On the maintenance queue: endpoints that keep every delivery
- * worker waiting do not hold it back.
+ * Every WEBHOOK_SWEEP_MS: sends the `tickets.synced` changes that waited WEBHOOK_BATCH_WAIT_MS for a sync's end that
+ * never came, then queues again the deliveries that are due and not being tried (the queue lost its jobs, a worker
+ * died mid-try, an endpoint was enabled again). On the maintenance queue: endpoints that keep every delivery worker
+ * waiting do not hold it back.
  */
 @Injectable()
 @QueueJob()
@@ -42,17 +44,19 @@ export class SweepWebhooksJob implements Job {
 
   constructor(
     private readonly deliveries: WebhookDeliveries,
+    private readonly ticketBatches: WebhookTicketBatches,
     @Inject(APP_CONFIG) config: AppConfig,
   ) {
     this.every = { ms: config.WEBHOOK_SWEEP_MS };
   }
 
   async run(): Promise<void> {
+    await this.ticketBatches.sendOverdue();
     await this.deliveries.sweep();
   }
 }
 
-/** Every hour: drops delivered and given-up deliveries older than 30 days from the log. */
+/** Every hour: drops delivered and given-up deliveries older than 30 days from the log, and the changes they told. */
 @Injectable()
 @QueueJob()
 export class PurgeWebhookDeliveriesJob implements Job {
@@ -60,9 +64,13 @@ export class PurgeWebhookDeliveriesJob implements Job {
   readonly name = 'purge-webhook-deliveries';
   readonly every = { ms: 3600 * 1000 };
 
-  constructor(private readonly deliveries: WebhookDeliveries) {}
+  constructor(
+    private readonly deliveries: WebhookDeliveries,
+    private readonly ticketBatches: WebhookTicketBatches,
+  ) {}
 
   async run(): Promise<void> {
     await this.deliveries.purge();
+    await this.ticketBatches.purge();
   }
 }

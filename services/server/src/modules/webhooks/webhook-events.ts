@@ -1,4 +1,9 @@
-import type { WebhookEventType } from '@seatlink/contracts';
+import {
+  type TicketsSyncedData,
+  WEBHOOK_TICKETS_PER_DELIVERY,
+  type WebhookEventType,
+  type WebhookTicketChange,
+} from '@seatlink/contracts';
 import { v5 as uuidv5 } from 'uuid';
 import type { RecordedEvent } from '../../infra/event-store/event-store.port.js';
 
@@ -20,6 +25,10 @@ interface Sources {
   TicketDiscovered: { accountId: string; userId: string; ticketId: string; pass: Pass; at: string };
   TicketChanged: { accountId: string; userId: string; ticketId: string; pass: Pass; at: string };
   TicketGone: { accountId: string; userId: string; ticketId: string; at: string };
+  /** A sync's ticket changes are complete: what was collected for `tickets.synced` goes. */
+  WalletAccountSynced: { accountId: string; userId: string; at: string };
+  /** The account is gone (its tickets' TicketGone came before): what was collected goes. */
+  WalletAccountDeleted: { accountId: string; userId: string; at: string };
   CreditsSet: { userId: string; credits: number; previousBalance: number; at: string };
   CreditsDebited: { userId: string; amount: number; balanceAfter: number; reference: string; at: string };
   CreditsRefunded: { userId: string; amount: number; balanceAfter: number; reference: string; at: string };
@@ -34,6 +43,8 @@ export const SOURCE_EVENTS = [
   'TicketDiscovered',
   'TicketChanged',
   'TicketGone',
+  'WalletAccountSynced',
+  'WalletAccountDeleted',
   'CreditsSet',
   'CreditsDebited',
   'CreditsRefunded',
@@ -54,6 +65,11 @@ export interface OutgoingEvent {
 }
 
 const EVENT_ID_NAMESPACE = '7f3e9a1c-5b2d-4e8f-a6c0-9d1b3e5f7a24';
+const DELIVERY_ID_NAMESPACE = '2d6b8f0a-4c1e-4a7d-b3f5-8e0c2a4d6f91';
+
+/** A delivery's id: the event's and the endpoint's, so a batch applied again adds none twice. */
+export const deliveryIdOf = (eventId: string, endpointId: string) =>
+  uuidv5(`${eventId}/${endpointId}`, DELIVERY_ID_NAMESPACE);
 
 /** The body every delivery carries: `{ id, type, created_at, data }`. */
 export function webhookBody(id: string, type: string, createdAt: string, data: Record<string, unknown>): string {
@@ -118,13 +134,9 @@ export function webhookEventsOf(recorded: RecordedEvent, limits: ReadonlyMap<str
     case 'TicketDiscovered':
     case 'TicketChanged':
     case 'TicketGone': {
-      const { ticketId, accountId, at } = event.data;
-      const change =
-        event.type === 'TicketDiscovered' ? 'added' : event.type === 'TicketChanged' ? 'changed' : 'removed';
-      const ticket = event.type === 'TicketGone' ? null : pass(event.data.pass);
-      return [
-        make('ticket.synced', `ticket:${ticketId}`, at, { ticket_id: ticketId, account_id: accountId, change, ticket }),
-      ];
+      const { accountId, at } = event.data;
+      const { ticket_id, change, ticket } = ticketChangeOf(recorded)!.entry;
+      return [make('ticket.synced', `ticket:${ticket_id}`, at, { ticket_id, account_id: accountId, change, ticket })];
     }
     default: {
       const credits = creditChange(event);
@@ -132,6 +144,66 @@ export function webhookEventsOf(recorded: RecordedEvent, limits: ReadonlyMap<str
       return [make('credits.changed', `credits:${event.data.userId}`, event.data.at, credits)];
     }
   }
+}
+
+type TicketEntry = TicketsSyncedData['tickets'][number];
+
+/** What a ticket event tells (`ticket.synced`'s fields, and an entry of `tickets.synced`), or null for another event. */
+export function ticketChangeOf(
+  recorded: Pick<RecordedEvent, 'type' | 'data'>,
+): { accountId: string; entry: TicketEntry } | null {
+  const event = { type: recorded.type, data: recorded.data } as SourceEvent;
+  if (event.type !== 'TicketDiscovered' && event.type !== 'TicketChanged' && event.type !== 'TicketGone') return null;
+  const change: WebhookTicketChange =
+    event.type === 'TicketDiscovered' ? 'added' : event.type === 'TicketChanged' ? 'changed' : 'removed';
+  const ticket = event.type === 'TicketGone' ? null : pass(event.data.pass);
+  return { accountId: event.data.accountId, entry: { ticket_id: event.data.ticketId, change, ticket } };
+}
+
+/**
+ * The `tickets.synced` events one account's collected ticket changes make for one endpoint: the entries (JSON, in the
+ * order they were recorded) in parts of at most WEBHOOK_TICKETS_PER_DELIVERY, numbered `part` 1 to `parts` under one
+ * `sync_id`. `trigger`: what sent them (the WalletAccountSynced or WalletAccountDeleted event, or the first change
+ * when they went after the wait): the ids are derived from it, so the same changes sent again make the same events.
+ * `finished`: the sync was seen to finish.
+ */
+export function ticketBatchesOf(batch: {
+  trigger: string;
+  endpointId: string;
+  userId: string;
+  accountId: string;
+  at: string;
+  finished: boolean;
+  entries: readonly string[];
+}): OutgoingEvent[] {
+  const type = 'tickets.synced';
+  const syncId = uuidv5(`${batch.trigger}/${type}`, EVENT_ID_NAMESPACE);
+  const parts = Math.ceil(batch.entries.length / WEBHOOK_TICKETS_PER_DELIVERY);
+  const out: OutgoingEvent[] = [];
+  for (let part = 1; part <= parts; part++) {
+    const id = uuidv5(`${batch.trigger}/${type}/${batch.endpointId}/${part}`, EVENT_ID_NAMESPACE);
+    const from = (part - 1) * WEBHOOK_TICKETS_PER_DELIVERY;
+    const tickets = batch.entries
+      .slice(from, from + WEBHOOK_TICKETS_PER_DELIVERY)
+      .map((entry) => JSON.parse(entry) as TicketEntry);
+    const data: TicketsSyncedData = {
+      account_id: batch.accountId,
+      sync_id: syncId,
+      part,
+      parts,
+      sync_finished: batch.finished,
+      tickets,
+    };
+    out.push({
+      id,
+      userId: batch.userId,
+      type,
+      orderKey: `tickets:${batch.accountId}`,
+      at: batch.at,
+      payload: webhookBody(id, type, batch.at, data as unknown as Record<string, unknown>),
+    });
+  }
+  return out;
 }
 
 /** A balance's change: what it is now, by how much and why. */

@@ -1,7 +1,12 @@
-import { webhookEventSchemas } from '@seatlink/contracts';
+import {
+  type TicketsSyncedData,
+  WEBHOOK_TICKETS_PER_DELIVERY,
+  type WebhookPayload,
+  webhookEventSchemas,
+} from '@seatlink/contracts';
 import { describe, expect, it } from 'vitest';
 import type { RecordedEvent } from '../../infra/event-store/event-store.port.js';
-import { webhookEventsOf } from './webhook-events.js';
+import { ticketBatchesOf, ticketChangeOf, webhookEventsOf } from './webhook-events.js';
 
 const at = '2026-11-27T12:00:00.000Z';
 const recorded = (type: string, data: Record<string, unknown>, id = 'a0c3f1e2-5b6d-4e7f-8a9b-0c1d2e3f4a5b') =>
@@ -159,6 +164,17 @@ describe('webhook events of recorded events', () => {
       ...bodies(recorded('TicketGone', { ...ids, accountId, at })),
       ...bodies(recorded('CreditsSet', { ...ids, credits: 3, previousBalance: 0, at })),
       ...bodies(recorded('CreditsReversed', { ...ids, amount: 1, balanceAfter: 2, reason: 'dispute_lost', at })),
+      ...ticketBatchesOf({
+        trigger: '6c5b4a39-2817-4f6e-9d5c-4b3a29180f7e',
+        endpointId: '1a2b3c4d-5e6f-4a7b-8c9d-0e1f2a3b4c5d',
+        userId: ids.userId,
+        accountId,
+        at,
+        finished: false,
+        entries: ['TicketDiscovered', 'TicketGone'].map((type) =>
+          JSON.stringify(ticketChangeOf({ type, data: { ...ids, accountId, pass, at } })!.entry),
+        ),
+      }).map((e) => ({ ...e, payload: JSON.parse(e.payload) as Record<string, unknown> })),
     ];
     const types = new Set<string>();
     for (const event of made) {
@@ -177,5 +193,120 @@ describe('webhook events of recorded events', () => {
     expect(webhookEventSchemas['link.recalled'].safeParse(claimed).success).toBe(false);
     const { distribution_id: _gone, ...data } = claimed.data as Record<string, unknown>;
     expect(webhookEventSchemas['link.claimed'].safeParse({ ...claimed, data }).success).toBe(false);
+  });
+});
+
+describe('tickets.synced: a sync’s ticket changes in batches', () => {
+  const pass = (n: number, title = `Match ${n}`) => ({
+    passId: `p${n}`,
+    barcode: `secret-barcode-${n}`,
+    title,
+    subtitle: null,
+    venueName: 'Quayside',
+    section: '1',
+    row: 'A',
+    seat: String(n),
+    nextGame: null,
+    nextGameDate: null,
+  });
+  const entryOf = (type: string, n: number, title?: string) => {
+    const data = {
+      accountId: 'a1',
+      userId: 'u1',
+      ticketId: `t${n}`,
+      at,
+      ...(type === 'TicketGone' ? {} : { pass: pass(n, title) }),
+    };
+    return JSON.stringify(ticketChangeOf({ type, data })!.entry);
+  };
+  const batch = (entries: string[], over: Partial<Parameters<typeof ticketBatchesOf>[0]> = {}) =>
+    ticketBatchesOf({
+      trigger: 'b1f0c2d3-4e5f-4a6b-8c7d-9e0f1a2b3c4d',
+      endpointId: 'e1',
+      userId: 'u1',
+      accountId: 'a1',
+      at,
+      finished: true,
+      entries,
+      ...over,
+    });
+  const dataOf = (e: { payload: string }) => (JSON.parse(e.payload) as { data: TicketsSyncedData }).data;
+
+  it('tells each ticket with what happened to it, in the fields of ticket.synced, and never its barcode', () => {
+    expect(ticketChangeOf({ type: 'LinkClicked', data: { ...link, n: 1, at } })).toBeNull();
+    const [only, ...more] = batch([
+      entryOf('TicketDiscovered', 1),
+      entryOf('TicketChanged', 2),
+      entryOf('TicketGone', 3),
+    ]);
+    expect(more).toEqual([]);
+    expect(only).toMatchObject({ type: 'tickets.synced', orderKey: 'tickets:a1', userId: 'u1', at });
+    const body = JSON.parse(only!.payload) as WebhookPayload<TicketsSyncedData>;
+    expect(body).toMatchObject({ id: only!.id, type: 'tickets.synced', created_at: at });
+    expect(body.data).toMatchObject({ account_id: 'a1', part: 1, parts: 1, sync_finished: true });
+    expect(body.data.tickets).toEqual([
+      {
+        ticket_id: 't1',
+        change: 'added',
+        ticket: {
+          title: 'Match 1',
+          subtitle: null,
+          venue_name: 'Quayside',
+          section: '1',
+          row: 'A',
+          seat: '1',
+          next_game: null,
+          next_game_date: null,
+        },
+      },
+      { ticket_id: 't2', change: 'changed', ticket: { ...body.data.tickets[0]!.ticket!, title: 'Match 2', seat: '2' } },
+      { ticket_id: 't3', change: 'removed', ticket: null },
+    ]);
+    expect(only!.payload).not.toContain('secret-barcode');
+  });
+
+  it(`splits ${WEBHOOK_TICKETS_PER_DELIVERY * 20} changes into 20 parts of ${WEBHOOK_TICKETS_PER_DELIVERY}, each ticket once, with the same ids every time`, () => {
+    expect(WEBHOOK_TICKETS_PER_DELIVERY).toBe(500);
+    const entries = Array.from({ length: 10_000 }, (_, i) => entryOf('TicketDiscovered', i));
+    const made = batch(entries);
+    expect(made).toHaveLength(20);
+    const data = made.map(dataOf);
+    expect(data.map((d) => d.part)).toEqual(Array.from({ length: 20 }, (_, i) => i + 1));
+    expect(new Set(data.map((d) => d.parts))).toEqual(new Set([20]));
+    expect(new Set(data.map((d) => d.sync_id)).size).toBe(1);
+    expect(data.every((d) => d.tickets.length === 500)).toBe(true);
+    const ids = data.flatMap((d) => d.tickets.map((t) => t.ticket_id));
+    expect(ids).toEqual(entries.map((_, i) => `t${i}`));
+    // Made again (a batch applied again): the same events; another endpoint: other events of the same sync.
+    expect(batch(entries).map((e) => e.id)).toEqual(made.map((e) => e.id));
+    const other = batch(entries, { endpointId: 'e2' });
+    expect(other.some((e) => made.some((m) => m.id === e.id))).toBe(false);
+    expect(dataOf(other[0]!).sync_id).toBe(data[0]!.sync_id);
+    // One more ticket: a last part of one; none: no delivery.
+    expect(
+      batch([...entries, entryOf('TicketGone', 1)])
+        .map((e) => dataOf(e).tickets.length)
+        .slice(-2),
+    ).toEqual([500, 1]);
+    expect(batch([])).toEqual([]);
+    expect(dataOf(batch(entries.slice(0, 1), { finished: false })[0]!).sync_finished).toBe(false);
+  });
+
+  it('is valid JSON whatever bytes a ticket’s name holds: NUL, bidi controls, lone surrogates, very long', () => {
+    const names = [
+      'A\u0000B',
+      '\u202Eevil\u202C\u2066x\u2069',
+      'half \uD800 pair \uDFFF',
+      'x'.repeat(100_000),
+      '"},{]',
+    ];
+    const made = batch(names.map((n, i) => entryOf('TicketDiscovered', i, n)));
+    const text = made[0]!.payload;
+    expect(text).not.toContain('\u0000');
+    const got = dataOf(made[0]!).tickets.map((t) => t.ticket!.title);
+    expect(got).toEqual(names);
+    // Lone surrogates are escaped (\ud800), so the body is well-formed UTF-8 on the wire.
+    expect(text).toContain('\\ud800');
+    expect(Buffer.from(text, 'utf8').toString('utf8')).toBe(text);
   });
 });

@@ -2,7 +2,6 @@ import { createHash } from 'node:crypto';
 import { Inject, Injectable, Logger } from '@nestjs/common';
 import { QueueName } from '@seatlink/contracts';
 import { inArray, param, sql } from 'drizzle-orm';
-import { v5 as uuidv5 } from 'uuid';
 import { APP_CONFIG, type AppConfig } from '../../infra/config/config.js';
 import type { Tx } from '../../infra/db/database.js';
 import type { RecordedEvent } from '../../infra/event-store/event-store.port.js';
@@ -14,7 +13,8 @@ import {
 } from '../../infra/subscriptions/subscription.js';
 import { linkClickLimits } from '../distribution/index.js';
 import { DELIVER_WEBHOOKS_JOB, failDeleted } from './webhook-deliveries.service.js';
-import { type OutgoingEvent, SOURCE_EVENTS, webhookEventsOf } from './webhook-events.js';
+import { deliveryIdOf, type OutgoingEvent, SOURCE_EVENTS, ticketChangeOf, webhookEventsOf } from './webhook-events.js';
+import { insertTicketChanges, type TicketChangeRow, takeTicketChanges } from './webhook-ticket-batches.js';
 import { WEBHOOK_EVENT_NAMES, type WebhookEvent } from './webhooks.events.js';
 import { type webhookDeliveries, webhookEndpointHealth, webhookRoutes } from './webhooks.schema.js';
 
@@ -27,12 +27,8 @@ type Delivery = Required<
   >
 > & { nextAttemptAt: Date };
 
-const DELIVERY_ID_NAMESPACE = '2d6b8f0a-4c1e-4a7d-b3f5-8e0c2a4d6f91';
 /** Rows per insert statement. */
 const CHUNK = 500;
-
-/** A delivery's id: the event's and the endpoint's, so a batch applied again adds none twice. */
-const deliveryIdOf = (eventId: string, endpointId: string) => uuidv5(`${eventId}/${endpointId}`, DELIVERY_ID_NAMESPACE);
 
 /**
  * The webhook fan-out: each event of links, tickets and credits becomes a delivery to every enabled endpoint of its
@@ -40,6 +36,11 @@ const deliveryIdOf = (eventId: string, endpointId: string) => uuidv5(`${eventId}
  * loses nor doubles one), and a delivery job is queued once it has committed. It keeps its own copy of the endpoints
  * (`webhook_routes`) from their events in feed order: an event reaches the endpoints that existed when it happened.
  * Delivering is the job's work, never this reaction's: a slow endpoint holds nothing here.
+ *
+ * `tickets.synced` is sent per sync, not per event: a ticket's change is collected for each endpoint that asked for it
+ * (`webhook_ticket_changes`, with the checkpoint), and the account's WalletAccountSynced (or WalletAccountDeleted)
+ * makes what was collected into deliveries of at most WEBHOOK_TICKETS_PER_DELIVERY tickets; what waits longer than
+ * WEBHOOK_BATCH_WAIT_MS for it goes at the sweep (WebhookTicketBatches).
  */
 @Injectable()
 @EventSubscription()
@@ -84,6 +85,24 @@ export class WebhookFanoutReaction implements Subscription {
     // second, not one a batch); a delivery that falls due after it ran is queued by it, or by the sweep. An endpoint
     // Seatlink turned off gets its deliveries, and no job until it is on again.
     const jobs = new Map<string, { endpointId: string; orderKey: string; dueSecond: number }>();
+    // A delivery, and its job when the endpoint is on.
+    const addDelivery = (route: Pick<Route, 'endpointId' | 'enabled'>, delivery: Delivery) => {
+      deliveries.push(delivery);
+      if (!route.enabled) return;
+      const dueSecond = Math.ceil(delivery.nextAttemptAt.getTime() / 1000);
+      const key = createHash('sha1').update(delivery.orderKey).digest('hex').slice(0, 16);
+      jobs.set(`wh-${route.endpointId}-${key}-${dueSecond}`, {
+        endpointId: route.endpointId,
+        orderKey: delivery.orderKey,
+        dueSecond,
+      });
+    };
+    // Ticket changes collected for `tickets.synced`, written before a sync's end takes them (and at the batch's end).
+    let changes: TicketChangeRow[] = [];
+    const collect = async () => {
+      await insertTicketChanges(tx, changes);
+      changes = [];
+    };
     for (const recorded of events) {
       if ((WEBHOOK_EVENT_NAMES as readonly string[]).includes(recorded.type)) {
         const event = { type: recorded.type, data: recorded.data } as WebhookEvent;
@@ -99,26 +118,51 @@ export class WebhookFanoutReaction implements Subscription {
       }
       const userId = (recorded.data as { userId: string }).userId;
       if (!byUser.has(userId)) continue;
+      if (recorded.type === 'WalletAccountSynced' || recorded.type === 'WalletAccountDeleted') {
+        // The sync finished (or the account is gone): what was collected for the account goes, in batches.
+        await collect();
+        const { accountId } = recorded.data as { accountId: string };
+        const batches = await takeTicketChanges(tx, sql`account_id = ${accountId}`, {
+          trigger: recorded.id,
+          at: recorded.createdAt,
+          finished: true,
+          skipLocked: false,
+          standing: (endpointId) => {
+            const route = routes.get(endpointId);
+            if (!route) return null;
+            return { dropped: route.deleted || !(route.enabled || route.held), enabled: route.enabled };
+          },
+        });
+        for (const { endpointId, events: made } of batches) {
+          for (const out of made) {
+            addDelivery(routes.get(endpointId)!, deliveryOf(out, endpointId, recorded.createdAt, 0));
+          }
+        }
+        continue;
+      }
+      const change = ticketChangeOf(recorded);
       const outgoing = webhookEventsOf(recorded, limits);
       for (const route of byUser.get(userId) ?? []) {
         // An endpoint its owner turned off gets nothing; one Seatlink turned off keeps what comes for it.
         if (route.deleted || !(route.enabled || route.held)) continue;
+        if (change && route.events.includes('tickets.synced')) {
+          changes.push({
+            endpointId: route.endpointId,
+            eventId: recorded.id,
+            userId,
+            accountId: change.accountId,
+            ticketId: change.entry.ticket_id,
+            item: JSON.stringify(change.entry),
+            recordedAt: recorded.createdAt,
+          });
+        }
         for (const out of outgoing) {
           if (!route.events.includes(out.type)) continue;
-          const delivery = deliveryOf(out, route.endpointId, recorded.createdAt, this.config.WEBHOOK_SETTLE_MS);
-          deliveries.push(delivery);
-          if (route.enabled) {
-            const dueSecond = Math.ceil(delivery.nextAttemptAt.getTime() / 1000);
-            const key = createHash('sha1').update(delivery.orderKey).digest('hex').slice(0, 16);
-            jobs.set(`wh-${route.endpointId}-${key}-${dueSecond}`, {
-              endpointId: route.endpointId,
-              orderKey: delivery.orderKey,
-              dueSecond,
-            });
-          }
+          addDelivery(route, deliveryOf(out, route.endpointId, recorded.createdAt, this.config.WEBHOOK_SETTLE_MS));
         }
       }
     }
+    await collect();
     // Enabled again: its run of failures starts from nothing (with the event, so a crash cannot leave the old one).
     if (enabledAgain.length > 0) {
       await tx.delete(webhookEndpointHealth).where(inArray(webhookEndpointHealth.endpointId, enabledAgain));

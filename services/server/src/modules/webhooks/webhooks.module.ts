@@ -6,6 +6,7 @@ import { WebhookDeliveries } from './webhook-deliveries.service.js';
 import { WebhookFanoutReaction } from './webhook-fanout.reaction.js';
 import { WebhookMailReaction } from './webhook-mail.reaction.js';
 import { WebhookSender } from './webhook-sender.js';
+import { WebhookTicketBatches } from './webhook-ticket-batches.js';
 import { WebhooksCommandHandler } from './webhooks.command.js';
 import { WebhooksController } from './webhooks.controller.js';
 
@@ -21,6 +22,7 @@ import { WebhooksController } from './webhooks.controller.js';
     WebhooksCommandHandler,
     WebhookSender,
     WebhookDeliveries,
+    WebhookTicketBatches,
     DeliverWebhooksJob,
     SweepWebhooksJob,
     PurgeWebhookDeliveriesJob,

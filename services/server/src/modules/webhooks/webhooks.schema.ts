@@ -1,6 +1,17 @@
 import type { WebhookDeliveryStatus, WebhookEventType } from '@seatlink/contracts';
 import { sql } from 'drizzle-orm';
-import { bigserial, boolean, index, integer, jsonb, pgTable, text, timestamp, uuid } from 'drizzle-orm/pg-core';
+import {
+  bigserial,
+  boolean,
+  index,
+  integer,
+  jsonb,
+  pgTable,
+  primaryKey,
+  text,
+  timestamp,
+  uuid,
+} from 'drizzle-orm/pg-core';
 
 /** Read model: every endpoint a user added, as the settings page lists it (never its secret). */
 export const webhookEndpoints = pgTable(
@@ -84,6 +95,41 @@ export const webhookDeliveries = pgTable(
     index('webhook_deliveries_log_idx').on(t.endpointId, t.createdAt),
     // The purge of old finished deliveries.
     index('webhook_deliveries_created_idx').on(t.createdAt),
+  ],
+);
+
+/**
+ * Operational: the ticket changes of a sync collected for each endpoint that asked for `tickets.synced`, written by the
+ * fan-out with its checkpoint (one row per endpoint and ticket event: a batch applied again adds none twice). When the
+ * sync finishes (WalletAccountSynced, or the account deleted), or after WEBHOOK_BATCH_WAIT_MS without that, an
+ * account's rows become deliveries of at most WEBHOOK_TICKETS_PER_DELIVERY tickets, in `seq` order; `batch_event_id`
+ * names the delivery that took a row (null: waiting). Rows taken are kept as long as deliveries are, so an event
+ * applied again later finds its row and is not sent twice.
+ */
+export const webhookTicketChanges = pgTable(
+  'webhook_ticket_changes',
+  {
+    endpointId: uuid('endpoint_id').notNull(),
+    /** The ticket event's id. */
+    eventId: uuid('event_id').notNull(),
+    seq: bigserial('seq', { mode: 'number' }).notNull(),
+    userId: uuid('user_id').notNull(),
+    accountId: uuid('account_id').notNull(),
+    ticketId: uuid('ticket_id').notNull(),
+    /** The entry of the `tickets` list, as JSON. */
+    item: text('item').notNull(),
+    recordedAt: timestamp('recorded_at', { withTimezone: true }).notNull(),
+    batchEventId: uuid('batch_event_id'),
+  },
+  (t) => [
+    primaryKey({ columns: [t.endpointId, t.eventId] }),
+    index('webhook_ticket_changes_waiting_idx')
+      .on(t.accountId, t.endpointId, t.seq)
+      .where(sql`batch_event_id is null`),
+    index('webhook_ticket_changes_due_idx')
+      .on(t.recordedAt)
+      .where(sql`batch_event_id is null`),
+    index('webhook_ticket_changes_recorded_idx').on(t.recordedAt),
   ],
 );
 

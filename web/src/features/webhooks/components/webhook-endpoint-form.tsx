@@ -1,5 +1,6 @@
 import { useId, useState, type FormEvent } from 'react';
 import {
+  WEBHOOK_DEPRECATED_EVENT_TYPES,
   WEBHOOK_EVENT_LABELS,
   WEBHOOK_EVENT_TYPES,
   WEBHOOK_SIGNATURE_HEADER,
@@ -21,8 +22,12 @@ export interface EndpointFields {
   events: WebhookEventType[];
 }
 
+/** A new endpoint is offered every event but those kept for one version only (`ticket.synced`: see `tickets.synced`). */
+const NEW_ENDPOINT_EVENTS = WEBHOOK_EVENT_TYPES.filter((e) => !WEBHOOK_DEPRECATED_EVENT_TYPES.includes(e));
+
 /**
- * An endpoint's address and the events it is sent: a new one (every event ticked), or one being changed (`initial`).
+ * An endpoint's address and the events it is sent: a new one (every current event ticked), or one being changed
+ * (`initial`).
  * `save` sends it; the form stays open with the server's message when it is refused.
  */
 export function WebhookEndpointForm({
@@ -42,7 +47,7 @@ export function WebhookEndpointForm({
 }) {
   const id = useId();
   const [url, setUrl] = useState(initial?.url ?? '');
-  const [events, setEvents] = useState<WebhookEventType[]>(initial?.events ?? [...WEBHOOK_EVENT_TYPES]);
+  const [events, setEvents] = useState<WebhookEventType[]>(initial?.events ?? NEW_ENDPOINT_EVENTS);
   const {
     loading: busy,
     error,
