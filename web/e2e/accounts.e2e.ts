@@ -120,7 +120,7 @@ test('links one account (a refused password first), shows it syncing in, and lis
   await expectNoA11yViolations(page, 'account tickets');
   await generate.click();
   const settings = page.getByRole('dialog', { name: 'Distribution Settings' });
-  await expect(settings).toContainText('Configure distribution settings for 1 ticket(s)');
+  await expect(settings.getByText('Configure distribution settings for 1 ticket', { exact: true })).toBeVisible();
   await settings.getByRole('button', { name: 'Cancel' }).click();
   await expect(settings).toBeHidden();
   await expect(generate).toBeFocused();

@@ -101,7 +101,7 @@ test('distributes the selected tickets with an expiry and a click limit, debits 
 
   await distributeButton(page).click();
   const modal = settingsModal(page);
-  await expect(modal).toContainText('Configure distribution settings for 2 ticket(s)');
+  await expect(modal.getByText('Configure distribution settings for 2 tickets', { exact: true })).toBeVisible();
   await expect(modal.getByRole('switch', { name: 'Unlimited access' })).toHaveAttribute('aria-checked', 'true');
   await expect(modal.getByTestId('usage-helper')).toHaveText('Link has unlimited clicks');
   await expect(modal.getByTestId('balance-warning')).toContainText(
@@ -114,7 +114,7 @@ test('distributes the selected tickets with an expiry and a click limit, debits 
   // 24-hour clock.
   const expiry = datePicker(modal, 'Expiry date and time');
   await typeInPicker(expiry, (await localDateTimeIn(page, 30 * 60_000)).enGb);
-  await modal.getByRole('button', { name: 'Generate Link(s)' }).click();
+  await modal.getByRole('button', { name: 'Generate Links' }).click();
   await expect(modal.getByTestId('expiry-error')).toHaveText('Link expiry must be at least one hour from now');
   await modal.getByRole('button', { name: 'Clear' }).click();
   await expect.poll(() => pickerText(expiry)).toBe('dd/mm/yyyy, ––:––');
@@ -126,7 +126,7 @@ test('distributes the selected tickets with an expiry and a click limit, debits 
   await modal.getByRole('switch', { name: 'Unlimited access' }).click();
   const maxClicks = modal.getByPlaceholder('Enter maximum number of clicks');
   await expect(maxClicks).toBeFocused();
-  await modal.getByRole('button', { name: 'Generate Link(s)' }).click();
+  await modal.getByRole('button', { name: 'Generate Links' }).click();
   await expect(modal.getByTestId('max-clicks-error')).toHaveText(
     'Enter the maximum number of clicks, or turn on Unlimited access',
   );
@@ -138,7 +138,7 @@ test('distributes the selected tickets with an expiry and a click limit, debits 
   const sent = page.waitForRequest(
     (req) => req.method() === 'POST' && new URL(req.url()).pathname === '/v1/tickets/distribute',
   );
-  await modal.getByRole('button', { name: 'Generate Link(s)' }).click();
+  await modal.getByRole('button', { name: 'Generate Links' }).click();
   await expect(modal).toBeHidden();
   const body = (await sent).postDataJSON() as { ticket_ids: string[]; expiry_date: string; max_clicks: number };
   expect(body.ticket_ids.sort()).toEqual([alder.id, birch.id].sort());
@@ -269,7 +269,7 @@ test.describe('the expiry picker in an en-US browser (docs/reference.md#limits-a
     const sent = page.waitForRequest(
       (req) => req.method() === 'POST' && new URL(req.url()).pathname === '/v1/tickets/distribute',
     );
-    await modal.getByRole('button', { name: 'Generate Link(s)' }).click();
+    await modal.getByRole('button', { name: 'Generate Link', exact: true }).click();
     expect((await sent).postDataJSON()).toMatchObject({ ticket_ids: [juniper.id], expiry_date: iso });
     await expect(ticketCard(page, juniper.id).getByTestId('link-expiry')).toHaveText(await expiryText(page, iso));
     const [ticket] = (await listTickets(holder.api)).filter((t) => t.id === juniper.id);
@@ -317,13 +317,15 @@ test('duplicates cannot be distributed, too few credits keep the button disabled
 
   // The settings are for the eligible ticket only; the credits go while the modal is open, and the server refuses.
   await distributeButton(page).click();
-  await expect(settingsModal(page)).toContainText('Configure distribution settings for 1 ticket(s)');
+  await expect(
+    settingsModal(page).getByText('Configure distribution settings for 1 ticket', { exact: true }),
+  ).toBeVisible();
   await setCredits(holder.userId, 0);
   await expect(page.getByTestId('available-credits')).toHaveText('0');
   const sent = page.waitForRequest(
     (req) => req.method() === 'POST' && new URL(req.url()).pathname === '/v1/tickets/distribute',
   );
-  await settingsModal(page).getByRole('button', { name: 'Generate Link(s)' }).click();
+  await settingsModal(page).getByRole('button', { name: 'Generate Link', exact: true }).click();
   expect(((await sent).postDataJSON() as { ticket_ids: string[] }).ticket_ids).toEqual([elm.id]);
   const problem = page.getByTestId('distribution-error');
   await expect(problem).toContainText('Insufficient credits: this needs 5 credits and the balance is 0');
@@ -338,8 +340,8 @@ test('duplicates cannot be distributed, too few credits keep the button disabled
   await setCredits(holder.userId, 5);
   await expect(distributeButton(page)).toBeEnabled();
   await distributeButton(page).click();
-  await settingsModal(page).getByRole('button', { name: 'Generate Link(s)' }).click();
-  await expect(page.getByText('Successfully started distribution for 1 tickets.')).toBeVisible();
+  await settingsModal(page).getByRole('button', { name: 'Generate Link', exact: true }).click();
+  await expect(page.getByText('Successfully started distribution for 1 ticket.')).toBeVisible();
   await expect(ticketCard(page, elm.id).getByTestId('link-clicks')).toHaveText('0 / ∞');
   await expect(ticketCard(page, elm.id).getByTestId('link-expiry')).toHaveText('Never');
   await expect(page.getByTestId('available-credits')).toHaveText('0');
@@ -461,12 +463,12 @@ test("an account's tickets page makes one ticket's link through the same setting
 
   await card(sorrel.id).getByRole('button', { name: 'Generate Link' }).click();
   const modal = settingsModal(page);
-  await expect(modal).toContainText('Configure distribution settings for 1 ticket(s)');
+  await expect(modal.getByText('Configure distribution settings for 1 ticket', { exact: true })).toBeVisible();
   await expect(modal.getByTestId('distribution-cost')).toHaveText('This link costs 5 credits; your balance is 5.');
   await modal.getByRole('switch', { name: 'Unlimited access' }).click();
   await modal.getByPlaceholder('Enter maximum number of clicks').fill('5');
-  await modal.getByRole('button', { name: 'Generate Link(s)' }).click();
-  await expect(page.getByText('Successfully started distribution for 1 tickets.')).toBeVisible();
+  await modal.getByRole('button', { name: 'Generate Link', exact: true }).click();
+  await expect(page.getByText('Successfully started distribution for 1 ticket.')).toBeVisible();
 
   const link = (await listTickets(holder.api)).find((t) => t.id === sorrel.id)!.distribution!.link;
   await expect(card(sorrel.id).getByTestId('ticket-distributed')).toHaveText('Distributed');

@@ -8,7 +8,7 @@ import {
   type PaymentIntentStatus,
   type TopupRequest,
 } from '@seatlink/contracts';
-import { formatCredits, formatGBP } from '../../lib/format';
+import { creditsOf, formatCredits, formatGBP } from '../../lib/format';
 
 /** The texts of the Top Up Credits modal (docs/reference.md "Top Up Credits dialog", "Payment messages"). */
 export const TOP_UP_TEXTS = {
@@ -91,7 +91,7 @@ export interface TopUpSummary {
   amount: string;
   /** '25' */
   credits: string;
-  /** The balance after the credits: '125' */
+  /** The balance after the credits, with the word: '125 credits' */
   newBalance: string;
 }
 
@@ -104,7 +104,7 @@ export function summaryOf(amount: number | null, balance: number): TopUpSummary 
   return {
     amount: formatGBP(amount ?? 0),
     credits: formatCredits(credits),
-    newBalance: formatCredits(balance + credits),
+    newBalance: creditsOf(balance + credits),
   };
 }
 

@@ -8,7 +8,7 @@ import { ConfirmDialog } from '../../../components/ui/confirm-dialog';
 import { cx } from '../../../components/ui/cx';
 import { AlertIcon, RefreshIcon, TrashIcon } from '../../../components/ui/icons';
 import { ProgressBar } from '../../../components/ui/progress-bar';
-import { formatDateTime } from '../../../lib/format';
+import { countOf, formatCount, formatDateTime } from '../../../lib/format';
 import { syncProgressBar, syncStatus, type SyncProgress } from '../account-rules';
 import { ACCOUNT_MESSAGES } from '../accounts.queries';
 import { useRemoveAccount } from '../use-accounts';
@@ -26,7 +26,7 @@ export interface AccountCardProps {
 export function skippedPassesText(count: number): string {
   return count === 1
     ? '1 pass from this wallet could not be read and is not shown.'
-    : `${count} passes from this wallet could not be read and are not shown.`;
+    : `${countOf(count, 'pass', 'passes')} from this wallet could not be read and are not shown.`;
 }
 
 function SyncBadge({ account, syncing, now }: { account: Account; syncing: boolean; now: number }) {
@@ -128,13 +128,13 @@ export function AccountCard({ account, sync, now, onReauthenticate }: AccountCar
           <div className="rounded-lg bg-slate-50 px-3 py-2">
             <dt className="text-xs text-slate-600">Tickets</dt>
             <dd className="text-lg font-semibold text-slate-900 tabular-nums" data-testid="account-ticket-count">
-              {account.ticket_count}
+              {formatCount(account.ticket_count)}
             </dd>
           </div>
           <div className="rounded-lg bg-slate-50 px-3 py-2">
             <dt className="text-xs text-slate-600">Distributed</dt>
             <dd className="text-lg font-semibold text-slate-900 tabular-nums" data-testid="account-distributed-count">
-              {account.distributed_count}
+              {formatCount(account.distributed_count)}
             </dd>
           </div>
         </dl>

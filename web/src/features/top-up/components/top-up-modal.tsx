@@ -6,7 +6,7 @@ import { Button } from '../../../components/ui/button';
 import { CheckIcon } from '../../../components/ui/icons';
 import { Modal } from '../../../components/ui/modal';
 import { useCreditsStore } from '../../../lib/credits.store';
-import { formatCredits, formatGBP } from '../../../lib/format';
+import { creditsOf, formatCredits, formatGBP } from '../../../lib/format';
 import { loadChunk } from '../../../lib/lazy-route';
 import { useSessionStore } from '../../../lib/session.store';
 import type { PaymentFormHandle, PaymentFormProps } from '../payment-form';
@@ -134,7 +134,7 @@ export function TopUpModal({ onClose }: TopUpModalProps) {
       ? {
           amount: formatGBP(lastTransaction.amount),
           credits: formatCredits(lastTransaction.credits),
-          newBalance: formatCredits(lastTransaction.balance ?? (balanceAtPay ?? balance) + lastTransaction.credits),
+          newBalance: creditsOf(lastTransaction.balance ?? (balanceAtPay ?? balance) + lastTransaction.credits),
         }
       : summaryOf(amount, frozen && balanceAtPay !== null ? balanceAtPay : balance);
 
