@@ -20,6 +20,8 @@ export const TOP_UP_TEXTS = {
     'and conditions.',
   processing: 'Processing...',
   paid: 'Payment Successful',
+  /** Once paid, the one action left: closes the dialog at once. */
+  done: 'Done',
   newBalance: 'Your new balance will be',
   /** A card number the test card field does not know. */
   cardIncomplete: 'Your card number is incomplete.',
