@@ -1,4 +1,4 @@
-import { expect, test, type Locator, type Page } from '@playwright/test';
+import { expect, test, type Download, type Locator, type Page } from '@playwright/test';
 import { expectNoA11yViolations } from './support/axe';
 import { datePicker, pickerParts, pickerText, typeInPicker } from './support/date-picker';
 import {
@@ -12,6 +12,7 @@ import {
   ticketTitled,
   type TicketHolder,
 } from './support/distribution';
+import { screenshot } from './support/payments';
 import { signIn } from './support/session';
 
 /**
@@ -64,6 +65,13 @@ const distributeBar = (page: Page) => page.getByTestId('distribute-bar');
 const distributeButton = (page: Page) => distributeBar(page).getByTestId('distribute-button');
 const settingsModal = (page: Page) => page.getByRole('dialog', { name: 'Distribution Settings' });
 const linkArea = (card: Locator) => card.getByTestId('ticket-link-area');
+
+/** The bytes of a download. */
+async function readDownload(download: Download): Promise<Buffer> {
+  const chunks: Buffer[] = [];
+  for await (const chunk of await download.createReadStream()) chunks.push(chunk as Buffer);
+  return Buffer.concat(chunks);
+}
 
 test('distributes the selected tickets with an expiry and a click limit, debits the credits, and shows each link with Copy, Open and Recall', async ({
   page,
@@ -449,6 +457,93 @@ test("a link's clicks arrive live as a recipient claims it in another browser, u
     hazelLink!.link,
   );
   await expectNoA11yViolations(page, 'tickets list with links');
+});
+
+test('the QR code downloads as a PNG and an SVG named for the event and seat, and prints alone', async ({ page }) => {
+  holder = await ticketHolder(page, 'qrfiles', {
+    wallets: [[{ title: 'Rowan Athletic', seat: { section: '112', row: 'F', seat: '7' } }]],
+  });
+  const rowan = ticketTitled(holder.tickets, 'Rowan Athletic');
+  await setCredits(holder.userId, 5);
+  const [made] = (await distributeByApi(holder.api, [rowan.id])).distributions;
+  const link = made!.link;
+  // The browser's print dialog is not for a test: window.print only counts its calls, and what the page held then.
+  await page.addInitScript(() => {
+    const calls: Array<{ sheet: string | null }> = [];
+    (window as unknown as { e2ePrints: typeof calls }).e2ePrints = calls;
+    window.print = () => {
+      const sheet = document.querySelector('[data-print-sheet]');
+      calls.push({ sheet: sheet ? (sheet as HTMLElement).innerText : null });
+    };
+  });
+  await signIn(page, holder.user);
+  const card = ticketCard(page, rowan.id);
+  await card.getByRole('button', { name: 'Show QR code' }).click();
+  const qr = page.getByRole('dialog', { name: 'QR code' });
+  await expect(qr.getByRole('img', { name: `QR code of ${link}` })).toBeVisible();
+  for (const name of ['Download PNG', 'Download SVG', 'Print'])
+    await expect(qr.getByRole('button', { name })).toBeVisible();
+  await expect(page.getByTestId('qr-print-sheet')).toHaveCount(0);
+  await expectNoA11yViolations(page, 'QR code dialog with its downloads');
+  await screenshot(page, 'qr-dialog-1280');
+  const seatPart = (rowan.seat.seat_info_combined ?? '')
+    .toLowerCase()
+    .replace(/[^a-z0-9]+/g, '-')
+    .replace(/^-|-$/g, '');
+  expect(seatPart).toMatch(/112.*f.*7/);
+
+  // PNG: a file of its own name, and a PNG by its first bytes.
+  const pngDownload = page.waitForEvent('download');
+  await qr.getByRole('button', { name: 'Download PNG' }).click();
+  const png = await pngDownload;
+  expect(png.suggestedFilename()).toBe(`seatlink-rowan-athletic-${seatPart}.png`);
+  const pngBytes = await readDownload(png);
+  expect([...pngBytes.subarray(0, 8)]).toEqual([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]);
+  expect(pngBytes.length).toBeGreaterThan(1_000);
+
+  // SVG: a document whose root is an <svg>, as the browser parses it.
+  const svgDownload = page.waitForEvent('download');
+  await qr.getByRole('button', { name: 'Download SVG' }).click();
+  const svg = await svgDownload;
+  expect(svg.suggestedFilename()).toBe(`seatlink-rowan-athletic-${seatPart}.svg`);
+  const svgText = (await readDownload(svg)).toString('utf8');
+  expect(svgText.trimStart().startsWith('<svg')).toBe(true);
+  const parsed = await page.evaluate((text) => {
+    const doc = new DOMParser().parseFromString(text, 'image/svg+xml');
+    return { root: doc.documentElement.localName, error: doc.querySelector('parsererror') !== null };
+  }, svgText);
+  expect(parsed).toEqual({ root: 'svg', error: false });
+
+  // Print: the browser's print, of a sheet holding the QR code, the event and the link, and nothing else.
+  await qr.getByRole('button', { name: 'Print' }).click();
+  await expect
+    .poll(() => page.evaluate(() => (window as unknown as { e2ePrints: unknown[] }).e2ePrints.length))
+    .toBe(1);
+  const [printed] = await page.evaluate(
+    () => (window as unknown as { e2ePrints: Array<{ sheet: string | null }> }).e2ePrints,
+  );
+  expect(printed!.sheet).toContain('Rowan Athletic');
+  expect(printed!.sheet).toContain(link);
+  const sheet = page.getByTestId('qr-print-sheet');
+  await expect(sheet).toBeHidden(); // not on the screen
+  await page.emulateMedia({ media: 'print' });
+  try {
+    await expect(sheet).toBeVisible();
+    await expect(sheet.getByTestId('qr-print-event')).toHaveText('Rowan Athletic');
+    await expect(sheet.getByTestId('qr-print-link')).toHaveText(link);
+    await expect(sheet.getByTestId('qr-print-code')).toHaveAttribute('data-value', link);
+    // Nothing else of the page goes to paper: the dialog, the cards, the sidebar.
+    await expect(qr).toBeHidden();
+    await expect(card).toBeHidden();
+    await expect(page.getByRole('link', { name: 'Accounts' })).toBeHidden();
+    await screenshot(page, 'qr-print-sheet');
+  } finally {
+    await page.emulateMedia({ media: 'screen' });
+  }
+  // (The print media emulated took the focus off Print; the dialog's own Close closes it.)
+  await qr.getByRole('button', { name: 'Close', exact: true }).click();
+  await expect(qr).toBeHidden();
+  await expect(sheet).toHaveCount(0);
 });
 
 test("an account's tickets page makes one ticket's link through the same settings", async ({ page }) => {
