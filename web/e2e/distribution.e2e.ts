@@ -1,4 +1,4 @@
-import { expect, test, type Locator, type Page } from '@playwright/test';
+import { expect, test, type Download, type Locator, type Page } from '@playwright/test';
 import { expectNoA11yViolations } from './support/axe';
 import { datePicker, pickerParts, pickerText, typeInPicker } from './support/date-picker';
 import {
@@ -12,6 +12,7 @@ import {
   ticketTitled,
   type TicketHolder,
 } from './support/distribution';
+import { screenshot } from './support/payments';
 import { signIn } from './support/session';
 
 /**
@@ -65,6 +66,13 @@ const distributeButton = (page: Page) => distributeBar(page).getByTestId('distri
 const settingsModal = (page: Page) => page.getByRole('dialog', { name: 'Distribution Settings' });
 const linkArea = (card: Locator) => card.getByTestId('ticket-link-area');
 
+/** The bytes of a download. */
+async function readDownload(download: Download): Promise<Buffer> {
+  const chunks: Buffer[] = [];
+  for await (const chunk of await download.createReadStream()) chunks.push(chunk as Buffer);
+  return Buffer.concat(chunks);
+}
+
 test('distributes the selected tickets with an expiry and a click limit, debits the credits, and shows each link with Copy, Open and Recall', async ({
   page,
   context,
@@ -101,7 +109,7 @@ test('distributes the selected tickets with an expiry and a click limit, debits 
 
   await distributeButton(page).click();
   const modal = settingsModal(page);
-  await expect(modal).toContainText('Configure distribution settings for 2 ticket(s)');
+  await expect(modal.getByText('Configure distribution settings for 2 tickets', { exact: true })).toBeVisible();
   await expect(modal.getByRole('switch', { name: 'Unlimited access' })).toHaveAttribute('aria-checked', 'true');
   await expect(modal.getByTestId('usage-helper')).toHaveText('Link has unlimited clicks');
   await expect(modal.getByTestId('balance-warning')).toContainText(
@@ -114,7 +122,7 @@ test('distributes the selected tickets with an expiry and a click limit, debits 
   // 24-hour clock.
   const expiry = datePicker(modal, 'Expiry date and time');
   await typeInPicker(expiry, (await localDateTimeIn(page, 30 * 60_000)).enGb);
-  await modal.getByRole('button', { name: 'Generate Link(s)' }).click();
+  await modal.getByRole('button', { name: 'Generate Links' }).click();
   await expect(modal.getByTestId('expiry-error')).toHaveText('Link expiry must be at least one hour from now');
   await modal.getByRole('button', { name: 'Clear' }).click();
   await expect.poll(() => pickerText(expiry)).toBe('dd/mm/yyyy, ––:––');
@@ -126,7 +134,7 @@ test('distributes the selected tickets with an expiry and a click limit, debits 
   await modal.getByRole('switch', { name: 'Unlimited access' }).click();
   const maxClicks = modal.getByPlaceholder('Enter maximum number of clicks');
   await expect(maxClicks).toBeFocused();
-  await modal.getByRole('button', { name: 'Generate Link(s)' }).click();
+  await modal.getByRole('button', { name: 'Generate Links' }).click();
   await expect(modal.getByTestId('max-clicks-error')).toHaveText(
     'Enter the maximum number of clicks, or turn on Unlimited access',
   );
@@ -138,7 +146,7 @@ test('distributes the selected tickets with an expiry and a click limit, debits 
   const sent = page.waitForRequest(
     (req) => req.method() === 'POST' && new URL(req.url()).pathname === '/v1/tickets/distribute',
   );
-  await modal.getByRole('button', { name: 'Generate Link(s)' }).click();
+  await modal.getByRole('button', { name: 'Generate Links' }).click();
   await expect(modal).toBeHidden();
   const body = (await sent).postDataJSON() as { ticket_ids: string[]; expiry_date: string; max_clicks: number };
   expect(body.ticket_ids.sort()).toEqual([alder.id, birch.id].sort());
@@ -269,7 +277,7 @@ test.describe('the expiry picker in an en-US browser (docs/reference.md#limits-a
     const sent = page.waitForRequest(
       (req) => req.method() === 'POST' && new URL(req.url()).pathname === '/v1/tickets/distribute',
     );
-    await modal.getByRole('button', { name: 'Generate Link(s)' }).click();
+    await modal.getByRole('button', { name: 'Generate Link', exact: true }).click();
     expect((await sent).postDataJSON()).toMatchObject({ ticket_ids: [juniper.id], expiry_date: iso });
     await expect(ticketCard(page, juniper.id).getByTestId('link-expiry')).toHaveText(await expiryText(page, iso));
     const [ticket] = (await listTickets(holder.api)).filter((t) => t.id === juniper.id);
@@ -317,13 +325,15 @@ test('duplicates cannot be distributed, too few credits keep the button disabled
 
   // The settings are for the eligible ticket only; the credits go while the modal is open, and the server refuses.
   await distributeButton(page).click();
-  await expect(settingsModal(page)).toContainText('Configure distribution settings for 1 ticket(s)');
+  await expect(
+    settingsModal(page).getByText('Configure distribution settings for 1 ticket', { exact: true }),
+  ).toBeVisible();
   await setCredits(holder.userId, 0);
   await expect(page.getByTestId('available-credits')).toHaveText('0');
   const sent = page.waitForRequest(
     (req) => req.method() === 'POST' && new URL(req.url()).pathname === '/v1/tickets/distribute',
   );
-  await settingsModal(page).getByRole('button', { name: 'Generate Link(s)' }).click();
+  await settingsModal(page).getByRole('button', { name: 'Generate Link', exact: true }).click();
   expect(((await sent).postDataJSON() as { ticket_ids: string[] }).ticket_ids).toEqual([elm.id]);
   const problem = page.getByTestId('distribution-error');
   await expect(problem).toContainText('Insufficient credits: this needs 5 credits and the balance is 0');
@@ -338,8 +348,8 @@ test('duplicates cannot be distributed, too few credits keep the button disabled
   await setCredits(holder.userId, 5);
   await expect(distributeButton(page)).toBeEnabled();
   await distributeButton(page).click();
-  await settingsModal(page).getByRole('button', { name: 'Generate Link(s)' }).click();
-  await expect(page.getByText('Successfully started distribution for 1 tickets.')).toBeVisible();
+  await settingsModal(page).getByRole('button', { name: 'Generate Link', exact: true }).click();
+  await expect(page.getByText('Successfully started distribution for 1 ticket.')).toBeVisible();
   await expect(ticketCard(page, elm.id).getByTestId('link-clicks')).toHaveText('0 / ∞');
   await expect(ticketCard(page, elm.id).getByTestId('link-expiry')).toHaveText('Never');
   await expect(page.getByTestId('available-credits')).toHaveText('0');
@@ -449,6 +459,93 @@ test("a link's clicks arrive live as a recipient claims it in another browser, u
   await expectNoA11yViolations(page, 'tickets list with links');
 });
 
+test('the QR code downloads as a PNG and an SVG named for the event and seat, and prints alone', async ({ page }) => {
+  holder = await ticketHolder(page, 'qrfiles', {
+    wallets: [[{ title: 'Rowan Athletic', seat: { section: '112', row: 'F', seat: '7' } }]],
+  });
+  const rowan = ticketTitled(holder.tickets, 'Rowan Athletic');
+  await setCredits(holder.userId, 5);
+  const [made] = (await distributeByApi(holder.api, [rowan.id])).distributions;
+  const link = made!.link;
+  // The browser's print dialog is not for a test: window.print only counts its calls, and what the page held then.
+  await page.addInitScript(() => {
+    const calls: Array<{ sheet: string | null }> = [];
+    (window as unknown as { e2ePrints: typeof calls }).e2ePrints = calls;
+    window.print = () => {
+      const sheet = document.querySelector('[data-print-sheet]');
+      calls.push({ sheet: sheet ? (sheet as HTMLElement).innerText : null });
+    };
+  });
+  await signIn(page, holder.user);
+  const card = ticketCard(page, rowan.id);
+  await card.getByRole('button', { name: 'Show QR code' }).click();
+  const qr = page.getByRole('dialog', { name: 'QR code' });
+  await expect(qr.getByRole('img', { name: `QR code of ${link}` })).toBeVisible();
+  for (const name of ['Download PNG', 'Download SVG', 'Print'])
+    await expect(qr.getByRole('button', { name })).toBeVisible();
+  await expect(page.getByTestId('qr-print-sheet')).toHaveCount(0);
+  await expectNoA11yViolations(page, 'QR code dialog with its downloads');
+  await screenshot(page, 'qr-dialog-1280');
+  const seatPart = (rowan.seat.seat_info_combined ?? '')
+    .toLowerCase()
+    .replace(/[^a-z0-9]+/g, '-')
+    .replace(/^-|-$/g, '');
+  expect(seatPart).toMatch(/112.*f.*7/);
+
+  // PNG: a file of its own name, and a PNG by its first bytes.
+  const pngDownload = page.waitForEvent('download');
+  await qr.getByRole('button', { name: 'Download PNG' }).click();
+  const png = await pngDownload;
+  expect(png.suggestedFilename()).toBe(`seatlink-rowan-athletic-${seatPart}.png`);
+  const pngBytes = await readDownload(png);
+  expect([...pngBytes.subarray(0, 8)]).toEqual([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]);
+  expect(pngBytes.length).toBeGreaterThan(1_000);
+
+  // SVG: a document whose root is an <svg>, as the browser parses it.
+  const svgDownload = page.waitForEvent('download');
+  await qr.getByRole('button', { name: 'Download SVG' }).click();
+  const svg = await svgDownload;
+  expect(svg.suggestedFilename()).toBe(`seatlink-rowan-athletic-${seatPart}.svg`);
+  const svgText = (await readDownload(svg)).toString('utf8');
+  expect(svgText.trimStart().startsWith('<svg')).toBe(true);
+  const parsed = await page.evaluate((text) => {
+    const doc = new DOMParser().parseFromString(text, 'image/svg+xml');
+    return { root: doc.documentElement.localName, error: doc.querySelector('parsererror') !== null };
+  }, svgText);
+  expect(parsed).toEqual({ root: 'svg', error: false });
+
+  // Print: the browser's print, of a sheet holding the QR code, the event and the link, and nothing else.
+  await qr.getByRole('button', { name: 'Print' }).click();
+  await expect
+    .poll(() => page.evaluate(() => (window as unknown as { e2ePrints: unknown[] }).e2ePrints.length))
+    .toBe(1);
+  const [printed] = await page.evaluate(
+    () => (window as unknown as { e2ePrints: Array<{ sheet: string | null }> }).e2ePrints,
+  );
+  expect(printed!.sheet).toContain('Rowan Athletic');
+  expect(printed!.sheet).toContain(link);
+  const sheet = page.getByTestId('qr-print-sheet');
+  await expect(sheet).toBeHidden(); // not on the screen
+  await page.emulateMedia({ media: 'print' });
+  try {
+    await expect(sheet).toBeVisible();
+    await expect(sheet.getByTestId('qr-print-event')).toHaveText('Rowan Athletic');
+    await expect(sheet.getByTestId('qr-print-link')).toHaveText(link);
+    await expect(sheet.getByTestId('qr-print-code')).toHaveAttribute('data-value', link);
+    // Nothing else of the page goes to paper: the dialog, the cards, the sidebar.
+    await expect(qr).toBeHidden();
+    await expect(card).toBeHidden();
+    await expect(page.getByRole('link', { name: 'Accounts' })).toBeHidden();
+    await screenshot(page, 'qr-print-sheet');
+  } finally {
+    await page.emulateMedia({ media: 'screen' });
+  }
+  // (The print media emulated took the focus off Print; the dialog's own Close closes it.)
+  await qr.getByRole('button', { name: 'Close', exact: true }).click();
+  await expect(qr).toBeHidden();
+  await expect(sheet).toHaveCount(0);
+});
+
 test("an account's tickets page makes one ticket's link through the same settings", async ({ page }) => {
   holder = await ticketHolder(page, 'account', { wallets: [[{ title: 'Sorrel Park' }, { title: 'Tansy Mill' }]] });
   const sorrel = ticketTitled(holder.tickets, 'Sorrel Park');
@@ -461,12 +558,12 @@ test("an account's tickets page makes one ticket's link through the same setting
 
   await card(sorrel.id).getByRole('button', { name: 'Generate Link' }).click();
   const modal = settingsModal(page);
-  await expect(modal).toContainText('Configure distribution settings for 1 ticket(s)');
+  await expect(modal.getByText('Configure distribution settings for 1 ticket', { exact: true })).toBeVisible();
   await expect(modal.getByTestId('distribution-cost')).toHaveText('This link costs 5 credits; your balance is 5.');
   await modal.getByRole('switch', { name: 'Unlimited access' }).click();
   await modal.getByPlaceholder('Enter maximum number of clicks').fill('5');
-  await modal.getByRole('button', { name: 'Generate Link(s)' }).click();
-  await expect(page.getByText('Successfully started distribution for 1 tickets.')).toBeVisible();
+  await modal.getByRole('button', { name: 'Generate Link', exact: true }).click();
+  await expect(page.getByText('Successfully started distribution for 1 ticket.')).toBeVisible();
 
   const link = (await listTickets(holder.api)).find((t) => t.id === sorrel.id)!.distribution!.link;
   await expect(card(sorrel.id).getByTestId('ticket-distributed')).toHaveText('Distributed');

@@ -296,7 +296,7 @@ test("offers 'When the event starts' as the expiry of a ticket with a next game,
   const picked = await localDateTimeIn(page, Date.parse(start) - Date.now() - 30_000);
   await settings.getByRole('button', { name: /^When the event starts/ }).click();
   await expect.poll(() => pickerText(datePicker(settings, 'Expiry date and time'))).toBe(picked.enGb);
-  await settings.getByRole('button', { name: 'Generate Link(s)' }).click();
+  await settings.getByRole('button', { name: 'Generate Link', exact: true }).click();
   await expect(card.getByTestId('link-expiry')).not.toHaveText('Never');
   const made = (await listTickets(holder.api)).find((t) => t.id === rowan.id)!;
   expect(made.distribution?.expiry).toBe(start);
@@ -328,10 +328,10 @@ test('protects a link with a PIN: the recipient on a phone is asked for it, a wr
   const settings = page.getByRole('dialog', { name: 'Distribution Settings' });
   await settings.getByLabel('PIN', { exact: true }).fill('12a');
   await expect(settings.getByLabel('PIN', { exact: true })).toHaveValue('12');
-  await settings.getByRole('button', { name: 'Generate Link(s)' }).click();
+  await settings.getByRole('button', { name: 'Generate Link', exact: true }).click();
   await expect(settings.getByTestId('pin-error')).toHaveText('A PIN is 4 to 8 digits');
   await settings.getByLabel('PIN', { exact: true }).fill('482916');
-  await settings.getByRole('button', { name: 'Generate Link(s)' }).click();
+  await settings.getByRole('button', { name: 'Generate Link', exact: true }).click();
   await expect(card.getByTestId('pin-badge')).toHaveText('PIN');
   const link = (await card.getByTestId('link-preview').getAttribute('title'))!;
 

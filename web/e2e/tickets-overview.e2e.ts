@@ -193,6 +193,81 @@ test('10,000 tickets: only what is in view is rendered, and scrolling and filter
   expect(await page.getByTestId('ticket-row').count()).toBeLessThan(80);
 });
 
+test('counts agree with their nouns and are grouped; a rate of some is never "0%", nor one short of all "100%"', async ({
+  page,
+}) => {
+  // 10,026 tickets, 2 of them with a link: as a server that answers no version gives them (the whole list).
+  const many: Ticket[] = manyTickets(10_026).map((t) => ({
+    ...t,
+    is_duplicate: false,
+    is_distributed: false,
+    distribution: null,
+  }));
+  const linked = (t: Ticket, n: number): Ticket => ({
+    ...t,
+    is_distributed: true,
+    distribution: {
+      distribution_id: `d-w${n}`,
+      id: `d-w${n}`,
+      link: `https://seatlink.test/l/w${n}`,
+      clicks: 0,
+      max_clicks: null,
+      expiry: null,
+      label: `for guest w${n}`,
+      has_pin: false,
+      pin_locked: false,
+    },
+  });
+  many[0] = linked(many[0]!, 0);
+  many[1] = linked(many[1]!, 1);
+  let tickets: Ticket[] = many;
+  await page.route(
+    (url) => url.pathname === '/v1/tickets',
+    (route) => route.fulfill({ json: { tickets } }),
+  );
+  await signIn(page, demo.user);
+  await expect(page.getByTestId('total-tickets')).toHaveText('10,026');
+  await expect(page.getByTestId('tickets-count')).toHaveText('10,026 tickets');
+  // 2 of 10,026 is 0.02 %: some, so not '0%'.
+  await expect(page.getByTestId('distribution-rate')).toHaveText('<1%');
+  await expect(page.getByText('2 of 10,026 distributed', { exact: true })).toBeVisible();
+
+  // Every ticket selected (the list's header box): the bar counts them grouped, and the links among them agree.
+  await page.getByRole('button', { name: 'List view' }).click();
+  await page.getByRole('checkbox', { name: 'Select all tickets' }).check();
+  const bar = page.getByTestId('distribute-bar');
+  await expect(bar.getByTestId('selected-count')).toHaveText('10,026 selected');
+  await expect(bar.getByTestId('edit-links')).toHaveText('Edit 2 links');
+  await expect(bar.getByTestId('recall-links')).toHaveText('Recall 2 links');
+  await expect(bar.getByTestId('distribute-reason')).toHaveText(/^Need [\d,]*,\d{3} credits \(have [\d,.]+\)$/);
+  await expectNoA11yViolations(page, 'tickets overview, 10,026 selected');
+
+  // One ticket narrowed to by the search: 'Showing 1 of 10,026 tickets'; ticked, it is one ticket and one link.
+  const search = page.getByPlaceholder('Search title, subtitle, venue, seat, account...');
+  await page.getByRole('button', { name: 'Clear selection' }).click();
+  await search.fill('guest w0');
+  await expect(page.getByTestId('ticket-row')).toHaveCount(1);
+  await expect(page.getByTestId('tickets-count')).toHaveText('Showing 1 of 10,026 tickets');
+  await page.getByRole('checkbox', { name: 'Select all tickets' }).check();
+  await expect(bar.getByTestId('selected-count')).toHaveText('1 selected');
+  await expect(bar.getByTestId('edit-links')).toHaveText('Edit 1 link');
+  await expect(bar.getByTestId('recall-links')).toHaveText('Recall 1 link');
+
+  // A list of one ticket, none distributed: '1 ticket', and '0%' for none.
+  tickets = [many[2]!];
+  await page.reload();
+  await expect(page.getByTestId('tickets-count')).toHaveText('1 ticket');
+  await expect(page.getByTestId('distribution-rate')).toHaveText('0%');
+  await expect(page.getByText('0 of 1 distributed', { exact: true })).toBeVisible();
+
+  // All but one of 1,000 distributed: 99.9 %, which is not all.
+  tickets = many.slice(0, 1_000).map((t, i) => (i === 999 ? t : linked(t, i)));
+  await page.reload();
+  await expect(page.getByTestId('tickets-count')).toHaveText('1,000 tickets');
+  await expect(page.getByTestId('distribution-rate')).toHaveText('>99%');
+  await expect(page.getByText('999 of 1,000 distributed', { exact: true })).toBeVisible();
+});
+
 test('a big list coming in never shows a moment of "No Tickets Found"', async ({ page }) => {
   // Whether the empty state was ever in the page, from its very first script on.
   await page.addInitScript(() => {

@@ -71,7 +71,7 @@ test('pays £25 with the Visa test card: Payment Successful, 25 more credits, th
   });
   await modal.getByRole('button', { name: 'Pay £25' }).click();
 
-  await expect(modal.getByTestId('pay-button')).toHaveText('Payment Successful');
+  await expect(modal.getByTestId('top-up-paid')).toHaveText('Payment Successful');
   await expect(modal.getByTestId('top-up-success')).toHaveText('Payment successful.');
   await expect(modal.getByTestId('summary-new-balance')).toHaveText(`${before + 25} credits`);
   await expect(page.getByTestId('available-credits')).toHaveText(String(before + 25));
@@ -88,6 +88,40 @@ test('pays £25 with the Visa test card: Payment Successful, 25 more credits, th
   await page.waitForTimeout(500);
   expect(await serverBalance(page)).toBe(before + 25);
   expect(stripeRequests).toEqual([]);
+});
+
+test('once paid the only action is Done, which closes the modal at once and goes to the dashboard', async ({
+  page,
+}) => {
+  // The page's clock is Playwright's, so the success delay can be held: the modal then closes by Done or not at all.
+  await page.clock.install();
+  await signInFresh(page, 'topup-done');
+  const before = await serverBalance(page);
+  const modal = await openTopUp(page);
+  const footer = modal.getByTestId('top-up-footer');
+  // Before paying: Cancel and Pay.
+  await expect(footer.getByRole('button')).toHaveText(['Cancel', 'Pay £25']);
+  await fillPayment(modal, TEST_CARD.visa);
+  await modal.getByRole('button', { name: 'Pay £25' }).click();
+  await expect(modal.getByTestId('top-up-paid')).toHaveText('Payment Successful');
+  await page.clock.pauseAt((await page.evaluate(() => Date.now())) + 1_000);
+
+  // Paid: no Cancel, no Pay; Done alone, and it has the focus.
+  await expect(footer.getByRole('button')).toHaveText(['Done']);
+  await expect(modal.getByRole('button', { name: 'Cancel' })).toHaveCount(0);
+  await expect(modal.getByTestId('pay-button')).toHaveCount(0);
+  await expect(modal.getByTestId('top-up-success')).toHaveText('Payment successful.');
+  await expect(modal.getByRole('button', { name: 'Done' })).toBeFocused();
+  expect(await serverBalance(page)).toBe(before + 25);
+  // (Axe is not run here: it waits on timers, and this page's clock is held. The Visa test runs it on the paid modal.)
+  await screenshot(page, 'topup-1280-success-done');
+
+  await modal.getByRole('button', { name: 'Done' }).click();
+  // Closed with the clock still held: by Done, not by the end of the success delay.
+  await expect(modal).toBeHidden();
+  await page.clock.resume();
+  await expect(page).toHaveURL(/\/dashboard$/);
+  await expect(page.getByTestId('available-credits')).toHaveText(String(before + 25));
 });
 
 test('a declined card shows the bank’s message, and so does one without funds; the balance stays', async ({ page }) => {
@@ -131,7 +165,7 @@ test('a card that needs 3-D Secure: the test challenge, completed, pays', async 
 
   await challenge.getByRole('button', { name: 'Complete authentication' }).click();
   await expect(challenge).toBeHidden();
-  await expect(modal.getByTestId('pay-button')).toHaveText('Payment Successful');
+  await expect(modal.getByTestId('top-up-paid')).toHaveText('Payment Successful');
   await expect(modal.getByTestId('top-up-success')).toHaveText('Payment successful.');
   await expect(page.getByTestId('available-credits')).toHaveText(String(before + 50));
   expect(await serverBalance(page)).toBe(before + 50);
@@ -230,7 +264,7 @@ test('a custom amount: the button and summary follow it; under £5 or with penni
 
   await custom.fill('7');
   await modal.getByRole('button', { name: 'Pay £7' }).click();
-  await expect(modal.getByTestId('pay-button')).toHaveText('Payment Successful');
+  await expect(modal.getByTestId('top-up-paid')).toHaveText('Payment Successful');
   await expect(page.getByTestId('available-credits')).toHaveText(String(before + 7));
   expect(sent.count).toBe(1);
 
@@ -289,7 +323,7 @@ test('another open dashboard of the same user shows the new balance live, withou
     await modal.getByLabel('£100').check({ force: true });
     await fillPayment(modal, TEST_CARD.visa);
     await modal.getByRole('button', { name: 'Pay £100' }).click();
-    await expect(modal.getByTestId('pay-button')).toHaveText('Payment Successful');
+    await expect(modal.getByTestId('top-up-paid')).toHaveText('Payment Successful');
 
     await expect(watcher.getByTestId('available-credits')).toHaveText(String(before + 100));
     expect(reloaded).toBe(false);
@@ -338,7 +372,7 @@ test('fits a 375 px phone without sideways scrolling; the card comes first and P
   expect(await scrollsSideways(page)).toBe(false);
   await screenshot(page, 'topup-375-challenge');
   await challenge.getByRole('button', { name: 'Complete authentication' }).click();
-  await expect(modal.getByTestId('pay-button')).toHaveText('Payment Successful');
+  await expect(modal.getByTestId('top-up-paid')).toHaveText('Payment Successful');
   await screenshot(page, 'topup-375-success');
 });
 
@@ -377,7 +411,7 @@ test('stripe mode: Stripe’s address and card Elements, a PaymentMethod, and co
   await modal.getByLabel('Stand-in postal code').fill('BS1 4DJ');
   await modal.getByLabel('Stand-in card number').fill(TEST_CARD.threeDSecure);
   await modal.getByRole('button', { name: 'Pay £25' }).click();
-  await expect(modal.getByTestId('pay-button')).toHaveText('Payment Successful');
+  await expect(modal.getByTestId('top-up-paid')).toHaveText('Payment Successful');
   await expect(page.getByTestId('available-credits')).toHaveText(String(before + 25));
   expect(await serverBalance(page)).toBe(before + 25);
 

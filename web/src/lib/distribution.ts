@@ -14,7 +14,7 @@ import {
   type TicketDistribution,
 } from '@seatlink/contracts';
 import type { CalendarDateTime } from '@internationalized/date';
-import { formatCount, formatCredits, localFormat, madeOnce } from './format';
+import { countOf, creditsOf, formatCount, formatCredits, localFormat, madeOnce } from './format';
 import { ceilToMinute, instantOf, localDateTimeOf } from './local-date-time';
 
 /**
@@ -56,24 +56,31 @@ export const DISTRIBUTION_TEXTS = {
   recallFailedMany: 'Failed to recall links',
 } as const;
 
+// The counts below agree with their nouns and are grouped ('1 ticket', '10,026 tickets': lib/format.ts countOf).
+
 /** 'Need {n} credits (have {m})' (docs/reference.md "Link rules"). */
 export function needCreditsText(needed: number, balance: number): string {
-  return `Need ${formatCredits(needed)} credits (have ${formatCredits(balance)})`;
+  return `Need ${creditsOf(needed)} (have ${formatCredits(balance)})`;
 }
 
 /** 'Successfully started distribution for {n} tickets.' (docs/reference.md "Success and empty texts", exactly). */
 export function distributionStartedText(count: number): string {
-  return `Successfully started distribution for ${count} tickets.`;
+  return `Successfully started distribution for ${countOf(count, 'ticket')}.`;
 }
 
 /** 'Link will expire after N clicks' (docs/reference.md "Distribution Settings dialog", exactly). */
 export function clickLimitHelper(maxClicks: number): string {
-  return `Link will expire after ${maxClicks} clicks`;
+  return `Link will expire after ${countOf(maxClicks, 'click')}`;
 }
 
-/** 'Configure distribution settings for N ticket(s)' (docs/reference.md "Distribution Settings dialog", exactly). */
+/** 'Configure distribution settings for N tickets' (docs/reference.md "Distribution Settings dialog", exactly). */
 export function distributionSubtitle(count: number): string {
-  return `Configure distribution settings for ${count} ticket(s)`;
+  return `Configure distribution settings for ${countOf(count, 'ticket')}`;
+}
+
+/** The settings dialog's submit: 'Generate Link' for one ticket, 'Generate Links' for more. */
+export function generateLinksLabel(count: number): string {
+  return count === 1 ? DISTRIBUTION_TEXTS.oneLabel : DISTRIBUTION_TEXTS.manyLabel;
 }
 
 // ---- Links ---------------------------------------------------------------------------------------------------------

@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { MAX_LINK_CLICKS } from '@seatlink/contracts';
 import { CalendarDateTime } from '@internationalized/date';
 import {
+  clickLimitHelper,
   clicksLabel,
   distributeButtonState,
   distributionCostOf,
@@ -10,6 +11,7 @@ import {
   draftOfLink,
   eventStartExpiry,
   formatLinkExpiry,
+  generateLinksLabel,
   isExpired,
   isLimitReached,
   isUnlimited,
@@ -17,6 +19,7 @@ import {
   linkChanges,
   linkPreview,
   minExpiryValue,
+  needCreditsText,
   SETTINGS_MESSAGES,
   sharedEventStart,
   usageHelper,
@@ -84,7 +87,18 @@ describe('the distribute button (the bottom bar and bulk distribution: docs/refe
 
   it('words the texts of docs/reference.md exactly', () => {
     expect(distributionStartedText(3)).toBe('Successfully started distribution for 3 tickets.');
-    expect(distributionSubtitle(2)).toBe('Configure distribution settings for 2 ticket(s)');
+    expect(distributionSubtitle(2)).toBe('Configure distribution settings for 2 tickets');
+  });
+
+  it('puts each count in agreement with its noun, grouped', () => {
+    expect(distributionStartedText(1)).toBe('Successfully started distribution for 1 ticket.');
+    expect(distributionStartedText(10_026)).toBe('Successfully started distribution for 10,026 tickets.');
+    expect(distributionSubtitle(1)).toBe('Configure distribution settings for 1 ticket');
+    expect(generateLinksLabel(1)).toBe('Generate Link');
+    expect(generateLinksLabel(3)).toBe('Generate Links');
+    expect(clickLimitHelper(1)).toBe('Link will expire after 1 click');
+    expect(clickLimitHelper(1_000)).toBe('Link will expire after 1,000 clicks');
+    expect(needCreditsText(1, 0)).toBe('Need 1 credit (have 0)');
   });
 });
 

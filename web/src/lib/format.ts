@@ -136,10 +136,37 @@ export function formatCount(n: number): string {
   return groupedInteger(n) ?? count().format(n);
 }
 
+/**
+ * A count and its noun, agreeing in number, the count grouped as formatCount groups it: countOf(1, 'ticket') →
+ * '1 ticket', countOf(10026, 'ticket') → '10,026 tickets'. English has one singular, for exactly 1 (0 takes the plural).
+ */
+export function countOf(n: number, one: string, other = `${one}s`): string {
+  return `${formatCount(n)} ${n === 1 ? one : other}`;
+}
+
+/** Credits and the word, agreeing: '1 credit', '1,250 credits', '12.5 credits'. */
+export function creditsOf(amount: number): string {
+  return `${formatCredits(amount)} ${amount === 1 ? 'credit' : 'credits'}`;
+}
+
 /** Whole percent of `part` in `total`, 0 when there is nothing to divide: percentOf(1, 3) → 33. */
 export function percentOf(part: number, total: number): number {
   if (!Number.isFinite(part) || !Number.isFinite(total) || total <= 0) return 0;
   return Math.round((part / total) * 100);
+}
+
+/**
+ * `part` of `total` as a person reads a share: whole percent, but never a rounding that says none or all when that is
+ * not so — some but under half a percent is '<1%', all but a sliver '>99%'; '0%' only for none (or nothing to divide)
+ * and '100%' only for all.
+ */
+export function formatShare(part: number, total: number): string {
+  if (!Number.isFinite(part) || !Number.isFinite(total) || total <= 0 || part <= 0) return '0%';
+  if (part >= total) return '100%';
+  const percent = percentOf(part, total);
+  if (percent < 1) return '<1%';
+  if (percent > 99) return '>99%';
+  return `${percent}%`;
 }
 
 const minutesAgo = madeOnce(() => new Intl.RelativeTimeFormat('en-GB', { style: 'short', numeric: 'always' }));

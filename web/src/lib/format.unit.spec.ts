@@ -2,12 +2,15 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { EN_GB_DATE_TIME } from '@seatlink/contracts';
 import { formatLinkExpiry } from './distribution';
 import {
+  countOf,
+  creditsOf,
   formatCount,
   formatCredits,
   formatDate,
   formatDateTime,
   formatGBP,
   formatMinutesAgo,
+  formatShare,
   percentOf,
 } from './format';
 
@@ -42,6 +45,32 @@ describe('formatters', () => {
     expect(percentOf(1, 3)).toBe(33);
     expect(percentOf(2, 3)).toBe(67);
     expect(percentOf(5, 5)).toBe(100);
+  });
+
+  it('puts a count and its noun in agreement, the count grouped', () => {
+    expect(countOf(1, 'ticket')).toBe('1 ticket');
+    expect(countOf(0, 'ticket')).toBe('0 tickets');
+    expect(countOf(2, 'ticket')).toBe('2 tickets');
+    expect(countOf(10_026, 'ticket')).toBe('10,026 tickets');
+    expect(countOf(1, 'pass', 'passes')).toBe('1 pass');
+    expect(countOf(3, 'pass', 'passes')).toBe('3 passes');
+    expect(creditsOf(1)).toBe('1 credit');
+    expect(creditsOf(0)).toBe('0 credits');
+    expect(creditsOf(1_250)).toBe('1,250 credits');
+    expect(creditsOf(1.5)).toBe('1.5 credits');
+  });
+
+  it('never rounds a share to none or all when it is neither', () => {
+    expect(formatShare(0, 10_026)).toBe('0%');
+    expect(formatShare(0, 0)).toBe('0%');
+    expect(formatShare(2, 10_026)).toBe('<1%');
+    expect(formatShare(1, 201)).toBe('<1%'); // 0.497 %
+    expect(formatShare(1, 199)).toBe('1%'); // 0.503 %
+    expect(formatShare(1, 3)).toBe('33%');
+    expect(formatShare(199, 200)).toBe('>99%'); // 99.5 %
+    expect(formatShare(10_024, 10_026)).toBe('>99%');
+    expect(formatShare(99, 100)).toBe('99%');
+    expect(formatShare(5, 5)).toBe('100%');
   });
 });
 

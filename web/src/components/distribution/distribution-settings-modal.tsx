@@ -2,10 +2,11 @@ import {
   DISTRIBUTION_TEXTS,
   distributionSubtitle,
   EMPTY_SETTINGS_DRAFT,
+  generateLinksLabel,
   validateDistributionSettings,
   type DistributionSettings,
 } from '../../lib/distribution';
-import { formatCredits } from '../../lib/format';
+import { creditsOf, formatCredits } from '../../lib/format';
 import { Alert } from '../ui/alert';
 import { Modal } from '../ui/modal';
 import { LinkSettingsForm } from './link-settings-form';
@@ -47,14 +48,14 @@ export function DistributionSettingsModal({
         check={(draft, now) => validateDistributionSettings(draft, now)}
         onSubmit={onSubmit}
         onCancel={onClose}
-        submitLabel="Generate Link(s)"
+        submitLabel={generateLinksLabel(count)}
         eventStart={eventStart}
       >
         <Alert tone="warning" data-testid="balance-warning">
           <p>{DISTRIBUTION_TEXTS.balanceWarning}</p>
           {cost !== undefined && balance !== undefined ? (
             <p className="mt-1 text-xs" data-testid="distribution-cost">
-              {count === 1 ? 'This link costs' : 'These links cost'} {formatCredits(cost)} credits; your balance is{' '}
+              {count === 1 ? 'This link costs' : 'These links cost'} {creditsOf(cost)}; your balance is{' '}
               {formatCredits(balance)}.
             </p>
           ) : null}

@@ -1,4 +1,5 @@
 import type { TicketDistribution } from '@seatlink/contracts';
+import { countOf } from '../../lib/format';
 import {
   DISTRIBUTION_TEXTS,
   draftOfLink,
@@ -29,7 +30,7 @@ export function EditLinkModal({ title, link, eventStart, onSubmit, onClose, busy
   return (
     <Modal
       title={DISTRIBUTION_TEXTS.editLink}
-      description={`${title}: the link keeps its address and its ${link.clicks} ${link.clicks === 1 ? 'click' : 'clicks'}, and costs nothing to change.`}
+      description={`${title}: the link keeps its address and its ${countOf(link.clicks, 'click')}, and costs nothing to change.`}
       onClose={onClose}
       testId="edit-link"
     >

@@ -8,7 +8,7 @@ import {
   isUnlimited,
   type LinkFacts as LinkFactsData,
 } from '../../lib/distribution';
-import { formatDateTime } from '../../lib/format';
+import { countOf, formatDateTime } from '../../lib/format';
 import { Badge } from '../ui/badge';
 import { cx } from '../ui/cx';
 
@@ -45,7 +45,7 @@ export function LinkFacts({ link, now, compact = false, chart }: LinkFactsProps)
         <span
           className="font-semibold text-slate-900 tabular-nums"
           data-testid="link-clicks"
-          aria-label={`${link.clicks} clicks, ${limitText}`}
+          aria-label={`${countOf(link.clicks, 'click')}, ${limitText}`}
         >
           {clicksLabel(link)}
         </span>

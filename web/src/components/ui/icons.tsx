@@ -251,6 +251,13 @@ export const DownloadIcon = (props: IconProps) => (
   </Icon>
 );
 
+export const PrinterIcon = (props: IconProps) => (
+  <Icon {...props}>
+    <path d="M7 9V4h10v5M7 17H5a1 1 0 0 1-1-1v-6a1 1 0 0 1 1-1h14a1 1 0 0 1 1 1v6a1 1 0 0 1-1 1h-2" />
+    <path d="M7 14h10v6H7z" />
+  </Icon>
+);
+
 export const HistoryIcon = (props: IconProps) => (
   <Icon {...props}>
     <path d="M3 12a9 9 0 1 0 3-6.7L3 8" />

@@ -1,5 +1,6 @@
 import type { Account, LinkAccountRequest } from '@seatlink/contracts';
 import { MAX_BATCH_ACCOUNTS } from '@seatlink/contracts';
+import { countOf } from '../../lib/format';
 
 export { RECENT_SYNC_MS, syncStatus, type SyncStatus } from '../../lib/sync-status';
 
@@ -126,7 +127,7 @@ export interface SyncProgress {
  */
 export function syncProgressBar(progress: SyncProgress | undefined, ticketCount: number) {
   const fetched = progress?.fetched ?? 0;
-  const text = progress ? `Syncing... ${fetched} ${fetched === 1 ? 'ticket' : 'tickets'} read` : 'Syncing...';
+  const text = progress ? `Syncing... ${countOf(fetched, 'ticket')} read` : 'Syncing...';
   if (!(ticketCount > 0)) return { value: undefined, max: 100, text };
   return { value: fetched, max: Math.max(ticketCount, fetched), text };
 }

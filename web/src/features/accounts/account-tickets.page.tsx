@@ -16,7 +16,7 @@ import {
   distributionStartedText,
   type DistributionSettings,
 } from '../../lib/distribution';
-import { formatDateTime } from '../../lib/format';
+import { countOf, formatDateTime } from '../../lib/format';
 import { useSessionStore } from '../../lib/session.store';
 import { useNow } from '../../lib/use-now';
 import { ACCOUNT_TICKET_CARD_HEIGHT, AccountTicketCard } from './components/account-ticket-card';
@@ -134,7 +134,7 @@ export function AccountTicketsPage() {
         actions={
           data ? (
             <p className="text-sm text-slate-600" data-testid="account-ticket-total">
-              {data.tickets.length} {data.tickets.length === 1 ? 'ticket' : 'tickets'}
+              {countOf(data.tickets.length, 'ticket')}
             </p>
           ) : null
         }

@@ -7,6 +7,7 @@ import { AccountsIcon, AlertIcon, ChartIcon, PlusIcon, TicketIcon } from '../../
 import { PageHeader } from '../../components/ui/page-header';
 import { StatCard } from '../../components/ui/stat-card';
 import { useNow } from '../../lib/use-now';
+import { formatCount } from '../../lib/format';
 import {
   accountTotals,
   DEFAULT_ACCOUNT_SORT,
@@ -101,12 +102,27 @@ export function AccountsPage() {
       />
 
       <div className="grid grid-cols-2 gap-4 xl:grid-cols-4">
-        <StatCard label="Accounts" value={totals.accounts} valueTestId="total-accounts" icon={<AccountsIcon />} />
-        <StatCard label="Tickets" value={totals.tickets} valueTestId="total-account-tickets" icon={<TicketIcon />} />
-        <StatCard label="Distributed" value={totals.distributed} valueTestId="total-distributed" icon={<ChartIcon />} />
+        <StatCard
+          label="Accounts"
+          value={formatCount(totals.accounts)}
+          valueTestId="total-accounts"
+          icon={<AccountsIcon />}
+        />
+        <StatCard
+          label="Tickets"
+          value={formatCount(totals.tickets)}
+          valueTestId="total-account-tickets"
+          icon={<TicketIcon />}
+        />
+        <StatCard
+          label="Distributed"
+          value={formatCount(totals.distributed)}
+          valueTestId="total-distributed"
+          icon={<ChartIcon />}
+        />
         <StatCard
           label="Needs Attention"
-          value={totals.needsAttention}
+          value={formatCount(totals.needsAttention)}
           valueTestId="total-needs-attention"
           icon={<AlertIcon />}
         />

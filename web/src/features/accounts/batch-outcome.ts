@@ -1,4 +1,5 @@
 import type { BatchLinkResult } from '@seatlink/contracts';
+import { countOf, formatCount } from '../../lib/format';
 import { ACCOUNT_MESSAGES } from './accounts.queries';
 
 /** How a batch add ended: every account added, some of them, or none. */
@@ -29,10 +30,10 @@ export function batchOutcome(results: readonly BatchLinkResult[]): BatchOutcome 
     .filter((r) => !r.account)
     .map((r) => ({ email: r.email, reason: r.error?.message || ACCOUNT_MESSAGES.addOneFailed }));
   if (failed.length === 0) {
-    return { kind: 'all', title: `${countOf(added.length)} added`, added, failed };
+    return { kind: 'all', title: `${accounts(added.length)} added`, added, failed };
   }
   if (added.length === 0) return { kind: 'none', title: ACCOUNT_MESSAGES.addManyFailed, added, failed };
-  return { kind: 'some', title: `${added.length} of ${countOf(results.length)} added`, added, failed };
+  return { kind: 'some', title: `${formatCount(added.length)} of ${accounts(results.length)} added`, added, failed };
 }
 
-const countOf = (n: number) => `${n} ${n === 1 ? 'account' : 'accounts'}`;
+const accounts = (n: number) => countOf(n, 'account');

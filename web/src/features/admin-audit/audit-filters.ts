@@ -11,7 +11,7 @@ import {
   type AuditStatus,
 } from '@seatlink/contracts';
 import { routeUrl, type QueryValues } from '../../lib/api-client';
-import { formatDateTime, madeOnce } from '../../lib/format';
+import { formatCount, formatDateTime, madeOnce } from '../../lib/format';
 import { instantOf, localDateTimeOf, parseLocalDateTime } from '../../lib/local-date-time';
 
 /**
@@ -299,7 +299,9 @@ export function auditCsvUrl(userId: string, filters: AuditFilters, now: number):
 
 /** 'Showing X to Y entries' (docs/reference.md "User Audit Log screen") for a page of `count` rows at `offset`. */
 export function showingLabel(offset: number, count: number): string {
-  return count === 0 ? 'Showing 0 to 0 entries' : `Showing ${offset + 1} to ${offset + count} entries`;
+  return count === 0
+    ? 'Showing 0 to 0 entries'
+    : `Showing ${formatCount(offset + 1)} to ${formatCount(offset + count)} entries`;
 }
 
 /**

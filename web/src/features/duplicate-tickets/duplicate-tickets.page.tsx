@@ -6,7 +6,7 @@ import { EmptyState } from '../../components/ui/empty-state';
 import { CopyIcon, TicketIcon } from '../../components/ui/icons';
 import { PageHeader } from '../../components/ui/page-header';
 import { StatCard } from '../../components/ui/stat-card';
-import { formatDateTime } from '../../lib/format';
+import { countOf, formatDateTime } from '../../lib/format';
 import { useDuplicateTickets } from './duplicate-tickets.queries';
 
 function Field({ label, value, testId }: { label: string; value: string; testId?: string }) {
@@ -59,9 +59,7 @@ function GroupCard({ group, index }: { group: DuplicateGroup; index: number }) {
             {master.seat_info ? ` · ${master.seat_info}` : ''}
           </p>
         </div>
-        <p className="text-sm text-slate-600">
-          1 master, {duplicates.length} {duplicates.length === 1 ? 'duplicate' : 'duplicates'}
-        </p>
+        <p className="text-sm text-slate-600">1 master, {countOf(duplicates.length, 'duplicate')}</p>
       </header>
       <ul aria-label={`Master ticket and duplicates of ${master.title}`} className="divide-y divide-slate-100">
         <TicketItem ticket={master} master />

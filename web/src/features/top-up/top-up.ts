@@ -8,7 +8,7 @@ import {
   type PaymentIntentStatus,
   type TopupRequest,
 } from '@seatlink/contracts';
-import { formatCredits, formatGBP } from '../../lib/format';
+import { creditsOf, formatCredits, formatGBP } from '../../lib/format';
 
 /** The texts of the Top Up Credits modal (docs/reference.md "Top Up Credits dialog", "Payment messages"). */
 export const TOP_UP_TEXTS = {
@@ -20,6 +20,8 @@ export const TOP_UP_TEXTS = {
     'and conditions.',
   processing: 'Processing...',
   paid: 'Payment Successful',
+  /** Once paid, the one action left: closes the dialog at once. */
+  done: 'Done',
   newBalance: 'Your new balance will be',
   /** A card number the test card field does not know. */
   cardIncomplete: 'Your card number is incomplete.',
@@ -91,7 +93,7 @@ export interface TopUpSummary {
   amount: string;
   /** '25' */
   credits: string;
-  /** The balance after the credits: '125' */
+  /** The balance after the credits, with the word: '125 credits' */
   newBalance: string;
 }
 
@@ -104,7 +106,7 @@ export function summaryOf(amount: number | null, balance: number): TopUpSummary 
   return {
     amount: formatGBP(amount ?? 0),
     credits: formatCredits(credits),
-    newBalance: formatCredits(balance + credits),
+    newBalance: creditsOf(balance + credits),
   };
 }
 

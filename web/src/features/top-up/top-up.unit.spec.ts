@@ -74,9 +74,9 @@ describe('amount', () => {
   it('sums up one credit per pound, rounded, on top of the balance', () => {
     expect(creditsFor(25)).toBe(25);
     expect(creditsFor(7.6)).toBe(8);
-    expect(summaryOf(25, 100)).toEqual({ amount: '£25.00', credits: '25', newBalance: '125' });
-    expect(summaryOf(1000, 1250)).toEqual({ amount: '£1,000.00', credits: '1,000', newBalance: '2,250' });
-    expect(summaryOf(null, 40)).toEqual({ amount: '£0.00', credits: '0', newBalance: '40' });
+    expect(summaryOf(25, 100)).toEqual({ amount: '£25.00', credits: '25', newBalance: '125 credits' });
+    expect(summaryOf(1000, 1250)).toEqual({ amount: '£1,000.00', credits: '1,000', newBalance: '2,250 credits' });
+    expect(summaryOf(null, 40)).toEqual({ amount: '£0.00', credits: '0', newBalance: '40 credits' });
   });
 });
 

@@ -8,7 +8,7 @@ import { ConfirmDialog } from '../../../components/ui/confirm-dialog';
 import { cx } from '../../../components/ui/cx';
 import { AlertIcon, RefreshIcon, TrashIcon } from '../../../components/ui/icons';
 import { ProgressBar } from '../../../components/ui/progress-bar';
-import { formatDateTime } from '../../../lib/format';
+import { countOf, formatCount, formatDateTime } from '../../../lib/format';
 import { syncProgressBar, syncStatus, type SyncProgress } from '../account-rules';
 import { ACCOUNT_MESSAGES } from '../accounts.queries';
 import { useRemoveAccount } from '../use-accounts';
@@ -26,7 +26,7 @@ export interface AccountCardProps {
 export function skippedPassesText(count: number): string {
   return count === 1
     ? '1 pass from this wallet could not be read and is not shown.'
-    : `${count} passes from this wallet could not be read and are not shown.`;
+    : `${countOf(count, 'pass', 'passes')} from this wallet could not be read and are not shown.`;
 }
 
 function SyncBadge({ account, syncing, now }: { account: Account; syncing: boolean; now: number }) {
@@ -45,8 +45,9 @@ function SyncBadge({ account, syncing, now }: { account: Account; syncing: boole
 
 /**
  * One linked account (docs/reference.md "Accounts screens"): name, e-mail, sync status, ticket counts, distribution
- * bar, the progress of a running sync, and its actions. An account in error carries the 'Authentication Required'
- * banner; one whose last sync gave up, the 'Sync Failed' banner with why (it keeps syncing; a sync that goes through
+ * bar, the progress of a running sync, and its actions. An account in error (`in_error_state`: the wallet refused its
+ * sign-in, docs/reference.md "Wallet account states") carries the 'Authentication Required' banner with
+ * Re-authenticate, the only place that offers it: a healthy account has nothing to sign in again for; one whose last sync gave up, the 'Sync Failed' banner with why (it keeps syncing; a sync that goes through
  * clears it); passes the wallet sent that could not be read are counted under its figures.
  */
 export function AccountCard({ account, sync, now, onReauthenticate }: AccountCardProps) {
@@ -93,7 +94,14 @@ export function AccountCard({ account, sync, now, onReauthenticate }: AccountCar
               {account.last_error || 'The wallet service no longer accepts this account’s sign-in.'}
             </p>
           </div>
-          <Button size="sm" variant="danger" className="ml-8 sm:ml-0" onClick={() => onReauthenticate(account)}>
+          <Button
+            size="sm"
+            variant="danger"
+            className="ml-8 sm:ml-0"
+            onClick={() => onReauthenticate(account)}
+            aria-label={`Re-authenticate ${account.email}`}
+          >
+            <RefreshIcon className="h-4 w-4" />
             Re-authenticate
           </Button>
         </div>
@@ -128,13 +136,13 @@ export function AccountCard({ account, sync, now, onReauthenticate }: AccountCar
           <div className="rounded-lg bg-slate-50 px-3 py-2">
             <dt className="text-xs text-slate-600">Tickets</dt>
             <dd className="text-lg font-semibold text-slate-900 tabular-nums" data-testid="account-ticket-count">
-              {account.ticket_count}
+              {formatCount(account.ticket_count)}
             </dd>
           </div>
           <div className="rounded-lg bg-slate-50 px-3 py-2">
             <dt className="text-xs text-slate-600">Distributed</dt>
             <dd className="text-lg font-semibold text-slate-900 tabular-nums" data-testid="account-distributed-count">
-              {account.distributed_count}
+              {formatCount(account.distributed_count)}
             </dd>
           </div>
         </dl>
@@ -171,16 +179,6 @@ export function AccountCard({ account, sync, now, onReauthenticate }: AccountCar
             View tickets <span aria-hidden="true">→</span>
           </Link>
           <div className="flex gap-2">
-            <Button
-              size="sm"
-              variant="secondary"
-              onClick={() => onReauthenticate(account)}
-              aria-label={`Re-authenticate ${account.email}`}
-              title="Sign in again and sync now"
-            >
-              <RefreshIcon className="h-4 w-4" />
-              Re-authenticate
-            </Button>
             <Button
               size="sm"
               variant="secondary"

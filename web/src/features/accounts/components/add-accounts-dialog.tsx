@@ -61,14 +61,13 @@ export function AddAccountsDialog({ onClose }: { onClose: () => void }) {
         toast.success(ACCOUNT_MESSAGES.connected);
         onClose();
       } else {
+        // Said once, beside the form (not again in a toast).
         setFailure(outcome.message);
-        toast.error(ACCOUNT_MESSAGES.addOneFailed);
       }
       return;
     }
     if (!outcome.results) {
       setFailure(outcome.message);
-      toast.error(ACCOUNT_MESSAGES.addManyFailed);
       return;
     }
     const summary = batchOutcome(outcome.results);
@@ -77,7 +76,7 @@ export function AddAccountsDialog({ onClose }: { onClose: () => void }) {
       onClose();
       return;
     }
-    if (summary.kind === 'none') toast.error(ACCOUNT_MESSAGES.addManyFailed);
+    // None added: the result in the dialog says 'Failed to add accounts' and why, each; no toast says it again.
     setResults(summary);
     // The refused rows stay for another try; the linked ones are done.
     const refused = new Set(outcome.results.filter((r) => !r.account).map((r) => r.email.toLowerCase()));

@@ -1,5 +1,6 @@
 import type { Account } from '@seatlink/contracts';
 import { ProgressBar } from '../../../components/ui/progress-bar';
+import { formatCount, formatShare } from '../../../lib/format';
 import { distributionPercent, distributionTone } from '../account-rules';
 
 /**
@@ -12,14 +13,15 @@ export function DistributionBar({
   account: Pick<Account, 'email' | 'ticket_count' | 'distributed_count'>;
 }) {
   const percent = distributionPercent(account);
+  const share = formatShare(account.distributed_count, account.ticket_count);
   const tone = distributionTone(percent);
-  const summary = `${account.distributed_count} of ${account.ticket_count} distributed`;
+  const summary = `${formatCount(account.distributed_count)} of ${formatCount(account.ticket_count)} distributed`;
   return (
     <div>
       <div className="mb-1 flex items-baseline justify-between text-xs text-slate-600">
         <span>Distribution</span>
         <span className="font-medium text-slate-700 tabular-nums" data-testid="distribution-percent">
-          {Math.round(percent)}%
+          {share}
         </span>
       </div>
       <ProgressBar

@@ -10,7 +10,7 @@ import { cx } from '../../../components/ui/cx';
 import { DatePicker } from '../../../components/ui/date-picker';
 import { HistoryIcon } from '../../../components/ui/icons';
 import { linkPreview } from '../../../lib/distribution';
-import { formatCredits, formatDateTime } from '../../../lib/format';
+import { creditsOf, formatCredits, formatDateTime } from '../../../lib/format';
 import { instantOf, localDateTimeOf } from '../../../lib/local-date-time';
 import { querySlice } from '../../../lib/query-slice';
 import { useNow } from '../../../lib/use-now';
@@ -148,7 +148,7 @@ function HistoryResult({ state }: { state: UserStateAt }) {
       </p>
       <dl className="grid grid-cols-1 gap-3 sm:grid-cols-3">
         {[
-          ['Balance', `${formatCredits(state.balance)} credits`, 'replay-balance'],
+          ['Balance', creditsOf(state.balance), 'replay-balance'],
           ['Accounts', String(state.accounts.length), 'replay-accounts-count'],
           ['Tickets with a link', `${linked} of ${state.tickets.length}`, 'replay-linked-count'],
         ].map(([label, value, testId]) => (

@@ -1,5 +1,6 @@
 import { useState } from 'react';
 import { toast } from '../../../lib/toast';
+import { countOf } from '../../../lib/format';
 import { BULK_LINK_MESSAGES, type BulkLinkFailure } from '@seatlink/contracts';
 import { LinkSettingsForm } from '../../../components/distribution/link-settings-form';
 import { Button } from '../../../components/ui/button';
@@ -9,7 +10,7 @@ import { EMPTY_SETTINGS_DRAFT, DISTRIBUTION_TEXTS, validateDistributionSettings 
 import { useBulkLinks } from '../hooks/use-ticket-actions';
 import type { BulkOutcome } from '../ticket-actions';
 
-const links = (n: number) => `${n} ${n === 1 ? 'link' : 'links'}`;
+const links = (n: number) => countOf(n, 'link');
 
 /** The toast of a bulk outcome: how many were done, and why the others were not (the first reason). */
 function report(outcome: BulkOutcome, done: (n: number) => string) {

@@ -1,5 +1,5 @@
 import { Sparkline } from '../../../components/ui/sparkline';
-import { formatDateTime } from '../../../lib/format';
+import { countOf, formatDateTime } from '../../../lib/format';
 import { useClickTimeline } from '../hooks/use-click-timeline';
 
 /**
@@ -26,6 +26,6 @@ export function ClickSparkline({
   const label =
     clicks === 0
       ? `${name}: no clicks yet`
-      : `${name}: ${clicks} ${clicks === 1 ? 'click' : 'clicks'}${last ? `, the last at ${formatDateTime(last)}` : ''}`;
+      : `${name}: ${countOf(clicks, 'click')}${last ? `, the last at ${formatDateTime(last)}` : ''}`;
   return <Sparkline minutes={minutes} now={now} label={label} width={64} testId="click-sparkline" />;
 }

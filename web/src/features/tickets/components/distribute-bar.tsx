@@ -1,7 +1,7 @@
 import { useId, type ReactNode } from 'react';
 import { Button } from '../../../components/ui/button';
 import type { DistributeButtonState } from '../../../lib/distribution';
-import { formatCredits } from '../../../lib/format';
+import { countOf, creditsOf, formatCount } from '../../../lib/format';
 
 export interface DistributeBarProps {
   selectedCount: number;
@@ -31,7 +31,7 @@ export function DistributeBar({ selectedCount, button, onDistribute, onClear, ch
       <div className="flex flex-wrap items-center justify-between gap-x-4 gap-y-2 px-4 py-3 sm:px-6 lg:px-8">
         <div className="flex flex-wrap items-center gap-x-3 gap-y-2 text-sm">
           <p className="font-medium text-slate-900" data-testid="selected-count" aria-live="polite">
-            {selectedCount} selected
+            {formatCount(selectedCount)} selected
           </p>
           <Button variant="ghost" size="sm" onClick={onClear}>
             Clear selection
@@ -46,7 +46,7 @@ export function DistributeBar({ selectedCount, button, onDistribute, onClear, ch
             </p>
           ) : (
             <p className="min-w-0 text-sm text-slate-600" data-testid="distribute-cost">
-              {eligible} {eligible === 1 ? 'ticket' : 'tickets'} · {formatCredits(button.cost)} credits
+              {countOf(eligible, 'ticket')} · {creditsOf(button.cost)}
             </p>
           )}
           <Button

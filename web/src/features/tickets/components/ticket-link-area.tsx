@@ -34,6 +34,7 @@ function LinkButtons({ ticket, link, children }: { ticket: Ticket; link: string;
       {showQr ? (
         <QrDialog
           title={ticket.title}
+          seat={ticket.seat?.seat_info_combined}
           link={link}
           onCopy={() => void copyLink(link)}
           onClose={() => setShowQr(false)}

@@ -1,4 +1,4 @@
-import { formatCount } from '../../../lib/format';
+import { countOf, formatCount } from '../../../lib/format';
 import { useTickets } from '../hooks/use-tickets';
 
 /**
@@ -31,12 +31,10 @@ export function TicketsCount({
       {loaded ? (
         filtered ? (
           <>
-            Showing {formatCount(shown)} of {formatCount(total)} tickets
+            Showing {formatCount(shown)} of {countOf(total, 'ticket')}
           </>
         ) : (
-          <>
-            {formatCount(total)} {total === 1 ? 'ticket' : 'tickets'}
-          </>
+          countOf(total, 'ticket')
         )
       ) : null}
       {loaded && !complete ? <span data-testid="tickets-loading-rest"> · loading…</span> : null}

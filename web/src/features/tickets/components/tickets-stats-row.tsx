@@ -1,6 +1,6 @@
 import { ChartIcon, PinIcon, TicketIcon, WalletIcon } from '../../../components/ui/icons';
 import { StatCard } from '../../../components/ui/stat-card';
-import { formatCount, formatCredits } from '../../../lib/format';
+import { formatCount, formatCredits, formatShare } from '../../../lib/format';
 import { useMemo, type ReactNode } from 'react';
 import type { Ticket } from '@seatlink/contracts';
 import { computeTicketStats } from '../ticket-stats';
@@ -41,7 +41,7 @@ export function TicketsStatsRow({ balance, tickets, topUp }: TicketsStatsRowProp
       />
       <StatCard
         label="Distribution Rate"
-        value={`${stats.distributionRate}%`}
+        value={formatShare(stats.distributed, stats.total)}
         valueTestId="distribution-rate"
         detail={`${formatCount(stats.distributed)} of ${formatCount(stats.total)} distributed`}
         icon={<ChartIcon />}

@@ -6,7 +6,7 @@ import { Button } from '../../../components/ui/button';
 import { CheckIcon } from '../../../components/ui/icons';
 import { Modal } from '../../../components/ui/modal';
 import { useCreditsStore } from '../../../lib/credits.store';
-import { formatCredits, formatGBP } from '../../../lib/format';
+import { creditsOf, formatCredits, formatGBP } from '../../../lib/format';
 import { loadChunk } from '../../../lib/lazy-route';
 import { useSessionStore } from '../../../lib/session.store';
 import type { PaymentFormHandle, PaymentFormProps } from '../payment-form';
@@ -39,8 +39,8 @@ export interface TopUpModalProps {
  * custom: whole pounds from £5, refused here otherwise), the payment form of the mode the server names (the test
  * gateway's card field, or Stripe's Elements; the card before the billing address), the summary, the terms, and a
  * footer that stays in view however far the modal scrolls (a phone): the outcome, Cancel and 'Pay £amount'
- * ('Processing...', then 'Payment Successful'). After a successful payment 'Payment successful.' shows for 6 s; then
- * the user is re-read, the modal closes and the app goes to /. Escape, the backdrop and Cancel close it, except while a
+ * ('Processing...'). Once paid, 'Payment successful.' and 'Payment Successful' with Done alone, for 6 s; then (or at
+ * Done) the user is re-read, the modal closes and the app goes to /. Escape, the backdrop and Cancel close it, except while a
  * payment is under way (closing then would hide how the charge ended).
  */
 export function TopUpModal({ onClose }: TopUpModalProps) {
@@ -66,6 +66,7 @@ export function TopUpModal({ onClose }: TopUpModalProps) {
   const [balanceAtPay, setBalanceAtPay] = useState<number | null>(null);
   const form = useRef<PaymentFormHandle | null>(null);
   const payRef = useRef<HTMLButtonElement>(null);
+  const doneRef = useRef<HTMLButtonElement>(null);
   const finished = useRef(false);
   const refusal = amountError(choice);
   /** What Pay and the summary name: nothing while the amount is one the modal refuses. */
@@ -95,6 +96,8 @@ export function TopUpModal({ onClose }: TopUpModalProps) {
 
   useEffect(() => {
     if (!success) return;
+    // Pay, where the focus was, is gone: Done takes it.
+    doneRef.current?.focus();
     const timer = window.setTimeout(finishLater, SUCCESS_DELAY_MS);
     return () => window.clearTimeout(timer);
   }, [success]);
@@ -134,7 +137,7 @@ export function TopUpModal({ onClose }: TopUpModalProps) {
       ? {
           amount: formatGBP(lastTransaction.amount),
           credits: formatCredits(lastTransaction.credits),
-          newBalance: formatCredits(lastTransaction.balance ?? (balanceAtPay ?? balance) + lastTransaction.credits),
+          newBalance: creditsOf(lastTransaction.balance ?? (balanceAtPay ?? balance) + lastTransaction.credits),
         }
       : summaryOf(amount, frozen && balanceAtPay !== null ? balanceAtPay : balance);
 
@@ -214,30 +217,35 @@ export function TopUpModal({ onClose }: TopUpModalProps) {
                 {PAYMENT_MESSAGES.success}
               </Alert>
             ) : null}
-            <div className="flex flex-col-reverse gap-2 sm:flex-row sm:justify-end">
-              <Button variant="secondary" onClick={close} disabled={isLoading}>
-                Cancel
-              </Button>
-              <Button
-                ref={payRef}
-                type="submit"
-                disabled={frozen || config === null}
-                // Busy keeps the button's colours: it is working ('Processing...'), then on its way to the dashboard.
-                aria-busy={frozen || undefined}
-                data-testid="pay-button"
-              >
-                {success ? (
-                  <>
-                    <CheckIcon className="h-4 w-4" aria-hidden="true" />
-                    {TOP_UP_TEXTS.paid}
-                  </>
-                ) : isLoading ? (
-                  TOP_UP_TEXTS.processing
-                ) : (
-                  payLabel(amount)
-                )}
-              </Button>
-            </div>
+            {success ? (
+              // Paid: nothing is left to cancel or pay, so the one action is Done (it finishes now what the success
+              // delay would finish later).
+              <div className="flex flex-col gap-2 sm:flex-row sm:items-center sm:justify-between">
+                <p className="flex items-center gap-2 text-sm font-medium text-green-700" data-testid="top-up-paid">
+                  <CheckIcon className="h-4 w-4" aria-hidden="true" />
+                  {TOP_UP_TEXTS.paid}
+                </p>
+                <Button ref={doneRef} onClick={close} data-testid="top-up-done">
+                  {TOP_UP_TEXTS.done}
+                </Button>
+              </div>
+            ) : (
+              <div className="flex flex-col-reverse gap-2 sm:flex-row sm:justify-end">
+                <Button variant="secondary" onClick={close} disabled={isLoading}>
+                  Cancel
+                </Button>
+                <Button
+                  ref={payRef}
+                  type="submit"
+                  disabled={frozen || config === null}
+                  // Busy keeps the button's colours while it works ('Processing...').
+                  aria-busy={frozen || undefined}
+                  data-testid="pay-button"
+                >
+                  {isLoading ? TOP_UP_TEXTS.processing : payLabel(amount)}
+                </Button>
+              </div>
+            )}
           </div>
         </form>
       </Modal>

@@ -19,7 +19,7 @@ export function TopUpSummary({ summary }: { summary: Summary }) {
       <div className="flex items-center justify-between gap-4 border-t border-slate-200 pt-2">
         <dt className="font-medium text-slate-900">{TOP_UP_TEXTS.newBalance}</dt>
         <dd className="font-semibold whitespace-nowrap text-slate-900 tabular-nums" data-testid="summary-new-balance">
-          {summary.newBalance} credits
+          {summary.newBalance}
         </dd>
       </div>
     </dl>
