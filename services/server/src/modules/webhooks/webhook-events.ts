@@ -200,7 +200,7 @@ export function ticketBatchesOf(batch: {
       type,
       orderKey: `tickets:${batch.accountId}`,
       at: batch.at,
-      payload: webhookBody(id, type, batch.at, data as unknown as Record<string, unknown>),
+      payload: webhookBody(id, type, batch.at, data),
     });
   }
   return out;
