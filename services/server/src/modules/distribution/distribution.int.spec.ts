@@ -381,13 +381,13 @@ describe('distributing tickets as links, and recalling them', () => {
         { actorId: userId, commandId: `debit:${commandId}` },
       ),
     );
-    await expect.poll(() => balanceOf(user)).toBe(95);
+    await expect.poll(() => balanceOf(user), { timeout: 20_000 }).toBe(95);
     // A settle job queued by an earlier version, run twice (at least once delivery).
     const job = stack.app.get(SettleDistributionJob);
     const data = { userId, commandId, cost: 5, links: [{ ticketId: ticket.id, distributionId }] };
     await job.run(data);
     await job.run(data);
-    await expect.poll(() => balanceOf(user)).toBe(100);
+    await expect.poll(() => balanceOf(user), { timeout: 20_000 }).toBe(100);
     // The link can never be made now: its ticket's stream holds its voiding; the ticket itself is free.
     const made = await distribute(user, { ticket_ids: [ticket.id] });
     expect(made.status).toBe(200);
