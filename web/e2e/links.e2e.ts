@@ -1,5 +1,6 @@
 import { expect, test, type Page } from '@playwright/test';
 import { expectNoA11yViolations } from './support/axe';
+import { signIn } from './support/session';
 import {
   distributeByApi,
   letLinkExpire,
@@ -7,6 +8,7 @@ import {
   RecipientPhones,
   recallByApi,
   setCredits,
+  ticketCard,
   ticketHolder,
   ticketTitled,
   type TicketHolder,
@@ -68,14 +70,58 @@ test("a recipient adds a shared ticket to their wallet and lands on the wallet's
   await expect(phone.getByText('Kestrel County')).toBeVisible();
   await expect.poll(() => clicksOf(holder!, kestrel.id)).toBe(1);
 
-  // The one click it allowed is used: the link says so, and offers nothing to press.
+  // Back on the phone that claimed it, the ticket is theirs: not "ask for a new link", but open it again.
   await phone.goto(link!.link);
   await expect(stateOf(phone)).toHaveAttribute('data-state', 'limit_reached');
-  await expect(statePanel(phone).getByRole('heading')).toHaveText('Limit Reached');
-  await expect(statePanel(phone)).toContainText('Ask the person who shared it for a new link.');
-  await expect(phone.getByRole('heading', { level: 1 })).toHaveText('Kestrel County');
-  await expect(phone.getByRole('button', { name: 'Add to wallet' })).toHaveCount(0);
-  await expectNoA11yViolations(phone, "recipient page, 'Limit Reached'");
+  await expect(phone.getByTestId('link-yours')).toContainText('You saved this ticket on this device');
+  await expect(phone.getByTestId('link-state')).toHaveCount(0);
+  await expect(phone.getByRole('link', { name: 'Open in wallet' })).toHaveAttribute('href', /\/wallet-sim\/save\//);
+  await expectNoA11yViolations(phone, 'recipient page, claimed on this device');
+
+  // On anyone else's phone the one click it allowed is used: the link says so, and offers nothing to press.
+  const other = await phones.open(browser);
+  await other.goto(link!.link);
+  await expect(stateOf(other)).toHaveAttribute('data-state', 'limit_reached');
+  await expect(statePanel(other).getByRole('heading')).toHaveText('Limit Reached');
+  await expect(statePanel(other)).toContainText('Ask the person who shared it for a new link.');
+  await expect(other.getByRole('heading', { level: 1 })).toHaveText('Kestrel County');
+  await expect(other.getByRole('button', { name: 'Add to wallet' })).toHaveCount(0);
+  await expect(other.getByTestId('link-yours')).toHaveCount(0);
+  await expectNoA11yViolations(other, "recipient page, 'Limit Reached'");
+});
+
+test('a recipient gives their name as they claim, and the holder sees "claimed by" live on the ticket and in the bell', async ({
+  page,
+  browser,
+}) => {
+  holder = await ticketHolder(page, 'named', { wallets: [[{ title: 'Oakmere Rovers' }]] });
+  const oakmere = ticketTitled(holder.tickets, 'Oakmere Rovers');
+  await setCredits(holder.userId, 5);
+  const [link] = (await distributeByApi(holder.api, [oakmere.id], { max_clicks: 1 })).distributions;
+  await signIn(page, holder.user);
+  const card = ticketCard(page, oakmere.id);
+  await expect(card.getByTestId('link-clicks')).toHaveText('0 / 1');
+  await expect(card.getByTestId('link-claimant')).toHaveCount(0);
+
+  const phone = await phones.open(browser);
+  await phone.goto(link!.link);
+  const name = phone.getByLabel('Your name (optional)');
+  await expect(name).toBeVisible();
+  await expect(phone.getByText('The sender sees who saved their ticket')).toBeVisible();
+  await name.fill('Sam Okafor');
+  await phone.getByRole('button', { name: 'Add to wallet' }).click();
+  await expect(phone).toHaveURL(/\/wallet-sim\/save\/[^/]+$/);
+
+  // Live on the holder's card: who, when (today: the time alone) and on what.
+  await expect(card.getByTestId('link-clicks')).toHaveText('1 / 1');
+  await expect(card.getByTestId('link-claimant')).toHaveText(/^claimed by Sam Okafor · \d{2}:\d{2} · Android phone$/);
+  // The bell says who too.
+  await page.getByTestId('notification-bell').locator('visible=true').click();
+  const note = page.getByTestId('notification').filter({ hasText: 'New claim on Oakmere Rovers' });
+  await expect(note.getByTestId('notification-claimant')).toHaveText('claimed by Sam Okafor · Android phone');
+  // And the list says it after a reload, from the server.
+  await page.reload();
+  await expect(ticketCard(page, oakmere.id).getByTestId('link-claimant')).toHaveText(/^claimed by Sam Okafor · /);
 });
 
 test('a claim refused meanwhile turns the open page into why: the limit reached elsewhere, or the link recalled', async ({

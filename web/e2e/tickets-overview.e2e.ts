@@ -216,6 +216,7 @@ test('counts agree with their nouns and are grouped; a rate of some is never "0%
       label: `for guest w${n}`,
       has_pin: false,
       pin_locked: false,
+      claimed_by: null,
     },
   });
   many[0] = linked(many[0]!, 0);

@@ -16,6 +16,8 @@ export const MAX_LINK_EXPIRY_MS = 5 * 366 * 24 * 60 * 60 * 1000;
 export const MAX_LINK_CLICKS = 1_000_000;
 /** The longest label of a link ("for Sam"), in characters. */
 export const MAX_LINK_LABEL = 80;
+/** The longest name a recipient gives when claiming ("Sam"), in characters. */
+export const MAX_CLAIMANT_NAME = 60;
 
 export const DISTRIBUTION_MESSAGES = {
   noTickets: 'No valid tickets selected to distribute',
@@ -34,6 +36,19 @@ export const DISTRIBUTION_MESSAGES = {
 } as const;
 
 /**
+ * The name a recipient gives when claiming: trimmed, at most MAX_CLAIMANT_NAME characters (code points), no control
+ * or bidi-override characters (it is shown to the link's owner and sent to their systems); empty is none (null).
+ */
+export const claimantNameSchema = schema(() =>
+  z
+    .string({ error: LINK_MESSAGES.nameFormat })
+    .trim()
+    .refine((value) => [...value].length <= MAX_CLAIMANT_NAME, LINK_MESSAGES.nameFormat)
+    .refine((value) => !hasForbiddenCharacters(value), LINK_MESSAGES.nameFormat)
+    .transform((value) => (value === '' ? null : value)),
+);
+
+/**
  * POST /v1/links/{code}/claim's body, all optional: `pin` for a link that has one (4 to 8 digits; empty or null is
  * none). Anything else in a body is ignored, as is a body that is not an object.
  */
@@ -44,6 +59,8 @@ export const claimRequestSchema = schema(() =>
         error: LINK_MESSAGES.pinFormat,
       })
       .optional(),
+    /** The recipient's name, for the link's owner to see ("claimed by Sam"); empty or null is none. */
+    name: claimantNameSchema.nullish().transform((value) => value ?? null),
   }),
 );
 

@@ -56,6 +56,11 @@ export const LINK_MESSAGES = {
   pinInvalid: 'That PIN is not right',
   pinLocked: 'This link is locked after too many wrong PINs. Ask its sender for a new PIN.',
   pinFormat: 'A PIN is 4 to 8 digits',
+  nameFormat: 'A name is up to 60 characters of plain text',
+  nameLabel: 'Your name (optional)',
+  nameHint: 'The sender sees who saved their ticket',
+  yours: 'You saved this ticket on this device',
+  openAgain: 'Open in wallet',
 } as const;
 
 /** A link PIN as its owner sets it and a recipient enters it: 4 to 8 digits. */
@@ -77,4 +82,5 @@ export type { ClaimResponse, PublicLink, PublicLinkTicket } from './distribution
 /** POST /v1/links/{code}/claim's body: the PIN, for a link that has one. */
 export interface ClaimRequest {
   pin?: string;
+  name?: string;
 }

@@ -52,6 +52,8 @@ export const appNotificationSchema = schema(() =>
       expires_at: timestampSchema.nullable(),
       credits: z.int().nullable(),
       amount_pence: z.int().nullable(),
+      /** link_claimed: who made the latest claim it gathers (null: not told, or another kind). */
+      claimed_by: z.object({ name: z.string().nullable(), device: z.string().nullable() }).nullable(),
     }),
   ),
 );
@@ -122,6 +124,22 @@ export type NotificationsReadResponse = z.infer<typeof notificationsReadResponse
 export function notificationSubject(n: Pick<AppNotification, 'subject' | 'label'>): string {
   const subject = n.subject ?? 'a ticket no longer in your wallets';
   return n.label ? `${subject} (${n.label})` : subject;
+}
+
+/**
+ * Who claimed, as the owner reads it: "claimed by Sam · iPhone", "claimed on an iPhone" or "claimed by Sam"; null
+ * when nothing is known (an `at`, written as the reader writes times, goes between the two: "claimed by Sam · 18:02 ·
+ * iPhone").
+ */
+export function claimantText(
+  claimant: { name: string | null; device: string | null } | null | undefined,
+  at?: string,
+): string | null {
+  if (!claimant || (!claimant.name && !claimant.device)) return null;
+  const parts = [claimant.name ? `claimed by ${claimant.name}` : 'claimed'];
+  if (at) parts.push(at);
+  if (claimant.device) parts.push(claimant.device);
+  return parts.join(' · ');
 }
 
 /** A notification's sentence; `formatDateTime` writes a moment as the reader's dates are written. */

@@ -1,3 +1,5 @@
+import type { LinkClaimant } from './tickets.js';
+
 /**
  * The socket.io event map: every event the server pushes to browsers.
  * Rooms: `user:<id>` for one user's own changes, `admins` for every admin.
@@ -27,6 +29,8 @@ export interface ServerToClientEvents {
     ticket_id: string;
     distribution_id: string;
     clicks?: number;
+    /** With a click: who made the latest one counted. */
+    claimed_by?: LinkClaimant;
   }) => void;
   /** The user's notifications changed (one came or grew, some were read): `unread` is how many are unread now. */
   'notifications.updated': (payload: { user_id: string; unread: number }) => void;

@@ -18,6 +18,19 @@ export const ticketSeatSchema = schema(() =>
 );
 export type TicketSeat = z.infer<typeof ticketSeatSchema>;
 
+/** Who made a link's last click: the name they gave (null: none) and their device ("iPhone"; null: not known). */
+export const linkClaimantSchema = schema(() =>
+  named(
+    'LinkClaimant',
+    z.object({
+      name: z.string().nullable(),
+      device: z.string().nullable(),
+      at: timestampSchema,
+    }),
+  ),
+);
+export type LinkClaimant = z.infer<typeof linkClaimantSchema>;
+
 /** A distribution link (docs/reference.md "Link"): filled in by the distribution feature. */
 export const ticketDistributionSchema = schema(() =>
   named(
@@ -37,6 +50,8 @@ export const ticketDistributionSchema = schema(() =>
       has_pin: z.boolean(),
       /** Locked after too many wrong PINs, until its owner sets a new one. */
       pin_locked: z.boolean(),
+      /** Who made its last click; null before the first. */
+      claimed_by: linkClaimantSchema.nullable(),
     }),
   ),
 );

@@ -271,6 +271,15 @@ export const webhookEventSchemas = schema(() => ({
       claims: z.number().int().meta({ description: "The link's claims, this one included." }),
       max_clicks: z.number().int().nullable().meta({ description: "The link's claim limit; null: none." }),
       claimed_at: timestampSchema,
+      claimed_by: z
+        .object({
+          name: z.string().nullable().meta({ description: 'The name the recipient gave when claiming; null: none.' }),
+          device: z
+            .string()
+            .nullable()
+            .meta({ description: 'The kind of device the claim came from ("iPhone", "Windows PC"); null: not known.' }),
+        })
+        .meta({ description: 'Who claimed.' }),
     }),
     WEBHOOK_EVENT_LABELS['link.claimed'],
   ),

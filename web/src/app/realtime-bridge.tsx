@@ -72,9 +72,10 @@ export function RealtimeBridge() {
     useAccountSyncsStore.getState().apply(payload);
     if (payload.state !== 'running') refresh.refresh(ACCOUNT_LIST_KEY);
   });
-  useServerEvent('distribution.updated', ({ ticket_id, distribution_id, clicks }) => {
-    // A click changes one count in place; a link made or recalled (here or in another tab) reads what changed.
-    if (clicks !== undefined) applyTicketClicks(client, ticket_id, distribution_id, clicks);
+  useServerEvent('distribution.updated', ({ ticket_id, distribution_id, clicks, claimed_by }) => {
+    // A click changes one count (and who claimed) in place; a link made or recalled (here or in another tab) reads
+    // what changed.
+    if (clicks !== undefined) applyTicketClicks(client, ticket_id, distribution_id, clicks, claimed_by);
     else {
       refresh.refresh(TICKET_LIST_KEY);
       refresh.refresh(ACCOUNT_TICKETS_KEY);

@@ -285,6 +285,7 @@ export function madeLink(made: DistributionResult, settings: DistributionSetting
     label: settings.label,
     has_pin: typeof settings.pin === 'string',
     pin_locked: false,
+    claimed_by: null,
   };
 }
 

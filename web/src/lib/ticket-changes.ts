@@ -1,4 +1,4 @@
-import type { Ticket, TicketDistribution } from '@seatlink/contracts';
+import type { LinkClaimant, Ticket, TicketDistribution } from '@seatlink/contracts';
 
 /**
  * The user's ticket list changed piecewise (pure): an answer of changes merged in, a click count or a link put in
@@ -77,13 +77,14 @@ export function withTicketClicks(
   ticketId: string,
   distributionId: string,
   clicks: number,
+  claimedBy?: LinkClaimant,
 ): readonly Ticket[] {
   const index = list.findIndex((t) => t.id === ticketId);
   const ticket = list[index];
   const link = ticket?.distribution;
   if (!ticket || !link || link.id !== distributionId || link.clicks >= clicks) return list;
   const next = list.slice();
-  next[index] = { ...ticket, distribution: { ...link, clicks } };
+  next[index] = { ...ticket, distribution: { ...link, clicks, claimed_by: claimedBy ?? link.claimed_by } };
   return next;
 }
 

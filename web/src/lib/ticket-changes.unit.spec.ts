@@ -25,6 +25,7 @@ function linked(id: string, clicks: number, distributionId = `d-${id}`): Ticket 
       label: null,
       has_pin: false,
       pin_locked: false,
+      claimed_by: null,
     },
   });
 }
@@ -90,6 +91,7 @@ describe('ticket list changes', () => {
       label: null,
       has_pin: false,
       pin_locked: false,
+      claimed_by: null,
     };
     const made = withTicketLinks([a, b], new Map([['b', link]]));
     expect(made[1]).toMatchObject({ is_distributed: true, distribution: link });

@@ -1,5 +1,6 @@
 import { queryOptions, type QueryClient } from '@tanstack/react-query';
 import {
+  type LinkClaimant,
   MAX_TICKETS_PAGE,
   routes,
   type Ticket,
@@ -123,8 +124,14 @@ function update(client: QueryClient, change: (tickets: readonly Ticket[]) => rea
 }
 
 /** A live click count: that one ticket changes in place, nothing is read. */
-export function applyTicketClicks(client: QueryClient, ticketId: string, distributionId: string, clicks: number) {
-  update(client, (tickets) => withTicketClicks(tickets, ticketId, distributionId, clicks));
+export function applyTicketClicks(
+  client: QueryClient,
+  ticketId: string,
+  distributionId: string,
+  clicks: number,
+  claimedBy?: LinkClaimant,
+) {
+  update(client, (tickets) => withTicketClicks(tickets, ticketId, distributionId, clicks, claimedBy));
 }
 
 /** Links this page just made, shown at once (the next read by changes confirms them). */

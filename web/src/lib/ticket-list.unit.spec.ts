@@ -26,6 +26,7 @@ function linked(id: string, clicks: number): Ticket {
       label: null,
       has_pin: false,
       pin_locked: false,
+      claimed_by: null,
     },
   });
 }

@@ -101,6 +101,7 @@ export function manyTickets(count: number): Ticket[] {
               label: i % 7 === 0 ? `for guest ${i}` : null,
               has_pin: i % 11 === 0,
               pin_locked: i % 121 === 0,
+              claimed_by: null,
             }
           : null,
       created_at: new Date(Date.UTC(2026, 10, 1) + i * 60_000).toISOString(),

@@ -1,6 +1,6 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useEffect, useState, type ReactNode } from 'react';
-import { LINK_MESSAGES, LINK_PIN_PATTERN, type PublicLink } from '@seatlink/contracts';
+import { LINK_MESSAGES, LINK_PIN_PATTERN, MAX_CLAIMANT_NAME, type PublicLink } from '@seatlink/contracts';
 import { Alert } from '../../components/ui/alert';
 import { Badge } from '../../components/ui/badge';
 import { Brand } from '../../components/ui/brand';
@@ -11,6 +11,7 @@ import { AlertIcon, CalendarIcon, PinIcon, TicketIcon, WalletIcon } from '../../
 import { Logo } from '../../components/ui/logo';
 import { formatDateTime } from '../../lib/format';
 import { isSafeRedirect, stateCopy, type RecipientState } from './link-states';
+import { claimedHere, type ClaimedHere } from './claimed-here';
 import { claim, LINK_PAGE_MESSAGES, linkQuery } from './link.queries';
 
 function Detail({ icon, label, children }: { icon: ReactNode; label: string; children: ReactNode }) {
@@ -57,6 +58,34 @@ function StatePanel({ state, link }: { state: Exclude<RecipientState, 'active'>;
 }
 
 /**
+ * A link this device claimed before: the ticket is the recipient's (saved on this device), not "ask for a new link";
+ * they can open it in their wallet again.
+ */
+function YoursPanel({ claimed }: { claimed: ClaimedHere }) {
+  return (
+    <section
+      aria-labelledby="link-yours-title"
+      className="space-y-3 rounded-xl border border-green-200 bg-green-50 p-4"
+      data-testid="link-yours"
+    >
+      <h2 id="link-yours-title" className="text-base font-semibold text-green-900">
+        {LINK_MESSAGES.yours}
+      </h2>
+      <p className="text-sm text-green-900">Saved on {formatDateTime(claimed.at)}.</p>
+      <a
+        href={claimed.walletUrl}
+        rel="noopener noreferrer"
+        className="inline-flex w-full items-center justify-center gap-2 rounded-lg bg-green-700 px-4 py-2.5 text-sm font-semibold text-white hover:bg-green-800 focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-green-700"
+        data-testid="open-in-wallet"
+      >
+        <WalletIcon className="h-5 w-5" />
+        {LINK_MESSAGES.openAgain}
+      </a>
+    </section>
+  );
+}
+
+/**
  * /l/{code}: what someone a ticket was shared with sees (public, no session, outside the dashboard frame;
  * mobile-first). The ticket, and 'Add to wallet', which claims the link (one counted click) and goes on to the
  * wallet's page that saves the pass. A link that no longer works says why: 'Limit Reached', 'Expired', withdrawn by
@@ -72,7 +101,12 @@ export function LinkPage({ code }: { code: string }) {
   const state = query.data?.state ?? null;
   const loading = query.isFetching && !query.data;
   const error = !query.data && query.isError ? LINK_PAGE_MESSAGES.loadFailed : null;
-  const claiming = useMutation({ mutationFn: (pin: string | null) => claim(client, code, pin) });
+  const claiming = useMutation({
+    mutationFn: ({ pin, name }: { pin: string | null; name: string | null }) => claim(client, code, pin, name),
+  });
+  const [name, setName] = useState('');
+  // A claim this device made before (read once per link: the page leaves for the wallet after a claim).
+  const [claimedBefore] = useState(() => claimedHere(code));
   /** The last claim's failure, for the link it was made on (`pin`: about the PIN, said under its field). */
   const [failure, setFailure] = useState<{ code: string; message: string | null; pin?: boolean } | null>(null);
   const claimError = failure?.code === code && !failure.pin ? failure.message : null;
@@ -97,7 +131,7 @@ export function LinkPage({ code }: { code: string }) {
       setFailure({ code, message: pin.trim() ? LINK_MESSAGES.pinFormat : LINK_MESSAGES.pinRequired, pin: true });
       return;
     }
-    const outcome = await claiming.mutateAsync(needsPin ? pin.trim() : null);
+    const outcome = await claiming.mutateAsync({ pin: needsPin ? pin.trim() : null, name: name.trim() || null });
     if (outcome.walletUrl === null) setFailure({ code, message: outcome.claimError, pin: outcome.pin });
     else if (isSafeRedirect(outcome.walletUrl)) {
       setLeaving(true);
@@ -174,7 +208,9 @@ export function LinkPage({ code }: { code: string }) {
             </dl>
           ) : null}
 
-          {state === 'active' && pinLocked ? (
+          {claimedBefore && state !== 'recalled' && state !== 'not_found' ? (
+            <YoursPanel claimed={claimedBefore} />
+          ) : state === 'active' && pinLocked ? (
             <Alert tone="error" data-testid="pin-locked">
               {LINK_MESSAGES.pinLocked}
             </Alert>
@@ -210,6 +246,15 @@ export function LinkPage({ code }: { code: string }) {
                   className="text-center font-mono text-lg tracking-[0.5em]"
                 />
               ) : null}
+              <FormField
+                label={LINK_MESSAGES.nameLabel}
+                hint={LINK_MESSAGES.nameHint}
+                autoComplete="name"
+                maxLength={MAX_CLAIMANT_NAME}
+                value={name}
+                onChange={(event) => setName(event.target.value)}
+                data-testid="claimant-name"
+              />
               <Button
                 type="submit"
                 className="w-full py-3 text-base"

@@ -2,6 +2,7 @@ import { queryOptions, type QueryClient } from '@tanstack/react-query';
 import { LINK_MESSAGES, type PublicLink } from '@seatlink/contracts';
 import { ApiError, errorCode, errorMessage, newIdempotencyKey, withRetries } from '../../lib/api-client';
 import { claimLink } from './api/claim-link';
+import { rememberClaim } from './claimed-here';
 import { viewLink } from './api/view-link';
 import { isLinkCode, shownTicket, stateOfClaimCode, type RecipientState } from './link-states';
 
@@ -51,7 +52,12 @@ const claimKeys = new Map<string, string>();
  * POST the claim (one counted click) with retries. A link refused meanwhile (410) or gone (404) turns the page into
  * that state (in the cached view); a refused client or no answer is a message, and the link still works.
  */
-export async function claim(client: QueryClient, code: string, pin: string | null = null): Promise<ClaimOutcome> {
+export async function claim(
+  client: QueryClient,
+  code: string,
+  pin: string | null = null,
+  name: string | null = null,
+): Promise<ClaimOutcome> {
   let key = claimKeys.get(code);
   if (!key) {
     key = newIdempotencyKey();
@@ -59,8 +65,9 @@ export async function claim(client: QueryClient, code: string, pin: string | nul
   }
   const idempotencyKey = key;
   try {
-    const { wallet_url } = await withRetries(() => claimLink(code, idempotencyKey, pin));
+    const { wallet_url } = await withRetries(() => claimLink(code, idempotencyKey, pin, name));
     claimKeys.delete(code);
+    rememberClaim(code, wallet_url);
     return { walletUrl: wallet_url };
   } catch (error) {
     const status = error instanceof ApiError ? error.status : 0;

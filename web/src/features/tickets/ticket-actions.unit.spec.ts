@@ -25,6 +25,7 @@ const linked = (id: string): Ticket =>
       label: null,
       has_pin: false,
       pin_locked: false,
+      claimed_by: null,
     },
   });
 

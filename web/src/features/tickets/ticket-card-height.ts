@@ -13,8 +13,9 @@ export function ticketCardHeight(ticket: Ticket): number {
   if (nextGame || nextGameDate) height += 40;
   if (ticket.distribution?.link && !ticket.is_duplicate) {
     height += 58;
-    // Its label's and PIN's line (20 px, and the gap above the link).
-    if (ticket.distribution.label || ticket.distribution.has_pin) height += 26;
+    // Its label's, PIN's and claimant's line (20 px, and the gap above the link).
+    const { label, has_pin: hasPin, claimed_by: claimedBy } = ticket.distribution;
+    if (label || hasPin || claimedBy) height += 26;
   }
   return height;
 }

@@ -36,6 +36,7 @@ function distributed(id: string, expiry: string | null, label: string | null = n
       label,
       has_pin: false,
       pin_locked: false,
+      claimed_by: null,
     },
   });
 }

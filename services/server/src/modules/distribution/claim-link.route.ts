@@ -12,6 +12,7 @@ import { LRUCache } from 'lru-cache';
 import { APP_CONFIG, type AppConfig } from '../../infra/config/config.js';
 import { idempotencyKeyOf } from '../../infra/http/idempotency.interceptor.js';
 import { NativeRoute } from '../../infra/http/native-route.js';
+import { claimantDevice } from './claimant-device.js';
 import { linkUrl } from './link-url.js';
 import { LinkClaims } from './link-claims.service.js';
 import { LinkPins } from './link-pins.service.js';
@@ -49,6 +50,17 @@ function pinOf(body: unknown): string | null {
 }
 
 /**
+ * The name a claim's body gives (`{ name }`, for the link's owner to see), or null for none; one that is not plain text
+ * of at most MAX_CLAIMANT_NAME characters is refused (400) before anything is counted.
+ */
+function nameOf(body: unknown): string | null {
+  if (typeof body !== 'object' || body === null || Array.isArray(body)) return null;
+  const name = claimRequestSchema.shape.name.safeParse((body as { name?: unknown }).name);
+  if (!name.success) throw new BadRequestException({ message: LINK_MESSAGES.nameFormat, code: 'NAME_FORMAT' });
+  return name.data;
+}
+
+/**
  * `POST /v1/links/{code}/claim` (public): counts a click when a person presses "Add to wallet" — never for a known bot
  * or a client that does not say what it is (403) — and answers where to save the pass, or 404/410. Served natively (the
  * hottest call of the product: every recipient's press). Its Idempotency-Key is honoured where the click is counted (a
@@ -81,9 +93,10 @@ export class ClaimLinkRoute implements NativeRoute<typeof params> {
       throw new ForbiddenException({ message: LINK_MESSAGES.automated, code: 'AUTOMATED_CLIENT' });
     }
     const pin = pinOf(request.body);
+    const claimant = { name: nameOf(request.body), device: claimantDevice(userAgent) };
     // Only a claim that brings a PIN has one checked (a link without a PIN costs nothing more).
     const pinHash = pin === null ? null : await this.pins.check(code, pin, request.ip);
-    const claimed = await this.claims.claim(code, linkUrl(this.config.DASHBOARD_URL, code), key, pinHash);
+    const claimed = await this.claims.claim(code, linkUrl(this.config.DASHBOARD_URL, code), key, pinHash, claimant);
     if (claimed.replayed) void reply.header('Idempotency-Replayed', 'true');
     return { wallet_url: claimed.walletUrl };
   }

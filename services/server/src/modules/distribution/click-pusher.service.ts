@@ -1,5 +1,5 @@
 import { Inject, Injectable, type BeforeApplicationShutdown } from '@nestjs/common';
-import { ADMINS_ROOM } from '@seatlink/contracts';
+import { ADMINS_ROOM, type LinkClaimant } from '@seatlink/contracts';
 import { REALTIME_PUBLISHER, type RealtimePublisher } from '../../infra/realtime/realtime.publisher.js';
 
 /** At most one live update per link per this many milliseconds (the first of a burst goes at once). */
@@ -9,6 +9,8 @@ interface Pending {
   userId: string;
   ticketId: string;
   clicks: number;
+  /** Who made the latest of those clicks. */
+  claimedBy: LinkClaimant | undefined;
   timer: NodeJS.Timeout | null;
   dirty: boolean;
 }
@@ -23,9 +25,16 @@ export class ClickPusher implements BeforeApplicationShutdown {
 
   constructor(@Inject(REALTIME_PUBLISHER) private readonly publisher: RealtimePublisher) {}
 
-  clicked(click: { userId: string; ticketId: string; distributionId: string; clicks: number }) {
+  clicked(click: {
+    userId: string;
+    ticketId: string;
+    distributionId: string;
+    clicks: number;
+    claimedBy?: LinkClaimant;
+  }) {
     const pending = this.links.get(click.distributionId);
     if (pending) {
+      if (click.clicks > pending.clicks) pending.claimedBy = click.claimedBy ?? pending.claimedBy;
       pending.clicks = Math.max(pending.clicks, click.clicks);
       pending.dirty = true;
       return;
@@ -34,6 +43,7 @@ export class ClickPusher implements BeforeApplicationShutdown {
       userId: click.userId,
       ticketId: click.ticketId,
       clicks: click.clicks,
+      claimedBy: click.claimedBy,
       timer: null,
       dirty: false,
     };
@@ -61,6 +71,7 @@ export class ClickPusher implements BeforeApplicationShutdown {
       ticket_id: pending.ticketId,
       distribution_id: distributionId,
       clicks: pending.clicks,
+      ...(pending.claimedBy && { claimed_by: pending.claimedBy }),
     };
     this.publisher.publish([
       { to: { userId: pending.userId }, event: 'distribution.updated', payload },

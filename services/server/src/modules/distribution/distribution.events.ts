@@ -125,7 +125,17 @@ export type LinkUpdateRefused = DomainEvent<
  */
 export type LinkClicked = DomainEvent<
   'LinkClicked',
-  { distributionId: string; ticketId: string; userId: string; n: number; at: string }
+  {
+    distributionId: string;
+    ticketId: string;
+    userId: string;
+    n: number;
+    at: string;
+    /** The name the recipient gave when claiming (absent: none, or recorded before recipients could). */
+    name?: string;
+    /** The kind of device it came from ("iPhone", "Windows PC"; absent: not known). */
+    device?: string;
+  }
 >;
 
 export type TicketDistributionEvent =

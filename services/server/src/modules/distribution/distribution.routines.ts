@@ -41,6 +41,9 @@ $$;
  * against, which must be the link's PIN now (a new PIN set meanwhile refuses them); otherwise, or once locked, the
  * state answered is 'pin_required' or 'pin_locked' and nothing is counted.
  *
+ * p_claimants has one element per claim too: who claims ({ name, device }: the name the recipient gave and their
+ * device, each may be null); each click's event carries its claimant's, and the links read model the last click's.
+ *
  * Every click it counts is recorded as an event (LinkClicked, position n - 1 of the link's click stream) in the same
  * transaction — into `events` (p_log true: the SQL event store), or into `click_outbox` for an event store kept
  * elsewhere (KurrentDB), whence ClickOutbox moves it — and the links read model takes the new count in it too: the
@@ -55,7 +58,8 @@ $$;
 const claimLink: Routine = {
   name: 'seatlink_claim_link',
   sql: `
-CREATE OR REPLACE FUNCTION seatlink_claim_link(p_code text, p_keys text[], p_pin_hash text, p_log boolean)
+CREATE OR REPLACE FUNCTION seatlink_claim_link(p_code text, p_keys text[], p_pin_hash text, p_log boolean,
+                                               p_claimants jsonb DEFAULT NULL)
 RETURNS TABLE (distribution_id uuid, ticket_id uuid, user_id uuid, state text, before integer, after integer,
                last_click_at timestamptz, save_url text, clicks integer[])
 LANGUAGE plpgsql AS $$
@@ -67,6 +71,8 @@ DECLARE
   v_state text;
   v_given integer;
   v_clicks integer[];
+  -- Per click given, in click order, who made it ({ name, device }, from p_claimants).
+  v_who jsonb;
   v_at text;
 BEGIN
   SELECT * INTO v_link FROM link_counters c WHERE c.code = p_code FOR UPDATE;
@@ -98,6 +104,8 @@ BEGIN
                     ELSE greatest(0, least(cardinality(p_keys), v_limit - v_link.clicks)) END;
     v_clicks := ARRAY(SELECT CASE WHEN g.i <= v_given THEN v_link.clicks + g.i END
                       FROM generate_series(1, cardinality(p_keys)) AS g(i) ORDER BY g.i);
+    v_who := (SELECT coalesce(jsonb_agg(coalesce(p_claimants->(g.i - 1), 'null') ORDER BY g.i), '[]')
+              FROM generate_series(1, v_given) AS g(i));
   ELSE
   WITH c AS (
     SELECT u.k, u.i FROM unnest(p_keys) WITH ORDINALITY AS u(k, i)
@@ -123,8 +131,10 @@ BEGIN
     ON CONFLICT DO NOTHING
   )
   SELECT (SELECT count(*) FROM given)::integer,
-         coalesce(array_agg(coalesce(g.n, gk.n, CASE WHEN v_state <> 'recalled' THEN kn.n END) ORDER BY c.i), '{}')
-  INTO v_given, v_clicks
+         coalesce(array_agg(coalesce(g.n, gk.n, CASE WHEN v_state <> 'recalled' THEN kn.n END) ORDER BY c.i), '{}'),
+         (SELECT coalesce(jsonb_agg(coalesce(p_claimants->(gw.i::integer - 1), 'null') ORDER BY gw.n), '[]')
+          FROM given gw)
+  INTO v_given, v_clicks, v_who
   FROM c
   LEFT JOIN given g ON g.i = c.i
   LEFT JOIN given gk ON gk.k = c.k
@@ -142,7 +152,9 @@ BEGIN
       SELECT (SELECT m.epoch FROM event_store_meta m WHERE m.id = 1), '${clickStream('')}' || v_link.distribution_id,
              v_link.clicks + g.i - 1, gen_random_uuid(), 'LinkClicked',
              jsonb_build_object('distributionId', v_link.distribution_id, 'ticketId', v_link.ticket_id,
-                                'userId', v_link.user_id, 'n', v_link.clicks + g.i, 'at', v_at),
+                                'userId', v_link.user_id, 'n', v_link.clicks + g.i, 'at', v_at)
+             || jsonb_strip_nulls(jsonb_build_object('name', v_who->(g.i - 1)->'name',
+                                                     'device', v_who->(g.i - 1)->'device')),
              '{}'::jsonb
       FROM generate_series(1, v_given) AS g(i)
       ON CONFLICT DO NOTHING;
@@ -151,11 +163,15 @@ BEGIN
       SELECT gen_random_uuid(), '${clickStream('')}' || v_link.distribution_id, v_link.clicks + g.i - 1,
              jsonb_build_object('distributionId', v_link.distribution_id, 'ticketId', v_link.ticket_id,
                                 'userId', v_link.user_id, 'n', v_link.clicks + g.i, 'at', v_at)
+             || jsonb_strip_nulls(jsonb_build_object('name', v_who->(g.i - 1)->'name',
+                                                     'device', v_who->(g.i - 1)->'device'))
       FROM generate_series(1, v_given) AS g(i);
     END IF;
     -- The owner's list shows the count the claim decided on (a rebuild from the events gives the same).
     UPDATE links l SET clicks = v_link.clicks + v_given,
-                       last_click_at = greatest(l.last_click_at, v_link.last_click_at)
+                       last_click_at = greatest(l.last_click_at, v_link.last_click_at),
+                       last_claim_name = v_who->(v_given - 1)->>'name',
+                       last_claim_device = v_who->(v_given - 1)->>'device'
     WHERE l.distribution_id = v_link.distribution_id AND l.clicks < v_link.clicks + v_given;
   END IF;
 
@@ -251,11 +267,12 @@ LANGUAGE sql AS $$
                             >= (s.epoch, s.transaction_id, s.global_position))
   ), highest AS (
     SELECT DISTINCT ON (1) (t.data->>'distributionId')::uuid AS distribution_id, (t.data->>'n')::integer AS n,
-           (t.data->>'at')::timestamptz AS at
+           (t.data->>'at')::timestamptz AS at, t.data->>'name' AS name, t.data->>'device' AS device
     FROM taken t WHERE t.type = 'LinkClicked'
     ORDER BY 1, 2 DESC
   ), raised AS (
-    UPDATE links l SET clicks = h.n, last_click_at = greatest(l.last_click_at, h.at)
+    UPDATE links l SET clicks = h.n, last_click_at = greatest(l.last_click_at, h.at), last_claim_name = h.name,
+                       last_claim_device = h.device
     FROM highest h
     WHERE l.distribution_id = h.distribution_id AND l.clicks < h.n
   ), applied AS (

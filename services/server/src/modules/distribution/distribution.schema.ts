@@ -75,6 +75,9 @@ export const links = pgTable(
     recalledAt: timestamp('recalled_at', { withTimezone: true }),
     clicks: integer('clicks').notNull().default(0),
     lastClickAt: timestamp('last_click_at', { withTimezone: true }),
+    /** Who made the last click (LinkClicked): the name the recipient gave, if any, and their device ("iPhone"). */
+    lastClaimName: text('last_claim_name'),
+    lastClaimDevice: text('last_claim_device'),
     createdAt: timestamp('created_at', { withTimezone: true }).notNull(),
     /**
      * The transaction that last wrote the row (made, recalled, clicked), stamped by the database on every write

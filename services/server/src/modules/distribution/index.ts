@@ -9,6 +9,7 @@ export { linkClickLimits } from './link-counters.js';
 export { linkUrl } from './link-url.js';
 export { linkAt } from './read-models/link-at.js';
 export {
+  claimantOf,
   LINK_VERSIONED_TABLES,
   type LiveLink,
   linkLabels,

@@ -27,7 +27,7 @@ import { ClickPusher } from './click-pusher.service.js';
  * batch, not one per click. A claim sent with an Idempotency-Key (the recipient page sends one per press) is counted
  * once: its retry gets the click it was given (whose event the first call recorded, whatever became of its answer).
  */
-const CLAIM_SQL = `select * from seatlink_claim_link($1, $2::text[], $3::text, $4::boolean)`;
+const CLAIM_SQL = `select * from seatlink_claim_link($1, $2::text[], $3::text, $4::boolean, $5::jsonb)`;
 
 /**
  * The subscriptions that read clicks (the link's timeline, the audit log, notifications, webhooks) are told of new
@@ -98,8 +98,17 @@ export interface Claimed {
   replayed: boolean;
 }
 
+/** Who claims: the name the recipient gave (null: none) and their device ("iPhone"; null: not known). */
+export interface Claimant {
+  name: string | null;
+  device: string | null;
+}
+
+const NOBODY: Claimant = { name: null, device: null };
+
 interface Waiting {
   key: string | null;
+  claimant: Claimant;
   /** The claim's PIN was checked against this hash (LinkPins); null: the claim brought none. */
   pinHash: string | null;
   resolve: (claimed: Omit<Claimed, 'walletUrl'> & { walletUrl: string | null }) => void;
@@ -200,6 +209,7 @@ export class LinkClaims {
     fallbackUrl: string,
     key: string | null = null,
     pinHash: string | null = null,
+    claimant: Claimant = NOBODY,
   ): Promise<Claimed> {
     // Claims whose PIN was checked go in statements of their own (their hash is one more parameter).
     const lineId = pinHash === null ? code : `${code} ${pinHash}`;
@@ -209,7 +219,7 @@ export class LinkClaims {
         line = { waiting: [], running: 0, starting: false, code, pinHash };
         this.lines.set(lineId, line);
       }
-      line.waiting.push({ key, pinHash, resolve, reject });
+      line.waiting.push({ key, claimant, pinHash, resolve, reject });
       if (!line.starting && line.running < UNDER_WAY) {
         // The claims of this link read from the sockets in this turn of the event loop go in one statement (sent
         // once the turn's I/O is handled), not the first claim alone while the rest wait for it.
@@ -259,9 +269,10 @@ export class LinkClaims {
   /** Counts a batch of a link's claims (committed without waiting for the disk); its row, none for an unknown code. */
   private async count(code: string, pinHash: string | null, batch: Waiting[]): Promise<ClaimRow | undefined> {
     const keys = batch.map((w) => w.key);
+    const claimants = JSON.stringify(batch.map((w) => w.claimant));
     const [row] = await this.database.query<ClaimRow>(
       CLAIM_SQL,
-      [code, keys, pinHash, this.store.logInDatabase],
+      [code, keys, pinHash, this.store.logInDatabase, claimants],
       'seatlink_link_claim',
     );
     return row;
@@ -290,6 +301,8 @@ export class LinkClaims {
     // Claims refused while the link was live were past its limit. (One error for all of them, made only when needed.)
     let refusal: LinkGoneError | undefined;
     const answered = new Set<number>();
+    // Who made the link's last click of this batch (the owner's card says "claimed by …").
+    let last: { n: number; claimant: Claimant } | undefined;
     for (const [i, w] of batch.entries()) {
       const n = row.clicks[i];
       if (n === null || n === undefined) {
@@ -298,7 +311,10 @@ export class LinkClaims {
       }
       // A click of this batch, the first time it is answered (a key sent twice in one batch is one click).
       const fresh = n > before && !answered.has(n);
-      if (fresh) answered.add(n);
+      if (fresh) {
+        answered.add(n);
+        if (!last || n > last.n) last = { n, claimant: w.claimant };
+      }
       w.resolve({ walletUrl: row.save_url, clicks: n, replayed: !fresh });
     }
     if (after > before) {
@@ -310,6 +326,10 @@ export class LinkClaims {
         ticketId: row.ticket_id,
         distributionId: row.distribution_id,
         clicks: after,
+        claimedBy: last && {
+          ...last.claimant,
+          at: new Date(row.last_click_at ?? Date.now()).toISOString(),
+        },
       });
     }
   }

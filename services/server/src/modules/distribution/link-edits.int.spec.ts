@@ -557,7 +557,7 @@ describe('editing a live link: its expiry, click limit and label, without recall
       expect(res.headers.get('content-type')).toMatch(/^text\/csv/);
       expect(res.headers.get('content-disposition')).toContain('seatlink-links.csv');
       expect(lines[0]).toBe(
-        'Link,Ticket,Label,State,Clicks,Max Clicks,Expiry,Created,Last Click,Recalled,Distribution ID,Ticket ID',
+        'Link,Ticket,Label,State,Clicks,Max Clicks,Expiry,Created,Last Click,Claimed By,Claimed On,Recalled,Distribution ID,Ticket ID',
       );
       const rowOf = (distributionId: string) => lines.find((l) => l.includes(distributionId))!;
       // Newest first: the last made is the first row.

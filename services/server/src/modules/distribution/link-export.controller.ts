@@ -22,6 +22,8 @@ const CSV_COLUMNS = [
   'Expiry',
   'Created',
   'Last Click',
+  'Claimed By',
+  'Claimed On',
   'Recalled',
   'Distribution ID',
   'Ticket ID',
@@ -32,7 +34,7 @@ const iso = (at: Date | null) => (at ? at.toISOString() : '');
 /**
  * The signed-in user's links as CSV (GET /v1/links/export.csv): every link made, recalled ones too, newest first, with
  * its label, state (as the dashboard says it: active, expired, limit_reached, recalled), clicks, limit (empty:
- * unlimited), expiry and last click. Streamed; at most MAX_LINK_EXPORT_ROWS rows.
+ * unlimited), expiry, last click and who made it (the name they gave, their device). Streamed; at most MAX_LINK_EXPORT_ROWS rows.
  */
 @Controller('v1/links')
 export class LinkExportController {
@@ -68,6 +70,8 @@ export class LinkExportController {
       iso(link.expiresAt),
       iso(link.createdAt),
       iso(link.lastClickAt),
+      csvCell(link.lastClaimName),
+      csvCell(link.lastClaimDevice),
       iso(link.recalledAt),
       link.distributionId,
       link.ticketId,

@@ -1,6 +1,6 @@
 import { Inject } from '@nestjs/common';
 import { Command, CommandBus, CommandHandler, type ICommandHandler } from '@nestjs/cqrs';
-import type { LinkState, TicketDistribution } from '@seatlink/contracts';
+import type { LinkClaimant, LinkState, TicketDistribution } from '@seatlink/contracts';
 import { sql } from 'drizzle-orm';
 import { DATABASE } from '../../infra/db/database.module.js';
 import { type Database, queryRows } from '../../infra/db/database.js';
@@ -11,6 +11,7 @@ import { type LinkSettings, type LinkUpdated, refusalStream } from './distributi
 import { recordRefusals } from './distribution-refusals.js';
 import { editLinkCounters, lockLinkCounter } from './link-counters.js';
 import { linkUrl } from './link-url.js';
+import { claimantOf } from './read-models/links.queries.js';
 import type { PasswordHasher } from '../identity/index.js';
 import { TicketDistributionCommandMessage } from './ticket-distribution.command.js';
 import { clock } from '../../shared/clock.js';
@@ -25,6 +26,8 @@ export interface UpdatedLink {
   settings: LinkSettings;
   /** Locked after too many wrong PINs (until a new PIN is set). */
   pinLocked: boolean;
+  /** Who made its last click (null before the first). */
+  claimedBy: LinkClaimant | null;
   /** The feed position of the edit (null: nothing changed, or the same request again). */
   position: string | null;
 }
@@ -64,6 +67,7 @@ export function editedDistribution(
     label: updated.settings.label,
     has_pin: updated.settings.pinHash !== null,
     pin_locked: updated.pinLocked,
+    claimed_by: updated.claimedBy,
   };
 }
 
@@ -133,12 +137,21 @@ export class UpdateLinkFlow implements ICommandHandler<UpdateLinkCommand> {
             { distributionId, revision: result.append.nextRevision, settings: edit.data.settings },
           ]);
         }
-        const [link] = await queryRows<{ code: string; clicks: number; state: LinkState }>(
+        const [link] = await queryRows<{
+          code: string;
+          clicks: number;
+          state: LinkState;
+          last_click_at: Date | string | null;
+          last_claim_name: string | null;
+          last_claim_device: string | null;
+        }>(
           tx,
           sql`select c.code, c.clicks,
                      seatlink_link_state(c.recalled_at is not null, exists (select 1 from tickets t where t.id = c.ticket_id),
-                                         c.expires_at, c.max_clicks, c.clicks, now()) as state
-              from link_counters c where c.distribution_id = ${distributionId}`,
+                                         c.expires_at, c.max_clicks, c.clicks, now()) as state,
+                     l.last_click_at, l.last_claim_name, l.last_claim_device
+              from link_counters c left join links l on l.distribution_id = c.distribution_id
+              where c.distribution_id = ${distributionId}`,
         );
         // The link's settings now: the edit's, or (nothing changed, or this request again) the stream's as read.
         const current = result.state.current;
@@ -160,6 +173,11 @@ export class UpdateLinkFlow implements ICommandHandler<UpdateLinkCommand> {
           clicks: link!.clicks,
           settings,
           pinLocked,
+          claimedBy: claimantOf({
+            lastClickAt: link!.last_click_at,
+            lastClaimName: link!.last_claim_name,
+            lastClaimDevice: link!.last_claim_device,
+          }),
           position: result.position,
         };
       });

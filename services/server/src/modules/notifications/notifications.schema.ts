@@ -41,6 +41,8 @@ export interface NotificationData {
   expiresAt?: string;
   credits?: number;
   amountPence?: number;
+  /** link_claimed: who made the latest claim it gathers (the name they gave, their device; null: not known). */
+  claimedBy?: { name: string | null; device: string | null };
 }
 
 /**

@@ -19,7 +19,15 @@ interface Pass {
   nextGameDate: string | null;
 }
 interface Sources {
-  LinkClicked: { distributionId: string; ticketId: string; userId: string; n: number; at: string };
+  LinkClicked: {
+    distributionId: string;
+    ticketId: string;
+    userId: string;
+    n: number;
+    at: string;
+    name?: string;
+    device?: string;
+  };
   TicketRecalled: { distributionId: string; ticketId: string; userId: string; at: string };
   LinkExpired: { distributionId: string; ticketId: string; userId: string; expiresAt: string; at: string };
   TicketDiscovered: { accountId: string; userId: string; ticketId: string; pass: Pass; at: string };
@@ -106,11 +114,20 @@ export function webhookEventsOf(recorded: RecordedEvent, limits: ReadonlyMap<str
   };
   switch (event.type) {
     case 'LinkClicked': {
-      const { distributionId, ticketId, n, at } = event.data;
+      const { distributionId, ticketId, n, at, name, device } = event.data;
       const maxClicks = limits.get(distributionId) ?? null;
       const key = `link:${distributionId}`;
       const link = linkIds(distributionId, ticketId);
-      const out = [make('link.claimed', key, at, { ...link, claims: n, max_clicks: maxClicks, claimed_at: at })];
+      const claimedBy = { name: name ?? null, device: device ?? null };
+      const out = [
+        make('link.claimed', key, at, {
+          ...link,
+          claims: n,
+          max_clicks: maxClicks,
+          claimed_at: at,
+          claimed_by: claimedBy,
+        }),
+      ];
       if (maxClicks !== null && n === maxClicks) {
         out.push(make('link.limit_reached', key, at, { ...link, claims: n, max_clicks: maxClicks, reached_at: at }));
       }

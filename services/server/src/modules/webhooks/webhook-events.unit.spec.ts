@@ -37,9 +37,19 @@ describe('webhook events of recorded events', () => {
         id: claimed!.id,
         type: 'link.claimed',
         created_at: at,
-        data: { distribution_id: 'd1', link_id: 'd1', ticket_id: 't1', claims: 1, max_clicks: 2 },
+        data: {
+          distribution_id: 'd1',
+          link_id: 'd1',
+          ticket_id: 't1',
+          claims: 1,
+          max_clicks: 2,
+          claimed_by: { name: null, device: null },
+        },
       },
     });
+    // Who claimed, as the claim's event recorded it.
+    const named = bodies(recorded('LinkClicked', { ...link, n: 1, at, name: 'Sam', device: 'iPhone' }));
+    expect(named[0]!.payload.data).toMatchObject({ claimed_by: { name: 'Sam', device: 'iPhone' } });
     const second = bodies(recorded('LinkClicked', { ...link, n: 2, at }), new Map([['d1', 2]]));
     expect(second.map((e) => [e.type, e.orderKey])).toEqual([
       ['link.claimed', 'link:d1'],

@@ -3,7 +3,7 @@ import { Dialog, Popover } from 'react-aria-components';
 import { useNavigate } from 'react-router-dom';
 import { useInfiniteQuery, useQueryClient } from '@tanstack/react-query';
 import { toast } from '../../../lib/toast';
-import { type AppNotification, NOTIFICATION_MESSAGES, notificationText } from '@seatlink/contracts';
+import { type AppNotification, claimantText, NOTIFICATION_MESSAGES, notificationText } from '@seatlink/contracts';
 import { cx } from '../../../components/ui/cx';
 import { EnGb } from '../../../components/ui/react-aria/en-gb';
 import { errorMessage } from '../../../lib/api-client';
@@ -23,6 +23,17 @@ const READ_FAILED = 'Failed to mark notifications as read';
 
 /** Where a notification takes its reader: the tickets (links, credits) or the accounts (a sign-in needed). */
 const destination = (n: AppNotification) => (n.kind === 'account_reauth' ? '/dashboard/accounts' : '/dashboard');
+
+/** Who made a claim notification's latest claim ("claimed by Sam · iPhone"), when the claim said. */
+function Claimant({ notification }: { notification: AppNotification }) {
+  const text = notification.kind === 'link_claimed' ? claimantText(notification.claimed_by) : null;
+  if (!text) return null;
+  return (
+    <span className="mt-0.5 block text-xs break-words text-slate-700" data-testid="notification-claimant">
+      <bdi>{notification.count > 1 ? `last ${text}` : text}</bdi>
+    </span>
+  );
+}
 
 /**
  * The notifications under the bell (React Aria's Popover and Dialog): newest first, unread ones marked, a page at a
@@ -116,6 +127,7 @@ export function NotificationsPanel({
                         {notificationText(n, (iso) => formatDateTime(iso))}
                         {n.read ? null : <span className="sr-only"> (unread)</span>}
                       </span>
+                      <Claimant notification={n} />
                       <time dateTime={n.updated_at} className="mt-0.5 block text-xs text-slate-500">
                         {formatDateTime(n.updated_at)}
                       </time>

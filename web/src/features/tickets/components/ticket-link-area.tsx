@@ -1,6 +1,6 @@
 import { useState, type ReactNode } from 'react';
 import { toast } from '../../../lib/toast';
-import type { Ticket, TicketDistribution } from '@seatlink/contracts';
+import { claimantText, type Ticket, type TicketDistribution } from '@seatlink/contracts';
 import { Badge } from '../../../components/ui/badge';
 import { LinkFacts } from '../../../components/distribution/link-facts';
 import {
@@ -16,6 +16,7 @@ import { cx } from '../../../components/ui/cx';
 import { LockIcon, PencilIcon, QrIcon, TagIcon, UndoIcon } from '../../../components/ui/icons';
 import { EditLinkModal } from '../../../components/distribution/edit-link-modal';
 import { DISTRIBUTION_TEXTS, type DistributionSettings } from '../../../lib/distribution';
+import { localFormat } from '../../../lib/format';
 import { useEditLink, useRecallTicket } from '../hooks/use-ticket-actions';
 import { ClickSparkline } from './click-sparkline';
 import { QrDialog } from './qr-dialog';
@@ -183,13 +184,32 @@ function PinBadge({ link }: { link: Pick<TicketDistribution, 'has_pin' | 'pin_lo
   );
 }
 
-/** A link's label and PIN badge, on one line (none when it has neither). */
-function LinkTags({ link, compact }: { link: TicketDistribution; compact: boolean }) {
-  if (!link.label && !link.has_pin) return null;
+/**
+ * Who made the link's last click: "claimed by Sam · 18:02 · iPhone" (the time as the day's when it was today, else with
+ * its day). The name is the recipient's own words: isolated, so a right-to-left name cannot reorder what follows.
+ */
+function Claimant({ link, now }: { link: TicketDistribution; now: number }) {
+  const claimant = link.claimed_by;
+  if (!claimant) return null;
+  const at = new Date(claimant.at);
+  const today = new Date(now).toDateString() === at.toDateString();
+  const when = today ? localFormat.time(at) : localFormat.dayMonthTime(at);
+  const text = claimantText(claimant, when) ?? `claimed · ${when}`;
+  return (
+    <p className="min-w-0 truncate text-xs text-slate-600" data-testid="link-claimant" title={text}>
+      <bdi>{text}</bdi>
+    </p>
+  );
+}
+
+/** A link's label, PIN badge and who claimed it last, on one line (none when it has none of them). */
+function LinkTags({ link, compact, now }: { link: TicketDistribution; compact: boolean; now: number }) {
+  if (!link.label && !link.has_pin && !link.claimed_by) return null;
   return (
     <div className={cx('flex min-w-0 items-center gap-2', compact ? 'h-4' : 'h-5')}>
       <LinkLabel label={link.label} compact={compact} />
       <PinBadge link={link} />
+      <Claimant link={link} now={now} />
     </div>
   );
 }
@@ -241,16 +261,16 @@ export function TicketLinkArea({ ticket, compact = false, distributing = false, 
         {compact ? (
           // A row's first line: the label (at most 40 % of it) beside the link.
           <div className="flex min-w-0 items-center gap-2">
-            {distribution.label || distribution.has_pin ? (
+            {distribution.label || distribution.has_pin || distribution.claimed_by ? (
               <div className="max-w-[40%] shrink-0">
-                <LinkTags link={distribution} compact />
+                <LinkTags link={distribution} compact now={now} />
               </div>
             ) : null}
             <LinkLine link={distribution.link} className="min-w-0 gap-1.5" />
           </div>
         ) : (
           <>
-            <LinkTags link={distribution} compact={false} />
+            <LinkTags link={distribution} compact={false} now={now} />
             {/* The link, and the button that edits it (the buttons' row has no room left for it on a card); the line keeps
                 the link's own height, the button reaching into the padding around it. */}
             <div className="flex h-4 min-w-0 items-center justify-between gap-1">

@@ -22,6 +22,8 @@ function newLinkRow(data: TicketDistributed['data']): typeof links.$inferSelect 
     recalledAt: null,
     clicks: 0,
     lastClickAt: null,
+    lastClaimName: null,
+    lastClaimDevice: null,
     createdAt: new Date(data.at),
     // Stamped by the database as the row is written (read-model-versions.ts).
     version: 0,
@@ -88,20 +90,25 @@ const linkRows = rowProjection<typeof links, DistributionEvent>({
  * on their own table (`link_counters`), so none waits for this.
  */
 async function countClicks(events: readonly RecordedEvent[], { tx }: SubscriptionContext) {
-  const highest = new Map<string, { n: number; at: string }>();
+  const highest = new Map<string, LinkClicked['data']>();
   for (const recorded of events) {
     const { data } = recorded as unknown as LinkClicked;
     const seen = highest.get(data.distributionId);
-    if (!seen || data.n > seen.n) highest.set(data.distributionId, { n: data.n, at: data.at });
+    if (!seen || data.n > seen.n) highest.set(data.distributionId, data);
   }
   if (highest.size === 0) return;
   const values = sql.join(
-    [...highest.entries()].map(([id, { n, at }]) => sql`(${id}::uuid, ${n}::integer, ${at}::timestamptz)`),
+    [...highest.entries()].map(
+      ([id, { n, at, name, device }]) =>
+        sql`(${id}::uuid, ${n}::integer, ${at}::timestamptz, ${name ?? null}::text, ${device ?? null}::text)`,
+    ),
     sql`, `,
   );
+  // The last click's claimant with its count (the claim writes the same in its transaction; a rebuild gives it too).
   await tx.execute(sql`
-    update links l set clicks = v.n, last_click_at = greatest(l.last_click_at, v.at)
-    from (values ${values}) as v(distribution_id, n, at)
+    update links l set clicks = v.n, last_click_at = greatest(l.last_click_at, v.at), last_claim_name = v.name,
+                       last_claim_device = v.device
+    from (values ${values}) as v(distribution_id, n, at, name, device)
     where l.distribution_id = v.distribution_id and l.clicks < v.n`);
 }
 

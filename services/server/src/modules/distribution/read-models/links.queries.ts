@@ -1,4 +1,4 @@
-import type { ClickTimelineResponse } from '@seatlink/contracts';
+import type { ClickTimelineResponse, LinkClaimant } from '@seatlink/contracts';
 import { and, desc, eq, gte, isNull, param, sql } from 'drizzle-orm';
 import { type Executor, queryRows } from '../../../infra/db/database.js';
 import { linkClickMinutes, links } from '../distribution.schema.js';
@@ -45,6 +45,20 @@ export interface LiveLink {
   label: string | null;
   hasPin: boolean;
   pinLocked: boolean;
+  lastClickAt: Date | null;
+  /** Who made the last click: the name they gave, their device (either may be unknown). */
+  lastClaimName: string | null;
+  lastClaimDevice: string | null;
+}
+
+/** Who made a link's last click, as the owner's views show it (null before the first). */
+export function claimantOf(link: {
+  lastClickAt: Date | string | null;
+  lastClaimName: string | null;
+  lastClaimDevice: string | null;
+}): LinkClaimant | null {
+  if (link.lastClickAt === null) return null;
+  return { name: link.lastClaimName, device: link.lastClaimDevice, at: new Date(link.lastClickAt).toISOString() };
 }
 
 /** Tickets asked about per query (one array parameter). */
@@ -66,6 +80,9 @@ export async function liveLinksByTicket(db: Executor, ticketIds?: readonly strin
     label: links.label,
     hasPin: links.hasPin,
     pinLocked: links.pinLocked,
+    lastClickAt: links.lastClickAt,
+    lastClaimName: links.lastClaimName,
+    lastClaimDevice: links.lastClaimDevice,
   };
   const chunks: Array<readonly string[] | null> = [];
   if (ticketIds === undefined) chunks.push(null);
@@ -114,6 +131,8 @@ export interface ExportedLink {
   expiresAt: Date | null;
   createdAt: Date;
   lastClickAt: Date | null;
+  lastClaimName: string | null;
+  lastClaimDevice: string | null;
   recalledAt: Date | null;
 }
 
@@ -128,6 +147,8 @@ interface ExportRow {
   expires_at: Date | string | null;
   created_at: Date | string;
   last_click_at: Date | string | null;
+  last_claim_name: string | null;
+  last_claim_device: string | null;
   recalled_at: Date | string | null;
 }
 
@@ -148,7 +169,7 @@ export async function* userLinkBatches(
     const rows: ExportRow[] = await queryRows<ExportRow>(
       db,
       sql`select l.distribution_id, l.ticket_id, l.code, t.title, l.label, l.clicks, l.max_clicks, l.expires_at,
-                 l.created_at, l.last_click_at, l.recalled_at
+                 l.created_at, l.last_click_at, l.last_claim_name, l.last_claim_device, l.recalled_at
           from links l left join tickets t on t.id = l.ticket_id
           where l.user_id = ${userId}
             ${cursor ? sql`and (l.created_at, l.distribution_id) < (${cursor.createdAt.toISOString()}::timestamptz, ${cursor.id}::uuid)` : sql``}
@@ -169,6 +190,8 @@ export async function* userLinkBatches(
       expiresAt: date(r.expires_at),
       createdAt: new Date(r.created_at),
       lastClickAt: date(r.last_click_at),
+      lastClaimName: r.last_claim_name,
+      lastClaimDevice: r.last_claim_device,
       recalledAt: date(r.recalled_at),
     }));
     const last: ExportedLink = batch[batch.length - 1]!;

@@ -17,7 +17,15 @@ const NOTIFICATION_ID_NAMESPACE = '0c7d5e2a-9b41-4f36-a8e2-5d1c3b7f9e60';
 interface Events {
   TicketDistributed: { distributionId: string; ticketId: string; userId: string; maxClicks: number | null };
   LinkUpdated: { distributionId: string; settings: { maxClicks: number | null } };
-  LinkClicked: { distributionId: string; ticketId: string; userId: string; n: number; at: string };
+  LinkClicked: {
+    distributionId: string;
+    ticketId: string;
+    userId: string;
+    n: number;
+    at: string;
+    name?: string;
+    device?: string;
+  };
   LinkExpiryNear: { distributionId: string; ticketId: string; userId: string; expiresAt: string; at: string };
   WalletAccountLinked: { accountId: string; userId: string };
   WalletAccountAuthFailed: { accountId: string; at: string };
@@ -118,12 +126,19 @@ export const notificationsProjection: Subscription = asSubscription({
       userId: string,
       subjectId: string,
       at: string,
-      more = {},
+      more: Partial<Row> = {},
     ) => {
       const row = open.get(`${kind}:${subjectId}`);
       if (!row) return add(fresh(eventId, kind, userId, at, { subjectId, ...more }));
       const when = new Date(at);
-      add({ ...row, count: row.count + 1, updatedAt: when > row.updatedAt ? when : row.updatedAt });
+      // What the latest of its events tells (who claimed) replaces what an earlier one did.
+      const latest = when >= row.updatedAt;
+      add({
+        ...row,
+        count: row.count + 1,
+        updatedAt: latest ? when : row.updatedAt,
+        data: latest && more.data ? { ...row.data, ...more.data } : row.data,
+      });
     };
 
     for (const { id, event } of events) {
@@ -148,8 +163,9 @@ export const notificationsProjection: Subscription = asSubscription({
           break;
         }
         case 'LinkClicked': {
-          const { distributionId, ticketId, userId, n, at } = event.data;
-          gather(id, 'link_claimed', userId, distributionId, at, { ticketId });
+          const { distributionId, ticketId, userId, n, at, name, device } = event.data;
+          const claimedBy = { name: name ?? null, device: device ?? null };
+          gather(id, 'link_claimed', userId, distributionId, at, { ticketId, data: { claimedBy } });
           const maxClicks = subjects.get(distributionId)?.maxClicks ?? null;
           if (maxClicks !== null && n === maxClicks) {
             add(
@@ -238,6 +254,7 @@ export const notificationsProjection: Subscription = asSubscription({
             count: sql`excluded.count`,
             updatedAt: sql`excluded.updated_at`,
             readAt: sql`excluded.read_at`,
+            data: sql`excluded.data`,
           },
         });
     }

@@ -134,5 +134,6 @@ function toNotification(
     expires_at: r.data.expiresAt ?? null,
     credits: r.data.credits ?? null,
     amount_pence: r.data.amountPence ?? null,
+    claimed_by: r.data.claimedBy ?? null,
   };
 }

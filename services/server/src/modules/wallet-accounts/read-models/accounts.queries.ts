@@ -10,7 +10,7 @@ import {
 } from '@seatlink/contracts';
 import { param, sql } from 'drizzle-orm';
 import { type Executor, queryRows } from '../../../infra/db/database.js';
-import { type LiveLink, liveLinksByTicket, linkUrl } from '../../distribution/index.js';
+import { claimantOf, type LiveLink, liveLinksByTicket, linkUrl } from '../../distribution/index.js';
 
 interface AccountRow {
   id: string;
@@ -159,6 +159,7 @@ export function toTicket(r: TicketRow, link: LiveLink | undefined, dashboardUrl:
           label: link.label,
           has_pin: link.hasPin,
           pin_locked: link.pinLocked,
+          claimed_by: claimantOf(link),
         }
       : null,
     created_at: iso(r.created_at),

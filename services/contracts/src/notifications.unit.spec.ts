@@ -1,0 +1,49 @@
+import { describe, expect, it } from 'vitest';
+import { claimantText, notificationText, type AppNotification } from './notifications.js';
+import { claimRequestSchema } from './distribution.js';
+
+const claimed = (count: number, claimedBy: AppNotification['claimed_by']): AppNotification => ({
+  id: '00000000-0000-4000-8000-000000000001',
+  kind: 'link_claimed',
+  count,
+  created_at: '2026-12-07T18:02:00.000Z',
+  updated_at: '2026-12-07T18:02:00.000Z',
+  read: false,
+  ticket_id: null,
+  distribution_id: null,
+  account_id: null,
+  subject: 'Oakmere Rovers',
+  label: 'for Sam',
+  max_clicks: null,
+  expires_at: null,
+  credits: null,
+  amount_pence: null,
+  claimed_by: claimedBy,
+});
+
+describe('who claimed, in words', () => {
+  it('says the name, the time and the device it knows, and nothing when it knows neither', () => {
+    expect(claimantText({ name: 'Sam', device: 'iPhone' }, '18:02')).toBe('claimed by Sam · 18:02 · iPhone');
+    expect(claimantText({ name: 'Sam', device: null })).toBe('claimed by Sam');
+    expect(claimantText({ name: null, device: 'Windows PC' }, '18:02')).toBe('claimed · 18:02 · Windows PC');
+    expect(claimantText({ name: null, device: null }, '18:02')).toBeNull();
+    expect(claimantText(null)).toBeNull();
+  });
+
+  it('keeps a claim notification\'s sentence (and its e-mail\'s subject) as it was', () => {
+    const at = () => 'never';
+    expect(notificationText(claimed(1, { name: 'Sam', device: 'iPhone' }), at)).toBe(
+      'New claim on Oakmere Rovers (for Sam)',
+    );
+    expect(notificationText(claimed(3, null), at)).toBe('3 new claims on Oakmere Rovers (for Sam)');
+  });
+
+  it('takes a claimant name of plain text up to 60 characters, blank as none', () => {
+    const name = (value: unknown) => claimRequestSchema.safeParse({ name: value });
+    expect(name('  Sam  ').data?.name).toBe('Sam');
+    expect(name('   ').data?.name).toBeNull();
+    expect(name(undefined).data?.name).toBeNull();
+    expect(name('é'.repeat(60)).success).toBe(true);
+    for (const bad of ['x'.repeat(61), 'a\u0000b', 'a\u202Eb', 'a\u2066b', 7, {}]) expect(name(bad).success).toBe(false);
+  });
+});

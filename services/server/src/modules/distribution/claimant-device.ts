@@ -1,0 +1,23 @@
+import UAParser from 'ua-parser-js';
+
+/**
+ * The kind of device a claim came from, as the link's owner reads it ("claimed by Sam · 18:02 · iPhone"): the model
+ * for Apple's phones and tablets (they say it), else the system and its form ("Android phone", "Windows PC"); null
+ * when the user agent does not say (ua-parser-js judges it). Never a version: an update is the same device.
+ */
+export function claimantDevice(userAgent: string | null | undefined): string | null {
+  if (!userAgent) return null;
+  const { os, device } = new UAParser(userAgent).getResult();
+  const model = device.model ?? '';
+  if (model === 'iPhone' || model === 'iPad' || model === 'iPod touch') return model;
+  const system = os.name ?? '';
+  const form = device.type === 'tablet' ? 'tablet' : device.type === 'mobile' ? 'phone' : null;
+  if (system === 'iOS') return form === 'tablet' ? 'iPad' : 'iPhone';
+  if (system === 'Android' || system === 'HarmonyOS') return `${system} ${form ?? 'device'}`;
+  if (system === 'Mac OS' || system === 'macOS') return 'Mac';
+  if (system === 'Windows') return form ? `Windows ${form}` : 'Windows PC';
+  if (system === 'Chromium OS' || system === 'Chrome OS') return 'Chromebook';
+  if (form) return system ? `${system} ${form}` : form === 'tablet' ? 'Tablet' : 'Phone';
+  if (system === 'Linux' || system === 'Ubuntu' || system === 'Debian' || system === 'Fedora') return 'Linux PC';
+  return system ? system.slice(0, 40) : null;
+}
