@@ -263,7 +263,7 @@ export function TicketLinkArea({ ticket, compact = false, distributing = false, 
           // A table row has room for two lines: the link (its 30 characters in full), then its clicks and expiry with
           // the buttons beside them.
           <div className="flex min-w-0 items-center justify-between gap-2">
-            <LinkFacts link={distribution} now={now} compact />
+            <LinkFacts link={distribution} now={now} compact seatSharing />
             <div className="-my-1 flex shrink-0 items-center">
               <LinkButtons ticket={ticket} link={distribution.link}>
                 <EditButton ticket={ticket} />
@@ -276,6 +276,7 @@ export function TicketLinkArea({ ticket, compact = false, distributing = false, 
             <LinkFacts
               link={distribution}
               now={now}
+              seatSharing
               chart={
                 <ClickSparkline
                   distributionId={distribution.distribution_id}
