@@ -1,5 +1,6 @@
 import { expect, test, type Page } from '@playwright/test';
 import type { Ticket } from '@seatlink/contracts';
+import { ticketCardHeight } from '../src/features/tickets/ticket-card-height';
 import { manyTickets } from '../src/testing/tickets';
 import { expectNoA11yViolations } from './support/axe';
 import { demo, signIn } from './support/session';
@@ -165,6 +166,20 @@ test('a link more than one person can save the seat with is said so: in the sett
   await expect(card(one).getByTestId('seat-sharing-marker')).toHaveCount(0);
   await expect(card(reached).getByTestId('limit-reached')).toBeVisible();
   await expect(card(reached).getByTestId('seat-sharing-marker')).toHaveCount(0);
+  // The marker takes no line of its own: a row of cards with it is the height the grid laid it out at. (The row of the
+  // link at its limit is left out: its 'Limit Reached' badge wraps the expiry onto a line of its own, marker or not.)
+  const byId = new Map([open, one, two, unlimited, reached].map((t) => [t.id, t]));
+  let checked = 0;
+  for (const gridRow of await page.getByTestId('tickets-grid').locator('[data-index]').all()) {
+    const inRow = await gridRow
+      .getByTestId('ticket-card')
+      .evaluateAll((all) => all.map((el) => el.getAttribute('data-ticket-id')!));
+    if (inRow.includes(reached.id) || !inRow.some((id) => id === two.id || id === unlimited.id)) continue;
+    checked++;
+    const laidOut = Math.max(...inRow.map((id) => ticketCardHeight(byId.get(id)!)));
+    expect((await gridRow.boundingBox())!.height, `the row of ${inRow.join(', ')}`).toBe(laidOut);
+  }
+  expect(checked).toBeGreaterThan(0);
   // And in the list's rows.
   await page.getByRole('button', { name: 'List view' }).click();
   const row = (t: Ticket) => page.locator(`[data-testid="ticket-row"][data-ticket-id="${t.id}"]`);

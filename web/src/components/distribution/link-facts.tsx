@@ -8,9 +8,7 @@ import {
   isUnlimited,
   type LinkFacts as LinkFactsData,
 } from '../../lib/distribution';
-import { letsSeveralSave } from '@seatlink/contracts';
 import { countOf, formatDateTime } from '../../lib/format';
-import { AlertIcon } from '../ui/icons';
 import { Badge } from '../ui/badge';
 import { cx } from '../ui/cx';
 
@@ -22,8 +20,6 @@ export interface LinkFactsProps {
   compact?: boolean;
   /** Drawn after the clicks (the click timeline). */
   chart?: ReactNode;
-  /** Marks a live link that more than one person can save its seat with (a limit above 1, or none). */
-  seatSharing?: boolean;
 }
 
 /**
@@ -31,10 +27,9 @@ export interface LinkFactsProps {
  * 'Limit Reached' once they reach it, and the expiry (day, short month, 24-hour time, or 'Never') with 'Expired' once
  * it has passed.
  */
-export function LinkFacts({ link, now, compact = false, chart, seatSharing = false }: LinkFactsProps) {
+export function LinkFacts({ link, now, compact = false, chart }: LinkFactsProps) {
   const limitReached = isLimitReached(link);
   const expired = isExpired(link, now);
-  const sharing = seatSharing && !limitReached && !expired && letsSeveralSave(link.max_clicks);
   const limitText = isUnlimited(link.max_clicks) ? 'unlimited' : `at most ${link.max_clicks}`;
   return (
     <div
@@ -58,17 +53,6 @@ export function LinkFacts({ link, now, compact = false, chart, seatSharing = fal
           <Badge tone="red" testId="limit-reached">
             {DISTRIBUTION_TEXTS.limitReached}
           </Badge>
-        ) : null}
-        {sharing ? (
-          <span
-            role="img"
-            aria-label={DISTRIBUTION_TEXTS.seatSharing}
-            title={DISTRIBUTION_TEXTS.seatSharing}
-            className="inline-flex shrink-0 text-amber-700"
-            data-testid="seat-sharing-marker"
-          >
-            <AlertIcon className="h-3.5 w-3.5" aria-hidden="true" />
-          </span>
         ) : null}
         {chart}
       </span>

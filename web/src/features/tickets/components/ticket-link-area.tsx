@@ -1,6 +1,6 @@
 import { useState, type ReactNode } from 'react';
 import { toast } from '../../../lib/toast';
-import type { Ticket, TicketDistribution } from '@seatlink/contracts';
+import { letsSeveralSave, type Ticket, type TicketDistribution } from '@seatlink/contracts';
 import { Badge } from '../../../components/ui/badge';
 import { LinkFacts } from '../../../components/distribution/link-facts';
 import {
@@ -13,9 +13,9 @@ import {
 import { Button } from '../../../components/ui/button';
 import { ConfirmDialog } from '../../../components/ui/confirm-dialog';
 import { cx } from '../../../components/ui/cx';
-import { LockIcon, PencilIcon, QrIcon, TagIcon, UndoIcon } from '../../../components/ui/icons';
+import { AlertIcon, LockIcon, PencilIcon, QrIcon, TagIcon, UndoIcon } from '../../../components/ui/icons';
 import { EditLinkModal } from '../../../components/distribution/edit-link-modal';
-import { DISTRIBUTION_TEXTS, type DistributionSettings } from '../../../lib/distribution';
+import { DISTRIBUTION_TEXTS, isExpired, isLimitReached, type DistributionSettings } from '../../../lib/distribution';
 import { useEditLink, useRecallTicket } from '../hooks/use-ticket-actions';
 import { ClickSparkline } from './click-sparkline';
 import { QrDialog } from './qr-dialog';
@@ -183,6 +183,26 @@ function PinBadge({ link }: { link: Pick<TicketDistribution, 'has_pin' | 'pin_lo
   );
 }
 
+/**
+ * A live link that more than one person can save the seat with (a click limit above 1, or none: letsSeveralSave) is
+ * marked at the end of its line, the warning in its tooltip and its name; an expired link, or one at its limit, saves
+ * nothing more and is not. On the link's line, which ellipsises the link, so a card keeps the height it is laid out at.
+ */
+function SeatSharingMarker({ link, now }: { link: TicketDistribution; now: number }) {
+  if (isLimitReached(link) || isExpired(link, now) || !letsSeveralSave(link.max_clicks)) return null;
+  return (
+    <span
+      role="img"
+      aria-label={DISTRIBUTION_TEXTS.seatSharing}
+      title={DISTRIBUTION_TEXTS.seatSharing}
+      className="ml-1 inline-flex shrink-0 text-amber-700"
+      data-testid="seat-sharing-marker"
+    >
+      <AlertIcon className="h-3.5 w-3.5" aria-hidden="true" />
+    </span>
+  );
+}
+
 /** A link's label and PIN badge, on one line (none when it has neither). */
 function LinkTags({ link, compact }: { link: TicketDistribution; compact: boolean }) {
   if (!link.label && !link.has_pin) return null;
@@ -246,7 +266,9 @@ export function TicketLinkArea({ ticket, compact = false, distributing = false, 
                 <LinkTags link={distribution} compact />
               </div>
             ) : null}
-            <LinkLine link={distribution.link} className="min-w-0 gap-1.5" />
+            <LinkLine link={distribution.link} className="min-w-0 gap-1.5">
+              <SeatSharingMarker link={distribution} now={now} />
+            </LinkLine>
           </div>
         ) : (
           <>
@@ -254,7 +276,9 @@ export function TicketLinkArea({ ticket, compact = false, distributing = false, 
             {/* The link, and the button that edits it (the buttons' row has no room left for it on a card); the line keeps
                 the link's own height, the button reaching into the padding around it. */}
             <div className="flex h-4 min-w-0 items-center justify-between gap-1">
-              <LinkLine link={distribution.link} className="min-w-0 gap-1.5" />
+              <LinkLine link={distribution.link} className="min-w-0 gap-1.5">
+                <SeatSharingMarker link={distribution} now={now} />
+              </LinkLine>
               <EditButton ticket={ticket} />
             </div>
           </>
@@ -263,7 +287,7 @@ export function TicketLinkArea({ ticket, compact = false, distributing = false, 
           // A table row has room for two lines: the link (its 30 characters in full), then its clicks and expiry with
           // the buttons beside them.
           <div className="flex min-w-0 items-center justify-between gap-2">
-            <LinkFacts link={distribution} now={now} compact seatSharing />
+            <LinkFacts link={distribution} now={now} compact />
             <div className="-my-1 flex shrink-0 items-center">
               <LinkButtons ticket={ticket} link={distribution.link}>
                 <EditButton ticket={ticket} />
@@ -276,7 +300,6 @@ export function TicketLinkArea({ ticket, compact = false, distributing = false, 
             <LinkFacts
               link={distribution}
               now={now}
-              seatSharing
               chart={
                 <ClickSparkline
                   distributionId={distribution.distribution_id}
