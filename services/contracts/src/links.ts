@@ -12,6 +12,18 @@ export function hasClickLimit(maxClicks: number | null | undefined): maxClicks i
   return typeof maxClicks === 'number' && maxClicks > 0;
 }
 
+/**
+ * A ticket is one seat, and each claim of its link saves it (docs/reference.md "Link"): a link whose click limit is
+ * above 1, or that has none, lets more than one person save the same seat. The dashboard says so where a link is made
+ * or edited, and beside a live link that can (SEAT_SHARING_WARNING); it is a warning, never a refusal.
+ */
+export function letsSeveralSave(maxClicks: number | null | undefined): boolean {
+  return !hasClickLimit(maxClicks) || maxClicks > 1;
+}
+
+/** The warning of a link that more than one person can save its seat with (letsSeveralSave), exactly. */
+export const SEAT_SHARING_WARNING = 'More than one person can save this seat with this link.';
+
 /** What a link's state is decided on. */
 export interface LinkStateFacts {
   /** Withdrawn by its owner. */

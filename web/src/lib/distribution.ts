@@ -3,9 +3,11 @@ import {
   DISTRIBUTION_MESSAGES,
   hasClickLimit,
   hasForbiddenCharacters,
+  letsSeveralSave,
   LINK_PIN_PATTERN,
   linkState,
   MAX_LINK_CLICKS,
+  SEAT_SHARING_WARNING,
   MAX_LINK_LABEL,
   MAX_LINK_EXPIRY_MS,
   MIN_LINK_EXPIRY_MS,
@@ -54,6 +56,8 @@ export const DISTRIBUTION_TEXTS = {
   chooseSomething: 'Tick what to change: the expiry, the usage limit, the label or the PIN',
   pinOrRemove: 'Enter the new PIN, or tick Remove the PIN',
   recallFailedMany: 'Failed to recall links',
+  /** Under the usage limit, and beside a live link, when more than one person can save the seat with it. */
+  seatSharing: SEAT_SHARING_WARNING,
 } as const;
 
 // The counts below agree with their nouns and are grouped ('1 ticket', '10,026 tickets': lib/format.ts countOf).
@@ -412,6 +416,16 @@ export function validateDistributionSettings(
   if (errors.expiry || errors.maxClicks || errors.label || errors.pin) return { ok: false, errors };
   const pin = draft.removePin ? { pin: null } : pinText !== '' ? { pin: pinText } : {};
   return { ok: true, value: { expiryDate, maxClicks, label: label === '' ? null : label, ...pin } };
+}
+
+/**
+ * Whether the usage limit as set lets more than one person save the seat (letsSeveralSave): unlimited, or a limit
+ * above 1. A limit not yet a whole number in range says nothing (its field says what is wrong on submit).
+ */
+export function draftLetsSeveralSave(draft: Pick<DistributionSettingsDraft, 'unlimited' | 'maxClicks'>): boolean {
+  if (draft.unlimited) return letsSeveralSave(null);
+  const value = parseMaxClicks(draft.maxClicks);
+  return value !== null && value <= MAX_LINK_CLICKS && letsSeveralSave(value);
 }
 
 /** The helper under the usage limit: 'Link has unlimited clicks' or 'Link will expire after N clicks'. */

@@ -24,6 +24,8 @@ import {
   sharedEventStart,
   usageHelper,
   validateDistributionSettings,
+  draftLetsSeveralSave,
+  DISTRIBUTION_TEXTS,
 } from './distribution';
 import { localDateTimeOf } from './local-date-time';
 
@@ -238,6 +240,21 @@ describe('the Distribution Settings modal (docs/reference.md#distribution-settin
     expect(usageHelper({ unlimited: true, maxClicks: '' })).toBe('Link has unlimited clicks');
     expect(usageHelper({ unlimited: false, maxClicks: '5' })).toBe('Link will expire after 5 clicks');
     expect(usageHelper({ unlimited: false, maxClicks: '' })).toBeNull();
+  });
+
+  it('warns that more than one person can save the seat when the limit is above 1 or there is none', () => {
+    expect(DISTRIBUTION_TEXTS.seatSharing).toBe('More than one person can save this seat with this link.');
+    expect(draftLetsSeveralSave({ unlimited: true, maxClicks: '' })).toBe(true);
+    // The number left in the field counts for nothing while Unlimited access is on.
+    expect(draftLetsSeveralSave({ unlimited: true, maxClicks: '1' })).toBe(true);
+    expect(draftLetsSeveralSave({ unlimited: false, maxClicks: '2' })).toBe(true);
+    expect(draftLetsSeveralSave({ unlimited: false, maxClicks: ' 40 ' })).toBe(true);
+    expect(draftLetsSeveralSave({ unlimited: false, maxClicks: '1' })).toBe(false);
+    // Not yet a limit (empty, not a whole number, too many): no warning until it is one.
+    expect(draftLetsSeveralSave({ unlimited: false, maxClicks: '' })).toBe(false);
+    expect(draftLetsSeveralSave({ unlimited: false, maxClicks: '2.5' })).toBe(false);
+    expect(draftLetsSeveralSave({ unlimited: false, maxClicks: '0' })).toBe(false);
+    expect(draftLetsSeveralSave({ unlimited: false, maxClicks: '1000001' })).toBe(false);
   });
 });
 

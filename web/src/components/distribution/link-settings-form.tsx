@@ -2,6 +2,7 @@ import { useCallback, useId, useRef, useState, type FormEvent, type ReactNode } 
 import { MAX_LINK_LABEL } from '@seatlink/contracts';
 import {
   DISTRIBUTION_TEXTS,
+  draftLetsSeveralSave,
   eventStartExpiry,
   maxExpiryValue,
   minExpiryValue,
@@ -14,7 +15,7 @@ import { formatDateTime } from '../../lib/format';
 import { localDateTimeOf } from '../../lib/local-date-time';
 import { useNow } from '../../lib/use-now';
 import { Button } from '../ui/button';
-import { CalendarIcon } from '../ui/icons';
+import { AlertIcon, CalendarIcon } from '../ui/icons';
 import { DatePicker, type DatePickerHandle } from '../ui/date-picker';
 import { FormField } from '../ui/form-field';
 import { Switch } from '../ui/switch';
@@ -249,6 +250,18 @@ export function LinkSettingsForm({
             <p id={usageHelperId} className="text-xs text-slate-600" data-testid="usage-helper" aria-live="polite">
               {usageHelper(draft)}
             </p>
+            {/* A ticket is one seat: a warning, never a refusal (docs/reference.md "Distribution Settings dialog"). */}
+            <div aria-live="polite">
+              {draftLetsSeveralSave(draft) ? (
+                <p
+                  className="flex items-start gap-1.5 rounded-md bg-amber-50 px-2.5 py-2 text-xs font-medium text-amber-900 ring-1 ring-amber-600/20 ring-inset"
+                  data-testid="seat-sharing-warning"
+                >
+                  <AlertIcon className="mt-px h-3.5 w-3.5 shrink-0" aria-hidden="true" />
+                  {DISTRIBUTION_TEXTS.seatSharing}
+                </p>
+              ) : null}
+            </div>
           </>
         ) : null}
       </fieldset>

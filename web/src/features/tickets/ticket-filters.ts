@@ -87,13 +87,21 @@ export function searchTextsAhead(tickets: readonly Ticket[]): (hasTime: () => bo
   };
 }
 
-/** docs/reference.md "Tickets Overview screen": the list view sorts by Event, Account or Status. */
-export type SortKey = 'event' | 'account' | 'status';
+/** docs/reference.md "Tickets Overview screen": the overview sorts by Date (the next game's), Event, Account or Status. */
+export type SortKey = 'date' | 'event' | 'account' | 'status';
 export type SortDirection = 'asc' | 'desc';
 export interface TicketSort {
   key: SortKey;
   direction: SortDirection;
 }
+
+/** The sorts the overview offers, in the order its Sort by select lists them (the list's headers offer the same). */
+export const SORT_OPTIONS: ReadonlyArray<{ value: SortKey; label: string }> = [
+  { value: 'date', label: 'Date' },
+  { value: 'event', label: 'Event' },
+  { value: 'account', label: 'Account' },
+  { value: 'status', label: 'Status' },
+];
 
 // Made at its first use (lib/format.ts madeOnce), when a list is first indexed, not as the page's code loads.
 const collator = madeOnce(() => new Intl.Collator('en-GB', { sensitivity: 'base', numeric: true }));
@@ -103,6 +111,12 @@ function expiryOf(ticket: Ticket): number {
   const expiry = ticket.distribution?.expiry;
   const time = expiry ? Date.parse(expiry) : NaN;
   return Number.isFinite(time) ? time : Number.POSITIVE_INFINITY;
+}
+
+/** The next game's start as epoch ms; a ticket without one (or with a text that is no date) has NaN. */
+function eventDateOf(ticket: Ticket): number {
+  const date = ticket.metadata?.next_game_date;
+  return date ? Date.parse(date) : Number.NaN;
 }
 
 /**
@@ -130,6 +144,8 @@ export interface TicketIndex {
   readonly eventRank: Uint32Array;
   /** Rank of the account e-mail. */
   readonly accountRank: Uint32Array;
+  /** The next game's start (epoch ms), NaN for a ticket without one. */
+  readonly eventDate: Float64Array;
   /** The status order (docs/reference.md "Ticket and link transitions"): status, then (distributed) expiry. */
   readonly status: Uint8Array;
   readonly expiry: Float64Array;
@@ -171,6 +187,7 @@ export function indexTickets(tickets: readonly Ticket[]): TicketIndex {
   let text: readonly string[] | undefined;
   let eventRank: Uint32Array | undefined;
   let accountRank: Uint32Array | undefined;
+  let eventDate: Float64Array | undefined;
   return {
     tickets,
     get text() {
@@ -191,6 +208,12 @@ export function indexTickets(tickets: readonly Ticket[]): TicketIndex {
         (key) => key,
         (a, b) => collator().compare(a, b),
       ));
+    },
+    get eventDate() {
+      if (eventDate) return eventDate;
+      eventDate = new Float64Array(tickets.length);
+      tickets.forEach((ticket, i) => (eventDate![i] = eventDateOf(ticket)));
+      return eventDate;
     },
     status,
     expiry,
@@ -253,9 +276,25 @@ function filterPositions(index: TicketIndex, filters: TicketFilters): readonly n
   return out;
 }
 
-/** Sorts positions by `sort` (in place); the list's order is kept for ties, descending reverses the comparison. */
+/**
+ * Sorts positions by `sort` (in place); the list's order is kept for ties, descending reverses the comparison. By
+ * Date, the next game soonest first (latest first descending), and a ticket without a date after every dated one,
+ * whichever the direction.
+ */
 function sortPositions(index: TicketIndex, positions: number[], sort: TicketSort): void {
   const sign = sort.direction === 'asc' ? 1 : -1;
+  if (sort.key === 'date') {
+    const date = index.eventDate;
+    positions.sort((a, b) => {
+      const da = date[a]!;
+      const db = date[b]!;
+      const undated = Number(Number.isNaN(da)) - Number(Number.isNaN(db));
+      if (undated !== 0) return undated;
+      if (Number.isNaN(da) || da === db) return a - b;
+      return sign * (da < db ? -1 : 1);
+    });
+    return;
+  }
   const { status, expiry } = index;
   const rank = sort.key === 'event' ? index.eventRank : sort.key === 'account' ? index.accountRank : null;
   const compare = rank

@@ -195,6 +195,53 @@ describe('ticket sort (the status order: docs/reference.md#ticket-and-link-trans
     expect(ids(sortTickets([match, plain], { key: 'event', direction: 'asc' }))).toEqual(['plain', 'match']);
   });
 
+  it("sorts by the next game's date, soonest first, keeping ties in their order and undated tickets last", () => {
+    const at = (id: string, date: string | null) =>
+      aTicket({ id, metadata: { next_game: date ? `Game ${id}` : null, next_game_date: date } });
+    const march = at('march', '2027-03-01T19:45:00.000Z');
+    const january = at('january', '2027-01-10T15:00:00.000Z');
+    const januaryToo = at('january-too', '2027-01-10T15:00:00.000Z');
+    const none = at('none', null);
+    const notADate = at('not-a-date', 'to be announced');
+    const december = at('december', '2026-12-26T12:30:00.000Z');
+    const list = [none, march, january, notADate, januaryToo, december];
+    expect(ids(sortTickets(list, { key: 'date', direction: 'asc' }))).toEqual([
+      'december',
+      'january',
+      'january-too',
+      'march',
+      'none',
+      'not-a-date',
+    ]);
+    // Descending: latest first; ties still in the list's order, and the undated still last.
+    expect(ids(sortTickets(list, { key: 'date', direction: 'desc' }))).toEqual([
+      'march',
+      'january',
+      'january-too',
+      'december',
+      'none',
+      'not-a-date',
+    ]);
+    // A ticket without metadata at all is undated too.
+    const bare = { ...at('bare', null), metadata: undefined } as unknown as Ticket;
+    expect(ids(sortTickets([bare, march], { key: 'date', direction: 'asc' }))).toEqual(['march', 'bare']);
+    expect(ids(sortTickets([bare, march], { key: 'date', direction: 'desc' }))).toEqual(['march', 'bare']);
+  });
+
+  it('sorts by date through a filtered list as through the whole of it', () => {
+    const tickets = manyTickets(300);
+    const index = indexTickets(tickets);
+    const sort: TicketSort = { key: 'date', direction: 'asc' };
+    const shown = visibleOf(index, filters({ status: 'not-distributed' }), sort);
+    expect(ids(shown)).toEqual(ids(sortTickets(filterTickets(tickets, filters({ status: 'not-distributed' })), sort)));
+    const dates = shown.map((t) => Date.parse(t.metadata.next_game_date ?? ''));
+    const dated = dates.filter((d) => !Number.isNaN(d));
+    expect(dated.length).toBeGreaterThan(0);
+    expect(dated).toEqual([...dated].sort((a, b) => a - b));
+    // Every undated ticket comes after every dated one.
+    expect(dates.slice(dated.length).every((d) => Number.isNaN(d))).toBe(true);
+  });
+
   it('keeps the given order without a sort, and never changes its input', () => {
     const list = [aTicket({ id: 'x' }), aTicket({ id: 'y' })];
     const sorted = sortTickets(list, null);
@@ -277,6 +324,9 @@ describe('10,000 tickets', () => {
       const byEvent = time('no filter, sort by event', () =>
         visibleOf(index, EMPTY_FILTERS, { key: 'event', direction: 'asc' }),
       );
+      const byDate = time('no filter, sort by date', () =>
+        visibleOf(index, EMPTY_FILTERS, { key: 'date', direction: 'asc' }),
+      );
       time('search + sort by account (desc)', () =>
         visibleOf(index, filters({ search: 'stadium' }), { key: 'account', direction: 'desc' }),
       );
@@ -292,6 +342,15 @@ describe('10,000 tickets', () => {
         a.title.localeCompare(b.title, 'en-GB', { sensitivity: 'base', numeric: true }) ||
         (a.subtitle ?? '').localeCompare(b.subtitle ?? '', 'en-GB', { sensitivity: 'base', numeric: true });
       expect(ids(byEvent)).toEqual(ids([...tickets].sort(collate)));
+      // By date: as a plain comparison of the dates would order them (undated last, ties in list order).
+      const dateOf = (t: Ticket) => Date.parse(t.metadata.next_game_date ?? '');
+      const byDateExpected = tickets
+        .map((t, i) => ({ t, i, d: dateOf(t) }))
+        .sort((a, b) =>
+          Number.isNaN(a.d) !== Number.isNaN(b.d) ? (Number.isNaN(a.d) ? 1 : -1) : a.d - b.d || 0 || a.i - b.i,
+        )
+        .map((e) => e.t.id);
+      expect(ids(byDate)).toEqual(byDateExpected);
     },
   );
 

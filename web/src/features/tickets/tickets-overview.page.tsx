@@ -7,6 +7,7 @@ import { BulkDistribution } from './components/bulk-distribution';
 import { TicketFiltersBar } from './components/ticket-filters-bar';
 import { FiltersToggle, TicketFiltersPanel } from './components/ticket-filters-panel';
 import { TicketProblems } from './components/ticket-problems';
+import { TicketSortControl } from './components/ticket-sort-control';
 import { TicketsCount } from './components/tickets-count';
 import { TicketsOverviewHeader } from './components/tickets-overview-header';
 import { TicketsStatsRow } from './components/tickets-stats-row';
@@ -27,12 +28,14 @@ const SMALL_SCREEN = '(max-width: 767px)';
 export function TicketsOverviewPage({ topUp }: { topUp?: ReactNode } = {}) {
   const balance = useCreditsStore((s) => s.balance);
   const view = useTicketsStore((s) => s.view);
-  const { setFilters, setView } = useTicketsStore.getState();
+  const { setFilters, setView, setSort } = useTicketsStore.getState();
   const { tickets, complete, loaded, filters, shown, sort, accounts, filtered } = useFilteredTickets();
   const smallScreen = useMediaQuery(SMALL_SCREEN);
   // On a phone the filters are behind one control, so the first ticket shows on the first screen.
   const [filtersOpen, setFiltersOpen] = useState(false);
   const filtersHidden = smallScreen && !filtersOpen;
+  // The list sorts by its column headers; the grid (and so a phone) has the Sort by control instead.
+  const shownView = smallScreen ? 'grid' : view;
   const filtersPanel = (
     <TicketFiltersPanel hidden={filtersHidden} className={smallScreen ? 'mb-4' : 'mt-8'}>
       {filtersHidden ? null : (
@@ -59,6 +62,7 @@ export function TicketsOverviewPage({ topUp }: { topUp?: ReactNode } = {}) {
           filtered={filtered}
         />
         <div className="flex shrink-0 items-center gap-2 max-sm:ml-auto">
+          {shownView === 'grid' && !smallScreen ? <TicketSortControl sort={sort} onChange={setSort} /> : null}
           <a
             href={routes.exportLinks.path}
             download
@@ -75,6 +79,8 @@ export function TicketsOverviewPage({ topUp }: { topUp?: ReactNode } = {}) {
           )}
         </div>
       </div>
+      {/* On a phone the sort has a line of its own under the controls, the same whatever is set. */}
+      {smallScreen ? <TicketSortControl sort={sort} onChange={setSort} wide className="mb-4" /> : null}
       {smallScreen ? filtersPanel : null}
 
       <TicketProblems />
@@ -82,7 +88,7 @@ export function TicketsOverviewPage({ topUp }: { topUp?: ReactNode } = {}) {
         shown={shown}
         total={tickets.length}
         loaded={loaded}
-        view={smallScreen ? 'grid' : view}
+        view={shownView}
         sort={sort}
         filtered={filtered}
       />

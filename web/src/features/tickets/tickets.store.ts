@@ -35,8 +35,10 @@ export interface TicketsUiActions {
   setFilters(patch: Partial<TicketFilters>): void;
   clearFilters(): void;
   setView(view: ViewMode): void;
-  /** A sortable column header was pressed (docs/reference.md "Tickets Overview screen": Event, Account, Status). */
+  /** A sortable column header was pressed (docs/reference.md "Tickets Overview screen": Event, Next Game, Account, Status). */
   sortBy(key: SortKey): void;
+  /** A sort chosen from the Sort by control (the grid's, a phone's); null for the list's own order. */
+  setSort(sort: TicketSort | null): void;
   toggleSelected(id: string): void;
   /** Ticks (or unticks) every ticket of `ids` (the list view's select-all). */
   setSelected(ids: readonly string[], selected: boolean): void;
@@ -89,6 +91,10 @@ export function createTicketsStore() {
 
     sortBy(key) {
       set({ sort: nextSort(get().sort, key) });
+    },
+
+    setSort(sort) {
+      set({ sort });
     },
 
     toggleSelected(id) {

@@ -54,6 +54,17 @@ describe('tickets UI store', () => {
     expect(store.getState().filters).toEqual(EMPTY_FILTERS);
   });
 
+  it('shares one sort between the Sort by control and the headers', () => {
+    const store = createTicketsStore();
+    store.getState().setSort({ key: 'date', direction: 'desc' });
+    expect(store.getState().sort).toEqual({ key: 'date', direction: 'desc' });
+    // A header pressed on the sort the control chose turns it round, as a second press would.
+    store.getState().sortBy('date');
+    expect(store.getState().sort).toEqual({ key: 'date', direction: 'asc' });
+    store.getState().setSort(null);
+    expect(store.getState().sort).toBeNull();
+  });
+
   it('ticks and unticks, and unticks tickets that are gone', () => {
     const store = createTicketsStore();
     store.getState().toggleSelected('a');

@@ -1,6 +1,6 @@
 import { useState, type ReactNode } from 'react';
 import { toast } from '../../../lib/toast';
-import { claimantText, type Ticket, type TicketDistribution } from '@seatlink/contracts';
+import { claimantText, letsSeveralSave, type Ticket, type TicketDistribution } from '@seatlink/contracts';
 import { Badge } from '../../../components/ui/badge';
 import { LinkFacts } from '../../../components/distribution/link-facts';
 import {
@@ -13,9 +13,9 @@ import {
 import { Button } from '../../../components/ui/button';
 import { ConfirmDialog } from '../../../components/ui/confirm-dialog';
 import { cx } from '../../../components/ui/cx';
-import { LockIcon, PencilIcon, QrIcon, TagIcon, UndoIcon } from '../../../components/ui/icons';
+import { AlertIcon, LockIcon, PencilIcon, QrIcon, TagIcon, UndoIcon } from '../../../components/ui/icons';
 import { EditLinkModal } from '../../../components/distribution/edit-link-modal';
-import { DISTRIBUTION_TEXTS, type DistributionSettings } from '../../../lib/distribution';
+import { DISTRIBUTION_TEXTS, isExpired, isLimitReached, type DistributionSettings } from '../../../lib/distribution';
 import { localFormat } from '../../../lib/format';
 import { useEditLink, useRecallTicket } from '../hooks/use-ticket-actions';
 import { ClickSparkline } from './click-sparkline';
@@ -185,6 +185,26 @@ function PinBadge({ link }: { link: Pick<TicketDistribution, 'has_pin' | 'pin_lo
 }
 
 /**
+ * A live link that more than one person can save the seat with (a click limit above 1, or none: letsSeveralSave) is
+ * marked at the end of its line, the warning in its tooltip and its name; an expired link, or one at its limit, saves
+ * nothing more and is not. On the link's line, which ellipsises the link, so a card keeps the height it is laid out at.
+ */
+function SeatSharingMarker({ link, now }: { link: TicketDistribution; now: number }) {
+  if (isLimitReached(link) || isExpired(link, now) || !letsSeveralSave(link.max_clicks)) return null;
+  return (
+    <span
+      role="img"
+      aria-label={DISTRIBUTION_TEXTS.seatSharing}
+      title={DISTRIBUTION_TEXTS.seatSharing}
+      className="ml-1 inline-flex shrink-0 text-amber-700"
+      data-testid="seat-sharing-marker"
+    >
+      <AlertIcon className="h-3.5 w-3.5" aria-hidden="true" />
+    </span>
+  );
+}
+
+/**
  * Who made the link's last click: "claimed by Sam · 18:02 · iPhone" (the time as the day's when it was today, else with
  * its day). The name is the recipient's own words: isolated, so a right-to-left name cannot reorder what follows.
  */
@@ -266,7 +286,9 @@ export function TicketLinkArea({ ticket, compact = false, distributing = false, 
                 <LinkTags link={distribution} compact now={now} />
               </div>
             ) : null}
-            <LinkLine link={distribution.link} className="min-w-0 gap-1.5" />
+            <LinkLine link={distribution.link} className="min-w-0 gap-1.5">
+              <SeatSharingMarker link={distribution} now={now} />
+            </LinkLine>
           </div>
         ) : (
           <>
@@ -274,7 +296,9 @@ export function TicketLinkArea({ ticket, compact = false, distributing = false, 
             {/* The link, and the button that edits it (the buttons' row has no room left for it on a card); the line keeps
                 the link's own height, the button reaching into the padding around it. */}
             <div className="flex h-4 min-w-0 items-center justify-between gap-1">
-              <LinkLine link={distribution.link} className="min-w-0 gap-1.5" />
+              <LinkLine link={distribution.link} className="min-w-0 gap-1.5">
+                <SeatSharingMarker link={distribution} now={now} />
+              </LinkLine>
               <EditButton ticket={ticket} />
             </div>
           </>

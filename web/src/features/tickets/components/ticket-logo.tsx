@@ -8,7 +8,7 @@ export function TicketLogo({ src, size }: { src: string | null; size: 'sm' | 'md
       src={src}
       loading="lazy"
       decoding="async"
-      className={cx('shrink-0 rounded-lg bg-slate-50 object-contain', size === 'md' ? 'h-11 w-11' : 'h-9 w-9')}
+      className={cx('shrink-0 rounded-lg bg-slate-50 object-contain', size === 'md' ? 'h-11 w-11' : 'h-8 w-8')}
       testId="ticket-logo"
     />
   );

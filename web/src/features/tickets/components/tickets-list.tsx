@@ -22,21 +22,23 @@ interface Column {
 }
 
 /**
- * The list view's columns (docs/reference.md "Tickets Overview screen"); Event, Account and Status sort. Status and
- * Link/Actions take what their content needs (the badge; the 30-character link over its facts and buttons); Seat, Next
- * Game and Account a share of the width, and Event the rest: at 1,440 px a title and its subtitle, a whole seat and an
- * e-mail fit.
+ * The list view's columns (docs/reference.md "Tickets Overview screen"); Event, Next Game (by its date), Account and
+ * Status sort. Status and Link/Actions take what their content needs (the badge; the 30-character link over its facts
+ * and buttons). Seat, Next Game and Account are narrow up to a 1,440 px window (each wraps or ellipsises its text, the
+ * whole of it in a tooltip) and wider beyond; Event takes all the rest, so at 1,280 px an event name of 30 characters
+ * shows whole (on two lines when it must), and every pixel past the others' widest goes to it.
  */
+const SHARED = 'w-[6.5rem] min-[1440px]:w-[9rem] min-[1680px]:w-[11rem]';
 const COLUMNS: readonly Column[] = [
   { label: 'Event', sortKey: 'event', width: '' },
-  { label: 'Seat Info', width: 'w-[13%]' },
-  { label: 'Next Game', width: 'w-[13%]' },
-  { label: 'Account', sortKey: 'account', width: 'w-[13%]' },
+  { label: 'Seat Info', width: SHARED },
+  { label: 'Next Game', sortKey: 'date', width: SHARED },
+  { label: 'Account', sortKey: 'account', width: SHARED },
   { label: 'Status', sortKey: 'status', width: 'w-[8rem]' },
   { label: 'Link/Actions', width: 'w-[18rem]' },
 ];
 
-const cell = 'px-3 align-middle shadow-[inset_0_-1px_0] shadow-slate-100';
+const cell = 'px-2 align-middle shadow-[inset_0_-1px_0] shadow-slate-100';
 
 const TicketRow = memo(function TicketRow({
   ticket,
@@ -65,13 +67,18 @@ const TicketRow = memo(function TicketRow({
       data-selected={selected ? 'true' : 'false'}
     >
       <td className={cell}>
-        <div className="flex items-center gap-3">
+        <div className="flex items-center gap-2">
           {/* Keyed by the ticket, as the link part is: the row passes to another ticket as the list scrolls, and
               focus or an open dialog must not pass with it. */}
           <SelectTicketBox key={ticket.id} ticket={ticket} selection={{ selected, onToggle }} />
           <TicketLogo key={ticket.logo ?? ''} src={ticket.logo} size="sm" />
           <div className="min-w-0">
-            <p className="truncate font-medium text-slate-900" title={ticket.title} data-testid="ticket-title">
+            {/* Two lines when it must (the row has room for them over the subtitle), then an ellipsis. */}
+            <p
+              className="line-clamp-2 leading-5 font-medium break-words text-slate-900"
+              title={ticket.title}
+              data-testid="ticket-title"
+            >
               {ticket.title}
             </p>
             <p className="truncate text-xs text-slate-600" title={ticket.subtitle ?? undefined}>
@@ -81,7 +88,7 @@ const TicketRow = memo(function TicketRow({
         </div>
       </td>
       <td className={cell}>
-        <p className="line-clamp-2 text-slate-700" title={seat} data-testid="ticket-seat">
+        <p className="line-clamp-3 text-xs break-words text-slate-700" title={seat} data-testid="ticket-seat">
           {seat}
         </p>
       </td>
@@ -91,7 +98,9 @@ const TicketRow = memo(function TicketRow({
             <p className="truncate text-slate-700" title={nextGame ?? undefined}>
               {nextGame || '—'}
             </p>
-            <p className="truncate text-xs text-slate-600">{formatDateTime(nextGameDate)}</p>
+            <p className="line-clamp-2 text-xs text-slate-600" data-testid="ticket-next-game-date">
+              {formatDateTime(nextGameDate)}
+            </p>
           </>
         ) : (
           <span className="text-slate-600">—</span>
@@ -148,9 +157,9 @@ function SortHeader({
     <th
       scope="col"
       aria-sort={key ? (active === 'asc' ? 'ascending' : active === 'desc' ? 'descending' : 'none') : undefined}
-      className={cx('px-3 py-3 text-left text-xs font-semibold tracking-wide text-slate-600 uppercase', column.width)}
+      className={cx('px-2 py-3 text-left text-xs font-semibold tracking-wide text-slate-600 uppercase', column.width)}
     >
-      {before ? <span className="mr-3 inline-flex align-middle">{before}</span> : null}
+      {before ? <span className="mr-2 inline-flex align-middle">{before}</span> : null}
       {key ? (
         <button
           type="button"
