@@ -49,6 +49,17 @@ function pinOf(body: unknown): string | null {
 }
 
 /**
+ * The device id of a claim's body (`{ device_id }`, kept by the claim page), or null when it brings none; one that is
+ * not 8 to 64 letters, digits, _ or - is refused (400). PINs are slowed per device and per address.
+ */
+function deviceOf(body: unknown): string | null {
+  if (typeof body !== 'object' || body === null || Array.isArray(body)) return null;
+  const device = claimRequestSchema.shape.device_id.safeParse((body as { device_id?: unknown }).device_id);
+  if (!device.success) throw new BadRequestException({ message: LINK_MESSAGES.deviceFormat, code: 'DEVICE_FORMAT' });
+  return device.data ?? null;
+}
+
+/**
  * `POST /v1/links/{code}/claim` (public): counts a click when a person presses "Add to wallet" — never for a known bot
  * or a client that does not say what it is (403) — and answers where to save the pass, or 404/410. Served natively (the
  * hottest call of the product: every recipient's press). Its Idempotency-Key is honoured where the click is counted (a
@@ -82,7 +93,8 @@ export class ClaimLinkRoute implements NativeRoute<typeof params> {
     }
     const pin = pinOf(request.body);
     // Only a claim that brings a PIN has one checked (a link without a PIN costs nothing more).
-    const pinHash = pin === null ? null : await this.pins.check(code, pin, request.ip);
+    const pinHash =
+      pin === null ? null : await this.pins.check(code, pin, { ip: request.ip, device: deviceOf(request.body) });
     const claimed = await this.claims.claim(code, linkUrl(this.config.DASHBOARD_URL, code), key, pinHash);
     if (claimed.replayed) void reply.header('Idempotency-Replayed', 'true');
     return { wallet_url: claimed.walletUrl };

@@ -44,7 +44,6 @@ export interface LiveLink {
   expiresAt: Date | null;
   label: string | null;
   hasPin: boolean;
-  pinLocked: boolean;
 }
 
 /** Tickets asked about per query (one array parameter). */
@@ -65,7 +64,6 @@ export async function liveLinksByTicket(db: Executor, ticketIds?: readonly strin
     expiresAt: links.expiresAt,
     label: links.label,
     hasPin: links.hasPin,
-    pinLocked: links.pinLocked,
   };
   const chunks: Array<readonly string[] | null> = [];
   if (ticketIds === undefined) chunks.push(null);
