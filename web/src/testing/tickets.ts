@@ -100,7 +100,7 @@ export function manyTickets(count: number): Ticket[] {
               expiry: i % 4 === 0 ? null : new Date(Date.UTC(2027, 0, 1 + (i % 300))).toISOString(),
               label: i % 7 === 0 ? `for guest ${i}` : null,
               has_pin: i % 11 === 0,
-              pin_locked: i % 121 === 0,
+              pin_locked: false,
             }
           : null,
       created_at: new Date(Date.UTC(2026, 10, 1) + i * 60_000).toISOString(),
