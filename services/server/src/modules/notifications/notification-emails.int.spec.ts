@@ -207,7 +207,7 @@ describe('notification e-mails: chosen per kind, at once or in a daily digest, e
     expect(answers.map((a) => a.status)).toEqual([200, 200, 200]);
     expect(await answers[0].text()).toContain('You will get no more notification e-mails from Seatlink');
     await settled();
-    expect(Object.values(await preferences())).toEqual(['off', 'off', 'off', 'off', 'off']);
+    expect(Object.values(await preferences())).toEqual(['off', 'off', 'off', 'off', 'off', 'off']);
     const [events] = await database.query<{ n: number }>(
       `select count(*)::int as n from events where stream_id = $1 and data->>'via' = 'unsubscribe'`,
       [`notifications-${id}`],
