@@ -365,3 +365,44 @@ test('protects a link with a PIN: the recipient on a phone is asked for it, a wr
   await expect(next.getByRole('button', { name: 'Add to wallet' })).toBeVisible();
   await expect(next.getByLabel('PIN')).toHaveCount(0);
 });
+
+test('slows a guesser on one phone after a few wrong PINs, saying how long to wait, and the recipient on another phone still claims', async ({
+  page,
+  browser,
+}) => {
+  holder = await ticketHolder(page, 'guessed', { wallets: [[{ title: 'Aspen Harriers' }]] });
+  const aspen = ticketTitled(holder.tickets, 'Aspen Harriers');
+  await setCredits(holder.userId, 5);
+  const link = (await distributeByApi(holder.api, [aspen.id], { pin: '730514' })).distributions[0]!.link;
+
+  // The guesser: a few wrong PINs are only wrong; then each try must wait for the last one's wait, which grows.
+  const guesser = await phones.open(browser);
+  await guesser.goto(link);
+  const pin = guesser.getByLabel('PIN');
+  const press = guesser.getByRole('button', { name: 'Add to wallet' });
+  let slowed = false;
+  for (let i = 0; i < 12 && !slowed; i++) {
+    await pin.fill(String(100_000 + i));
+    await press.click();
+    const error = guesser.getByTestId('pin-error');
+    await expect(error).toHaveText(/That PIN is not right|Too many PINs tried/);
+    slowed = (await error.textContent())!.startsWith('Too many PINs tried');
+  }
+  expect(slowed).toBe(true);
+  await expect(guesser.getByTestId('pin-error')).toHaveText(
+    /^Too many PINs tried from this device or network\. Wait \d+ seconds? before you try again\.$/,
+  );
+  await expect(guesser.getByTestId('pin-wait')).toHaveText(/^You can try again in \d+ seconds?\.$/);
+  await expect(press).toBeDisabled();
+  await expectNoA11yViolations(guesser, 'recipient page slowed after wrong PINs');
+
+  // The recipient, on a phone of their own: the right PIN claims at once, however many wrong ones were tried.
+  const recipient = await phones.open(browser);
+  await recipient.goto(link);
+  await recipient.getByLabel('PIN').fill('730514');
+  await recipient.getByRole('button', { name: 'Add to wallet' }).click();
+  await expect(recipient).toHaveURL(/\/wallet-sim\/save\/[^/]+$/);
+  await expect(recipient.getByText('Saved to your wallet')).toBeVisible();
+  // Once the wait is over, the guesser's page offers the button again.
+  await expect(press).toBeEnabled({ timeout: 10_000 });
+});

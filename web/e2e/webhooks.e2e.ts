@@ -90,11 +90,11 @@ test('adds a webhook endpoint, receives a signed test event, sees its delivery, 
     await section.getByLabel('Endpoint URL').fill(receiver.url);
     // Every event is ticked to begin with, but the deprecated one-delivery-per-ticket event (offered, unticked).
     const events = section.getByRole('group', { name: 'Events to send' }).getByRole('checkbox');
-    await expect(events).toHaveCount(7);
+    await expect(events).toHaveCount(8);
     await expect(section.getByLabel(/A link was claimed/)).toBeChecked();
     await expect(section.getByLabel(/up to 500 a delivery/)).toBeChecked();
     await expect(section.getByLabel(/^Deprecated: one delivery per ticket/)).not.toBeChecked();
-    await expect(events.and(page.locator(':checked'))).toHaveCount(6);
+    await expect(events.and(page.locator(':checked'))).toHaveCount(7);
     await expectNoA11yViolations(page, 'adding a webhook endpoint');
     await section.getByRole('button', { name: 'Add endpoint' }).click();
 

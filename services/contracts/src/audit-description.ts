@@ -1,4 +1,5 @@
 import type { AuditEntry } from './audit.js';
+import { PIN_GUESS_WINDOW_MINUTES } from './links.js';
 import { webhookMoment } from './webhooks.js';
 
 /**
@@ -102,6 +103,11 @@ export function describeAuditEntry(entry: AuditEntry, format: AuditDescriptionFo
         ? [subject, text(data.reason)]
         : [subject, describeChanges(data.changes, format), text(data.reason)];
       break;
+    case 'LINK_PIN_GUESSED': {
+      const failures = whole(data.failures) ?? 0;
+      parts = [subject, `${plural(failures, 'wrong PIN', 'wrong PINs')} within ${PIN_GUESS_WINDOW_MINUTES} minutes`];
+      break;
+    }
     case 'LINK_CLAIMED': {
       const claims = whole(data.claims) ?? 1;
       const last = text(data.last_claim_at);

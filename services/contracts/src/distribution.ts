@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { isoDateTime } from './dates.js';
 import { maybePendingShape } from './identity.js';
-import { LINK_MESSAGES, LINK_PIN_PATTERN, LINK_PIN_STATES, LINK_STATES } from './links.js';
+import { LINK_DEVICE_ID_PATTERN, LINK_MESSAGES, LINK_PIN_PATTERN, LINK_PIN_STATES, LINK_STATES } from './links.js';
 import { ticketDistributionSchema } from './tickets.js';
 import { named, schema, timestampSchema } from './schema.js';
 import { hasForbiddenCharacters, notAllowedMessage } from './text.js';
@@ -50,13 +50,20 @@ export const claimantNameSchema = schema(() =>
 
 /**
  * POST /v1/links/{code}/claim's body, all optional: `pin` for a link that has one (4 to 8 digits; empty or null is
- * none). Anything else in a body is ignored, as is a body that is not an object.
+ * none), and `device_id`, an id the claim page keeps for the browser: PINs are slowed per device and per address, so
+ * a device that sends one is not slowed by another's wrong PINs (none: judged by its address only). Anything else in a
+ * body is ignored, as is a body that is not an object.
  */
 export const claimRequestSchema = schema(() =>
   z.looseObject({
     pin: z
       .union([z.string().regex(LINK_PIN_PATTERN, LINK_MESSAGES.pinFormat), z.literal(''), z.null()], {
         error: LINK_MESSAGES.pinFormat,
+      })
+      .optional(),
+    device_id: z
+      .union([z.string().regex(LINK_DEVICE_ID_PATTERN, LINK_MESSAGES.deviceFormat), z.null()], {
+        error: LINK_MESSAGES.deviceFormat,
       })
       .optional(),
     /** The recipient's name, for the link's owner to see ("claimed by Sam"); empty or null is none. */
@@ -362,7 +369,10 @@ export const publicLinkSchema = schema(() =>
     'PublicLink',
     z.object({
       state: z.enum(LINK_STATES),
-      /** Whether "Add to wallet" needs the link's PIN (sent as `{ pin }` with the claim); `none` unless it is active. */
+      /**
+       * Whether "Add to wallet" needs the link's PIN (sent as `{ pin }` with the claim); `none` unless it is active.
+       * `locked` is answered no more.
+       */
       pin: z.enum(LINK_PIN_STATES),
       expires_at: timestampSchema.nullable(),
       ticket: publicLinkTicketSchema,

@@ -66,22 +66,38 @@ export const LINK_MESSAGES = {
   automated: 'Links are claimed by people, not by automated clients',
   pinRequired: 'Enter the PIN the sender gave you',
   pinInvalid: 'That PIN is not right',
-  pinLocked: 'This link is locked after too many wrong PINs. Ask its sender for a new PIN.',
   pinFormat: 'A PIN is 4 to 8 digits',
   nameFormat: 'A name is up to 60 characters of plain text',
   nameLabel: 'Your name (optional)',
   nameHint: 'The sender sees who saved their ticket',
   yours: 'You saved this ticket on this device',
   openAgain: 'Open in wallet',
+  deviceFormat: 'device_id must be 8 to 64 letters, digits, _ or -',
+  /** A device or address that tried too many PINs waits before its next try (429, Retry-After: the same seconds). */
+  pinSlowed: (seconds: number) =>
+    `Too many PINs tried from this device or network. Wait ${seconds} ${seconds === 1 ? 'second' : 'seconds'} before you try again.`,
+  /** The claim page while the wait runs, and once it is over. */
+  pinWaiting: (seconds: number) => `You can try again in ${seconds} ${seconds === 1 ? 'second' : 'seconds'}.`,
 } as const;
 
 /** A link PIN as its owner sets it and a recipient enters it: 4 to 8 digits. */
 export const LINK_PIN_PATTERN = /^\d{4,8}$/;
 
-/** Wrong PINs after which a link is locked until its owner sets a new one. */
-export const MAX_PIN_FAILURES = 10;
+/**
+ * Wrong PINs on one link within PIN_GUESS_WINDOW_MINUTES after which its owner is told (a LinkPinGuessed event: the
+ * bell, the `link.pin_guessed` webhook, the audit log), once per window. Nobody is locked out: PINs are slowed per
+ * device and per address instead (docs/reference.md "Limits and constants").
+ */
+export const PIN_GUESS_ALERT_AT = 5;
+export const PIN_GUESS_WINDOW_MINUTES = 15;
 
-/** Whether a recipient must enter a PIN first: none, one, or none will do (locked). */
+/** The claim page's device id (`device_id` of a claim's body): what it keeps in the browser, 8 to 64 characters. */
+export const LINK_DEVICE_ID_PATTERN = /^[A-Za-z0-9_-]{8,64}$/;
+
+/**
+ * Whether a recipient must enter a PIN first: none or one. `locked` is answered no more (links are not locked after
+ * wrong PINs since PINs are slowed per device and address); it stays in the list for clients built before.
+ */
 export const LINK_PIN_STATES = ['none', 'required', 'locked'] as const;
 export type LinkPinState = (typeof LINK_PIN_STATES)[number];
 
@@ -95,4 +111,6 @@ export type { ClaimResponse, PublicLink, PublicLinkTicket } from './distribution
 export interface ClaimRequest {
   pin?: string;
   name?: string;
+  /** The device id the claim page keeps (LINK_DEVICE_ID_PATTERN). */
+  device_id?: string;
 }

@@ -13,6 +13,8 @@ export const NOTIFICATION_KINDS = [
   'link_limit_reached',
   /** A live link expires within 24 hours. */
   'link_expiring',
+  /** Wrong PINs were tried on a link again and again (PIN_GUESS_ALERT_AT within a window): its `count` says how many. */
+  'link_pin_guessed',
   /** A wallet account needs its owner to sign in to it again before it syncs again. */
   'account_reauth',
   /** Credits were added by a card payment. */
@@ -34,7 +36,7 @@ export const appNotificationSchema = schema(() =>
     z.object({
       id: z.uuid(),
       kind: z.enum(NOTIFICATION_KINDS),
-      /** For link_claimed: the claims it gathers (1 or more); 1 otherwise. */
+      /** For link_claimed: the claims it gathers (1 or more); link_pin_guessed: the wrong PINs; 1 otherwise. */
       count: z.int().min(1),
       /** When it first happened, and when it last grew (a new claim on the same link); ISO 8601. */
       created_at: timestampSchema,
@@ -152,6 +154,8 @@ export function notificationText(n: AppNotification, formatDateTime: (iso: strin
       return `The link for ${subject} reached its limit of ${n.max_clicks ?? 0} ${n.max_clicks === 1 ? 'click' : 'clicks'}`;
     case 'link_expiring':
       return `The link for ${subject} expires on ${n.expires_at ? formatDateTime(n.expires_at) : 'soon'}`;
+    case 'link_pin_guessed':
+      return `${n.count} wrong PINs were tried on the link for ${subject}. Nobody is locked out; if the PIN may have leaked, set a new one with Edit Link.`;
     case 'account_reauth':
       return `The wallet account ${n.subject ?? 'you linked'} needs you to sign in again`;
     case 'credits_added': {
@@ -187,6 +191,7 @@ export const NOTIFICATION_KIND_LABELS: Record<NotificationKind, string> = {
   link_claimed: 'A link is claimed',
   link_limit_reached: 'A link reaches its click limit',
   link_expiring: 'A link expires within 24 hours',
+  link_pin_guessed: 'Wrong PINs are tried on a link again and again',
   account_reauth: 'A wallet account needs you to sign in again',
   credits_added: 'Credits are added by a payment',
 };

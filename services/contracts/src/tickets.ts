@@ -48,8 +48,11 @@ export const ticketDistributionSchema = schema(() =>
       label: z.string().nullable(),
       /** A recipient must enter its PIN before "Add to wallet". */
       has_pin: z.boolean(),
-      /** Locked after too many wrong PINs, until its owner sets a new one. */
-      pin_locked: z.boolean(),
+      pin_locked: z.boolean().meta({
+        deprecated: true,
+        description:
+          'Deprecated: always false. Links are no longer locked after wrong PINs (PINs are slowed per device and address).',
+      }),
       /** Who made its last click; null before the first. */
       claimed_by: linkClaimantSchema.nullable(),
     }),

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { named, schema, timestampSchema } from './schema.js';
+import { PIN_GUESS_ALERT_AT, PIN_GUESS_WINDOW_MINUTES } from './links.js';
 import { hasForbiddenCharacters } from './text.js';
 
 /**
@@ -13,6 +14,7 @@ export const WEBHOOK_EVENT_TYPES = [
   'link.limit_reached',
   'link.expired',
   'link.recalled',
+  'link.pin_guessed',
   'tickets.synced',
   'ticket.synced',
   'credits.changed',
@@ -41,6 +43,7 @@ export const WEBHOOK_EVENT_LABELS: Record<WebhookEventType, string> = {
   'link.limit_reached': 'A link reached its claim limit',
   'link.expired': 'A link expired',
   'link.recalled': 'A link was recalled',
+  'link.pin_guessed': 'Wrong PINs were tried on a link, again and again',
   'tickets.synced': `The tickets a sync added, changed or removed (up to ${WEBHOOK_TICKETS_PER_DELIVERY} a delivery)`,
   'ticket.synced': 'Deprecated: one delivery per ticket a sync added, changed or removed (use the batched event)',
   'credits.changed': 'Your credit balance changed',
@@ -297,6 +300,22 @@ export const webhookEventSchemas = schema(() => ({
     'link.recalled',
     z.object({ ...linkIdsShape, recalled_at: timestampSchema }),
     WEBHOOK_EVENT_LABELS['link.recalled'],
+  ),
+  'link.pin_guessed': envelope(
+    'link.pin_guessed',
+    z.object({
+      ...linkIdsShape,
+      failures: z
+        .number()
+        .int()
+        .min(1)
+        .meta({
+          description: `Wrong PINs tried on the link within ${PIN_GUESS_WINDOW_MINUTES} minutes (sent at the ${PIN_GUESS_ALERT_AT}th).`,
+        }),
+      since: timestampSchema.meta({ description: 'When the first of them was tried.' }),
+      guessed_at: timestampSchema,
+    }),
+    `${WEBHOOK_EVENT_LABELS['link.pin_guessed']}: ${PIN_GUESS_ALERT_AT} wrong PINs within ${PIN_GUESS_WINDOW_MINUTES} minutes, told once per ${PIN_GUESS_WINDOW_MINUTES} minutes. Nobody is locked out; set a new PIN by editing the link.`,
   ),
   'ticket.synced': envelope(
     'ticket.synced',

@@ -199,7 +199,6 @@ const CLAIM: Expected = {
   200: true,
   401: ['PIN_REQUIRED', 'PIN_INVALID'],
   410: ['LIMIT_REACHED', 'LINK_RECALLED'],
-  423: ['PIN_LOCKED'],
 };
 const EXPECTED: Record<string, Expected> = {
   // Another request took the ticket first (a stale view of which tickets are free), or the balance ran out.
@@ -255,7 +254,6 @@ interface LinkModel {
   user: LoadUser;
   pin: string | null;
   live: boolean;
-  locked: boolean;
   /** Idempotency-Keys of its claims answered 2xx: each one click. */
   claimed: Set<string>;
 }
@@ -418,7 +416,7 @@ describe('the product as npm start runs it (embedded PostgreSQL, no Redis) under
       THROTTLE_WALLET_SIGNIN_USER: '100000',
       THROTTLE_WALLET_SIGNIN_IP: '100000',
       THROTTLE_PIN_IP: '1000000',
-      THROTTLE_PIN_LINK: '1000000',
+      THROTTLE_PIN_DEVICE: '1000000',
       THROTTLE_MFA_USER: '100000',
       THROTTLE_API_KEY: '100000',
     });
@@ -571,7 +569,6 @@ describe('the product as npm start runs it (embedded PostgreSQL, no Redis) under
           user,
           pin,
           live: true,
-          locked: false,
           claimed: new Set(),
         });
       }
@@ -609,16 +606,9 @@ describe('the product as npm start runs it (embedded PostgreSQL, no Redis) under
       const { user, cookie, rng } = client;
       const live = liveLinks(user);
       if (live.length === 0) return distribute(client, bulk);
-      // A link locked by wrong PINs is given a new one by its owner, as the owner's card offers.
-      const locked = live.filter((l) => l.locked);
-      const chosen =
-        locked.length > 0 && rng() < 0.5
-          ? [pick(rng, locked)]
-          : bulk
-            ? sample(rng, live, 2 + below(rng, 4))
-            : [pick(rng, live)];
+      const chosen = bulk ? sample(rng, live, 2 + below(rng, 4)) : [pick(rng, live)];
       const body = linkSettings(rng);
-      const pin = chosen.some((l) => l.locked) || rng() < 0.1 ? (rng() < 0.2 ? null : newPin(rng)) : undefined;
+      const pin = rng() < 0.1 ? (rng() < 0.2 ? null : newPin(rng)) : undefined;
       if (pin !== undefined) body.pin = pin;
       const answer =
         chosen.length > 1
@@ -644,10 +634,7 @@ describe('the product as npm start runs it (embedded PostgreSQL, no Redis) under
             : [chosen[0]!.id];
       for (const id of done) {
         const link = links.get(id)!;
-        if (pin !== undefined) {
-          link.pin = pin;
-          link.locked = false;
-        }
+        if (pin !== undefined) link.pin = pin;
       }
       const refusals = bulkAnswer
         ? ((answer.body.failed as Array<{ distribution_id: string; code: string }>) ?? [])
@@ -698,7 +685,6 @@ describe('the product as npm start runs it (embedded PostgreSQL, no Redis) under
         }
         link.claimed.add(idempotencyKey);
       }
-      if (answer.code === 'PIN_LOCKED') link.locked = true;
       if (answer.code === 'LINK_RECALLED' && !retry) recalled(link);
     };
     const wrongPin = (rng: Rng) => ({ pin: String(10_000 + below(rng, 90_000)) });

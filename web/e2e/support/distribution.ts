@@ -175,7 +175,7 @@ export async function ticketHolder(
 export async function distributeByApi(
   api: APIRequestContext,
   ticketIds: string[],
-  settings: { expiry_date?: string | null; max_clicks?: number | null; label?: string | null } = {},
+  settings: { expiry_date?: string | null; max_clicks?: number | null; label?: string | null; pin?: string } = {},
 ): Promise<DistributeResponse> {
   const res = await api.post('/v1/tickets/distribute', {
     data: {
@@ -183,6 +183,7 @@ export async function distributeByApi(
       expiry_date: settings.expiry_date ?? null,
       max_clicks: settings.max_clicks ?? null,
       label: settings.label ?? null,
+      ...(settings.pin ? { pin: settings.pin } : {}),
     },
   });
   expect(res.status(), await res.text()).toBe(200);

@@ -27,6 +27,8 @@ export default async function globalSetup() {
     LOG_LEVEL: 'warn',
     // Every browser test comes from 127.0.0.1: per-IP limits are for the API tests to prove, not to trip these.
     THROTTLE_PUBLIC_IP: '1000',
+    // Link PINs are slowed per device too: each recipient phone (a browser context) keeps a device id of its own.
+    THROTTLE_PIN_IP: '1000',
     // The browser tests sign in as the demo admin with the password alone.
     ADMIN_MFA: 'optional',
     STEP_UP_MINUTES: '1440',

@@ -61,7 +61,7 @@ export async function testConfig(
       THROTTLE_WALLET_SIGNIN_USER: '1000',
       THROTTLE_WALLET_SIGNIN_IP: '1000',
       THROTTLE_PIN_IP: '1000',
-      THROTTLE_PIN_LINK: '1000',
+      THROTTLE_PIN_DEVICE: '1000',
       THROTTLE_MFA_USER: '1000',
       // Tests sign in as the demo admin with the password alone; the admin gate's own tests require a second factor.
       ADMIN_MFA: 'optional',

@@ -112,9 +112,25 @@ export function LinkPage({ code }: { code: string }) {
   const claimError = failure?.code === code && !failure.pin ? failure.message : null;
   const pinError = failure?.code === code && failure.pin ? failure.message : null;
   const [pin, setPin] = useState('');
-  const needsPin = link?.pin === 'required';
-  const pinLocked = link?.pin === 'locked';
+  // `locked` is answered no more (wrong PINs lock nobody out); a client of before is asked for the PIN all the same.
+  const needsPin = link?.pin === 'required' || link?.pin === 'locked';
   const [leaving, setLeaving] = useState(false);
+  /** Too many PINs tried from here: when the next try may go (ms), and the seconds left, counted down. */
+  const [waitUntil, setWaitUntil] = useState<number | null>(null);
+  const [waitLeft, setWaitLeft] = useState(0);
+
+  useEffect(() => {
+    if (waitUntil === null) return;
+    const tick = () => {
+      const left = Math.max(0, Math.ceil((waitUntil - Date.now()) / 1000));
+      setWaitLeft(left);
+      if (left === 0) setWaitUntil(null);
+    };
+    tick();
+    const timer = window.setInterval(tick, 250);
+    return () => window.clearInterval(timer);
+  }, [waitUntil]);
+  const waiting = waitUntil !== null && waitLeft > 0;
 
   useEffect(() => {
     const previous = document.title;
@@ -125,15 +141,17 @@ export function LinkPage({ code }: { code: string }) {
   }, [link, state]);
 
   const addToWallet = async () => {
-    if (claiming.isPending || state !== 'active' || pinLocked) return;
+    if (claiming.isPending || state !== 'active' || waiting) return;
     setFailure(null);
     if (needsPin && !LINK_PIN_PATTERN.test(pin.trim())) {
       setFailure({ code, message: pin.trim() ? LINK_MESSAGES.pinFormat : LINK_MESSAGES.pinRequired, pin: true });
       return;
     }
     const outcome = await claiming.mutateAsync({ pin: needsPin ? pin.trim() : null, name: name.trim() || null });
-    if (outcome.walletUrl === null) setFailure({ code, message: outcome.claimError, pin: outcome.pin });
-    else if (isSafeRedirect(outcome.walletUrl)) {
+    if (outcome.walletUrl === null) {
+      setFailure({ code, message: outcome.claimError, pin: outcome.pin });
+      if (outcome.waitSeconds) setWaitUntil(Date.now() + outcome.waitSeconds * 1000);
+    } else if (isSafeRedirect(outcome.walletUrl)) {
       setLeaving(true);
       window.location.assign(outcome.walletUrl);
     }
@@ -210,10 +228,6 @@ export function LinkPage({ code }: { code: string }) {
 
           {claimedBefore && state !== 'recalled' && state !== 'not_found' ? (
             <YoursPanel claimed={claimedBefore} />
-          ) : state === 'active' && pinLocked ? (
-            <Alert tone="error" data-testid="pin-locked">
-              {LINK_MESSAGES.pinLocked}
-            </Alert>
           ) : state === 'active' ? (
             <form
               className="space-y-3"
@@ -255,10 +269,15 @@ export function LinkPage({ code }: { code: string }) {
                 onChange={(event) => setName(event.target.value)}
                 data-testid="claimant-name"
               />
+              {waiting ? (
+                <p role="status" className="text-center text-sm text-slate-700" data-testid="pin-wait">
+                  {LINK_MESSAGES.pinWaiting(waitLeft)}
+                </p>
+              ) : null}
               <Button
                 type="submit"
                 className="w-full py-3 text-base"
-                disabled={claiming.isPending || leaving}
+                disabled={claiming.isPending || leaving || waiting}
                 aria-busy={claiming.isPending || leaving}
                 data-testid="add-to-wallet"
               >

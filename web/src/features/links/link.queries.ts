@@ -43,7 +43,15 @@ export const linkQuery = (code: string) => queryOptions({ queryKey: linkKey(code
  * How a claim ended: the wallet address to go to, or why not (the page's state changed, or a message to show; `pin`
  * when it was about the PIN, shown under its field).
  */
-export type ClaimOutcome = { walletUrl: string } | { walletUrl: null; claimError: string | null; pin?: boolean };
+export type ClaimOutcome =
+  { walletUrl: string } | { walletUrl: null; claimError: string | null; pin?: boolean; waitSeconds?: number };
+
+/** The seconds a 429 asks to wait (its `retryAfterSeconds`, as its Retry-After), at least 1. */
+function waitOf(error: unknown): number {
+  const body = error instanceof ApiError ? (error.body as { retryAfterSeconds?: unknown } | undefined) : undefined;
+  const seconds = Number(body?.retryAfterSeconds);
+  return Number.isFinite(seconds) && seconds >= 1 ? Math.ceil(seconds) : 1;
+}
 
 /** The Idempotency-Key of a claim per link code, kept until a definite answer (pressing again counts no second click). */
 const claimKeys = new Map<string, string>();
@@ -77,12 +85,16 @@ export async function claim(
       client.setQueryData<LinkView>(linkKey(code), (held) => ({ link: held?.link ?? null, state: gone }));
       return { walletUrl: null, claimError: null };
     }
-    // The PIN: missing or wrong (said under its field), or the link locked after too many wrong ones.
-    if (status === 423) {
-      client.setQueryData<LinkView>(linkKey(code), (held) =>
-        held?.link ? { ...held, link: { ...held.link, pin: 'locked' } } : held,
-      );
-      return { walletUrl: null, claimError: errorMessage(error, LINK_MESSAGES.pinLocked), pin: true };
+    // The PIN: missing or wrong, or too many tried from this device or network: each said under its field, the last
+    // with the wait before the next try.
+    if (status === 429) {
+      const waitSeconds = waitOf(error);
+      return {
+        walletUrl: null,
+        claimError: errorMessage(error, LINK_MESSAGES.pinSlowed(waitSeconds)),
+        pin: true,
+        waitSeconds,
+      };
     }
     if (status === 401)
       return { walletUrl: null, claimError: errorMessage(error, LINK_MESSAGES.pinInvalid), pin: true };

@@ -102,11 +102,14 @@ const schema = z.object({
   THROTTLE_WALLET_SIGNIN_USER: z.coerce.number().int().min(1).default(20),
   THROTTLE_WALLET_SIGNIN_IP: z.coerce.number().int().min(1).default(40),
   /**
-   * PINs entered on links with one (a claim that brings a PIN) in each window, per IP and per link. A link is also
-   * locked after MAX_PIN_FAILURES wrong ones, whoever sends them.
+   * PINs entered on links with one (a claim that brings a PIN), per device (the claim page's `device_id`) and per IP,
+   * tried at once before the waits start; past them each try waits for the next, the waits doubling from 1 s up to
+   * THROTTLE_PIN_MAX_WAIT_SECONDS (429 with Retry-After). Remembered a day from a device's or address's first try.
+   * Nothing is counted per link: no one can lock a link's recipient out by trying wrong PINs.
    */
-  THROTTLE_PIN_IP: z.coerce.number().int().min(1).default(20),
-  THROTTLE_PIN_LINK: z.coerce.number().int().min(1).default(30),
+  THROTTLE_PIN_DEVICE: z.coerce.number().int().min(1).default(5),
+  THROTTLE_PIN_IP: z.coerce.number().int().min(1).default(10),
+  THROTTLE_PIN_MAX_WAIT_SECONDS: z.coerce.number().int().min(1).max(86_400).default(300),
   /**
    * `required` (the default): an admin must have a second factor before any admin page or call works (403
    * MFA_ENROLMENT_REQUIRED). `optional` turns that off, for development and tests that need a plain admin; the log

@@ -1,9 +1,11 @@
 import { HttpException, HttpStatus, Inject, Injectable, Logger, type OnApplicationShutdown } from '@nestjs/common';
 import type { Redis } from 'ioredis';
+import { LINK_MESSAGES } from '@seatlink/contracts';
 import { RateLimiterMemory, RateLimiterRedis, RateLimiterRes, type RateLimiterAbstract } from 'rate-limiter-flexible';
 import { APP_CONFIG, type AppConfig } from '../config/config.js';
 import { createRedis } from '../redis/redis-client.js';
 import { RedisBreakers } from '../redis/redis-breakers.js';
+import { GrowingWaits } from './growing-waits.js';
 
 /**
  * The limits, each counted in its own window:
@@ -15,7 +17,6 @@ import { RedisBreakers } from '../redis/redis-breakers.js';
  * - `topup-user` / `topup-ip`: card payments tried by one user / from one IP (a succeeded payment gives its try back);
  * - `wallet-sign-in-user` / `wallet-sign-in-ip`: sign-ins to the wallet provider by one user / from one IP (one per
  *   account of a batch; a sign-in that links the account gives its try back);
- * - `pin-ip` / `pin-link`: PINs entered on links with one, from one IP / on one link;
  * - `mfa-user`: second-factor codes tried on one account (after its password);
  * - `api-key`: calls made with one API key;
  * - `webhook-endpoint`: deliveries asked for by hand (test events, resends) to one webhook endpoint, per minute;
@@ -31,8 +32,6 @@ export type ThrottlePolicy =
   | 'topup-ip'
   | 'wallet-sign-in-user'
   | 'wallet-sign-in-ip'
-  | 'pin-ip'
-  | 'pin-link'
   | 'mfa-user'
   | 'api-key'
   | 'webhook-endpoint'
@@ -82,7 +81,6 @@ export const THROTTLE_MESSAGES = {
   public: 'Too many requests. Please try again in {time}.',
   topUp: 'Too many payment attempts. Please try again in {time}.',
   walletSignIn: 'Too many wallet sign-ins. Please try again in {time}.',
-  pin: 'Too many PINs tried. Please try again in {time}.',
   mfa: 'Too many codes tried. Please try again in {time}.',
   apiKey: 'Too many calls with this API key. Please try again in {time}.',
   webhookEndpoint: 'Too many test events and resends to this endpoint. Please try again in {time}.',
@@ -97,6 +95,15 @@ function limited(refusal: RateLimiterRes, message: string): RateLimitedException
   const seconds = Math.max(1, Math.ceil(refusal.msBeforeNext / 1000));
   return new RateLimitedException(seconds, message.replace('{time}', inMinutes(seconds)));
 }
+
+/** Who tries a link's PIN: the address, and the device id its claim page keeps (null: judged by the address only). */
+export interface PinTrier {
+  ip: string;
+  device: string | null;
+}
+
+/** How long a device's or address's PIN tries are remembered, from its first: a day. */
+export const PIN_TRIES_REMEMBERED_SECONDS = 24 * 60 * 60;
 
 /** What a sign-in attempt may do after its count: go on to the password, or go on but need a second proof. */
 export type SignInVerdict = 'allowed' | 'second-proof';
@@ -134,6 +141,8 @@ export class ThrottleService implements OnApplicationShutdown {
   private readonly logger = new Logger('Throttle');
   private readonly limiters: Record<ThrottlePolicy, RateLimiterAbstract>;
   private readonly redis: Redis | null;
+  /** PINs tried per device and per address, slowed with growing waits (see takePinTry). */
+  private readonly pinWaits: { device: GrowingWaits; ip: GrowingWaits };
 
   constructor(@Inject(APP_CONFIG) config: AppConfig, breakers: RedisBreakers) {
     const window = config.THROTTLE_WINDOW_MINUTES * 60;
@@ -146,8 +155,6 @@ export class ThrottleService implements OnApplicationShutdown {
       'topup-ip': config.THROTTLE_TOPUP_IP,
       'wallet-sign-in-user': config.THROTTLE_WALLET_SIGNIN_USER,
       'wallet-sign-in-ip': config.THROTTLE_WALLET_SIGNIN_IP,
-      'pin-ip': config.THROTTLE_PIN_IP,
-      'pin-link': config.THROTTLE_PIN_LINK,
       'mfa-user': config.THROTTLE_MFA_USER,
       'api-key': config.THROTTLE_API_KEY,
       'webhook-endpoint': config.THROTTLE_WEBHOOK_ENDPOINT,
@@ -181,6 +188,52 @@ export class ThrottleService implements OnApplicationShutdown {
     this.limiters = Object.fromEntries(
       (Object.keys(limits) as ThrottlePolicy[]).map((policy) => [policy, make(policy)]),
     ) as Record<ThrottlePolicy, RateLimiterAbstract>;
+    const pinWaits = (subject: 'device' | 'ip', free: number) =>
+      new GrowingWaits({
+        keyPrefix: `${config.REDIS_PREFIX}:throttle:pin-${subject}`,
+        free,
+        maxWaitSeconds: config.THROTTLE_PIN_MAX_WAIT_SECONDS,
+        lifetimeSeconds: PIN_TRIES_REMEMBERED_SECONDS,
+        redis: this.redis,
+      });
+    this.pinWaits = {
+      device: pinWaits('device', config.THROTTLE_PIN_DEVICE),
+      ip: pinWaits('ip', config.THROTTLE_PIN_IP),
+    };
+  }
+
+  /**
+   * Counts a PIN tried on a link, before it is checked: per device (when the claim page sent its id), then per address.
+   * Each lets THROTTLE_PIN_DEVICE / THROTTLE_PIN_IP tries through at once, then one try per wait, the waits doubling
+   * from 1 s up to THROTTLE_PIN_MAX_WAIT_SECONDS; a try that must wait is 429 with Retry-After (and counts nothing
+   * further: a device that must wait does not spend its address's tries). Nothing is counted per link, so nobody
+   * trying wrong PINs slows the recipient on another device and address. Redis failing, it counts in memory, as every
+   * limit here does.
+   */
+  async takePinTry(trier: PinTrier): Promise<void> {
+    const subjects: Array<[GrowingWaits, string]> = [];
+    if (trier.device) subjects.push([this.pinWaits.device, trier.device]);
+    subjects.push([this.pinWaits.ip, trier.ip]);
+    for (const [waits, key] of subjects) {
+      const ms = await waits.take(key);
+      if (ms > 0) {
+        const seconds = Math.max(1, Math.ceil(ms / 1000));
+        throw new RateLimitedException(seconds, LINK_MESSAGES.pinSlowed(seconds));
+      }
+    }
+  }
+
+  /**
+   * The right PIN from a device: its tries start again (its owner claiming more links is not slowed). Its address's are
+   * not given back: anyone can bring the right PIN of a link of their own, and that must not buy more guesses.
+   */
+  async forgivePinDevice(trier: PinTrier): Promise<void> {
+    if (!trier.device) return;
+    try {
+      await this.pinWaits.device.forget(trier.device);
+    } catch (err) {
+      this.logger.warn(`could not forget a device's PIN tries: ${(err as Error).message}`);
+    }
   }
 
   /** Counts one attempt; throws 429 when that was one too many. */

@@ -7,6 +7,7 @@ import {
   linkCodeParamSchema,
 } from '@seatlink/contracts';
 import type { FastifyReply, FastifyRequest } from 'fastify';
+import type { z } from 'zod';
 import { isbot } from 'isbot';
 import { LRUCache } from 'lru-cache';
 import { APP_CONFIG, type AppConfig } from '../../infra/config/config.js';
@@ -39,26 +40,34 @@ const isAutomated = (userAgent: string) => {
 const params = { code: linkCodeParamSchema };
 
 /**
- * The PIN of a claim's body (`{ pin }`), or null when it brings none. Anything else in a body (or no body at all) is as
- * before PINs were; a `pin` that is not 4 to 8 digits is refused (400) before anything is looked up.
+ * One field of a claim's body, as its schema takes it; undefined when the body is not an object (anything else in a
+ * body, or no body at all, is as before these fields were). A field its schema refuses is a 400 with `refusal`, before
+ * anything is looked up or counted.
  */
-function pinOf(body: unknown): string | null {
-  if (typeof body !== 'object' || body === null || Array.isArray(body)) return null;
-  const pin = claimRequestSchema.shape.pin.safeParse((body as { pin?: unknown }).pin);
-  if (!pin.success) throw new BadRequestException({ message: LINK_MESSAGES.pinFormat, code: 'PIN_FORMAT' });
-  return pin.data || null;
+function fieldOf<K extends keyof typeof claimRequestSchema.shape>(
+  body: unknown,
+  key: K,
+  refusal: { message: string; code: string },
+): z.output<(typeof claimRequestSchema.shape)[K]> | undefined {
+  if (typeof body !== 'object' || body === null || Array.isArray(body)) return undefined;
+  const field = claimRequestSchema.shape[key].safeParse((body as Record<string, unknown>)[key]);
+  if (!field.success) throw new BadRequestException(refusal);
+  return field.data as z.output<(typeof claimRequestSchema.shape)[K]>;
 }
 
+/** The PIN a claim brings (4 to 8 digits), or null for none. */
+const pinOf = (body: unknown) => fieldOf(body, 'pin', { message: LINK_MESSAGES.pinFormat, code: 'PIN_FORMAT' }) || null;
+
+/** The name a recipient gives (for the link's owner to see; plain text of at most MAX_CLAIMANT_NAME), or null. */
+const nameOf = (body: unknown) =>
+  fieldOf(body, 'name', { message: LINK_MESSAGES.nameFormat, code: 'NAME_FORMAT' }) ?? null;
+
 /**
- * The name a claim's body gives (`{ name }`, for the link's owner to see), or null for none; one that is not plain text
- * of at most MAX_CLAIMANT_NAME characters is refused (400) before anything is counted.
+ * The device id the claim page keeps (8 to 64 letters, digits, _ or -), or null when it brings none: PINs are slowed
+ * per device and per address.
  */
-function nameOf(body: unknown): string | null {
-  if (typeof body !== 'object' || body === null || Array.isArray(body)) return null;
-  const name = claimRequestSchema.shape.name.safeParse((body as { name?: unknown }).name);
-  if (!name.success) throw new BadRequestException({ message: LINK_MESSAGES.nameFormat, code: 'NAME_FORMAT' });
-  return name.data;
-}
+const deviceOf = (body: unknown) =>
+  fieldOf(body, 'device_id', { message: LINK_MESSAGES.deviceFormat, code: 'DEVICE_FORMAT' }) ?? null;
 
 /**
  * `POST /v1/links/{code}/claim` (public): counts a click when a person presses "Add to wallet" — never for a known bot
@@ -95,7 +104,8 @@ export class ClaimLinkRoute implements NativeRoute<typeof params> {
     const pin = pinOf(request.body);
     const claimant = { name: nameOf(request.body), device: claimantDevice(userAgent) };
     // Only a claim that brings a PIN has one checked (a link without a PIN costs nothing more).
-    const pinHash = pin === null ? null : await this.pins.check(code, pin, request.ip);
+    const pinHash =
+      pin === null ? null : await this.pins.check(code, pin, { ip: request.ip, device: deviceOf(request.body) });
     const claimed = await this.claims.claim(code, linkUrl(this.config.DASHBOARD_URL, code), key, pinHash, claimant);
     if (claimed.replayed) void reply.header('Idempotency-Replayed', 'true');
     return { wallet_url: claimed.walletUrl };

@@ -1,15 +1,21 @@
-import { DISTRIBUTION_MESSAGES, hasClickLimit, LINK_EXPIRING_WITHIN_MS } from '@seatlink/contracts';
+import {
+  DISTRIBUTION_MESSAGES,
+  hasClickLimit,
+  LINK_EXPIRING_WITHIN_MS,
+  PIN_GUESS_WINDOW_MINUTES,
+} from '@seatlink/contracts';
 import { type Decider, DomainError } from '../../shared/event-sourcing/decider.js';
 import type { DistributionVoided, LinkSettings, TicketDistributionEvent } from './distribution.events.js';
 
 /** A ticket's distribution state: its live link, if any, the links it had, and the paid-for links given up. */
 export interface TicketDistributionState {
-  /** The live link, with its settings as made and edited since, and whether too many wrong PINs locked it. */
+  /** The live link, with its settings as made and edited since. */
   current:
     | ({
         distributionId: string;
         userId: string;
-        pinLocked: boolean;
+        /** When its owner was last told of wrong PINs (LinkPinGuessed); null: never. */
+        pinGuessedAt: string | null;
         /** The expiry its owner was told is near (LinkExpiryNear); null: none yet. */
         expiryWarned: string | null;
         /** The expiry recorded as passed (LinkExpired); null: none yet. */
@@ -58,9 +64,20 @@ export type TicketDistributionCommand =
       };
     }
   | {
-      /** Lock the link's PIN (too many wrong ones): only while the link is live with that very PIN. */
-      type: 'LockPin';
-      data: { ticketId: string; distributionId: string; pinHash: string; failures: number; now: string };
+      /**
+       * Tell the owner wrong PINs were tried on the link again and again: only while the link is live with that very
+       * PIN, and once per PIN_GUESS_WINDOW_MINUTES. Locks nothing.
+       */
+      type: 'ReportPinGuesses';
+      data: {
+        ticketId: string;
+        distributionId: string;
+        pinHash: string;
+        failures: number;
+        /** When the first wrong PIN of the window was tried. */
+        since: string;
+        now: string;
+      };
     }
   | {
       /**
@@ -123,7 +140,7 @@ export const ticketDistributionDecider: Decider<
             maxClicks: event.data.maxClicks,
             label: event.data.label ?? null,
             pinHash: event.data.pinHash ?? null,
-            pinLocked: false,
+            pinGuessedAt: null,
             expiryWarned: null,
           },
           made: new Set([...state.made, event.data.distributionId]),
@@ -136,13 +153,14 @@ export const ticketDistributionDecider: Decider<
           ...event.data.settings,
           pinHash: 'pinHash' in event.data.settings ? event.data.settings.pinHash : current.pinHash,
         };
-        // A new PIN (or none) unlocks the link.
-        const pinLocked = current.pinLocked && settings.pinHash === current.pinHash;
-        return { ...state, current: { ...current, ...settings, pinLocked } };
+        return { ...state, current: { ...current, ...settings } };
       }
       case 'LinkPinLocked':
+        // Recorded before wrong PINs stopped locking links: it decides nothing now (the link opens with its PIN).
+        return state;
+      case 'LinkPinGuessed':
         return state.current?.distributionId === event.data.distributionId
-          ? { ...state, current: { ...state.current, pinLocked: true } }
+          ? { ...state, current: { ...state.current, pinGuessedAt: event.data.at } }
           : state;
       case 'LinkExpiryNear':
         return state.current?.distributionId === event.data.distributionId
@@ -223,7 +241,7 @@ export const ticketDistributionDecider: Decider<
         const {
           distributionId: _id,
           userId: _user,
-          pinLocked: _locked,
+          pinGuessedAt: _guessed,
           expiryWarned: _warned,
           expired: _expired,
           ...settings
@@ -233,15 +251,18 @@ export const ticketDistributionDecider: Decider<
         }
         return [{ type: 'LinkUpdated', data: { ticketId, distributionId, userId, settings, previous, at: now } }];
       }
-      case 'LockPin': {
-        const { ticketId, distributionId, pinHash, failures, now } = command.data;
+      case 'ReportPinGuesses': {
+        const { ticketId, distributionId, pinHash, failures, since, now } = command.data;
         const { current } = state;
-        // Another link, another PIN (the owner set a new one meanwhile), or locked already: nothing to lock.
-        if (current?.distributionId !== distributionId || current.pinHash !== pinHash || current.pinLocked) return [];
+        // Another link, or another PIN (the owner set a new one meanwhile): nothing to tell.
+        if (current?.distributionId !== distributionId || current.pinHash !== pinHash) return [];
+        // Told within the window already: once per window.
+        const window = PIN_GUESS_WINDOW_MINUTES * 60_000;
+        if (current.pinGuessedAt !== null && Date.parse(now) - Date.parse(current.pinGuessedAt) < window) return [];
         return [
           {
-            type: 'LinkPinLocked',
-            data: { ticketId, distributionId, userId: current.userId, pinHash, failures, at: now },
+            type: 'LinkPinGuessed',
+            data: { ticketId, distributionId, userId: current.userId, pinHash, failures, since, at: now },
           },
         ];
       }

@@ -265,9 +265,19 @@ describe('ticket distribution decider', () => {
     });
   });
 
-  describe('a PIN and its lock', () => {
-    const lock = (pinHash: string, distributionId = 'd1') =>
-      ({ type: 'LockPin', data: { ticketId: 't1', distributionId, pinHash, failures: 10, now } }) as const;
+  describe('a PIN, and telling its owner of wrong ones (nothing locks)', () => {
+    const since = '2026-11-22T11:58:00.000Z';
+    const later = (minutes: number) => new Date(Date.parse(now) + minutes * 60_000).toISOString();
+    const report = (pinHash: string, at = now, distributionId = 'd1') =>
+      ({
+        type: 'ReportPinGuesses',
+        data: { ticketId: 't1', distributionId, pinHash, failures: 5, since, now: at },
+      }) as const;
+    const guessed = (pinHash: string, at = now): TicketDistributionEvent => ({
+      type: 'LinkPinGuessed',
+      data: { ticketId: 't1', distributionId: 'd1', userId: 'u1', pinHash, failures: 5, since, at },
+    });
+    /** As recorded before wrong PINs stopped locking links. */
     const locked = (pinHash: string): TicketDistributionEvent => ({
       type: 'LinkPinLocked',
       data: { ticketId: 't1', distributionId: 'd1', userId: 'u1', pinHash, failures: 10, at: now },
@@ -281,36 +291,49 @@ describe('ticket distribution decider', () => {
         .then([withPin]);
     });
 
-    it('locks the link with that very PIN once; a new PIN set meanwhile, or another link, is not locked', () => {
+    it('tells the owner of wrong PINs on the link with that very PIN; another PIN or link, or none, is not told', () => {
       spec
         .given([withPin])
-        .when(lock('h1'))
-        .then([locked('h1')]);
-      spec
-        .given([withPin, locked('h1')])
-        .when(lock('h1'))
-        .then([]);
+        .when(report('h1'))
+        .then([guessed('h1')]);
       spec
         .given([withPin, updated({ pinHash: 'h2' }, { pinHash: 'h1' })])
-        .when(lock('h1'))
+        .when(report('h1'))
         .then([]);
-      spec.given([withPin]).when(lock('h1', 'd9')).then([]);
+      spec
+        .given([withPin])
+        .when(report('h1', now, 'd9'))
+        .then([]);
       spec
         .given([distributed('d1')])
-        .when(lock('h1'))
+        .when(report('h1'))
+        .then([]);
+      spec
+        .given([withPin, recalled('d1')])
+        .when(report('h1'))
         .then([]);
     });
 
-    it('takes a new PIN on a locked link (which unlocks it), and the same PIN digits again make a new hash', () => {
+    it('tells once per 15 minutes: a second burst within the window is not told again, one after it is', () => {
+      spec
+        .given([withPin, guessed('h1')])
+        .when(report('h1', later(14)))
+        .then([]);
+      spec
+        .given([withPin, guessed('h1')])
+        .when(report('h1', later(15)))
+        .then([guessed('h1', later(15))]);
+    });
+
+    it('reads a lock recorded before as nothing: the link still takes claims, edits and tells of wrong PINs', () => {
+      spec
+        .given([withPin, locked('h1')])
+        .when(report('h1'))
+        .then([guessed('h1')]);
       spec
         .given([withPin, locked('h1')])
         .when(update({ pinHash: 'h2' }))
         .then([updated({ pinHash: 'h2' }, { pinHash: 'h1' })]);
-      // Unlocked by it: a lock of the new PIN is a new lock.
-      spec
-        .given([withPin, locked('h1'), updated({ pinHash: 'h2' }, { pinHash: 'h1' })])
-        .when(lock('h2'))
-        .then([locked('h2')]);
     });
 
     it('reads an edit recorded before links had PINs as leaving the PIN as it was', () => {
@@ -327,8 +350,8 @@ describe('ticket distribution decider', () => {
       };
       spec
         .given([withPin, old])
-        .when(lock('h1'))
-        .then([locked('h1')]);
+        .when(report('h1'))
+        .then([guessed('h1')]);
     });
   });
 

@@ -87,12 +87,31 @@ export type RecallRefused = DomainEvent<
 >;
 
 /**
- * Too many wrong PINs were entered for the link: it is locked (no PIN opens it) until its owner sets a new one.
- * `pinHash` is the PIN that was locked (a new PIN set meanwhile is not).
+ * Too many wrong PINs were entered for the link: it was locked (no PIN opened it) until its owner set a new one.
+ * Recorded no more: wrong PINs now lock nobody out (PINs are slowed per device and address, and LinkPinGuessed tells
+ * the owner). Kept so the streams that hold one still replay; a link locked so opens again with its PIN.
  */
 export type LinkPinLocked = DomainEvent<
   'LinkPinLocked',
   { ticketId: string; distributionId: string; userId: string; pinHash: string; failures: number; at: string }
+>;
+
+/**
+ * Wrong PINs were tried on the link again and again: PIN_GUESS_ALERT_AT within PIN_GUESS_WINDOW_MINUTES, the first at
+ * `since`. Its owner is told (the bell, the `link.pin_guessed` webhook, the audit log), once per window; nobody is
+ * locked out. `pinHash` is the PIN they were tried against.
+ */
+export type LinkPinGuessed = DomainEvent<
+  'LinkPinGuessed',
+  {
+    ticketId: string;
+    distributionId: string;
+    userId: string;
+    pinHash: string;
+    failures: number;
+    since: string;
+    at: string;
+  }
 >;
 
 /**
@@ -139,7 +158,14 @@ export type LinkClicked = DomainEvent<
 >;
 
 export type TicketDistributionEvent =
-  TicketDistributed | TicketRecalled | DistributionVoided | LinkUpdated | LinkPinLocked | LinkExpiryNear | LinkExpired;
+  | TicketDistributed
+  | TicketRecalled
+  | DistributionVoided
+  | LinkUpdated
+  | LinkPinLocked
+  | LinkPinGuessed
+  | LinkExpiryNear
+  | LinkExpired;
 export type DistributionEvent =
   TicketDistributionEvent | DistributionRefused | RecallRefused | LinkUpdateRefused | LinkClicked;
 

@@ -1,4 +1,3 @@
-import { MAX_PIN_FAILURES } from '@seatlink/contracts';
 import type { Routine } from '../../infra/db/database.js';
 import { clickStream } from './distribution.events.js';
 import { LINK_ROW_EVENTS } from './read-models/links.projection.js';
@@ -38,8 +37,9 @@ $$;
  * state before the batch, the count before and after, and per claim the click it was given (NULL: refused).
  *
  * A link with a PIN counts only claims whose PIN the process checked: `p_pin_hash` is the hash it checked the PIN
- * against, which must be the link's PIN now (a new PIN set meanwhile refuses them); otherwise, or once locked, the
- * state answered is 'pin_required' or 'pin_locked' and nothing is counted.
+ * against, which must be the link's PIN now (a new PIN set meanwhile refuses them); otherwise the state answered is
+ * 'pin_required' and nothing is counted. Wrong PINs lock nothing (PINs are slowed per device and address before they
+ * are checked): the right one always counts, however many wrong ones the link's counter holds (migration 0035).
  *
  * p_claimants has one element per claim too: who claims ({ name, device }: the name the recipient gave and their
  * device, each may be null); each click's event carries its claimant's, and the links read model the last click's.
@@ -86,12 +86,10 @@ BEGIN
   SELECT true, t.save_url INTO v_ticket_held, v_save_url FROM tickets t WHERE t.id = v_link.ticket_id;
   v_state := seatlink_link_state(v_link.recalled_at IS NOT NULL, coalesce(v_ticket_held, false), v_link.expires_at,
                                  v_link.max_clicks, v_link.clicks, now());
-  -- A live link with a PIN gives clicks only to claims whose PIN was checked against its PIN as it is now, and none
-  -- once locked (too many wrong PINs). Nothing is counted or kept.
-  IF v_state = 'active' AND v_link.pin_hash IS NOT NULL
-     AND (p_pin_hash IS DISTINCT FROM v_link.pin_hash OR v_link.pin_failures >= ${MAX_PIN_FAILURES}) THEN
-    RETURN QUERY SELECT v_link.distribution_id, v_link.ticket_id, v_link.user_id,
-      CASE WHEN v_link.pin_failures >= ${MAX_PIN_FAILURES} THEN 'pin_locked' ELSE 'pin_required' END,
+  -- A live link with a PIN gives clicks only to claims whose PIN was checked against its PIN as it is now. Nothing is
+  -- counted or kept.
+  IF v_state = 'active' AND v_link.pin_hash IS NOT NULL AND p_pin_hash IS DISTINCT FROM v_link.pin_hash THEN
+    RETURN QUERY SELECT v_link.distribution_id, v_link.ticket_id, v_link.user_id, 'pin_required'::text,
       v_link.clicks, v_link.clicks, v_link.last_click_at, v_save_url,
       ARRAY(SELECT NULL::integer FROM generate_series(1, cardinality(p_keys)));
     RETURN;

@@ -43,8 +43,12 @@ export const linkCounters = pgTable(
     settingsRevision: integer('settings_revision').notNull().default(-1),
     /** The hash of the PIN a claim must bring (argon2id); null for none. */
     pinHash: text('pin_hash'),
-    /** Wrong PINs entered since the PIN was set: at MAX_PIN_FAILURES the link is locked until a new PIN is set. */
+    /**
+     * Wrong PINs entered within the window that started at pin_failures_since (PIN_GUESS_WINDOW_MINUTES; a new PIN
+     * starts afresh): the PIN_GUESS_ALERT_AT-th tells the owner (LinkPinGuessed). Locks nothing.
+     */
     pinFailures: integer('pin_failures').notNull().default(0),
+    pinFailuresSince: timestamp('pin_failures_since', { withTimezone: true }),
   },
   (t) => [uniqueIndex('link_counters_code_idx').on(t.code)],
 );
@@ -66,8 +70,6 @@ export const links = pgTable(
     label: text('label'),
     /** A recipient must enter a PIN (its hash is kept where claims decide: link_counters). */
     hasPin: boolean('has_pin').notNull().default(false),
-    /** Locked after too many wrong PINs, until a new one is set. */
-    pinLocked: boolean('pin_locked').notNull().default(false),
     /** The expiry its owner was told is near (LinkExpiryNear): the expiry job looks for links not told of theirs. */
     expiryWarnedFor: timestamp('expiry_warned_for', { withTimezone: true }),
     /** The expiry recorded as passed (LinkExpired): the expiry job looks for links past theirs not recorded yet. */

@@ -4,7 +4,6 @@ import {
   LINK_STATE_CODES,
   type LinkPinState,
   type LinkState,
-  MAX_PIN_FAILURES,
   type PublicLink,
   seatInfoCombined,
 } from '@seatlink/contracts';
@@ -55,8 +54,7 @@ const LINK_SQL = `
   select c.code, c.expires_at,
          seatlink_link_state(c.recalled_at is not null, t.id is not null, c.expires_at, c.max_clicks, c.clicks,
                              now()) as state,
-         case when c.pin_hash is null then 'none' when c.pin_failures >= ${MAX_PIN_FAILURES} then 'locked'
-              else 'required' end as pin,
+         case when c.pin_hash is null then 'none' else 'required' end as pin,
          t.title, t.subtitle, t.logo, t.venue_name, t.section, t.row, t.seat, t.next_game, t.next_game_date
   from link_counters c left join tickets t on t.id = c.ticket_id
   where c.code = $1`;
@@ -82,7 +80,7 @@ interface ClaimRow {
   ticket_id: string;
   user_id: string;
   /** The link's state before the batch; for a live link with a PIN the batch did not bring, why not. */
-  state: LinkState | 'pin_required' | 'pin_locked';
+  state: LinkState | 'pin_required';
   before: number;
   after: number;
   last_click_at: Date | string | null;
@@ -139,17 +137,10 @@ export class PinRequiredError extends DomainError {
   }
 }
 
-/** A wrong PIN (401): counted towards the link's lock. */
+/** A wrong PIN (401): counted on the link (its owner is told of many), and on the device's and address's tries. */
 export class PinInvalidError extends DomainError {
   constructor() {
     super(LINK_MESSAGES.pinInvalid, 'PIN_INVALID', 401);
-  }
-}
-
-/** Too many wrong PINs (423): no PIN opens the link until its owner sets a new one. */
-export class PinLockedError extends DomainError {
-  constructor() {
-    super(LINK_MESSAGES.pinLocked, 'PIN_LOCKED', 423);
   }
 }
 
@@ -285,14 +276,9 @@ export class LinkClaims {
       for (const w of batch) w.reject(gone);
       return;
     }
-    if (row.state === 'pin_required' || row.state === 'pin_locked') {
-      // No PIN, a PIN checked against one the owner has since replaced, or a locked link: nothing was counted.
-      const refusal =
-        row.state === 'pin_locked'
-          ? new PinLockedError()
-          : pinHash === null
-            ? new PinRequiredError()
-            : new PinInvalidError();
+    if (row.state === 'pin_required') {
+      // No PIN, or a PIN checked against one the owner has since replaced: nothing was counted.
+      const refusal = pinHash === null ? new PinRequiredError() : new PinInvalidError();
       for (const w of batch) w.reject(refusal);
       return;
     }

@@ -67,7 +67,7 @@ export interface CounterSettings {
 /**
  * Writes edits of links' settings (their expiry, click limit and PIN: what a claim decides on), each only over an older
  * edit: applied again, or out of order, an edit never puts back settings edited since. A new PIN starts its count of
- * wrong ones afresh (and so unlocks the link); an edit recorded before links had PINs leaves the PIN as it is.
+ * wrong ones afresh (its window of wrong PINs too); an edit recorded before links had PINs leaves the PIN as it is.
  */
 export async function editLinkCounters(db: Executor, edits: readonly CounterSettings[]): Promise<void> {
   for (let i = 0; i < edits.length; i += CHUNK) {
@@ -85,7 +85,9 @@ export async function editLinkCounters(db: Executor, edits: readonly CounterSett
       set expires_at = v.expires_at, max_clicks = v.max_clicks, settings_revision = v.revision,
           pin_hash = case when v.has_pin_setting then v.pin_hash else c.pin_hash end,
           pin_failures = case when v.has_pin_setting and v.pin_hash is distinct from c.pin_hash then 0
-                              else c.pin_failures end
+                              else c.pin_failures end,
+          pin_failures_since = case when v.has_pin_setting and v.pin_hash is distinct from c.pin_hash then null
+                                    else c.pin_failures_since end
       from (values ${values}) as v(distribution_id, revision, expires_at, max_clicks, has_pin_setting, pin_hash)
       where c.distribution_id = v.distribution_id and c.settings_revision < v.revision`);
   }

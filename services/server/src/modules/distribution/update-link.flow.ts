@@ -24,8 +24,6 @@ export interface UpdatedLink {
   state: LinkState;
   clicks: number;
   settings: LinkSettings;
-  /** Locked after too many wrong PINs (until a new PIN is set). */
-  pinLocked: boolean;
   /** Who made its last click (null before the first). */
   claimedBy: LinkClaimant | null;
   /** The feed position of the edit (null: nothing changed, or the same request again). */
@@ -66,7 +64,7 @@ export function editedDistribution(
     expiry: updated.settings.expiresAt,
     label: updated.settings.label,
     has_pin: updated.settings.pinHash !== null,
-    pin_locked: updated.pinLocked,
+    pin_locked: false,
     claimed_by: updated.claimedBy,
   };
 }
@@ -164,15 +162,12 @@ export class UpdateLinkFlow implements ICommandHandler<UpdateLinkCommand> {
                 label: current?.label ?? null,
                 pinHash: current?.pinHash ?? null,
               };
-        // Locked still only when the PIN stayed the one that was locked.
-        const pinLocked = Boolean(current?.pinLocked) && settings.pinHash === current?.pinHash;
         return {
           ticketId,
           code: link!.code,
           state: link!.state,
           clicks: link!.clicks,
           settings,
-          pinLocked,
           claimedBy: claimantOf({
             lastClickAt: link!.last_click_at,
             lastClaimName: link!.last_claim_name,

@@ -78,7 +78,7 @@ describe('notification e-mails: chosen per kind, at once or in a daily digest, e
     const { client } = await holder();
     const none = (await client.request('GET', '/v1/me/notification-preferences'))
       .body as unknown as NotificationPreferences;
-    expect(Object.values(none.email)).toEqual(['off', 'off', 'off', 'off', 'off']);
+    expect(Object.values(none.email)).toEqual(['off', 'off', 'off', 'off', 'off', 'off']);
     const set = await choose(client, { link_claimed: 'immediate', credits_added: 'daily' });
     expect(set.status).toBe(200);
     expect(set.body).toEqual({
@@ -86,6 +86,7 @@ describe('notification e-mails: chosen per kind, at once or in a daily digest, e
         link_claimed: 'immediate',
         link_limit_reached: 'off',
         link_expiring: 'off',
+        link_pin_guessed: 'off',
         account_reauth: 'off',
         credits_added: 'daily',
       },
@@ -206,7 +207,7 @@ describe('notification e-mails: chosen per kind, at once or in a daily digest, e
     expect(answers.map((a) => a.status)).toEqual([200, 200, 200]);
     expect(await answers[0].text()).toContain('You will get no more notification e-mails from Seatlink');
     await settled();
-    expect(Object.values(await preferences())).toEqual(['off', 'off', 'off', 'off', 'off']);
+    expect(Object.values(await preferences())).toEqual(['off', 'off', 'off', 'off', 'off', 'off']);
     const [events] = await database.query<{ n: number }>(
       `select count(*)::int as n from events where stream_id = $1 and data->>'via' = 'unsubscribe'`,
       [`notifications-${id}`],

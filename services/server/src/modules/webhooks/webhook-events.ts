@@ -30,6 +30,14 @@ interface Sources {
   };
   TicketRecalled: { distributionId: string; ticketId: string; userId: string; at: string };
   LinkExpired: { distributionId: string; ticketId: string; userId: string; expiresAt: string; at: string };
+  LinkPinGuessed: {
+    distributionId: string;
+    ticketId: string;
+    userId: string;
+    failures: number;
+    since: string;
+    at: string;
+  };
   TicketDiscovered: { accountId: string; userId: string; ticketId: string; pass: Pass; at: string };
   TicketChanged: { accountId: string; userId: string; ticketId: string; pass: Pass; at: string };
   TicketGone: { accountId: string; userId: string; ticketId: string; at: string };
@@ -48,6 +56,7 @@ export const SOURCE_EVENTS = [
   'LinkClicked',
   'TicketRecalled',
   'LinkExpired',
+  'LinkPinGuessed',
   'TicketDiscovered',
   'TicketChanged',
   'TicketGone',
@@ -145,6 +154,17 @@ export function webhookEventsOf(recorded: RecordedEvent, limits: ReadonlyMap<str
         make('link.expired', `link:${distributionId}`, at, {
           ...linkIds(distributionId, ticketId),
           expires_at: expiresAt,
+        }),
+      ];
+    }
+    case 'LinkPinGuessed': {
+      const { distributionId, ticketId, failures, since, at } = event.data;
+      return [
+        make('link.pin_guessed', `link:${distributionId}`, at, {
+          ...linkIds(distributionId, ticketId),
+          failures,
+          since,
+          guessed_at: at,
         }),
       ];
     }

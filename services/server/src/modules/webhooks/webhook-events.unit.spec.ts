@@ -83,6 +83,15 @@ describe('webhook events of recorded events', () => {
       orderKey: 'link:d1',
       payload: { data: { distribution_id: 'd1', link_id: 'd1', ticket_id: 't1', expires_at: at } },
     });
+    // Wrong PINs tried again and again: their count and since when, never the PIN's hash.
+    const guessed = bodies(recorded('LinkPinGuessed', { ...link, pinHash: '$argon2id$x', failures: 5, since: at, at }));
+    expect(guessed).toHaveLength(1);
+    expect(guessed[0]).toMatchObject({
+      type: 'link.pin_guessed',
+      orderKey: 'link:d1',
+      payload: { data: { distribution_id: 'd1', ticket_id: 't1', failures: 5, since: at, guessed_at: at } },
+    });
+    expect(JSON.stringify(guessed[0]!.payload)).not.toContain('argon2');
     const pass = {
       title: 'Match \u202Eday',
       subtitle: null,
@@ -169,6 +178,7 @@ describe('webhook events of recorded events', () => {
       ...bodies(recorded('LinkClicked', { ...ids, n: 9, at })),
       ...bodies(recorded('TicketRecalled', { ...ids, at })),
       ...bodies(recorded('LinkExpired', { ...ids, expiresAt: at, at })),
+      ...bodies(recorded('LinkPinGuessed', { ...ids, pinHash: '$argon2id$x', failures: 5, since: at, at })),
       ...bodies(recorded('TicketDiscovered', { ...ids, accountId, pass, at })),
       ...bodies(recorded('TicketChanged', { ...ids, accountId, pass, at })),
       ...bodies(recorded('TicketGone', { ...ids, accountId, at })),

@@ -168,15 +168,13 @@ function LinkLabel({ label, compact }: { label: string | null; compact: boolean 
   );
 }
 
-/** 'PIN' when a recipient must enter one; 'PIN locked' (red) after too many wrong ones, until a new PIN is set. */
-function PinBadge({ link }: { link: Pick<TicketDistribution, 'has_pin' | 'pin_locked'> }) {
+/**
+ * 'PIN' when a recipient must enter one. Wrong PINs lock no link (they are slowed per device and address, and the
+ * owner is told of repeated ones), so there is no locked state to show.
+ */
+function PinBadge({ link }: { link: Pick<TicketDistribution, 'has_pin'> }) {
   if (!link.has_pin) return null;
-  return link.pin_locked ? (
-    <Badge tone="red" testId="pin-badge" title="Too many wrong PINs: set a new PIN (Edit Link) to open the link again">
-      <LockIcon className="h-3 w-3" />
-      PIN locked
-    </Badge>
-  ) : (
+  return (
     <Badge tone="slate" testId="pin-badge" title="Recipients must enter the link's PIN">
       <LockIcon className="h-3 w-3" />
       PIN

@@ -28,6 +28,7 @@ export const AUDIT_ROW_EVENTS = [
   'LinkUpdated',
   'LinkUpdateRefused',
   'LinkPinLocked',
+  'LinkPinGuessed',
   'LinkClicked',
   'CreditsSet',
   'CreditsPurchased',
@@ -161,6 +162,12 @@ export function auditRowOf(recorded: RecordedEvent): AuditRow | null {
       return done('LINK_UPDATED', event.data, {
         changes: { pin: { from: 'set', to: 'locked' } },
         reason: `Locked after ${event.data.failures} wrong PINs`,
+      });
+    case 'LinkPinGuessed':
+      // Wrong PINs tried: nothing changed, the link's owner was told (never the PIN, nor its hash).
+      return done('LINK_PIN_GUESSED', event.data, {
+        failures: event.data.failures,
+        since: event.data.since,
       });
     case 'DistributionRefused':
     case 'DistributionVoided':

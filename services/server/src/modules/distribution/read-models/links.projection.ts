@@ -16,7 +16,6 @@ function newLinkRow(data: TicketDistributed['data']): typeof links.$inferSelect 
     ...linkFacts(data),
     label: data.label ?? null,
     hasPin: Boolean(data.pinHash),
-    pinLocked: false,
     expiryWarnedFor: null,
     expiredFor: null,
     recalledAt: null,
@@ -35,7 +34,6 @@ export const LINK_ROW_EVENTS = [
   'TicketDistributed',
   'TicketRecalled',
   'LinkUpdated',
-  'LinkPinLocked',
   'LinkExpiryNear',
   'LinkExpired',
 ] as const satisfies ReadonlyArray<DistributionEvent['type']>;
@@ -57,13 +55,10 @@ const linkRows = rowProjection<typeof links, DistributionEvent>({
       case 'LinkUpdated': {
         if (!row) return null;
         const { expiresAt, maxClicks, label } = event.data.settings;
-        // An edit that says nothing of a PIN (recorded before links had them) leaves it; one that sets it unlocks.
-        const pin =
-          'pinHash' in event.data.settings ? { hasPin: event.data.settings.pinHash !== null, pinLocked: false } : {};
+        // An edit that says nothing of a PIN (recorded before links had them) leaves it.
+        const pin = 'pinHash' in event.data.settings ? { hasPin: event.data.settings.pinHash !== null } : {};
         return { ...row, expiresAt: expiresAt ? new Date(expiresAt) : null, maxClicks, label, ...pin };
       }
-      case 'LinkPinLocked':
-        return row ? { ...row, pinLocked: true } : null;
       case 'LinkExpiryNear':
         return row ? { ...row, expiryWarnedFor: new Date(event.data.expiresAt) } : null;
       case 'LinkExpired':

@@ -44,7 +44,6 @@ export interface LiveLink {
   expiresAt: Date | null;
   label: string | null;
   hasPin: boolean;
-  pinLocked: boolean;
   lastClickAt: Date | null;
   /** Who made the last click: the name they gave, their device (either may be unknown). */
   lastClaimName: string | null;
@@ -79,7 +78,6 @@ export async function liveLinksByTicket(db: Executor, ticketIds?: readonly strin
     expiresAt: links.expiresAt,
     label: links.label,
     hasPin: links.hasPin,
-    pinLocked: links.pinLocked,
     lastClickAt: links.lastClickAt,
     lastClaimName: links.lastClaimName,
     lastClaimDevice: links.lastClaimDevice,

@@ -27,6 +27,7 @@ interface Events {
     device?: string;
   };
   LinkExpiryNear: { distributionId: string; ticketId: string; userId: string; expiresAt: string; at: string };
+  LinkPinGuessed: { distributionId: string; ticketId: string; userId: string; failures: number; at: string };
   WalletAccountLinked: { accountId: string; userId: string };
   WalletAccountAuthFailed: { accountId: string; at: string };
   WalletAccountReauthenticated: { accountId: string; at: string };
@@ -39,6 +40,7 @@ const HANDLES = [
   'LinkUpdated',
   'LinkClicked',
   'LinkExpiryNear',
+  'LinkPinGuessed',
   'WalletAccountLinked',
   'WalletAccountAuthFailed',
   'WalletAccountReauthenticated',
@@ -53,6 +55,7 @@ function subjectOf(event: Handled): string | null {
     case 'LinkUpdated':
     case 'LinkClicked':
     case 'LinkExpiryNear':
+    case 'LinkPinGuessed':
       return event.data.distributionId;
     case 'WalletAccountLinked':
     case 'WalletAccountAuthFailed':
@@ -184,6 +187,12 @@ export const notificationsProjection: Subscription = asSubscription({
         case 'LinkExpiryNear': {
           const { distributionId, ticketId, userId, expiresAt, at } = event.data;
           add(fresh(id, 'link_expiring', userId, at, { subjectId: distributionId, ticketId, data: { expiresAt } }));
+          break;
+        }
+        case 'LinkPinGuessed': {
+          // One per burst of wrong PINs (the decider records one per window); its count is the wrong PINs.
+          const { distributionId, ticketId, userId, failures, at } = event.data;
+          add(fresh(id, 'link_pin_guessed', userId, at, { subjectId: distributionId, ticketId, count: failures }));
           break;
         }
         case 'WalletAccountAuthFailed': {
