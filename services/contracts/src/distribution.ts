@@ -254,10 +254,13 @@ const distributionIds = () =>
     .max(MAX_BULK_LINKS, `At most ${MAX_BULK_LINKS} links at once`)
     .refine((ids) => new Set(ids).size === ids.length, 'A link is listed twice');
 
+/** "1 link", "1,000 links": a count of links as the answers and toasts say it (grouped in thousands). */
+const linksCount = (n: number) => `${n.toLocaleString('en-GB')} ${n === 1 ? 'link' : 'links'}`;
+
 export const BULK_LINK_MESSAGES = {
   noLinks: 'No links selected',
-  recalled: (n: number) => `${n} ${n === 1 ? 'link' : 'links'} recalled`,
-  updated: (n: number) => `${n} ${n === 1 ? 'link' : 'links'} updated`,
+  recalled: (n: number) => `${linksCount(n)} recalled`,
+  updated: (n: number) => `${linksCount(n)} updated`,
 } as const;
 
 /** POST /v1/distributions/recall: recalls many of the caller's links; each is recalled or refused on its own. */
