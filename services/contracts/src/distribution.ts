@@ -448,6 +448,13 @@ export const linkOpenRequestSchema = schema(() =>
 );
 export type LinkOpenRequest = z.input<typeof linkOpenRequestSchema>;
 
+/**
+ * POST /v1/links/{code}/opens's answer: `counted` is true when this was the device's first open of the link (recorded
+ * for its owner); false for a device that opened it before, a bot or link preview, or a withdrawn link.
+ */
+export const linkOpenResponseSchema = schema(() => named('LinkOpenResponse', z.object({ counted: z.boolean() })));
+export type LinkOpenResponse = z.infer<typeof linkOpenResponseSchema>;
+
 /** Days of link activity answered at most (and by default). */
 export const MAX_ACTIVITY_DAYS = 90;
 export const DEFAULT_ACTIVITY_DAYS = 30;

@@ -102,13 +102,16 @@ describe('opens of links: the first open of each device is one event; the holder
     expect((await fetch(`${stack.baseUrl}/v1/links/${code}`, { headers: { 'user-agent': IPHONE } })).status).toBe(200);
     expect(await openEvents(distributionId)).toEqual([]);
     const res = await open(code, { device_id: 'device-one-0001', referrer: 'WhatsApp.com' });
-    expect(res.status).toBe(204);
+    expect(res.status).toBe(200);
+    expect(await res.json()).toEqual({ counted: true });
     const events = await openEvents(distributionId);
     expect(events).toMatchObject([{ device: 'iPhone', referrer: 'whatsapp.com' }]);
     // The device id itself is kept nowhere.
     expect(events[0]!.device_hash).not.toContain('device-one');
     // The same device again: nothing more.
-    expect((await open(code, { device_id: 'device-one-0001' })).status).toBe(204);
+    const again = await open(code, { device_id: 'device-one-0001' });
+    expect(again.status).toBe(200);
+    expect(await again.json()).toEqual({ counted: false });
     expect(await openEvents(distributionId)).toHaveLength(1);
     const answer = await timeline(distributionId);
     expect(answer.opens).toBe(1);
@@ -119,7 +122,9 @@ describe('opens of links: the first open of each device is one event; the holder
   it('records one event for 50 opens at once from one device', async () => {
     const { code, distributionId } = await makeLink();
     const answers = await Promise.all(Array.from({ length: 50 }, () => open(code, { device_id: 'burst-device-01' })));
-    expect(answers.map((a) => a.status).every((s) => s === 204)).toBe(true);
+    expect(answers.map((a) => a.status).every((s) => s === 200)).toBe(true);
+    const counted = await Promise.all(answers.map(async (a) => ((await a.json()) as { counted: boolean }).counted));
+    expect(counted.filter(Boolean)).toHaveLength(1);
     expect(await openEvents(distributionId)).toHaveLength(1);
     expect(await devicesKept(distributionId)).toBe(1);
     expect((await timeline(distributionId)).opens).toBe(1);
@@ -132,15 +137,15 @@ describe('opens of links: the first open of each device is one event; the holder
       ['three-devices-b', ANDROID],
       ['three-devices-c', DESKTOP],
     ] as const)
-      expect((await open(code, { device_id: device }, agent)).status).toBe(204);
+      expect((await open(code, { device_id: device }, agent)).status).toBe(200);
     expect((await openEvents(distributionId)).map((e) => e.device)).toEqual(['iPhone', 'Android phone', 'Windows PC']);
     expect((await timeline(distributionId)).opens).toBe(3);
   });
 
   it('records nothing for a bot, a link preview or a client that does not say what it is', async () => {
     const { code, distributionId } = await makeLink();
-    expect((await open(code, { device_id: 'bot-device-0001' }, SLACKBOT)).status).toBe(204);
-    expect((await open(code, { device_id: 'bot-device-0001' }, null)).status).toBe(204);
+    expect((await open(code, { device_id: 'bot-device-0001' }, SLACKBOT)).status).toBe(200);
+    expect((await open(code, { device_id: 'bot-device-0001' }, null)).status).toBe(200);
     expect(await openEvents(distributionId)).toEqual([]);
     expect(await devicesKept(distributionId)).toBe(0);
   });
@@ -179,7 +184,7 @@ describe('opens of links: the first open of each device is one event; the holder
   it('records nothing for a withdrawn link', async () => {
     const { code, distributionId } = await makeLink();
     expect((await user.request('POST', `/v1/distributions/${distributionId}/recall`)).status).toBeLessThan(300);
-    expect((await open(code, { device_id: 'recalled-dev-01' })).status).toBe(204);
+    expect((await open(code, { device_id: 'recalled-dev-01' })).status).toBe(200);
     expect(await openEvents(distributionId)).toEqual([]);
   });
 
