@@ -9,12 +9,7 @@ import { deviceId } from '../device-id';
  * host is no referrer.
  */
 export function referrerOf(pageUrl: string, documentReferrer: string): string | null {
-  let page: URL | null = null;
-  try {
-    page = new URL(pageUrl);
-  } catch {
-    page = null;
-  }
+  const page = URL.canParse(pageUrl) ? new URL(pageUrl) : null;
   const token = page?.searchParams.get('ref') ?? page?.searchParams.get('utm_source') ?? null;
   if (token) return LINK_REFERRER_PATTERN.test(token) ? token.toLowerCase() : null;
   if (!documentReferrer) return null;
