@@ -1,7 +1,14 @@
 import { z } from 'zod';
 import { isoDateTime } from './dates.js';
 import { maybePendingShape } from './identity.js';
-import { LINK_DEVICE_ID_PATTERN, LINK_MESSAGES, LINK_PIN_PATTERN, LINK_PIN_STATES, LINK_STATES } from './links.js';
+import {
+  LINK_DEVICE_ID_PATTERN,
+  LINK_MESSAGES,
+  LINK_PIN_PATTERN,
+  LINK_PIN_STATES,
+  LINK_REFERRER_PATTERN,
+  LINK_STATES,
+} from './links.js';
 import { ticketDistributionSchema } from './tickets.js';
 import { named, schema, timestampSchema } from './schema.js';
 import { hasForbiddenCharacters, notAllowedMessage } from './text.js';
@@ -330,6 +337,19 @@ export const clickMinuteSchema = schema(() =>
 );
 export type ClickMinute = z.infer<typeof clickMinuteSchema>;
 
+/** A minute of a link's open timeline and the devices that first opened it in it. */
+export const openMinuteSchema = schema(() =>
+  named(
+    'OpenMinute',
+    z.object({
+      /** The minute's start. */
+      minute: timestampSchema,
+      opens: z.int().min(1),
+    }),
+  ),
+);
+export type OpenMinute = z.infer<typeof openMinuteSchema>;
+
 /** GET /v1/distributions/{id}/clicks: a link's counted clicks per minute (its owner's, or any for admins). */
 export const clickTimelineResponseSchema = schema(() =>
   named(
@@ -342,6 +362,10 @@ export const clickTimelineResponseSchema = schema(() =>
       max_clicks: z.int().min(1).nullable(),
       /** Minutes with at least one click, oldest first (at most the last 1,440 such minutes). */
       minutes: z.array(clickMinuteSchema),
+      /** Distinct devices that opened the recipient page (bots and link previews left out). */
+      opens: z.int().min(0),
+      /** Minutes with at least one first open by a device, oldest first (at most the last 1,440 such minutes). */
+      open_minutes: z.array(openMinuteSchema),
     }),
   ),
 );
@@ -398,3 +422,141 @@ export type ClaimResponse = z.infer<typeof claimResponseSchema>;
 
 /** GET /v1/links/export.csv: rows one export of a user's links holds at most. */
 export const MAX_LINK_EXPORT_ROWS = 100_000;
+
+// ---- Opens of links and the activity of a holder's links ----------------------------------------------------------
+
+/**
+ * POST /v1/links/{code}/opens's body: the device id the recipient page keeps in the browser (an open is counted once
+ * per link and device) and where the recipient came from — the referring site's host name, or a `?ref=` /
+ * `utm_source` token (lower-cased; empty or null: not known). Anything else in the object is ignored.
+ */
+export const linkOpenRequestSchema = schema(() =>
+  named(
+    'LinkOpenRequest',
+    z.looseObject(
+      {
+        device_id: z
+          .string({ error: LINK_MESSAGES.deviceFormat })
+          .regex(LINK_DEVICE_ID_PATTERN, LINK_MESSAGES.deviceFormat),
+        referrer: z
+          .union([z.string().regex(LINK_REFERRER_PATTERN, LINK_MESSAGES.referrerFormat), z.literal(''), z.null()], {
+            error: LINK_MESSAGES.referrerFormat,
+          })
+          .optional()
+          .transform((value) => (value ? value.toLowerCase() : null)),
+      },
+      { error: LINK_MESSAGES.openBody },
+    ),
+  ),
+);
+export type LinkOpenRequest = z.input<typeof linkOpenRequestSchema>;
+
+/**
+ * POST /v1/links/{code}/opens's answer: `counted` is true when this was the device's first open of the link (recorded
+ * for its owner); false for a device that opened it before, a bot or link preview, or a withdrawn link.
+ */
+export const linkOpenResponseSchema = schema(() => named('LinkOpenResponse', z.object({ counted: z.boolean() })));
+export type LinkOpenResponse = z.infer<typeof linkOpenResponseSchema>;
+
+/** Days of link activity answered at most (and by default). */
+export const MAX_ACTIVITY_DAYS = 90;
+export const DEFAULT_ACTIVITY_DAYS = 30;
+/** Links listed at most under "Opened, not claimed" and "Expiring unclaimed". */
+export const ACTIVITY_LIST_SIZE = 20;
+/** "Expiring unclaimed": live links without a claim whose expiry is within this many hours. */
+export const EXPIRING_WITHIN_HOURS = 24;
+
+/** GET /v1/links/activity's query: how many days back (1 to 90; 30 by default). */
+export const linkActivityQuerySchema = schema(() =>
+  z
+    .object({
+      days: z.coerce
+        .number({ error: `days must be a whole number from 1 to ${MAX_ACTIVITY_DAYS}` })
+        .int(`days must be a whole number from 1 to ${MAX_ACTIVITY_DAYS}`)
+        .min(1, `days must be a whole number from 1 to ${MAX_ACTIVITY_DAYS}`)
+        .max(MAX_ACTIVITY_DAYS, `days must be a whole number from 1 to ${MAX_ACTIVITY_DAYS}`)
+        .default(DEFAULT_ACTIVITY_DAYS),
+    })
+    .strict(),
+);
+export type LinkActivityQuery = z.infer<typeof linkActivityQuerySchema>;
+
+/** One day (UTC) of a holder's links: the devices that first opened one, and the claims counted. */
+export const linkActivityDaySchema = schema(() =>
+  named(
+    'LinkActivityDay',
+    z.object({
+      /** The day, YYYY-MM-DD (UTC). */
+      day: z.iso.date(),
+      opens: z.int().min(0),
+      claims: z.int().min(0),
+    }),
+  ),
+);
+export type LinkActivityDay = z.infer<typeof linkActivityDaySchema>;
+
+/** A live link that was opened and never claimed. */
+export const openedNotClaimedLinkSchema = schema(() =>
+  named(
+    'OpenedNotClaimedLink',
+    z.object({
+      distribution_id: z.uuid(),
+      ticket_id: z.uuid(),
+      /** Its ticket's title; null once the ticket has left the holder's wallets. */
+      title: z.string().nullable(),
+      label: z.string().nullable(),
+      /** Distinct devices that opened it. */
+      opens: z.int().min(1),
+      last_open_at: timestampSchema,
+    }),
+  ),
+);
+export type OpenedNotClaimedLink = z.infer<typeof openedNotClaimedLinkSchema>;
+
+/** A live link without a claim that expires within EXPIRING_WITHIN_HOURS. */
+export const expiringUnclaimedLinkSchema = schema(() =>
+  named(
+    'ExpiringUnclaimedLink',
+    z.object({
+      distribution_id: z.uuid(),
+      ticket_id: z.uuid(),
+      title: z.string().nullable(),
+      label: z.string().nullable(),
+      expires_at: timestampSchema,
+    }),
+  ),
+);
+export type ExpiringUnclaimedLink = z.infer<typeof expiringUnclaimedLinkSchema>;
+
+/**
+ * GET /v1/links/activity: the holder's links over the last `days` days — opens (distinct devices) and claims per day,
+ * oldest first, every day present — the live links opened and not claimed (most opened first) and the live links
+ * expiring unclaimed (soonest first), at most ACTIVITY_LIST_SIZE each.
+ */
+export const linkActivityResponseSchema = schema(() =>
+  named(
+    'LinkActivityResponse',
+    z.object({
+      days: z.array(linkActivityDaySchema),
+      opened_not_claimed: z.array(openedNotClaimedLinkSchema),
+      expiring_unclaimed: z.array(expiringUnclaimedLinkSchema),
+    }),
+  ),
+);
+export type LinkActivityResponse = z.infer<typeof linkActivityResponseSchema>;
+
+/** The dashboard's "Link activity" page. */
+export const LINK_ACTIVITY_TEXTS = {
+  title: 'Link activity',
+  intro: 'Who opened your links and who claimed them. An open is one device; bots and link previews are left out.',
+  chartTitle: 'Opens and claims by day',
+  opens: 'Opens',
+  claims: 'Claims',
+  noActivity: 'No opens or claims in this period.',
+  openedNotClaimed: 'Opened, not claimed',
+  openedNotClaimedEmpty: 'Every link that was opened has been claimed.',
+  expiringUnclaimed: 'Expiring unclaimed',
+  expiringUnclaimedEmpty: 'No unclaimed link expires within 24 hours.',
+  opensCount: (n: number) => `${n} ${n === 1 ? 'open' : 'opens'}`,
+  loadFailed: 'Link activity could not be loaded.',
+} as const;

@@ -73,6 +73,9 @@ export const LINK_MESSAGES = {
   yours: 'You saved this ticket on this device',
   openAgain: 'Open in wallet',
   deviceFormat: 'device_id must be 8 to 64 letters, digits, _ or -',
+  /** An open's body (POST /v1/links/{code}/opens). */
+  openBody: 'Send a JSON object with device_id and, optionally, referrer',
+  referrerFormat: 'referrer must be a host name or a short token (letters, digits, ., _ or -, at most 253)',
   /** A device or address that tried too many PINs waits before its next try (429, Retry-After: the same seconds). */
   pinSlowed: (seconds: number) =>
     `Too many PINs tried from this device or network. Wait ${seconds} ${seconds === 1 ? 'second' : 'seconds'} before you try again.`,
@@ -90,6 +93,12 @@ export const LINK_PIN_PATTERN = /^\d{4,8}$/;
  */
 export const PIN_GUESS_ALERT_AT = 5;
 export const PIN_GUESS_WINDOW_MINUTES = 15;
+
+/** The longest referrer an open takes: a host name's limit (a `utm_source` token fits well within it). */
+export const MAX_OPEN_REFERRER = 253;
+
+/** An open's referrer: the referring site's host name, or the token of a `?ref=` / `utm_source` parameter. */
+export const LINK_REFERRER_PATTERN = /^[A-Za-z0-9._-]{1,253}$/;
 
 /** The claim page's device id (`device_id` of a claim's body): what it keeps in the browser, 8 to 64 characters. */
 export const LINK_DEVICE_ID_PATTERN = /^[A-Za-z0-9_-]{8,64}$/;

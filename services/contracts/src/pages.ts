@@ -22,6 +22,8 @@ export const pages = {
   dashboard: '/dashboard',
   accounts: '/dashboard/accounts',
   accountTickets: '/dashboard/accounts/:accountId',
+  /** What happened to the user's links: opens and claims by day, opened not claimed, expiring unclaimed. */
+  linkActivity: '/dashboard/activity',
   /** The user's own settings: which notifications come by e-mail. */
   settings: '/dashboard/settings',
   admin: '/admin',

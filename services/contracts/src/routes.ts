@@ -110,6 +110,8 @@ export const routes = {
   updateDistributions: { method: 'PATCH', path: '/v1/distributions' },
   /** The user's links as CSV (a download). */
   exportLinks: { method: 'GET', path: '/v1/links/export.csv' },
+  /** Opens and claims of the user's links by day, the links opened and not claimed, those expiring unclaimed. */
+  linkActivity: { method: 'GET', path: '/v1/links/activity' },
   /** A link's counted clicks per minute (ClickTimelineResponse). */
   distributionClicks: { method: 'GET', path: '/v1/distributions/:id/clicks' },
 
@@ -123,6 +125,8 @@ export const routes = {
   // Public links: what a recipient sees, and the claim that counts a click
   viewLink: { method: 'GET', path: '/v1/links/:code' },
   claimLink: { method: 'POST', path: '/v1/links/:code/claim' },
+  /** The recipient page was opened (once per load): LinkOpenRequest → 204, counted once per device. */
+  openLink: { method: 'POST', path: '/v1/links/:code/opens' },
 
   // Card top-ups (docs/reference.md "API calls"); send an Idempotency-Key
   topup: { method: 'POST', path: '/v1/topup' },

@@ -126,6 +126,13 @@ export const routes: RouteObject[] = [
                     ),
                   },
                   {
+                    path: pages.linkActivity,
+                    lazy: lazyPage(
+                      () => import('../features/link-activity/link-activity.page'),
+                      (m) => m.LinkActivityPage,
+                    ),
+                  },
+                  {
                     path: pages.settings,
                     lazy: lazyPage(
                       () => import('./settings-route'),

@@ -5,6 +5,7 @@ import { Button } from '../../components/ui/button';
 import { cx } from '../../components/ui/cx';
 import {
   AccountsIcon,
+  ChartIcon,
   ChevronIcon,
   CopyIcon,
   KeyIcon,
@@ -75,6 +76,9 @@ export function Sidebar({ onNavigate }: { onNavigate?: () => void }) {
         </NavItem>
         <NavItem to="/dashboard/accounts" icon={<AccountsIcon />} onNavigate={onNavigate}>
           Accounts
+        </NavItem>
+        <NavItem to="/dashboard/activity" icon={<ChartIcon />} onNavigate={onNavigate}>
+          Link activity
         </NavItem>
         <NavItem to="/dashboard/settings" icon={<SettingsIcon />} onNavigate={onNavigate}>
           Settings

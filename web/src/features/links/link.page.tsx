@@ -13,6 +13,7 @@ import { formatDateTime } from '../../lib/format';
 import { isSafeRedirect, stateCopy, type RecipientState } from './link-states';
 import { claimedHere, type ClaimedHere } from './claimed-here';
 import { claim, LINK_PAGE_MESSAGES, linkQuery } from './link.queries';
+import { openLink } from './api/open-link';
 
 function Detail({ icon, label, children }: { icon: ReactNode; label: string; children: ReactNode }) {
   return (
@@ -118,6 +119,9 @@ export function LinkPage({ code }: { code: string }) {
   /** Too many PINs tried from here: when the next try may go (ms), and the seconds left, counted down. */
   const [waitUntil, setWaitUntil] = useState<number | null>(null);
   const [waitLeft, setWaitLeft] = useState(0);
+
+  // The page was opened: told once per load (its owner sees opens), never waited for.
+  useEffect(() => openLink(code), [code]);
 
   useEffect(() => {
     if (waitUntil === null) return;

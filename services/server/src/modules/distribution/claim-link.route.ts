@@ -28,7 +28,7 @@ const judged = new LRUCache<string, boolean>({
   maxEntrySize: 1024,
   sizeCalculation: (_bot, userAgent) => userAgent.length || 1,
 });
-const isAutomated = (userAgent: string) => {
+export const isAutomated = (userAgent: string) => {
   let bot = judged.get(userAgent);
   if (bot === undefined) {
     bot = isbot(userAgent);

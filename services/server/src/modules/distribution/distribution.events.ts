@@ -157,6 +157,25 @@ export type LinkClicked = DomainEvent<
   }
 >;
 
+/**
+ * A device opened the link's recipient page for the first time (docs/reference.md "Link"): each link and device once
+ * (a device opening it again is no event), bots and link previews never. `deviceHash` is a keyed hash of the page's
+ * device id (the id itself is not kept); `device` its class ("iPhone"; null: not known); `referrer` where the
+ * recipient came from (a host name or a `?ref=` / `utm_source` token; null: not known).
+ */
+export type LinkOpened = DomainEvent<
+  'LinkOpened',
+  {
+    distributionId: string;
+    ticketId: string;
+    userId: string;
+    deviceHash: string;
+    device: string | null;
+    referrer: string | null;
+    at: string;
+  }
+>;
+
 export type TicketDistributionEvent =
   | TicketDistributed
   | TicketRecalled
@@ -167,7 +186,7 @@ export type TicketDistributionEvent =
   | LinkExpiryNear
   | LinkExpired;
 export type DistributionEvent =
-  TicketDistributionEvent | DistributionRefused | RecallRefused | LinkUpdateRefused | LinkClicked;
+  TicketDistributionEvent | DistributionRefused | RecallRefused | LinkUpdateRefused | LinkClicked | LinkOpened;
 
 /** A ticket's distribution stream: it decides whether the ticket can get a link now. */
 export const ticketDistributionStream = (ticketId: string) => `ticket-distribution-${ticketId}`;
@@ -175,3 +194,5 @@ export const ticketDistributionStream = (ticketId: string) => `ticket-distributi
 export const refusalStream = (userId: string, commandId: string) => `distribution-refusals-${userId}-${commandId}`;
 /** A link's counted clicks, one position per click. */
 export const clickStream = (distributionId: string) => `link-clicks-${distributionId}`;
+/** A link's first opens, one position per device that opened it. */
+export const openStream = (distributionId: string) => `link-opens-${distributionId}`;

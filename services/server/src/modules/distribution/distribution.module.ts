@@ -13,6 +13,10 @@ import { LinkPins } from './link-pins.service.js';
 import { linkCountersReaction } from './link-counters.js';
 import { LinkExportController } from './link-export.controller.js';
 import { LinksController } from './links.controller.js';
+import { LinkActivityController } from './link-activity.controller.js';
+import { LinkOpensController } from './link-opens.controller.js';
+import { LinkOpens } from './link-opens.service.js';
+import { linkOpensProjection } from './read-models/link-opens.projection.js';
 import { linkClickTimelineProjection } from './read-models/link-click-timeline.projection.js';
 import { linksProjection } from './read-models/links.projection.js';
 import { ClaimLinkRoute } from './claim-link.route.js';
@@ -27,7 +31,15 @@ import { TicketDistributionCommandHandler } from './ticket-distribution.handler.
  * past a link's limit); the owner recalls them. Every attempt, refused ones too, is an event the audit log reads.
  */
 @Module({
-  controllers: [DistributionController, BulkLinksController, LinkExportController, LinksController],
+  controllers: [
+    DistributionController,
+    BulkLinksController,
+    LinkExportController,
+    // Before LinksController: its GET v1/links/:code would otherwise be tried for v1/links/activity.
+    LinkActivityController,
+    LinksController,
+    LinkOpensController,
+  ],
   providers: [
     // PINs of links are hashed as passwords are (argon2id).
     PasswordHasher,
@@ -42,12 +54,14 @@ import { TicketDistributionCommandHandler } from './ticket-distribution.handler.
     WarnExpiringLinksJob,
     LinkClaims,
     LinkPins,
+    LinkOpens,
     ClaimLinkRoute,
     ClickOutbox,
     ClickPusher,
     provideSubscription(linksProjection),
     provideSubscription(linkCountersReaction),
     provideSubscription(linkClickTimelineProjection),
+    provideSubscription(linkOpensProjection),
   ],
 })
 export class DistributionModule {}

@@ -2,6 +2,7 @@ import { sql } from 'drizzle-orm';
 import {
   bigint,
   boolean,
+  date,
   index,
   integer,
   jsonb,
@@ -100,6 +101,10 @@ export const links = pgTable(
       .on(t.expiresAt)
       .where(sql`recalled_at is null and expires_at is not null`),
     index('links_user_version_idx').on(t.userId, t.version),
+    // A user's live links without a claim, by expiry ("Expiring unclaimed" of GET /v1/links/activity).
+    index('links_user_unclaimed_expiry_idx')
+      .on(t.userId, t.expiresAt)
+      .where(sql`recalled_at is null and clicks = 0 and expires_at is not null`),
   ],
 );
 
@@ -177,4 +182,54 @@ export const distributionSettlements = pgTable(
     createdAt: timestamp('created_at', { withTimezone: true }).notNull(),
   },
   (t) => [index('distribution_settlements_due_idx').on(t.dueAt)],
+);
+
+/**
+ * The devices that have opened each link (a keyed hash of the recipient page's device id, never the id): the open call
+ * inserts its row in the transaction that appends the LinkOpened event, and appends only when the row is new, so any
+ * number of opens of one device at once make one event. Write-side state, not a read model: a rebuild leaves it.
+ */
+export const linkOpenDevices = pgTable(
+  'link_open_devices',
+  {
+    distributionId: uuid('distribution_id').notNull(),
+    deviceHash: text('device_hash').notNull(),
+    openedAt: timestamp('opened_at', { withTimezone: true }).notNull(),
+  },
+  (t) => [primaryKey({ name: 'link_open_devices_pkey', columns: [t.distributionId, t.deviceHash] })],
+);
+
+/** Read model: per link and minute, the devices that first opened it (the open timeline of a link). */
+export const linkOpenMinutes = pgTable(
+  'link_open_minutes',
+  {
+    distributionId: uuid('distribution_id').notNull(),
+    minute: timestamp('minute', { withTimezone: true }).notNull(),
+    opens: integer('opens').notNull(),
+  },
+  (t) => [uniqueIndex('link_open_minutes_key').on(t.distributionId, t.minute)],
+);
+
+/** Read model: per link, the devices that opened it and the last first open. */
+export const linkOpenTotals = pgTable(
+  'link_open_totals',
+  {
+    distributionId: uuid('distribution_id').primaryKey(),
+    userId: uuid('user_id').notNull(),
+    opens: integer('opens').notNull(),
+    lastOpenAt: timestamp('last_open_at', { withTimezone: true }).notNull(),
+  },
+  (t) => [index('link_open_totals_user_idx').on(t.userId, t.opens)],
+);
+
+/** Read model: per user and day (UTC), the first opens of their links and the claims counted (GET /v1/links/activity). */
+export const linkActivityDays = pgTable(
+  'link_activity_days',
+  {
+    userId: uuid('user_id').notNull(),
+    day: date('day', { mode: 'string' }).notNull(),
+    opens: integer('opens').notNull().default(0),
+    claims: integer('claims').notNull().default(0),
+  },
+  (t) => [primaryKey({ name: 'link_activity_days_pkey', columns: [t.userId, t.day] })],
 );

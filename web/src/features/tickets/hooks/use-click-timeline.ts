@@ -53,6 +53,8 @@ export const clickTimelineQuery = (distributionId: string, clicks: number) =>
             clicks,
             max_clicks: null,
             minutes: [],
+            opens: 0,
+            open_minutes: [],
           }
         );
       }

@@ -14,6 +14,8 @@ const timeline = (clicks: number, drawn: number[]): ClickTimelineResponse => ({
   clicks,
   max_clicks: null,
   minutes: drawn.map((n, i) => ({ minute: `2026-11-26T10:0${i}:00.000Z`, clicks: n })),
+  opens: 0,
+  open_minutes: [],
 });
 
 describe('a link click timeline', () => {

@@ -1,7 +1,13 @@
-import type { ClickTimelineResponse, LinkClaimant } from '@seatlink/contracts';
+import {
+  ACTIVITY_LIST_SIZE,
+  type ClickTimelineResponse,
+  EXPIRING_WITHIN_HOURS,
+  type LinkActivityResponse,
+  type LinkClaimant,
+} from '@seatlink/contracts';
 import { and, desc, eq, gte, isNull, param, sql } from 'drizzle-orm';
 import { type Executor, queryRows } from '../../../infra/db/database.js';
-import { linkClickMinutes, links } from '../distribution.schema.js';
+import { linkClickMinutes, linkOpenMinutes, linkOpenTotals, links } from '../distribution.schema.js';
 
 /** Minutes of a timeline answered at most. */
 const TIMELINE_MINUTES = 1440;
@@ -24,12 +30,24 @@ export async function clickTimeline(
     .where(eq(linkClickMinutes.distributionId, distributionId))
     .orderBy(desc(linkClickMinutes.minute))
     .limit(TIMELINE_MINUTES);
+  const openMinutes = await db
+    .select({ minute: linkOpenMinutes.minute, opens: linkOpenMinutes.opens })
+    .from(linkOpenMinutes)
+    .where(eq(linkOpenMinutes.distributionId, distributionId))
+    .orderBy(desc(linkOpenMinutes.minute))
+    .limit(TIMELINE_MINUTES);
+  const [opened] = await db
+    .select({ opens: linkOpenTotals.opens })
+    .from(linkOpenTotals)
+    .where(eq(linkOpenTotals.distributionId, distributionId));
   return {
     distribution_id: distributionId,
     label: link.label,
     clicks: link.clicks,
     max_clicks: link.maxClicks,
     minutes: minutes.reverse().map((m) => ({ minute: m.minute.toISOString(), clicks: m.clicks })),
+    opens: opened?.opens ?? 0,
+    open_minutes: openMinutes.reverse().map((m) => ({ minute: m.minute.toISOString(), opens: m.opens })),
   };
 }
 
@@ -207,4 +225,87 @@ export async function linkLabels(db: Executor, userId: string, ids: readonly str
          where user_id = ${userId} and label is not null and distribution_id = any(${param([...ids])}::uuid[])`,
   );
   return new Map(rows.map((r) => [r.distribution_id, r.label]));
+}
+
+const DAY_MS = 24 * 60 * 60 * 1000;
+
+/**
+ * GET /v1/links/activity for one user: opens and claims per day (UTC) over the last `days` days, every day present,
+ * oldest first; their live links opened and never claimed (most opened first); their live links without a claim
+ * expiring within EXPIRING_WITHIN_HOURS (soonest first). Three indexed reads, whatever the number of links:
+ * `link_activity_days` by user and day, `link_open_totals` by user, `links_user_unclaimed_expiry_idx`.
+ */
+export async function linkActivity(
+  db: Executor,
+  userId: string,
+  days: number,
+  now: Date,
+): Promise<LinkActivityResponse> {
+  const today = Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), now.getUTCDate());
+  const dayKeys = Array.from({ length: days }, (_, i) =>
+    new Date(today - (days - 1 - i) * DAY_MS).toISOString().slice(0, 10),
+  );
+  const [perDay, opened, expiring] = await Promise.all([
+    queryRows<{ day: string; opens: number; claims: number }>(
+      db,
+      sql`select to_char(day, 'YYYY-MM-DD') as day, opens, claims from link_activity_days
+          where user_id = ${userId} and day >= ${dayKeys[0]}::date`,
+    ),
+    queryRows<{
+      distribution_id: string;
+      ticket_id: string;
+      title: string | null;
+      label: string | null;
+      opens: number;
+      last_open_at: Date | string;
+    }>(
+      db,
+      sql`select o.distribution_id, l.ticket_id, t.title, l.label, o.opens, o.last_open_at
+          from link_open_totals o
+          join links l on l.distribution_id = o.distribution_id
+          left join tickets t on t.id = l.ticket_id
+          where o.user_id = ${userId} and l.recalled_at is null and l.clicks = 0
+          order by o.opens desc, o.last_open_at desc, o.distribution_id
+          limit ${ACTIVITY_LIST_SIZE}`,
+    ),
+    queryRows<{
+      distribution_id: string;
+      ticket_id: string;
+      title: string | null;
+      label: string | null;
+      expires_at: Date | string;
+    }>(
+      db,
+      sql`select l.distribution_id, l.ticket_id, t.title, l.label, l.expires_at
+          from links l left join tickets t on t.id = l.ticket_id
+          where l.user_id = ${userId} and l.recalled_at is null and l.clicks = 0 and l.expires_at is not null
+            and l.expires_at > ${now.toISOString()}::timestamptz
+            and l.expires_at <= ${new Date(now.getTime() + EXPIRING_WITHIN_HOURS * 60 * 60 * 1000).toISOString()}::timestamptz
+          order by l.expires_at, l.distribution_id
+          limit ${ACTIVITY_LIST_SIZE}`,
+    ),
+  ]);
+  const byDay = new Map(perDay.map((r) => [r.day, r]));
+  return {
+    days: dayKeys.map((day) => ({
+      day,
+      opens: Number(byDay.get(day)?.opens ?? 0),
+      claims: Number(byDay.get(day)?.claims ?? 0),
+    })),
+    opened_not_claimed: opened.map((r) => ({
+      distribution_id: r.distribution_id,
+      ticket_id: r.ticket_id,
+      title: r.title,
+      label: r.label,
+      opens: Number(r.opens),
+      last_open_at: new Date(r.last_open_at).toISOString(),
+    })),
+    expiring_unclaimed: expiring.map((r) => ({
+      distribution_id: r.distribution_id,
+      ticket_id: r.ticket_id,
+      title: r.title,
+      label: r.label,
+      expires_at: new Date(r.expires_at).toISOString(),
+    })),
+  };
 }
