@@ -290,6 +290,7 @@ export function madeLink(made: DistributionResult, settings: DistributionSetting
     has_pin: typeof settings.pin === 'string',
     pin_locked: false,
     claimed_by: null,
+    recipient: null,
   };
 }
 

@@ -8,6 +8,8 @@ import { DistributeTicketsFlow } from './distribute-tickets.flow.js';
 import { DistributionController } from './distribution.controller.js';
 import { RecallLinkFlow } from './recall-link.flow.js';
 import { UpdateLinkFlow } from './update-link.flow.js';
+import { RecipientMailsReaction } from './recipient-mails.reaction.js';
+import { RecipientUnsubscribeController } from './recipient-unsubscribe.controller.js';
 import { LinkClaims } from './link-claims.service.js';
 import { LinkPins } from './link-pins.service.js';
 import { linkCountersReaction } from './link-counters.js';
@@ -27,7 +29,13 @@ import { TicketDistributionCommandHandler } from './ticket-distribution.handler.
  * past a link's limit); the owner recalls them. Every attempt, refused ones too, is an event the audit log reads.
  */
 @Module({
-  controllers: [DistributionController, BulkLinksController, LinkExportController, LinksController],
+  controllers: [
+    DistributionController,
+    BulkLinksController,
+    LinkExportController,
+    LinksController,
+    RecipientUnsubscribeController,
+  ],
   providers: [
     // PINs of links are hashed as passwords are (argon2id).
     PasswordHasher,
@@ -45,6 +53,7 @@ import { TicketDistributionCommandHandler } from './ticket-distribution.handler.
     ClaimLinkRoute,
     ClickOutbox,
     ClickPusher,
+    RecipientMailsReaction,
     provideSubscription(linksProjection),
     provideSubscription(linkCountersReaction),
     provideSubscription(linkClickTimelineProjection),
