@@ -27,6 +27,7 @@ const distribute = (distributionId: string, overrides: Record<string, unknown> =
       cost: 5,
       label: null,
       pinHash: null,
+      recipient: null,
       now,
       ...overrides,
     },

@@ -23,6 +23,12 @@ export async function recipientMailSecret(db: Executor): Promise<string> {
   return row!.secret;
 }
 
+/** The signing key if one was made (none: no mail was ever sent, so no token is valid); writes nothing. */
+export async function existingRecipientMailSecret(db: Executor): Promise<string | null> {
+  const [row] = await db.select().from(recipientMailKey).where(eq(recipientMailKey.id, 1));
+  return row?.secret ?? null;
+}
+
 const sign = (secret: string, payload: string) => createHmac('sha256', secret).update(payload).digest('base64url');
 
 /** A signed token: the link and address, readable, and an HMAC of them (nobody can make one for another link). */

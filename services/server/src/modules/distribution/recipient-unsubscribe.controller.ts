@@ -12,7 +12,7 @@ import { clock } from '../../shared/clock.js';
 import {
   readRecipientToken,
   RECIPIENT_UNSUBSCRIBE_PATH,
-  recipientMailSecret,
+  existingRecipientMailSecret,
   type RecipientToken,
 } from './recipient-mail-tokens.js';
 import { TicketDistributionCommandMessage } from './ticket-distribution.command.js';
@@ -93,6 +93,8 @@ export class RecipientUnsubscribeController {
   }
 
   private async read(token: string): Promise<RecipientToken | null> {
-    return readRecipientToken(await recipientMailSecret(this.database.db), token);
+    // Read only: a request from outside never writes the key (none yet: no token was ever given out).
+    const secret = await existingRecipientMailSecret(this.database.db);
+    return secret === null ? null : readRecipientToken(secret, token);
   }
 }

@@ -1,4 +1,4 @@
-import type { AuditEntry, DistributeResponse, Ticket } from '@seatlink/contracts';
+import type { AuditEntry, DistributeResponse, Ticket, UpdateDistributionResponse } from '@seatlink/contracts';
 import type { WalletSimApp } from '@seatlink/wallet-sim';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DATABASE } from '../../infra/db/database.module.js';
@@ -167,7 +167,10 @@ describe('named recipients: a link may name whom it is for, and Seatlink mails t
       recipient: { name: 'Pat', email: second },
     });
     expect(changed.status, JSON.stringify(changed.body)).toBe(200);
-    expect(changed.body.distribution.recipient).toEqual({ name: 'Pat', email: second });
+    expect((changed.body as unknown as UpdateDistributionResponse).distribution.recipient).toEqual({
+      name: 'Pat',
+      email: second,
+    });
     await deliver();
     expect(mailsTo(second)).toHaveLength(1);
     expect(mailsTo(second)[0]!.text).toContain(link);
@@ -211,7 +214,7 @@ describe('named recipients: a link may name whom it is for, and Seatlink mails t
     const otherId = (other.body as unknown as DistributeResponse).distributions[0]!.distribution_id;
     const removed = await client.request('PATCH', `/v1/distributions/${otherId}`, { recipient: null });
     expect(removed.status).toBe(200);
-    expect(removed.body.distribution.recipient).toBeNull();
+    expect((removed.body as unknown as UpdateDistributionResponse).distribution.recipient).toBeNull();
     const bad = await client.request('PATCH', `/v1/distributions/${otherId}`, { recipient: { email: 'nope' } });
     expect(bad.status).toBe(400);
   });
