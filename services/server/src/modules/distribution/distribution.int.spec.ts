@@ -107,6 +107,8 @@ describe('distributing tickets as links, and recalling them', () => {
       label: null,
       has_pin: false,
       pin_locked: false,
+      claimed_by: null,
+      recipient: null,
     });
     const [entry] = await audits(userId, `?ticket_id=${ticket.id}`);
     expect(entry).toMatchObject({
