@@ -217,6 +217,7 @@ test('counts agree with their nouns and are grouped; a rate of some is never "0%
       has_pin: false,
       pin_locked: false,
       claimed_by: null,
+      recipient: null,
     },
   });
   many[0] = linked(many[0]!, 0);

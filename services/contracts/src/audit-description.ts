@@ -40,6 +40,8 @@ const SETTING_LABELS: Record<string, string> = {
   max_clicks: 'Click limit',
   label: 'Label',
   pin: 'PIN',
+  recipient: 'Recipient',
+  recipient_emails: 'Recipient e-mails',
 };
 
 function settingValue(name: string, value: unknown, format: AuditDescriptionFormat): string {
@@ -92,6 +94,7 @@ export function describeAuditEntry(entry: AuditEntry, format: AuditDescriptionFo
             cost === null ? null : credits(cost),
             maxClicks ? `at most ${plural(maxClicks, 'click', 'clicks')}` : null,
             expiresAt ? `expires ${format.dateTime(expiresAt)}` : null,
+            text(data.recipient) ? `to ${text(data.recipient)}` : null,
           ];
       break;
     }

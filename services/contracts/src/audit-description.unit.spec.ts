@@ -44,6 +44,15 @@ describe('describeAuditEntry', () => {
     );
   });
 
+  it('tells whom a link is for, and a recipient changed', () => {
+    expect(describe_(entry('DISTRIBUTE', { cost: 5, recipient: 'Sam <sam@example.com>' }))).toBe(
+      '5 credits · to Sam <sam@example.com>',
+    );
+    expect(
+      describe_(entry('LINK_UPDATED', { changes: { recipient: { from: null, to: 'Sam <sam@example.com>' } } })),
+    ).toBe('Recipient none → Sam <sam@example.com>');
+  });
+
   it('leaves the ticket and link out for a table that shows them in columns of their own', () => {
     const made = entry('DISTRIBUTE', { cost: 5 }, ticket);
     expect(describeAuditEntry(made, { ...format, subject: false })).toBe('5 credits');

@@ -12,6 +12,7 @@ import {
 import { ticketDistributionSchema } from './tickets.js';
 import { named, schema, timestampSchema } from './schema.js';
 import { hasForbiddenCharacters, notAllowedMessage } from './text.js';
+import { distributeRecipientSchema, RECIPIENT_MESSAGES, recipientChangeSchema } from './recipients.js';
 
 /** Tickets one distribute request may carry. */
 export const MAX_DISTRIBUTE_TICKETS = 1000;
@@ -35,7 +36,7 @@ export const DISTRIBUTION_MESSAGES = {
   recalled: 'Ticket recalled',
   labelTooLong: `Label must be at most ${MAX_LINK_LABEL} characters`,
   labelNotText: 'Label must be text, or null for none',
-  nothingToUpdate: 'Nothing to update: give expiry_date, max_clicks, label or pin',
+  nothingToUpdate: 'Nothing to update: give expiry_date, max_clicks, label, pin or recipient',
   limitBelowClicks: (clicks: number) =>
     `Max clicks cannot be lower than the ${clicks} ${clicks === 1 ? 'click' : 'clicks'} already counted`,
   updated: 'Link updated',
@@ -142,22 +143,52 @@ const unknownFields = {
 export const distributeRequestSchema = schema(() =>
   // Strict, as the edits are: a misspelt setting (`expires_at`, `maxClicks`) is refused, never charged for as a link
   // without it.
-  z.strictObject(
-    {
-      ticket_ids: z
-        .array(z.uuid({ error: 'Each ticket id must be a UUID' }), { error: DISTRIBUTION_MESSAGES.noTickets })
-        .min(1, DISTRIBUTION_MESSAGES.noTickets)
-        .max(MAX_DISTRIBUTE_TICKETS, `At most ${MAX_DISTRIBUTE_TICKETS} tickets at once`)
-        .refine((ids) => new Set(ids).size === ids.length, 'A ticket is listed twice'),
-      expiry_date: expiryDate.nullish().transform((value) => value ?? null),
-      max_clicks: maxClicks.nullish().transform((value) => value ?? null),
-      /** The same label on every link the request makes. */
-      label: linkLabelSchema.nullish().transform((value) => value ?? null),
-      /** The same PIN on every link the request makes. */
-      pin: linkPinSchema.nullish().transform((value) => value ?? null),
-    },
-    unknownFields,
-  ),
+  z
+    .strictObject(
+      {
+        ticket_ids: z
+          .array(z.uuid({ error: 'Each ticket id must be a UUID' }), { error: DISTRIBUTION_MESSAGES.noTickets })
+          .min(1, DISTRIBUTION_MESSAGES.noTickets)
+          .max(MAX_DISTRIBUTE_TICKETS, `At most ${MAX_DISTRIBUTE_TICKETS} tickets at once`)
+          .refine((ids) => new Set(ids).size === ids.length, 'A ticket is listed twice'),
+        expiry_date: expiryDate.nullish().transform((value) => value ?? null),
+        max_clicks: maxClicks.nullish().transform((value) => value ?? null),
+        /** The same label on every link the request makes. */
+        label: linkLabelSchema.nullish().transform((value) => value ?? null),
+        /** The same PIN on every link the request makes. */
+        pin: linkPinSchema.nullish().transform((value) => value ?? null),
+        /**
+         * Whom some of the links are for, at most one entry per ticket of `ticket_ids`: a name, an e-mail (Seatlink mails
+         * the link there), or both. A ticket without an entry gets a link for nobody named.
+         */
+        recipients: z
+          .array(distributeRecipientSchema, { error: RECIPIENT_MESSAGES.notObject })
+          .max(MAX_DISTRIBUTE_TICKETS, RECIPIENT_MESSAGES.tooMany)
+          .nullish()
+          .transform((value) => value ?? []),
+      },
+      unknownFields,
+    )
+    .superRefine((body, ctx) => {
+      const listed = new Set(body.ticket_ids);
+      const seen = new Set<string>();
+      for (const [i, r] of body.recipients.entries()) {
+        if (!listed.has(r.ticket_id)) {
+          ctx.addIssue({
+            code: 'custom',
+            path: ['recipients', i, 'ticket_id'],
+            message: RECIPIENT_MESSAGES.ticketNotListed(r.ticket_id),
+          });
+        } else if (seen.has(r.ticket_id)) {
+          ctx.addIssue({
+            code: 'custom',
+            path: ['recipients', i, 'ticket_id'],
+            message: RECIPIENT_MESSAGES.ticketTwice(r.ticket_id),
+          });
+        }
+        seen.add(r.ticket_id);
+      }
+    }),
 );
 export type DistributeRequest = z.input<typeof distributeRequestSchema>;
 export type DistributeCommandInput = z.output<typeof distributeRequestSchema>;
@@ -215,11 +246,24 @@ const linkChangeFields = () => ({
   pin: linkPinSchema.nullable().optional(),
 });
 
-const changesSomething = (body: { expiry_date?: unknown; max_clicks?: unknown; label?: unknown; pin?: unknown }) =>
-  body.expiry_date !== undefined || body.max_clicks !== undefined || body.label !== undefined || body.pin !== undefined;
+const changesSomething = (body: {
+  expiry_date?: unknown;
+  max_clicks?: unknown;
+  label?: unknown;
+  pin?: unknown;
+  recipient?: unknown;
+}) =>
+  body.expiry_date !== undefined ||
+  body.max_clicks !== undefined ||
+  body.label !== undefined ||
+  body.pin !== undefined ||
+  body.recipient !== undefined;
 
+/** A link edit of one link may also name its recipient (`{ name?, email? }`; null removes it). */
 export const updateDistributionRequestSchema = schema(() =>
-  z.strictObject(linkChangeFields(), unknownFields).refine(changesSomething, DISTRIBUTION_MESSAGES.nothingToUpdate),
+  z
+    .strictObject({ ...linkChangeFields(), recipient: recipientChangeSchema.optional() }, unknownFields)
+    .refine(changesSomething, DISTRIBUTION_MESSAGES.nothingToUpdate),
 );
 export type UpdateDistributionRequest = z.input<typeof updateDistributionRequestSchema>;
 export type UpdateDistributionInput = z.output<typeof updateDistributionRequestSchema>;

@@ -11,6 +11,7 @@ export * from './pages.js';
 export * from './accounts.js';
 export * from './tickets.js';
 export * from './distribution.js';
+export * from './recipients.js';
 export * from './links.js';
 export * from './audit.js';
 export * from './audit-description.js';

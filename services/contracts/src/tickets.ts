@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { linkRecipientSchema } from './recipients.js';
 import { named, schema, timestampSchema } from './schema.js';
 
 /** A ticket's display status (docs/reference.md "Ticket"): 0 not distributed, 1 distributed, 2 duplicate. */
@@ -55,6 +56,8 @@ export const ticketDistributionSchema = schema(() =>
       }),
       /** Who made its last click; null before the first. */
       claimed_by: linkClaimantSchema.nullable(),
+      /** Whom the link is for (its name, its e-mail: Seatlink mails them the link); null for nobody named. */
+      recipient: linkRecipientSchema.nullable(),
     }),
   ),
 );

@@ -12,6 +12,7 @@ import { registerOpenApi } from './infra/http/openapi.js';
 import { registerQueueBoard } from './infra/queue/queue-board.js';
 import { acceptFormPosts, keepRawJsonBody } from './infra/http/raw-body.js';
 import { UNSUBSCRIBE_PATH } from './modules/notifications/index.js';
+import { RECIPIENT_UNSUBSCRIBE_PATH } from './modules/distribution/index.js';
 import { AppLogger, inRequest, requestIdFrom } from './infra/logging/app-logger.js';
 import { Metrics } from './infra/metrics/metrics.js';
 import { registerStatusOverride } from './infra/http/response-status.js';
@@ -57,7 +58,7 @@ export async function createHttpApp(config: AppConfig, role: 'all' | 'api'): Pro
   await app.register(fastifyCookie);
   registerStatusOverride(app.getHttpAdapter().getInstance());
   keepRawJsonBody(app.getHttpAdapter().getInstance(), [PAYMENT_WEBHOOK_PATH]);
-  acceptFormPosts(app.getHttpAdapter().getInstance(), [UNSUBSCRIBE_PATH]);
+  acceptFormPosts(app.getHttpAdapter().getInstance(), [UNSUBSCRIBE_PATH, RECIPIENT_UNSUBSCRIBE_PATH]);
   measureHttp(app);
   app.enableCors({
     origin: dashboardOrigin,

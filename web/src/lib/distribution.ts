@@ -13,6 +13,7 @@ import {
   MIN_LINK_EXPIRY_MS,
   type DistributeRequest,
   type DistributionResult,
+  type LinkRecipient,
   type TicketDistribution,
 } from '@seatlink/contracts';
 import type { CalendarDateTime } from '@internationalized/date';
@@ -230,6 +231,10 @@ export interface DistributionSettings {
   label: string | null;
   /** A new PIN; null: none (take it off); absent: as it is (none, for a new link). */
   pin?: string | null;
+  /** Whom new links are for, by ticket id (a ticket absent: nobody named). */
+  recipients?: Readonly<Record<string, LinkRecipient>>;
+  /** Edit Link: whom the link is for now (null: nobody); absent: as it is. */
+  recipient?: LinkRecipient | null;
 }
 
 export interface DistributionSettingsErrors {
@@ -274,6 +279,13 @@ export function distributeBody(ticketIds: readonly string[], settings: Distribut
     max_clicks: settings.maxClicks,
     label: settings.label,
     pin: settings.pin ?? null,
+    ...(settings.recipients
+      ? {
+          recipients: ticketIds
+            .filter((id) => settings.recipients?.[id])
+            .map((id) => ({ ticket_id: id, ...settings.recipients![id]! })),
+        }
+      : {}),
   };
 }
 
@@ -290,6 +302,7 @@ export function madeLink(made: DistributionResult, settings: DistributionSetting
     has_pin: typeof settings.pin === 'string',
     pin_locked: false,
     claimed_by: null,
+    recipient: settings.recipients?.[made.ticket_id] ?? null,
   };
 }
 
@@ -332,15 +345,30 @@ export function draftOfLink(
 
 /** PATCH /v1/distributions/{id}'s body: only what differs from the link as it is (null removes); empty: no change. */
 export function linkChanges(
-  link: Pick<TicketDistribution, 'expiry' | 'max_clicks' | 'label' | 'has_pin'>,
+  link: Pick<TicketDistribution, 'expiry' | 'max_clicks' | 'label' | 'has_pin'> &
+    Partial<Pick<TicketDistribution, 'recipient'>>,
   settings: DistributionSettings,
-): { expiry_date?: string | null; max_clicks?: number | null; label?: string | null; pin?: string | null } {
+): {
+  expiry_date?: string | null;
+  max_clicks?: number | null;
+  label?: string | null;
+  pin?: string | null;
+  recipient?: LinkRecipient | null;
+} {
   const changes: {
     expiry_date?: string | null;
     max_clicks?: number | null;
     label?: string | null;
     pin?: string | null;
+    recipient?: LinkRecipient | null;
   } = {};
+  if (settings.recipient !== undefined) {
+    const was = link.recipient ?? null;
+    const now = settings.recipient;
+    if ((was?.name ?? null) !== (now?.name ?? null) || (was?.email ?? null) !== (now?.email ?? null)) {
+      changes.recipient = now;
+    }
+  }
   const was = link.expiry ? Date.parse(link.expiry) : null;
   const wanted = settings.expiryDate ? Date.parse(settings.expiryDate) : null;
   // The picker has minutes: an expiry kept as it was reads back as the same minute.

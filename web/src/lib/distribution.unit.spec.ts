@@ -16,6 +16,7 @@ import {
   isLimitReached,
   isUnlimited,
   LINK_PREVIEW_LENGTH,
+  distributeBody,
   linkChanges,
   linkPreview,
   minExpiryValue,
@@ -392,5 +393,29 @@ describe("a link's PIN in the settings", () => {
     expect(linkChanges(link, { ...as, pin: null })).toEqual({ pin: null });
     expect(linkChanges({ ...link, has_pin: false }, { ...as, pin: null })).toEqual({});
     expect(linkChanges(link, as)).toEqual({});
+  });
+});
+
+describe('named recipients in the settings', () => {
+  const base = { expiryDate: null, maxClicks: null, label: null };
+  const sam = { name: 'Sam', email: 'sam@example.com' };
+
+  it('sends the recipients of the tickets of each part only, in the body of the distribute call', () => {
+    const settings = { ...base, recipients: { t1: sam, t3: { name: null, email: 'jo@example.com' } } };
+    expect(distributeBody(['t1', 't2'], settings).recipients).toEqual([{ ticket_id: 't1', ...sam }]);
+    expect(distributeBody(['t3'], settings).recipients).toEqual([
+      { ticket_id: 't3', name: null, email: 'jo@example.com' },
+    ]);
+    expect(distributeBody(['t1'], base)).not.toHaveProperty('recipients');
+  });
+
+  it('edits a recipient only when it differs; null removes it; absent leaves it', () => {
+    const link = { expiry: null, max_clicks: 0, label: null, has_pin: false, recipient: sam };
+    expect(linkChanges(link, { ...base, recipient: { ...sam } })).toEqual({});
+    expect(linkChanges(link, { ...base, recipient: null })).toEqual({ recipient: null });
+    expect(linkChanges(link, { ...base, recipient: { name: 'Sam', email: 'new@example.com' } })).toEqual({
+      recipient: { name: 'Sam', email: 'new@example.com' },
+    });
+    expect(linkChanges(link, base)).toEqual({});
   });
 });

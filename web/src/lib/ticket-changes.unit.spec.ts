@@ -26,6 +26,7 @@ function linked(id: string, clicks: number, distributionId = `d-${id}`): Ticket 
       has_pin: false,
       pin_locked: false,
       claimed_by: null,
+      recipient: null,
     },
   });
 }
@@ -92,6 +93,7 @@ describe('ticket list changes', () => {
       has_pin: false,
       pin_locked: false,
       claimed_by: null,
+      recipient: null,
     };
     const made = withTicketLinks([a, b], new Map([['b', link]]));
     expect(made[1]).toMatchObject({ is_distributed: true, distribution: link });

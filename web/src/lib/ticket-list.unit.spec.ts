@@ -27,6 +27,7 @@ function linked(id: string, clicks: number): Ticket {
       has_pin: false,
       pin_locked: false,
       claimed_by: null,
+      recipient: null,
     },
   });
 }

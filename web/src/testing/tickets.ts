@@ -102,6 +102,7 @@ export function manyTickets(count: number): Ticket[] {
               has_pin: i % 11 === 0,
               pin_locked: false,
               claimed_by: null,
+              recipient: null,
             }
           : null,
       created_at: new Date(Date.UTC(2026, 10, 1) + i * 60_000).toISOString(),

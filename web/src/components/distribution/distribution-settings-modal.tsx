@@ -1,3 +1,4 @@
+import { useCallback, useState } from 'react';
 import {
   DISTRIBUTION_TEXTS,
   distributionSubtitle,
@@ -10,6 +11,7 @@ import { creditsOf, formatCredits } from '../../lib/format';
 import { Alert } from '../ui/alert';
 import { Modal } from '../ui/modal';
 import { LinkSettingsForm } from './link-settings-form';
+import { RecipientsField, type RecipientsValue, type RecipientTicket } from './recipients-field';
 
 export interface DistributionSettingsModalProps {
   /** Tickets the links are for. */
@@ -22,6 +24,8 @@ export interface DistributionSettingsModalProps {
   /** The checked settings: expiryDate (ISO or null), maxClicks (null or a whole number), label. The owner closes. */
   onSubmit: (settings: DistributionSettings) => void;
   onClose: () => void;
+  /** The tickets, in order: given, the links may name their recipients (RecipientsField). */
+  tickets?: readonly RecipientTicket[];
 }
 
 /**
@@ -35,7 +39,23 @@ export function DistributionSettingsModal({
   eventStart,
   onSubmit,
   onClose,
+  tickets,
 }: DistributionSettingsModalProps) {
+  const [recipients, setRecipients] = useState<RecipientsValue>({ recipients: {}, errors: [] });
+  const [blocked, setBlocked] = useState(false);
+  const onRecipients = useCallback((value: RecipientsValue) => {
+    setRecipients(value);
+    if (value.errors.length === 0) setBlocked(false);
+  }, []);
+  const submit = (settings: DistributionSettings) => {
+    // A bad line or more lines than tickets: nothing is charged until the recipients are right.
+    if (recipients.errors.length > 0) {
+      setBlocked(true);
+      return;
+    }
+    const named = Object.keys(recipients.recipients).length > 0;
+    onSubmit(named ? { ...settings, recipients: recipients.recipients } : settings);
+  };
   return (
     <Modal
       title="Distribution Settings"
@@ -46,11 +66,17 @@ export function DistributionSettingsModal({
       <LinkSettingsForm
         initial={EMPTY_SETTINGS_DRAFT}
         check={(draft, now) => validateDistributionSettings(draft, now)}
-        onSubmit={onSubmit}
+        onSubmit={submit}
         onCancel={onClose}
         submitLabel={generateLinksLabel(count)}
         eventStart={eventStart}
       >
+        {tickets && tickets.length > 0 ? <RecipientsField tickets={tickets} onChange={onRecipients} /> : null}
+        {blocked ? (
+          <p role="alert" className="text-sm text-red-700" data-testid="recipients-blocked">
+            {recipients.errors[0]}
+          </p>
+        ) : null}
         <Alert tone="warning" data-testid="balance-warning">
           <p>{DISTRIBUTION_TEXTS.balanceWarning}</p>
           {cost !== undefined && balance !== undefined ? (

@@ -1,3 +1,4 @@
+import { useCallback, useState } from 'react';
 import type { TicketDistribution } from '@seatlink/contracts';
 import { countOf } from '../../lib/format';
 import {
@@ -8,6 +9,7 @@ import {
 } from '../../lib/distribution';
 import { Modal } from '../ui/modal';
 import { LinkSettingsForm } from './link-settings-form';
+import { RecipientsField, type RecipientsValue } from './recipients-field';
 
 export interface EditLinkModalProps {
   /** The ticket's title, to say which link this is. */
@@ -27,6 +29,12 @@ export interface EditLinkModalProps {
  * checked again (it may be less than an hour away).
  */
 export function EditLinkModal({ title, link, eventStart, onSubmit, onClose, busy }: EditLinkModalProps) {
+  const [recipient, setRecipient] = useState<RecipientsValue>({ recipients: {}, errors: [] });
+  const onRecipient = useCallback((value: RecipientsValue) => setRecipient(value), []);
+  const submit = (settings: DistributionSettings) => {
+    if (recipient.errors.length > 0) return;
+    onSubmit({ ...settings, recipient: recipient.recipients[link.distribution_id] ?? null });
+  };
   return (
     <Modal
       title={DISTRIBUTION_TEXTS.editLink}
@@ -39,13 +47,19 @@ export function EditLinkModal({ title, link, eventStart, onSubmit, onClose, busy
         check={(draft, now) =>
           validateDistributionSettings(draft, now, { clicks: link.clicks, keptExpiry: link.expiry })
         }
-        onSubmit={onSubmit}
+        onSubmit={submit}
         onCancel={onClose}
         submitLabel="Save Changes"
         busy={busy}
         eventStart={eventStart}
         hasPin={link.has_pin}
-      />
+      >
+        <RecipientsField
+          tickets={[{ id: link.distribution_id, title, seat: null }]}
+          initial={link.recipient}
+          onChange={onRecipient}
+        />
+      </LinkSettingsForm>
     </Modal>
   );
 }

@@ -162,6 +162,9 @@ export function LinkPage({ code }: { code: string }) {
   };
 
   const ticket = state === 'not_found' ? null : link?.ticket;
+  // A link this device claimed is theirs (used up or expired, not "ask for a new link"); a live one may still be added
+  // again. A withdrawn link says so whatever this device did.
+  const yours = claimedBefore && state !== 'recalled' && state !== 'not_found' ? claimedBefore : null;
   let body: ReactNode;
   if (loading || (!state && !error)) {
     body = (
@@ -230,9 +233,8 @@ export function LinkPage({ code }: { code: string }) {
             </dl>
           ) : null}
 
-          {claimedBefore && state !== 'recalled' && state !== 'not_found' ? (
-            <YoursPanel claimed={claimedBefore} />
-          ) : state === 'active' ? (
+          {yours ? <YoursPanel claimed={yours} /> : null}
+          {state === 'active' ? (
             <form
               className="space-y-3"
               noValidate
@@ -293,7 +295,7 @@ export function LinkPage({ code }: { code: string }) {
                 The ticket is saved to your own wallet.
               </p>
             </form>
-          ) : state ? (
+          ) : state && !yours ? (
             <StatePanel state={state} link={link} />
           ) : null}
         </div>

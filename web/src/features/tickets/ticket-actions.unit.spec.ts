@@ -26,6 +26,7 @@ const linked = (id: string): Ticket =>
       has_pin: false,
       pin_locked: false,
       claimed_by: null,
+      recipient: null,
     },
   });
 

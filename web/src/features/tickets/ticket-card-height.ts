@@ -14,8 +14,8 @@ export function ticketCardHeight(ticket: Ticket): number {
   if (ticket.distribution?.link && !ticket.is_duplicate) {
     height += 58;
     // Its label's, PIN's and claimant's line (20 px, and the gap above the link).
-    const { label, has_pin: hasPin, claimed_by: claimedBy } = ticket.distribution;
-    if (label || hasPin || claimedBy) height += 26;
+    const { label, has_pin: hasPin, claimed_by: claimedBy, recipient } = ticket.distribution;
+    if (label || hasPin || claimedBy || recipient) height += 26;
   }
   return height;
 }

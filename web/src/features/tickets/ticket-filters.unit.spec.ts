@@ -37,6 +37,7 @@ function distributed(id: string, expiry: string | null, label: string | null = n
       has_pin: false,
       pin_locked: false,
       claimed_by: null,
+      recipient: null,
     },
   });
 }

@@ -9,6 +9,7 @@ import {
   type TicketDistributionState,
 } from './distribution.decider.js';
 import {
+  type LinkRecipientData,
   type TicketDistributed,
   type TicketDistributionEvent,
   ticketDistributionStream,
@@ -47,6 +48,8 @@ export interface LinkRequest {
   label: string | null;
   /** The hash of the PIN every link of the request gets; null for none. */
   pinHash: string | null;
+  /** Whom the links of some of its tickets are for, by ticket id (a ticket absent: nobody named). */
+  recipients: ReadonlyMap<string, LinkRecipientData>;
   cost: number;
   at: string;
 }
@@ -91,6 +94,7 @@ function decideTicketOn(read: ReadStreamResult, { ticketId, ticket }: AskedTicke
         cost: request.cost,
         label: request.label,
         pinHash: request.pinHash,
+        recipient: request.recipients.get(ticketId) ?? null,
         now: request.at,
       },
     };

@@ -1,6 +1,7 @@
 import { Command } from '@nestjs/cqrs';
 import type { DistributionErrorCode } from '@seatlink/contracts';
 import { clock } from '../../shared/clock.js';
+import type { LinkRecipientData } from './distribution.events.js';
 
 export interface DistributeOutcome {
   /** Tickets that got a link (or had it from this same request before: a retry answers the same links). */
@@ -26,6 +27,8 @@ export class DistributeTicketsCommand extends Command<DistributeOutcome> {
       label: string | null;
       /** The PIN every link gets (hashed before anything is decided); null for none. */
       pin: string | null;
+      /** Whom some links are for, by ticket id (each of ticketIds; the others: nobody named). */
+      recipients?: ReadonlyMap<string, LinkRecipientData>;
       ip?: string;
       commandId: string;
     },

@@ -76,6 +76,7 @@ export class DistributeTicketsFlow implements ICommandHandler<DistributeTicketsC
       label: input.label,
       // Hashed once for the request: the decider decides on the hash, never sees the PIN.
       pinHash: input.pin === null ? null : await this.hasher.hash(input.pin),
+      recipients: input.recipients ?? new Map(),
       cost,
       at,
     };

@@ -30,7 +30,7 @@ import { DistributeTicketsCommand } from './distribute-tickets.command.js';
 import { clickTimeline } from './read-models/links.queries.js';
 import { RecallLinkCommand } from './recall-link.flow.js';
 import { PasswordHasher, SessionPolicy } from '../identity/index.js';
-import { changesOf, editedDistribution, UpdateLinkCommand } from './update-link.flow.js';
+import { changesOf, recipientsByTicket, editedDistribution, UpdateLinkCommand } from './update-link.flow.js';
 
 const STATUS_OF_REFUSAL: Record<string, 402 | 404 | 409> = {
   INSUFFICIENT_CREDITS: 402,
@@ -88,6 +88,7 @@ export class DistributionController {
         maxClicks: body.max_clicks,
         label: body.label,
         pin: body.pin,
+        recipients: recipientsByTicket(body.recipients),
         ip,
         commandId,
       }),

@@ -5,7 +5,12 @@ import {
   PIN_GUESS_WINDOW_MINUTES,
 } from '@seatlink/contracts';
 import { type Decider, DomainError } from '../../shared/event-sourcing/decider.js';
-import type { DistributionVoided, LinkSettings, TicketDistributionEvent } from './distribution.events.js';
+import type {
+  DistributionVoided,
+  LinkRecipientData,
+  LinkSettings,
+  TicketDistributionEvent,
+} from './distribution.events.js';
 
 /** A ticket's distribution state: its live link, if any, the links it had, and the paid-for links given up. */
 export interface TicketDistributionState {
@@ -20,6 +25,8 @@ export interface TicketDistributionState {
         expiryWarned: string | null;
         /** The expiry recorded as passed (LinkExpired); null: none yet. */
         expired?: string | null;
+        /** Whom the link is for; null for nobody named. */
+        recipient: LinkRecipientData | null;
       } & LinkSettings)
     | null;
   /** The ticket's recalled links, each with its owner (another user's recalled link is one they do not know of). */
@@ -28,7 +35,12 @@ export interface TicketDistributionState {
   made: ReadonlySet<string>;
   /** Links paid for and never made, given up so they never will be: distribution id → the request that paid. */
   voided: ReadonlyMap<string, string>;
+  /** The links' recipients who asked for no more e-mails: `${distributionId} ${email}`. */
+  unsubscribed: ReadonlySet<string>;
 }
+
+/** The key of a link's recipient address in `unsubscribed`. */
+export const unsubscribedKey = (distributionId: string, email: string) => `${distributionId} ${email}`;
 
 export type TicketDistributionCommand =
   | {
@@ -46,8 +58,15 @@ export type TicketDistributionCommand =
         cost: number;
         label: string | null;
         pinHash: string | null;
+        /** Whom the link is for; null for nobody named. */
+        recipient: LinkRecipientData | null;
         now: string;
       };
+    }
+  | {
+      /** A link's recipient asks for no more e-mails about it, at this address (the signed unsubscribe link). */
+      type: 'UnsubscribeRecipient';
+      data: { ticketId: string; distributionId: string; email: string; now: string };
     }
   | { type: 'Recall'; data: { ticketId: string; distributionId: string; userId: string; now: string } }
   | {
@@ -110,11 +129,17 @@ export const DISTRIBUTION_REFUSALS = {
     new DomainError(DISTRIBUTION_MESSAGES.limitBelowClicks(clicks), 'LIMIT_BELOW_CLICKS', 409),
 };
 
-const SETTINGS = ['expiresAt', 'maxClicks', 'label', 'pinHash'] as const satisfies ReadonlyArray<keyof LinkSettings>;
+const SETTINGS = ['expiresAt', 'maxClicks', 'label', 'pinHash', 'recipient'] as const satisfies ReadonlyArray<
+  keyof LinkSettings
+>;
 
 /** The same moment (expiries are compared as instants, whatever their text), the same limit, the same label. */
 function sameSetting<K extends keyof LinkSettings>(key: K, a: LinkSettings[K], b: LinkSettings[K]): boolean {
   if (key === 'expiresAt' && typeof a === 'string' && typeof b === 'string') return Date.parse(a) === Date.parse(b);
+  if (key === 'recipient') {
+    const [x, y] = [a as LinkRecipientData | null | undefined, b as LinkRecipientData | null | undefined];
+    return (x?.name ?? null) === (y?.name ?? null) && (x?.email ?? null) === (y?.email ?? null);
+  }
   return a === b;
 }
 
@@ -127,7 +152,13 @@ export const ticketDistributionDecider: Decider<
   TicketDistributionCommand,
   TicketDistributionEvent
 > = {
-  initialState: () => ({ current: null, recalled: new Map(), made: new Set(), voided: new Map() }),
+  initialState: () => ({
+    current: null,
+    recalled: new Map(),
+    made: new Set(),
+    voided: new Map(),
+    unsubscribed: new Set(),
+  }),
   evolve: (state, event) => {
     switch (event.type) {
       case 'TicketDistributed':
@@ -140,6 +171,7 @@ export const ticketDistributionDecider: Decider<
             maxClicks: event.data.maxClicks,
             label: event.data.label ?? null,
             pinHash: event.data.pinHash ?? null,
+            recipient: event.data.recipient ?? null,
             pinGuessedAt: null,
             expiryWarned: null,
           },
@@ -152,8 +184,14 @@ export const ticketDistributionDecider: Decider<
         const settings: LinkSettings = {
           ...event.data.settings,
           pinHash: 'pinHash' in event.data.settings ? event.data.settings.pinHash : current.pinHash,
+          // Nor does one recorded before links named recipients: the link keeps its own.
+          recipient: 'recipient' in event.data.settings ? (event.data.settings.recipient ?? null) : current.recipient,
         };
-        return { ...state, current: { ...current, ...settings } };
+        return { ...state, current: { ...current, ...settings, recipient: settings.recipient ?? null } };
+      }
+      case 'LinkRecipientUnsubscribed': {
+        const key = unsubscribedKey(event.data.distributionId, event.data.email);
+        return { ...state, unsubscribed: new Set([...state.unsubscribed, key]) };
       }
       case 'LinkPinLocked':
         // Recorded before wrong PINs stopped locking links: it decides nothing now (the link opens with its PIN).
@@ -185,6 +223,7 @@ export const ticketDistributionDecider: Decider<
       case 'Distribute': {
         const { ticket, userId, ticketId, distributionId, code, expiresAt, maxClicks, cost, label, pinHash, now } =
           command.data;
+        const recipient = command.data.recipient;
         if (!ticket || ticket.ownerId !== userId) throw DISTRIBUTION_REFUSALS.notFound();
         if (ticket.isDuplicate) throw DISTRIBUTION_REFUSALS.duplicate();
         if (state.voided.has(distributionId)) throw DISTRIBUTION_REFUSALS.notMade();
@@ -203,9 +242,21 @@ export const ticketDistributionDecider: Decider<
               cost,
               ...(label === null ? {} : { label }),
               ...(pinHash === null ? {} : { pinHash }),
+              ...(recipient ? { recipient } : {}),
               at: now,
             },
           },
+        ];
+      }
+      case 'UnsubscribeRecipient': {
+        const { ticketId, distributionId, email, now } = command.data;
+        const owner =
+          state.current?.distributionId === distributionId ? state.current.userId : state.recalled.get(distributionId);
+        if (owner === undefined) throw DISTRIBUTION_REFUSALS.noDistribution();
+        // Asked already (a second click, a mail client's and the person's): nothing more to record.
+        if (state.unsubscribed.has(unsubscribedKey(distributionId, email))) return [];
+        return [
+          { type: 'LinkRecipientUnsubscribed', data: { ticketId, distributionId, userId: owner, email, at: now } },
         ];
       }
       case 'Recall': {

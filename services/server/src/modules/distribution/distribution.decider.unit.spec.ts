@@ -7,6 +7,7 @@ import type {
   LinkUpdated,
   TicketDistributed,
   TicketDistributionEvent,
+  LinkRecipientUnsubscribed,
   TicketRecalled,
 } from './distribution.events.js';
 
@@ -26,6 +27,7 @@ const distribute = (distributionId: string, overrides: Record<string, unknown> =
       cost: 5,
       label: null,
       pinHash: null,
+      recipient: null,
       now,
       ...overrides,
     },
@@ -60,7 +62,7 @@ const voided = (distributionId: string): DistributionVoided => ({
 
 const update = (changes: Partial<LinkSettings>, clicks = 0, distributionId = 'd1', userId = 'u1') =>
   ({ type: 'Update', data: { ticketId: 't1', distributionId, userId, changes, clicks, now } }) as const;
-const asMade: LinkSettings = { expiresAt: null, maxClicks: 10, label: null, pinHash: null };
+const asMade: LinkSettings = { expiresAt: null, maxClicks: 10, label: null, pinHash: null, recipient: null };
 const updated = (
   settings: Partial<LinkSettings>,
   previous: Partial<LinkSettings>,
@@ -448,6 +450,90 @@ describe('ticket distribution decider', () => {
           data: { ticketId: 't1', distributionId: 'd1', userId: 'u1', changes: { label: 'For Sam' }, clicks: 0, now },
         })
         .then([{ ...edit, data: { ...edit.data, settings: { ...edit.data.settings, expiresAt: soon } } }]);
+    });
+  });
+
+  describe('a named recipient, and their unsubscribe', () => {
+    const sam = { name: 'Sam', email: 'sam@example.com' };
+    const withSam: TicketDistributed = { ...distributed('d1'), data: { ...distributed('d1').data, recipient: sam } };
+    const unsubscribed = (email = sam.email, distributionId = 'd1'): LinkRecipientUnsubscribed => ({
+      type: 'LinkRecipientUnsubscribed',
+      data: { ticketId: 't1', distributionId, userId: 'u1', email, at: now },
+    });
+    const unsubscribe = (email = sam.email, distributionId = 'd1') =>
+      ({ type: 'UnsubscribeRecipient', data: { ticketId: 't1', distributionId, email, now } }) as const;
+
+    it('keeps the recipient a link is made for; none is not recorded', () => {
+      spec
+        .given([])
+        .when(distribute('d1', { recipient: sam }))
+        .then([withSam]);
+      spec
+        .given([])
+        .when(distribute('d1', { recipient: null }))
+        .then([distributed('d1')]);
+    });
+
+    it('changes, removes and names a recipient by edit, recording who it was; the same one again changes nothing', () => {
+      const alex = { name: 'Alex', email: 'alex@example.com' };
+      spec
+        .given([withSam])
+        .when(update({ recipient: alex }))
+        .then([updated({ recipient: alex }, { recipient: sam })]);
+      spec
+        .given([withSam])
+        .when(update({ recipient: null }))
+        .then([updated({ recipient: null }, { recipient: sam })]);
+      spec
+        .given([distributed('d1')])
+        .when(update({ recipient: sam }))
+        .then([updated({ recipient: sam }, { recipient: null })]);
+      spec
+        .given([withSam])
+        .when(update({ recipient: { ...sam } }))
+        .then([]);
+      // An edit of something else keeps the recipient among the settings it records.
+      spec
+        .given([withSam])
+        .when(update({ label: 'for Sam' }))
+        .then([updated({ label: 'for Sam', recipient: sam }, { label: null })]);
+    });
+
+    it('reads an edit recorded before links named recipients as leaving the recipient as it was', () => {
+      const { recipient: _none, ...old } = asMade;
+      const before: LinkUpdated = {
+        type: 'LinkUpdated',
+        data: {
+          ticketId: 't1',
+          distributionId: 'd1',
+          userId: 'u1',
+          settings: { ...old, label: 'x' },
+          previous: { label: null },
+          at: now,
+        },
+      };
+      spec
+        .given([withSam, before])
+        .when(update({ recipient: null }))
+        .then([updated({ label: 'x', recipient: null }, { recipient: sam })]);
+    });
+
+    it('records an unsubscribe of a link and address once, for its owner, a recalled link too', () => {
+      spec.given([withSam]).when(unsubscribe()).then([unsubscribed()]);
+      spec.given([withSam, unsubscribed()]).when(unsubscribe()).then([]);
+      // Another address of the same link is its own.
+      spec
+        .given([withSam, unsubscribed()])
+        .when(unsubscribe('alex@example.com'))
+        .then([unsubscribed('alex@example.com')]);
+      spec
+        .given([withSam, recalled('d1')])
+        .when(unsubscribe())
+        .then([unsubscribed()]);
+    });
+
+    it('refuses an unsubscribe of a link the ticket never had', () => {
+      spec.given([withSam]).when(unsubscribe(sam.email, 'd2')).thenThrows({ code: 'DISTRIBUTION_NOT_FOUND' });
     });
   });
 });

@@ -19,9 +19,17 @@ export type TicketDistributed = DomainEvent<
     label?: string | null;
     /** The hash (argon2id) of the PIN a recipient must enter; absent or null: none. */
     pinHash?: string | null;
+    /** Whom the link is for (Seatlink mails an e-mail recipient the link); absent or null: nobody named. */
+    recipient?: LinkRecipientData | null;
     at: string;
   }
 >;
+
+/** A link's named recipient: a name, an e-mail address (lower-cased), or both. */
+export interface LinkRecipientData {
+  name: string | null;
+  email: string | null;
+}
 
 /** What an owner can change on a live link (LinkUpdated). */
 export interface LinkSettings {
@@ -30,6 +38,8 @@ export interface LinkSettings {
   label: string | null;
   /** The PIN's hash (argon2id); null for none. A new PIN (even the same digits) is a new hash. */
   pinHash: string | null;
+  /** Whom the link is for; null for nobody named. Absent on edits recorded before links named recipients. */
+  recipient?: LinkRecipientData | null;
 }
 
 /**
@@ -176,8 +186,18 @@ export type LinkOpened = DomainEvent<
   }
 >;
 
+/**
+ * A link's named recipient asked for no more e-mails about it (the signed unsubscribe link of such an e-mail). Kept per
+ * link and address: later mails of this link to that address are not sent; the link itself works as before.
+ */
+export type LinkRecipientUnsubscribed = DomainEvent<
+  'LinkRecipientUnsubscribed',
+  { ticketId: string; distributionId: string; userId: string; email: string; at: string }
+>;
+
 export type TicketDistributionEvent =
   | TicketDistributed
+  | LinkRecipientUnsubscribed
   | TicketRecalled
   | DistributionVoided
   | LinkUpdated

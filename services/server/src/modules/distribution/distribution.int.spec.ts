@@ -108,6 +108,7 @@ describe('distributing tickets as links, and recalling them', () => {
       has_pin: false,
       pin_locked: false,
       claimed_by: null,
+      recipient: null,
     });
     const [entry] = await audits(userId, `?ticket_id=${ticket.id}`);
     expect(entry).toMatchObject({

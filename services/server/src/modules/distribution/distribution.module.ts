@@ -8,6 +8,8 @@ import { DistributeTicketsFlow } from './distribute-tickets.flow.js';
 import { DistributionController } from './distribution.controller.js';
 import { RecallLinkFlow } from './recall-link.flow.js';
 import { UpdateLinkFlow } from './update-link.flow.js';
+import { RecipientMailsReaction } from './recipient-mails.reaction.js';
+import { RecipientUnsubscribeController } from './recipient-unsubscribe.controller.js';
 import { LinkClaims } from './link-claims.service.js';
 import { LinkPins } from './link-pins.service.js';
 import { linkCountersReaction } from './link-counters.js';
@@ -39,6 +41,7 @@ import { TicketDistributionCommandHandler } from './ticket-distribution.handler.
     LinkActivityController,
     LinksController,
     LinkOpensController,
+    RecipientUnsubscribeController,
   ],
   providers: [
     // PINs of links are hashed as passwords are (argon2id).
@@ -58,6 +61,7 @@ import { TicketDistributionCommandHandler } from './ticket-distribution.handler.
     ClaimLinkRoute,
     ClickOutbox,
     ClickPusher,
+    RecipientMailsReaction,
     provideSubscription(linksProjection),
     provideSubscription(linkCountersReaction),
     provideSubscription(linkClickTimelineProjection),

@@ -71,6 +71,9 @@ export const links = pgTable(
     label: text('label'),
     /** A recipient must enter a PIN (its hash is kept where claims decide: link_counters). */
     hasPin: boolean('has_pin').notNull().default(false),
+    /** Whom the link is for (its named recipient): a name, an e-mail, or both; null for nobody named. */
+    recipientName: text('recipient_name'),
+    recipientEmail: text('recipient_email'),
     /** The expiry its owner was told is near (LinkExpiryNear): the expiry job looks for links not told of theirs. */
     expiryWarnedFor: timestamp('expiry_warned_for', { withTimezone: true }),
     /** The expiry recorded as passed (LinkExpired): the expiry job looks for links past theirs not recorded yet. */
@@ -147,6 +150,31 @@ export const clickOutbox = pgTable(
   },
   (t) => [index('click_outbox_created_idx').on(t.createdAt)],
 );
+
+/**
+ * The e-mails sent to links' named recipients, one row per event and kind of e-mail (`recipient-mails` reaction): the
+ * e-mail is queued in the transaction that writes its row, and only when the row is new, so a batch retried, a
+ * restart or a replay (a reset of the reaction) never mails anyone twice. Not a read model: a rebuild leaves it alone.
+ */
+export const recipientMails = pgTable(
+  'recipient_mails',
+  {
+    eventId: text('event_id').notNull(),
+    kind: text('kind').notNull(),
+    distributionId: uuid('distribution_id').notNull(),
+    sentAt: timestamp('sent_at', { withTimezone: true }).notNull(),
+  },
+  (t) => [primaryKey({ name: 'recipient_mails_pkey', columns: [t.eventId, t.kind] })],
+);
+
+/**
+ * The key that signs the unsubscribe links of recipients' e-mails (HMAC-SHA256), one row, made at random the first time
+ * one is needed. Not a read model: a rebuild leaves it, so the links already mailed keep working.
+ */
+export const recipientMailKey = pgTable('recipient_mail_key', {
+  id: integer('id').primaryKey(),
+  secret: text('secret').notNull(),
+});
 
 /** Read model: per link and minute, the clicks counted (the click timeline of a card). */
 export const linkClickMinutes = pgTable(

@@ -18,3 +18,4 @@ export {
 } from './read-models/links.queries.js';
 export { distributionRoutines } from './distribution.routines.js';
 export { DistributionModule } from './distribution.module.js';
+export { RECIPIENT_UNSUBSCRIBE_PATH } from './recipient-mail-tokens.js';

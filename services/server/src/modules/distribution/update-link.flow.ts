@@ -7,7 +7,7 @@ import { type Database, queryRows } from '../../infra/db/database.js';
 import { EVENT_STORE, type EventStore } from '../../infra/event-store/event-store.port.js';
 import { DomainError } from '../../shared/event-sourcing/decider.js';
 import { DISTRIBUTION_REFUSALS } from './distribution.decider.js';
-import { type LinkSettings, type LinkUpdated, refusalStream } from './distribution.events.js';
+import { type LinkRecipientData, type LinkSettings, type LinkUpdated, refusalStream } from './distribution.events.js';
 import { recordRefusals } from './distribution-refusals.js';
 import { editLinkCounters, lockLinkCounter } from './link-counters.js';
 import { linkUrl } from './link-url.js';
@@ -36,7 +36,13 @@ export interface UpdatedLink {
  * its window (checkLinkExpiry, at `now`) is a 400 before any link is edited.
  */
 export async function changesOf(
-  body: { expiry_date?: string | null; max_clicks?: number | null; label?: string | null; pin?: string | null },
+  body: {
+    expiry_date?: string | null;
+    max_clicks?: number | null;
+    label?: string | null;
+    pin?: string | null;
+    recipient?: LinkRecipientData | null;
+  },
   hasher: PasswordHasher,
   now: Date = clock.now(),
 ): Promise<Partial<LinkSettings>> {
@@ -46,7 +52,19 @@ export async function changesOf(
     ...(body.max_clicks !== undefined ? { maxClicks: body.max_clicks } : {}),
     ...(body.label !== undefined ? { label: body.label } : {}),
     ...(body.pin !== undefined ? { pinHash: body.pin === null ? null : await hasher.hash(body.pin) } : {}),
+    ...(body.recipient !== undefined ? { recipient: body.recipient } : {}),
   };
+}
+
+/** A distribute request's recipients by ticket (an entry with neither a name nor an e-mail names nobody). */
+export function recipientsByTicket(
+  recipients: ReadonlyArray<{ ticket_id: string; name: string | null; email: string | null }>,
+): Map<string, LinkRecipientData> {
+  return new Map(
+    recipients
+      .filter((r) => r.name !== null || r.email !== null)
+      .map((r) => [r.ticket_id, { name: r.name, email: r.email }]),
+  );
 }
 
 /** The link as the owner's views show it after an edit. */
@@ -66,6 +84,7 @@ export function editedDistribution(
     has_pin: updated.settings.pinHash !== null,
     pin_locked: false,
     claimed_by: updated.claimedBy,
+    recipient: updated.settings.recipient ?? null,
   };
 }
 
@@ -161,6 +180,7 @@ export class UpdateLinkFlow implements ICommandHandler<UpdateLinkCommand> {
                 maxClicks: current?.maxClicks ?? null,
                 label: current?.label ?? null,
                 pinHash: current?.pinHash ?? null,
+                recipient: current?.recipient ?? null,
               };
         return {
           ticketId,

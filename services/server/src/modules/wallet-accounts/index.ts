@@ -1,6 +1,6 @@
 // The wallet-accounts module's public face: what other modules may use. Import it from here, never from its files.
 export { accountAt } from './read-models/account-at.js';
-export { ticketAndAccountNames, ticketsForDistribution } from './read-models/accounts.queries.js';
+export { ticketAndAccountNames, ticketsForDistribution, ticketTitleAndSeat } from './read-models/accounts.queries.js';
 export {
   type TicketChanged,
   type TicketDiscovered,

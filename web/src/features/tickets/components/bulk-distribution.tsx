@@ -45,6 +45,14 @@ export function BulkDistribution() {
     costPerTicket,
   );
   const settingsIds = useMemo(() => new Set(settingsFor ?? []), [settingsFor]);
+  // The tickets of the open modal in the order the links are asked for: the order the pasted recipients pair with.
+  const recipientTickets = useMemo(() => {
+    const byId = new Map(selectedTickets.map((t) => [t.id, t]));
+    return (settingsFor ?? []).flatMap((id) => {
+      const t = byId.get(id);
+      return t ? [{ id, title: t.title, seat: t.seat.seat_info_combined ?? null }] : [];
+    });
+  }, [settingsFor, selectedTickets]);
   const linked = useMemo(() => selectedTickets.filter((t) => t.distribution).map((t) => t.id), [selectedTickets]);
 
   const openSettings = () => {
@@ -86,6 +94,7 @@ export function BulkDistribution() {
           balance={balance}
           onSubmit={(settings) => void onSettings(settings)}
           onClose={() => setSettingsFor(null)}
+          tickets={recipientTickets}
         />
       ) : null}
     </>

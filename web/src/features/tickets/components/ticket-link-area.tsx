@@ -1,6 +1,13 @@
 import { useState, type ReactNode } from 'react';
 import { toast } from '../../../lib/toast';
-import { claimantText, letsSeveralSave, type Ticket, type TicketDistribution } from '@seatlink/contracts';
+import {
+  claimantText,
+  letsSeveralSave,
+  RECIPIENT_MESSAGES,
+  recipientDisplay,
+  type Ticket,
+  type TicketDistribution,
+} from '@seatlink/contracts';
 import { Badge } from '../../../components/ui/badge';
 import { LinkFacts } from '../../../components/distribution/link-facts';
 import {
@@ -220,12 +227,30 @@ function Claimant({ link, now }: { link: TicketDistribution; now: number }) {
   );
 }
 
-/** A link's label, PIN badge and who claimed it last, on one line (none when it has none of them). */
+/** Whom the link is for: "To Sam" (the name, else the e-mail), isolated as the recipient's words are. */
+function LinkRecipientTag({ link, compact }: { link: TicketDistribution; compact: boolean }) {
+  const who = recipientDisplay(link.recipient);
+  if (!who) return null;
+  const text = RECIPIENT_MESSAGES.cardRecipient(who);
+  const full = link.recipient?.email && link.recipient.name ? `${text} <${link.recipient.email}>` : text;
+  return (
+    <p
+      className={cx('min-w-0 truncate text-slate-700', compact ? 'text-xs' : 'text-sm')}
+      data-testid="link-recipient"
+      title={full}
+    >
+      <bdi>{text}</bdi>
+    </p>
+  );
+}
+
+/** A link's label, recipient, PIN badge and who claimed it last, on one line (none when it has none of them). */
 function LinkTags({ link, compact, now }: { link: TicketDistribution; compact: boolean; now: number }) {
-  if (!link.label && !link.has_pin && !link.claimed_by) return null;
+  if (!link.label && !link.has_pin && !link.claimed_by && !link.recipient) return null;
   return (
     <div className={cx('flex min-w-0 items-center gap-2', compact ? 'h-4' : 'h-5')}>
       <LinkLabel label={link.label} compact={compact} />
+      <LinkRecipientTag link={link} compact={compact} />
       <PinBadge link={link} />
       <Claimant link={link} now={now} />
     </div>
@@ -279,7 +304,7 @@ export function TicketLinkArea({ ticket, compact = false, distributing = false, 
         {compact ? (
           // A row's first line: the label (at most 40 % of it) beside the link.
           <div className="flex min-w-0 items-center gap-2">
-            {distribution.label || distribution.has_pin || distribution.claimed_by ? (
+            {distribution.label || distribution.has_pin || distribution.claimed_by || distribution.recipient ? (
               <div className="max-w-[40%] shrink-0">
                 <LinkTags link={distribution} compact now={now} />
               </div>

@@ -1,5 +1,12 @@
 import { createHash } from 'node:crypto';
-import { AUDIT_EVENT_KINDS, type AuditEventType, type AuditStatus, seatInfoCombined } from '@seatlink/contracts';
+import {
+  AUDIT_EVENT_KINDS,
+  type AuditEventType,
+  type AuditStatus,
+  type LinkRecipient,
+  recipientLine,
+  seatInfoCombined,
+} from '@seatlink/contracts';
 import type { RecordedEvent } from '../../../infra/event-store/event-store.port.js';
 import type { ApiKeyEvent } from '../../api-keys/index.js';
 import type { CreditsEvent } from '../../credits/index.js';
@@ -29,6 +36,7 @@ export const AUDIT_ROW_EVENTS = [
   'LinkUpdateRefused',
   'LinkPinLocked',
   'LinkPinGuessed',
+  'LinkRecipientUnsubscribed',
   'LinkClicked',
   'CreditsSet',
   'CreditsPurchased',
@@ -65,7 +73,13 @@ export const AUDIT_NAME_EVENTS = [
 ] as const satisfies ReadonlyArray<AuditedEvent['type']>;
 
 /** The settings of a link by the names the API gives them. */
-const SETTING_NAMES = { expiresAt: 'expiry_date', maxClicks: 'max_clicks', label: 'label', pinHash: 'pin' } as const;
+const SETTING_NAMES = {
+  expiresAt: 'expiry_date',
+  maxClicks: 'max_clicks',
+  label: 'label',
+  pinHash: 'pin',
+  recipient: 'recipient',
+} as const;
 
 /** The action a refusal is an entry of. */
 const REFUSED_ACTION = {
@@ -140,6 +154,8 @@ export function auditRowOf(recorded: RecordedEvent): AuditRow | null {
         max_clicks: data.maxClicks,
         cost: data.cost,
         ...(data.label ? { label: data.label } : {}),
+        // Whom the link is for, in one line ("Sam <sam@example.com>").
+        ...(data.recipient ? { recipient: recipientLine(data.recipient) } : {}),
       });
     }
     case 'LinkUpdated': {
@@ -151,7 +167,11 @@ export function auditRowOf(recorded: RecordedEvent): AuditRow | null {
         const to = data.settings[name];
         // A PIN is said as none, set or new (one replaced by another), never its hash.
         changes[SETTING_NAMES[name]] =
-          name === 'pinHash' ? { from: from ? 'set' : 'none', to: to ? (from ? 'new' : 'set') : 'none' } : { from, to };
+          name === 'pinHash'
+            ? { from: from ? 'set' : 'none', to: to ? (from ? 'new' : 'set') : 'none' }
+            : name === 'recipient'
+              ? { from: recipientLine(from as LinkRecipient | null), to: recipientLine(to as LinkRecipient | null) }
+              : { from, to };
       }
       return done('LINK_UPDATED', data, {
         changes,
@@ -162,6 +182,12 @@ export function auditRowOf(recorded: RecordedEvent): AuditRow | null {
       return done('LINK_UPDATED', event.data, {
         changes: { pin: { from: 'set', to: 'locked' } },
         reason: `Locked after ${event.data.failures} wrong PINs`,
+      });
+    case 'LinkRecipientUnsubscribed':
+      // The recipient stopped the link's e-mails to their address (the link itself works as before).
+      return done('LINK_UPDATED', event.data, {
+        changes: { recipient_emails: { from: 'on', to: 'off' } },
+        reason: `${event.data.email} unsubscribed from this link's e-mails`,
       });
     case 'LinkPinGuessed':
       // Wrong PINs tried: nothing changed, the link's owner was told (never the PIN, nor its hash).

@@ -146,6 +146,31 @@ describe('auditRowOf', () => {
     expect(rows[3]?.eventData).toMatchObject({ recovery_codes: 2 });
   });
 
+  it('names a link’s recipient in one line, its change from what to what, and an unsubscribe', () => {
+    const link = { ticketId: 't1', distributionId: 'd1', userId: USER, at: 'x' };
+    const sam = { name: 'Sam', email: 'sam@example.com' };
+    const made = auditRowOf(
+      recorded('TicketDistributed', { ...link, code: 'c', expiresAt: null, maxClicks: null, cost: 5, recipient: sam }),
+    );
+    expect(made).toMatchObject({ eventType: 'DISTRIBUTE', eventData: { recipient: 'Sam <sam@example.com>' } });
+    const settings = { expiresAt: null, maxClicks: null, label: null, pinHash: null };
+    const edited = auditRowOf(
+      recorded('LinkUpdated', {
+        ...link,
+        settings: { ...settings, recipient: { name: null, email: 'jo@example.com' } },
+        previous: { recipient: sam },
+      }),
+    );
+    expect(edited!.eventData).toMatchObject({
+      changes: { recipient: { from: 'Sam <sam@example.com>', to: 'jo@example.com' } },
+    });
+    const unsubscribed = auditRowOf(recorded('LinkRecipientUnsubscribed', { ...link, email: 'jo@example.com' }));
+    expect(unsubscribed).toMatchObject({
+      eventType: 'LINK_UPDATED',
+      eventData: { changes: { recipient_emails: { from: 'on', to: 'off' } } },
+    });
+  });
+
   it('makes no entry of sign-ins, registrations, clicks or a payment given up', () => {
     for (const type of ['UserLoggedIn', 'UserRegistered', 'LinkClicked', 'LinkPaymentsCancelled', 'TicketDiscovered'])
       expect(auditRowOf(recorded(type, { userId: USER }))).toBeNull();

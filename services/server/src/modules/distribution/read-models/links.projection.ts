@@ -16,6 +16,8 @@ function newLinkRow(data: TicketDistributed['data']): typeof links.$inferSelect 
     ...linkFacts(data),
     label: data.label ?? null,
     hasPin: Boolean(data.pinHash),
+    recipientName: data.recipient?.name ?? null,
+    recipientEmail: data.recipient?.email ?? null,
     expiryWarnedFor: null,
     expiredFor: null,
     recalledAt: null,
@@ -57,7 +59,15 @@ const linkRows = rowProjection<typeof links, DistributionEvent>({
         const { expiresAt, maxClicks, label } = event.data.settings;
         // An edit that says nothing of a PIN (recorded before links had them) leaves it.
         const pin = 'pinHash' in event.data.settings ? { hasPin: event.data.settings.pinHash !== null } : {};
-        return { ...row, expiresAt: expiresAt ? new Date(expiresAt) : null, maxClicks, label, ...pin };
+        // Nor does one recorded before links named recipients.
+        const recipient =
+          'recipient' in event.data.settings
+            ? {
+                recipientName: event.data.settings.recipient?.name ?? null,
+                recipientEmail: event.data.settings.recipient?.email ?? null,
+              }
+            : {};
+        return { ...row, expiresAt: expiresAt ? new Date(expiresAt) : null, maxClicks, label, ...pin, ...recipient };
       }
       case 'LinkExpiryNear':
         return row ? { ...row, expiryWarnedFor: new Date(event.data.expiresAt) } : null;

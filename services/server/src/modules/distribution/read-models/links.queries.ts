@@ -62,6 +62,8 @@ export interface LiveLink {
   expiresAt: Date | null;
   label: string | null;
   hasPin: boolean;
+  recipientName: string | null;
+  recipientEmail: string | null;
   lastClickAt: Date | null;
   /** Who made the last click: the name they gave, their device (either may be unknown). */
   lastClaimName: string | null;
@@ -96,6 +98,8 @@ export async function liveLinksByTicket(db: Executor, ticketIds?: readonly strin
     expiresAt: links.expiresAt,
     label: links.label,
     hasPin: links.hasPin,
+    recipientName: links.recipientName,
+    recipientEmail: links.recipientEmail,
     lastClickAt: links.lastClickAt,
     lastClaimName: links.lastClaimName,
     lastClaimDevice: links.lastClaimDevice,

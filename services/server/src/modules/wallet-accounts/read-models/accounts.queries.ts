@@ -161,6 +161,10 @@ export function toTicket(r: TicketRow, link: LiveLink | undefined, dashboardUrl:
           // Links are locked no more (PINs are slowed per device and address): kept for clients built before.
           pin_locked: false,
           claimed_by: claimantOf(link),
+          recipient:
+            link.recipientName === null && link.recipientEmail === null
+              ? null
+              : { name: link.recipientName, email: link.recipientEmail },
         }
       : null,
     created_at: iso(r.created_at),
@@ -301,4 +305,16 @@ export async function ticketAndAccountNames(
     tickets: new Map(tickets.map((t) => [t.id, t.title])),
     accounts: new Map(accounts.map((a) => [a.id, a.email])),
   };
+}
+
+/** A ticket's event (its title) and seat ("Section 112, Row F, Seat 7"; null: none), as a recipient's e-mail names it. */
+export async function ticketTitleAndSeat(
+  db: Executor,
+  ticketId: string,
+): Promise<{ title: string; seat: string | null } | null> {
+  const [row] = await queryRows<{ title: string; section: string | null; row: string | null; seat: string | null }>(
+    db,
+    sql`select title, section, row, seat from tickets where id = ${ticketId}`,
+  );
+  return row ? { title: row.title, seat: seatInfoCombined(row) } : null;
 }

@@ -1,0 +1,198 @@
+import { z } from 'zod';
+import { named, schema } from './schema.js';
+import { emailAddress, hasForbiddenCharacters } from './text.js';
+
+/** The longest name of a link's recipient ("Sam Jones"), in characters (code points). */
+export const MAX_RECIPIENT_NAME = 80;
+
+export const RECIPIENT_MESSAGES = {
+  nameNotText: 'Recipient name must be text, or null for none',
+  nameTooLong: `Recipient name must be at most ${MAX_RECIPIENT_NAME} characters`,
+  nameNotAllowed: 'Recipient name contains characters that are not allowed',
+  email: 'Recipient email must be a valid email address, or null for none',
+  notObject: 'Recipient must be an object with name and email, or null for none',
+  ticketNotListed: (ticketId: string) => `Recipient for ticket ${ticketId}: that ticket is not among ticket_ids`,
+  ticketTwice: (ticketId: string) => `Ticket ${ticketId} has more than one recipient`,
+  tooMany: 'At most one recipient per ticket',
+  // The paste box of the Distribution Settings dialog (one line per ticket).
+  pasteLabel: 'Recipients (optional)',
+  pasteHint: 'One line per ticket, in order: Name <email>, Name, email, an email or a name',
+  checkTitle: 'Ticket → Recipient',
+  noRecipient: 'No recipient',
+  moreLines: (lines: number, tickets: number) =>
+    `${lines} recipients for ${tickets} ${tickets === 1 ? 'ticket' : 'tickets'}: remove ${lines - tickets} ${lines - tickets === 1 ? 'line' : 'lines'}`,
+  fewerLines: (lines: number, tickets: number) =>
+    `${lines} ${lines === 1 ? 'recipient' : 'recipients'} for ${tickets} tickets: the last ${tickets - lines} ${tickets - lines === 1 ? 'ticket gets' : 'tickets get'} none`,
+  badLine: (line: number, reason: string) => `Line ${line}: ${reason}`,
+  badEmail: 'not a valid email address',
+  nameField: 'Recipient name',
+  emailField: 'Recipient email',
+  /** The ticket card: whom the link is for. */
+  cardRecipient: (who: string) => `To ${who}`,
+} as const;
+
+/** A recipient's name: trimmed, at most MAX_RECIPIENT_NAME characters, plain text; empty is none (null). */
+export const recipientNameSchema = schema(() =>
+  z
+    .string({ error: RECIPIENT_MESSAGES.nameNotText })
+    .trim()
+    .refine((value) => [...value].length <= MAX_RECIPIENT_NAME, RECIPIENT_MESSAGES.nameTooLong)
+    .refine((value) => !hasForbiddenCharacters(value), RECIPIENT_MESSAGES.nameNotAllowed)
+    .transform((value) => (value === '' ? null : value)),
+);
+
+/** A recipient's e-mail address (trimmed, lower-cased); empty is none (null). */
+export const recipientEmailSchema = schema(() =>
+  z.union([z.literal('').transform(() => null), emailAddress(RECIPIENT_MESSAGES.email)], {
+    error: RECIPIENT_MESSAGES.email,
+  }),
+);
+
+const recipientFields = () => ({
+  name: recipientNameSchema.nullish().transform((value) => value ?? null),
+  email: recipientEmailSchema.nullish().transform((value) => value ?? null),
+});
+
+/** Whom a link is for, as the API answers it: a name, an e-mail, or both. */
+export const linkRecipientSchema = schema(() =>
+  named('LinkRecipient', z.object({ name: z.string().nullable(), email: z.string().nullable() })),
+);
+export type LinkRecipient = z.infer<typeof linkRecipientSchema>;
+
+/** A recipient with neither a name nor an e-mail is none. */
+const orNone = (r: { name: string | null; email: string | null }): LinkRecipient | null =>
+  r.name === null && r.email === null ? null : r;
+
+/** PATCH /v1/distributions/{id}'s `recipient`: `{ name?, email? }`, or null to remove it. */
+export const recipientChangeSchema = schema(() =>
+  z.strictObject(recipientFields(), { error: RECIPIENT_MESSAGES.notObject }).transform(orNone).nullable(),
+);
+
+/** One entry of POST /v1/tickets/distribute's `recipients`: whom the link of one of its tickets is for. */
+export const distributeRecipientSchema = schema(() =>
+  z.strictObject(
+    { ticket_id: z.uuid({ error: 'Each recipient ticket_id must be a UUID' }), ...recipientFields() },
+    { error: RECIPIENT_MESSAGES.notObject },
+  ),
+);
+
+// ---- The paste box: one line per ticket --------------------------------------------------------------------------
+
+/** One pasted line, read. */
+export type PastedRecipient =
+  { line: number; ok: true; recipient: LinkRecipient } | { line: number; ok: false; error: string };
+
+const looksLikeEmail = (s: string) => s.includes('@');
+
+/**
+ * Reads a pasted list of recipients, one non-empty line per ticket in order: `Name <email>`, `Name, email`,
+ * `Name<TAB>email` (a spreadsheet's two columns), an e-mail alone or a name alone. A line with a bad e-mail, or a name
+ * not allowed, is an error naming its line number (1-based, counting the lines as pasted).
+ */
+export function parseRecipientLines(text: string): PastedRecipient[] {
+  const out: PastedRecipient[] = [];
+  const lines = text.split(/\r\n|\r|\n/);
+  lines.forEach((raw, index) => {
+    const line = index + 1;
+    const trimmed = raw.trim();
+    if (trimmed === '') return;
+    let name: string;
+    let email: string | null = null;
+    const angle = /^(.*?)\s*<([^<>]*)>\s*$/.exec(trimmed);
+    if (angle) {
+      name = angle[1]!.trim().replace(/^"(.*)"$/, '$1');
+      email = angle[2]!.trim();
+    } else {
+      const parts = trimmed.split(/\t|,|;/).map((p) => p.trim());
+      const last = parts.at(-1)!;
+      if (parts.length > 1 && looksLikeEmail(last)) {
+        email = last;
+        name = parts.slice(0, -1).join(' ').trim();
+      } else if (parts.length === 1 && looksLikeEmail(last)) {
+        email = last;
+        name = '';
+      } else {
+        name = parts.filter((p) => p !== '').join(', ');
+      }
+    }
+    const parsedName = recipientNameSchema.safeParse(name);
+    if (!parsedName.success) {
+      out.push({ line, ok: false, error: RECIPIENT_MESSAGES.badLine(line, parsedName.error.issues[0]!.message) });
+      return;
+    }
+    let parsedEmail: string | null = null;
+    if (email !== null && email !== '') {
+      const checked = emailAddress(RECIPIENT_MESSAGES.badEmail).safeParse(email);
+      if (!checked.success) {
+        out.push({ line, ok: false, error: RECIPIENT_MESSAGES.badLine(line, RECIPIENT_MESSAGES.badEmail) });
+        return;
+      }
+      parsedEmail = checked.data;
+    }
+    out.push({ line, ok: true, recipient: { name: parsedName.data, email: parsedEmail } });
+  });
+  return out;
+}
+
+/** How the pasted recipients fit the selected tickets (the check before Distribute). */
+export function matchRecipients(
+  pasted: readonly PastedRecipient[],
+  tickets: number,
+): { errors: string[]; warning: string | null; recipients: Array<LinkRecipient | null> } {
+  const errors = pasted.flatMap((p) => (p.ok ? [] : [p.error]));
+  if (pasted.length > tickets) errors.push(RECIPIENT_MESSAGES.moreLines(pasted.length, tickets));
+  const warning =
+    pasted.length > 0 && pasted.length < tickets ? RECIPIENT_MESSAGES.fewerLines(pasted.length, tickets) : null;
+  const recipients = Array.from({ length: tickets }, (_, i) => {
+    const p = pasted[i];
+    return p?.ok ? p.recipient : null;
+  });
+  return { errors, warning, recipients };
+}
+
+/** A recipient as one line shows it: the name, else the e-mail. */
+export const recipientDisplay = (r: LinkRecipient | null | undefined): string | null => r?.name ?? r?.email ?? null;
+
+// ---- The e-mails a named recipient gets ------------------------------------------------------------------------------
+
+export const RECIPIENT_MAIL = {
+  sentSubject: (sender: string) => `${sender} sent you a ticket`,
+  sentIntro: (sender: string, ticket: string) => `${sender} sent you a ticket for ${ticket}.`,
+  sentAction: 'Open your ticket',
+  pinNote: 'The link asks for a PIN: the sender will give you it.',
+  expiresNote: (when: string) => `The link works until ${when} (UK time).`,
+  recalledSubject: (sender: string) => `${sender} withdrew your ticket link`,
+  recalledIntro: (sender: string, ticket: string) =>
+    `${sender} withdrew the link to the ticket for ${ticket}. It no longer opens.`,
+  expiryMovedSubject: 'The expiry of your ticket link changed',
+  expiryMovedIntro: (sender: string, ticket: string, when: string | null) =>
+    when === null
+      ? `${sender} changed the link to the ticket for ${ticket}: it no longer expires.`
+      : `${sender} changed the link to the ticket for ${ticket}: it now works until ${when} (UK time).`,
+  expiringSubject: 'Your ticket link expires soon',
+  expiringIntro: (ticket: string, when: string) =>
+    `The link to your ticket for ${ticket} expires on ${when} (UK time). Add the ticket to your wallet before then.`,
+  greeting: (name: string | null) => (name ? `Hello ${name},` : 'Hello,'),
+  unsubscribe: 'Stop e-mails about this link',
+  // The unsubscribe page.
+  unsubscribed: 'You will get no more e-mails about this link',
+  unsubscribeInvalid: 'This unsubscribe link is not valid',
+  unsubscribeAsk: 'Stop e-mails from Seatlink about this ticket link?',
+} as const;
+
+/** The query of a recipient's unsubscribe link: its signed token. */
+export const recipientUnsubscribeQuerySchema = schema(() =>
+  z.object({
+    token: z
+      .string({ error: RECIPIENT_MAIL.unsubscribeInvalid })
+      .max(2000, RECIPIENT_MAIL.unsubscribeInvalid)
+      .regex(/^[A-Za-z0-9_-]+\.[A-Za-z0-9_-]+$/, RECIPIENT_MAIL.unsubscribeInvalid),
+  }),
+);
+
+/** A recipient in one line, as the audit log says it: `Sam <sam@example.com>`, `Sam` or `sam@example.com`. */
+export function recipientLine(r: LinkRecipient | null | undefined): string | null {
+  if (!r || (r.name === null && r.email === null)) return null;
+  if (r.name !== null && r.email !== null) return `${r.name} <${r.email}>`;
+  return r.name ?? r.email;
+}
