@@ -6,6 +6,7 @@ import type { z } from 'zod';
 import { DATABASE } from '../../infra/db/database.module.js';
 import type { Database } from '../../infra/db/database.js';
 import { ClientIp, Public } from '../../infra/http/auth.decorators.js';
+import { plainPage } from '../../infra/http/plain-page.js';
 import { Throttled } from '../../infra/throttle/throttled.guard.js';
 import { DomainError } from '../../shared/event-sourcing/decider.js';
 import { clock } from '../../shared/clock.js';
@@ -19,14 +20,7 @@ import { TicketDistributionCommandMessage } from './ticket-distribution.command.
 
 type Query = z.infer<typeof recipientUnsubscribeQuerySchema>;
 
-const page = (title: string, body: string) => `<!doctype html>
-<html lang="en-GB"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">
-<meta name="robots" content="noindex"><title>${title} – Seatlink</title>
-<style>body{font:16px/1.5 system-ui,sans-serif;max-width:32rem;margin:4rem auto;padding:0 1rem;color:#0f172a}
-button{font:inherit;padding:.5rem 1rem;border-radius:.5rem;border:0;background:#4f46e5;color:#fff;cursor:pointer}</style>
-</head><body><h1>${title}</h1>${body}</body></html>`;
-
-const invalid = () => page('Link not valid', `<p>${RECIPIENT_MAIL.unsubscribeInvalid}.</p>`);
+const invalid = () => plainPage('Link not valid', `<p>${RECIPIENT_MAIL.unsubscribeInvalid}.</p>`);
 
 /**
  * The one-click unsubscribe of a link recipient's e-mails (RFC 8058): a mail client POSTs `List-Unsubscribe=One-Click`
@@ -54,7 +48,7 @@ export class RecipientUnsubscribeController {
       void reply.status(404);
       return invalid();
     }
-    return page(
+    return plainPage(
       'Unsubscribe',
       `<p>${RECIPIENT_MAIL.unsubscribeAsk}</p>
 <form method="post"><input type="hidden" name="List-Unsubscribe" value="One-Click"><button type="submit">Unsubscribe</button></form>`,
@@ -89,7 +83,7 @@ export class RecipientUnsubscribeController {
       void reply.status(404);
       return invalid();
     }
-    return page('Unsubscribed', `<p>${RECIPIENT_MAIL.unsubscribed}.</p>`);
+    return plainPage('Unsubscribed', `<p>${RECIPIENT_MAIL.unsubscribed}.</p>`);
   }
 
   private async read(token: string): Promise<RecipientToken | null> {

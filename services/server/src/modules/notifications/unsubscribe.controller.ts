@@ -7,6 +7,7 @@ import type { z } from 'zod';
 import { DATABASE } from '../../infra/db/database.module.js';
 import type { Database } from '../../infra/db/database.js';
 import { ClientIp, Public } from '../../infra/http/auth.decorators.js';
+import { plainPage } from '../../infra/http/plain-page.js';
 import { Throttled } from '../../infra/throttle/throttled.guard.js';
 import { NotificationsCommandMessage } from './notifications.command.js';
 import { notificationMailState } from './notifications.schema.js';
@@ -16,13 +17,6 @@ import { clock } from '../../shared/clock.js';
 export const UNSUBSCRIBE_PATH = '/v1/notifications/unsubscribe';
 
 type UnsubscribeQuery = z.infer<typeof unsubscribeQuerySchema>;
-
-const page = (title: string, body: string) => `<!doctype html>
-<html lang="en-GB"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">
-<meta name="robots" content="noindex"><title>${title} – Seatlink</title>
-<style>body{font:16px/1.5 system-ui,sans-serif;max-width:32rem;margin:4rem auto;padding:0 1rem;color:#0f172a}
-button{font:inherit;padding:.5rem 1rem;border-radius:.5rem;border:0;background:#4f46e5;color:#fff;cursor:pointer}</style>
-</head><body><h1>${title}</h1>${body}</body></html>`;
 
 /**
  * The one-click unsubscribe of the notification e-mails (RFC 8058): a mail client POSTs `List-Unsubscribe=One-Click`
@@ -49,9 +43,9 @@ export class UnsubscribeController {
   ) {
     if (!(await this.userOf(query.token))) {
       void reply.status(404);
-      return page('Link not valid', `<p>${NOTIFICATION_PREFERENCES_MESSAGES.unsubscribeInvalid}.</p>`);
+      return plainPage('Link not valid', `<p>${NOTIFICATION_PREFERENCES_MESSAGES.unsubscribeInvalid}.</p>`);
     }
-    return page(
+    return plainPage(
       'Unsubscribe',
       `<p>Stop every notification e-mail from Seatlink? The bell in the dashboard keeps telling you.</p>
 <form method="post"><input type="hidden" name="List-Unsubscribe" value="One-Click"><button type="submit">Unsubscribe</button></form>`,
@@ -72,7 +66,7 @@ export class UnsubscribeController {
     const userId = await this.userOf(query.token);
     if (!userId) {
       void reply.status(404);
-      return page('Link not valid', `<p>${NOTIFICATION_PREFERENCES_MESSAGES.unsubscribeInvalid}.</p>`);
+      return plainPage('Link not valid', `<p>${NOTIFICATION_PREFERENCES_MESSAGES.unsubscribeInvalid}.</p>`);
     }
     await this.commandBus.execute(
       new NotificationsCommandMessage(
@@ -80,7 +74,7 @@ export class UnsubscribeController {
         { ip },
       ),
     );
-    return page('Unsubscribed', `<p>${NOTIFICATION_PREFERENCES_MESSAGES.unsubscribed}.</p>`);
+    return plainPage('Unsubscribed', `<p>${NOTIFICATION_PREFERENCES_MESSAGES.unsubscribed}.</p>`);
   }
 
   private async userOf(token: string): Promise<string | null> {
