@@ -1,4 +1,5 @@
 import { useQuery } from '@tanstack/react-query';
+import type { ReactNode } from 'react';
 import { DEFAULT_ACTIVITY_DAYS, LINK_ACTIVITY_TEXTS } from '@seatlink/contracts';
 import { EmptyState } from '../../components/ui/empty-state';
 import { LoadFailed, LoadingStatus } from '../../components/ui/load-states';
@@ -17,6 +18,55 @@ function LinkName({ title, label }: { title: string | null; label: string | null
       <span className="font-medium text-slate-900">{title ?? '—'}</span>
       {label ? <span className="text-slate-500"> · {label}</span> : null}
     </span>
+  );
+}
+
+interface ListedLink {
+  distribution_id: string;
+  title: string | null;
+  label: string | null;
+}
+
+/**
+ * One of the page's lists of links (`id` names its heading, list, items and empty state for tests and readers): each
+ * link by its name, with what `detail` says of it.
+ */
+function LinkSection<L extends ListedLink>({
+  id,
+  title,
+  empty,
+  links,
+  detail,
+}: {
+  id: string;
+  title: string;
+  empty: string;
+  links: readonly L[];
+  detail: (link: L) => ReactNode;
+}) {
+  return (
+    <section aria-labelledby={id} className="space-y-2">
+      <h2 id={id} className="text-base font-semibold text-slate-900">
+        {title}
+      </h2>
+      {links.length === 0 ? (
+        <EmptyState title={empty} testId={`${id}-empty`} />
+      ) : (
+        <ul className="divide-y divide-slate-100 rounded-xl border border-slate-200 bg-white" data-testid={id}>
+          {links.map((link) => (
+            <li
+              key={link.distribution_id}
+              className="flex items-center justify-between gap-4 px-4 py-3 text-sm"
+              data-testid={`${id}-link`}
+              data-distribution-id={link.distribution_id}
+            >
+              <LinkName title={link.title} label={link.label} />
+              {detail(link)}
+            </li>
+          ))}
+        </ul>
+      )}
+    </section>
   );
 }
 
@@ -47,58 +97,24 @@ export function LinkActivityPage() {
     content = (
       <div className="space-y-6">
         <ActivityChart days={activity.days} />
-        <section aria-labelledby="opened-not-claimed" className="space-y-2">
-          <h2 id="opened-not-claimed" className="text-base font-semibold text-slate-900">
-            {LINK_ACTIVITY_TEXTS.openedNotClaimed}
-          </h2>
-          {activity.opened_not_claimed.length === 0 ? (
-            <EmptyState title={LINK_ACTIVITY_TEXTS.openedNotClaimedEmpty} testId="opened-not-claimed-empty" />
-          ) : (
-            <ul
-              className="divide-y divide-slate-100 rounded-xl border border-slate-200 bg-white"
-              data-testid="opened-not-claimed"
-            >
-              {activity.opened_not_claimed.map((link) => (
-                <li
-                  key={link.distribution_id}
-                  className="flex items-center justify-between gap-4 px-4 py-3 text-sm"
-                  data-testid="opened-not-claimed-link"
-                  data-distribution-id={link.distribution_id}
-                >
-                  <LinkName title={link.title} label={link.label} />
-                  <span className="shrink-0 text-slate-600">
-                    {LINK_ACTIVITY_TEXTS.opensCount(link.opens)} · {formatDateTime(link.last_open_at)}
-                  </span>
-                </li>
-              ))}
-            </ul>
+        <LinkSection
+          id="opened-not-claimed"
+          title={LINK_ACTIVITY_TEXTS.openedNotClaimed}
+          empty={LINK_ACTIVITY_TEXTS.openedNotClaimedEmpty}
+          links={activity.opened_not_claimed}
+          detail={(link) => (
+            <span className="shrink-0 text-slate-600">
+              {LINK_ACTIVITY_TEXTS.opensCount(link.opens)} · {formatDateTime(link.last_open_at)}
+            </span>
           )}
-        </section>
-        <section aria-labelledby="expiring-unclaimed" className="space-y-2">
-          <h2 id="expiring-unclaimed" className="text-base font-semibold text-slate-900">
-            {LINK_ACTIVITY_TEXTS.expiringUnclaimed}
-          </h2>
-          {activity.expiring_unclaimed.length === 0 ? (
-            <EmptyState title={LINK_ACTIVITY_TEXTS.expiringUnclaimedEmpty} testId="expiring-unclaimed-empty" />
-          ) : (
-            <ul
-              className="divide-y divide-slate-100 rounded-xl border border-slate-200 bg-white"
-              data-testid="expiring-unclaimed"
-            >
-              {activity.expiring_unclaimed.map((link) => (
-                <li
-                  key={link.distribution_id}
-                  className="flex items-center justify-between gap-4 px-4 py-3 text-sm"
-                  data-testid="expiring-unclaimed-link"
-                  data-distribution-id={link.distribution_id}
-                >
-                  <LinkName title={link.title} label={link.label} />
-                  <span className="shrink-0 text-amber-700">{formatDateTime(link.expires_at)}</span>
-                </li>
-              ))}
-            </ul>
-          )}
-        </section>
+        />
+        <LinkSection
+          id="expiring-unclaimed"
+          title={LINK_ACTIVITY_TEXTS.expiringUnclaimed}
+          empty={LINK_ACTIVITY_TEXTS.expiringUnclaimedEmpty}
+          links={activity.expiring_unclaimed}
+          detail={(link) => <span className="shrink-0 text-amber-700">{formatDateTime(link.expires_at)}</span>}
+        />
       </div>
     );
   }
