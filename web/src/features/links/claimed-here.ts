@@ -14,7 +14,9 @@ function read(): Record<string, ClaimedHere> {
   try {
     const raw = window.localStorage.getItem(STORAGE_KEY);
     const parsed: unknown = raw ? JSON.parse(raw) : {};
-    return parsed && typeof parsed === 'object' && !Array.isArray(parsed) ? (parsed as Record<string, ClaimedHere>) : {};
+    return parsed && typeof parsed === 'object' && !Array.isArray(parsed)
+      ? (parsed as Record<string, ClaimedHere>)
+      : {};
   } catch {
     // Storage refused (a private window) or spoiled: nothing is remembered.
     return {};

@@ -23,7 +23,10 @@ describe('claims remembered on this device', () => {
 
   it('answers the claim of a link this device made, and none for another link', () => {
     rememberClaim(code(1), 'https://wallet.example/save/1', new Date('2026-12-07T18:02:00Z'));
-    expect(claimedHere(code(1))).toEqual({ walletUrl: 'https://wallet.example/save/1', at: '2026-12-07T18:02:00.000Z' });
+    expect(claimedHere(code(1))).toEqual({
+      walletUrl: 'https://wallet.example/save/1',
+      at: '2026-12-07T18:02:00.000Z',
+    });
     expect(claimedHere(code(2))).toBeNull();
   });
 

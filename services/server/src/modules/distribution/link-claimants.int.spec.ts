@@ -42,7 +42,10 @@ describe('who claimed: a recipient may give their name, and the owner sees it wi
     });
   const makeLink = async (maxClicks: number | null = 5) => {
     const ticket = tickets[next++]!;
-    const res = await user.request('POST', '/v1/tickets/distribute', { ticket_ids: [ticket.id], max_clicks: maxClicks });
+    const res = await user.request('POST', '/v1/tickets/distribute', {
+      ticket_ids: [ticket.id],
+      max_clicks: maxClicks,
+    });
     expect(res.status).toBe(200);
     const made = (res.body as unknown as DistributeResponse).distributions[0]!;
     return { code: made.link.split('/l/')[1]!, distributionId: made.distribution_id, ticket };

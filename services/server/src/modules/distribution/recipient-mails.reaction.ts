@@ -11,10 +11,7 @@ import {
 } from '../../infra/subscriptions/subscription.js';
 import { findUserById } from '../identity/index.js';
 import { ticketTitleAndSeat } from '../wallet-accounts/index.js';
-import type {
-  LinkRecipientData,
-  TicketDistributionEvent,
-} from './distribution.events.js';
+import type { LinkRecipientData, TicketDistributionEvent } from './distribution.events.js';
 import { ticketDistributionStream } from './distribution.events.js';
 import { recipientMails } from './distribution.schema.js';
 import { linkUrl } from './link-url.js';
