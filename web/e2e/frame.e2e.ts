@@ -24,6 +24,7 @@ test.describe('the mobile drawer (docs/reference.md#dashboard-frame)', () => {
     const order = [
       drawer.getByRole('link', { name: 'Tickets', exact: true }),
       drawer.getByRole('link', { name: 'Accounts', exact: true }),
+      drawer.getByRole('link', { name: 'Link activity', exact: true }),
       drawer.getByRole('link', { name: 'Settings', exact: true }),
       drawer.getByRole('button', { name: 'Admin' }),
       drawer.getByRole('link', { name: 'Users' }),

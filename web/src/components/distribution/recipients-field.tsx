@@ -3,8 +3,7 @@ import {
   matchRecipients,
   parseRecipientLines,
   RECIPIENT_MESSAGES,
-  recipientEmailSchema,
-  recipientNameSchema,
+  checkRecipient,
 } from '@seatlink/contracts';
 import { useEffect, useId, useMemo, useState } from 'react';
 import { FormField } from '../ui/form-field';
@@ -22,9 +21,6 @@ export interface RecipientsValue {
   errors: string[];
 }
 
-const firstIssue = (result: { success: boolean; error?: { issues: Array<{ message: string }> } }) =>
-  result.success ? null : (result.error?.issues[0]?.message ?? null);
-
 /** One ticket: a Name and an Email field. */
 function OneRecipient({
   ticket,
@@ -37,16 +33,9 @@ function OneRecipient({
 }) {
   const [name, setName] = useState(initial?.name ?? '');
   const [email, setEmail] = useState(initial?.email ?? '');
-  const parsedName = recipientNameSchema.safeParse(name);
-  const parsedEmail = recipientEmailSchema.safeParse(email.trim());
-  const nameError = firstIssue(parsedName);
-  const emailError = email.trim() === '' ? null : firstIssue(parsedEmail);
+  const { nameError, emailError, recipient } = checkRecipient(name, email);
   useEffect(() => {
     const errors = [nameError, emailError].filter((e): e is string => e !== null);
-    const recipient: LinkRecipient = {
-      name: parsedName.success ? parsedName.data : null,
-      email: parsedEmail.success ? parsedEmail.data : null,
-    };
     const named = recipient.name !== null || recipient.email !== null;
     onChange({ recipients: named && errors.length === 0 ? { [ticket.id]: recipient } : {}, errors });
     // The parsed values follow from name and email.

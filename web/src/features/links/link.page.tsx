@@ -120,8 +120,12 @@ export function LinkPage({ code }: { code: string }) {
   const [waitUntil, setWaitUntil] = useState<number | null>(null);
   const [waitLeft, setWaitLeft] = useState(0);
 
-  // The page was opened: told once per load (its owner sees opens), never waited for.
-  useEffect(() => openLink(code), [code]);
+  // The page of a link that exists was opened: told once per load (its owner sees opens), never waited for. An
+  // address that is no link asks nothing more of the server.
+  const exists = state !== null && state !== 'not_found';
+  useEffect(() => {
+    if (exists) openLink(code);
+  }, [code, exists]);
 
   useEffect(() => {
     if (waitUntil === null) return;
