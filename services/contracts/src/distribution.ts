@@ -12,7 +12,13 @@ import {
 import { ticketDistributionSchema } from './tickets.js';
 import { named, schema, timestampSchema } from './schema.js';
 import { hasForbiddenCharacters, notAllowedMessage } from './text.js';
-import { distributeRecipientSchema, RECIPIENT_MESSAGES, recipientChangeSchema } from './recipients.js';
+import {
+  bulkRecipientSchema,
+  checkRecipientsListed,
+  distributeRecipientSchema,
+  RECIPIENT_MESSAGES,
+  recipientChangeSchema,
+} from './recipients.js';
 
 /** Tickets one distribute request may carry. */
 export const MAX_DISTRIBUTE_TICKETS = 1000;
@@ -37,6 +43,7 @@ export const DISTRIBUTION_MESSAGES = {
   labelTooLong: `Label must be at most ${MAX_LINK_LABEL} characters`,
   labelNotText: 'Label must be text, or null for none',
   nothingToUpdate: 'Nothing to update: give expiry_date, max_clicks, label, pin or recipient',
+  nothingToUpdateMany: 'Nothing to update: give expiry_date, max_clicks, label, pin or recipients',
   limitBelowClicks: (clicks: number) =>
     `Max clicks cannot be lower than the ${clicks} ${clicks === 1 ? 'click' : 'clicks'} already counted`,
   updated: 'Link updated',
@@ -169,26 +176,7 @@ export const distributeRequestSchema = schema(() =>
       },
       unknownFields,
     )
-    .superRefine((body, ctx) => {
-      const listed = new Set(body.ticket_ids);
-      const seen = new Set<string>();
-      for (const [i, r] of body.recipients.entries()) {
-        if (!listed.has(r.ticket_id)) {
-          ctx.addIssue({
-            code: 'custom',
-            path: ['recipients', i, 'ticket_id'],
-            message: RECIPIENT_MESSAGES.ticketNotListed(r.ticket_id),
-          });
-        } else if (seen.has(r.ticket_id)) {
-          ctx.addIssue({
-            code: 'custom',
-            path: ['recipients', i, 'ticket_id'],
-            message: RECIPIENT_MESSAGES.ticketTwice(r.ticket_id),
-          });
-        }
-        seen.add(r.ticket_id);
-      }
-    }),
+    .superRefine((body, ctx) => checkRecipientsListed(body.ticket_ids, body.recipients, 'ticket_id', ctx)),
 );
 export type DistributeRequest = z.input<typeof distributeRequestSchema>;
 export type DistributeCommandInput = z.output<typeof distributeRequestSchema>;
@@ -252,12 +240,14 @@ const changesSomething = (body: {
   label?: unknown;
   pin?: unknown;
   recipient?: unknown;
+  recipients?: readonly unknown[];
 }) =>
   body.expiry_date !== undefined ||
   body.max_clicks !== undefined ||
   body.label !== undefined ||
   body.pin !== undefined ||
-  body.recipient !== undefined;
+  body.recipient !== undefined ||
+  (body.recipients?.length ?? 0) > 0;
 
 /** A link edit of one link may also name its recipient (`{ name?, email? }`; null removes it). */
 export const updateDistributionRequestSchema = schema(() =>
@@ -320,11 +310,31 @@ export const bulkRecallRequestSchema = schema(() =>
 );
 export type BulkRecallRequest = z.input<typeof bulkRecallRequestSchema>;
 
-/** PATCH /v1/distributions: the same changes (as PATCH /v1/distributions/{id}) to many links, each on its own. */
+/**
+ * PATCH /v1/distributions: the same changes (as PATCH /v1/distributions/{id}) to many links, each on its own, and
+ * whom each of some of them is for (`recipients`, one entry per listed link; a link without one keeps its recipient).
+ */
 export const bulkUpdateRequestSchema = schema(() =>
   z
-    .strictObject({ distribution_ids: distributionIds(), ...linkChangeFields() }, unknownFields)
-    .refine(changesSomething, DISTRIBUTION_MESSAGES.nothingToUpdate),
+    .strictObject(
+      {
+        distribution_ids: distributionIds(),
+        ...linkChangeFields(),
+        /**
+         * Whom some of the links are for, at most one entry per link of `distribution_ids`: a name, an e-mail, or both
+         * (Seatlink mails the link to a new address); an entry with neither removes the link's recipient.
+         */
+        recipients: z
+          .array(bulkRecipientSchema, { error: RECIPIENT_MESSAGES.notObject })
+          .max(MAX_BULK_LINKS, RECIPIENT_MESSAGES.tooManyLinks)
+          .optional(),
+      },
+      unknownFields,
+    )
+    .refine(changesSomething, DISTRIBUTION_MESSAGES.nothingToUpdateMany)
+    .superRefine((body, ctx) =>
+      checkRecipientsListed(body.distribution_ids, body.recipients ?? [], 'distribution_id', ctx),
+    ),
 );
 export type BulkUpdateRequest = z.input<typeof bulkUpdateRequestSchema>;
 export type BulkUpdateInput = z.output<typeof bulkUpdateRequestSchema>;

@@ -14,6 +14,13 @@ export const RECIPIENT_MESSAGES = {
   ticketNotListed: (ticketId: string) => `Recipient for ticket ${ticketId}: that ticket is not among ticket_ids`,
   ticketTwice: (ticketId: string) => `Ticket ${ticketId} has more than one recipient`,
   tooMany: 'At most one recipient per ticket',
+  tooManyLinks: 'At most one recipient per link',
+  linkNotListed: (id: string) => `Recipient for link ${id}: that link is not among distribution_ids`,
+  linkTwice: (id: string) => `Link ${id} has more than one recipient`,
+  // A bulk edit: the links the pasted lines do not reach keep their recipient.
+  keptRecipient: 'Unchanged',
+  fewerLinesKept: (lines: number, tickets: number) =>
+    `${lines} ${lines === 1 ? 'recipient' : 'recipients'} for ${tickets} links: the last ${tickets - lines} keep ${tickets - lines === 1 ? 'its recipient' : 'their recipients'}`,
   // The paste box of the Distribution Settings dialog (one line per ticket).
   pasteLabel: 'Recipients (optional)',
   pasteHint: 'One line per ticket, in order: Name <email>, Name, email, an email or a name',
@@ -78,6 +85,40 @@ export const distributeRecipientSchema = schema(() =>
     { error: RECIPIENT_MESSAGES.notObject },
   ),
 );
+
+/** One entry of PATCH /v1/distributions's `recipients`: whom one of its links is for (neither: nobody any more). */
+export const bulkRecipientSchema = schema(() =>
+  z
+    .strictObject(
+      { distribution_id: z.uuid({ error: 'Each recipient distribution_id must be a UUID' }), ...recipientFields() },
+      { error: RECIPIENT_MESSAGES.notObject },
+    )
+    .transform(({ distribution_id, ...r }) => ({ distribution_id, recipient: orNone(r) })),
+);
+
+/**
+ * A request's recipients name only what it lists (its `ticket_ids` or `distribution_ids`), each at most once: an
+ * issue at the entry's id otherwise.
+ */
+export function checkRecipientsListed<K extends 'ticket_id' | 'distribution_id'>(
+  listed: readonly string[],
+  entries: ReadonlyArray<Record<K, string>>,
+  key: K,
+  ctx: z.RefinementCtx,
+): void {
+  const among = new Set(listed);
+  const seen = new Set<string>();
+  const [notListed, twice] =
+    key === 'ticket_id'
+      ? [RECIPIENT_MESSAGES.ticketNotListed, RECIPIENT_MESSAGES.ticketTwice]
+      : [RECIPIENT_MESSAGES.linkNotListed, RECIPIENT_MESSAGES.linkTwice];
+  for (const [i, entry] of entries.entries()) {
+    const id = entry[key];
+    if (!among.has(id)) ctx.addIssue({ code: 'custom', path: ['recipients', i, key], message: notListed(id) });
+    else if (seen.has(id)) ctx.addIssue({ code: 'custom', path: ['recipients', i, key], message: twice(id) });
+    seen.add(id);
+  }
+}
 
 // ---- The paste box: one line per ticket --------------------------------------------------------------------------
 
@@ -178,11 +219,13 @@ export function parseRecipientLines(text: string): PastedRecipient[] {
 export function matchRecipients(
   pasted: readonly PastedRecipient[],
   tickets: number,
+  /** Links being edited: those past the last line keep their recipient (not: get none). */
+  keep = false,
 ): { errors: string[]; warning: string | null; recipients: Array<LinkRecipient | null> } {
   const errors = pasted.flatMap((p) => (p.ok ? [] : [p.error]));
   if (pasted.length > tickets) errors.push(RECIPIENT_MESSAGES.moreLines(pasted.length, tickets));
-  const warning =
-    pasted.length > 0 && pasted.length < tickets ? RECIPIENT_MESSAGES.fewerLines(pasted.length, tickets) : null;
+  const fewer = keep ? RECIPIENT_MESSAGES.fewerLinesKept : RECIPIENT_MESSAGES.fewerLines;
+  const warning = pasted.length > 0 && pasted.length < tickets ? fewer(pasted.length, tickets) : null;
   const recipients = Array.from({ length: tickets }, (_, i) => {
     const p = pasted[i];
     return p?.ok ? p.recipient : null;

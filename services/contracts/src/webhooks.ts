@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { named, schema, timestampSchema } from './schema.js';
+import { linkRecipientSchema } from './recipients.js';
 import { PIN_GUESS_ALERT_AT, PIN_GUESS_WINDOW_MINUTES } from './links.js';
 import { hasForbiddenCharacters } from './text.js';
 
@@ -194,6 +195,9 @@ const linkIdsShape = schema(() => ({
   distribution_id: z.uuid().meta({ description: "The link's id (as in the API's paths and answers)." }),
   link_id: z.uuid().meta({ deprecated: true, description: 'Deprecated: use distribution_id (the same value).' }),
   ticket_id: z.uuid(),
+  recipient: linkRecipientSchema.nullable().meta({
+    description: 'Whom the link is for (its named recipient) when the delivery was made; null: nobody named.',
+  }),
 }));
 
 /** What happened to a ticket in a sync. */

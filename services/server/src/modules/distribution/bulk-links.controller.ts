@@ -26,7 +26,7 @@ import { PasswordHasher } from '../identity/index.js';
 import { changesOf, editedDistribution, UpdateLinkCommand } from './update-link.flow.js';
 
 /**
- * Many of a user's links at once: recall them, or give them all the same changes. Each link is recalled or edited as
+ * Many of a user's links at once: recall them, or give them all the same changes (and each its own recipient). Each link is recalled or edited as
  * it would be alone (its own command, decided on its ticket's stream, its own audit entry marked bulk); the answer
  * lists those done and those refused with why. When none was done, the answer is the first refusal (404 or 409) with
  * the list.
@@ -82,12 +82,15 @@ export class BulkLinksController {
     @CommandId() commandId: string,
   ): Promise<BulkUpdateResponse> {
     const changes = await changesOf(body, this.hasher);
+    // Whom each listed link is for now (a link not listed keeps its recipient).
+    const recipients = new Map((body.recipients ?? []).map((r) => [r.distribution_id, r.recipient]));
     const { done, failed } = await forEachLink(body.distribution_ids, async (distributionId) => {
+      const recipient = recipients.get(distributionId);
       const updated = await this.commandBus.execute(
         new UpdateLinkCommand({
           userId: user.id,
           distributionId,
-          changes,
+          changes: recipient === undefined ? changes : { ...changes, recipient },
           ip,
           bulk: true,
           commandId: linkCommandId(commandId, distributionId),

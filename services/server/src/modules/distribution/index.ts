@@ -13,6 +13,7 @@ export {
   LINK_VERSIONED_TABLES,
   type LiveLink,
   linkLabels,
+  linkRecipients,
   liveLinksByTicket,
   ticketsWithLinkChanges,
 } from './read-models/links.queries.js';

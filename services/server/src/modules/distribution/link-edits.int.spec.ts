@@ -557,15 +557,15 @@ describe('editing a live link: its expiry, click limit and label, without recall
       expect(res.headers.get('content-type')).toMatch(/^text\/csv/);
       expect(res.headers.get('content-disposition')).toContain('seatlink-links.csv');
       expect(lines[0]).toBe(
-        'Link,Ticket,Label,State,Clicks,Max Clicks,Expiry,Created,Last Click,Claimed By,Claimed On,Recalled,Distribution ID,Ticket ID',
+        'Link,Ticket,Label,Recipient,Recipient Email,State,Clicks,Max Clicks,Expiry,Created,Last Click,Claimed By,Claimed On,Recalled,Distribution ID,Ticket ID',
       );
       const rowOf = (distributionId: string) => lines.find((l) => l.includes(distributionId))!;
       // Newest first: the last made is the first row.
       expect(lines[1]).toContain(full.distributionId);
       expect(rowOf(full.distributionId)).toContain(',limit_reached,1,1,,');
       // A label a spreadsheet would run as a formula is quoted; commas and quotes are escaped.
-      expect(rowOf(active.distributionId)).toContain(`"'=HYPERLINK(""http://x"")",active,1,3,,`);
-      expect(rowOf(recalled.distributionId)).toContain(`"Sam, ""row F""",recalled,0,,,`);
+      expect(rowOf(active.distributionId)).toContain(`"'=HYPERLINK(""http://x"")",,,active,1,3,,`);
+      expect(rowOf(recalled.distributionId)).toContain(`"Sam, ""row F""",,,recalled,0,,,`);
       expect(rowOf(active.distributionId).startsWith(`http://localhost:3000/l/${active.code},`)).toBe(true);
       expect(rowOf(active.distributionId)).toMatch(/,\d{4}-\d\d-\d\dT[^,]+Z,\d{4}-\d\d-\d\dT[^,]+Z,,/);
       // Every link the user made, and only theirs.

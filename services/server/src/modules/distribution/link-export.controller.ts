@@ -16,6 +16,8 @@ const CSV_COLUMNS = [
   'Link',
   'Ticket',
   'Label',
+  'Recipient',
+  'Recipient Email',
   'State',
   'Clicks',
   'Max Clicks',
@@ -33,7 +35,7 @@ const iso = (at: Date | null) => (at ? at.toISOString() : '');
 
 /**
  * The signed-in user's links as CSV (GET /v1/links/export.csv): every link made, recalled ones too, newest first, with
- * its label, state (as the dashboard says it: active, expired, limit_reached, recalled), clicks, limit (empty:
+ * its label, whom it is for (its recipient's name and e-mail), state (as the dashboard says it: active, expired, limit_reached, recalled), clicks, limit (empty:
  * unlimited), expiry, last click and who made it (the name they gave, their device). Streamed; at most MAX_LINK_EXPORT_ROWS rows.
  */
 @Controller('v1/links')
@@ -55,6 +57,8 @@ export class LinkExportController {
       linkUrl(dashboardUrl, link.code),
       csvCell(link.title),
       csvCell(link.label),
+      csvCell(link.recipientName),
+      csvCell(link.recipientEmail),
       linkState(
         {
           recalled: link.recalledAt !== null,

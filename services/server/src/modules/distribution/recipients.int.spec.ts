@@ -219,6 +219,82 @@ describe('named recipients: a link may name whom it is for, and Seatlink mails t
     expect(bad.status).toBe(400);
   });
 
+  it('names the recipients of many links in one bulk edit; a link not listed keeps its own; the export lists them', async () => {
+    const { client, tickets } = await holder(3);
+    const kept = unique('kept');
+    const res = await distribute(client, {
+      ticket_ids: tickets.map((t) => t.id),
+      recipients: [{ ticket_id: tickets[2]!.id, name: 'Kim', email: kept }],
+    });
+    expect(res.status).toBe(200);
+    const made = (res.body as unknown as DistributeResponse).distributions;
+    const idOf = (i: number) => made.find((d) => d.ticket_id === tickets[i]!.id)!.distribution_id;
+    const ids = [idOf(0), idOf(1), idOf(2)];
+    const [ana, ben] = [unique('ana'), unique('ben')];
+
+    // Refused, nothing changed: a link not in the request, a link twice, a bad address, nothing to change at all.
+    const refusals: Array<[Record<string, unknown>, RegExp]> = [
+      [{ distribution_ids: ids.slice(0, 2), recipients: [{ distribution_id: ids[2], name: 'X' }] }, /not among/],
+      [
+        {
+          distribution_ids: ids,
+          recipients: [
+            { distribution_id: ids[0], name: 'X' },
+            { distribution_id: ids[0], name: 'Y' },
+          ],
+        },
+        /more than one recipient/,
+      ],
+      [{ distribution_ids: ids, recipients: [{ distribution_id: ids[0], email: 'nope' }] }, /valid email/],
+      [{ distribution_ids: ids, recipients: [{ distribution_id: ids[0], name: 'a\u202Eb' }] }, /not allowed/],
+      [{ distribution_ids: ids, recipients: [] }, /Nothing to update/],
+      [{ distribution_ids: ids, recipients: { a: 1 } }, /Recipient must be an object/],
+    ];
+    for (const [body, message] of refusals) {
+      const refused = await client.request('PATCH', '/v1/distributions', body);
+      expect(refused.status, JSON.stringify(body)).toBe(400);
+      expect(refused.body.message).toMatch(message);
+    }
+
+    const edited = await client.request('PATCH', '/v1/distributions', {
+      distribution_ids: ids,
+      label: 'Family',
+      recipients: [
+        { distribution_id: ids[0], name: 'Ana', email: ana },
+        { distribution_id: ids[1], email: ben },
+      ],
+    });
+    expect(edited.status, JSON.stringify(edited.body)).toBe(200);
+    await deliver();
+    expect(mailsTo(ana)).toHaveLength(1);
+    expect(mailsTo(ben)).toHaveLength(1);
+    expect(mailsTo(ana)[0]!.text).toContain(made.find((d) => d.distribution_id === ids[0])!.link);
+    const listed = await ticketsOf(client);
+    const recipientOf = (i: number) => listed.find((t) => t.id === tickets[i]!.id)!.distribution!.recipient;
+    expect(recipientOf(0)).toEqual({ name: 'Ana', email: ana });
+    expect(recipientOf(1)).toEqual({ name: null, email: ben });
+    // Not listed: keeps Kim, and Kim is not mailed again.
+    expect(recipientOf(2)).toEqual({ name: 'Kim', email: kept });
+    expect(mailsTo(kept)).toHaveLength(1);
+
+    // An entry with neither a name nor an e-mail names nobody any more.
+    const cleared = await client.request('PATCH', '/v1/distributions', {
+      distribution_ids: [ids[1]],
+      recipients: [{ distribution_id: ids[1], name: '', email: null }],
+    });
+    expect(cleared.status).toBe(200);
+    expect(recipientOf(0)).toEqual({ name: 'Ana', email: ana });
+    expect((await ticketsOf(client)).find((t) => t.id === tickets[1]!.id)!.distribution!.recipient).toBeNull();
+
+    // The export names whom each link is for.
+    const csv = await fetch(`${stack.baseUrl}/v1/links/export.csv`, { headers: { cookie: client.sessionCookie } });
+    const lines = (await csv.text()).split(/\r?\n/);
+    expect(lines[0]).toContain('Label,Recipient,Recipient Email,State');
+    expect(lines.find((l) => l.includes(ids[0]!))).toContain(`Family,Ana,${ana},active`);
+    expect(lines.find((l) => l.includes(ids[1]!))).toContain('Family,,,active');
+    expect(lines.find((l) => l.includes(ids[2]!))).toContain(`Family,Kim,${kept},active`);
+  });
+
   it('unsubscribes with one click (recorded as an event): no later mail; a reset of the reaction sends nothing twice', async () => {
     const { client, tickets } = await holder(1);
     const to = unique('unsub');

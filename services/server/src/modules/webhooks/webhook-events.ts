@@ -1,4 +1,5 @@
 import {
+  type LinkRecipient,
   type TicketsSyncedData,
   WEBHOOK_TICKETS_PER_DELIVERY,
   type WebhookEventType,
@@ -93,9 +94,34 @@ export function webhookBody(id: string, type: string, createdAt: string, data: R
   return JSON.stringify({ id, type, created_at: createdAt, data });
 }
 
-/** A link's id as payloads name it: `distribution_id`, and `link_id` (deprecated, the same value) for one version. */
-function linkIds(distributionId: string, ticketId: string) {
-  return { distribution_id: distributionId, link_id: distributionId, ticket_id: ticketId };
+/** Whom each link is for now (its named recipient), by link id; a link for nobody named is absent. */
+export type LinkRecipients = ReadonlyMap<string, LinkRecipient>;
+
+/**
+ * A link as payloads name it: `distribution_id`, and `link_id` (deprecated, the same value) for one version; its ticket
+ * and whom it is for.
+ */
+function linkIds(distributionId: string, ticketId: string, recipients: LinkRecipients) {
+  return {
+    distribution_id: distributionId,
+    link_id: distributionId,
+    ticket_id: ticketId,
+    recipient: recipients.get(distributionId) ?? null,
+  };
+}
+
+/** The link a recorded event is about (the link events the fan-out turns into `link.*`), or null. */
+export function linkOf(recorded: Pick<RecordedEvent, 'type' | 'data'>): string | null {
+  const event = { type: recorded.type, data: recorded.data } as SourceEvent;
+  switch (event.type) {
+    case 'LinkClicked':
+    case 'TicketRecalled':
+    case 'LinkExpired':
+    case 'LinkPinGuessed':
+      return event.data.distributionId;
+    default:
+      return null;
+  }
 }
 
 function pass(p: Pass) {
@@ -113,9 +139,13 @@ function pass(p: Pass) {
 
 /**
  * The webhook events one recorded event makes (a claim that reaches its link's limit makes two). `limits`: each
- * link's click limit now (null: none), for `link.limit_reached`.
+ * link's click limit now (null: none), for `link.limit_reached`; `recipients`: whom each link is for.
  */
-export function webhookEventsOf(recorded: RecordedEvent, limits: ReadonlyMap<string, number | null>): OutgoingEvent[] {
+export function webhookEventsOf(
+  recorded: RecordedEvent,
+  limits: ReadonlyMap<string, number | null>,
+  recipients: LinkRecipients = new Map(),
+): OutgoingEvent[] {
   const event = { type: recorded.type, data: recorded.data } as SourceEvent;
   const make = (type: WebhookEventType, orderKey: string, at: string, data: Record<string, unknown>, tag = '') => {
     const id = uuidv5(`${recorded.id}/${type}${tag}`, EVENT_ID_NAMESPACE);
@@ -126,7 +156,7 @@ export function webhookEventsOf(recorded: RecordedEvent, limits: ReadonlyMap<str
       const { distributionId, ticketId, n, at, name, device } = event.data;
       const maxClicks = limits.get(distributionId) ?? null;
       const key = `link:${distributionId}`;
-      const link = linkIds(distributionId, ticketId);
+      const link = linkIds(distributionId, ticketId, recipients);
       const claimedBy = { name: name ?? null, device: device ?? null };
       const out = [
         make('link.claimed', key, at, {
@@ -145,14 +175,17 @@ export function webhookEventsOf(recorded: RecordedEvent, limits: ReadonlyMap<str
     case 'TicketRecalled': {
       const { distributionId, ticketId, at } = event.data;
       return [
-        make('link.recalled', `link:${distributionId}`, at, { ...linkIds(distributionId, ticketId), recalled_at: at }),
+        make('link.recalled', `link:${distributionId}`, at, {
+          ...linkIds(distributionId, ticketId, recipients),
+          recalled_at: at,
+        }),
       ];
     }
     case 'LinkExpired': {
       const { distributionId, ticketId, expiresAt, at } = event.data;
       return [
         make('link.expired', `link:${distributionId}`, at, {
-          ...linkIds(distributionId, ticketId),
+          ...linkIds(distributionId, ticketId, recipients),
           expires_at: expiresAt,
         }),
       ];
@@ -161,7 +194,7 @@ export function webhookEventsOf(recorded: RecordedEvent, limits: ReadonlyMap<str
       const { distributionId, ticketId, failures, since, at } = event.data;
       return [
         make('link.pin_guessed', `link:${distributionId}`, at, {
-          ...linkIds(distributionId, ticketId),
+          ...linkIds(distributionId, ticketId, recipients),
           failures,
           since,
           guessed_at: at,

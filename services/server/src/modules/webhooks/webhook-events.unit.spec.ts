@@ -20,8 +20,15 @@ const recorded = (type: string, data: Record<string, unknown>, id = 'a0c3f1e2-5b
     metadata: {},
     createdAt: new Date(at),
   }) as RecordedEvent;
-const bodies = (event: RecordedEvent, limits = new Map<string, number | null>()) =>
-  webhookEventsOf(event, limits).map((e) => ({ ...e, payload: JSON.parse(e.payload) as Record<string, unknown> }));
+const bodies = (
+  event: RecordedEvent,
+  limits = new Map<string, number | null>(),
+  recipients = new Map<string, { name: string | null; email: string | null }>(),
+) =>
+  webhookEventsOf(event, limits, recipients).map((e) => ({
+    ...e,
+    payload: JSON.parse(e.payload) as Record<string, unknown>,
+  }));
 const link = { distributionId: 'd1', ticketId: 't1', userId: 'u1' };
 
 describe('webhook events of recorded events', () => {
@@ -59,6 +66,7 @@ describe('webhook events of recorded events', () => {
       distribution_id: 'd1',
       link_id: 'd1',
       ticket_id: 't1',
+      recipient: null,
       claims: 2,
       max_clicks: 2,
       reached_at: at,
@@ -78,6 +86,15 @@ describe('webhook events of recorded events', () => {
       orderKey: 'link:d1',
       payload: { data: { distribution_id: 'd1', link_id: 'd1', ticket_id: 't1', recalled_at: at } },
     });
+    // Whom the link is for, when it names someone: on every link event.
+    const sam = { name: 'Sam', email: 'sam@example.com' };
+    for (const type of ['TicketRecalled', 'LinkClicked', 'LinkExpired'] as const) {
+      const made = bodies(recorded(type, { ...link, n: 1, expiresAt: at, at }), new Map(), new Map([['d1', sam]]));
+      expect(made[0]!.payload.data, type).toMatchObject({ distribution_id: 'd1', recipient: sam });
+      expect(bodies(recorded(type, { ...link, n: 1, expiresAt: at, at }))[0]!.payload.data, type).toMatchObject({
+        recipient: null,
+      });
+    }
     expect(bodies(recorded('LinkExpired', { ...link, expiresAt: at, at }))[0]).toMatchObject({
       type: 'link.expired',
       orderKey: 'link:d1',

@@ -11,9 +11,16 @@ import {
   type Subscription,
   type SubscriptionContext,
 } from '../../infra/subscriptions/subscription.js';
-import { linkClickLimits } from '../distribution/index.js';
+import { linkClickLimits, linkRecipients } from '../distribution/index.js';
 import { DELIVER_WEBHOOKS_JOB, failDeleted } from './webhook-deliveries.service.js';
-import { deliveryIdOf, type OutgoingEvent, SOURCE_EVENTS, ticketChangeOf, webhookEventsOf } from './webhook-events.js';
+import {
+  deliveryIdOf,
+  linkOf,
+  type OutgoingEvent,
+  SOURCE_EVENTS,
+  ticketChangeOf,
+  webhookEventsOf,
+} from './webhook-events.js';
 import { insertTicketChanges, type TicketChangeRow, takeTicketChanges } from './webhook-ticket-batches.js';
 import { WEBHOOK_EVENT_NAMES, type WebhookEvent } from './webhooks.events.js';
 import { type webhookDeliveries, webhookEndpointHealth, webhookRoutes } from './webhooks.schema.js';
@@ -75,6 +82,15 @@ export class WebhookFanoutReaction implements Subscription {
       .map((e) => e.data as { distributionId: string; userId: string });
     const limits = await linkClickLimits(tx, [
       ...new Set(clicked.filter((c) => byUser.has(c.userId)).map((c) => c.distributionId)),
+    ]);
+    // Whom the links of the users with endpoints are for, as their link events say.
+    const recipients = await linkRecipients(tx, [
+      ...new Set(
+        events.flatMap((e) => {
+          const link = linkOf(e);
+          return link !== null && byUser.has((e.data as { userId: string }).userId) ? [link] : [];
+        }),
+      ),
     ]);
 
     const enabledAgain: string[] = [];
@@ -141,7 +157,7 @@ export class WebhookFanoutReaction implements Subscription {
         continue;
       }
       const change = ticketChangeOf(recorded);
-      const outgoing = webhookEventsOf(recorded, limits);
+      const outgoing = webhookEventsOf(recorded, limits, recipients);
       for (const route of byUser.get(userId) ?? []) {
         // An endpoint its owner turned off gets nothing; one Seatlink turned off keeps what comes for it.
         if (route.deleted || !(route.enabled || route.held)) continue;

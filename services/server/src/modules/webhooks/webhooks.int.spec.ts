@@ -224,7 +224,11 @@ describe('webhooks: signed, at least once, in order per link, retried, disabled 
       'link.recalled',
       'credits.changed',
     ]);
-    const link = await makeLink(holder.client, holder.tickets[0]!, { max_clicks: 2 });
+    const sam = { name: 'Sam', email: 'sam@recipient.test' };
+    const link = await makeLink(holder.client, holder.tickets[0]!, {
+      max_clicks: 2,
+      recipients: [{ ticket_id: holder.tickets[0]!.id, ...sam }],
+    });
     expect((await claimLink(stack.baseUrl, link.code)).status).toBe(200);
     expect((await claimLink(stack.baseUrl, link.code)).status).toBe(200);
     expect((await holder.client.request('POST', `/v1/distributions/${link.distributionId}/recall`)).status).toBe(200);
@@ -236,6 +240,8 @@ describe('webhooks: signed, at least once, in order per link, retried, disabled 
       ['link.limit_reached', 2],
       ['link.recalled', null],
     ]);
+    // Each names whom the link is for.
+    expect(ofLink.map((r) => r.body.data.recipient)).toEqual([sam, sam, sam, sam]);
     expect(ofLink[2]!.body.data).toMatchObject({ max_clicks: 2, ticket_id: holder.tickets[0]!.id });
     const [credits] = hooks.ofType('credits.changed');
     const { change, balance, reason } = credits!.body.data as { change: number; balance: number; reason: string };

@@ -4,6 +4,7 @@ import {
   EXPIRING_WITHIN_HOURS,
   type LinkActivityResponse,
   type LinkClaimant,
+  type LinkRecipient,
 } from '@seatlink/contracts';
 import { and, desc, eq, gte, isNull, param, sql } from 'drizzle-orm';
 import { type Executor, queryRows } from '../../../infra/db/database.js';
@@ -146,6 +147,8 @@ export interface ExportedLink {
   /** The ticket's title; null once the ticket has left the owner's wallets. */
   title: string | null;
   label: string | null;
+  recipientName: string | null;
+  recipientEmail: string | null;
   clicks: number;
   maxClicks: number | null;
   expiresAt: Date | null;
@@ -162,6 +165,8 @@ interface ExportRow {
   code: string;
   title: string | null;
   label: string | null;
+  recipient_name: string | null;
+  recipient_email: string | null;
   clicks: number;
   max_clicks: number | null;
   expires_at: Date | string | null;
@@ -188,7 +193,7 @@ export async function* userLinkBatches(
     const cursor: { createdAt: Date; id: string } | null = after;
     const rows: ExportRow[] = await queryRows<ExportRow>(
       db,
-      sql`select l.distribution_id, l.ticket_id, l.code, t.title, l.label, l.clicks, l.max_clicks, l.expires_at,
+      sql`select l.distribution_id, l.ticket_id, l.code, t.title, l.label, l.recipient_name, l.recipient_email, l.clicks, l.max_clicks, l.expires_at,
                  l.created_at, l.last_click_at, l.last_claim_name, l.last_claim_device, l.recalled_at
           from links l left join tickets t on t.id = l.ticket_id
           where l.user_id = ${userId}
@@ -205,6 +210,8 @@ export async function* userLinkBatches(
       code: r.code,
       title: r.title,
       label: r.label,
+      recipientName: r.recipient_name,
+      recipientEmail: r.recipient_email,
       clicks: Number(r.clicks),
       maxClicks: r.max_clicks,
       expiresAt: date(r.expires_at),
@@ -218,6 +225,18 @@ export async function* userLinkBatches(
     after = { createdAt: last.createdAt, id: last.distributionId };
     yield batch;
   }
+}
+
+/** Whom each of these links is for (its named recipient), by link id; a link for nobody named is left out. */
+export async function linkRecipients(db: Executor, ids: readonly string[]): Promise<Map<string, LinkRecipient>> {
+  if (ids.length === 0) return new Map();
+  const rows = await queryRows<{ distribution_id: string; name: string | null; email: string | null }>(
+    db,
+    sql`select distribution_id, recipient_name as name, recipient_email as email from links
+         where distribution_id = any(${param([...ids])}::uuid[])
+           and (recipient_name is not null or recipient_email is not null)`,
+  );
+  return new Map(rows.map((r) => [r.distribution_id, { name: r.name, email: r.email }]));
 }
 
 /** The labels of one user's links (the notification centre names a link by its ticket and label). */
