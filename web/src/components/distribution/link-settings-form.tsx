@@ -54,6 +54,8 @@ export interface LinkSettingsFormProps {
   eventStart?: string | null;
   /** The link being edited has a PIN (a new one replaces it; it can be taken off). Absent: a new link, or many. */
   hasPin?: boolean;
+  /** With `choose`: something besides the settings changes (recipients pasted), so none need be ticked. */
+  alsoChanges?: boolean;
 }
 
 /**
@@ -73,6 +75,7 @@ export function LinkSettingsForm({
   choose = false,
   eventStart = null,
   hasPin,
+  alsoChanges = false,
 }: LinkSettingsFormProps) {
   const [choice, setChoice] = useState<SettingsChoice>({
     expiry: !choose,
@@ -108,7 +111,7 @@ export function LinkSettingsForm({
 
   const submit = (event: FormEvent<HTMLFormElement>) => {
     event.preventDefault();
-    if (!choice.expiry && !choice.limit && !choice.label && !choice.pin) {
+    if (!choice.expiry && !choice.limit && !choice.label && !choice.pin && !alsoChanges) {
       setNoChoice(true);
       return;
     }

@@ -69,14 +69,19 @@ function OneRecipient({
 /** Many tickets: a paste box, one line per ticket, and the check table "Ticket → Recipient" in order. */
 function ManyRecipients({
   tickets,
+  keep,
   onChange,
 }: {
   tickets: readonly RecipientTicket[];
+  keep: boolean;
   onChange: (value: RecipientsValue) => void;
 }) {
   const id = useId();
   const [text, setText] = useState('');
-  const matched = useMemo(() => matchRecipients(parseRecipientLines(text), tickets.length), [text, tickets.length]);
+  const matched = useMemo(
+    () => matchRecipients(parseRecipientLines(text), tickets.length, keep),
+    [text, tickets.length, keep],
+  );
   useEffect(() => {
     const recipients: Record<string, LinkRecipient> = {};
     matched.recipients.forEach((r, i) => {
@@ -132,7 +137,9 @@ function ManyRecipients({
                     {r ? (
                       <bdi>{[r.name, r.email ? `<${r.email}>` : null].filter(Boolean).join(' ')}</bdi>
                     ) : (
-                      <span className="text-slate-500">{RECIPIENT_MESSAGES.noRecipient}</span>
+                      <span className="text-slate-500">
+                        {keep ? RECIPIENT_MESSAGES.keptRecipient : RECIPIENT_MESSAGES.noRecipient}
+                      </span>
                     )}
                   </td>
                 </tr>
@@ -148,18 +155,24 @@ function ManyRecipients({
 /**
  * Whom new links are for (docs/reference.md "Distribution Settings dialog"): for one ticket a Name and an Email field;
  * for several a paste box, one line per ticket in order (`Name <email>`, `Name, email`, a spreadsheet's two columns,
- * an e-mail or a name), checked in a table before anything is charged.
+ * an e-mail or a name), checked in a table before anything is charged. Editing many links, the paste box names the
+ * recipients of those its lines reach.
  */
 export function RecipientsField({
   tickets,
   initial,
+  keep = false,
   onChange,
 }: {
   tickets: readonly RecipientTicket[];
   /** One link's recipient as it is (Edit Link). */
   initial?: LinkRecipient | null;
+  /** Links being edited (Edit Links): a ticket no line reaches keeps its link's recipient. */
+  keep?: boolean;
   onChange: (value: RecipientsValue) => void;
 }) {
-  if (tickets.length === 1) return <OneRecipient ticket={tickets[0]!} initial={initial} onChange={onChange} />;
-  return <ManyRecipients tickets={tickets} onChange={onChange} />;
+  if (tickets.length === 1 && !keep) {
+    return <OneRecipient ticket={tickets[0]!} initial={initial} onChange={onChange} />;
+  }
+  return <ManyRecipients tickets={tickets} keep={keep} onChange={onChange} />;
 }

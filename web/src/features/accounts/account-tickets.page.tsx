@@ -3,6 +3,7 @@ import { toast } from '../../lib/toast';
 import { Link, useParams } from 'react-router-dom';
 import type { AccountTicket } from '@seatlink/contracts';
 import { DistributionSettingsModal } from '../../components/distribution/distribution-settings-modal';
+import type { RecipientTicket } from '../../components/distribution/recipients-field';
 import { Alert } from '../../components/ui/alert';
 import { LoadFailed, LoadingStatus } from '../../components/ui/load-states';
 import { Button } from '../../components/ui/button';
@@ -35,6 +36,22 @@ function BackLink() {
 
 const ticketKey = (ticket: AccountTicket) => ticket.id;
 const accountCardHeight = () => ACCOUNT_TICKET_CARD_HEIGHT;
+
+/** The ticket the settings are open for, as the recipient fields name it ("Section A · Row 3 · Seat 12"). */
+function recipientTicketsOf(tickets: readonly AccountTicket[] | undefined, ticketId: string): RecipientTicket[] {
+  const ticket = tickets?.find((t) => t.id === ticketId);
+  if (!ticket) return [];
+  const parts: Array<[string, string | null]> = [
+    ['Section', ticket.section],
+    ['Row', ticket.row],
+    ['Seat', ticket.seat],
+  ];
+  const seat = parts
+    .filter(([, value]) => value)
+    .map(([name, value]) => `${name} ${value}`)
+    .join(' · ');
+  return [{ id: ticket.id, title: ticket.event_name, seat: seat || null }];
+}
 
 /**
  * /dashboard/accounts/{accountId}: one linked account and its tickets (docs/reference.md "Accounts screens"). The
@@ -164,6 +181,7 @@ export function AccountTicketsPage() {
           count={1}
           cost={cost}
           balance={balance}
+          tickets={recipientTicketsOf(data?.tickets, settingsFor)}
           onSubmit={(settings) => void onSettings(settings)}
           onClose={() => setSettingsFor(null)}
         />

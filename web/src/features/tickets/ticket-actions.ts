@@ -299,8 +299,8 @@ export async function recallLinks(
 }
 
 /**
- * PATCH /v1/distributions with the settings ticked in the modal, for the links of the selected tickets: those changed
- * show it at once; those refused are listed with why.
+ * PATCH /v1/distributions with the settings ticked in the modal (and the recipients pasted), for the links of the
+ * selected tickets: those changed show it at once; those refused are listed with why.
  */
 export async function editLinks(
   client: QueryClient,
@@ -316,10 +316,24 @@ export async function editLinks(
     ...(choice.label ? { label: settings.label } : {}),
     ...(choice.pin ? { pin: settings.pin ?? null } : {}),
   };
+  // Whom the links the pasted lines reach are for, each part its own (by link, from the tickets').
+  const recipientsOf = (part: readonly string[]) =>
+    part.flatMap((id) => {
+      const recipient = settings.recipients?.[links.get(id)!.ticketId];
+      return recipient ? [{ distribution_id: id, ...recipient }] : [];
+    });
+  // Only recipients change: the links no line reaches are not sent (a part of them alone would change nothing).
+  const ids = [...links.keys()].filter((id) => Object.keys(changes).length > 0 || recipientsOf([id]).length > 0);
   try {
     return await bulkInParts(
-      [...links.keys()],
-      (part, key) => updateDistributions({ distribution_ids: part, ...changes }, key),
+      ids,
+      (part, key) => {
+        const recipients = recipientsOf(part);
+        return updateDistributions(
+          { distribution_ids: part, ...changes, ...(recipients.length > 0 ? { recipients } : {}) },
+          key,
+        );
+      },
       (answer) => {
         applyTicketLinks(client, new Map(answer.updated.map((u) => [u.ticket_id, u.distribution])));
         return answer.updated.length;

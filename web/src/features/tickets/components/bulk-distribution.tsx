@@ -16,6 +16,15 @@ import { useTickets } from '../hooks/use-tickets';
 import { useTicketsStore } from '../tickets.store';
 import { BulkLinkActions } from './bulk-link-actions';
 import { DistributeBar } from './distribute-bar';
+import type { Ticket } from '@seatlink/contracts';
+import type { RecipientTicket } from '../../../components/distribution/recipients-field';
+
+/** A ticket as the recipient fields name it (its title and seat). */
+const recipientTicket = (t: Ticket): RecipientTicket => ({
+  id: t.id,
+  title: t.title,
+  seat: t.seat.seat_info_combined ?? null,
+});
 
 /**
  * The bulk actions on the selected tickets (docs/reference.md "Tickets Overview screen"): the bottom bar while any is
@@ -50,10 +59,10 @@ export function BulkDistribution() {
     const byId = new Map(selectedTickets.map((t) => [t.id, t]));
     return (settingsFor ?? []).flatMap((id) => {
       const t = byId.get(id);
-      return t ? [{ id, title: t.title, seat: t.seat.seat_info_combined ?? null }] : [];
+      return t ? [recipientTicket(t)] : [];
     });
   }, [settingsFor, selectedTickets]);
-  const linked = useMemo(() => selectedTickets.filter((t) => t.distribution).map((t) => t.id), [selectedTickets]);
+  const linked = useMemo(() => selectedTickets.filter((t) => t.distribution).map(recipientTicket), [selectedTickets]);
 
   const openSettings = () => {
     if (button.eligibleIds.length === 0) {
@@ -83,7 +92,7 @@ export function BulkDistribution() {
           onDistribute={openSettings}
           onClear={clearSelection}
         >
-          <BulkLinkActions ticketIds={linked} />
+          <BulkLinkActions tickets={linked} />
         </DistributeBar>
       ) : null}
       {settingsFor ? (

@@ -7,10 +7,16 @@ import { Button } from '../../../components/ui/button';
 import { ConfirmDialog } from '../../../components/ui/confirm-dialog';
 import { Modal } from '../../../components/ui/modal';
 import { EMPTY_SETTINGS_DRAFT, DISTRIBUTION_TEXTS, validateDistributionSettings } from '../../../lib/distribution';
+import {
+  RecipientsField,
+  type RecipientsValue,
+  type RecipientTicket,
+} from '../../../components/distribution/recipients-field';
 import { useBulkLinks } from '../hooks/use-ticket-actions';
 import type { BulkOutcome } from '../ticket-actions';
 
 const links = (n: number) => countOf(n, 'link');
+const NO_RECIPIENTS: RecipientsValue = { recipients: {}, errors: [] };
 
 /** The toast of a bulk outcome: how many were done, and why the others were not (the first reason). */
 function report(outcome: BulkOutcome, done: (n: number) => string) {
@@ -29,13 +35,20 @@ function notDone(failed: readonly BulkLinkFailure[]): string {
 
 /**
  * The bottom bar's actions on the selected tickets that have a link: Edit Links (the settings ticked in the modal, the
- * others left as each link has them) and Recall Links (after confirming; the credits are not given back).
+ * others left as each link has them, and recipients pasted one line per link in order) and Recall Links (after confirming; the credits are not given back).
  */
-export function BulkLinkActions({ ticketIds }: { ticketIds: readonly string[] }) {
+export function BulkLinkActions({ tickets }: { tickets: readonly RecipientTicket[] }) {
   const { recallMany, editMany, busy } = useBulkLinks();
-  const [editing, setEditing] = useState<readonly string[] | null>(null);
+  const [editing, setEditing] = useState<readonly RecipientTicket[] | null>(null);
   const [recalling, setRecalling] = useState<readonly string[] | null>(null);
-  const count = ticketIds.length;
+  const [recipients, setRecipients] = useState<RecipientsValue>(NO_RECIPIENTS);
+  const named = Object.keys(recipients.recipients).length > 0;
+  const count = tickets.length;
+  const ticketIds = tickets.map((t) => t.id);
+  const closeEditing = () => {
+    setEditing(null);
+    setRecipients(NO_RECIPIENTS);
+  };
   if (count === 0 && !editing && !recalling) return null;
 
   return (
@@ -45,7 +58,7 @@ export function BulkLinkActions({ ticketIds }: { ticketIds: readonly string[] })
           <Button
             variant="secondary"
             size="sm"
-            onClick={() => setEditing(ticketIds)}
+            onClick={() => setEditing(tickets)}
             disabled={busy}
             data-testid="edit-links"
           >
@@ -67,24 +80,30 @@ export function BulkLinkActions({ ticketIds }: { ticketIds: readonly string[] })
         <Modal
           title={`Edit ${links(editing.length)}`}
           description="Tick what to change; the rest stays as each link has it. The links keep their addresses and clicks, and cost nothing to change."
-          onClose={() => setEditing(null)}
+          onClose={closeEditing}
           testId="edit-links-dialog"
         >
           <LinkSettingsForm
             choose
+            alsoChanges={named}
             initial={EMPTY_SETTINGS_DRAFT}
             check={(draft, now) => validateDistributionSettings(draft, now)}
             onSubmit={(settings, choice) => {
-              const ids = editing;
-              setEditing(null);
-              void editMany({ ticketIds: ids, settings, choice }).then((outcome) =>
+              // A bad line, or more lines than links: nothing is sent until the recipients are right.
+              if (recipients.errors.length > 0) return;
+              const ids = editing.map((t) => t.id);
+              const given = named ? { ...settings, recipients: recipients.recipients } : settings;
+              closeEditing();
+              void editMany({ ticketIds: ids, settings: given, choice }).then((outcome) =>
                 report(outcome, BULK_LINK_MESSAGES.updated),
               );
             }}
-            onCancel={() => setEditing(null)}
+            onCancel={closeEditing}
             submitLabel="Save Changes"
             busy={busy}
-          />
+          >
+            <RecipientsField tickets={editing} keep onChange={setRecipients} />
+          </LinkSettingsForm>
         </Modal>
       ) : null}
       {recalling ? (
