@@ -119,6 +119,14 @@ export function describeAuditEntry(entry: AuditEntry, format: AuditDescriptionFo
       parts = [`${plural(claims, 'claim', 'claims')} ${span}`, subject];
       break;
     }
+    case 'LINK_OPENED': {
+      const opens = whole(data.opens) ?? 1;
+      const last = text(data.last_open_at);
+      const first = format.time(entry.created_at);
+      const span = last && opens > 1 ? `${first}–${format.time(last)}` : `at ${first}`;
+      parts = [`opened on ${plural(opens, 'new device', 'new devices')} ${span}`, subject];
+      break;
+    }
     case 'CREDITS_SET': {
       const from = whole(data.from);
       const to = whole(data.to);

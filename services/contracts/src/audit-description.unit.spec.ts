@@ -87,6 +87,16 @@ describe('describeAuditEntry', () => {
     );
   });
 
+  it('tells the first opens of an hour as one line with the devices and span', () => {
+    const opens = entry('LINK_OPENED', { opens: 3, last_open_at: '2026-11-22T14:40:00.000Z' }, ticket);
+    expect(describe_(opens)).toBe(
+      'opened on 3 new devices 14:05–14:40 · Pine Hollow (Section A, Row 3, Seat 12) · “for Sam”',
+    );
+    expect(describe_(entry('LINK_OPENED', { opens: 1, last_open_at: '2026-11-22T14:05:00.000Z' }))).toBe(
+      'opened on 1 new device at 14:05',
+    );
+  });
+
   it('tells credits set from what to what, by which admin, and why', () => {
     const set = entry('CREDITS_SET', { from: 50, to: 1075, reason: 'Goodwill' }, { by: 'admin@seatlink.test' });
     expect(describe_(set)).toBe('50 → 1,075 · by admin@seatlink.test · “Goodwill”');

@@ -162,6 +162,35 @@ describe('the audit log of a user, its CSV export and the user’s history at a 
     );
   });
 
+  it('holds a link’s first opens as one row per hour: devices, not page loads, and never a bot', async () => {
+    // The first link (the second was recalled above: a withdrawn link counts no opens).
+    const link = made.distributions[0]!;
+    const code = codeOf(link.link);
+    const open = (deviceId: string, userAgent = 'Mozilla/5.0 (iPhone; CPU iPhone OS 17_0 like Mac OS X)') =>
+      fetch(`${stack.baseUrl}/v1/links/${code}/opens`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', 'user-agent': userAgent },
+        body: JSON.stringify({ device_id: deviceId }),
+      });
+    // Two devices, one of them five times at once; a link preview bot.
+    const device = `device-${Date.now()}`;
+    const answers = await Promise.all([
+      ...Array.from({ length: 5 }, () => open(`${device}-a`)),
+      open(`${device}-b`),
+      open(`${device}-c`, 'Slackbot-LinkExpanding 1.0 (+https://api.slack.com/robots)'),
+    ]);
+    expect(answers.map((a) => a.status).every((s) => s < 300)).toBe(true);
+    await subscriptionsCaughtUp(stack.app);
+    const rows = (await audits('?event_type=LINK_OPENED')).filter(
+      (a) => a.event_data.distribution_id === link.distribution_id,
+    );
+    expect(rows.reduce((sum, r) => sum + (r.event_data.opens as number), 0)).toBe(2);
+    expect(rows[0]).toMatchObject({ kind: 'links', event_type: 'LINK_OPENED', names: { ticket: tickets[0]!.title } });
+    expect(Date.parse(rows[0]!.event_data.last_open_at as string)).toBeGreaterThanOrEqual(
+      Date.parse(rows[0]!.created_at),
+    );
+  });
+
   it('holds a storm of claims on one link readable: a line per hour, the count exact', async () => {
     const link = made.distributions[2]!;
     const answers = await Promise.all(Array.from({ length: 150 }, () => claim(codeOf(link.link))));
@@ -302,7 +331,7 @@ describe('the audit log of a user, its CSV export and the user’s history at a 
   it('filters by type, status (repeated), kind, id and IP prefixes, and dates', async () => {
     expect(await audits('?event_type=TICKET_RECALLED')).toHaveLength(2);
     expect(await audits('?status=FAILED')).toHaveLength(2);
-    expect(await audits('?kind=links&status=FAILED&status=SUCCESS')).toHaveLength(9);
+    expect(await audits('?kind=links&status=FAILED&status=SUCCESS')).toHaveLength(10);
     expect(await audits('?event_type=DISTRIBUTE&event_type=TICKET_RECALLED&status=SUCCESS')).toHaveLength(5);
     const ticketId = tickets[0]!.id;
     expect((await audits(`?ticket_id=${ticketId.slice(0, 8)}`)).every((a) => a.event_data.ticket_id === ticketId)).toBe(
@@ -314,7 +343,7 @@ describe('the audit log of a user, its CSV export and the user’s history at a 
     // LIKE wildcards are taken literally.
     expect(await audits('?ticket_id=%25')).toHaveLength(0);
     expect(await audits('?ticket_id=_')).toHaveLength(0);
-    expect(await audits(`?kind=links&start_date=${moments.afterLinks}`)).toHaveLength(3);
+    expect(await audits(`?kind=links&start_date=${moments.afterLinks}`)).toHaveLength(4);
     expect(await audits(`?kind=links&end_date=${moments.beforeLinks}`)).toHaveLength(0);
     const during = await audits(`?kind=links&start_date=${moments.beforeLinks}&end_date=${moments.afterLinks}`);
     expect(during).toHaveLength(6);

@@ -2,6 +2,7 @@
 export {
   type DistributionEvent,
   type LinkClicked,
+  type LinkOpened,
   type TicketDistributed,
   ticketDistributionStream,
 } from './distribution.events.js';

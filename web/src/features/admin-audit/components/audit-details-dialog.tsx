@@ -17,6 +17,8 @@ const FIELD_LABELS: Record<string, string> = {
   changes: 'Changes',
   claims: 'Claims',
   last_claim_at: 'Last claim',
+  opens: 'Opened on (new devices)',
+  last_open_at: 'Last open',
   hour: 'Hour',
   from: 'From (credits)',
   to: 'To (credits)',
@@ -49,7 +51,7 @@ const FIELD_LABELS: Record<string, string> = {
 };
 
 /** The fields that hold a moment. */
-const MOMENTS = new Set(['expires_at', 'last_claim_at', 'hour']);
+const MOMENTS = new Set(['expires_at', 'last_claim_at', 'last_open_at', 'hour']);
 /** The fields that hold ids (shown as code). */
 const IDS = new Set([
   'distribution_ids',

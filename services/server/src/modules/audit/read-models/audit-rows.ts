@@ -10,7 +10,7 @@ import {
 import type { RecordedEvent } from '../../../infra/event-store/event-store.port.js';
 import type { ApiKeyEvent } from '../../api-keys/index.js';
 import type { CreditsEvent } from '../../credits/index.js';
-import type { DistributionEvent, LinkClicked } from '../../distribution/index.js';
+import type { DistributionEvent, LinkClicked, LinkOpened } from '../../distribution/index.js';
 import type { UserEvent } from '../../identity/index.js';
 import type { TicketChanged, TicketDiscovered } from '../../wallet-accounts/index.js';
 import type { WebhookEvent } from '../../webhooks/index.js';
@@ -25,7 +25,7 @@ export type AuditNameRow = typeof auditNames.$inferInsert;
 type AuditedEvent =
   DistributionEvent | CreditsEvent | UserEvent | ApiKeyEvent | WebhookEvent | TicketDiscovered | TicketChanged;
 
-/** The events that are entries of the log (LinkClicked: summed per link and hour). */
+/** The events that are entries of the log (LinkClicked and LinkOpened: summed per link and hour). */
 export const AUDIT_ROW_EVENTS = [
   'TicketDistributed',
   'DistributionRefused',
@@ -38,6 +38,7 @@ export const AUDIT_ROW_EVENTS = [
   'LinkPinGuessed',
   'LinkRecipientUnsubscribed',
   'LinkClicked',
+  'LinkOpened',
   'CreditsSet',
   'CreditsPurchased',
   'CreditsDebited',
@@ -391,27 +392,35 @@ export function claimHourOf(at: string): Date {
   return hour;
 }
 
+/** What is summed per link and hour: its claims (LinkClicked) and its first opens on a device (LinkOpened). */
+const HOURLY = {
+  LinkClicked: { prefix: 'claims', eventType: 'LINK_CLAIMED' },
+  LinkOpened: { prefix: 'opens', eventType: 'LINK_OPENED' },
+} as const satisfies Record<string, { prefix: string; eventType: AuditEventType }>;
+type Hourly = keyof typeof HOURLY;
+
 /**
- * The id of the entry of a link's claims in an hour: the MD5 of 'claims|<link>|<hour, ISO>' shaped as a UUID, which
- * the projection's function in the database (audit.routines.ts) derives the same way.
+ * The id of the entry of a link's claims (or opens) in an hour: the MD5 of 'claims|<link>|<hour, ISO>' ('opens|…')
+ * shaped as a UUID, which the projection's function in the database (audit.routines.ts) derives the same way for claims.
  */
-export function claimsEntryId(distributionId: string, hour: Date): string {
-  const hex = createHash('md5').update(`claims|${distributionId.toLowerCase()}|${hour.toISOString()}`).digest('hex');
+export function claimsEntryId(distributionId: string, hour: Date, prefix: 'claims' | 'opens' = 'claims'): string {
+  const hex = createHash('md5').update(`${prefix}|${distributionId.toLowerCase()}|${hour.toISOString()}`).digest('hex');
   return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-${hex.slice(12, 16)}-${hex.slice(16, 20)}-${hex.slice(20)}`;
 }
 
 /**
- * The entries of a batch's clicks: one per link and hour, with how many, the first (its time) and the last. Written
- * added to the entry already there (audit.routines.ts does the same in the database).
+ * The entries of a batch's clicks and opens: one per link, hour and kind, with how many, the first (its time) and the
+ * last. Written added to the entry already there (audit.routines.ts does the same for clicks in the database).
  */
 export function claimRowsOf(events: readonly RecordedEvent[]): AuditRow[] {
   const sums = new Map<string, AuditRow>();
   for (const recorded of events) {
-    if (recorded.type !== 'LinkClicked') continue;
-    const { data } = recorded as unknown as LinkClicked;
+    if (!(recorded.type in HOURLY)) continue;
+    const { prefix, eventType } = HOURLY[recorded.type as Hourly];
+    const { data } = recorded as unknown as LinkClicked | LinkOpened;
     const hour = claimHourOf(data.at);
     const at = new Date(data.at);
-    const id = claimsEntryId(data.distributionId, hour);
+    const id = claimsEntryId(data.distributionId, hour, prefix);
     const sum = sums.get(id);
     if (sum) {
       sum.count = (sum.count ?? 1) + 1;
@@ -424,7 +433,7 @@ export function claimRowsOf(events: readonly RecordedEvent[]): AuditRow[] {
       userId: data.userId,
       createdAt: at,
       kind: 'links',
-      eventType: 'LINK_CLAIMED',
+      eventType,
       status: 'SUCCESS',
       ticketId: data.ticketId,
       distributionId: data.distributionId.toLowerCase(),

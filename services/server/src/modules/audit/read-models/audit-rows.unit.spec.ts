@@ -238,6 +238,39 @@ describe('claimRowsOf', () => {
     expect(claimsEntryId(LINK.toUpperCase(), new Date('2026-11-22T14:00:00.000Z')).replaceAll('-', '')).toBe(hex);
   });
 
+  it('sums first opens per link and hour apart from the claims of the same hour', () => {
+    const open = (at: string, device: string) =>
+      recorded(
+        'LinkOpened',
+        {
+          distributionId: LINK,
+          ticketId: TICKET,
+          userId: USER,
+          deviceHash: device,
+          device: 'iPhone',
+          referrer: null,
+          at,
+        },
+        {},
+        at,
+      );
+    const rows = claimRowsOf([
+      open('2026-11-22T14:10:00.000Z', 'a'),
+      click(1, '2026-11-22T14:20:00.000Z'),
+      open('2026-11-22T14:45:00.000Z', 'b'),
+    ]);
+    expect(rows.map((r) => [r.eventType, r.count])).toEqual([
+      ['LINK_OPENED', 2],
+      ['LINK_CLAIMED', 1],
+    ]);
+    expect(rows[0]).toMatchObject({
+      id: claimsEntryId(LINK, new Date('2026-11-22T14:00:00.000Z'), 'opens'),
+      createdAt: new Date('2026-11-22T14:10:00.000Z'),
+      lastAt: new Date('2026-11-22T14:45:00.000Z'),
+    });
+    expect(rows[0]!.id).not.toBe(rows[1]!.id);
+  });
+
   it('refuses a click time that is no time (the event is parked, not counted at the epoch)', () => {
     expect(() => claimRowsOf([click(1, 'soon')])).toThrow(/Not a click time/);
   });

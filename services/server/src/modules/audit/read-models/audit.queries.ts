@@ -91,8 +91,12 @@ function toAuditEntry(row: AuditRow, names: Map<string, { name: string | null; d
       status: row.status as AuditStatus,
       ticket_id: row.ticketId,
       distribution_id: row.distributionId,
-      // The claims of an hour: how many, and the last (the first is the entry's time).
-      ...(row.lastAt ? { claims: row.count, last_claim_at: row.lastAt.toISOString() } : {}),
+      // The claims (or first opens) of an hour: how many, and the last (the first is the entry's time).
+      ...(row.lastAt
+        ? eventType === 'LINK_OPENED'
+          ? { opens: row.count, last_open_at: row.lastAt.toISOString() }
+          : { claims: row.count, last_claim_at: row.lastAt.toISOString() }
+        : {}),
       ...(row.actorId ? { by_user_id: row.actorId } : {}),
     },
     metadata: { ip_address: row.ipAddress, bulk_action: row.bulkAction },
