@@ -68,6 +68,11 @@ export async function waitForMail(to: string, subject: RegExp, since = 0): Promi
   }
 }
 
+/** Every message to `to` whose subject matches, received after `since`, oldest first (none waited for). */
+export function mailsTo(to: string, subject: RegExp, since = 0): CaughtMail[] {
+  return readAll().filter((m) => m.to === to && subject.test(m.subject) && m.receivedAt >= since);
+}
+
 /** The link in a message (the dashboard URL with ?token=...). */
 export function linkIn(mail: CaughtMail): string {
   const match = /https?:\/\/\S+[?&]token=[A-Za-z0-9_-]+/.exec(mail.text);
