@@ -274,8 +274,8 @@ test('edits, then recalls, the links of the selected tickets from the bottom bar
     .trim()
     .split(/\r?\n/);
   expect(csv).toHaveLength(4);
-  expect(csv.filter((line) => line.includes(',Away end,recalled,0,3,'))).toHaveLength(2);
-  expect(csv.filter((line) => line.includes(',,recalled,4,5,'))).toHaveLength(1);
+  expect(csv.filter((line) => line.includes(',Away end,,,recalled,0,3,'))).toHaveLength(2);
+  expect(csv.filter((line) => line.includes(',,,,recalled,4,5,'))).toHaveLength(1);
 });
 
 test("offers 'When the event starts' as the expiry of a ticket with a next game, when making its link and editing it", async ({

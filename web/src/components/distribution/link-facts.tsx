@@ -35,15 +35,16 @@ export function LinkFacts({ link, now, compact = false, chart }: LinkFactsProps)
     <div
       className={cx(
         'flex min-w-0 items-center gap-y-1 text-xs text-slate-600',
-        // One line in a table row (its height is fixed); a card wraps them.
-        compact ? 'gap-x-2 overflow-hidden whitespace-nowrap' : 'flex-wrap gap-x-3',
+        // One line in a table row (its height is fixed); on a card the clicks and the expiry are a line each, whatever
+        // the card's width, so the card is as tall as its grid laid it out (features/tickets/ticket-card-height.ts).
+        compact ? 'gap-x-2 overflow-hidden whitespace-nowrap' : 'flex-col items-start',
       )}
       data-testid="link-facts"
     >
-      <span className="inline-flex items-center gap-1.5">
+      <span className={cx('inline-flex items-center gap-1.5', !compact && 'h-5')}>
         <span className={compact ? 'sr-only' : undefined}>Clicks</span>
         <span
-          className="font-semibold text-slate-900 tabular-nums"
+          className="font-semibold whitespace-nowrap text-slate-900 tabular-nums"
           data-testid="link-clicks"
           aria-label={`${countOf(link.clicks, 'click')}, ${limitText}`}
         >
@@ -56,7 +57,7 @@ export function LinkFacts({ link, now, compact = false, chart }: LinkFactsProps)
         ) : null}
         {chart}
       </span>
-      <span className="inline-flex items-center gap-1.5">
+      <span className={cx('inline-flex items-center gap-1.5', !compact && 'h-5')}>
         <span className={compact ? 'sr-only' : undefined}>Expires</span>
         <span
           className="font-medium whitespace-nowrap text-slate-800"

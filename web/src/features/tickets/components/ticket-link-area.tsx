@@ -164,7 +164,11 @@ function LinkLabel({ label, compact }: { label: string | null; compact: boolean 
   if (!label) return null;
   return (
     <p
-      className={cx('flex min-w-0 items-center gap-1 font-medium text-slate-800', compact ? 'text-xs' : 'text-sm')}
+      // The owner's own word for the link keeps up to two fifths of the line; who claimed gives way first.
+      className={cx(
+        'flex max-w-[40%] min-w-0 shrink-0 items-center gap-1 font-medium text-slate-800',
+        compact ? 'text-xs' : 'text-sm',
+      )}
       data-testid="link-label"
       title={label}
     >
@@ -235,7 +239,7 @@ function LinkRecipientTag({ link, compact }: { link: TicketDistribution; compact
   const full = link.recipient?.email && link.recipient.name ? `${text} <${link.recipient.email}>` : text;
   return (
     <p
-      className={cx('min-w-0 truncate text-slate-700', compact ? 'text-xs' : 'text-sm')}
+      className={cx('max-w-[40%] min-w-0 shrink-0 truncate text-slate-700', compact ? 'text-xs' : 'text-sm')}
       data-testid="link-recipient"
       title={full}
     >

@@ -20,7 +20,7 @@ import { TicketsList } from './tickets-list';
  * Cards are at least this wide; the grid has 1 to 4 columns by the width it has
  * (docs/reference.md "Tickets Overview screen").
  */
-const MIN_CARD_WIDTH = 272;
+const MIN_CARD_WIDTH = 300;
 const MAX_COLUMNS = 4;
 
 const ticketKey = (ticket: Ticket) => ticket.id;
