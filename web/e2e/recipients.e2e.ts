@@ -144,12 +144,19 @@ test('Edit Links names the recipients of links already made: two pasted lines fo
   await expect(dialog).toBeVisible();
   await expect(box).toHaveValue(`Ana <${ana}>\n${ben}\nCy <nope>`);
   await expect(dialog.getByTestId('no-choice')).toHaveCount(0);
+  // Beside the buttons too, where the press was.
+  await expect(dialog.getByTestId('recipients-blocked')).toHaveText('Line 3: not a valid email address');
+  // Only bad lines, nothing ticked: it is the line that is wrong, not the choice.
+  await box.fill('Cy <nope>');
+  await save.click();
+  await expect(dialog.getByTestId('recipients-blocked')).toHaveText('Line 1: not a valid email address');
+  await expect(dialog.getByTestId('no-choice')).toHaveCount(0);
 
   // Two good lines for three links: the table pairs them in order, the third is "Unchanged", and a warning says so.
   await box.fill(`Ana <${ana}>\n${ben}`);
   await expect(dialog.getByTestId('recipients-errors')).toHaveCount(0);
   await expect(dialog.getByTestId('recipients-warning')).toHaveText(
-    '2 recipients for 3 links: the last 1 keep its recipient',
+    '2 recipients for 3 links: the last keeps its recipient',
   );
   const rows = dialog.getByTestId('recipients-check').getByTestId('recipients-check-row');
   await expect(rows).toHaveCount(3);

@@ -19,8 +19,10 @@ export const RECIPIENT_MESSAGES = {
   linkTwice: (id: string) => `Link ${id} has more than one recipient`,
   // A bulk edit: the links the pasted lines do not reach keep their recipient.
   keptRecipient: 'Unchanged',
-  fewerLinesKept: (lines: number, tickets: number) =>
-    `${lines} ${lines === 1 ? 'recipient' : 'recipients'} for ${tickets} links: the last ${tickets - lines} keep ${tickets - lines === 1 ? 'its recipient' : 'their recipients'}`,
+  fewerLinesKept: (lines: number, links: number) =>
+    `${lines} ${lines === 1 ? 'recipient' : 'recipients'} for ${links} links: ${links - lines === 1 ? 'the last keeps its recipient' : `the last ${links - lines} keep their recipients`}`,
+  moreLinesThanLinks: (lines: number, links: number) =>
+    `${lines} recipients for ${links} ${links === 1 ? 'link' : 'links'}: remove ${lines - links} ${lines - links === 1 ? 'line' : 'lines'}`,
   // The paste box of the Distribution Settings dialog (one line per ticket).
   pasteLabel: 'Recipients (optional)',
   pasteHint: 'One line per ticket, in order: Name <email>, Name, email, an email or a name',
@@ -223,7 +225,8 @@ export function matchRecipients(
   keep = false,
 ): { errors: string[]; warning: string | null; recipients: Array<LinkRecipient | null> } {
   const errors = pasted.flatMap((p) => (p.ok ? [] : [p.error]));
-  if (pasted.length > tickets) errors.push(RECIPIENT_MESSAGES.moreLines(pasted.length, tickets));
+  const more = keep ? RECIPIENT_MESSAGES.moreLinesThanLinks : RECIPIENT_MESSAGES.moreLines;
+  if (pasted.length > tickets) errors.push(more(pasted.length, tickets));
   const fewer = keep ? RECIPIENT_MESSAGES.fewerLinesKept : RECIPIENT_MESSAGES.fewerLines;
   const warning = pasted.length > 0 && pasted.length < tickets ? fewer(pasted.length, tickets) : null;
   const recipients = Array.from({ length: tickets }, (_, i) => {

@@ -52,6 +52,18 @@ describe('matchRecipients: the pasted lines against the selected tickets, in ord
     expect(m.errors).toEqual(['Line 2: not a valid email address', '3 recipients for 2 tickets: remove 1 line']);
   });
 
+  it('editing links, says the links no line reaches keep their recipients, and counts links', () => {
+    expect(matchRecipients(parseRecipientLines('Sam\nAlex'), 3, true).warning).toBe(
+      '2 recipients for 3 links: the last keeps its recipient',
+    );
+    expect(matchRecipients(parseRecipientLines('Sam'), 3, true).warning).toBe(
+      '1 recipient for 3 links: the last 2 keep their recipients',
+    );
+    expect(matchRecipients(parseRecipientLines('Sam\nAlex'), 1, true).errors).toEqual([
+      '2 recipients for 1 link: remove 1 line',
+    ]);
+  });
+
   it('says nothing when nothing is pasted', () => {
     expect(matchRecipients([], 2)).toEqual({ errors: [], warning: null, recipients: [null, null] });
   });

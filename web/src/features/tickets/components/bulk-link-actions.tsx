@@ -1,4 +1,4 @@
-import { useState } from 'react';
+import { useCallback, useState } from 'react';
 import { toast } from '../../../lib/toast';
 import { countOf } from '../../../lib/format';
 import { BULK_LINK_MESSAGES, type BulkLinkFailure } from '@seatlink/contracts';
@@ -45,9 +45,16 @@ export function BulkLinkActions({ tickets }: { tickets: readonly RecipientTicket
   const named = Object.keys(recipients.recipients).length > 0;
   const count = tickets.length;
   const ticketIds = tickets.map((t) => t.id);
+  /** Save was pressed while a pasted line is wrong: said again beside the buttons until it is mended. */
+  const [blocked, setBlocked] = useState(false);
+  const onRecipients = useCallback((value: RecipientsValue) => {
+    setRecipients(value);
+    if (value.errors.length === 0) setBlocked(false);
+  }, []);
   const closeEditing = () => {
     setEditing(null);
     setRecipients(NO_RECIPIENTS);
+    setBlocked(false);
   };
   if (count === 0 && !editing && !recalling) return null;
 
@@ -85,12 +92,15 @@ export function BulkLinkActions({ tickets }: { tickets: readonly RecipientTicket
         >
           <LinkSettingsForm
             choose
-            alsoChanges={named}
+            alsoChanges={named || recipients.errors.length > 0}
             initial={EMPTY_SETTINGS_DRAFT}
             check={(draft, now) => validateDistributionSettings(draft, now)}
             onSubmit={(settings, choice) => {
               // A bad line, or more lines than links: nothing is sent until the recipients are right.
-              if (recipients.errors.length > 0) return;
+              if (recipients.errors.length > 0) {
+                setBlocked(true);
+                return;
+              }
               const ids = editing.map((t) => t.id);
               const given = named ? { ...settings, recipients: recipients.recipients } : settings;
               closeEditing();
@@ -102,7 +112,12 @@ export function BulkLinkActions({ tickets }: { tickets: readonly RecipientTicket
             submitLabel="Save Changes"
             busy={busy}
           >
-            <RecipientsField tickets={editing} keep onChange={setRecipients} />
+            <RecipientsField tickets={editing} keep onChange={onRecipients} />
+            {blocked ? (
+              <p role="alert" className="text-sm text-red-700" data-testid="recipients-blocked">
+                {recipients.errors[0]}
+              </p>
+            ) : null}
           </LinkSettingsForm>
         </Modal>
       ) : null}
