@@ -63,6 +63,12 @@ test('two phones open a link: the owner sees 2 opens and 0 claims; a claim makes
   await expect(opened).toContainText('for Sam');
   await expect(opened).toContainText(LINK_ACTIVITY_TEXTS.opensCount(2));
   await expectNoA11yViolations(page, 'link activity');
+  // Dark, its bars and lists keep their contrast.
+  await page.emulateMedia({ colorScheme: 'dark' });
+  await expect(page.locator('html')).toHaveClass(/\bdark\b/);
+  await expectNoA11yViolations(page, 'link activity, dark');
+  await page.screenshot({ path: test.info().outputPath('link-activity-dark.png'), fullPage: true });
+  await page.emulateMedia({ colorScheme: 'light' });
 
   await second.getByRole('button', { name: 'Add to wallet' }).click();
   await expect(second).toHaveURL(/\/wallet-sim\/save\/[^/]+$/);

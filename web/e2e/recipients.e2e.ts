@@ -77,6 +77,12 @@ test('a named batch: two pasted lines for two tickets, checked in a table, then 
   const second = first.ticket.id === alder.id ? { ticket: birch, to: alex } : { ticket: alder, to: alex };
   expect(order[0]).toContain(`Sam Jones <${sam}>`);
   expect(order[1]).toContain(`Alex <${alex}>`);
+  // Dark, the paste box and the check table keep their contrast.
+  await page.emulateMedia({ colorScheme: 'dark' });
+  await expect(page.locator('html')).toHaveClass(/\bdark\b/);
+  await expectNoA11yViolations(page, 'recipients check table, dark');
+  await page.screenshot({ path: test.info().outputPath('recipients-dark.png') });
+  await page.emulateMedia({ colorScheme: 'light' });
   const sentAt = Date.now();
   await modal.getByRole('button', { name: 'Generate Links' }).click();
   await expect(modal).toHaveCount(0);
