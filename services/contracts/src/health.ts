@@ -39,6 +39,21 @@ export const healthResponseSchema = schema(() =>
       redisBreaker: z.enum(['closed', 'open', 'half-open', 'not configured']),
       /** Why it is degraded; empty when ok. */
       problems: z.array(z.string()),
+      /** The read replicas (DATABASE_READ_URL), each with its lag; empty when none is configured. */
+      replicas: z.array(
+        z.object({
+          /** Its host and port. */
+          name: z.string(),
+          /** Serving reads now; false while it does not answer or is behind past the bound. */
+          in_use: z.boolean(),
+          /** Seconds since the last change it replayed while behind (0: caught up); null when it did not answer. */
+          lag_seconds: z.number().min(0).nullable(),
+          /** The primary's write-ahead log it has not replayed yet, in bytes; null when it did not answer. */
+          lag_bytes: z.number().int().min(0).nullable(),
+          /** Why it serves no read; null while it does. */
+          problem: z.string().nullable(),
+        }),
+      ),
       /** The event pipeline; null when it could not be read in time. */
       feed: z
         .object({

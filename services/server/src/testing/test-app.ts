@@ -33,6 +33,15 @@ export interface TestStackOptions {
   port?: number;
   /** The PostgreSQL server to make the stack's database on (a cluster of the test's own); the run's by default. */
   databaseUrl?: string;
+  /** A streaming replica of that server: the stack reads its database there (DATABASE_READ_URL). */
+  readReplicaUrl?: string;
+}
+
+/** The database of `databaseUrl` on the server of `serverUrl`. */
+function sameDatabaseOn(serverUrl: string, databaseUrl: string): string {
+  const url = new URL(serverUrl);
+  url.pathname = new URL(databaseUrl).pathname;
+  return url.toString();
 }
 
 /** Config for one test stack: its own database (PostgreSQL when DATABASE_URL is set) and its own Redis prefix. */
@@ -49,6 +58,7 @@ export async function testConfig(
       DASHBOARD_URL: 'http://localhost:3000',
       REDIS_PREFIX: `t${randomBytes(4).toString('hex')}`,
       DATABASE_URL: scratch.url,
+      ...(options.readReplicaUrl ? { DATABASE_READ_URL: sameDatabaseOn(options.readReplicaUrl, scratch.url) } : {}),
       ...(redis ? { REDIS_URL: redis } : {}),
       // Generous limits, so the many calls of one test file from 127.0.0.1 are not throttled (throttle tests lower them).
       THROTTLE_LOGIN_IP: '1000',

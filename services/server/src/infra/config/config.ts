@@ -38,6 +38,20 @@ const schema = z.object({
   DB_LOCK_TIMEOUT_MS: z.coerce.number().int().min(10).max(600_000).default(5_000),
   DB_IDLE_IN_TRANSACTION_TIMEOUT_MS: z.coerce.number().int().min(100).max(3_600_000).default(30_000),
   DB_CONNECT_TIMEOUT_MS: z.coerce.number().int().min(100).max(600_000).default(10_000),
+  /**
+   * Streaming replicas of the primary for the read routes (tickets, links, clicks, notifications, audit, admin lists),
+   * comma-separated PostgreSQL URLs; every read from the primary when unset (infra/db/read-replicas.ts).
+   */
+  DATABASE_READ_URL: optionalString.transform((value) =>
+    (value ?? '')
+      .split(',')
+      .map((url) => url.trim())
+      .filter((url) => url !== ''),
+  ),
+  /** A replica further behind than this (since the last change it replayed) serves no read until it catches up. */
+  DATABASE_READ_MAX_LAG_MS: z.coerce.number().int().min(100).max(3_600_000).default(5000),
+  /** How often the replicas' replay positions (and the primary's) are read. */
+  DATABASE_READ_POLL_MS: z.coerce.number().int().min(20).max(60_000).default(200),
   /** Redis for BullMQ and the socket.io adapter; in-process queue and sockets when absent. */
   REDIS_URL: optionalString,
   /** Optional KurrentDB for events (read models stay in PostgreSQL). */

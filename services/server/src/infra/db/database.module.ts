@@ -8,20 +8,31 @@ import { type EmbeddedPostgresServer, startEmbeddedPostgres } from './embedded/e
 import { DatabaseClock } from './database-clock.js';
 import { ProcessLiveness } from './process-liveness.js';
 import { setBusyDescriber } from './timeout-report.js';
+import type { Redis } from 'ioredis';
+import { createRedis } from '../redis/redis-client.js';
+import { ReadFloors } from './read-floors.js';
+import { ReadReplicas } from './read-replicas.js';
 
 export const DATABASE = Symbol('Database');
 /** The embedded PostgreSQL server this process runs or shares; null with DATABASE_URL. */
 export const EMBEDDED_SERVER = Symbol('EmbeddedServer');
+
+/** The Redis client the readers' floors are shared through (read-floors.ts); null without replicas or Redis. */
+const READ_FLOORS_REDIS = Symbol('ReadFloorsRedis');
 
 class DatabaseCloser implements OnApplicationShutdown {
   constructor(
     @Inject(DATABASE) private readonly database: Database,
     @Inject(EVENT_STORE) private readonly store: EventStore,
     private readonly clock: DatabaseClock,
+    private readonly replicas: ReadReplicas,
+    @Inject(READ_FLOORS_REDIS) private readonly floorsRedis: Redis | null,
   ) {}
 
   async onApplicationShutdown() {
     this.clock.stop();
+    await this.replicas.close();
+    this.floorsRedis?.disconnect();
     await this.store.close();
     await this.database.close();
   }
@@ -109,6 +120,47 @@ export class DatabaseModule {
             return clock;
           },
         },
+        {
+          provide: READ_FLOORS_REDIS,
+          useFactory: () =>
+            config.DATABASE_READ_URL.length > 0 && config.REDIS_URL
+              ? createRedis(config.REDIS_URL, 'commands', {
+                  role: 'read floors',
+                  commandTimeoutMs: config.REDIS_COMMAND_TIMEOUT_MS,
+                })
+              : null,
+        },
+        {
+          // Streaming replicas for the read routes (DATABASE_READ_URL); none configured: every read is the primary's.
+          provide: ReadReplicas,
+          inject: [DATABASE, READ_FLOORS_REDIS],
+          useFactory: async (database: Database, redis: Redis | null) => {
+            const timeouts = {
+              statementMs: config.DB_STATEMENT_TIMEOUT_MS,
+              lockMs: config.DB_LOCK_TIMEOUT_MS,
+              idleInTransactionMs: config.DB_IDLE_IN_TRANSACTION_TIMEOUT_MS,
+              connectMs: config.DB_CONNECT_TIMEOUT_MS,
+            };
+            // A floor outlives any lag a replica in use may have, many times over.
+            const floors = new ReadFloors(
+              redis,
+              config.REDIS_PREFIX,
+              Math.max(60_000, config.DATABASE_READ_MAX_LAG_MS * 10),
+            );
+            const replicas = new ReadReplicas(database, floors, {
+              urls: config.DATABASE_READ_URL,
+              timeouts,
+              maxLagMs: config.DATABASE_READ_MAX_LAG_MS,
+              pollMs: config.DATABASE_READ_POLL_MS,
+              poolSize: 10,
+            });
+            await replicas.start();
+            if (replicas.enabled) {
+              new Logger('Database').log(`${config.DATABASE_READ_URL.length} read replica(s) (DATABASE_READ_URL)`);
+            }
+            return replicas;
+          },
+        },
         DatabaseCloser,
         {
           provide: ProcessLiveness,
@@ -116,7 +168,7 @@ export class DatabaseModule {
           useFactory: (database: Database) => new ProcessLiveness(database),
         },
       ],
-      exports: [DATABASE, EVENT_STORE, EMBEDDED_SERVER, DatabaseClock, ProcessLiveness],
+      exports: [DATABASE, EVENT_STORE, EMBEDDED_SERVER, DatabaseClock, ProcessLiveness, ReadReplicas],
     };
   }
 }

@@ -47,13 +47,24 @@ $$;
   // Where the gap-safe feed ends now: (epoch, transaction id) below which every event is committed for good. The
   // transaction bound is the oldest transaction still open in THIS database (not the whole cluster: a long transaction
   // in another database must not stall the feed). Call it in a statement of its own before the read, so a transaction
-  // that commits in between is either counted in the bound or visible to the read.
+  // that commits in between is either counted in the bound or visible to the read. On a read replica the primary's
+  // sessions are not in pg_stat_activity: there the bound is the oldest transaction still open in the whole cluster
+  // (lower, never past an open one of this database: a reader given it reads again a little more, and misses nothing).
   {
     name: 'seatlink_feed_bound',
     sql: `
 CREATE OR REPLACE FUNCTION seatlink_feed_bound(OUT o_epoch integer, OUT o_bound bigint)
 LANGUAGE plpgsql AS $$
 BEGIN
+  IF pg_is_in_recovery() THEN
+    SELECT least(pg_snapshot_xmax(s.snap)::text::bigint,
+                 (SELECT min(x::text::bigint) FROM pg_snapshot_xip(s.snap) AS x))
+    INTO o_bound
+    FROM (SELECT pg_current_snapshot() AS snap) AS s;
+    SELECT coalesce(m.epoch, 0) INTO o_epoch FROM event_store_meta m WHERE m.id = 1;
+    o_epoch := coalesce(o_epoch, 0);
+    RETURN;
+  END IF;
   PERFORM pg_stat_clear_snapshot();
   -- pg_stat_activity and pg_prepared_xacts show 32-bit xids; the snapshot's list of running transactions has them
   -- whole (64-bit, as transaction_id is), so each of this database's is taken from there.

@@ -1,5 +1,6 @@
 import { Inject, Injectable, Module } from '@nestjs/common';
 import { APP_INTERCEPTOR } from '@nestjs/core';
+import { ReadFloorInterceptor } from './read-floor.interceptor.js';
 import { QueueName } from '@seatlink/contracts';
 import { DATABASE } from '../db/database.module.js';
 import type { Database } from '../db/database.js';
@@ -30,6 +31,7 @@ export class PurgeIdempotencyKeysJob implements Job {
   providers: [
     { provide: APP_INTERCEPTOR, useClass: IdempotencyInterceptor },
     { provide: APP_INTERCEPTOR, useClass: PendingInterceptor },
+    { provide: APP_INTERCEPTOR, useClass: ReadFloorInterceptor },
     PurgeIdempotencyKeysJob,
   ],
 })

@@ -14,6 +14,7 @@ import { QueueName } from '@seatlink/contracts';
 import { JOB_QUEUE, type JobQueue } from '../queue/queue.port.js';
 import { RealtimeGateway } from '../realtime/realtime.gateway.js';
 import { SubscriptionOperations } from '../subscriptions/subscription-operations.js';
+import { ReadReplicas, type ReplicaState } from '../db/read-replicas.js';
 import { Metrics } from './metrics.js';
 
 export interface MetricsOptions {
@@ -40,7 +41,36 @@ export class MetricsServer implements OnApplicationBootstrap, OnApplicationShutd
     @Inject(JOB_QUEUE) queue: JobQueue,
     @Optional() @Inject(SubscriptionOperations) operations: SubscriptionOperations | null,
     @Optional() @Inject(RealtimeGateway) gateway: RealtimeGateway | null,
+    @Optional() @Inject(ReadReplicas) replicas: ReadReplicas | null,
   ) {
+    if (replicas?.enabled) {
+      replicas.onRead = (target) => metrics.reads.inc({ target });
+      const each = (value: (r: ReplicaState) => number | null) => () =>
+        Promise.resolve(
+          replicas.states().flatMap((r) => {
+            const v = value(r);
+            return v === null ? [] : [{ labels: { replica: r.name }, value: v }];
+          }),
+        );
+      metrics.gauge(
+        'seatlink_replica_lag_seconds',
+        'Seconds since the last change a read replica replayed, while it is behind (0: caught up)',
+        ['replica'],
+        each((r) => r.lagSeconds),
+      );
+      metrics.gauge(
+        'seatlink_replica_lag_bytes',
+        "The primary's write-ahead log a read replica has not replayed yet",
+        ['replica'],
+        each((r) => r.lagBytes),
+      );
+      metrics.gauge(
+        'seatlink_replica_in_use',
+        'Whether a read replica serves reads (1) or is left out (0: not answering, or behind past the bound)',
+        ['replica'],
+        each((r) => (r.inUse ? 1 : 0)),
+      );
+    }
     if (operations) {
       const feed = () => operations.status();
       metrics.gauge(

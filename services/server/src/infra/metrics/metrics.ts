@@ -12,6 +12,7 @@ export class Metrics {
   readonly jobRuns: Counter<'queue' | 'job' | 'outcome'>;
   readonly redisBreakerOpenings: Counter<'client'>;
   readonly redisBreakerRejections: Counter<'client'>;
+  readonly reads: Counter<'target'>;
 
   constructor(role: string) {
     this.registry.setDefaultLabels({ role });
@@ -38,6 +39,12 @@ export class Metrics {
       name: 'seatlink_redis_breaker_openings_total',
       help: 'Times a Redis client of this process found Redis hung (a command timed out) and its breaker opened',
       labelNames: ['client'],
+      registers: [this.registry],
+    });
+    this.reads = new Counter({
+      name: 'seatlink_reads_total',
+      help: 'Reads of the read routes by where they ran: a read replica, or the primary (none fresh enough, or none)',
+      labelNames: ['target'],
       registers: [this.registry],
     });
     this.redisBreakerRejections = new Counter({

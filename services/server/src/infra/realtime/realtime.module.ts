@@ -2,9 +2,14 @@ import { type DynamicModule, Global, Logger, Module, type OnApplicationShutdown,
 import { RealtimeGateway } from './realtime.gateway.js';
 import { REALTIME_PUBLISHER, type RealtimePublisher } from './realtime.publisher.js';
 import { RedisEmitterPublisher } from './redis-emitter.publisher.js';
+import { ReadReplicas } from '../db/read-replicas.js';
+import { FloorRaisingPublisher } from './floor-raising.publisher.js';
+
+/** The worker's Redis emitter, before FloorRaisingPublisher wraps it. */
+const EMITTER = Symbol('RealtimeEmitter');
 
 class EmitterCloser implements OnApplicationShutdown {
-  constructor(@Inject(REALTIME_PUBLISHER) private readonly publisher: RealtimePublisher) {}
+  constructor(@Inject(EMITTER) private readonly publisher: RealtimePublisher) {}
   async onApplicationShutdown() {
     if (this.publisher instanceof RedisEmitterPublisher) await this.publisher.close();
   }
@@ -26,7 +31,15 @@ export class RealtimeModule {
     if (options.http) {
       return {
         module: RealtimeModule,
-        providers: [RealtimeGateway, { provide: REALTIME_PUBLISHER, useExisting: RealtimeGateway }],
+        providers: [
+          RealtimeGateway,
+          {
+            provide: REALTIME_PUBLISHER,
+            inject: [RealtimeGateway, ReadReplicas],
+            useFactory: (gateway: RealtimeGateway, replicas: ReadReplicas) =>
+              new FloorRaisingPublisher(gateway, replicas),
+          },
+        ],
         exports: [REALTIME_PUBLISHER, RealtimeGateway],
       };
     }
@@ -35,6 +48,12 @@ export class RealtimeModule {
       providers: [
         {
           provide: REALTIME_PUBLISHER,
+          inject: [EMITTER, ReadReplicas],
+          useFactory: (emitter: RealtimePublisher, replicas: ReadReplicas) =>
+            new FloorRaisingPublisher(emitter, replicas),
+        },
+        {
+          provide: EMITTER,
           useFactory: (): RealtimePublisher => {
             if (options.redisUrl) {
               return new RedisEmitterPublisher(options.redisUrl, options.redisKey, options.commandTimeoutMs);

@@ -10,14 +10,16 @@ import {
   auditsResponseSchema,
   MAX_AUDIT_EXPORT_ROWS,
   userIdParamSchema,
+  type User,
 } from '@seatlink/contracts';
 import { stringify } from 'csv-stringify';
 import type { FastifyReply } from 'fastify';
 import { DATABASE } from '../../infra/db/database.module.js';
 import type { Database } from '../../infra/db/database.js';
+import { ReadReplicas, readersOf } from '../../infra/db/read-replicas.js';
 import { csvCell } from '../../infra/http/csv-cell.js';
 import { sendStreamed } from '../../infra/http/streamed-answer.js';
-import { AdminOnly } from '../../infra/http/auth.decorators.js';
+import { AdminOnly, CurrentUser } from '../../infra/http/auth.decorators.js';
 import { Answers } from '../../infra/http/openapi.decorators.js';
 import { auditBatches, listAudits } from './read-models/audit.queries.js';
 
@@ -64,15 +66,19 @@ function csvRow(entry: AuditEntry): string[] {
 @Controller('v1/admin/users')
 @AdminOnly()
 export class AdminAuditsController {
-  constructor(@Inject(DATABASE) private readonly database: Database) {}
+  constructor(
+    @Inject(DATABASE) private readonly database: Database,
+    private readonly reads: ReadReplicas,
+  ) {}
 
   @Get(':id/audits')
   @Answers(auditsResponseSchema)
   async audits(
     @Param('id', { schema: userIdParamSchema }) userId: string,
     @Query({ schema: auditQuerySchema }) query: AuditQuery,
+    @CurrentUser() admin: User,
   ): Promise<AuditsResponse> {
-    return { audits: await listAudits(this.database.db, userId, query) };
+    return { audits: await this.reads.read(readersOf(admin), (db) => listAudits(db, userId, query)) };
   }
 
   /** Every entry of the filtered view (not just a page), newest first, streamed; at most MAX_AUDIT_EXPORT_ROWS. */

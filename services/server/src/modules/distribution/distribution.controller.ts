@@ -20,6 +20,7 @@ import {
 import { APP_CONFIG, type AppConfig } from '../../infra/config/config.js';
 import { DATABASE } from '../../infra/db/database.module.js';
 import type { Database } from '../../infra/db/database.js';
+import { ReadReplicas, readersOf } from '../../infra/db/read-replicas.js';
 import { CommandId } from '../../infra/http/command-id.js';
 import { DomainError } from '../../shared/event-sourcing/decider.js';
 import { ReadModelWaiter } from '../../infra/subscriptions/read-model-waiter.js';
@@ -49,6 +50,7 @@ export class DistributionController {
     @Inject(DATABASE) private readonly database: Database,
     private readonly hasher: PasswordHasher,
     private readonly policy: SessionPolicy,
+    private readonly reads: ReadReplicas,
   ) {}
 
   /** A link's click timeline (counted clicks per minute): its owner's, or any link for admins. */
@@ -60,7 +62,9 @@ export class DistributionController {
     @CurrentUser() user: User,
   ): Promise<ClickTimelineResponse> {
     const isAdmin = await this.policy.adminAllowed(user);
-    const timeline = await clickTimeline(this.database.db, distributionId, { id: user.id, isAdmin });
+    const timeline = await this.reads.read(readersOf(user), (db) =>
+      clickTimeline(db, distributionId, { id: user.id, isAdmin }),
+    );
     if (!timeline) throw new NotFoundException('Distribution not found');
     return timeline;
   }

@@ -1,4 +1,4 @@
-import { Controller, Get, Inject, Query } from '@nestjs/common';
+import { Controller, Get, Query } from '@nestjs/common';
 import {
   type LinkActivityQuery,
   linkActivityQuerySchema,
@@ -6,8 +6,7 @@ import {
   linkActivityResponseSchema,
   type User,
 } from '@seatlink/contracts';
-import { DATABASE } from '../../infra/db/database.module.js';
-import type { Database } from '../../infra/db/database.js';
+import { ReadReplicas, readersOf } from '../../infra/db/read-replicas.js';
 import { ApiKeyScoped, CurrentUser } from '../../infra/http/auth.decorators.js';
 import { Answers } from '../../infra/http/openapi.decorators.js';
 import { clock } from '../../shared/clock.js';
@@ -19,7 +18,7 @@ import { linkActivity } from './read-models/links.queries.js';
  */
 @Controller('v1/links')
 export class LinkActivityController {
-  constructor(@Inject(DATABASE) private readonly database: Database) {}
+  constructor(private readonly reads: ReadReplicas) {}
 
   @ApiKeyScoped('links:read')
   @Get('activity')
@@ -28,6 +27,6 @@ export class LinkActivityController {
     @Query({ schema: linkActivityQuerySchema }) query: LinkActivityQuery,
     @CurrentUser() user: User,
   ): Promise<LinkActivityResponse> {
-    return linkActivity(this.database.db, user.id, query.days, clock.now());
+    return this.reads.read(readersOf(user), (db) => linkActivity(db, user.id, query.days, clock.now()));
   }
 }

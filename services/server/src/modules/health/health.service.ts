@@ -4,6 +4,7 @@ import type { HealthResponse } from '@seatlink/contracts';
 import { DATABASE } from '../../infra/db/database.module.js';
 import type { Database } from '../../infra/db/database.js';
 import { findHealthChecks } from '../../infra/health/health-check.js';
+import { ReadReplicas } from '../../infra/db/read-replicas.js';
 import { RedisBreakers } from '../../infra/redis/redis-breakers.js';
 import { SubscriptionOperations } from '../../infra/subscriptions/subscription-operations.js';
 import { withDeadline } from '../../shared/deadline.js';
@@ -37,6 +38,7 @@ export class HealthService {
     private readonly discovery: DiscoveryService,
     @Optional() @Inject(REDIS_HEALTH) private readonly redis: RedisHealth | null,
     @Optional() @Inject(RedisBreakers) private readonly breakers: RedisBreakers | null,
+    @Optional() @Inject(ReadReplicas) private readonly replicas: ReadReplicas | null,
   ) {}
 
   async check(): Promise<HealthResponse> {
@@ -79,6 +81,16 @@ export class HealthService {
       problems.push(...feedProblems);
       feed = figures;
     }
+    const replicas = (this.replicas?.states() ?? []).map((r) => ({
+      name: r.name,
+      in_use: r.inUse,
+      lag_seconds: r.lagSeconds,
+      lag_bytes: r.lagBytes,
+      problem: r.problem,
+    }));
+    for (const replica of replicas) {
+      if (replica.problem) problems.push(`read replica ${replica.name} serves no reads: ${replica.problem}`);
+    }
     for (const [i, result] of checked.entries()) {
       if (result === TIMED_OUT) problems.push(`${checks[i]!.name}: no answer within ${HEALTH_PART_BOUND_MS} ms`);
       else problems.push(...result);
@@ -89,6 +101,7 @@ export class HealthService {
       redis: redisState,
       redisBreaker: breaker.state,
       problems,
+      replicas,
       feed,
     };
   }

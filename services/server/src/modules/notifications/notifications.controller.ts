@@ -14,6 +14,7 @@ import {
 } from '@seatlink/contracts';
 import { DATABASE } from '../../infra/db/database.module.js';
 import type { Database } from '../../infra/db/database.js';
+import { ReadReplicas, readersOf } from '../../infra/db/read-replicas.js';
 import { ApiKeyScoped, ClientIp, CurrentUser } from '../../infra/http/auth.decorators.js';
 import { CommandId } from '../../infra/http/command-id.js';
 import { Answers } from '../../infra/http/openapi.decorators.js';
@@ -29,6 +30,7 @@ export class NotificationsController {
     private readonly commandBus: CommandBus,
     private readonly waiter: ReadModelWaiter,
     @Inject(DATABASE) private readonly database: Database,
+    private readonly reads: ReadReplicas,
   ) {}
 
   @ApiKeyScoped('notifications:read')
@@ -42,7 +44,7 @@ export class NotificationsController {
     if (query.before !== undefined && before === null) {
       throw new BadRequestException(`before: ${NOTIFICATION_MESSAGES.before}`);
     }
-    return notificationsPage(this.database.db, user.id, query.limit, before);
+    return this.reads.read(readersOf(user), (db) => notificationsPage(db, user.id, query.limit, before));
   }
 
   @ApiKeyScoped('notifications:write')

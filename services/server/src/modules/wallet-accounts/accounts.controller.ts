@@ -38,6 +38,7 @@ import {
 import { APP_CONFIG, type AppConfig } from '../../infra/config/config.js';
 import { DATABASE } from '../../infra/db/database.module.js';
 import type { Database } from '../../infra/db/database.js';
+import { ReadReplicas, readersOf } from '../../infra/db/read-replicas.js';
 import { EVENT_STORE, type EventStore } from '../../infra/event-store/event-store.port.js';
 import { CommandId } from '../../infra/http/command-id.js';
 import { ReadModelWaiter } from '../../infra/subscriptions/read-model-waiter.js';
@@ -92,6 +93,7 @@ export class AccountsController {
     @Inject(APP_CONFIG) private readonly config: AppConfig,
     @Inject(EVENT_STORE) private readonly store: EventStore,
     private readonly wallet: WalletGateway,
+    private readonly reads: ReadReplicas,
   ) {}
 
   @Get('accounts')
@@ -206,11 +208,8 @@ export class AccountsController {
   ): Promise<TicketsResponse> {
     const after = query.after === undefined ? undefined : decodeCursor(query.after);
     if (after === null) throw new BadRequestException('after: after must be the next_cursor of the page before');
-    return ticketsAnswer(
-      this.database.db,
-      user.id,
-      { limit: query.limit, after, since: query.since },
-      this.config.DASHBOARD_URL,
+    return this.reads.read(readersOf(user), (db) =>
+      ticketsAnswer(db, user.id, { limit: query.limit, after, since: query.since }, this.config.DASHBOARD_URL),
     );
   }
 

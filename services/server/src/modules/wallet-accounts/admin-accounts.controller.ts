@@ -6,11 +6,13 @@ import {
   adminTicketsResponseSchema,
   type DuplicateGroupsResponse,
   duplicateGroupsResponseSchema,
+  type User,
 } from '@seatlink/contracts';
 import { APP_CONFIG, type AppConfig } from '../../infra/config/config.js';
 import { DATABASE } from '../../infra/db/database.module.js';
 import type { Database } from '../../infra/db/database.js';
-import { AdminOnly } from '../../infra/http/auth.decorators.js';
+import { ReadReplicas, readersOf } from '../../infra/db/read-replicas.js';
+import { AdminOnly, CurrentUser } from '../../infra/http/auth.decorators.js';
 import { Answers } from '../../infra/http/openapi.decorators.js';
 import { duplicateGroups, listAdminAccounts, listAllTickets } from './read-models/accounts.queries.js';
 
@@ -21,18 +23,21 @@ export class AdminAccountsController {
   constructor(
     @Inject(DATABASE) private readonly database: Database,
     @Inject(APP_CONFIG) private readonly config: AppConfig,
+    private readonly reads: ReadReplicas,
   ) {}
 
   @Get('accounts')
   @Answers(adminAccountsResponseSchema)
-  async accounts(): Promise<AdminAccountsResponse> {
-    return { accounts: await listAdminAccounts(this.database.db) };
+  async accounts(@CurrentUser() admin: User): Promise<AdminAccountsResponse> {
+    return { accounts: await this.reads.read(readersOf(admin), (db) => listAdminAccounts(db)) };
   }
 
   @Get('tickets')
   @Answers(adminTicketsResponseSchema)
-  async tickets(): Promise<AdminTicketsResponse> {
-    return { tickets: await listAllTickets(this.database.db, this.config.DASHBOARD_URL) };
+  async tickets(@CurrentUser() admin: User): Promise<AdminTicketsResponse> {
+    return {
+      tickets: await this.reads.read(readersOf(admin), (db) => listAllTickets(db, this.config.DASHBOARD_URL)),
+    };
   }
 
   @Get('tickets/duplicates')

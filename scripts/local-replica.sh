@@ -1,0 +1,67 @@
+#!/usr/bin/env bash
+# A streaming replica of the local PostgreSQL (127.0.0.1:5432) on another port, for the read-replica suites and for
+# trying DATABASE_READ_URL by hand (docs/architecture.md "Read replicas"). Needs root (it runs PostgreSQL as the
+# `postgres` user) and PostgreSQL's own tools (pg_basebackup, pg_ctl).
+#
+#   scripts/local-replica.sh start   a fresh base backup with -R, started; prints its URL (a running one is kept)
+#   scripts/local-replica.sh stop    stop it (fast)
+#   scripts/local-replica.sh url     its URL
+#
+# REPLICA_PORT (5433) and REPLICA_DIR (/var/lib/postgresql/seatlink-replica) place it; PRIMARY_PORT (5432) names the
+# primary. The primary must allow replication from 127.0.0.1: a trust line is added to its pg_hba.conf if none does.
+set -euo pipefail
+
+PORT="${REPLICA_PORT:-5433}"
+PRIMARY_PORT="${PRIMARY_PORT:-5432}"
+DIR="${REPLICA_DIR:-/var/lib/postgresql/seatlink-replica}"
+BIN="$(ls -d /usr/lib/postgresql/*/bin 2>/dev/null | sort -V | tail -1)"
+URL="postgres://postgres@127.0.0.1:${PORT}/postgres"
+primary() { psql -h 127.0.0.1 -p "$PRIMARY_PORT" -U postgres -XAtqc "$1"; }
+as_postgres() { su postgres -s /bin/sh -c "$1"; }
+
+start() {
+  if pg_isready -q -h 127.0.0.1 -p "$PORT"; then echo "$URL"; return; fi
+  # Made afresh each start: one stopped for long may need WAL the primary no longer keeps.
+  stop
+  (
+    local hba
+    hba="$(primary 'show hba_file')"
+    if ! grep -Eq '^host[[:space:]]+replication[[:space:]]+all[[:space:]]+127\.0\.0\.1/32[[:space:]]+trust' "$hba"; then
+      echo 'host replication all 127.0.0.1/32 trust' >>"$hba"
+      primary 'select pg_reload_conf()' >/dev/null
+    fi
+    rm -rf "$DIR"
+    install -d -o postgres -g postgres -m 700 "$DIR"
+    as_postgres "$BIN/pg_basebackup -h 127.0.0.1 -p $PRIMARY_PORT -U postgres -D $DIR -R -X stream -c fast"
+    # A standby needs at least the primary's figures of these.
+    {
+      echo "port = $PORT"
+      echo "listen_addresses = '127.0.0.1'"
+      echo "unix_socket_directories = '/tmp'"
+      echo "hot_standby = on"
+      echo "hot_standby_feedback = on"
+      for setting in max_connections max_worker_processes max_wal_senders max_prepared_transactions \
+        max_locks_per_transaction; do
+        echo "$setting = $(primary "show $setting")"
+      done
+    } >"$DIR/postgresql.conf"
+    printf 'local all all trust\nhost all all 127.0.0.1/32 trust\n' >"$DIR/pg_hba.conf"
+    chown postgres:postgres "$DIR/postgresql.conf" "$DIR/pg_hba.conf"
+  )
+  as_postgres "$BIN/pg_ctl -D $DIR -l $DIR/replica.log -w -t 60 start" >/dev/null
+  echo "$URL"
+}
+
+stop() {
+  if [ -f "$DIR/postmaster.pid" ]; then as_postgres "$BIN/pg_ctl -D $DIR -m fast -w stop" >/dev/null || true; fi
+}
+
+case "${1:-}" in
+  start) start ;;
+  stop) stop ;;
+  url) echo "$URL" ;;
+  *)
+    echo "usage: $0 start|stop|url" >&2
+    exit 2
+    ;;
+esac
