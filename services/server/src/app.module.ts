@@ -1,4 +1,5 @@
 import { type DynamicModule, Module } from '@nestjs/common';
+import { useRedisCluster } from './infra/redis/redis-client.js';
 import { DiscoveryModule } from '@nestjs/core';
 import { CqrsModule } from '@nestjs/cqrs';
 import { CaptchaModule } from './infra/captcha/captcha.module.js';
@@ -62,6 +63,7 @@ export type Role = 'all' | 'api' | 'worker' | 'cli';
 @Module({})
 export class AppModule {
   static forRoot(config: AppConfig, role: Role): DynamicModule {
+    if (config.REDIS_CLUSTER && config.REDIS_URL) useRedisCluster(config.REDIS_URL);
     const http = role === 'all' || role === 'api';
     const background = role === 'all' || role === 'worker';
     return {
@@ -74,7 +76,8 @@ export class AppModule {
         RedisModule,
         QueueModule.forRoot({
           redisUrl: config.REDIS_URL,
-          prefix: config.REDIS_PREFIX,
+          // On a cluster every key of a queue must be in one slot: the prefix is a hash tag.
+          prefix: config.REDIS_CLUSTER ? `{${config.REDIS_PREFIX}}` : config.REDIS_PREFIX,
           commandTimeoutMs: config.REDIS_COMMAND_TIMEOUT_MS,
         }),
         RealtimeModule.forRoot({

@@ -54,6 +54,14 @@ const schema = z.object({
   DATABASE_READ_POLL_MS: z.coerce.number().int().min(20).max(60_000).default(200),
   /** Redis for BullMQ and the socket.io adapter; in-process queue and sockets when absent. */
   REDIS_URL: optionalString,
+  /**
+   * `true`: REDIS_URL names a seed node of a Redis Cluster (queues under a hash-tagged prefix, live updates on sharded
+   * pub/sub; infra/redis/redis-client.ts).
+   */
+  REDIS_CLUSTER: z
+    .enum(['true', 'false', ''])
+    .default('false')
+    .transform((v) => v === 'true'),
   /** Optional KurrentDB for events (read models stay in PostgreSQL). */
   KURRENTDB_URL: optionalString,
   SMTP_URL: optionalString,

@@ -33,13 +33,11 @@ export class ReadFloors {
     }
     if (this.local.size > 100_000) this.forgetExpired();
     if (!this.redis || readers.length === 0) return;
-    const pipeline = this.redis.pipeline();
-    for (const reader of readers) {
-      pipeline.eval(RAISE_SCRIPT, 1, this.key(reader), walKey(position), String(this.keepMs));
-    }
-    const results = await pipeline.exec();
-    const failed = results?.find(([err]) => err)?.[0];
-    if (failed) throw failed;
+    // Key by key (on a Redis Cluster each may be on another node).
+    const redis = this.redis;
+    await Promise.all(
+      readers.map((reader) => redis.eval(RAISE_SCRIPT, 1, this.key(reader), walKey(position), String(this.keepMs))),
+    );
   }
 
   /**
@@ -55,7 +53,8 @@ export class ReadFloors {
     }
     if (!this.redis || readers.length === 0) return floor;
     try {
-      for (const value of await this.redis.mget(readers.map((r) => this.key(r)))) {
+      const redis = this.redis;
+      for (const value of await Promise.all(readers.map((r) => redis.get(this.key(r))))) {
         const position = fromWalKey(value);
         if (position !== null && position > floor) floor = position;
       }

@@ -173,7 +173,8 @@ describe.skipIf(!REPLICA_URL)('read replicas', () => {
       await expect
         .poll(async () => (await health()).replicas[0], { timeout: 10_000 })
         .toMatchObject({ in_use: false, problem: expect.stringMatching(/does not answer/) as unknown });
-      expect((await health()).status).toBe('degraded');
+      // Said in its entry; the deployment is not unhealthy for it (the primary serves its reads).
+      expect((await health()).problems.filter((p) => p.includes('replica'))).toEqual([]);
       expect(await readFrom(() => ticketsOf(holder.client))).toEqual(['primary']);
     } finally {
       await run('bash', [SCRIPT, 'start']);

@@ -24,7 +24,8 @@ export function isRedisTimeout(err: unknown): boolean {
 
 /** What a breaker needs of its client: ioredis's one way out for every command, and PING for its probe. */
 export interface BreakerClient {
-  sendCommand(command: Command, stream?: never): unknown;
+  /** A Redis Cluster's client takes a third: the node a pipeline goes to. */
+  sendCommand(command: Command, stream?: never, node?: never): unknown;
   ping(): Promise<unknown>;
 }
 
@@ -77,11 +78,12 @@ export class RedisBreaker {
     this.circuit.on('halfOpen', () => void this.client.ping().catch(() => undefined));
     this.circuit.on('reject', () => options.onReject?.());
     const send = client.sendCommand.bind(client);
-    client.sendCommand = (command: Command, stream?: never) => {
-      // ioredis answers the command's promise (or one that traces it); the breaker calls `send` at once, or never.
+    client.sendCommand = (command: Command, stream?: never, node?: never) => {
+      // ioredis answers the command's promise (or one that traces it); the breaker calls `send` at once, or never,
+      // with every argument it was given (a cluster's pipeline names its node in the third).
       let sent: Promise<unknown> | undefined;
       this.circuit
-        .fire(() => (sent = send(command, stream) as Promise<unknown>))
+        .fire(() => (sent = send(command, stream, node) as Promise<unknown>))
         .catch((err: Error) => {
           // Unsent: the command answers the refusal itself (a pipeline's other commands are refused with it).
           if (CircuitBreaker.isOurError(err)) command.reject(new RedisBreakerOpenError(options.role));

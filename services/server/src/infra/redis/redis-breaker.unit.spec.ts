@@ -10,11 +10,14 @@ import { type BreakerClient, RedisBreaker, RedisBreakerOpenError } from './redis
 class ScriptedClient implements BreakerClient {
   answer: 'reply' | 'error' | 'timeout' | 'hang' = 'reply';
   readonly sent: string[] = [];
+  /** What came with each command beside it (a pipeline's stream, a cluster's node). */
+  readonly extras: unknown[][] = [];
   /** The last command left unanswered ('hang'), for the test to answer. */
   hanging: Command | null = null;
 
-  sendCommand(command: Command): unknown {
+  sendCommand(command: Command, ...extras: unknown[]): unknown {
     this.sent.push(command.name);
+    this.extras.push(extras);
     if (this.answer === 'hang') this.hanging = command;
     else if (this.answer === 'reply') command.resolve('OK');
     else command.reject(new Error(this.answer === 'timeout' ? 'Command timed out' : 'WRONGTYPE Operation'));
@@ -127,5 +130,11 @@ describe('RedisBreaker', () => {
     const outcomes = await Promise.allSettled(commands.map((c) => c.promise));
     expect(outcomes.map((o) => o.status)).toEqual(['rejected', 'rejected', 'rejected']);
     expect(client.sent).toEqual(['get']);
+  });
+  it("passes on everything sent with a command: a cluster's pipeline names its node in the third argument", async () => {
+    const stream = { isPipeline: true } as never;
+    const node = { slot: 7, redis: {} } as never;
+    await client.sendCommand(new Command('get', ['key']), stream, node);
+    expect(client.extras.at(-1)).toEqual([stream, node]);
   });
 });

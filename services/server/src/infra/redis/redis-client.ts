@@ -1,5 +1,5 @@
 import { Logger } from '@nestjs/common';
-import { Redis, type RedisOptions } from 'ioredis';
+import { Cluster, Redis, type RedisOptions } from 'ioredis';
 import { safeErrorMessage } from '../db/db-errors.js';
 import { withDeadline } from '../../shared/deadline.js';
 import { throttledWarning } from '../../shared/throttled-warning.js';
@@ -55,15 +55,66 @@ const BY_USE: Record<RedisUse, (timeoutMs: number) => RedisOptions> = {
  */
 export function createRedis(url: string, use: RedisUse, options: RedisClientOptions): Redis {
   const timeoutMs = options.commandTimeoutMs ?? DEFAULT_REDIS_COMMAND_TIMEOUT_MS;
-  const redis = new Redis(url, {
+  const nodeOptions: RedisOptions = {
     connectTimeout: Math.max(2000, timeoutMs),
     retryStrategy: (times) => Math.min(100 * 2 ** Math.min(times, 5), 2000),
     ...(options.lazyConnect ? { lazyConnect: true } : {}),
     ...BY_USE[use](timeoutMs),
-  });
+  };
+  const redis = isClusterSeed(url) ? clusterClient(url, nodeOptions) : new Redis(url, nodeOptions);
   // Its connection errors, now and then.
   redis.on('error', (err: unknown) => warn(options.role, `Redis (${options.role}): ${safeErrorMessage(err)}`));
   return options.breakers ? options.breakers.guard(redis, options.role) : redis;
+}
+
+const clusterSeeds = new Set<string>();
+
+/**
+ * REDIS_CLUSTER=true: `url` names a seed node of a Redis Cluster, and every client made for it is an ioredis Cluster
+ * client (it finds the other nodes, follows slots as they move, and retries while a failed master's replica takes
+ * over). Said once at start, before any client is made (app.module.ts).
+ */
+export function useRedisCluster(url: string): void {
+  clusterSeeds.add(url);
+}
+
+/** Whether `url` names a node of a Redis Cluster (REDIS_CLUSTER=true). */
+export function isClusterSeed(url: string): boolean {
+  return clusterSeeds.has(url);
+}
+
+/**
+ * A Redis Cluster's client, with each node's connection as a single server's would be and the bounds of its use at the
+ * cluster's level (the offline queue, the command timeout). While a slot has no master (a failover: the replica takes
+ * over within the nodes' timeout) a command is retried for about two seconds, then fails as Redis being away does.
+ * Used where a `Redis` is: both send the same commands.
+ */
+function clusterClient(url: string, nodeOptions: RedisOptions): Redis {
+  const seed = new URL(url);
+  // Options of the cluster, not of its nodes; live updates are not auto-pipelined on a cluster (one pipeline per slot).
+  const {
+    enableOfflineQueue,
+    lazyConnect,
+    retryStrategy,
+    enableAutoPipelining: _batched,
+    ...redisOptions
+  } = nodeOptions;
+  const cluster = new Cluster([{ host: seed.hostname, port: Number(seed.port || 6379) }], {
+    redisOptions: {
+      ...redisOptions,
+      ...(seed.password ? { password: decodeURIComponent(seed.password) } : {}),
+      ...(seed.username ? { username: decodeURIComponent(seed.username) } : {}),
+    },
+    ...(enableOfflineQueue === false ? { enableOfflineQueue: false } : {}),
+    ...(lazyConnect ? { lazyConnect: true } : {}),
+    clusterRetryStrategy: (times) => retryStrategy?.(times) ?? 2000,
+    retryDelayOnClusterDown: 200,
+    retryDelayOnFailover: 200,
+    retryDelayOnTryAgain: 200,
+    maxRedirections: 10,
+    slotsRefreshTimeout: 2000,
+  });
+  return cluster as unknown as Redis;
 }
 
 /** Redis did not answer within the bound a request waits for it. */
