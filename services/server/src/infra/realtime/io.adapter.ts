@@ -1,11 +1,19 @@
 import type { INestApplicationContext } from '@nestjs/common';
 import { Logger } from '@nestjs/common';
 import { IoAdapter } from '@nestjs/platform-socket.io';
-import { createAdapter } from '@socket.io/redis-adapter';
+import { createAdapter, createShardedAdapter } from '@socket.io/redis-adapter';
 import type { Redis } from 'ioredis';
 import type { Server, ServerOptions } from 'socket.io';
-import { closeRedis, createRedis } from '../redis/redis-client.js';
+import { closeRedis, createRedis, isClusterSeed } from '../redis/redis-client.js';
 import { liveUpdateRedis } from './live-update-redis.js';
+
+/**
+ * socket.io's Redis adapter: on a single Redis its classic pub/sub; on a Redis Cluster its sharded pub/sub (SPUBLISH to
+ * the node of each channel's slot, not a broadcast to every node), channels under `key`.
+ */
+export function redisAdapter(url: string, key: string, pub: Redis, sub: Redis): Parameters<Server['adapter']>[0] {
+  return isClusterSeed(url) ? createShardedAdapter(pub, sub, { channelPrefix: key }) : createAdapter(pub, sub, { key });
+}
 
 /** How often an API process checks that Redis carries the live updates of the other processes. */
 const PROBE_MS = 2000;
@@ -49,7 +57,7 @@ export class SeatlinkIoAdapter extends IoAdapter {
     if (redis) {
       this.pub = liveUpdateRedis(redis.url, 'socket.io publisher', redis.commandTimeoutMs);
       this.sub = createRedis(redis.url, 'subscribe', { role: 'socket.io subscriber' });
-      server.adapter(createAdapter(this.pub, this.sub, { key: redis.key }));
+      server.adapter(redisAdapter(redis.url, redis.key, this.pub, this.sub));
       this.watchRedis(server, this.pub, this.sub);
     }
     return server;

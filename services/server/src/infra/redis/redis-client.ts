@@ -61,7 +61,7 @@ export function createRedis(url: string, use: RedisUse, options: RedisClientOpti
     ...(options.lazyConnect ? { lazyConnect: true } : {}),
     ...BY_USE[use](timeoutMs),
   };
-  const redis = isClusterSeed(url) ? clusterClient(url, nodeOptions) : new Redis(url, nodeOptions);
+  const redis = isClusterSeed(url) ? clusterClient(url, nodeOptions, use === 'subscribe') : new Redis(url, nodeOptions);
   // Its connection errors, now and then.
   redis.on('error', (err: unknown) => warn(options.role, `Redis (${options.role}): ${safeErrorMessage(err)}`));
   return options.breakers ? options.breakers.guard(redis, options.role) : redis;
@@ -89,7 +89,7 @@ export function isClusterSeed(url: string): boolean {
  * over within the nodes' timeout) a command is retried for about two seconds, then fails as Redis being away does.
  * Used where a `Redis` is: both send the same commands.
  */
-function clusterClient(url: string, nodeOptions: RedisOptions): Redis {
+function clusterClient(url: string, nodeOptions: RedisOptions, subscriber: boolean): Redis {
   const seed = new URL(url);
   // Options of the cluster, not of its nodes; live updates are not auto-pipelined on a cluster (one pipeline per slot).
   const {
@@ -107,6 +107,8 @@ function clusterClient(url: string, nodeOptions: RedisOptions): Redis {
     },
     ...(enableOfflineQueue === false ? { enableOfflineQueue: false } : {}),
     ...(lazyConnect ? { lazyConnect: true } : {}),
+    // A subscriber's sharded subscriptions (socket.io's sharded adapter) go to the node that owns each channel.
+    ...(subscriber ? { shardedSubscribers: true } : {}),
     clusterRetryStrategy: (times) => retryStrategy?.(times) ?? 2000,
     retryDelayOnClusterDown: 200,
     retryDelayOnFailover: 200,

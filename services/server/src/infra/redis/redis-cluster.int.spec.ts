@@ -7,7 +7,7 @@ import { promisify } from 'node:util';
 import type { INestApplicationContext } from '@nestjs/common';
 import { SOCKET_PATH } from '@seatlink/contracts';
 import type { WalletSimApp } from '@seatlink/wallet-sim';
-import { Redis } from 'ioredis';
+import { Cluster, Redis } from 'ioredis';
 import { io, type Socket } from 'socket.io-client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { seed } from '../../seed.js';
@@ -127,6 +127,16 @@ describe.skipIf(!CLUSTER_URL)('on a Redis Cluster', () => {
       (await admin.request('PUT', `/v1/admin/users/${holder.id}/credits`, { credits: 42, reason: 'Cluster' })).status,
     ).toBe(200);
     expect((await pushed).balance).toBe(42);
+    // Live updates go by sharded pub/sub: the socket.io channels are shard channels of the cluster's masters.
+    const nodes = new Cluster([CLUSTER_URL!]);
+    await new Promise((resolve) => nodes.once('ready', resolve));
+    const channels = (
+      await Promise.all(
+        nodes.nodes('master').map((n) => n.call('PUBSUB', 'SHARDCHANNELS', `${api.config.REDIS_PREFIX}:socket.io*`)),
+      )
+    ).flat() as string[];
+    nodes.disconnect();
+    expect(channels.length).toBeGreaterThan(0);
 
     // Webhook deliveries are jobs on the cluster's queues.
     const hook = await holder.client.request('POST', '/v1/me/webhooks', {
