@@ -9,6 +9,9 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ApiClient, startTestStack, subscriptionsCaughtUp, type TestStack } from '../../testing/test-app.js';
 import { claimLink, makeLink, newLinkHolder, type LinkHolder } from '../../testing/link-holder.js';
 import { simControl, startSim } from '../../testing/wallet-fixture.js';
+import { DATABASE } from './database.module.js';
+import type { Database } from './database.js';
+import { ReadFloors } from './read-floors.js';
 import { ReadReplicas, type ReadTarget } from './read-replicas.js';
 
 /**
@@ -154,6 +157,46 @@ describe.skipIf(!REPLICA_URL)('read replicas', () => {
     } finally {
       await replica.query('select pg_wal_replay_resume()');
     }
+  });
+
+  it('leaves out a replica behind past the bound, and takes it back once it has caught up', async () => {
+    const database = stack.app.get<Database>(DATABASE);
+    // The stack's replica under a bound of 300 ms, looked at by hand.
+    const strict = new ReadReplicas(database, new ReadFloors(null, 'strict', 60_000), {
+      urls: stack.config.DATABASE_READ_URL,
+      timeouts: { statementMs: 5000, lockMs: 1000, idleInTransactionMs: 5000, connectMs: 2000 },
+      maxLagMs: 300,
+      pollMs: 60_000,
+      poolSize: 1,
+    });
+    try {
+      await caughtUp();
+      await replica.query('select pg_wal_replay_pause()');
+      // A change on the primary the paused replica does not replay.
+      await database.query(`select pg_logical_emit_message(true, 'seatlink-test', 'behind')`);
+      await new Promise((r) => setTimeout(r, 600));
+      await strict.poll();
+      const [behind] = strict.states();
+      expect(behind).toMatchObject({ inUse: false, problem: expect.stringMatching(/behind the primary/) as unknown });
+      expect(behind!.lagBytes).toBeGreaterThan(0);
+      // Its readers are served by the primary meanwhile.
+      const served: ReadTarget[] = [];
+      strict.onRead = (t) => served.push(t);
+      await strict.read(['nobody'], (db) => db.execute('select 1'));
+      expect(served).toEqual(['primary']);
+    } finally {
+      await replica.query('select pg_wal_replay_resume()');
+    }
+    await expect
+      .poll(
+        async () => {
+          await strict.poll();
+          return strict.states()[0];
+        },
+        { timeout: 10_000, interval: 100 },
+      )
+      .toMatchObject({ inUse: true, lagBytes: 0, problem: null });
+    await strict.close();
   });
 
   it('leaves out a replica that stops, with no error to readers, and takes it back once started again', async () => {
