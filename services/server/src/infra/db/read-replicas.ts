@@ -53,8 +53,9 @@ export type ReadTarget = 'primary' | 'replica';
 
 /**
  * Streaming replicas of the primary (DATABASE_READ_URL), for the read routes: a read goes to a replica that has
- * replayed past its reader's floor (read-floors.ts) and is within the lag bound, the same one for a reader while it
- * can (what they see never steps back between replicas), and to the primary otherwise. A replica that stops answering
+ * replayed past its reader's floor (read-floors.ts) and is within the lag bound — the same one for a reader while it is
+ * fresh enough (docs/architecture.md "Read replicas" tells what moving between replicas may show) — and to the primary
+ * otherwise. A replica that stops answering
  * or falls behind is left out until it is back; a read that fails on a replica for want of it is read again from the
  * primary. After a read from the primary, the reader's floor is raised to where the primary is, so their next read
  * from a replica shows at least as much.

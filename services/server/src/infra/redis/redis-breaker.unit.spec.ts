@@ -137,4 +137,14 @@ describe('RedisBreaker', () => {
     await client.sendCommand(new Command('get', ['key']), stream, node);
     expect(client.extras.at(-1)).toEqual([stream, node]);
   });
+  it("takes a Redis Cluster's own ways of being away for Redis being away (a 503, not a 500)", () => {
+    for (const message of [
+      "Cluster isn't ready and enableOfflineQueue options is false",
+      'Too many Cluster redirections. Last error: Error: Connection is closed.',
+      'CLUSTERDOWN The cluster is down',
+    ]) {
+      expect(isRedisUnavailableError(new Error(message)), message).toBe(true);
+    }
+    expect(isRedisUnavailableError(new Error('WRONGTYPE Operation'))).toBe(false);
+  });
 });

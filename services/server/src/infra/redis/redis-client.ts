@@ -144,7 +144,9 @@ export function isRedisUnavailableError(err: unknown): boolean {
   if (!(err instanceof Error)) return false;
   if (err instanceof RedisUnavailableError || err instanceof RedisBreakerOpenError) return true;
   if (err.name === 'MaxRetriesPerRequestError') return true;
-  return /^(Command timed out|Connection is closed\.?|Stream isn't writeable and enableOfflineQueue options is false)/.test(
+  // The last three are a Redis Cluster's: not formed yet (or its seed away), and a slot whose master and replica are
+  // both gone.
+  return /^(Command timed out|Connection is closed\.?|Stream isn't writeable and enableOfflineQueue options is false|Cluster isn't ready and enableOfflineQueue options is false|Too many Cluster redirections|CLUSTERDOWN)/.test(
     err.message,
   );
 }
