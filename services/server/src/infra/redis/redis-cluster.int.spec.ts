@@ -1,6 +1,4 @@
 import { execFile } from 'node:child_process';
-import { createServer, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
@@ -13,6 +11,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { seed } from '../../seed.js';
 import { claimLink, makeLink, newLinkHolder } from '../../testing/link-holder.js';
 import { ApiClient, startTestStack, startTestWorker, type TestStack } from '../../testing/test-app.js';
+import { WebhookReceiver } from '../../testing/webhook-receiver.js';
 import { simControl, startSim } from '../../testing/wallet-fixture.js';
 
 /**
@@ -28,33 +27,13 @@ const SCRIPT = path.resolve(
 );
 const run = promisify(execFile);
 
-/** An endpoint of the holder's own system: counts the claims delivered to it. */
-class Receiver {
-  readonly claims = new Set<string>();
-  private server!: Server;
-  url = '';
-  async start() {
-    this.server = createServer((req, res) => {
-      const chunks: Buffer[] = [];
-      req.on('data', (c: Buffer) => chunks.push(c));
-      req.on('end', () => {
-        const body = JSON.parse(Buffer.concat(chunks).toString('utf8')) as {
-          type: string;
-          data: { distribution_id?: string; claims?: number };
-        };
-        // Each claim once (a delivery sent again after a lost job counts once).
-        if (body.type === 'link.claimed') this.claims.add(`${body.data.distribution_id}:${body.data.claims}`);
-        res.end('ok');
-      });
-    });
-    await new Promise<void>((resolve) => this.server.listen(0, '127.0.0.1', resolve));
-    this.url = `http://127.0.0.1:${(this.server.address() as AddressInfo).port}/hook`;
-    return this;
-  }
-  close() {
-    return new Promise<void>((resolve) => this.server.close(() => resolve()));
-  }
-}
+/** Each claim an endpoint of the holder's was told of, once (a delivery sent again after a lost job counts once). */
+const claimsTold = (receiver: WebhookReceiver) =>
+  new Set(
+    receiver
+      .ofType('link.claimed')
+      .map((r) => `${String(r.body!.data.distribution_id)}:${String(r.body!.data.claims)}`),
+  );
 
 describe.skipIf(!CLUSTER_URL)('on a Redis Cluster', () => {
   let sim: WalletSimApp;
@@ -63,7 +42,7 @@ describe.skipIf(!CLUSTER_URL)('on a Redis Cluster', () => {
   let worker: INestApplicationContext;
   let admin: ApiClient;
   const sockets: Socket[] = [];
-  let receiver: Receiver;
+  let receiver: WebhookReceiver;
 
   const balancePushed = (socket: Socket) =>
     new Promise<{ balance: number }>((resolve) => socket.once('balance.updated', resolve));
@@ -87,7 +66,7 @@ describe.skipIf(!CLUSTER_URL)('on a Redis Cluster', () => {
     let url: string;
     ({ sim, url } = await startSim());
     control = simControl(url);
-    receiver = await new Receiver().start();
+    receiver = await new WebhookReceiver('/hook').start();
     api = await startTestStack({
       role: 'api',
       env: {
@@ -146,7 +125,7 @@ describe.skipIf(!CLUSTER_URL)('on a Redis Cluster', () => {
     expect(hook.status, JSON.stringify(hook.body)).toBe(201);
     const link = await makeLink(holder.client, holder.tickets[0]!);
     for (let i = 0; i < 3; i++) expect((await claimLink(api.baseUrl, link.code)).status).toBe(200);
-    await expect.poll(() => receiver.claims.size, { timeout: 20_000 }).toBe(3);
+    await expect.poll(() => claimsTold(receiver).size, { timeout: 20_000 }).toBe(3);
 
     // Throttles count on the cluster: the fourth wrong password for one account from one address is refused.
     const guesser = new ApiClient(api.baseUrl);
@@ -167,7 +146,7 @@ describe.skipIf(!CLUSTER_URL)('on a Redis Cluster', () => {
     });
     expect(hook.status).toBe(201);
     const link = await makeLink(holder.client, holder.tickets[0]!);
-    const before = receiver.claims.size;
+    const before = claimsTold(receiver).size;
 
     // The master of the queues' slot (the prefix is one hash tag): kill it.
     const seed = new Redis(CLUSTER_URL!);
@@ -194,7 +173,7 @@ describe.skipIf(!CLUSTER_URL)('on a Redis Cluster', () => {
       // Claims answered 200 each have their delivery (a job lost with the master is sent again by the sweep).
       const claimed = answers.filter((a, i) => i % 2 === 0 && a.status === 200).length;
       expect(claimed).toBeGreaterThan(0);
-      await expect.poll(() => receiver.claims.size - before, { timeout: 30_000 }).toBe(claimed);
+      await expect.poll(() => claimsTold(receiver).size - before, { timeout: 30_000 }).toBe(claimed);
 
       // Pushes resume.
       const socket = await connect(holder.client.sessionCookie);

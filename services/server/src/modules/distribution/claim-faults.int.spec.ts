@@ -1,7 +1,5 @@
 import { spawn } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
-import { createServer, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import path from 'node:path';
 import type { Ticket } from '@seatlink/contracts';
 import type { WalletSimApp } from '@seatlink/wallet-sim';
@@ -9,6 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type ApiProcess, environmentOf, startApiProcess, startWorkerProcess } from '../../testing/api-process.js';
 import { type LinkHolder, makeLink, newLinkHolder, RECIPIENT_BROWSER } from '../../testing/link-holder.js';
 import { ApiClient, startTestStack, subscriptionsCaughtUp, type TestStack } from '../../testing/test-app.js';
+import { WebhookReceiver } from '../../testing/webhook-receiver.js';
 import { testEnv } from '../../testing/test-database.js';
 import { describeWithThrowawayCluster, ThrowawayCluster } from '../../testing/throwaway-cluster.js';
 import { until } from '../../testing/until.js';
@@ -48,42 +47,22 @@ const APP_NAME = 'claims-api-';
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 /** An endpoint of the link owner's own system: every `link.claimed` delivery that arrives, by link and event id. */
-class Receiver {
+class Receiver extends WebhookReceiver {
   /** Link id → the event ids of its link.claimed deliveries → the click number each told (`claims`). */
-  readonly claimed = new Map<string, Map<string, number>>();
-  /** Deliveries that arrived, repeats included. */
-  arrivals = 0;
-  private server!: Server;
-  url = '';
-
-  async start() {
-    this.server = createServer((req, res) => {
-      const chunks: Buffer[] = [];
-      req.on('data', (c: Buffer) => chunks.push(c));
-      req.on('error', () => undefined);
-      req.on('end', () => {
-        this.arrivals++;
-        const body = JSON.parse(Buffer.concat(chunks).toString('utf8')) as {
-          id: string;
-          type: string;
-          data: { link_id: string; claims: number };
-        };
-        if (body.type === 'link.claimed') {
-          const of = this.claimed.get(body.data.link_id) ?? new Map<string, number>();
-          of.set(body.id, body.data.claims);
-          this.claimed.set(body.data.link_id, of);
-        }
-        res.writeHead(200).end('ok');
-      });
-    });
-    await new Promise<void>((resolve) => this.server.listen(0, '127.0.0.1', resolve));
-    this.url = `http://127.0.0.1:${(this.server.address() as AddressInfo).port}`;
-    return this;
+  get claimed(): Map<string, Map<string, number>> {
+    const claimed = new Map<string, Map<string, number>>();
+    for (const { body } of this.ofType('link.claimed')) {
+      const { link_id: link, claims } = body!.data as { link_id: string; claims: number };
+      const of = claimed.get(link) ?? new Map<string, number>();
+      of.set(body!.id, claims);
+      claimed.set(link, of);
+    }
+    return claimed;
   }
 
-  async close() {
-    this.server.closeAllConnections();
-    await new Promise<void>((resolve) => this.server.close(() => resolve()));
+  /** Deliveries that arrived, repeats included. */
+  get arrivals(): number {
+    return this.received.length;
   }
 }
 

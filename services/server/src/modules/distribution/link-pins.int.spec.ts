@@ -1,6 +1,4 @@
 import type { INestApplicationContext } from '@nestjs/common';
-import { createServer, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { setTimeout as sleep } from 'node:timers/promises';
 import {
   type AuditEntry,
@@ -26,42 +24,13 @@ import {
   subscriptionsCaughtUp,
   type TestStack,
 } from '../../testing/test-app.js';
+import { WebhookReceiver } from '../../testing/webhook-receiver.js';
 import { until } from '../../testing/until.js';
 import { hasRedisServer, type PrivateRedis, startPrivateRedis } from '../../testing/private-redis.js';
 import { linkWalletWith, passes, simControl, startSim } from '../../testing/wallet-fixture.js';
 
-/** An endpoint of the link owner's own system, on this machine: it records the webhook deliveries that arrive. */
-class Receiver {
-  readonly received: Array<{ body: { type: string; data: Record<string, unknown> } }> = [];
-  private server!: Server;
-  url = '';
-
-  async start() {
-    this.server = createServer((req, res) => {
-      const chunks: Buffer[] = [];
-      req.on('data', (c: Buffer) => chunks.push(c));
-      req.on('end', () => {
-        this.received.push({
-          body: JSON.parse(Buffer.concat(chunks).toString('utf8')) as Receiver['received'][0]['body'],
-        });
-        res.statusCode = 200;
-        res.end('ok');
-      });
-    });
-    await new Promise<void>((resolve) => this.server.listen(0, '127.0.0.1', resolve));
-    this.url = `http://127.0.0.1:${(this.server.address() as AddressInfo).port}/hook`;
-    return this;
-  }
-
-  ofType(type: string) {
-    return this.received.filter((r) => r.body.type === type);
-  }
-
-  async close() {
-    this.server.closeAllConnections();
-    await new Promise<void>((resolve) => this.server.close(() => resolve()));
-  }
-}
+/** An endpoint of the owner's own system (webhooks), on this machine. */
+const hookReceiver = () => new WebhookReceiver('/hook').start();
 
 const BROWSER =
   'Mozilla/5.0 (iPhone; CPU iPhone OS 17_0 like Mac OS X) AppleWebKit/605.1.15 (KHTML, like Gecko) Version/17.0 Mobile/15E148 Safari/604.1';
@@ -82,7 +51,7 @@ describe('a PIN on a link: asked before "Add to wallet", never counted without i
       headers: { 'user-agent': BROWSER, ...(body === undefined ? {} : { 'content-type': 'application/json' }) },
       body: body === undefined ? undefined : JSON.stringify(body),
     });
-  const receivers: Receiver[] = [];
+  const receivers: WebhookReceiver[] = [];
   /** A claim with a PIN from one address (X-Forwarded-For, TRUST_PROXY) and device (none: the address only). */
   const claimFrom = async (code: string, from: { ip: string; device: string | null }, pin: string) => {
     const res = await fetch(`${stack.baseUrl}/v1/links/${code}/claim`, {
@@ -235,7 +204,7 @@ describe('a PIN on a link: asked before "Add to wallet", never counted without i
   });
 
   it('after 50 wrong PINs the right one still claims at once; the owner is told once (bell, webhook, audit), and a rebuild keeps it', async () => {
-    const hook = await new Receiver().start();
+    const hook = await hookReceiver();
     receivers.push(hook);
     const endpoint = await user.request('POST', '/v1/me/webhooks', { url: hook.url, events: ['link.pin_guessed'] });
     expect(endpoint.status, JSON.stringify(endpoint.body)).toBe(201);
@@ -266,7 +235,7 @@ describe('a PIN on a link: asked before "Add to wallet", never counted without i
     expect(told[0]).toMatchObject({ count: 5, label: 'for Robin', ticket_id: ticket.id });
     expect(notificationText(told[0]!, (iso) => iso)).toContain('set a new one with Edit Link');
     await until('the webhook delivery', () => hook.ofType('link.pin_guessed').length === 1);
-    expect(hook.ofType('link.pin_guessed')[0]!.body.data).toMatchObject({
+    expect(hook.ofType('link.pin_guessed')[0]!.body!.data).toMatchObject({
       distribution_id: distributionId,
       ticket_id: ticket.id,
       failures: 5,

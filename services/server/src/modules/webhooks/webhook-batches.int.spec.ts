@@ -1,5 +1,3 @@
-import { createServer, type IncomingHttpHeaders, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { CommandBus } from '@nestjs/cqrs';
 import {
   type Account,
@@ -18,6 +16,7 @@ import { ApiDocumentCheck } from '../../testing/api-document-check.js';
 import { ApiClient, startTestStack, subscriptionsCaughtUp, type TestStack } from '../../testing/test-app.js';
 import { until } from '../../testing/until.js';
 import { createVerifiedUser } from '../../testing/users.js';
+import { type Arrival, WebhookReceiver } from '../../testing/webhook-receiver.js';
 import { passes, startSim, WALLET_PASSWORD } from '../../testing/wallet-fixture.js';
 import { SyncWalletAccountJob } from '../wallet-accounts/sync-wallet-account.job.js';
 import { WebhookDeliveries } from './webhook-deliveries.service.js';
@@ -26,57 +25,20 @@ import { walletAccountStream } from '../wallet-accounts/wallet-account.events.js
 import { WebhookFanoutReaction } from './webhook-fanout.reaction.js';
 import { WebhookTicketBatches } from './webhook-ticket-batches.js';
 
-interface Received {
-  headers: IncomingHttpHeaders;
-  raw: string;
-  body: { id: string; type: string; created_at: string; data: Record<string, unknown> };
-}
-
-/** An endpoint of a user's own system, on this machine: it records what arrives and answers 200. */
-class Receiver {
-  readonly received: Received[] = [];
-  private server!: Server;
-  url = '';
-
-  async start() {
-    this.server = createServer((req, res) => {
-      const chunks: Buffer[] = [];
-      req.on('data', (c: Buffer) => chunks.push(c));
-      req.on('end', () => {
-        const raw = Buffer.concat(chunks).toString('utf8');
-        // A body that is not JSON fails the test where it is read (the parse throws there, not here).
-        let body: Received['body'];
-        try {
-          body = JSON.parse(raw) as Received['body'];
-        } catch {
-          body = { id: '', type: 'not-json', created_at: '', data: {} };
-        }
-        this.received.push({ headers: req.headers, raw, body });
-        res.end('ok');
-      });
-    });
-    await new Promise<void>((resolve) => this.server.listen(0, '127.0.0.1', resolve));
-    this.url = `http://127.0.0.1:${(this.server.address() as AddressInfo).port}/hook`;
-    return this;
-  }
-
-  ofType(type: string) {
-    return this.received.filter((r) => r.body.type === type);
+/** An endpoint on this machine that also reads the `tickets.synced` batches it got. */
+class Receiver extends WebhookReceiver {
+  constructor() {
+    super('/hook');
   }
 
   batches() {
-    return this.ofType('tickets.synced').map((r) => r.body.data as unknown as TicketsSyncedData);
-  }
-
-  async close() {
-    this.server.closeAllConnections();
-    await new Promise<void>((resolve) => this.server.close(() => resolve()));
+    return this.ofType('tickets.synced').map((r) => r.body!.data as unknown as TicketsSyncedData);
   }
 }
 
 const stripe = new Stripe('sk_test_verifier');
 /** Thrown unless the delivery is signed with `secret` (Stripe's own verifier: the scheme is Stripe's). */
-const verify = (r: Received, secret: string) =>
+const verify = (r: Arrival, secret: string) =>
   stripe.webhooks.constructEvent(r.raw, String(r.headers['seatlink-signature']), secret);
 
 // docs/architecture.md "Workers and jobs": a sync's ticket changes reach a `tickets.synced` endpoint in batches of at
@@ -204,7 +166,7 @@ describe('webhooks: a sync’s ticket changes as tickets.synced batches of at mo
     // Each part as the API document's webhooks section describes tickets.synced.
     const check = await ApiDocumentCheck.for(stack.baseUrl);
     expect(all.flatMap((r) => check!.deliveryProblems(String(r.headers['seatlink-signature']), r.raw))).toEqual([]);
-    const sync = all.map((r) => r.body.data as unknown as TicketsSyncedData).filter((d) => d.parts !== 10);
+    const sync = all.map((r) => r.body!.data as unknown as TicketsSyncedData).filter((d) => d.parts !== 10);
     expect(sync).toHaveLength(20);
     expect(sync.every((d) => d.parts === 20 && d.sync_finished && d.account_id === accountId)).toBe(true);
     expect(new Set(sync.map((d) => d.part)).size).toBe(20);
@@ -239,7 +201,7 @@ describe('webhooks: a sync’s ticket changes as tickets.synced batches of at mo
       },
       280_000,
     );
-    expect(new Set(perTicket.map((r) => r.body.data.ticket_id)).size).toBe(10_000);
+    expect(new Set(perTicket.map((r) => r.body!.data.ticket_id)).size).toBe(10_000);
     verify(perTicket[0]!, l.secret);
     expect(legacy.ofType('tickets.synced')).toEqual([]);
     // None for the endpoint that asked for neither.
@@ -372,11 +334,11 @@ describe('webhooks: a sync’s ticket changes as tickets.synced batches of at mo
     }));
     const accountId = await linkWallet(client, email, edge);
     const got = await until('the edge tickets told', () => hooks.ofType('tickets.synced')[0], 60_000);
-    expect(got.body.type, 'the body is JSON').toBe('tickets.synced');
+    expect(got.body?.type, 'the body is JSON').toBe('tickets.synced');
     expect(() => verify(got, secret)).not.toThrow();
     const check = await ApiDocumentCheck.for(stack.baseUrl);
     expect(check!.deliveryProblems(String(got.headers['seatlink-signature']), got.raw)).toEqual([]);
-    const data = got.body.data as unknown as TicketsSyncedData;
+    const data = got.body!.data as unknown as TicketsSyncedData;
     const tickets = ((await client.request('GET', '/v1/tickets')).body.tickets as Ticket[]).filter(
       (t) => t.account_id === accountId,
     );

@@ -1,12 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import {
-  createServer,
-  type IncomingHttpHeaders,
-  type IncomingMessage,
-  type Server,
-  type ServerResponse,
-  STATUS_CODES,
-} from 'node:http';
+import { type ServerResponse, STATUS_CODES } from 'node:http';
 import { type AddressInfo, createServer as createTcpServer, type Server as TcpServer, type Socket } from 'node:net';
 import {
   type Account,
@@ -28,6 +21,7 @@ import { hasRedisServer, type PrivateRedis, startPrivateRedis } from '../../test
 import { ApiClient, startTestStack, subscriptionsCaughtUp, type TestStack } from '../../testing/test-app.js';
 import { until } from '../../testing/until.js';
 import { createVerifiedUser } from '../../testing/users.js';
+import { type Arrival, type Behaviour, WebhookReceiver as Receiver } from '../../testing/webhook-receiver.js';
 import { simControl, startSim, WALLET_PASSWORD } from '../../testing/wallet-fixture.js';
 import { SyncWalletAccountJob } from '../wallet-accounts/sync-wallet-account.job.js';
 import { SweepWebhooksJob } from './deliver-webhooks.job.js';
@@ -38,73 +32,6 @@ import { SweepWebhooksJob } from './deliver-webhooks.job.js';
  * of Unicode, and an endpoint deleted while its deliveries wait. Outcomes only: what arrived, how often, in what order,
  * and what the delivery log says.
  */
-
-interface Arrival {
-  /** Date.now() when the request's body had arrived. */
-  at: number;
-  path: string;
-  headers: IncomingHttpHeaders;
-  raw: string;
-  body: { id: string; type: string; created_at: string; data: Record<string, unknown> } | null;
-  /** The status this receiver answered (once it did). */
-  answered?: number;
-  /** The connection it came on is closed (kept alive otherwise: only a cut closes it within a minute). */
-  closed: () => boolean;
-}
-
-type Behaviour = (got: Arrival, req: IncomingMessage, res: ServerResponse) => void;
-
-/** An endpoint of a user's own system, on this machine: it records what arrives and behaves as it is told. */
-class Receiver {
-  readonly received: Arrival[] = [];
-  behave: Behaviour = (got, _req, res) => answer(got, res, 200);
-  private server!: Server;
-  url = '';
-
-  async start() {
-    this.server = createServer((req, res) => {
-      const chunks: Buffer[] = [];
-      req.on('data', (c: Buffer) => chunks.push(c));
-      req.on('error', () => undefined);
-      res.on('error', () => undefined);
-      req.on('end', () => {
-        const raw = Buffer.concat(chunks).toString('utf8');
-        let body: Arrival['body'];
-        try {
-          body = JSON.parse(raw) as Arrival['body'];
-        } catch {
-          body = null;
-        }
-        const socket = req.socket;
-        const got: Arrival = {
-          at: Date.now(),
-          path: req.url ?? '',
-          headers: req.headers,
-          raw,
-          body,
-          closed: () => socket.destroyed,
-        };
-        this.received.push(got);
-        this.behave(got, req, res);
-      });
-    });
-    // An idle kept-alive connection stays open: a closed one was cut.
-    this.server.keepAliveTimeout = 60_000;
-    await new Promise<void>((resolve) => this.server.listen(0, '127.0.0.1', resolve));
-    this.url = `http://127.0.0.1:${(this.server.address() as AddressInfo).port}`;
-    return this;
-  }
-
-  /** The arrivals of one event (its id is the same in every try and resend). */
-  of(eventId: string) {
-    return this.received.filter((r) => r.body?.id === eventId);
-  }
-
-  async close() {
-    this.server.closeAllConnections();
-    await new Promise<void>((resolve) => this.server.close(() => resolve()));
-  }
-}
 
 /** Answers `status` with a short body. */
 function answer(got: Arrival, res: ServerResponse, status: number, message?: string) {
