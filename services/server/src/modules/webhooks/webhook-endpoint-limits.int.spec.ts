@@ -1,6 +1,4 @@
 import { randomUUID } from 'node:crypto';
-import { createServer, type IncomingHttpHeaders, type Server, type ServerResponse } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import {
   WEBHOOK_MESSAGES,
   type WebhookDeliveriesResponse,
@@ -16,6 +14,7 @@ import { SubscriptionOperations } from '../../infra/subscriptions/subscription-o
 import { ApiClient, startTestStack, subscriptionsCaughtUp, type TestStack } from '../../testing/test-app.js';
 import { until } from '../../testing/until.js';
 import { createVerifiedUser } from '../../testing/users.js';
+import { answer, type Arrival, type Behaviour, WebhookReceiver } from '../../testing/webhook-receiver.js';
 import { WebhookDeliveries } from './webhook-deliveries.service.js';
 
 /**
@@ -25,70 +24,12 @@ import { WebhookDeliveries } from './webhook-deliveries.service.js';
  * private addresses that never say where a name led. On the real PostgreSQL and Redis; outcomes only.
  */
 
-interface Arrival {
-  id: string | null;
-  headers: IncomingHttpHeaders;
-  raw: string;
-  /** The number of this receiver's requests open (received, not yet answered nor cut) as this one arrived. */
-  openWith: number;
-}
-
-/** An endpoint on this machine that counts its open requests: those it has received and not answered or lost. */
-class Receiver {
-  readonly received: Arrival[] = [];
-  /** Requests received whose answer has not ended (hanging ones stay until the sender gives up or is cut off). */
-  readonly open = new Set<ServerResponse>();
-  maxOpen = 0;
-  /** Requests that ended without an answer (cut by the sender or by this receiver). */
-  cut = 0;
+/** An endpoint on this machine that counts its open requests, and leaves them unanswered while it hangs. */
+class Receiver extends WebhookReceiver {
   hang = false;
-  private server!: Server;
-  url = '';
-
-  async start() {
-    this.server = createServer((req, res) => {
-      this.open.add(res);
-      this.maxOpen = Math.max(this.maxOpen, this.open.size);
-      res.on('close', () => {
-        if (this.open.delete(res) && !res.writableEnded) this.cut++;
-      });
-      const chunks: Buffer[] = [];
-      req.on('data', (c: Buffer) => chunks.push(c));
-      req.on('error', () => undefined);
-      res.on('error', () => undefined);
-      req.on('end', () => {
-        const raw = Buffer.concat(chunks).toString('utf8');
-        let id: string | null = null;
-        try {
-          id = (JSON.parse(raw) as { id: string }).id;
-        } catch {
-          // Recorded as it came.
-        }
-        this.received.push({ id, headers: req.headers, raw, openWith: this.open.size });
-        if (this.hang) return;
-        res.statusCode = 200;
-        res.end('ok');
-      });
-    });
-    this.server.keepAliveTimeout = 60_000;
-    await new Promise<void>((resolve) => this.server.listen(0, '127.0.0.1', resolve));
-    this.url = `http://127.0.0.1:${(this.server.address() as AddressInfo).port}`;
-    return this;
-  }
-
-  /** Cuts every request it holds (the sender sees its connection reset). */
-  release() {
-    for (const res of this.open) res.socket?.destroy();
-  }
-
-  of(id: string) {
-    return this.received.filter((r) => r.id === id);
-  }
-
-  async close() {
-    this.server.closeAllConnections();
-    await new Promise<void>((resolve) => this.server.close(() => resolve()));
-  }
+  override behave: Behaviour = (got, _req, res) => {
+    if (!this.hang) answer(got, res, 200);
+  };
 }
 
 const stripe = new Stripe('sk_test_verifier');
@@ -198,10 +139,10 @@ describe('webhooks that scale with the account: a cap per endpoint, counted test
     expect(hanging.received).toHaveLength(CAP);
     expect(hanging.maxOpen).toBe(CAP);
     expect(healthy.maxOpen).toBeLessThanOrEqual(CAP);
-    expect(new Set(fineIds.flatMap((id) => healthy.of(id).map((a) => a.id))).size).toBe(24);
+    expect(new Set(fineIds.flatMap((id) => healthy.of(id).map((a) => a.body?.id))).size).toBe(24);
 
     // Its slots pass from key to key as tries end (here cut off by the endpoint): never more than the cap at once.
-    while (new Set(hanging.received.map((a) => a.id)).size < slowKeys.length) {
+    while (new Set(hanging.received.map((a) => a.body?.id)).size < slowKeys.length) {
       const before = hanging.received.length;
       hanging.release();
       await until('the next tries', () => hanging.received.length > before && hanging.open.size === CAP, 30_000);
@@ -308,7 +249,7 @@ describe('webhooks that scale with the account: a cap per endpoint, counted test
     const got = await testEvent();
     expect(signatureOf(got)).toMatch(/^t=\d+,v1=[0-9a-f]{64},v1=[0-9a-f]{64}$/);
     for (const secret of [rolled.secret, first]) {
-      expect(stripe.webhooks.constructEvent(got.raw, signatureOf(got), secret).id).toBe(got.id);
+      expect(stripe.webhooks.constructEvent(got.raw, signatureOf(got), secret).id).toBe(got.body?.id);
     }
     expect(() => stripe.webhooks.constructEvent(got.raw, signatureOf(got), 'whsec_wrong')).toThrow();
 
@@ -326,7 +267,7 @@ describe('webhooks that scale with the account: a cap per endpoint, counted test
     expect(await listed(client, webhook.id)).toEqual(rolled.webhook);
     const again = await testEvent();
     for (const secret of [rolled.secret, first]) {
-      expect(stripe.webhooks.constructEvent(again.raw, signatureOf(again), secret).id).toBe(again.id);
+      expect(stripe.webhooks.constructEvent(again.raw, signatureOf(again), secret).id).toBe(again.body?.id);
     }
 
     // Rolled again with a grace of a second: the secret it replaces signs for that second, then no more.
@@ -335,7 +276,7 @@ describe('webhooks that scale with the account: a cap per endpoint, counted test
     await until('the grace over', async () => (await listed(client, webhook.id)).previous_secret_until === null);
     const after = await testEvent();
     expect(signatureOf(after)).toMatch(/^t=\d+,v1=[0-9a-f]{64}$/);
-    expect(stripe.webhooks.constructEvent(after.raw, signatureOf(after), short.secret).id).toBe(after.id);
+    expect(stripe.webhooks.constructEvent(after.raw, signatureOf(after), short.secret).id).toBe(after.body?.id);
     for (const old of [rolled.secret, first]) {
       expect(() => stripe.webhooks.constructEvent(after.raw, signatureOf(after), old)).toThrow();
     }
