@@ -35,7 +35,8 @@ function notDone(failed: readonly BulkLinkFailure[]): string {
 
 /**
  * The bottom bar's actions on the selected tickets that have a link: Edit Links (the settings ticked in the modal, the
- * others left as each link has them, and recipients pasted one line per link in order) and Recall Links (after confirming; the credits are not given back).
+ * others left as each link has them, and recipients pasted one line per link in order) and Recall Links (after
+ * confirming; the credits are not given back).
  */
 export function BulkLinkActions({ tickets }: { tickets: readonly RecipientTicket[] }) {
   const { recallMany, editMany, busy } = useBulkLinks();
