@@ -31,7 +31,7 @@ export const RECIPIENT_MESSAGES = {
   moreLines: (lines: number, tickets: number) =>
     `${lines} recipients for ${tickets} ${tickets === 1 ? 'ticket' : 'tickets'}: remove ${lines - tickets} ${lines - tickets === 1 ? 'line' : 'lines'}`,
   fewerLines: (lines: number, tickets: number) =>
-    `${lines} ${lines === 1 ? 'recipient' : 'recipients'} for ${tickets} tickets: the last ${tickets - lines} ${tickets - lines === 1 ? 'ticket gets' : 'tickets get'} none`,
+    `${lines} ${lines === 1 ? 'recipient' : 'recipients'} for ${tickets} tickets: ${tickets - lines === 1 ? 'the last ticket gets none' : `the last ${tickets - lines} tickets get none`}`,
   badLine: (line: number, reason: string) => `Line ${line}: ${reason}`,
   badEmail: 'not a valid email address',
   nameField: 'Recipient name',

@@ -44,7 +44,10 @@ describe('matchRecipients: the pasted lines against the selected tickets, in ord
     const m = matchRecipients(parseRecipientLines('Sam\nAlex'), 3);
     expect(m.recipients).toEqual([{ name: 'Sam', email: null }, { name: 'Alex', email: null }, null]);
     expect(m.errors).toEqual([]);
-    expect(m.warning).toBe('2 recipients for 3 tickets: the last 1 ticket gets none');
+    expect(m.warning).toBe('2 recipients for 3 tickets: the last ticket gets none');
+    expect(matchRecipients(parseRecipientLines('Sam'), 3).warning).toBe(
+      '1 recipient for 3 tickets: the last 2 tickets get none',
+    );
   });
 
   it('refuses more lines than tickets, and bad lines', () => {
