@@ -31,6 +31,7 @@ import {
 } from '@seatlink/contracts';
 import { DATABASE } from '../../infra/db/database.module.js';
 import type { Database } from '../../infra/db/database.js';
+import { ReadReplicas, readersOf } from '../../infra/db/read-replicas.js';
 import { CommandId } from '../../infra/http/command-id.js';
 import { Answers } from '../../infra/http/openapi.decorators.js';
 import { ReadModelWaiter } from '../../infra/subscriptions/read-model-waiter.js';
@@ -48,12 +49,17 @@ export class AdminUsersController {
     private readonly waiter: ReadModelWaiter,
     private readonly policy: SessionPolicy,
     private readonly accounts: UserAccounts,
+    private readonly reads: ReadReplicas,
   ) {}
 
   @Get()
   @Answers(adminUsersResponseSchema)
-  async list(@Query({ schema: pageQuerySchema }) query: PageQuery): Promise<AdminUsersResponse> {
-    const result = await listUsers(this.database.db, query.page, query.limit, clock.now());
+  async list(
+    @Query({ schema: pageQuerySchema }) query: PageQuery,
+    @CurrentUser() admin: User,
+  ): Promise<AdminUsersResponse> {
+    const now = clock.now();
+    const result = await this.reads.read(readersOf(admin), (db) => listUsers(db, query.page, query.limit, now));
     return {
       users: result.users,
       pagination: { page: query.page, limit: query.limit, total: result.total },
