@@ -131,11 +131,6 @@ export type PastedRecipient =
 const looksLikeEmail = (s: string) => s.includes('@');
 
 /**
- * Reads a pasted list of recipients, one non-empty line per ticket in order: `Name <email>`, `Name, email`,
- * `Name<TAB>email` (a spreadsheet's two columns), an e-mail alone or a name alone. A line with a bad e-mail, or a name
- * not allowed, is an error naming its line number (1-based, counting the lines as pasted).
- */
-/**
  * A recipient's name and e-mail as a form holds them, checked as recipientNameSchema and recipientEmailSchema check
  * them (the server checks again with those) but without zod, which the dashboard's overview does not carry: what is
  * wrong with each (null: nothing), and the recipient (blank fields are none).
@@ -164,6 +159,11 @@ export function checkRecipient(
   };
 }
 
+/**
+ * Reads a pasted list of recipients, one non-empty line per ticket in order: `Name <email>`, `Name, email`,
+ * `Name<TAB>email` (a spreadsheet's two columns), an e-mail alone or a name alone. A line with a bad e-mail, or a name
+ * not allowed, is an error naming its line number (1-based, counting the lines as pasted).
+ */
 export function parseRecipientLines(text: string): PastedRecipient[] {
   const out: PastedRecipient[] = [];
   const lines = text.split(/\r\n|\r|\n/);
@@ -190,29 +190,14 @@ export function parseRecipientLines(text: string): PastedRecipient[] {
         name = parts.filter((p) => p !== '').join(', ');
       }
     }
-    // Checked as recipientNameSchema and recipientEmailSchema check them (the server checks again with them), without
-    // zod: the dashboard parses a pasted list and its overview carries no schema code.
-    const trimmedName = name.trim();
-    const nameProblem =
-      [...trimmedName].length > MAX_RECIPIENT_NAME
-        ? RECIPIENT_MESSAGES.nameTooLong
-        : hasForbiddenCharacters(trimmedName)
-          ? RECIPIENT_MESSAGES.nameNotAllowed
-          : null;
-    if (nameProblem) {
-      out.push({ line, ok: false, error: RECIPIENT_MESSAGES.badLine(line, nameProblem) });
+    // Checked as a form's fields are (checkRecipient: without zod, which the dashboard's overview does not carry).
+    const { nameError, emailError, recipient } = checkRecipient(name, email ?? '');
+    if (nameError || emailError) {
+      const reason = nameError ?? RECIPIENT_MESSAGES.badEmail;
+      out.push({ line, ok: false, error: RECIPIENT_MESSAGES.badLine(line, reason) });
       return;
     }
-    let parsedEmail: string | null = null;
-    if (email !== null && email !== '') {
-      const address = email.trim().toLowerCase();
-      if (address.length > 254 || !EMAIL_SHAPE.test(address)) {
-        out.push({ line, ok: false, error: RECIPIENT_MESSAGES.badLine(line, RECIPIENT_MESSAGES.badEmail) });
-        return;
-      }
-      parsedEmail = address;
-    }
-    out.push({ line, ok: true, recipient: { name: trimmedName === '' ? null : trimmedName, email: parsedEmail } });
+    out.push({ line, ok: true, recipient });
   });
   return out;
 }

@@ -67,6 +67,13 @@ async function databaseServer(config: AppConfig): Promise<EmbeddedPostgresServer
 @Module({})
 export class DatabaseModule {
   static forRoot(config: AppConfig, routines: readonly Routine[]): DynamicModule {
+    // The bounds of every wait for the database, the primary's and the replicas' connections alike.
+    const timeouts = {
+      statementMs: config.DB_STATEMENT_TIMEOUT_MS,
+      lockMs: config.DB_LOCK_TIMEOUT_MS,
+      idleInTransactionMs: config.DB_IDLE_IN_TRANSACTION_TIMEOUT_MS,
+      connectMs: config.DB_CONNECT_TIMEOUT_MS,
+    };
     return {
       module: DatabaseModule,
       providers: [
@@ -78,12 +85,7 @@ export class DatabaseModule {
             const database = await openDatabase({
               url: embedded?.url ?? config.DATABASE_URL!,
               routines,
-              timeouts: {
-                statementMs: config.DB_STATEMENT_TIMEOUT_MS,
-                lockMs: config.DB_LOCK_TIMEOUT_MS,
-                idleInTransactionMs: config.DB_IDLE_IN_TRANSACTION_TIMEOUT_MS,
-                connectMs: config.DB_CONNECT_TIMEOUT_MS,
-              },
+              timeouts,
             });
             try {
               await database.migrate();
@@ -135,12 +137,6 @@ export class DatabaseModule {
           provide: ReadReplicas,
           inject: [DATABASE, READ_FLOORS_REDIS],
           useFactory: async (database: Database, redis: Redis | null) => {
-            const timeouts = {
-              statementMs: config.DB_STATEMENT_TIMEOUT_MS,
-              lockMs: config.DB_LOCK_TIMEOUT_MS,
-              idleInTransactionMs: config.DB_IDLE_IN_TRANSACTION_TIMEOUT_MS,
-              connectMs: config.DB_CONNECT_TIMEOUT_MS,
-            };
             // A floor outlives any lag a replica in use may have, many times over.
             const floors = new ReadFloors(
               redis,
