@@ -7,6 +7,7 @@ import type { AppConfig } from './infra/config/config.js';
 import { ConfigModule } from './infra/config/config.module.js';
 import { MODULE_ROUTINES } from './routines.js';
 import { DatabaseModule } from './infra/db/database.module.js';
+import { EventLogModule } from './infra/event-store/event-log.module.js';
 import { HttpModule } from './infra/http/http.module.js';
 import { MailModule } from './infra/mail/mail.module.js';
 import { JobsModule } from './infra/queue/jobs.module.js';
@@ -73,6 +74,7 @@ export class AppModule {
         CqrsModule.forRoot(),
         DiscoveryModule,
         DatabaseModule.forRoot(config, MODULE_ROUTINES),
+        EventLogModule,
         RedisModule,
         QueueModule.forRoot({
           redisUrl: config.REDIS_URL,

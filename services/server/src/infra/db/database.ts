@@ -6,7 +6,7 @@ import type { PgDatabase, PgQueryResultHKT, PgTransaction } from 'drizzle-orm/pg
 import { type ExtractTablesWithRelations, type SQL, type SQLChunk, param, sql } from 'drizzle-orm';
 import pg from 'pg';
 import { Backoff } from '../../shared/backoff.js';
-import { eventStoreRoutines } from '../event-store/event-store.routines.js';
+import { eventStoreRoutines, MAKE_CLAIM_PARTITIONS_SQL } from '../event-store/event-store.routines.js';
 import { subscriptionRoutines } from '../subscriptions/subscription.routines.js';
 import { readModelVersionRoutines } from './read-model-versions.routines.js';
 
@@ -314,6 +314,7 @@ class PostgresDatabase implements Database {
         throw err;
       });
       await client.query('select seatlink_rebase_if_restored()');
+      await client.query(MAKE_CLAIM_PARTITIONS_SQL);
     } finally {
       await client.query('select pg_advisory_unlock($1)', [MIGRATION_LOCK_KEY]).catch(() => undefined);
       // Back to the pool's bounds; a connection that cannot say so is not given back.

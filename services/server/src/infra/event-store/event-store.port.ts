@@ -269,3 +269,9 @@ export function storedMetadata(metadata: EventMetadata | undefined): EventMetada
   const key = currentApiKey();
   return key && !metadata?.apiKey ? { ...metadata, apiKey: key.name, apiKeyId: key.id } : (metadata ?? {});
 }
+
+/**
+ * Streams named with this prefix (a link's clicks) are kept apart in the SQL event log, in partitions by month
+ * (docs/architecture.md, "The event log's partitions"); every other stream is in one partition of its own.
+ */
+export const CLAIMS_STREAM_PREFIX = 'link-clicks-';

@@ -4,6 +4,17 @@ import type { Routine } from '../db/database.js';
  * The event store's functions in the database, as they are now (the migrations that first made them, 0003 and 0011,
  * keep their history): `Database.migrate()` applies them after the migrations, in this order.
  */
+/** Months of claims' partitions made ahead of the current one. */
+export const CLAIM_MONTHS_AHEAD = 2;
+
+/**
+ * Makes the claims' partitions missing: those of the months the default partition holds rows of, up to
+ * CLAIM_MONTHS_AHEAD months ahead. Run at start (after the routines) and by the event log's maintenance job.
+ */
+export const MAKE_CLAIM_PARTITIONS_SQL = `select seatlink_make_claim_partitions(
+  least(now(), (select min(d.created_at) from events_claims_default d)),
+  now() + interval '${CLAIM_MONTHS_AHEAD} months') as made`;
+
 export const eventStoreRoutines: readonly Routine[] = [
   // Fails the statement that calls it: an append that could take only some of its positions (another append holds the
   // others) must insert none. SQLSTATE 40001, as a serialization failure: the caller reads again and retries.
@@ -151,6 +162,48 @@ BEGIN
       ) e
       WHERE NOT (e.type = ANY (p_types));
   END IF;
+END
+$$;
+`,
+  },
+  // Makes the claims' monthly partitions of the event log from p_from's month to p_to's (those missing), each with its
+  // keys: a click stream's positions and the event ids unique within the month. A month is made as a table of its
+  // own, given the rows the default partition holds for it, then attached (which locks the claims' parent only against
+  // other changes of its partitions, not against claims). A month whose lock is not had within 2 s is left for the
+  // next call. Answers how many months were made.
+  {
+    name: 'seatlink_make_claim_partitions',
+    sql: `
+CREATE OR REPLACE FUNCTION seatlink_make_claim_partitions(p_from timestamptz, p_to timestamptz)
+RETURNS integer
+LANGUAGE plpgsql AS $$
+DECLARE
+  v_month timestamptz := date_trunc('month', p_from AT TIME ZONE 'UTC') AT TIME ZONE 'UTC';
+  v_next timestamptz;
+  v_name text;
+  v_made integer := 0;
+BEGIN
+  PERFORM set_config('lock_timeout', '2s', true);
+  WHILE v_month <= p_to LOOP
+    v_next := (v_month AT TIME ZONE 'UTC' + interval '1 month') AT TIME ZONE 'UTC';
+    v_name := 'events_claims_' || to_char(v_month AT TIME ZONE 'UTC', 'YYYY_MM');
+    IF to_regclass(v_name) IS NULL THEN
+      BEGIN
+        EXECUTE format('CREATE TABLE %I (LIKE events_claims INCLUDING DEFAULTS)', v_name);
+        EXECUTE format('WITH moved AS (DELETE FROM events_claims_default WHERE created_at >= %L AND created_at < %L '
+                       'RETURNING *) INSERT INTO %I SELECT * FROM moved', v_month, v_next, v_name);
+        EXECUTE format('CREATE UNIQUE INDEX %I ON %I (stream_id, stream_position)', v_name || '_stream_key', v_name);
+        EXECUTE format('CREATE UNIQUE INDEX %I ON %I (event_id)', v_name || '_event_id_key', v_name);
+        EXECUTE format('ALTER TABLE events_claims ATTACH PARTITION %I FOR VALUES FROM (%L) TO (%L)',
+                       v_name, v_month, v_next);
+        v_made := v_made + 1;
+      EXCEPTION WHEN lock_not_available THEN
+        RAISE NOTICE 'claims partition % not made now: its lock was held', v_name;
+      END;
+    END IF;
+    v_month := v_next;
+  END LOOP;
+  RETURN v_made;
 END
 $$;
 `,

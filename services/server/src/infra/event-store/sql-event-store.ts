@@ -7,6 +7,7 @@ import {
   type ExpectedRevision,
   type InDatabaseStep,
   InvalidEventDataError,
+  CLAIMS_STREAM_PREFIX,
   type NewEvent,
   type PositionedEvent,
   type FeedPage,
@@ -18,7 +19,7 @@ import {
   storedMetadata,
 } from './event-store.port.js';
 import {
-  APPEND_TO_STREAMS_SQL,
+  appendToStreamsSql,
   appendToStreamsParam,
   groupStreams,
   READ_STREAMS_CHUNK,
@@ -117,33 +118,55 @@ const INVALID_DATA_CODES = new Set(['22P05', '22P02', '22021', '22003', '22008',
 const driverMessage = (err: unknown) => String((rootCause(err) as Error | null)?.message ?? err);
 
 /**
- * One append, one statement: the events go in at the positions after the expected revision.
+ * The partition of the event log a stream's events are in (docs/architecture.md, "The event log's partitions"): a
+ * link's clicks in the claims' months, every other stream in events_main. Statements about one stream name its
+ * partition, not the partitioned `events`: PostgreSQL then plans and locks that partition alone.
+ */
+export const logTableOf = (streamId: string): LogTable =>
+  streamId.startsWith(CLAIMS_STREAM_PREFIX) ? 'events_claims' : 'events_main';
+type LogTable = 'events_main' | 'events_claims';
+
+/**
+ * One append, one statement: the events go in at the positions after the expected revision, in the stream's
+ * partition `table` (logTableOf).
  *   $1 stream id; $2 expected revision: a revision >= 0, -1 (no stream), -2 (any), -3 (the stream exists);
  *   $3 the events as a JSON array of { id, type, data, metadata }.
  * Answers the inserted rows, or none when the expected revision is not there or another append holds the positions
- * (a conflict on the key (stream_id, stream_position) inserts nothing and raises nothing: contention is normal, and an
- * error would cost a line in the server's log each time). An append is whole or nothing: one that could take only
- * some of its positions fails (seatlink_refuse_partial_append). An event id that exists fails with a unique violation
- * on events_event_id_key. Exported for tests that append inside transactions of their own.
+ * (a conflict on the stream's key inserts nothing and raises nothing: contention is normal, and an error would cost a
+ * line in the server's log each time). An append is whole or nothing: one that could take only some of its positions
+ * fails (seatlink_refuse_partial_append). An event id that exists fails with a unique violation in events_main; in
+ * the claims' months it is skipped as a taken position is (they are partitioned: no one key of theirs to name).
  */
-export const APPEND_SQL = `
+export const appendSql = (table: LogTable) => `
   with inserted as (
-    insert into events (epoch, stream_id, stream_position, event_id, type, data, metadata)
+    insert into ${table} (epoch, stream_id, stream_position, event_id, type, data, metadata)
     select (select m.epoch from event_store_meta m where m.id = 1), $1, b.p + x.i::integer, (x.ev ->> 'id')::uuid,
            x.ev ->> 'type', coalesce(x.ev -> 'data', '{}'::jsonb), coalesce(x.ev -> 'metadata', '{}'::jsonb)
     from jsonb_array_elements($3::jsonb) with ordinality as x(ev, i),
          (select case when $2::integer >= -1 then $2::integer
-                      else coalesce((select max(e.stream_position) from events e where e.stream_id = $1), -1)
+                      else coalesce((select max(e.stream_position) from ${table} e where e.stream_id = $1), -1)
                  end as p) as b
     where $2::integer in (-1, -2)
-       or exists (select 1 from events e where e.stream_id = $1 and e.stream_position = b.p)
-    on conflict (stream_id, stream_position) do nothing
+       or exists (select 1 from ${table} e where e.stream_id = $1 and e.stream_position = b.p)
+    on conflict ${table === 'events_main' ? '(stream_id, stream_position) ' : ''}do nothing
     returning stream_position, epoch, transaction_id, global_position
   )
   select i.stream_position, i.epoch, i.transaction_id::text as tx, i.global_position::text as pos,
          case when (select count(*) from inserted) < jsonb_array_length($3::jsonb)
               then seatlink_refuse_partial_append($1) end as refused
   from inserted i`;
+
+/** APPEND_SQL of a stream in events_main (every stream but a link's clicks), for tests that append in transactions. */
+export const APPEND_SQL = appendSql('events_main');
+const APPEND_TO = { events_main: APPEND_SQL, events_claims: appendSql('events_claims') };
+const APPEND_TO_STREAMS = {
+  events: appendToStreamsSql('events'),
+  events_main: appendToStreamsSql('events_main'),
+  events_claims: appendToStreamsSql('events_claims'),
+};
+
+/** Whether any of the event ids `ids` (an SQL expression) is in the log: why an append took none of them. */
+const ID_TAKEN = (ids: string) => `select exists (select 1 from events t where t.event_id = any(${ids}::uuid[]))`;
 
 /** Events at positions their callers hold, many streams at once; a taken position or event id is skipped. */
 const RECORD_AT_POSITIONS_SQL = `
@@ -230,30 +253,27 @@ export class SqlEventStore implements EventStore {
     const expected = options.expectedRevision ?? 'any';
     if (newEvents.length === 0) throw new Error('Nothing to append');
     const params = appendParams(streamId, expected, newEvents);
+    const table = logTableOf(streamId);
     for (let attempt = 1; ; attempt++) {
       let rows: AppendRow[];
       try {
         const scope = this.scope;
         rows = scope
           ? await scope.tx.transaction((savepoint) =>
-              queryRows<AppendRow>(savepoint, sqlWithParams(APPEND_SQL, params)),
+              queryRows<AppendRow>(savepoint, sqlWithParams(APPEND_TO[table], params)),
             )
-          : await this.database.query<AppendRow>(APPEND_SQL, params, 'seatlink_append');
+          : await this.database.query<AppendRow>(APPEND_TO[table], params, `seatlink_append_${table}`);
       } catch (err) {
         const code = errorCode(err);
         if (code && INVALID_DATA_CODES.has(code)) throw new InvalidEventDataError(streamId, driverMessage(err));
-        // 23505: an event id exists; 40001: only part of the positions were free (another append took the rest).
+        // 40001: only part of the positions or ids were free (another append took the rest); 23505 as it.
         if (code !== '23505' && code !== '40001') throw err;
-        const refusal = await this.refusal(streamId, newEvents);
-        if (refusal.repeated) return refusal.repeated;
-        if (driverMessage(err).includes('events_event_id_key')) throw new DuplicateEventIdError(streamId);
-        // Another append took the position first.
-        if (expected === 'any' && attempt < ANY_ATTEMPTS) continue;
-        throw new WrongExpectedRevisionError(streamId, expected, refusal.revision);
+        rows = [];
       }
       if (rows.length === 0) {
         const refusal = await this.refusal(streamId, newEvents);
         if (refusal.repeated) return refusal.repeated;
+        if (refusal.idTaken) throw new DuplicateEventIdError(streamId);
         // Another append took the position first (with `any` the precondition always holds).
         if (expected === 'any' && attempt < ANY_ATTEMPTS) continue;
         throw new WrongExpectedRevisionError(streamId, expected, refusal.revision);
@@ -267,34 +287,40 @@ export class SqlEventStore implements EventStore {
   async appendToStreams(appends: readonly StreamAppend[]): Promise<StreamAppendResult[]> {
     if (appends.length === 0) return [];
     const params = [appendToStreamsParam(appends)];
+    const tables = new Set(appends.map((a) => logTableOf(a.streamId)));
+    const table = tables.size === 1 ? [...tables][0]! : 'events';
+    const text = APPEND_TO_STREAMS[table];
     let rows: StreamsAppendRow[];
     try {
       const scope = this.scope;
       rows = scope
-        ? await scope.tx.transaction((savepoint) =>
-            queryRows<StreamsAppendRow>(savepoint, sqlWithParams(APPEND_TO_STREAMS_SQL, params)),
-          )
-        : await this.database.query<StreamsAppendRow>(APPEND_TO_STREAMS_SQL, params, 'seatlink_append_to_streams');
+        ? await scope.tx.transaction((savepoint) => queryRows<StreamsAppendRow>(savepoint, sqlWithParams(text, params)))
+        : await this.database.query<StreamsAppendRow>(text, params, `seatlink_append_to_streams_${table}`);
     } catch (err) {
       const code = errorCode(err);
       if (code && INVALID_DATA_CODES.has(code)) {
         throw new InvalidEventDataError(appends[0]!.streamId, driverMessage(err));
       }
       if (code !== '23505' && code !== '40001') throw err;
-      throw await this.streamsRefusal(appends, driverMessage(err).includes('events_event_id_key'));
+      rows = [];
     }
-    if (rows.length === 0) throw await this.streamsRefusal(appends, false);
+    if (rows.length === 0) throw await this.streamsRefusal(appends);
     this.appended(typesOf(appends.flatMap((a) => a.events)));
     return streamAppendResults(appends, rows, encodePosition);
   }
 
-  private async streamsRefusal(appends: readonly StreamAppend[], idTaken: boolean): Promise<Error> {
+  private async streamsRefusal(appends: readonly StreamAppend[]): Promise<Error> {
     const revisions = await this.run<{ stream_id: string; revision: number }>(
       REVISIONS_SQL,
       [appends.map((a) => a.streamId)],
       'seatlink_revisions',
     );
-    return streamsRefusal(appends, revisions, idTaken);
+    const [taken] = await this.run<{ taken: boolean }>(
+      `${ID_TAKEN('$1')} as taken`,
+      [appends.flatMap((a) => a.events.map((e) => e.id))],
+      'seatlink_ids_taken',
+    );
+    return streamsRefusal(appends, revisions, taken?.taken === true);
   }
 
   async readStreams(streamIds: readonly string[]): Promise<Map<string, ReadStreamResult>> {
@@ -318,18 +344,21 @@ export class SqlEventStore implements EventStore {
   private async refusal(
     streamId: string,
     newEvents: readonly NewEvent[],
-  ): Promise<{ revision: number; repeated: AppendResult | null }> {
+  ): Promise<{ revision: number; repeated: AppendResult | null; idTaken: boolean }> {
     const [row] = await this.run<{
       revision: number;
+      id_taken: boolean;
       out_revision: number | null;
       out_epoch: number | null;
       out_tx: string | null;
       out_pos: string | null;
     }>(
-      `select (select coalesce(max(e.stream_position), -1) from events e where e.stream_id = $1) as revision, f.*
+      `select (select coalesce(max(e.stream_position), -1) from ${logTableOf(streamId)} e where e.stream_id = $1)
+                as revision,
+              (${ID_TAKEN('$2')}) as id_taken, f.*
        from (select 1) as one left join seatlink_find_append($1, $2::uuid[]) as f on true`,
       [streamId, newEvents.map((e) => e.id)],
-      'seatlink_refusal',
+      `seatlink_refusal_${logTableOf(streamId)}`,
     );
     const repeated =
       row && row.out_revision !== null
@@ -339,7 +368,7 @@ export class SqlEventStore implements EventStore {
             repeated: true,
           }
         : null;
-    return { revision: Number(row?.revision ?? -1), repeated };
+    return { revision: Number(row?.revision ?? -1), repeated, idTaken: row?.id_taken === true };
   }
 
   readonly logInDatabase = true;
@@ -371,9 +400,9 @@ export class SqlEventStore implements EventStore {
 
   async readStream(streamId: string): Promise<ReadStreamResult> {
     const rows = await this.run<EventRow>(
-      `select ${COLUMNS} from events where stream_id = $1 order by stream_position`,
+      `select ${COLUMNS} from ${logTableOf(streamId)} where stream_id = $1 order by stream_position`,
       [streamId],
-      'seatlink_read_stream',
+      `seatlink_read_stream_${logTableOf(streamId)}`,
     );
     const events = rows.map(toRecorded);
     return { revision: events.length - 1, events };

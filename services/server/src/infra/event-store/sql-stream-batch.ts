@@ -15,10 +15,12 @@ import {
  * Appends to several streams in one statement, all or nothing, as APPEND_SQL does for one:
  *   $1 the appends as a JSON array of { s: stream id, e: expected revision (-1: no stream), events: [...] }.
  * Each stream's events go in at the positions after its expected revision, which must be its last event (checked as
- * APPEND_SQL checks it). When no event goes in, there is no row; when only some could (a stream moved, another append
- * took a position), the statement fails with 40001 (seatlink_refuse_partial_append) and writes nothing.
+ * APPEND_SQL checks it), into `table`: the partition of all the streams (logTableOf) when they share one, else the
+ * partitioned `events`. When no event goes in (a position or an event id taken), there is no row; when only some
+ * could (a stream moved, another append took a position), the statement fails with 40001
+ * (seatlink_refuse_partial_append) and writes nothing.
  */
-export const APPEND_TO_STREAMS_SQL = `
+export const appendToStreamsSql = (table: 'events' | 'events_main' | 'events_claims') => `
   with batch as (
     select x.a ->> 's' as stream_id, (x.a ->> 'e')::integer + y.i::integer as stream_position,
            (y.ev ->> 'id')::uuid as event_id, y.ev ->> 'type' as type, coalesce(y.ev -> 'data', '{}'::jsonb) as data,
@@ -26,14 +28,14 @@ export const APPEND_TO_STREAMS_SQL = `
     from jsonb_array_elements($1::jsonb) with ordinality as x(a, k)
     cross join lateral jsonb_array_elements(x.a -> 'events') with ordinality as y(ev, i)
   ), inserted as (
-    insert into events (epoch, stream_id, stream_position, event_id, type, data, metadata)
+    insert into ${table} (epoch, stream_id, stream_position, event_id, type, data, metadata)
     select (select m.epoch from event_store_meta m where m.id = 1), b.stream_id, b.stream_position, b.event_id,
            b.type, b.data, b.metadata
     from batch b
     where b.expected = -1
-       or exists (select 1 from events e where e.stream_id = b.stream_id and e.stream_position = b.expected)
+       or exists (select 1 from ${table} e where e.stream_id = b.stream_id and e.stream_position = b.expected)
     order by b.k, b.i
-    on conflict (stream_id, stream_position) do nothing
+    on conflict do nothing
     returning stream_id, stream_position, epoch, transaction_id, global_position
   )
   select i.stream_id, i.stream_position, i.epoch, i.transaction_id::text as tx, i.global_position::text as pos,

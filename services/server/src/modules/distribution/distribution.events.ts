@@ -1,3 +1,4 @@
+import { CLAIMS_STREAM_PREFIX } from '../../infra/event-store/event-store.port.js';
 import type { DomainEvent } from '../../shared/event-sourcing/decider.js';
 
 /**
@@ -213,6 +214,6 @@ export const ticketDistributionStream = (ticketId: string) => `ticket-distributi
 /** The refusals of one request (a stream of its own: recording them contends with nothing). */
 export const refusalStream = (userId: string, commandId: string) => `distribution-refusals-${userId}-${commandId}`;
 /** A link's counted clicks, one position per click. */
-export const clickStream = (distributionId: string) => `link-clicks-${distributionId}`;
+export const clickStream = (distributionId: string) => `${CLAIMS_STREAM_PREFIX}${distributionId}`;
 /** A link's first opens, one position per device that opened it. */
 export const openStream = (distributionId: string) => `link-opens-${distributionId}`;

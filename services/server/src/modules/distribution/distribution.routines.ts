@@ -45,7 +45,7 @@ $$;
  * device, each may be null); each click's event carries its claimant's, and the links read model the last click's.
  *
  * Every click it counts is recorded as an event (LinkClicked, position n - 1 of the link's click stream) in the same
- * transaction — into `events` (p_log true: the SQL event store), or into `click_outbox` for an event store kept
+ * transaction — into `events_claims` (p_log true: the SQL event store; the month of the claim), or into `click_outbox` for an event store kept
  * elsewhere (KurrentDB), whence ClickOutbox moves it — and the links read model takes the new count in it too: the
  * count a claim decides on, the count the owner's list shows and the events a rebuild counts are one number.
  *
@@ -146,7 +146,7 @@ BEGIN
     -- The time as the process writes one (ISO 8601 in UTC, to the millisecond), which the click projections read.
     v_at := to_char(v_link.last_click_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"');
     IF p_log THEN
-      INSERT INTO events (epoch, stream_id, stream_position, event_id, type, data, metadata)
+      INSERT INTO events_claims (epoch, stream_id, stream_position, event_id, type, data, metadata)
       SELECT (SELECT m.epoch FROM event_store_meta m WHERE m.id = 1), '${clickStream('')}' || v_link.distribution_id,
              v_link.clicks + g.i - 1, gen_random_uuid(), 'LinkClicked',
              jsonb_build_object('distributionId', v_link.distribution_id, 'ticketId', v_link.ticket_id,
