@@ -52,6 +52,11 @@ const schema = z.object({
   DATABASE_READ_MAX_LAG_MS: z.coerce.number().int().min(100).max(3_600_000).default(5000),
   /** How often the replicas' replay positions (and the primary's) are read. */
   DATABASE_READ_POLL_MS: z.coerce.number().int().min(20).max(60_000).default(200),
+  /**
+   * Days after the end of a month that its claims' click events are compacted (docs/architecture.md, "Compacted
+   * claims"): each event kept whole in far less room, its month's partition detached to be archived. 0: never.
+   */
+  EVENT_LOG_COMPACT_AFTER_DAYS: z.coerce.number().int().min(0).max(36_500).default(0),
   /** Redis for BullMQ and the socket.io adapter; in-process queue and sockets when absent. */
   REDIS_URL: optionalString,
   /**

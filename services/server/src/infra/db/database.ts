@@ -122,6 +122,11 @@ export interface Database {
   /** Session-level advisory lock held on a dedicated connection; null when another holder has it. */
   tryAdvisoryLock(key: number): Promise<HeldLock | null>;
   /**
+   * One statement of upkeep that may take minutes (compacting a month of the event log): on a connection of its own,
+   * without the statement timeout of the pool's (its locks still wait at most the lock timeout).
+   */
+  maintenance<T>(text: string, params?: readonly unknown[]): Promise<T[]>;
+  /**
    * Applies the migrations, then every routine (`CREATE OR REPLACE`, so the functions are the source's whatever the
    * migrations left), then raises the feed's epoch when the database was restored into another cluster. Processes
    * that start together take turns.
@@ -268,6 +273,16 @@ class PostgresDatabase implements Database {
       client = null;
       await c?.end().catch(() => undefined);
     };
+  }
+
+  async maintenance<T>(text: string, params: readonly unknown[] = []): Promise<T[]> {
+    const client = await this.dedicatedClient('seatlink-maintenance', () => undefined);
+    try {
+      await client.query('set statement_timeout = 0');
+      return (await client.query(text, params as unknown[])).rows as T[];
+    } finally {
+      await client.end().catch(() => undefined);
+    }
   }
 
   async tryAdvisoryLock(key: number): Promise<HeldLock | null> {

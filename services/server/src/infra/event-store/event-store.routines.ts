@@ -96,8 +96,73 @@ END
 $$;
 `,
   },
+  // A feed position as one ordered number, for the ranges of compacted events (epoch, then transaction id, then global
+  // position: each below 2^64).
+  {
+    name: 'seatlink_feed_key',
+    sql: `
+CREATE OR REPLACE FUNCTION seatlink_feed_key(p_epoch integer, p_tx bigint, p_pos bigint)
+RETURNS numeric
+LANGUAGE sql IMMUTABLE PARALLEL SAFE AS $$
+  SELECT (p_epoch::numeric * 18446744073709551616 + p_tx::numeric) * 18446744073709551616 + p_pos::numeric
+$$;
+`,
+  },
+  // The first p_limit compacted events (events_compacted, drizzle/0039) whose feed positions lie strictly between two
+  // keys, of the types given (null: all), as the rows of the log they were: same positions, id, time, data and
+  // metadata. Only the rows that can hold them are opened: those the start lies in (by the GiST index on spans), and
+  // the first p_limit rows to begin after it (the p_limit-th of those begins at or after the p_limit-th event, so a
+  // row beginning later holds none of the first p_limit).
+  {
+    name: 'seatlink_compacted_events',
+    sql: `
+CREATE OR REPLACE FUNCTION seatlink_compacted_events(p_lo numeric, p_hi numeric, p_types text[], p_limit integer)
+RETURNS SETOF events
+LANGUAGE sql STABLE AS $$
+  WITH chosen AS (
+    SELECT c.stream_id, c.first_position FROM events_compacted c
+    WHERE c.span @> p_lo AND (p_types IS NULL OR c.type = ANY (p_types))
+    UNION
+    (SELECT c.stream_id, c.first_position FROM events_compacted c
+     WHERE c.first_key > p_lo AND c.first_key < p_hi AND (p_types IS NULL OR c.type = ANY (p_types))
+     ORDER BY c.first_key
+     LIMIT p_limit)
+  )
+  SELECT x.* FROM (
+    SELECT (x.ev ->> 2)::bigint, (x.ev ->> 1)::bigint, c.stream_id, (x.ev ->> 0)::integer, (x.ev ->> 3)::uuid, c.type,
+           CASE WHEN c.common = '{}'::jsonb THEN x.ev -> 5 ELSE c.common || (x.ev -> 5) END,
+           coalesce(nullif(x.ev -> 6, 'null'::jsonb), '{}'::jsonb), (x.ev ->> 4)::timestamptz, c.epoch
+    FROM chosen h
+    JOIN events_compacted c ON c.stream_id = h.stream_id AND c.first_position = h.first_position
+    CROSS JOIN LATERAL jsonb_array_elements(c.events) AS x(ev)
+    WHERE seatlink_feed_key(c.epoch, (x.ev ->> 1)::bigint, (x.ev ->> 2)::bigint) > p_lo
+      AND seatlink_feed_key(c.epoch, (x.ev ->> 1)::bigint, (x.ev ->> 2)::bigint) < p_hi
+  ) x
+  ORDER BY 10, 2, 1
+  LIMIT p_limit
+$$;
+`,
+  },
+  // The compacted events of some streams, as the rows of the log they were.
+  {
+    name: 'seatlink_compacted_streams',
+    sql: `
+CREATE OR REPLACE FUNCTION seatlink_compacted_streams(p_streams text[])
+RETURNS SETOF events
+LANGUAGE sql STABLE AS $$
+  SELECT (x.ev ->> 2)::bigint, (x.ev ->> 1)::bigint, c.stream_id, (x.ev ->> 0)::integer, (x.ev ->> 3)::uuid, c.type,
+         CASE WHEN c.common = '{}'::jsonb THEN x.ev -> 5 ELSE c.common || (x.ev -> 5) END,
+         coalesce(nullif(x.ev -> 6, 'null'::jsonb), '{}'::jsonb), (x.ev ->> 4)::timestamptz, c.epoch
+  FROM events_compacted c
+  CROSS JOIN LATERAL jsonb_array_elements(c.events) AS x(ev)
+  WHERE c.stream_id = ANY (p_streams)
+$$;
+`,
+  },
   // Reads the feed after a position, gap-safe: only transactions that can no longer commit an event before the ones
   // returned are shown. Call it outside an explicit transaction (each call then sees the activity of that moment).
+  // Compacted events come back where they were: those up to the page's last event (or the bound, when the page is not
+  // full) join the page.
   {
     name: 'seatlink_read_all',
     sql: `
@@ -110,19 +175,47 @@ DECLARE
 BEGIN
   SELECT b.o_epoch, b.o_bound INTO v_epoch, v_bound FROM seatlink_feed_bound() b;
   RETURN QUERY
-    SELECT e.* FROM events e
-    WHERE (e.epoch, e.transaction_id, e.global_position) > (p_epoch, p_tx, p_pos)
-      AND (e.epoch, e.transaction_id, e.global_position) < (v_epoch, v_bound, 0::bigint)
-    ORDER BY e.epoch, e.transaction_id, e.global_position
+    WITH page AS MATERIALIZED (
+      SELECT e.* FROM events e
+      WHERE (e.epoch, e.transaction_id, e.global_position) > (p_epoch, p_tx, p_pos)
+        AND (e.epoch, e.transaction_id, e.global_position) < (v_epoch, v_bound, 0::bigint)
+      ORDER BY e.epoch, e.transaction_id, e.global_position
+      LIMIT p_limit
+    )
+    SELECT u.* FROM (
+      SELECT * FROM page
+      UNION ALL
+      SELECT * FROM seatlink_compacted_events(seatlink_feed_key(p_epoch, p_tx, p_pos),
+                                              seatlink_page_end(v_epoch, v_bound, p_limit,
+                                                                (SELECT count(*) FROM page)::integer,
+                                                                (SELECT max(seatlink_feed_key(p.epoch, p.transaction_id,
+                                                                                              p.global_position))
+                                                                 FROM page p)), NULL, p_limit)
+    ) u
+    ORDER BY u.epoch, u.transaction_id, u.global_position
     LIMIT p_limit;
 END
+$$;
+`,
+  },
+  // Where the compacted events a page may take end (exclusive): past its last event when the page is full, else the
+  // feed's bound.
+  {
+    name: 'seatlink_page_end',
+    sql: `
+CREATE OR REPLACE FUNCTION seatlink_page_end(p_epoch integer, p_bound bigint, p_limit integer, p_count integer,
+                                             p_last numeric)
+RETURNS numeric
+LANGUAGE sql IMMUTABLE AS $$
+  SELECT CASE WHEN p_count >= p_limit THEN p_last + 1 ELSE seatlink_feed_key(p_epoch, p_bound, 0) END
 $$;
 `,
   },
   // The feed as a reader of some event types reads it, gap-safe as seatlink_read_all: its events after a position (at
   // most p_limit, each type's read from events_type_feed_idx, so the events of other types are not read at all); then,
   // when that was all of them, the feed's last readable event with its data left out, when it is of another type: the
-  // reader moves past it (and everything between) without reading them. No row: nothing new is readable.
+  // reader moves past it (and everything between) without reading them. No row: nothing new is readable. Compacted
+  // events of its types come back where they were, as in seatlink_read_all.
   {
     name: 'seatlink_read_feed_for',
     sql: `
@@ -137,16 +230,31 @@ DECLARE
 BEGIN
   SELECT b.o_epoch, b.o_bound INTO v_epoch, v_bound FROM seatlink_feed_bound() b;
   -- A row comparison led by the type: only events_type_feed_idx can answer it, one range per type, in feed order.
+  -- The compacted events of these types up to the page's last event (or the bound) join the page where they were.
   RETURN QUERY
-    SELECT e.* FROM (SELECT DISTINCT u.type FROM unnest(p_types) AS u(type)) t
-    CROSS JOIN LATERAL (
-      SELECT f.* FROM events f
-      WHERE (f.type, f.epoch, f.transaction_id, f.global_position) > (t.type, p_epoch, p_tx, p_pos)
-        AND (f.type, f.epoch, f.transaction_id, f.global_position) < (t.type, v_epoch, v_bound, 0::bigint)
-      ORDER BY f.type, f.epoch, f.transaction_id, f.global_position
+    WITH page AS MATERIALIZED (
+      SELECT e.* FROM (SELECT DISTINCT u.type FROM unnest(p_types) AS u(type)) t
+      CROSS JOIN LATERAL (
+        SELECT f.* FROM events f
+        WHERE (f.type, f.epoch, f.transaction_id, f.global_position) > (t.type, p_epoch, p_tx, p_pos)
+          AND (f.type, f.epoch, f.transaction_id, f.global_position) < (t.type, v_epoch, v_bound, 0::bigint)
+        ORDER BY f.type, f.epoch, f.transaction_id, f.global_position
+        LIMIT p_limit
+      ) e
+      ORDER BY e.epoch, e.transaction_id, e.global_position
       LIMIT p_limit
-    ) e
-    ORDER BY e.epoch, e.transaction_id, e.global_position
+    )
+    SELECT u.* FROM (
+      SELECT * FROM page
+      UNION ALL
+      SELECT * FROM seatlink_compacted_events(seatlink_feed_key(p_epoch, p_tx, p_pos),
+                                              seatlink_page_end(v_epoch, v_bound, p_limit,
+                                                                (SELECT count(*) FROM page)::integer,
+                                                                (SELECT max(seatlink_feed_key(p.epoch, p.transaction_id,
+                                                                                              p.global_position))
+                                                                 FROM page p)), p_types, p_limit)
+    ) u
+    ORDER BY u.epoch, u.transaction_id, u.global_position
     LIMIT p_limit;
   GET DIAGNOSTICS v_found = ROW_COUNT;
   IF v_found < p_limit THEN
@@ -204,6 +312,78 @@ BEGIN
     v_month := v_next;
   END LOOP;
   RETURN v_made;
+END
+$$;
+`,
+  },
+  // Compacts the claims' month that begins at p_month (docs/architecture.md, "Compacted claims"): its events become rows
+  // of events_compacted, one per stream, hour, type and epoch, each event kept whole (the data fields all of a row's
+  // events share are kept once), and the month is detached from the log in the same transaction, so a reader sees
+  // either the month or its compacted rows, never both. The month's table stays, detached, to be archived (pg_dump)
+  // and dropped by the operator. Answers the events compacted; -1 when a lock was not had within 2 s (nothing done);
+  // 0 when the month is not a partition of the log (never made, or compacted already).
+  {
+    name: 'seatlink_compact_claims_month',
+    sql: `
+CREATE OR REPLACE FUNCTION seatlink_compact_claims_month(p_month timestamptz)
+RETURNS bigint
+LANGUAGE plpgsql AS $$
+DECLARE
+  v_name text := 'events_claims_' || to_char(p_month AT TIME ZONE 'UTC', 'YYYY_MM');
+  v_count bigint;
+BEGIN
+  IF to_regclass(v_name) IS NULL
+     OR NOT EXISTS (SELECT 1 FROM pg_inherits i WHERE i.inhrelid = to_regclass(v_name)
+                                                AND i.inhparent = 'events_claims'::regclass) THEN
+    RETURN 0;
+  END IF;
+  PERFORM set_config('lock_timeout', '2s', true);
+  BEGIN
+    -- Nothing is added to the month while it is read (its claims are long over; this makes it certain).
+    EXECUTE format('LOCK TABLE %I IN SHARE MODE', v_name);
+    EXECUTE format($q$
+      WITH ev AS (
+        SELECT e.*, date_trunc('hour', e.created_at) AS h FROM %I e
+      ), chunks AS (
+        SELECT e.stream_id, e.type, e.epoch, e.h, count(*) AS n, bool_and(jsonb_typeof(e.data) = 'object') AS objects
+        FROM ev e GROUP BY 1, 2, 3, 4
+      ), fields AS (
+        SELECT e.stream_id, e.type, e.epoch, e.h, k.key, k.value, count(*) AS n
+        FROM ev e CROSS JOIN LATERAL jsonb_each(CASE WHEN jsonb_typeof(e.data) = 'object' THEN e.data
+                                                     ELSE '{}'::jsonb END) AS k
+        GROUP BY 1, 2, 3, 4, 5, 6
+      ), common AS (
+        SELECT c.stream_id, c.type, c.epoch, c.h,
+               CASE WHEN c.objects THEN coalesce(jsonb_object_agg(f.key, f.value) FILTER (WHERE f.n = c.n), '{}'::jsonb)
+                    ELSE '{}'::jsonb END AS fields
+        FROM chunks c LEFT JOIN fields f USING (stream_id, type, epoch, h)
+        GROUP BY c.stream_id, c.type, c.epoch, c.h, c.objects
+      ), inserted AS (
+        INSERT INTO events_compacted (stream_id, first_position, last_position, type, epoch, span, first_key, n,
+                                      common, events, source)
+        SELECT e.stream_id, min(e.stream_position), max(e.stream_position), e.type, e.epoch,
+               numrange(min(seatlink_feed_key(e.epoch, e.transaction_id, e.global_position)),
+                        max(seatlink_feed_key(e.epoch, e.transaction_id, e.global_position)), '[]'),
+               min(seatlink_feed_key(e.epoch, e.transaction_id, e.global_position)), count(*)::integer,
+               c.fields,
+               jsonb_agg(jsonb_build_array(
+                 e.stream_position, e.transaction_id, e.global_position, e.event_id,
+                 to_char(e.created_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"'),
+                 CASE WHEN c.fields = '{}'::jsonb THEN e.data
+                      ELSE e.data - ARRAY(SELECT jsonb_object_keys(c.fields)) END,
+                 nullif(e.metadata, '{}'::jsonb)) ORDER BY e.stream_position),
+               %L
+        FROM ev e JOIN common c USING (stream_id, type, epoch, h)
+        GROUP BY e.stream_id, e.type, e.epoch, e.h, c.fields
+        RETURNING jsonb_array_length(events) AS n
+      )
+      SELECT coalesce(sum(n), 0) FROM inserted
+    $q$, v_name, v_name) INTO v_count;
+    EXECUTE format('ALTER TABLE events_claims DETACH PARTITION %I', v_name);
+  EXCEPTION WHEN lock_not_available THEN
+    RETURN -1;
+  END;
+  RETURN v_count;
 END
 $$;
 `,

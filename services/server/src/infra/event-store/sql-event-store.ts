@@ -127,6 +127,16 @@ export const logTableOf = (streamId: string): LogTable =>
 type LogTable = 'events_main' | 'events_claims';
 
 /**
+ * The rows of the stream `stream` (an SQL expression) in its partition `table`: a click stream's include its events
+ * compacted (`seatlink_compacted_streams`), as they were.
+ */
+const streamRows = (table: LogTable, stream: string) =>
+  table === 'events_main'
+    ? `(select * from events_main where stream_id = ${stream})`
+    : `(select * from events_claims where stream_id = ${stream}
+        union all select * from seatlink_compacted_streams(array[${stream}::text]))`;
+
+/**
  * One append, one statement: the events go in at the positions after the expected revision, in the stream's
  * partition `table` (logTableOf).
  *   $1 stream id; $2 expected revision: a revision >= 0, -1 (no stream), -2 (any), -3 (the stream exists);
@@ -144,10 +154,15 @@ export const appendSql = (table: LogTable) => `
            x.ev ->> 'type', coalesce(x.ev -> 'data', '{}'::jsonb), coalesce(x.ev -> 'metadata', '{}'::jsonb)
     from jsonb_array_elements($3::jsonb) with ordinality as x(ev, i),
          (select case when $2::integer >= -1 then $2::integer
-                      else coalesce((select max(e.stream_position) from ${table} e where e.stream_id = $1), -1)
+                      else coalesce((select max(e.stream_position) from ${streamRows(table, '$1')} e), -1)
                  end as p) as b
-    where $2::integer in (-1, -2)
-       or exists (select 1 from ${table} e where e.stream_id = $1 and e.stream_position = b.p)
+    where ${
+      table === 'events_main'
+        ? `$2::integer in (-1, -2) or exists (select 1 from events_main e where e.stream_id = $1 and e.stream_position = b.p)`
+        : // No one key spans the months and the compacted events: the expected revision must be the stream's last.
+          `(select coalesce(max(e.stream_position), -1) from ${streamRows(table, '$1')} e) = b.p
+           and ($2::integer <> -3 or b.p >= 0)`
+    }
     on conflict ${table === 'events_main' ? '(stream_id, stream_position) ' : ''}do nothing
     returning stream_position, epoch, transaction_id, global_position
   )
@@ -353,7 +368,7 @@ export class SqlEventStore implements EventStore {
       out_tx: string | null;
       out_pos: string | null;
     }>(
-      `select (select coalesce(max(e.stream_position), -1) from ${logTableOf(streamId)} e where e.stream_id = $1)
+      `select (select coalesce(max(e.stream_position), -1) from ${streamRows(logTableOf(streamId), '$1')} e)
                 as revision,
               (${ID_TAKEN('$2')}) as id_taken, f.*
        from (select 1) as one left join seatlink_find_append($1, $2::uuid[]) as f on true`,
@@ -400,7 +415,7 @@ export class SqlEventStore implements EventStore {
 
   async readStream(streamId: string): Promise<ReadStreamResult> {
     const rows = await this.run<EventRow>(
-      `select ${COLUMNS} from ${logTableOf(streamId)} where stream_id = $1 order by stream_position`,
+      `select ${COLUMNS} from ${streamRows(logTableOf(streamId), '$1')} e order by stream_position`,
       [streamId],
       `seatlink_read_stream_${logTableOf(streamId)}`,
     );

@@ -32,8 +32,16 @@ export const appendToStreamsSql = (table: 'events' | 'events_main' | 'events_cla
     select (select m.epoch from event_store_meta m where m.id = 1), b.stream_id, b.stream_position, b.event_id,
            b.type, b.data, b.metadata
     from batch b
-    where b.expected = -1
-       or exists (select 1 from ${table} e where e.stream_id = b.stream_id and e.stream_position = b.expected)
+    where ${
+      table === 'events_main'
+        ? `b.expected = -1
+       or exists (select 1 from events_main e where e.stream_id = b.stream_id and e.stream_position = b.expected)`
+        : // No one key spans the claims' months and the compacted events: the expected revision must be the last.
+          `b.expected = (select coalesce(max(e.stream_position), -1)
+                         from (select stream_position from ${table} where stream_id = b.stream_id
+                               union all
+                               select c.last_position from events_compacted c where c.stream_id = b.stream_id) e)`
+    }
     order by b.k, b.i
     on conflict do nothing
     returning stream_id, stream_position, epoch, transaction_id, global_position
@@ -43,14 +51,17 @@ export const appendToStreamsSql = (table: 'events' | 'events_main' | 'events_cla
               then seatlink_refuse_partial_append(i.stream_id) end as refused
   from inserted i`;
 
+/** The rows of the streams $1 (their events compacted included, as they were). */
+const STREAMS_ROWS = `(select * from events where stream_id = any($1::text[])
+  union all select * from seatlink_compacted_streams($1::text[]))`;
+
 /** Each stream's revision now (streams without events left out): why an append to several streams was refused. */
 export const REVISIONS_SQL = `
-  select stream_id, max(stream_position)::integer as revision from events where stream_id = any($1::text[])
-  group by stream_id`;
+  select stream_id, max(stream_position)::integer as revision from ${STREAMS_ROWS} e group by stream_id`;
 
 /** Several streams' events, in stream order. */
 export const READ_STREAMS_SQL = (columns: string) =>
-  `select ${columns} from events where stream_id = any($1::text[]) order by stream_id, stream_position`;
+  `select ${columns} from ${STREAMS_ROWS} e order by stream_id, stream_position`;
 
 /** Streams per READ_STREAMS_SQL statement. */
 export const READ_STREAMS_CHUNK = 1000;
