@@ -238,6 +238,68 @@ describe.each(testBackends())('compacted claims on %s', (_name, embedded) => {
   });
 });
 
+describe('a compaction cut off half-way', () => {
+  let db: TestDatabase;
+  beforeAll(async () => {
+    db = await createTestDatabase();
+  });
+  afterAll(async () => db?.dispose());
+
+  it('leaves the month as it was when its connection is killed mid-way, and the next run compacts it', async () => {
+    const month = '2024-06-01T00:00:00Z';
+    await db.database.query(`select seatlink_make_claim_partitions($1, $1)`, [month]);
+    // 60,000 clicks of 200 links over the month: enough for the compaction to be under way when it is cut.
+    await db.database.query(
+      `insert into events (epoch, stream_id, stream_position, event_id, type, data, metadata, created_at)
+       select 0, 'link-clicks-' || (g % 200), g / 200, gen_random_uuid(), 'LinkClicked',
+              jsonb_build_object('distributionId', 'd' || (g % 200), 'n', g / 200 + 1), '{}',
+              '2024-06-01T00:00:00Z'::timestamptz + make_interval(secs => g * 40)
+       from generate_series(0, 59999) as g`,
+    );
+    const before = await db.database.query<{ n: number }>(
+      `select count(*)::int as n from events where starts_with(stream_id, 'link-clicks-')`,
+    );
+    const running = db.database.maintenance('select seatlink_compact_claims_month($1)', [month]);
+    const outcome = running.then(
+      () => 'finished',
+      (err: unknown) => `failed: ${String(err)}`,
+    );
+    let killed = false;
+    for (let i = 0; i < 400 && !killed; i++) {
+      const [row] = await db.database.query<{ n: number }>(
+        `select count(pg_terminate_backend(pid))::int as n from pg_stat_activity
+         where application_name = 'seatlink-maintenance' and state = 'active' and datname = current_database()`,
+      );
+      killed = row!.n > 0;
+      if (!killed) await new Promise((r) => setTimeout(r, 5));
+    }
+    expect(killed).toBe(true);
+    expect(await outcome).toMatch(/^failed/);
+    const [compacted] = await db.database.query<{ n: number }>('select count(*)::int as n from events_compacted');
+    expect(compacted!.n).toBe(0);
+    expect(
+      await db.database.query<{ n: number }>(
+        `select count(*)::int as n from events where starts_with(stream_id, 'link-clicks-')`,
+      ),
+    ).toEqual(before);
+
+    const [again] = await db.database.maintenance<{ n: string }>(
+      'select seatlink_compact_claims_month($1)::text as n',
+      [month],
+    );
+    expect(again!.n).toBe('60000');
+    const store = new SqlEventStore(db.database);
+    try {
+      const stream = await store.readStream('link-clicks-7');
+      expect(stream.events.map((e) => (e.data as { n: number }).n)).toEqual(
+        Array.from({ length: 300 }, (_, i) => i + 1),
+      );
+    } finally {
+      await store.close();
+    }
+  });
+});
+
 describe('the event log job', () => {
   let db: TestDatabase;
   beforeAll(async () => {
