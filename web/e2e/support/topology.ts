@@ -26,6 +26,8 @@ export interface Topology {
   workers: NodeProcess[];
   simUrl: string;
   simControlKey: string;
+  /** The topology's own database (dropped by `stop`). */
+  databaseUrl: string;
   /** Starts another worker (after one was killed). */
   startWorker(name: string): Promise<NodeProcess>;
   /** Starts an API process again on the port it had. */
@@ -235,6 +237,7 @@ export async function startTopology(options: TopologyOptions = {}): Promise<Topo
     workers,
     simUrl,
     simControlKey,
+    databaseUrl: url.toString(),
     startWorker: async (workerName) => {
       const worker = await startWorker(workerName);
       workers.push(worker);
