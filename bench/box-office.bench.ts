@@ -15,14 +15,11 @@ import pLimit from 'p-limit';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type Database, openDatabase } from '../services/server/src/infra/db/database.js';
 import { SqlEventStore } from '../services/server/src/infra/event-store/sql-event-store.js';
-import { walletAccountDecider } from '../services/server/src/modules/wallet-accounts/wallet-account.decider.js';
-import { walletAccountStream } from '../services/server/src/modules/wallet-accounts/wallet-account.events.js';
-import { fold } from '../services/server/src/shared/event-sourcing/decider.js';
-import { startTopology, type Topology } from '../web/e2e/support/topology.js';
+import { signInAt, startTopology, type Topology } from '../web/e2e/support/topology.js';
 import { clockMs, type Dashboards, startDashboards } from './dashboard-sockets.js';
 import { type BenchResult, recordResults, round } from './results.js';
 import { fmt, noteLoadAtStart, printTable } from './support.js';
-import { startReader } from './tickets-support.js';
+import { appendSyncedAccounts, startReader } from './tickets-support.js';
 
 const SECONDS = Number(process.env.BOX_OFFICE_SECONDS ?? 300);
 const CLAIMS_PER_SECOND = Number(process.env.BOX_OFFICE_CLAIMS_PER_SECOND ?? 2000);
@@ -97,74 +94,19 @@ describe.skipIf(!process.env.DATABASE_URL || !process.env.REDIS_URL)('the box of
     noteLoadAtStart();
     topology = await startTopology({ apis: 2, nginx: false, logLevel: 'error' });
     database = await openDatabase({ url: topology.databaseUrl, poolSize: 4 });
-    const signIn = async (email: string, password: string) => {
-      const res = await fetch(`${api(0)}/v1/auth`, {
-        method: 'POST',
-        headers: { 'content-type': 'application/json' },
-        body: JSON.stringify({ email, password, token: null }),
-      });
-      expect(res.status).toBe(200);
-      const session = res.headers
-        .getSetCookie()
-        .find((c) => c.startsWith('seatlink_session='))!
-        .split(';')[0]!;
-      return { session, id: ((await res.json()) as { user: { id: string } }).user.id };
-    };
-    const admin = await signIn('admin@seatlink.test', 'Admin123!');
-    const user = await signIn('user@seatlink.test', 'User1234!');
-    cookie = user.session;
+    const admin = await signInAt(api(0), 'admin@seatlink.test', 'Admin123!');
+    const user = await signInAt(api(0), 'user@seatlink.test', 'User1234!');
+    cookie = user.cookie;
     const credited = await fetch(`${api(0)}/v1/admin/users/${user.id}/credits`, {
       method: 'PUT',
-      headers: { 'content-type': 'application/json', cookie: admin.session },
+      headers: { 'content-type': 'application/json', cookie: admin.cookie },
       body: JSON.stringify({ credits: 10_000_000, reason: 'Benchmark' }),
     });
     expect([200, 202]).toContain(credited.status);
 
     // The holder's tickets (not measured): accounts of 1,000 passes, linked and synced by their events.
     const store = new SqlEventStore(database);
-    for (let a = 0; a < ACCOUNTS; a++) {
-      const accountId = randomUUID();
-      const now = new Date().toISOString();
-      const passes = Array.from({ length: PASSES_PER_ACCOUNT }, (_, p) => ({
-        passId: `box${a}-${p}`,
-        barcode: `BOX-${a}-${p}`,
-        title: `Match ${p % 38}`,
-        subtitle: 'Premier Division',
-        logo: null,
-        saveUrl: `https://wallet.example/save/box${a}-${p}`,
-        venueName: 'Quayside Stadium',
-        section: String(p % 10),
-        row: 'A',
-        seat: String(p),
-        nextGame: null,
-        nextGameDate: null,
-      }));
-      const linked = walletAccountDecider.decide(
-        {
-          type: 'LinkAccount',
-          data: {
-            accountId,
-            userId: user.id,
-            email: `box${a}@wallet.test`,
-            providerAccountId: `box-${a}`,
-            firstName: 'Box',
-            lastName: String(a),
-            displayName: `Box ${a}`,
-            now,
-          },
-        },
-        walletAccountDecider.initialState(),
-      );
-      const synced = walletAccountDecider.decide(
-        { type: 'RecordSync', data: { accountId, passes, now } },
-        fold(walletAccountDecider, linked),
-      );
-      await store.appendToStream(
-        walletAccountStream(accountId),
-        [...linked, ...synced].map((e) => ({ id: randomUUID(), type: e.type, data: e.data, metadata: {} })),
-        { expectedRevision: 'no_stream' },
-      );
-    }
+    await appendSyncedAccounts(store, { userId: user.id, accounts: ACCOUNTS, passes: PASSES_PER_ACCOUNT, tag: 'box' });
     await store.close();
     const deadline = Date.now() + 300_000;
     for (;;) {

@@ -32,9 +32,6 @@ import {
   type RealtimePublisher,
 } from '../services/server/src/infra/realtime/realtime.publisher.js';
 import { CreditsCommandMessage } from '../services/server/src/modules/credits/credits.command.js';
-import { walletAccountDecider } from '../services/server/src/modules/wallet-accounts/wallet-account.decider.js';
-import { walletAccountStream } from '../services/server/src/modules/wallet-accounts/wallet-account.events.js';
-import { fold } from '../services/server/src/shared/event-sourcing/decider.js';
 import {
   ApiClient,
   startTestStack,
@@ -43,6 +40,7 @@ import {
 } from '../services/server/src/testing/test-app.js';
 import { testEnv } from '../services/server/src/testing/test-database.js';
 import { clockMs, startDashboards } from './dashboard-sockets.js';
+import { appendSyncedAccounts } from './tickets-support.js';
 import { entryFromRounds, goalMet, median, recordResults, round } from './results.js';
 import { fmt, loadAverageAtStart, printTable, ROUNDS, roundOrder } from './support.js';
 
@@ -92,53 +90,9 @@ describe.skipIf(!testEnv.databaseUrl)('distribution and clicks through the API',
         { actorId: userId },
       ),
     );
-    // Tickets (not measured): accounts of 1,000 passes each, linked and synced by writing their events in one append.
-    // (Linked alone, the account's own sync job would run first: it finds no sign-in and puts the account in error,
-    // and a sync recorded after that adds no ticket.)
+    // Tickets (not measured): accounts of 1,000 passes each, linked and synced by their events.
     const accounts = ROUNDS + 2;
-    for (let a = 0; a < accounts; a++) {
-      const accountId = randomUUID();
-      const now = new Date().toISOString();
-      const passes = Array.from({ length: BULK }, (_, p) => ({
-        passId: `b${a}-${p}`,
-        barcode: `BC-${a}-${p}`,
-        title: `Match ${p}`,
-        subtitle: 'Premier Division',
-        logo: null,
-        saveUrl: `https://wallet.example/save/b${a}-${p}`,
-        venueName: 'Quayside Stadium',
-        section: String(p % 10),
-        row: 'A',
-        seat: String(p),
-        nextGame: null,
-        nextGameDate: null,
-      }));
-      const linked = walletAccountDecider.decide(
-        {
-          type: 'LinkAccount',
-          data: {
-            accountId,
-            userId,
-            email: `bench${a}@wallet.test`,
-            providerAccountId: `bench-${a}`,
-            firstName: 'Bench',
-            lastName: String(a),
-            displayName: `Bench ${a}`,
-            now,
-          },
-        },
-        walletAccountDecider.initialState(),
-      );
-      const synced = walletAccountDecider.decide(
-        { type: 'RecordSync', data: { accountId, passes, now } },
-        fold(walletAccountDecider, linked),
-      );
-      await store.appendToStream(
-        walletAccountStream(accountId),
-        [...linked, ...synced].map((e) => ({ id: randomUUID(), type: e.type, data: e.data, metadata: {} })),
-        { expectedRevision: 'no_stream' },
-      );
-    }
+    await appendSyncedAccounts(store, { userId, accounts, passes: BULK, tag: 'b' });
     await subscriptionsCaughtUp(stack.app, 120_000);
     const tickets = (await user.request('GET', '/v1/tickets')).body.tickets as Array<{ id: string }>;
     ticketPool.push(...tickets.map((t) => t.id));

@@ -9,7 +9,7 @@
 import { SOCKET_PATH } from '@seatlink/contracts';
 import { io, type Socket } from 'socket.io-client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startTopology, type Topology } from '../web/e2e/support/topology.js';
+import { signInAt, startTopology, type Topology } from '../web/e2e/support/topology.js';
 import { entryFromRounds, recordResults } from './results.js';
 import { fmt, loadAverageAtStart, printTable, ROUNDS } from './support.js';
 
@@ -22,19 +22,7 @@ describe.skipIf(!process.env.DATABASE_URL || !process.env.REDIS_URL)('failover o
   let userId: string;
   let value = 100;
 
-  const signIn = async (email: string, password: string) => {
-    const res = await fetch(`${topology.apis[0]!.url}/v1/auth`, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json' },
-      body: JSON.stringify({ email, password, token: null }),
-    });
-    expect(res.status).toBe(200);
-    const cookie = res.headers
-      .getSetCookie()
-      .find((c) => c.startsWith('seatlink_session='))!
-      .split(';')[0]!;
-    return { cookie, id: ((await res.json()) as { user: { id: string } }).user.id };
-  };
+  const signIn = (email: string, password: string) => signInAt(topology.apis[0]!, email, password);
 
   /** Sets a new balance and resolves with the time its push reached the dashboard. */
   const change = () => {

@@ -1,11 +1,16 @@
 /**
- * Helpers of tickets.bench.ts: a reader of GET /v1/tickets in a thread of its own (its waiting and decoding never
- * share the server's event loop, as a browser's would not), the bytes an answer takes on the wire, and wallets of
- * many passes in the simulated provider.
+ * Helpers of the benches that need tickets: a reader of GET /v1/tickets in a thread of its own (its waiting and
+ * decoding never share the server's event loop, as a browser's would not), the bytes an answer takes on the wire,
+ * wallets of many passes in the simulated provider, and linked, synced accounts written straight as their events.
  */
+import { randomUUID } from 'node:crypto';
 import { request } from 'node:http';
 import { Worker } from 'node:worker_threads';
 import type { WalletSimApp } from '@seatlink/wallet-sim';
+import type { EventStore } from '../services/server/src/infra/event-store/event-store.port.js';
+import { walletAccountDecider } from '../services/server/src/modules/wallet-accounts/wallet-account.decider.js';
+import { walletAccountStream } from '../services/server/src/modules/wallet-accounts/wallet-account.events.js';
+import { fold } from '../services/server/src/shared/event-sourcing/decider.js';
 
 /** The reader's loop, as CommonJS for an eval'd worker: sequential GETs until told to stop (or `maxReads`). */
 const READER = `
@@ -83,5 +88,60 @@ export function bigWallet(sim: WalletSimApp, email: string, password: string, co
       next_game: { title: 'Harbourside Athletic vs Northgate Rovers', date: '2026-12-05T15:00:00.000Z' },
       visible_after_ms: 0,
     });
+  }
+}
+
+/**
+ * `accounts` wallet accounts of `passes` passes each for the user, linked and synced by writing their events in one
+ * append each (not measured). Linked alone, an account's own sync job would run first, find no sign-in and put the
+ * account in error, and a sync recorded after that adds no ticket.
+ */
+export async function appendSyncedAccounts(
+  store: EventStore,
+  options: { userId: string; accounts: number; passes: number; tag: string },
+): Promise<void> {
+  const { userId, accounts, passes: count, tag } = options;
+  for (let a = 0; a < accounts; a++) {
+    const accountId = randomUUID();
+    const now = new Date().toISOString();
+    const passes = Array.from({ length: count }, (_, p) => ({
+      passId: `${tag}${a}-${p}`,
+      barcode: `BC-${tag}-${a}-${p}`,
+      title: `Match ${p}`,
+      subtitle: 'Premier Division',
+      logo: null,
+      saveUrl: `https://wallet.example/save/${tag}${a}-${p}`,
+      venueName: 'Quayside Stadium',
+      section: String(p % 10),
+      row: 'A',
+      seat: String(p),
+      nextGame: null,
+      nextGameDate: null,
+    }));
+    const linked = walletAccountDecider.decide(
+      {
+        type: 'LinkAccount',
+        data: {
+          accountId,
+          userId,
+          email: `${tag}${a}@wallet.test`,
+          providerAccountId: `${tag}-${a}`,
+          firstName: 'Bench',
+          lastName: String(a),
+          displayName: `Bench ${a}`,
+          now,
+        },
+      },
+      walletAccountDecider.initialState(),
+    );
+    const synced = walletAccountDecider.decide(
+      { type: 'RecordSync', data: { accountId, passes, now } },
+      fold(walletAccountDecider, linked),
+    );
+    await store.appendToStream(
+      walletAccountStream(accountId),
+      [...linked, ...synced].map((e) => ({ id: randomUUID(), type: e.type, data: e.data, metadata: {} })),
+      { expectedRevision: 'no_stream' },
+    );
   }
 }

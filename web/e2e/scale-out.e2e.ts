@@ -1,6 +1,6 @@
 import { expect, type Page, test } from '@playwright/test';
 import { demo } from './support/session';
-import { metric, nginxAvailable, startTopology, type ApiProcess, type Topology } from './support/topology';
+import { metric, nginxAvailable, signInAt, startTopology, type ApiProcess, type Topology } from './support/topology';
 
 /**
  * Several processes, one product: two API processes and two workers behind nginx (the compose site configuration),
@@ -17,21 +17,6 @@ test.skip(!nginxAvailable() && process.env.CI !== 'true', 'nginx is not installe
 let topology: Topology;
 let admin: { cookie: string; via: ApiProcess } | null = null;
 let userId: string;
-
-async function signInAt(api: ApiProcess, email: string, password: string) {
-  const res = await fetch(`${api.url}/v1/auth`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json' },
-    body: JSON.stringify({ email, password, token: null }),
-  });
-  expect(res.status).toBe(200);
-  const cookie = res.headers
-    .getSetCookie()
-    .find((c) => c.startsWith('seatlink_session='))!
-    .split(';')[0]!;
-  const body = (await res.json()) as { user: { id: string } };
-  return { cookie, id: body.user.id };
-}
 
 /** Sets the user's credits through this API process (the admin signs in there once). */
 async function setCredits(api: ApiProcess, credits: number) {

@@ -258,6 +258,25 @@ export async function startTopology(options: TopologyOptions = {}): Promise<Topo
   };
 }
 
+/** Signs in through one API process (or any base URL): the session cookie and the user's id. */
+export async function signInAt(
+  api: { url: string } | string,
+  email: string,
+  password: string,
+): Promise<{ cookie: string; id: string }> {
+  const res = await fetch(`${typeof api === 'string' ? api : api.url}/v1/auth`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ email, password, token: null }),
+  });
+  if (res.status !== 200) throw new Error(`sign-in of ${email}: ${res.status} ${await res.text()}`);
+  const cookie = res.headers
+    .getSetCookie()
+    .find((c) => c.startsWith('seatlink_session='))!
+    .split(';')[0]!;
+  return { cookie, id: ((await res.json()) as { user: { id: string } }).user.id };
+}
+
 /** A figure of a process's /metrics (summed over the series matching the labels given). */
 export async function metric(process: NodeProcess, name: string, labels: Record<string, string> = {}): Promise<number> {
   const text = await (await fetch(`http://127.0.0.1:${process.metricsPort}/metrics`)).text();
