@@ -40,7 +40,7 @@ for (let i = 0; i < workerData.count; i++) {
     reconnection: false,
   });
   socket.on('account.updated', (p) => keep('account:' + p.account_id));
-  socket.on('distribution.updated', (p) => { if (p.clicks !== undefined) keep('click:' + p.distribution_id + ':' + p.clicks); });
+  socket.on('distributions.clicked', (p) => { for (const l of p.links) keep('click:' + l.distribution_id + ':' + l.clicks); });
   sockets.push(socket);
 }
 Promise.all(sockets.map((s) => new Promise((resolve, reject) => {

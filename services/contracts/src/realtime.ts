@@ -1,5 +1,15 @@
 import type { LinkClaimant } from './tickets.js';
 
+/** A link's count of clicks so far, in a `distributions.clicked` push. */
+export interface LinkClicks {
+  user_id: string;
+  ticket_id: string;
+  distribution_id: string;
+  clicks: number;
+  /** Who made the latest click counted. */
+  claimed_by?: LinkClaimant;
+}
+
 /**
  * The socket.io event map: every event the server pushes to browsers.
  * Rooms: `user:<id>` for one user's own changes, `admins` for every admin.
@@ -20,18 +30,15 @@ export interface ServerToClientEvents {
   }) => void;
   /** Tickets of the user came, changed or went (a sync, a duplicate resolved). */
   'tickets.updated': (payload: { account_id: string; user_id: string }) => void;
+  /** A ticket's link was made or recalled. The owner gets it, and admins for every link. */
+  'distribution.updated': (payload: { user_id: string; ticket_id: string; distribution_id: string }) => void;
   /**
-   * A ticket's link changed: made or recalled, or clicked (`clicks` then says how many so far; pushes of one link's
-   * clicks are coalesced to a few per second). The owner gets it, and admins for every link.
+   * Links were clicked: each one's count so far. Coalesced per room — the first click after a quiet spell at once,
+   * then at most one push per quarter second with every link clicked since — so a box office of thousands of claims
+   * a second sends each dashboard a few pushes a second, not one per click. The owner gets their links', admins
+   * every link's.
    */
-  'distribution.updated': (payload: {
-    user_id: string;
-    ticket_id: string;
-    distribution_id: string;
-    clicks?: number;
-    /** With a click: who made the latest one counted. */
-    claimed_by?: LinkClaimant;
-  }) => void;
+  'distributions.clicked': (payload: { links: LinkClicks[] }) => void;
   /** The user's notifications changed (one came or grew, some were read): `unread` is how many are unread now. */
   'notifications.updated': (payload: { user_id: string; unread: number }) => void;
   /** A user's audit log has new entries (a distribution or recall, refused ones too); admins only. */

@@ -72,14 +72,12 @@ export function RealtimeBridge() {
     useAccountSyncsStore.getState().apply(payload);
     if (payload.state !== 'running') refresh.refresh(ACCOUNT_LIST_KEY);
   });
-  useServerEvent('distribution.updated', ({ ticket_id, distribution_id, clicks, claimed_by }) => {
-    // A click changes one count (and who claimed) in place; a link made or recalled (here or in another tab) reads
-    // what changed.
-    if (clicks !== undefined) applyTicketClicks(client, ticket_id, distribution_id, clicks, claimed_by);
-    else {
-      refresh.refresh(TICKET_LIST_KEY);
-      refresh.refresh(ACCOUNT_TICKETS_KEY);
-    }
+  // Clicks change counts (and who claimed) in place; a link made or recalled (here or in another tab) reads what
+  // changed.
+  useServerEvent('distributions.clicked', ({ links }) => applyTicketClicks(client, links));
+  useServerEvent('distribution.updated', () => {
+    refresh.refresh(TICKET_LIST_KEY);
+    refresh.refresh(ACCOUNT_TICKETS_KEY);
   });
   useServerEvent('admin.user.updated', () => refresh.refresh(ADMIN_USERS_KEY));
   useServerEvent('audit.updated', ({ user_id }) => refresh.refresh(auditsKey(user_id)));

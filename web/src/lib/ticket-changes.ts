@@ -1,4 +1,4 @@
-import type { LinkClaimant, Ticket, TicketDistribution } from '@seatlink/contracts';
+import type { LinkClicks, Ticket, TicketDistribution } from '@seatlink/contracts';
 
 /**
  * The user's ticket list changed piecewise (pure): an answer of changes merged in, a click count or a link put in
@@ -71,21 +71,24 @@ export function replaceTicketList(shown: readonly Ticket[] | undefined, fresh: r
   return next ?? fresh;
 }
 
-/** One link's new click count in place; nothing changes when the ticket has another link now or a count as high. */
-export function withTicketClicks(
-  list: readonly Ticket[],
-  ticketId: string,
-  distributionId: string,
-  clicks: number,
-  claimedBy?: LinkClaimant,
-): readonly Ticket[] {
-  const index = list.findIndex((t) => t.id === ticketId);
-  const ticket = list[index];
-  const link = ticket?.distribution;
-  if (!ticket || !link || link.id !== distributionId || link.clicks >= clicks) return list;
-  const next = list.slice();
-  next[index] = { ...ticket, distribution: { ...link, clicks, claimed_by: claimedBy ?? link.claimed_by } };
-  return next;
+/**
+ * Links' new click counts in place (a `distributions.clicked` push: many links at once, one pass over the list); a
+ * ticket that has another link now or a count as high is left as it is. The same list when nothing changed.
+ */
+export function withTicketClicks(list: readonly Ticket[], links: readonly LinkClicks[]): readonly Ticket[] {
+  const byTicket = new Map(links.map((l) => [l.ticket_id, l]));
+  let next: Ticket[] | null = null;
+  list.forEach((ticket, index) => {
+    const clicked = byTicket.get(ticket.id);
+    const link = ticket.distribution;
+    if (!clicked || !link || link.id !== clicked.distribution_id || link.clicks >= clicked.clicks) return;
+    next ??= list.slice();
+    next[index] = {
+      ...ticket,
+      distribution: { ...link, clicks: clicked.clicks, claimed_by: clicked.claimed_by ?? link.claimed_by },
+    };
+  });
+  return next ?? list;
 }
 
 /** Links just made, by ticket id, shown on their tickets before the list is read again. */

@@ -69,16 +69,24 @@ describe('ticket list changes', () => {
     expect(replaceTicketList(shown, fresher)).toBe(fresher);
   });
 
-  it('puts a click count in place, only for the same link and only upwards', () => {
-    const list = [a, linked('t', 2)];
-    const next = withTicketClicks(list, 't', 'd-t', 3);
+  it('puts click counts in place, only for the same link and only upwards, many links in one pass', () => {
+    const clicked = (ticket: string, link: string, clicks: number) => ({
+      user_id: 'u',
+      ticket_id: ticket,
+      distribution_id: link,
+      clicks,
+    });
+    const list = [a, linked('t', 2), linked('v', 1)];
+    const next = withTicketClicks(list, [clicked('t', 'd-t', 3), clicked('v', 'd-v', 4), clicked('missing', 'd-x', 9)]);
     expect(next[1]!.distribution!.clicks).toBe(3);
+    expect(next[2]!.distribution!.clicks).toBe(4);
     expect(next[0]).toBe(a);
     expect(list[1]!.distribution!.clicks).toBe(2);
-    expect(withTicketClicks(next, 't', 'd-t', 3)).toBe(next);
-    expect(withTicketClicks(next, 't', 'd-t', 1)).toBe(next);
-    expect(withTicketClicks(next, 't', 'd-other', 9)).toBe(next);
-    expect(withTicketClicks(next, 'missing', 'd-t', 9)).toBe(next);
+    expect(withTicketClicks(next, [clicked('t', 'd-t', 3)])).toBe(next);
+    expect(withTicketClicks(next, [clicked('t', 'd-t', 1)])).toBe(next);
+    expect(withTicketClicks(next, [clicked('t', 'd-other', 9)])).toBe(next);
+    expect(withTicketClicks(next, [clicked('missing', 'd-t', 9)])).toBe(next);
+    expect(withTicketClicks(next, [])).toBe(next);
   });
 
   it('shows links just made and takes away a link just recalled', () => {

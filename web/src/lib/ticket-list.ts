@@ -1,6 +1,6 @@
 import { queryOptions, type QueryClient } from '@tanstack/react-query';
 import {
-  type LinkClaimant,
+  type LinkClicks,
   MAX_TICKETS_PAGE,
   routes,
   type Ticket,
@@ -123,15 +123,9 @@ function update(client: QueryClient, change: (tickets: readonly Ticket[]) => rea
   if (tickets !== held.tickets) client.setQueryData<TicketList>(TICKET_LIST_KEY, { ...held, tickets });
 }
 
-/** A live click count: that one ticket changes in place, nothing is read. */
-export function applyTicketClicks(
-  client: QueryClient,
-  ticketId: string,
-  distributionId: string,
-  clicks: number,
-  claimedBy?: LinkClaimant,
-) {
-  update(client, (tickets) => withTicketClicks(tickets, ticketId, distributionId, clicks, claimedBy));
+/** Live click counts: those tickets change in place, nothing is read. */
+export function applyTicketClicks(client: QueryClient, links: readonly LinkClicks[]) {
+  update(client, (tickets) => withTicketClicks(tickets, links));
 }
 
 /** Links this page just made, shown at once (the next read by changes confirms them). */

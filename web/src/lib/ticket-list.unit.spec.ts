@@ -154,7 +154,7 @@ describe('the ticket list query', () => {
     const client = createQueryClient();
     await client.fetchQuery(ticketListQuery);
     const before = client.getQueryData<TicketList>(TICKET_LIST_KEY)!;
-    applyTicketClicks(client, 't', 'd-t', 5);
+    applyTicketClicks(client, [{ user_id: 'u', ticket_id: 't', distribution_id: 'd-t', clicks: 5 }]);
     const after = client.getQueryData<TicketList>(TICKET_LIST_KEY)!;
     expect(calls).toHaveLength(1);
     expect(after.tickets[0]!.distribution!.clicks).toBe(5);
@@ -162,7 +162,7 @@ describe('the ticket list query', () => {
 
     // A read by changes is under way; a newer push comes while it runs; its answer (2 clicks) is older than the push.
     const reading = client.fetchQuery(ticketListQuery);
-    applyTicketClicks(client, 't', 'd-t', 6);
+    applyTicketClicks(client, [{ user_id: 'u', ticket_id: 't', distribution_id: 'd-t', clicks: 6 }]);
     release();
     const read = await reading;
     expect(read.version).toBe('4');

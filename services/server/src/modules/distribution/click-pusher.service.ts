@@ -1,27 +1,31 @@
 import { Inject, Injectable, type BeforeApplicationShutdown } from '@nestjs/common';
-import { ADMINS_ROOM, type LinkClaimant } from '@seatlink/contracts';
+import { ADMINS_ROOM, type LinkClaimant, type LinkClicks } from '@seatlink/contracts';
 import { REALTIME_PUBLISHER, type RealtimePublisher } from '../../infra/realtime/realtime.publisher.js';
+import type { LiveUpdate } from '../../infra/subscriptions/subscription.js';
 
-/** At most one live update per link per this many milliseconds (the first of a burst goes at once). */
+/** At most one push of clicks per room per this many milliseconds (the first after a quiet spell goes at once). */
 export const CLICK_PUSH_WINDOW_MS = 250;
 
-interface Pending {
-  userId: string;
-  ticketId: string;
-  clicks: number;
-  /** Who made the latest of those clicks. */
-  claimedBy: LinkClaimant | undefined;
+type Room = LiveUpdate['to'];
+
+interface RoomState {
+  to: Room;
+  /** Each link clicked since the last push, at its highest count. */
+  due: Map<string, LinkClicks>;
+  /** The count each link had in a push of this busy spell: a lower one that arrives late is not pushed. */
+  sent: Map<string, number>;
   timer: NodeJS.Timeout | null;
-  dirty: boolean;
 }
 
 /**
- * Tells the owner's dashboards (and admins) a link was clicked, coalesced per link: a popular link sends a few
- * updates a second with the latest count, not one per click.
+ * Tells the owner's dashboards (and admins) links were clicked, coalesced per room: one push per window carries every
+ * link clicked since the last, at its latest count (`distributions.clicked`). A dashboard then gets a few pushes a
+ * second however many claims a second its links take, and the server writes a few messages per socket, not one per
+ * click.
  */
 @Injectable()
 export class ClickPusher implements BeforeApplicationShutdown {
-  private readonly links = new Map<string, Pending>();
+  private readonly rooms = new Map<string, RoomState>();
 
   constructor(@Inject(REALTIME_PUBLISHER) private readonly publisher: RealtimePublisher) {}
 
@@ -32,58 +36,54 @@ export class ClickPusher implements BeforeApplicationShutdown {
     clicks: number;
     claimedBy?: LinkClaimant;
   }) {
-    const pending = this.links.get(click.distributionId);
-    if (pending) {
-      if (click.clicks > pending.clicks) pending.claimedBy = click.claimedBy ?? pending.claimedBy;
-      pending.clicks = Math.max(pending.clicks, click.clicks);
-      pending.dirty = true;
+    const link: LinkClicks = {
+      user_id: click.userId,
+      ticket_id: click.ticketId,
+      distribution_id: click.distributionId,
+      clicks: click.clicks,
+      ...(click.claimedBy && { claimed_by: click.claimedBy }),
+    };
+    this.add(`user:${click.userId}`, { userId: click.userId }, link);
+    this.add(ADMINS_ROOM, ADMINS_ROOM, link);
+  }
+
+  private add(key: string, to: Room, link: LinkClicks) {
+    let room = this.rooms.get(key);
+    const fresh = !room;
+    if (!room) {
+      room = { to, due: new Map(), sent: new Map(), timer: null };
+      this.rooms.set(key, room);
+    }
+    const id = link.distribution_id;
+    const due = room.due.get(id);
+    if (link.clicks <= (due?.clicks ?? room.sent.get(id) ?? 0)) return;
+    room.due.set(id, { ...link, ...(!link.claimed_by && due?.claimed_by && { claimed_by: due.claimed_by }) });
+    if (fresh) this.push(key, room);
+  }
+
+  /** Pushes what is due and waits a window; a window with nothing due ends the room's busy spell. */
+  private push(key: string, room: RoomState) {
+    if (room.due.size === 0) {
+      this.rooms.delete(key);
       return;
     }
-    const fresh: Pending = {
-      userId: click.userId,
-      ticketId: click.ticketId,
-      clicks: click.clicks,
-      claimedBy: click.claimedBy,
-      timer: null,
-      dirty: false,
-    };
-    this.links.set(click.distributionId, fresh);
-    this.send(click.distributionId, fresh);
-    this.wait(click.distributionId, fresh);
-  }
-
-  private wait(distributionId: string, pending: Pending) {
-    pending.timer = setTimeout(() => {
-      if (pending.dirty) {
-        pending.dirty = false;
-        this.send(distributionId, pending);
-        this.wait(distributionId, pending);
-      } else {
-        this.links.delete(distributionId);
-      }
-    }, CLICK_PUSH_WINDOW_MS);
-    pending.timer.unref();
-  }
-
-  private send(distributionId: string, pending: Pending) {
-    const payload = {
-      user_id: pending.userId,
-      ticket_id: pending.ticketId,
-      distribution_id: distributionId,
-      clicks: pending.clicks,
-      ...(pending.claimedBy && { claimed_by: pending.claimedBy }),
-    };
-    this.publisher.publish([
-      { to: { userId: pending.userId }, event: 'distribution.updated', payload },
-      { to: ADMINS_ROOM, event: 'distribution.updated', payload },
-    ]);
+    const links = [...room.due.values()];
+    room.due.clear();
+    for (const link of links) room.sent.set(link.distribution_id, link.clicks);
+    this.publisher.publish([{ to: room.to, event: 'distributions.clicked', payload: { links } }]);
+    room.timer = setTimeout(() => this.push(key, room), CLICK_PUSH_WINDOW_MS);
+    room.timer.unref();
   }
 
   beforeApplicationShutdown() {
-    for (const [distributionId, pending] of this.links) {
-      if (pending.timer) clearTimeout(pending.timer);
-      if (pending.dirty) this.send(distributionId, pending);
+    for (const room of this.rooms.values()) {
+      if (room.timer) clearTimeout(room.timer);
+      if (room.due.size > 0) {
+        this.publisher.publish([
+          { to: room.to, event: 'distributions.clicked', payload: { links: [...room.due.values()] } },
+        ]);
+      }
     }
-    this.links.clear();
+    this.rooms.clear();
   }
 }

@@ -87,9 +87,12 @@ describe('who claimed: a recipient may give their name, and the owner sees it wi
     const socket = await signedInSocket(stack.baseUrl, user.sessionCookie);
     try {
       const pushed: Array<LinkClaimant | undefined> = [];
-      socket.on('distribution.updated', (p: { distribution_id: string; claimed_by?: LinkClaimant }) => {
-        if (p.distribution_id === distributionId) pushed.push(p.claimed_by);
-      });
+      socket.on(
+        'distributions.clicked',
+        (p: { links: Array<{ distribution_id: string; claimed_by?: LinkClaimant }> }) => {
+          for (const link of p.links) if (link.distribution_id === distributionId) pushed.push(link.claimed_by);
+        },
+      );
       const res = await claim(code, { name: '  Sam  ' });
       expect(res.status).toBe(200);
       await expect.poll(() => pushed.at(-1)?.name, { timeout: 5000 }).toBe('Sam');

@@ -417,8 +417,8 @@ describe('links as recipients use them: viewing counts nothing, each claim count
     const socket = await signedInSocket(stack.baseUrl, user.sessionCookie);
     try {
       const pushed: number[] = [];
-      socket.on('distribution.updated', (p: { distribution_id: string; clicks?: number }) => {
-        if (p.distribution_id === distributionId && p.clicks !== undefined) pushed.push(p.clicks);
+      socket.on('distributions.clicked', (p: { links: Array<{ distribution_id: string; clicks: number }> }) => {
+        for (const link of p.links) if (link.distribution_id === distributionId) pushed.push(link.clicks);
       });
       await Promise.all(Array.from({ length: 60 }, () => claim(code)));
       await expect.poll(() => pushed.at(-1), { timeout: 5000 }).toBe(60);
@@ -434,8 +434,8 @@ describe('links as recipients use them: viewing counts nothing, each claim count
     const socket = await signedInSocket(stack.baseUrl, user.sessionCookie);
     try {
       const pushed: number[] = [];
-      socket.on('distribution.updated', (p: { distribution_id: string; clicks?: number }) => {
-        if (p.distribution_id === distributionId && p.clicks !== undefined) pushed.push(p.clicks);
+      socket.on('distributions.clicked', (p: { links: Array<{ distribution_id: string; clicks: number }> }) => {
+        for (const link of p.links) if (link.distribution_id === distributionId) pushed.push(link.clicks);
       });
       for (let i = 1; i <= 3; i++) {
         expect((await claim(code)).status).toBe(200);
