@@ -278,7 +278,8 @@ $$;
   // keys: a click stream's positions and the event ids unique within the month. A month is made as a table of its
   // own, given the rows the default partition holds for it, then attached (which locks the claims' parent only against
   // other changes of its partitions, not against claims). A month whose lock is not had within 2 s is left for the
-  // next call. Answers how many months were made.
+  // next call, and so is everything while another call (or a compaction) is under way. Answers how many months were
+  // made.
   {
     name: 'seatlink_make_claim_partitions',
     sql: `
@@ -291,6 +292,10 @@ DECLARE
   v_name text;
   v_made integer := 0;
 BEGIN
+  -- One maker at a time (a starting process and the job may meet): the other finds them made, or makes them next time.
+  IF NOT pg_try_advisory_xact_lock(hashtext('seatlink_event_log_partitions')) THEN
+    RETURN 0;
+  END IF;
   PERFORM set_config('lock_timeout', '2s', true);
   WHILE v_month <= p_to LOOP
     v_next := (v_month AT TIME ZONE 'UTC' + interval '1 month') AT TIME ZONE 'UTC';
@@ -320,7 +325,8 @@ $$;
   // of events_compacted, one per stream, hour, type and epoch, each event kept whole (the data fields all of a row's
   // events share are kept once), and the month is detached from the log in the same transaction, so a reader sees
   // either the month or its compacted rows, never both. The month's table stays, detached, to be archived (pg_dump)
-  // and dropped by the operator. Answers the events compacted; -1 when a lock was not had within 2 s (nothing done);
+  // and dropped by the operator. Answers the events compacted; -1 when a lock was not had within 2 s, or another
+  // compaction or maker of months is under way (nothing done);
   // 0 when the month is not a partition of the log (never made, or compacted already).
   {
     name: 'seatlink_compact_claims_month',
@@ -336,6 +342,9 @@ BEGIN
      OR NOT EXISTS (SELECT 1 FROM pg_inherits i WHERE i.inhrelid = to_regclass(v_name)
                                                 AND i.inhparent = 'events_claims'::regclass) THEN
     RETURN 0;
+  END IF;
+  IF NOT pg_try_advisory_xact_lock(hashtext('seatlink_event_log_partitions')) THEN
+    RETURN -1;
   END IF;
   PERFORM set_config('lock_timeout', '2s', true);
   BEGIN
