@@ -47,6 +47,19 @@ export default defineConfig({
           maxWorkers: 1,
         },
       },
+      {
+        plugins,
+        test: {
+          // The product on a log of tens of millions of events (`npm run bench:growth`): apart from the bench project
+          // and from CI, as one run takes hours and tens of GB of disk.
+          name: 'growth',
+          include: ['bench/growth/**/*.growth.ts'],
+          globalSetup: ['services/server/src/testing/global-setup.ts'],
+          testTimeout: 86_400_000,
+          hookTimeout: 600_000,
+          maxWorkers: 1,
+        },
+      },
     ],
   },
 });
