@@ -4,6 +4,83 @@ import type { Routine } from '../db/database.js';
  * The event store's functions in the database, as they are now (the migrations that first made them, 0003 and 0011,
  * keep their history): `Database.migrate()` applies them after the migrations, in this order.
  */
+/**
+ * Where the feed's rows `alias` lie strictly between the reader's position (p_epoch, p_tx, p_pos) and the bound
+ * (v_epoch, v_bound), as two conditions: for a reader in the current epoch (nearly always), one the indexes on
+ * (…, epoch, transaction_id, global_position) answer as a range with both ends — the epoch fixed, the transaction id
+ * between two values — so a scan stops where the range ends, in either direction and in every partition (a row
+ * comparison alone lets PostgreSQL stop only on its first column: a scan of a caught-up reader walked the whole
+ * index); and the general one, for a reader still in an earlier epoch.
+ */
+const feedRange = (alias: string) => ({
+  sameEpoch: `${alias}.epoch = p_epoch AND ${alias}.transaction_id >= p_tx AND ${alias}.transaction_id < v_bound
+        AND (${alias}.transaction_id, ${alias}.global_position) > (p_tx, p_pos)`,
+  general: `(${alias}.epoch, ${alias}.transaction_id, ${alias}.global_position) > (p_epoch, p_tx, p_pos)
+        AND (${alias}.epoch, ${alias}.transaction_id, ${alias}.global_position) < (v_epoch, v_bound, 0::bigint)`,
+});
+
+/** The page of seatlink_read_all within `range`, with the compacted events up to its end. */
+const readAllPage = (range: string) => `
+  RETURN QUERY
+    WITH page AS MATERIALIZED (
+      SELECT e.* FROM events e
+      WHERE ${range}
+      ORDER BY e.epoch, e.transaction_id, e.global_position
+      LIMIT p_limit
+    )
+    SELECT u.* FROM (
+      SELECT * FROM page
+      UNION ALL
+      SELECT * FROM seatlink_compacted_events(seatlink_feed_key(p_epoch, p_tx, p_pos),
+                                              seatlink_page_end(v_epoch, v_bound, p_limit,
+                                                                (SELECT count(*) FROM page)::integer,
+                                                                (SELECT max(seatlink_feed_key(p.epoch, p.transaction_id,
+                                                                                              p.global_position))
+                                                                 FROM page p)), NULL, p_limit)
+    ) u
+    ORDER BY u.epoch, u.transaction_id, u.global_position
+    LIMIT p_limit;`;
+
+/** The page of seatlink_read_feed_for within `range` (of each type's rows `f`), with its types' compacted events. */
+const readFeedForPage = (range: string) => `
+  RETURN QUERY
+    WITH page AS MATERIALIZED (
+      SELECT e.* FROM (SELECT DISTINCT u.type FROM unnest(p_types) AS u(type)) t
+      CROSS JOIN LATERAL (
+        SELECT f.* FROM events f
+        WHERE f.type = t.type AND ${range}
+        ORDER BY f.type, f.epoch, f.transaction_id, f.global_position
+        LIMIT p_limit
+      ) e
+      ORDER BY e.epoch, e.transaction_id, e.global_position
+      LIMIT p_limit
+    )
+    SELECT u.* FROM (
+      SELECT * FROM page
+      UNION ALL
+      SELECT * FROM seatlink_compacted_events(seatlink_feed_key(p_epoch, p_tx, p_pos),
+                                              seatlink_page_end(v_epoch, v_bound, p_limit,
+                                                                (SELECT count(*) FROM page)::integer,
+                                                                (SELECT max(seatlink_feed_key(p.epoch, p.transaction_id,
+                                                                                              p.global_position))
+                                                                 FROM page p)), p_types, p_limit)
+    ) u
+    ORDER BY u.epoch, u.transaction_id, u.global_position
+    LIMIT p_limit;`;
+
+/** The feed's last readable event within `range` (rows `l`), its data left out, when it is not of the reader's types. */
+const lastOfOtherType = (range: string) => `
+    RETURN QUERY
+      SELECT e.global_position, e.transaction_id, e.stream_id, e.stream_position, e.event_id, e.type,
+             'null'::jsonb, '{}'::jsonb, e.created_at, e.epoch
+      FROM (
+        SELECT l.* FROM events l
+        WHERE ${range}
+        ORDER BY l.epoch DESC, l.transaction_id DESC, l.global_position DESC
+        LIMIT 1
+      ) e
+      WHERE NOT (e.type = ANY (p_types));`;
+
 /** Months of claims' partitions made ahead of the current one. */
 export const CLAIM_MONTHS_AHEAD = 2;
 
@@ -174,26 +251,9 @@ DECLARE
   v_bound bigint;
 BEGIN
   SELECT b.o_epoch, b.o_bound INTO v_epoch, v_bound FROM seatlink_feed_bound() b;
-  RETURN QUERY
-    WITH page AS MATERIALIZED (
-      SELECT e.* FROM events e
-      WHERE (e.epoch, e.transaction_id, e.global_position) > (p_epoch, p_tx, p_pos)
-        AND (e.epoch, e.transaction_id, e.global_position) < (v_epoch, v_bound, 0::bigint)
-      ORDER BY e.epoch, e.transaction_id, e.global_position
-      LIMIT p_limit
-    )
-    SELECT u.* FROM (
-      SELECT * FROM page
-      UNION ALL
-      SELECT * FROM seatlink_compacted_events(seatlink_feed_key(p_epoch, p_tx, p_pos),
-                                              seatlink_page_end(v_epoch, v_bound, p_limit,
-                                                                (SELECT count(*) FROM page)::integer,
-                                                                (SELECT max(seatlink_feed_key(p.epoch, p.transaction_id,
-                                                                                              p.global_position))
-                                                                 FROM page p)), NULL, p_limit)
-    ) u
-    ORDER BY u.epoch, u.transaction_id, u.global_position
-    LIMIT p_limit;
+  IF p_epoch = v_epoch THEN${readAllPage(feedRange('e').sameEpoch)}
+  ELSE${readAllPage(feedRange('e').general)}
+  END IF;
 END
 $$;
 `,
@@ -229,46 +289,16 @@ DECLARE
   v_found integer;
 BEGIN
   SELECT b.o_epoch, b.o_bound INTO v_epoch, v_bound FROM seatlink_feed_bound() b;
-  -- A row comparison led by the type: only events_type_feed_idx can answer it, one range per type, in feed order.
-  -- The compacted events of these types up to the page's last event (or the bound) join the page where they were.
-  RETURN QUERY
-    WITH page AS MATERIALIZED (
-      SELECT e.* FROM (SELECT DISTINCT u.type FROM unnest(p_types) AS u(type)) t
-      CROSS JOIN LATERAL (
-        SELECT f.* FROM events f
-        WHERE (f.type, f.epoch, f.transaction_id, f.global_position) > (t.type, p_epoch, p_tx, p_pos)
-          AND (f.type, f.epoch, f.transaction_id, f.global_position) < (t.type, v_epoch, v_bound, 0::bigint)
-        ORDER BY f.type, f.epoch, f.transaction_id, f.global_position
-        LIMIT p_limit
-      ) e
-      ORDER BY e.epoch, e.transaction_id, e.global_position
-      LIMIT p_limit
-    )
-    SELECT u.* FROM (
-      SELECT * FROM page
-      UNION ALL
-      SELECT * FROM seatlink_compacted_events(seatlink_feed_key(p_epoch, p_tx, p_pos),
-                                              seatlink_page_end(v_epoch, v_bound, p_limit,
-                                                                (SELECT count(*) FROM page)::integer,
-                                                                (SELECT max(seatlink_feed_key(p.epoch, p.transaction_id,
-                                                                                              p.global_position))
-                                                                 FROM page p)), p_types, p_limit)
-    ) u
-    ORDER BY u.epoch, u.transaction_id, u.global_position
-    LIMIT p_limit;
+  -- Each type's rows from events_type_feed_idx, one range per type, in feed order; the compacted events of these types
+  -- up to the page's last event (or the bound) join the page where they were.
+  IF p_epoch = v_epoch THEN${readFeedForPage(feedRange('f').sameEpoch)}
+  ELSE${readFeedForPage(feedRange('f').general)}
+  END IF;
   GET DIAGNOSTICS v_found = ROW_COUNT;
   IF v_found < p_limit THEN
-    RETURN QUERY
-      SELECT e.global_position, e.transaction_id, e.stream_id, e.stream_position, e.event_id, e.type,
-             'null'::jsonb, '{}'::jsonb, e.created_at, e.epoch
-      FROM (
-        SELECT l.* FROM events l
-        WHERE (l.epoch, l.transaction_id, l.global_position) > (p_epoch, p_tx, p_pos)
-          AND (l.epoch, l.transaction_id, l.global_position) < (v_epoch, v_bound, 0::bigint)
-        ORDER BY l.epoch DESC, l.transaction_id DESC, l.global_position DESC
-        LIMIT 1
-      ) e
-      WHERE NOT (e.type = ANY (p_types));
+    IF p_epoch = v_epoch THEN${lastOfOtherType(feedRange('l').sameEpoch)}
+    ELSE${lastOfOtherType(feedRange('l').general)}
+    END IF;
   END IF;
 END
 $$;
