@@ -41,14 +41,20 @@ const readAllPage = (range: string) => `
     ORDER BY u.epoch, u.transaction_id, u.global_position
     LIMIT p_limit;`;
 
-/** The page of seatlink_read_feed_for within `range` (of each type's rows `f`), with its types' compacted events. */
-const readFeedForPage = (range: string) => `
+/**
+ * The page of seatlink_read_feed_for, with its types' compacted events. Each type's rows by a row comparison led by
+ * the type: only events_type_feed_idx answers it (a range per type, in feed order; the scan ends at the next type,
+ * past the bound only by what is still being written). Scalar conditions instead would let PostgreSQL pick the feed
+ * index and filter every row of other types out of it.
+ */
+const READ_FEED_FOR_PAGE = `
   RETURN QUERY
     WITH page AS MATERIALIZED (
       SELECT e.* FROM (SELECT DISTINCT u.type FROM unnest(p_types) AS u(type)) t
       CROSS JOIN LATERAL (
         SELECT f.* FROM events f
-        WHERE f.type = t.type AND ${range}
+        WHERE (f.type, f.epoch, f.transaction_id, f.global_position) > (t.type, p_epoch, p_tx, p_pos)
+          AND (f.type, f.epoch, f.transaction_id, f.global_position) < (t.type, v_epoch, v_bound, 0::bigint)
         ORDER BY f.type, f.epoch, f.transaction_id, f.global_position
         LIMIT p_limit
       ) e
@@ -290,10 +296,9 @@ DECLARE
 BEGIN
   SELECT b.o_epoch, b.o_bound INTO v_epoch, v_bound FROM seatlink_feed_bound() b;
   -- Each type's rows from events_type_feed_idx, one range per type, in feed order; the compacted events of these types
-  -- up to the page's last event (or the bound) join the page where they were.
-  IF p_epoch = v_epoch THEN${readFeedForPage(feedRange('f').sameEpoch)}
-  ELSE${readFeedForPage(feedRange('f').general)}
-  END IF;
+  -- up to the page's last event (or the bound) join the page where they were. Then, when that was all, the feed's
+  -- last readable event by a range with both ends (feedRange).
+${READ_FEED_FOR_PAGE}
   GET DIAGNOSTICS v_found = ROW_COUNT;
   IF v_found < p_limit THEN
     IF p_epoch = v_epoch THEN${lastOfOtherType(feedRange('l').sameEpoch)}
