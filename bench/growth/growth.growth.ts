@@ -22,17 +22,13 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { createHttpApp } from '../../services/server/src/bootstrap.js';
 import type { AppConfig } from '../../services/server/src/infra/config/config.js';
 import { type Database, openDatabase } from '../../services/server/src/infra/db/database.js';
-import type { NewEvent } from '../../services/server/src/infra/event-store/event-store.port.js';
 import { SqlEventStore } from '../../services/server/src/infra/event-store/sql-event-store.js';
 import { SubscriptionHost } from '../../services/server/src/infra/subscriptions/subscription-host.js';
 import { SubscriptionOperations } from '../../services/server/src/infra/subscriptions/subscription-operations.js';
 import { CreditsCommandMessage } from '../../services/server/src/modules/credits/credits.command.js';
 import { linksProjection } from '../../services/server/src/modules/distribution/read-models/links.projection.js';
-import { walletAccountDecider } from '../../services/server/src/modules/wallet-accounts/wallet-account.decider.js';
-import { walletAccountStream } from '../../services/server/src/modules/wallet-accounts/wallet-account.events.js';
 import { MODULE_ROUTINES } from '../../services/server/src/routines.js';
 import { seed } from '../../services/server/src/seed.js';
-import { fold } from '../../services/server/src/shared/event-sourcing/decider.js';
 import { ApiClient, subscriptionsCaughtUp, testConfig } from '../../services/server/src/testing/test-app.js';
 import { testEnv } from '../../services/server/src/testing/test-database.js';
 import { type BenchResult, entryFromRounds, median, recordResults, type Round } from '../results.js';
@@ -47,6 +43,7 @@ import {
   runWriters,
   timed,
 } from '../support.js';
+import { appendSyncedAccounts } from '../tickets-support.js';
 import { growthMix, seedLog, type SeedResult, USERS } from './seed-log.js';
 
 const LARGE_EVENTS = Math.max(100_000, Number(process.env.GROWTH_EVENTS ?? 50_000_000) || 50_000_000);
@@ -179,47 +176,7 @@ async function makeLinks(g: GrowthDatabase, count: number): Promise<void> {
       { actorId: userId },
     ),
   );
-  const accountId = randomUUID();
-  const now = new Date().toISOString();
-  const passes = Array.from({ length: count }, (_, p) => ({
-    passId: `g-${p}`,
-    barcode: `GROWTH-${p}`,
-    title: `Match ${p}`,
-    subtitle: 'Premier Division',
-    logo: null,
-    saveUrl: `https://wallet.example/save/g-${p}`,
-    venueName: 'Quayside Stadium',
-    section: String(p % 10),
-    row: 'A',
-    seat: String(p),
-    nextGame: null,
-    nextGameDate: null,
-  }));
-  const linked = walletAccountDecider.decide(
-    {
-      type: 'LinkAccount',
-      data: {
-        accountId,
-        userId,
-        email: 'growth@wallet.test',
-        providerAccountId: 'growth',
-        firstName: 'Growth',
-        lastName: 'Bench',
-        displayName: 'Growth Bench',
-        now,
-      },
-    },
-    walletAccountDecider.initialState(),
-  );
-  const synced = walletAccountDecider.decide(
-    { type: 'RecordSync', data: { accountId, passes, now } },
-    fold(walletAccountDecider, linked),
-  );
-  await new SqlEventStore(dbOf(g)).appendToStream(
-    walletAccountStream(accountId),
-    [...linked, ...synced].map((e): NewEvent => ({ id: randomUUID(), type: e.type, data: e.data, metadata: {} })),
-    { expectedRevision: 'no_stream' },
-  );
+  await appendSyncedAccounts(new SqlEventStore(dbOf(g)), { userId, accounts: 1, passes: count, tag: 'g' });
   await subscriptionsCaughtUp(app, 120_000);
   const tickets = (await user.request('GET', '/v1/tickets')).body.tickets as Array<{ id: string }>;
   expect(tickets).toHaveLength(count);

@@ -19,14 +19,13 @@ const feedRange = (alias: string) => ({
         AND (${alias}.epoch, ${alias}.transaction_id, ${alias}.global_position) < (v_epoch, v_bound, 0::bigint)`,
 });
 
-/** The page of seatlink_read_all within `range`, with the compacted events up to its end. */
-const readAllPage = (range: string) => `
+/**
+ * A page of the feed (`page`: the query of its rows, up to p_limit in feed order) with the compacted events of `types`
+ * (null: all) from the reader's position up to the page's last event, or the bound when the page is not full.
+ */
+const withCompacted = (page: string, types: string) => `
   RETURN QUERY
-    WITH page AS MATERIALIZED (
-      SELECT e.* FROM events e
-      WHERE ${range}
-      ORDER BY e.epoch, e.transaction_id, e.global_position
-      LIMIT p_limit
+    WITH page AS MATERIALIZED (${page}
     )
     SELECT u.* FROM (
       SELECT * FROM page
@@ -36,10 +35,21 @@ const readAllPage = (range: string) => `
                                                                 (SELECT count(*) FROM page)::integer,
                                                                 (SELECT max(seatlink_feed_key(p.epoch, p.transaction_id,
                                                                                               p.global_position))
-                                                                 FROM page p)), NULL, p_limit)
+                                                                 FROM page p)), ${types}, p_limit)
     ) u
     ORDER BY u.epoch, u.transaction_id, u.global_position
     LIMIT p_limit;`;
+
+/** The page of seatlink_read_all within `range`, with the compacted events up to its end. */
+const readAllPage = (range: string) =>
+  withCompacted(
+    `
+      SELECT e.* FROM events e
+      WHERE ${range}
+      ORDER BY e.epoch, e.transaction_id, e.global_position
+      LIMIT p_limit`,
+    'NULL',
+  );
 
 /**
  * The page of seatlink_read_feed_for, with its types' compacted events. Each type's rows by a row comparison led by
@@ -47,9 +57,8 @@ const readAllPage = (range: string) => `
  * past the bound only by what is still being written). Scalar conditions instead would let PostgreSQL pick the feed
  * index and filter every row of other types out of it.
  */
-const READ_FEED_FOR_PAGE = `
-  RETURN QUERY
-    WITH page AS MATERIALIZED (
+const READ_FEED_FOR_PAGE = withCompacted(
+  `
       SELECT e.* FROM (SELECT DISTINCT u.type FROM unnest(p_types) AS u(type)) t
       CROSS JOIN LATERAL (
         SELECT f.* FROM events f
@@ -59,20 +68,9 @@ const READ_FEED_FOR_PAGE = `
         LIMIT p_limit
       ) e
       ORDER BY e.epoch, e.transaction_id, e.global_position
-      LIMIT p_limit
-    )
-    SELECT u.* FROM (
-      SELECT * FROM page
-      UNION ALL
-      SELECT * FROM seatlink_compacted_events(seatlink_feed_key(p_epoch, p_tx, p_pos),
-                                              seatlink_page_end(v_epoch, v_bound, p_limit,
-                                                                (SELECT count(*) FROM page)::integer,
-                                                                (SELECT max(seatlink_feed_key(p.epoch, p.transaction_id,
-                                                                                              p.global_position))
-                                                                 FROM page p)), p_types, p_limit)
-    ) u
-    ORDER BY u.epoch, u.transaction_id, u.global_position
-    LIMIT p_limit;`;
+      LIMIT p_limit`,
+  'p_types',
+);
 
 /** The feed's last readable event within `range` (rows `l`), its data left out, when it is not of the reader's types. */
 const lastOfOtherType = (range: string) => `
