@@ -2,7 +2,7 @@
 # A Redis Cluster of three masters and three replicas on local ports, from Debian's redis-server, for the cluster suite
 # and for trying REDIS_CLUSTER=true by hand (README "Redis Cluster").
 #
-#   scripts/local-redis-cluster.sh start        start the six nodes and make the cluster (kept when already running)
+#   scripts/local-redis-cluster.sh start        start the six nodes and make the cluster (kept when running whole)
 #   scripts/local-redis-cluster.sh stop         stop them and forget the cluster
 #   scripts/local-redis-cluster.sh start-node P start the node of port P again (after a test killed it)
 #
@@ -23,8 +23,14 @@ node() {
     --save "" --appendonly no --logfile "$DIR/$port/redis.log" --pidfile "$DIR/$port/redis.pid"
 }
 
+# Every slot served, and all six nodes up: three masters, each with its replica (a cluster a test left with a node
+# down is made again, or the next test that kills a master may kill one with no replica).
 healthy() {
-  redis-cli -h 127.0.0.1 -p "$FIRST" cluster info 2>/dev/null | grep -q '^cluster_state:ok'
+  local nodes
+  redis-cli -h 127.0.0.1 -p "$FIRST" cluster info 2>/dev/null | grep -q '^cluster_state:ok' || return 1
+  nodes="$(redis-cli -h 127.0.0.1 -p "$FIRST" cluster nodes 2>/dev/null)" || return 1
+  [ "$(grep -c ' connected' <<<"$nodes")" -eq 6 ] && ! grep -q 'fail' <<<"$nodes" &&
+    [ "$(grep -c 'master' <<<"$nodes")" -eq 3 ]
 }
 
 start() {

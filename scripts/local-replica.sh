@@ -3,7 +3,8 @@
 # trying DATABASE_READ_URL by hand (docs/architecture.md "Read replicas"). Needs root (it runs PostgreSQL as the
 # `postgres` user) and PostgreSQL's own tools (pg_basebackup, pg_ctl).
 #
-#   scripts/local-replica.sh start   a fresh base backup with -R, started; prints its URL (a running one is kept)
+#   scripts/local-replica.sh start   a fresh base backup with -R and a slot, started; prints its URL (one running and
+#                                    streaming is kept)
 #   scripts/local-replica.sh stop    stop it (fast)
 #   scripts/local-replica.sh url     its URL
 #
@@ -16,12 +17,19 @@ PRIMARY_PORT="${PRIMARY_PORT:-5432}"
 DIR="${REPLICA_DIR:-/var/lib/postgresql/seatlink-replica}"
 BIN="$(ls -d /usr/lib/postgresql/*/bin 2>/dev/null | sort -V | tail -1)"
 URL="postgres://postgres@127.0.0.1:${PORT}/postgres"
+SLOT=seatlink_replica
 primary() { psql -h 127.0.0.1 -p "$PRIMARY_PORT" -U postgres -XAtqc "$1"; }
 as_postgres() { su postgres -s /bin/sh -c "$1"; }
 
+# Whether the replica on PORT receives the primary's WAL now.
+streaming() {
+  [ "$(psql -h 127.0.0.1 -p "$PORT" -U postgres -XAtqc \
+    "select count(*) from pg_stat_wal_receiver where status = 'streaming'" 2>/dev/null)" = 1 ]
+}
+
 start() {
-  if pg_isready -q -h 127.0.0.1 -p "$PORT"; then echo "$URL"; return; fi
-  # Made afresh each start: one stopped for long may need WAL the primary no longer keeps.
+  if pg_isready -q -h 127.0.0.1 -p "$PORT" && streaming; then echo "$URL"; return; fi
+  # Made afresh otherwise: one stopped, or left behind, may need WAL the primary no longer keeps.
   stop
   (
     local hba
@@ -32,7 +40,9 @@ start() {
     fi
     rm -rf "$DIR"
     install -d -o postgres -g postgres -m 700 "$DIR"
-    as_postgres "$BIN/pg_basebackup -h 127.0.0.1 -p $PRIMARY_PORT -U postgres -D $DIR -R -X stream -c fast"
+    # Its own replication slot: the primary keeps the WAL it has not replayed, however far behind it falls.
+    primary "select pg_drop_replication_slot(slot_name) from pg_replication_slots where slot_name = '$SLOT'" >/dev/null
+    as_postgres "$BIN/pg_basebackup -h 127.0.0.1 -p $PRIMARY_PORT -U postgres -D $DIR -R -X stream -C -S $SLOT -c fast"
     # A standby needs at least the primary's figures of these.
     {
       echo "port = $PORT"
