@@ -9,6 +9,7 @@ import { once } from 'node:events';
 import { finished } from 'node:stream/promises';
 import pg from 'pg';
 import { from as copyFrom } from 'pg-copy-streams';
+import { prng } from '../../services/server/src/testing/prng.js';
 
 export const USERS = 10_000;
 /** Share of the events after the users' registrations that are not clicks: credits set and links made. */
@@ -36,18 +37,6 @@ const idOf = (kind: number, n: number) =>
   `${kind.toString(16)}0000000-0000-4000-8000-${n.toString(16).padStart(12, '0')}`;
 const userId = (u: number) => idOf(1, u);
 const emailOf = (u: number) => `user${u}@growth.example.com`;
-
-/** Deterministic PRNG (mulberry32): the same mix every run. */
-function prng(seed: number) {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 const DEVICES = ['iPhone', 'Android phone', 'Windows PC', 'Mac'];
 const NAMES = ['Sam', 'Alex', 'Jo', 'Chris', 'Pat', 'Robin'];

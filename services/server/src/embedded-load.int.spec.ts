@@ -25,6 +25,7 @@ import { ApiClient } from './testing/test-app.js';
 import { topupBody } from './testing/topup.js';
 import { until } from './testing/until.js';
 import { linkWalletWith, passes, simControl, type SimControl } from './testing/wallet-fixture.js';
+import { prng } from './testing/prng.js';
 
 /**
  * The product as `npm start` runs it — the built `main.js` with no DATABASE_URL and no REDIS_URL: its embedded
@@ -52,17 +53,6 @@ const CREDITS_GIVEN = 600;
 
 const SEED = process.env.SEED ? Number(process.env.SEED) : randomInt(2 ** 31);
 
-/** mulberry32: a small seeded generator (uniform in [0, 1)). */
-function prng(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 type Rng = () => number;
 const below = (rng: Rng, n: number) => Math.floor(rng() * n);
 const pick = <T>(rng: Rng, items: readonly T[]): T => items[below(rng, items.length)]!;
