@@ -27,12 +27,14 @@ import type { WebhooksCommand } from '../../modules/webhooks/webhooks.decider.js
 
 /**
  * A table's rows, without what a rebuild writes differently by design: the versions of versioned read models (the
- * transaction that wrote the row).
+ * transaction that wrote the row) and the numbers audit entries are made in (the same order, numbered afresh).
  */
 async function dump(database: Database, table: string) {
   const rows = await queryRows<{ row: Record<string, unknown> }>(
     database.db,
-    sql.raw(`select to_jsonb(t) - 'version' as row from "${table}" t order by (to_jsonb(t) - 'version')::text`),
+    sql.raw(
+      `select to_jsonb(t) - 'version' - 'seq' as row from "${table}" t order by (to_jsonb(t) - 'version' - 'seq')::text`,
+    ),
   );
   return rows.map((r) => r.row);
 }

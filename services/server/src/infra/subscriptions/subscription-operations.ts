@@ -244,7 +244,8 @@ export class SubscriptionOperations {
     for (let attempt = 1; ; attempt++) {
       try {
         await this.database.db.transaction(async (tx) => {
-          if (tables.length > 0) await tx.execute(sql.raw(`truncate ${tables.map((t) => `"${t}"`).join(', ')}`));
+          if (tables.length > 0)
+            await tx.execute(sql.raw(`truncate ${tables.map((t) => `"${t}"`).join(', ')} restart identity`));
           for (const s of chosen) {
             await tx.execute(sql`insert into subscription_checkpoints (name, position, updated_at) values (${s.name}, null, now())
               on conflict (name) do update set position = null, updated_at = now()`);

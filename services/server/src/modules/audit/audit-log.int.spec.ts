@@ -12,6 +12,7 @@ import type { WalletSimApp } from '@seatlink/wallet-sim';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DATABASE } from '../../infra/db/database.module.js';
 import type { Database } from '../../infra/db/database.js';
+import { auditBatches } from './read-models/audit.queries.js';
 import { ApiClient, startTestStack, subscriptionsCaughtUp, type TestStack } from '../../testing/test-app.js';
 import { createVerifiedUser } from '../../testing/users.js';
 import { linkWalletWith, passes, simControl, startSim } from '../../testing/wallet-fixture.js';
@@ -126,6 +127,29 @@ describe('the audit log of a user, its CSV export and the user’s history at a 
     const made = all.filter((a) => a.event_type !== 'LINK_CLAIMED');
     expect(made.every((a) => a.metadata.ip_address === '127.0.0.1')).toBe(true);
     expect(all[4]!.event_data).toMatchObject({ code: 'ALREADY_DISTRIBUTED', reason: 'Ticket is already distributed' });
+  });
+
+  it('lists the entries of one instant in the order they happened, not by their ids', async () => {
+    // A bulk distribution's links are appended in one transaction: one instant, in the order of the request.
+    const bulk = (await audits('?event_type=DISTRIBUTE&status=SUCCESS')).filter((a) => a.metadata.bulk_action);
+    expect(new Set(bulk.map((a) => a.created_at)).size).toBe(1);
+    expect(bulk.map((a) => a.event_data.ticket_id)).toEqual(made.distributions.map((d) => d.ticket_id).reverse());
+    // Newest first: its links after what paid for them, whatever the two's times to the millisecond.
+    const all = await audits();
+    const paid = all.findIndex((a) => a.event_type === 'CREDITS_SPENT' && a.event_data.links === 3);
+    expect(all.findIndex((a) => a.id === bulk[2]!.id)).toBeLessThan(paid);
+    // The same order two at a time (the CSV export's keyset, whose pages part the instant).
+    const pages: AuditEntry[][] = [];
+    const filters = {
+      kind: [],
+      event_type: [],
+      status: [],
+      ticket_id: undefined,
+      distribution_id: undefined,
+      ip_address: undefined,
+    };
+    for await (const page of auditBatches(database.db, userId, filters, 2, 1000)) pages.push(page);
+    expect(pages.flat().map((a) => a.id)).toEqual(all.map((a) => a.id));
   });
 
   it('names each row as a person reads it: the ticket’s title and seat, the link’s label; the ids stay', async () => {

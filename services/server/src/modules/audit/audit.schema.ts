@@ -1,4 +1,15 @@
-import { boolean, index, integer, jsonb, pgTable, primaryKey, text, timestamp, uuid } from 'drizzle-orm/pg-core';
+import {
+  bigint,
+  boolean,
+  index,
+  integer,
+  jsonb,
+  pgTable,
+  primaryKey,
+  text,
+  timestamp,
+  uuid,
+} from 'drizzle-orm/pg-core';
 
 // The audit module's tables: read models, built by the audit-log projection from the events alone (`npm run replay`
 // rebuilds them, equal to the live-built ones).
@@ -35,10 +46,16 @@ export const auditEntries = pgTable(
     count: integer('count').notNull().default(1),
     /** The last of them (claims); null for any other entry. */
     lastAt: timestamp('last_at', { withTimezone: true }),
+    /**
+     * The order the row was made in, which is the order of the feed (the projection applies events in it): what puts
+     * the entries of one instant in order (a distribution's Credits Spent before its Ticket Distributed).
+     */
+    seq: bigint('seq', { mode: 'number' }).notNull().generatedByDefaultAsIdentity(),
   },
   (t) => [
-    // A user's entries newest first (the page), and the prefix filters on ids and addresses within them.
-    index('audit_user_time_idx').on(t.userId, t.createdAt.desc(), t.id.desc()),
+    // A user's entries newest first (the page; the entries of one instant last made first), and the prefix filters on
+    // ids and addresses within them.
+    index('audit_user_time_idx').on(t.userId, t.createdAt.desc(), t.seq.desc()),
     index('audit_user_ticket_idx').on(t.userId, t.ticketId.op('text_pattern_ops')),
     index('audit_user_distribution_idx').on(t.userId, t.distributionId.op('text_pattern_ops')),
     index('audit_user_ip_idx').on(t.userId, t.ipAddress.op('text_pattern_ops')),

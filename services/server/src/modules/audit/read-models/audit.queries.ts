@@ -110,13 +110,13 @@ async function toAuditEntries(db: Executor, rows: readonly AuditRow[]): Promise<
   return rows.map((row) => toAuditEntry(row, names));
 }
 
-/** A page of a user's audit log, newest first (docs/reference.md "API calls"). */
+/** A page of a user's audit log, newest first (of one instant, the last made first; docs/reference.md "API calls"). */
 export async function listAudits(db: Executor, userId: string, q: AuditQuery): Promise<AuditEntry[]> {
   const rows = await db
     .select()
     .from(auditEntries)
     .where(conditions(userId, q))
-    .orderBy(desc(auditEntries.createdAt), desc(auditEntries.id))
+    .orderBy(desc(auditEntries.createdAt), desc(auditEntries.seq))
     .limit(q.limit)
     .offset(q.offset);
   return toAuditEntries(db, rows);
@@ -130,10 +130,10 @@ export async function* auditBatches(
   batchSize: number,
   maxRows: number,
 ): AsyncGenerator<AuditEntry[]> {
-  let after: { createdAt: Date; id: string } | null = null;
+  let after: { createdAt: Date; seq: number } | null = null;
   let sent = 0;
   while (sent < maxRows) {
-    const cursor: { createdAt: Date; id: string } | null = after;
+    const cursor: { createdAt: Date; seq: number } | null = after;
     const rows: AuditRow[] = await db
       .select()
       .from(auditEntries)
@@ -143,17 +143,17 @@ export async function* auditBatches(
           cursor
             ? or(
                 lt(auditEntries.createdAt, cursor.createdAt),
-                and(eq(auditEntries.createdAt, cursor.createdAt), lt(auditEntries.id, cursor.id)),
+                and(eq(auditEntries.createdAt, cursor.createdAt), lt(auditEntries.seq, cursor.seq)),
               )
             : undefined,
         ),
       )
-      .orderBy(desc(auditEntries.createdAt), desc(auditEntries.id))
+      .orderBy(desc(auditEntries.createdAt), desc(auditEntries.seq))
       .limit(Math.min(batchSize, maxRows - sent));
     if (rows.length === 0) return;
     sent += rows.length;
     const last: AuditRow = rows[rows.length - 1]!;
-    after = { createdAt: last.createdAt, id: last.id };
+    after = { createdAt: last.createdAt, seq: last.seq };
     yield toAuditEntries(db, rows);
     if (rows.length < batchSize) return;
   }
