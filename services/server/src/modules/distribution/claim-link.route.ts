@@ -8,34 +8,13 @@ import {
 } from '@seatlink/contracts';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { z } from 'zod';
-import { isbot } from 'isbot';
-import { LRUCache } from 'lru-cache';
 import { APP_CONFIG, type AppConfig } from '../../infra/config/config.js';
 import { idempotencyKeyOf } from '../../infra/http/idempotency.interceptor.js';
 import { NativeRoute } from '../../infra/http/native-route.js';
-import { claimantDevice } from './claimant-device.js';
+import { judgeUserAgent } from './claimant-device.js';
 import { linkUrl } from './link-url.js';
 import { LinkClaims } from './link-claims.service.js';
 import { LinkPins } from './link-pins.service.js';
-
-/**
- * User-Agent strings already judged: isbot runs one long regular expression, and a link's recipients send few
- * different ones. Bounded in bytes; an agent longer than any browser's is judged each time and not kept.
- */
-const judged = new LRUCache<string, boolean>({
-  max: 2000,
-  maxSize: 1024 * 1024,
-  maxEntrySize: 1024,
-  sizeCalculation: (_bot, userAgent) => userAgent.length || 1,
-});
-export const isAutomated = (userAgent: string) => {
-  let bot = judged.get(userAgent);
-  if (bot === undefined) {
-    bot = isbot(userAgent);
-    judged.set(userAgent, bot);
-  }
-  return bot;
-};
 
 const params = { code: linkCodeParamSchema };
 
@@ -97,12 +76,12 @@ export class ClaimLinkRoute implements NativeRoute<typeof params> {
 
   async handle({ code }: { code: string }, request: FastifyRequest, reply: FastifyReply): Promise<ClaimResponse> {
     const key = idempotencyKeyOf(request) ?? null;
-    const userAgent = request.headers['user-agent'];
-    if (!userAgent || isAutomated(userAgent)) {
+    const agent = judgeUserAgent(request.headers['user-agent']);
+    if (agent.automated) {
       throw new ForbiddenException({ message: LINK_MESSAGES.automated, code: 'AUTOMATED_CLIENT' });
     }
     const pin = pinOf(request.body);
-    const claimant = { name: nameOf(request.body), device: claimantDevice(userAgent) };
+    const claimant = { name: nameOf(request.body), device: agent.device };
     // Only a claim that brings a PIN has one checked (a link without a PIN costs nothing more).
     const pinHash =
       pin === null ? null : await this.pins.check(code, pin, { ip: request.ip, device: deviceOf(request.body) });

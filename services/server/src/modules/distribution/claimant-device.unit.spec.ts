@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { claimantDevice } from './claimant-device.js';
+import { claimantDevice, judgeUserAgent } from './claimant-device.js';
 
 const agents: Array<[string, string | null]> = [
   [
@@ -43,5 +43,25 @@ describe('claimantDevice', () => {
   it('answers no more than a short name for a huge or odd agent', () => {
     const name = claimantDevice(`Mozilla/5.0 (${'x'.repeat(100_000)}) \u0000\u202E`);
     expect(name === null || name.length <= 40).toBe(true);
+  });
+});
+
+describe('judgeUserAgent', () => {
+  it('judges bots and previews automated, browsers not, and no agent automated', () => {
+    expect(judgeUserAgent('Mozilla/5.0 (compatible; Googlebot/2.1; +http://www.google.com/bot.html)').automated).toBe(
+      true,
+    );
+    expect(judgeUserAgent('WhatsApp/2.23.20.0 A').automated).toBe(true);
+    expect(judgeUserAgent(agents[0]![0])).toEqual({ automated: false, device: 'iPhone' });
+    expect(judgeUserAgent(undefined)).toEqual({ automated: true, device: null });
+    expect(judgeUserAgent('')).toEqual({ automated: true, device: null });
+  });
+
+  it('gives the same verdict from its cache, and judges an agent too long to keep each time', () => {
+    const agent = agents[2]![0];
+    expect(judgeUserAgent(agent)).toBe(judgeUserAgent(agent));
+    const huge = `Mozilla/5.0 (Windows NT 10.0; Win64; x64) ${'x'.repeat(5_000)}`;
+    expect(judgeUserAgent(huge)).not.toBe(judgeUserAgent(huge));
+    expect(judgeUserAgent(huge)).toEqual({ automated: false, device: 'Windows PC' });
   });
 });

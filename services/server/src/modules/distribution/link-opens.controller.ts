@@ -9,8 +9,7 @@ import type { z } from 'zod';
 import { Public } from '../../infra/http/auth.decorators.js';
 import { Answers } from '../../infra/http/openapi.decorators.js';
 import { Throttled } from '../../infra/throttle/throttled.guard.js';
-import { claimantDevice } from './claimant-device.js';
-import { isAutomated } from './claim-link.route.js';
+import { judgeUserAgent } from './claimant-device.js';
 import { LinkOpens } from './link-opens.service.js';
 
 /**
@@ -33,11 +32,12 @@ export class LinkOpensController {
     @Body({ schema: linkOpenRequestSchema }) body: z.output<typeof linkOpenRequestSchema>,
     @Headers('user-agent') userAgent: string | undefined,
   ): Promise<LinkOpenResponse> {
-    if (!userAgent || isAutomated(userAgent)) return { counted: false };
+    const agent = judgeUserAgent(userAgent);
+    if (agent.automated) return { counted: false };
     // The recipient's address is not recorded: an open says which device class, never who.
     const counted = await this.opens.open(code, {
       deviceId: body.device_id,
-      device: claimantDevice(userAgent),
+      device: agent.device,
       referrer: body.referrer,
     });
     return { counted };
