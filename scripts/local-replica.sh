@@ -5,7 +5,8 @@
 #
 #   scripts/local-replica.sh start   a fresh base backup with -R and a slot, started; prints its URL (one running and
 #                                    streaming is kept)
-#   scripts/local-replica.sh stop    stop it (fast)
+#   scripts/local-replica.sh stop    stop it (fast); its slot keeps the WAL it has not replayed meanwhile
+#   scripts/local-replica.sh remove  stop it, drop its slot (the primary keeps no WAL for it) and delete its files
 #   scripts/local-replica.sh url     its URL
 #
 # REPLICA_PORT (5433) and REPLICA_DIR (/var/lib/postgresql/seatlink-replica) place it; PRIMARY_PORT (5432) names the
@@ -66,12 +67,19 @@ stop() {
   if [ -f "$DIR/postmaster.pid" ]; then as_postgres "$BIN/pg_ctl -D $DIR -m fast -w stop" >/dev/null || true; fi
 }
 
+remove() {
+  stop
+  primary "select pg_drop_replication_slot(slot_name) from pg_replication_slots where slot_name = '$SLOT'" >/dev/null
+  rm -rf "$DIR"
+}
+
 case "${1:-}" in
   start) start ;;
   stop) stop ;;
+  remove) remove ;;
   url) echo "$URL" ;;
   *)
-    echo "usage: $0 start|stop|url" >&2
+    echo "usage: $0 start|stop|remove|url" >&2
     exit 2
     ;;
 esac
