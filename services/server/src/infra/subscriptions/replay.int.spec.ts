@@ -458,6 +458,7 @@ describe('replay', () => {
     expect(projections.filter((p) => p.inDatabase).map((p) => p.name)).toEqual([
       'links',
       'link-click-timeline',
+      'link-opens',
       'audit-log',
     ]);
     for (const [batchSize, from] of [

@@ -235,6 +235,56 @@ $$;
 };
 
 /**
+ * The link-opens projection, applied inside the database (its `inDatabase` function): the first opens (LinkOpened) and
+ * the claims (LinkClicked) after a feed position (at most p_limit) summed as `apply` sums them — opens per link and
+ * minute (link_open_minutes), per link (link_open_totals: devices, its holder, the last first open) and opens and claims
+ * per holder and UTC day (link_activity_days) — without reading them into the process (a claim storm's clicks were
+ * read, parsed and summed there one by one). A time that is not one the process writes fails the step (the process
+ * then applies the page, and parks what it cannot). Answers as seatlink_project_link_click_minutes does.
+ */
+const projectLinkOpens: Routine = {
+  name: 'seatlink_project_link_opens',
+  sql: `
+CREATE OR REPLACE FUNCTION seatlink_project_link_opens(p_epoch integer, p_tx bigint, p_pos bigint, p_limit integer)
+RETURNS TABLE (o_epoch integer, o_tx bigint, o_pos bigint, o_applied integer, o_more boolean)
+LANGUAGE sql AS $$
+  WITH page AS MATERIALIZED (
+    SELECT e.epoch, e.transaction_id, e.global_position, e.type, e.data
+    FROM seatlink_read_feed_for(p_epoch, p_tx, p_pos, p_limit, ARRAY['LinkOpened', 'LinkClicked']) AS e
+  ), events AS MATERIALIZED (
+    SELECT p.epoch, p.transaction_id, p.global_position, p.type, (p.data->>'distributionId')::uuid AS distribution_id,
+           (p.data->>'userId')::uuid AS user_id, seatlink_click_minute(p.data->>'at') AS minute,
+           (p.data->>'at')::timestamptz AS at, left(p.data->>'at', 10)::date AS day
+    FROM page p WHERE p.type IN ('LinkOpened', 'LinkClicked')
+  ), minutes AS (
+    INSERT INTO link_open_minutes AS m (distribution_id, minute, opens)
+    SELECT o.distribution_id, o.minute, count(*)::integer FROM events o WHERE o.type = 'LinkOpened' GROUP BY 1, 2
+    ON CONFLICT (distribution_id, minute) DO UPDATE SET opens = m.opens + excluded.opens
+  ), totals AS (
+    -- A link's holder as its first open of the page names them (as apply takes it).
+    INSERT INTO link_open_totals AS t (distribution_id, user_id, opens, last_open_at)
+    SELECT o.distribution_id,
+           (array_agg(o.user_id ORDER BY o.epoch, o.transaction_id, o.global_position))[1],
+           count(*)::integer, max(o.at)
+    FROM events o WHERE o.type = 'LinkOpened' GROUP BY 1
+    ON CONFLICT (distribution_id) DO UPDATE SET opens = t.opens + excluded.opens,
+                                                last_open_at = greatest(t.last_open_at, excluded.last_open_at)
+  ), days AS (
+    INSERT INTO link_activity_days AS d (user_id, day, opens, claims)
+    SELECT e.user_id, e.day, count(*) FILTER (WHERE e.type = 'LinkOpened')::integer,
+           count(*) FILTER (WHERE e.type = 'LinkClicked')::integer
+    FROM events e GROUP BY 1, 2
+    ON CONFLICT (user_id, day) DO UPDATE SET opens = d.opens + excluded.opens, claims = d.claims + excluded.claims
+  ), applied AS (
+    SELECT count(*)::integer AS n FROM events
+  )
+  SELECT l.epoch, l.transaction_id, l.global_position, a.n, a.n >= p_limit
+  FROM (SELECT * FROM page ORDER BY epoch DESC, transaction_id DESC, global_position DESC LIMIT 1) AS l, applied a
+$$;
+`,
+};
+
+/**
  * The click counts of the links projection, applied inside the database: the clicks after a feed position raise their
  * link's count (and last click) to the highest click number among them, without being read into the process. The
  * links' other events (LINK_ROW_EVENTS: TicketDistributed, TicketRecalled, LinkUpdated, …) are left to the process: the
@@ -291,5 +341,6 @@ export const distributionRoutines: readonly Routine[] = [
   claimLink,
   clickMinute,
   projectLinkClickMinutes,
+  projectLinkOpens,
   projectLinkClicks,
 ];

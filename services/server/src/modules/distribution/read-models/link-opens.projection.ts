@@ -25,6 +25,8 @@ export const linkOpensProjection: Subscription = asSubscription({
   kind: 'projection',
   tables: ['link_open_minutes', 'link_open_totals', 'link_activity_days'],
   handles: ['LinkOpened', 'LinkClicked'],
+  // The same sums made inside the database (distribution.routines.ts), the events not read into the process.
+  inDatabase: 'seatlink_project_link_opens',
   async apply(events, { tx }) {
     const minutes = new Map<string, { distributionId: string; minute: Date; opens: number }>();
     const totals = new Map<string, { distributionId: string; userId: string; opens: number; lastOpenAt: Date }>();
