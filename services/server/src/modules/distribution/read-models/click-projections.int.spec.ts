@@ -1,12 +1,13 @@
 import { randomUUID } from 'node:crypto';
 import { sql } from 'drizzle-orm';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { queryRows, type Database } from '../../../infra/db/database.js';
 import type { EventStore, RecordedEvent } from '../../../infra/event-store/event-store.port.js';
 import { SqlEventStore } from '../../../infra/event-store/sql-event-store.js';
 import { SubscriptionHost } from '../../../infra/subscriptions/subscription-host.js';
 import { SubscriptionOperations } from '../../../infra/subscriptions/subscription-operations.js';
 import { asSubscription, type Subscription } from '../../../infra/subscriptions/subscription.js';
+import { projectionHarness } from '../../../testing/projection-harness.js';
 import { createTestDatabase, testBackends } from '../../../testing/test-database.js';
 import { clickStream, ticketDistributionStream } from '../distribution.events.js';
 import { linkClickTimelineProjection } from './link-click-timeline.projection.js';
@@ -24,20 +25,12 @@ const names = projections.map((p) => p.name);
 const minute = (m: number, s = 0) => new Date(Date.UTC(2026, 10, 22, 20, m, s, 123)).toISOString();
 
 describe.each(backends)('click projections in the database and in the process (%s)', (_name, open) => {
+  const harness = projectionHarness(open);
+  const { warnings, logger, parked } = harness;
   let database: Database;
-  let dispose: () => Promise<void>;
   let store: SqlEventStore;
-  /** The same store without its database functions: every page through `apply`. */
   let inProcess: EventStore;
-  const warnings: string[] = [];
-  const logger = { log: () => undefined, warn: (m: string) => warnings.push(m), error: () => undefined };
-
-  beforeAll(async () => {
-    ({ database, dispose } = await open());
-    store = new SqlEventStore(database);
-    inProcess = Object.assign(Object.create(store) as EventStore, { applyInDatabase: undefined });
-  });
-  afterAll(async () => dispose?.());
+  beforeAll(() => ({ database, store, inProcess } = harness));
 
   const link = (maxClicks: number | null) => ({
     distributionId: randomUUID(),
@@ -95,11 +88,6 @@ describe.each(backends)('click projections in the database and in the process (%
       ),
     };
   };
-  const parked = () =>
-    queryRows<{ subscription: string; event_id: string }>(
-      database.db,
-      sql`select subscription, event_id from parked_events where status = 'parked' order by subscription, event_id`,
-    );
   /** A subscription of clicks whose database function is `inDatabase`; its `apply` notes the events it is given. */
   const clicksSeenBy = (name: string, inDatabase: string) => {
     const seen: string[] = [];
@@ -115,8 +103,7 @@ describe.each(backends)('click projections in the database and in the process (%
     return { subscription, seen };
   };
   const rebuild = async (from: EventStore, batchSize: number, ...of: Link[]) => {
-    await new SubscriptionOperations(database, store, () => projections).reset(names);
-    await new SubscriptionHost(database, from, projections, { batchSize, logger }).drain({ names });
+    await harness.rebuild(projections, from, batchSize);
     return rows(...of);
   };
 

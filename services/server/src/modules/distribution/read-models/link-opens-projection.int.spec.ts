@@ -1,11 +1,12 @@
 import { randomUUID } from 'node:crypto';
 import { sql } from 'drizzle-orm';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { queryRows, type Database } from '../../../infra/db/database.js';
 import type { EventStore } from '../../../infra/event-store/event-store.port.js';
 import { SqlEventStore } from '../../../infra/event-store/sql-event-store.js';
 import { SubscriptionHost } from '../../../infra/subscriptions/subscription-host.js';
 import { SubscriptionOperations } from '../../../infra/subscriptions/subscription-operations.js';
+import { projectionHarness } from '../../../testing/projection-harness.js';
 import { createTestDatabase, testBackends } from '../../../testing/test-database.js';
 import { clickStream, openStream } from '../distribution.events.js';
 import { linkOpensProjection } from './link-opens.projection.js';
@@ -21,20 +22,12 @@ const names = [linkOpensProjection.name];
 const at = (m: number, s = 0) => new Date(Date.UTC(2026, 10, 22, 23, m, s, 123)).toISOString();
 
 describe.each(backends)('link opens in the database and in the process (%s)', (_name, open) => {
+  const harness = projectionHarness(open);
+  const { warnings, logger } = harness;
   let database: Database;
-  let dispose: () => Promise<void>;
   let store: SqlEventStore;
-  /** The same store without its database functions: every page through `apply`. */
   let inProcess: EventStore;
-  const warnings: string[] = [];
-  const logger = { log: () => undefined, warn: (m: string) => warnings.push(m), error: () => undefined };
-
-  beforeAll(async () => {
-    ({ database, dispose } = await open());
-    store = new SqlEventStore(database);
-    inProcess = Object.assign(Object.create(store) as EventStore, { applyInDatabase: undefined });
-  });
-  afterAll(async () => dispose?.());
+  beforeAll(() => ({ database, store, inProcess } = harness));
 
   const link = (userId = randomUUID()) => ({ distributionId: randomUUID(), ticketId: randomUUID(), userId });
   type Link = ReturnType<typeof link>;
@@ -90,15 +83,10 @@ describe.each(backends)('link opens in the database and in the process (%s)', (_
       ),
     };
   };
-  const parked = () =>
-    queryRows<{ event_id: string }>(
-      database.db,
-      sql`select event_id from parked_events where subscription = 'link-opens' and status = 'parked'
-          order by event_id`,
-    );
+  const parked = async () =>
+    (await harness.parked()).filter((p) => p.subscription === 'link-opens').map(({ event_id }) => ({ event_id }));
   const rebuild = async (from: EventStore, batchSize: number, ...of: Link[]) => {
-    await new SubscriptionOperations(database, store, () => [linkOpensProjection]).reset(names);
-    await new SubscriptionHost(database, from, [linkOpensProjection], { batchSize, logger }).drain({ names });
+    await harness.rebuild([linkOpensProjection], from, batchSize);
     return rows(...of);
   };
   const byId = (x: { distribution_id: string }, y: { distribution_id: string }) =>
