@@ -4,6 +4,7 @@ import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startApiProcess } from '../../testing/api-process.js';
 import { ApiClient, startTestStack, type TestStack } from '../../testing/test-app.js';
+import { alterEventLog } from '../../testing/event-log-ddl.js';
 
 /*
  * An Idempotency-Key taken by a request whose process is gone is free at once (not after the one-minute lease): a
@@ -38,7 +39,8 @@ describe('Idempotency-Key of a request whose process died', () => {
         if new.type = 'CreditsSet' and new.data->>'credits' = '777' then perform pg_sleep(30); end if;
         return new;
       end $$`);
-    await sql.query(
+    await alterEventLog(
+      sql,
       'create trigger hold_credits_set before insert on events for each row execute function hold_credits_set()',
     );
     const second = await startApiProcess(stack.config);
@@ -60,7 +62,7 @@ describe('Idempotency-Key of a request whose process died', () => {
         .toBe('IDEMPOTENCY_IN_PROGRESS');
       await second.signal('SIGKILL');
       expect(await held).toBeNull();
-      await sql.query('drop trigger hold_credits_set on events');
+      await alterEventLog(sql, 'drop trigger hold_credits_set on events');
       // Free at once: the retry runs (well inside the minute's lease), and the change is made once.
       const retried = await admin.request('PUT', `/v1/admin/users/${userId}/credits`, body, { headers });
       expect(retried.status).toBe(200);
@@ -72,7 +74,7 @@ describe('Idempotency-Key of a request whose process died', () => {
       expect(sets.rows[0]!.n).toBe(1);
     } finally {
       await second.stop();
-      await sql.query('drop trigger if exists hold_credits_set on events');
+      await alterEventLog(sql, 'drop trigger if exists hold_credits_set on events');
     }
   }, 60_000);
 });

@@ -11,6 +11,7 @@ import { ApiClient, subscriptionsCaughtUp, type TestStack } from '../../testing/
 import { linkWalletWith, passes, type SimControl } from '../../testing/wallet-fixture.js';
 import { creditStream } from '../credits/credits.events.js';
 import { DistributionSettlements } from './distribution-settlements.service.js';
+import { alterEventLog } from '../../testing/event-log-ddl.js';
 
 const REQUESTS = 20;
 const TICKETS_PER_REQUEST = 5;
@@ -83,7 +84,8 @@ describe('a distribution request killed half-way, then retried', () => {
         end if;
         return new;
       end $$`);
-    await sql.query(
+    await alterEventLog(
+      sql,
       'create trigger crash_slow_links before insert on events for each row execute function crash_slow_links()',
     );
     const second: ApiProcess = await startApiProcess(api.config);
@@ -115,7 +117,7 @@ describe('a distribution request killed half-way, then retried', () => {
       expect(statuses.filter((s) => s === 'cut').length).toBeGreaterThan(0);
     } finally {
       await second.stop();
-      await sql.query('drop trigger if exists crash_slow_links on events');
+      await alterEventLog(sql, 'drop trigger if exists crash_slow_links on events');
     }
     return { requests, quick };
   }
