@@ -52,6 +52,3 @@ export function judgeUserAgent(userAgent: string | null | undefined): UserAgentV
   }
   return verdict;
 }
-
-/** The device class of a User-Agent (judged once per agent, see judgeUserAgent). */
-export const claimantDevice = (userAgent: string | null | undefined): string | null => judgeUserAgent(userAgent).device;

@@ -1,5 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { claimantDevice, judgeUserAgent } from './claimant-device.js';
+import { judgeUserAgent } from './claimant-device.js';
+
+const claimantDevice = (agent: string) => judgeUserAgent(agent).device;
 
 const agents: Array<[string, string | null]> = [
   [
