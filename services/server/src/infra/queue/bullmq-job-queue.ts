@@ -27,6 +27,8 @@ export interface BullmqJobQueueOptions {
   commandTimeoutMs?: number;
   /** A breaker in front of the producer's commands: after a timeout, `add` fails at once for a moment. */
   breakers?: RedisBreakers;
+  /** The most `close` waits for each worker (running handlers included); default 15 s. */
+  closeBoundMs?: number;
 }
 
 /**
@@ -57,6 +59,10 @@ export class BullmqJobQueue implements JobQueue {
   private closing: Promise<void> | null = null;
   /** The most a producer call waits, connecting included (BullMQ waits for a connection without a bound). */
   private readonly boundMs: number;
+  /** The connections BullMQ's workers made from the template (each worker's own and its blocking one). */
+  private readonly workerClients = new Set<Redis>();
+  /** The most a close waits for a worker: its running handlers, then its connections (see `closeWorker`). */
+  private readonly closeBoundMs: number;
 
   constructor(options: BullmqJobQueueOptions) {
     this.prefix = options.prefix;
@@ -70,7 +76,21 @@ export class BullmqJobQueue implements JobQueue {
       breakers: options.breakers,
     });
     this.workerTemplate = createRedis(options.redisUrl, 'blocking', { role: 'job worker', lazyConnect: true });
+    this.trackDuplicates(this.workerTemplate);
     this.boundMs = 3 * (commandTimeoutMs ?? 1000);
+    this.closeBoundMs = options.closeBoundMs ?? 15_000;
+  }
+
+  /** Keeps each connection duplicated from `client` (BullMQ makes a worker's connections so), and theirs, in sight. */
+  private trackDuplicates(client: Redis): void {
+    const duplicate = client.duplicate.bind(client);
+    client.duplicate = (...args: Parameters<Redis['duplicate']>) => {
+      const copy = duplicate(...args);
+      this.workerClients.add(copy);
+      copy.once('end', () => this.workerClients.delete(copy));
+      this.trackDuplicates(copy);
+      return copy;
+    };
   }
 
   async add(queue: QueueName, name: string, data: unknown, options: AddJobOptions = {}): Promise<void> {
@@ -200,12 +220,45 @@ export class BullmqJobQueue implements JobQueue {
 
   private async shutDown(): Promise<void> {
     // Workers first: they stop fetching and wait for their running handlers, then close their own connections.
-    await Promise.allSettled([...this.workers.values()].map((w) => w.close()));
+    await this.untilWorkerClientsLive();
+    await Promise.allSettled([...this.workers.entries()].map(([queue, w]) => this.closeWorker(queue, w)));
     await Promise.allSettled([...this.queues.values()].map((q) => q.close()));
     this.workers.clear();
     this.queues.clear();
     await closeRedis(this.producer);
     this.workerTemplate.disconnect();
+  }
+
+  /**
+   * BullMQ ends a worker's blocking read by dropping its connection and waiting for ioredis to say it ended; a
+   * connection waiting out its reconnect delay (Redis just back, or away) has no socket, never says so, and the close
+   * would wait for ever. Such connections get a moment to come back first (they retry at most 2 s apart).
+   */
+  private async untilWorkerClientsLive(): Promise<void> {
+    const deadline = Date.now() + Math.min(this.closeBoundMs, 5000);
+    const waiting = () =>
+      [...this.workerClients].filter((c) => c.status === 'reconnecting' || c.status === 'connecting');
+    while (waiting().length > 0 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 50));
+  }
+
+  /**
+   * Closes a worker within `closeBoundMs`: past it (Redis away, so its connections cannot end as BullMQ waits for, or a
+   * handler still running) it is left behind with a warning and the close goes on; a job it held is taken up again by
+   * another worker once its lock runs out, as after a crash.
+   */
+  private async closeWorker(queue: QueueName, worker: Worker): Promise<void> {
+    let timer: NodeJS.Timeout | undefined;
+    const bound = new Promise<'late'>((resolve) => (timer = setTimeout(() => resolve('late'), this.closeBoundMs)));
+    try {
+      const outcome = await Promise.race([worker.close().then(() => 'closed' as const), bound]);
+      if (outcome === 'late') {
+        this.logger.warn(
+          `Worker of queue ${queue} not closed within ${this.closeBoundMs} ms (Redis away, or a job still running): left behind`,
+        );
+      }
+    } finally {
+      clearTimeout(timer);
+    }
   }
 
   /** BullMQ's queues, one per QueueName (the queue board shows them). */

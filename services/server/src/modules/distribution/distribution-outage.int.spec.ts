@@ -230,6 +230,29 @@ describe('distribution when the worker or the database goes away', () => {
     await job.run();
     expect(await balanceOf()).toBe(before - 5);
     await database.query('update distribution_settlements set due_at = now() where command_id = $1', [commandId]);
+    // A settle that fails (its refund here) gives the row back due 2 s later, not at the end of its minute's lease;
+    // each try after waits twice as long.
+    const retried = async () =>
+      (
+        await database.query<{ attempts: number; last_error: string; wait_ms: number }>(
+          `select attempts, last_error, (extract(epoch from due_at - now()) * 1000)::float8 as wait_ms
+             from distribution_settlements where command_id = $1`,
+          [commandId],
+        )
+      )[0]!;
+    expect(await settlements.settleDue()).toBeGreaterThan(0);
+    const once = await retried();
+    expect([once.attempts, once.last_error]).toEqual([1, 'injected: the refund failed']);
+    expect(once.wait_ms).toBeGreaterThan(0);
+    expect(once.wait_ms).toBeLessThanOrEqual(2000);
+    await database.query('update distribution_settlements set due_at = now() where command_id = $1', [commandId]);
+    expect(await settlements.settleDue()).toBeGreaterThan(0);
+    const twice = await retried();
+    expect(twice.attempts).toBe(2);
+    expect(twice.wait_ms).toBeGreaterThan(2000);
+    expect(twice.wait_ms).toBeLessThanOrEqual(4000);
+    expect(await balanceOf()).toBe(before - 5);
+    await database.query('update distribution_settlements set due_at = now() where command_id = $1', [commandId]);
     await Promise.all([job.run(), job.run(), worker!.get(SettleDistributionsJob).run()]);
     await subscriptionsCaughtUp(worker!);
     expect(await balanceOf()).toBe(before);

@@ -39,6 +39,8 @@ export interface SettleOutcome {
 const PARALLEL_STREAMS = 16;
 /** How long a settle holds a row it took (another process takes it after that). */
 const LEASE_MS = 60_000;
+/** A settle that failed gives its row back to be tried again after 2, 4, 8 … s, at most this long. */
+const RETRY_MAX_MS = 60_000;
 
 /** A refusal as a voiding records why its link was not made. */
 export const notMadeBecause = (error: DomainError): NotMade => ({ code: error.code, reason: error.message });
@@ -167,7 +169,7 @@ export class DistributionSettlements {
   /**
    * Settles the rows that are due (requests that did not settle themselves); answers how many it took. Each row is
    * held under a lease while it is settled, so processes running this at once never take the same row; a row whose
-   * settle fails is tried again when its lease ends.
+   * settle fails is given back, due again 2 s later (then 4, 8 … up to a minute: `attempts` counts the tries).
    */
   async settleDue(max = 50, now = clock.now()): Promise<number> {
     const rows = await this.database.query<SettlementRow>(
@@ -196,8 +198,16 @@ export class DistributionSettlements {
       } catch (err) {
         const message = safeErrorMessage(err).slice(0, 1000);
         this.logger.warn(`settling request ${row.command_id} failed, tried again later: ${message}`);
+        // Not held for the rest of its lease: a failure that passes (a lock held by a dead process's statement, a
+        // moment without the database) is tried again within seconds; one that lasts, less and less often.
         await this.database
-          .query('update distribution_settlements set last_error = $2 where id = $1', [row.id, message])
+          .query(
+            `update distribution_settlements
+                set last_error = $2,
+                    due_at = now() + least($3::double precision, 1000 * power(2, least(attempts, 16))) * interval '1 ms'
+              where id = $1`,
+            [row.id, message, RETRY_MAX_MS],
+          )
           .catch(() => undefined);
       }
     }

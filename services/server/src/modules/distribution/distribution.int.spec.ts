@@ -44,8 +44,11 @@ describe('distributing tickets as links, and recalling them', () => {
   const myTickets = async (client = user) => (await client.request('GET', '/v1/tickets')).body.tickets as Ticket[];
   const distribute = (client: ApiClient, body: Record<string, unknown>, headers: Record<string, string> = {}) =>
     client.request('POST', '/v1/tickets/distribute', body, { headers });
-  const audits = async (id: string, query = '') =>
-    (await admin.request('GET', `/v1/admin/users/${id}/audits${query}`)).body.audits as AuditEntry[];
+  /** A user's audit log as the admin reads it, once its projection has taken every event written so far. */
+  const audits = async (id: string, query = '') => {
+    await subscriptionsCaughtUp(stack.app);
+    return (await admin.request('GET', `/v1/admin/users/${id}/audits${query}`)).body.audits as AuditEntry[];
+  };
   /** A fresh ticket of the user's, never distributed. */
   let next = 0;
   const fresh = () => tickets[next++]!;

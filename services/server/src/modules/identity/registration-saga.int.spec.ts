@@ -15,7 +15,7 @@ import {
   type StreamAppendResult,
 } from '../../infra/event-store/event-store.port.js';
 import { JOB_QUEUE, type JobQueue } from '../../infra/queue/queue.port.js';
-import { ApiClient, startTestStack, type TestStack } from '../../testing/test-app.js';
+import { ApiClient, startTestStack, subscriptionsCaughtUp, type TestStack } from '../../testing/test-app.js';
 import { InviteCommandMessage } from '../invites/invite.command.js';
 import { InviteCommandHandler } from '../invites/invite.handler.js';
 import { PasswordHasher } from './password-hasher.js';
@@ -183,6 +183,8 @@ describe('registration as a saga: what a failed step took is given back', () => 
     const other = await newInvite();
     expect((await registerByApi(email, other.code)).status).toBe(201);
     expect(await used(other.code)).toBe(1);
+    // The users table is a read model: it is read once the projection has taken every event written so far.
+    await subscriptionsCaughtUp(stack.app);
     const users = await database.query<{ n: number }>('select count(*)::int as n from users where email = $1', [email]);
     expect(users[0]!.n).toBe(1);
   });
