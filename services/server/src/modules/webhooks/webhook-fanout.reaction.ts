@@ -1,4 +1,3 @@
-import { createHash } from 'node:crypto';
 import { Inject, Injectable, Logger } from '@nestjs/common';
 import { QueueName } from '@seatlink/contracts';
 import { inArray, param, sql } from 'drizzle-orm';
@@ -12,7 +11,7 @@ import {
   type SubscriptionContext,
 } from '../../infra/subscriptions/subscription.js';
 import { linkClickLimits, linkRecipients } from '../distribution/index.js';
-import { DELIVER_WEBHOOKS_JOB, failDeleted } from './webhook-deliveries.service.js';
+import { DELIVER_WEBHOOKS_JOB, failDeleted, keyJobId } from './webhook-deliveries.service.js';
 import {
   deliveryIdOf,
   linkOf,
@@ -106,8 +105,7 @@ export class WebhookFanoutReaction implements Subscription {
       deliveries.push(delivery);
       if (!route.enabled) return;
       const dueSecond = Math.ceil(delivery.nextAttemptAt.getTime() / 1000);
-      const key = createHash('sha1').update(delivery.orderKey).digest('hex').slice(0, 16);
-      jobs.set(`wh-${route.endpointId}-${key}-${dueSecond}`, {
+      jobs.set(keyJobId(route.endpointId, delivery.orderKey, delivery.nextAttemptAt.getTime()), {
         endpointId: route.endpointId,
         orderKey: delivery.orderKey,
         dueSecond,
