@@ -29,6 +29,16 @@ export const deliveryJobId = (deliveryId: string, attempts: number, dueMs: numbe
  */
 export const keyJobId = (endpointId: string, orderKey: string, dueMs: number) =>
   `wh-${endpointId}-${createHash('sha1').update(orderKey).digest('hex').slice(0, 16)}-${Math.ceil(dueMs / 1000)}`;
+/**
+ * The job of a key's head as the sweep queues it, from what the database says of the head: its key's job for a first
+ * try, its own for a retry. A job queued for a head that is waiting (an endpoint full, a retry) uses it too, so the
+ * sweep finds that job and queues no other.
+ */
+export const headJobId = (
+  head: { id: string; endpointId: string; orderKey: string; attempts: number },
+  dueMs: number,
+) =>
+  head.attempts === 0 ? keyJobId(head.endpointId, head.orderKey, dueMs) : deliveryJobId(head.id, head.attempts, dueMs);
 /** Deliveries asked for by hand (a resend, a test event): each its own order key, tried once. */
 export const MANUAL_KEY = 'manual:';
 
@@ -62,10 +72,16 @@ type Step = 'next' | 'done';
  */
 const ENDPOINT_SLOTS_LOCK = 0x5e47_0001;
 /**
- * A key whose endpoint has all its slots taken is queued again after this long (not waited for: the worker goes on with
- * other endpoints). The same wait for every key, so the jobs of one second are one job a key (see deliveryJobId).
+ * A key whose endpoint has all its slots taken is due again after this long (not waited for: the worker goes on with
+ * other endpoints). The same wait for every key, so the jobs of one second are one job a key (see headJobId).
  */
 const FULL_WAIT_MS = 1000;
+
+/** The id of the key's next delivery, in the order they happened (a subquery). */
+const headIdOf = (endpointId: string, orderKey: string) =>
+  sql`(select id from webhook_deliveries
+        where endpoint_id = ${endpointId} and order_key = ${orderKey} and status = 'pending'
+        order by occurred_at, seq limit 1)`;
 
 /**
  * Delivers webhooks: the deliveries of one endpoint and order key go one after the other, each tried until it is
@@ -160,10 +176,10 @@ export class WebhookDeliveries {
         DELIVER_WEBHOOKS_JOB,
         { endpointId: head.endpoint_id, orderKey: head.order_key },
         {
-          jobId:
-            head.attempts === 0
-              ? keyJobId(head.endpoint_id, head.order_key, new Date(head.due).getTime())
-              : deliveryJobId(head.id, head.attempts, new Date(head.due).getTime()),
+          jobId: headJobId(
+            { id: head.id, endpointId: head.endpoint_id, orderKey: head.order_key, attempts: head.attempts },
+            new Date(head.due).getTime(),
+          ),
         },
       );
     }
@@ -243,12 +259,7 @@ export class WebhookDeliveries {
       .set({ leasedUntil: sql`now() + ${`${this.config.WEBHOOK_TIMEOUT_MS + 10_000} milliseconds`}::interval` })
       .where(
         and(
-          eq(
-            webhookDeliveries.id,
-            sql`(select id from webhook_deliveries
-                  where endpoint_id = ${endpointId} and order_key = ${orderKey} and status = 'pending'
-                  order by occurred_at, seq limit 1)`,
-          ),
+          eq(webhookDeliveries.id, headIdOf(endpointId, orderKey)),
           sql`(${webhookDeliveries.leasedUntil} is null or ${webhookDeliveries.leasedUntil} < now())`,
           sql`${webhookDeliveries.nextAttemptAt} <= now()`,
           sql`not exists (select 1 from webhook_deliveries x
@@ -274,8 +285,7 @@ export class WebhookDeliveries {
     const manual = orderKey.startsWith(MANUAL_KEY);
     const leased = await this.lease(endpointId, orderKey, manual);
     if (leased === 'full') {
-      const [head] = await this.head(endpointId, orderKey);
-      if (head) await this.enqueue(head, FULL_WAIT_MS);
+      await this.postpone(endpointId, orderKey, FULL_WAIT_MS);
       return 'done';
     }
     if (!leased) return this.notLeased(endpointId, orderKey, manual);
@@ -332,6 +342,32 @@ export class WebhookDeliveries {
     if (giveUp) return 'next';
     await this.enqueue({ ...head, attempts }, next - tried.getTime());
     return 'done';
+  }
+
+  /**
+   * The key's head waits for a free slot of its endpoint: it is due again in `ms` (not sooner than it was), and queued
+   * for then under the id the sweep gives it, so a sweep meanwhile queues it no second time.
+   */
+  private async postpone(endpointId: string, orderKey: string, ms: number) {
+    const due = new Date(Date.now() + ms);
+    const [head] = await this.database.db
+      .update(webhookDeliveries)
+      .set({ nextAttemptAt: sql`greatest(${webhookDeliveries.nextAttemptAt}, ${due.toISOString()}::timestamptz)` })
+      .where(
+        and(
+          eq(webhookDeliveries.id, headIdOf(endpointId, orderKey)),
+          sql`(${webhookDeliveries.leasedUntil} is null or ${webhookDeliveries.leasedUntil} < now())`,
+        ),
+      )
+      .returning();
+    if (!head?.nextAttemptAt) return;
+    const dueMs = head.nextAttemptAt.getTime();
+    await this.queue.add(
+      QueueName.Webhooks,
+      DELIVER_WEBHOOKS_JOB,
+      { endpointId, orderKey },
+      { jobId: headJobId(head, dueMs), delayMs: Math.max(MIN_WAIT_MS, dueMs - Date.now()) },
+    );
   }
 
   private async enqueue(head: Pick<Delivery, 'id' | 'endpointId' | 'orderKey' | 'attempts'>, delayMs: number) {
