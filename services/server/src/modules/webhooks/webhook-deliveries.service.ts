@@ -360,12 +360,16 @@ export class WebhookDeliveries {
         ),
       )
       .returning();
-    if (!head?.nextAttemptAt) return;
-    const dueMs = head.nextAttemptAt.getTime();
+    if (head) await this.enqueueWaiting(head);
+  }
+
+  /** Queues a head that waits (not due yet, or its endpoint full) for when it is due, under the id the sweep gives it. */
+  private async enqueueWaiting(head: Delivery) {
+    const dueMs = head.nextAttemptAt?.getTime() ?? Date.now();
     await this.queue.add(
       QueueName.Webhooks,
       DELIVER_WEBHOOKS_JOB,
-      { endpointId, orderKey },
+      { endpointId: head.endpointId, orderKey: head.orderKey },
       { jobId: headJobId(head, dueMs), delayMs: Math.max(MIN_WAIT_MS, dueMs - Date.now()) },
     );
   }
@@ -399,7 +403,7 @@ export class WebhookDeliveries {
     if (!route || (!route.enabled && !manual)) return 'done';
     const [head] = await this.head(endpointId, orderKey);
     if (!head || (head.leasedUntil && head.leasedUntil.getTime() > Date.now())) return 'done';
-    await this.enqueue(head, Math.max(MIN_WAIT_MS, (head.nextAttemptAt?.getTime() ?? 0) - Date.now()));
+    await this.enqueueWaiting(head);
     return 'done';
   }
 
