@@ -363,9 +363,14 @@ export class WebhookDeliveries {
     if (head) await this.enqueueWaiting(head);
   }
 
-  /** Queues a head that waits (not due yet, or its endpoint full) for when it is due, under the id the sweep gives it. */
+  /**
+   * Queues a head that waits (not due yet, or its endpoint full) for when it is due, under the id the sweep gives it.
+   * One due already (a lease missed by a hair) gets a job of its own: that id may be the running job's, which the queue
+   * would take as queued.
+   */
   private async enqueueWaiting(head: Delivery) {
-    const dueMs = head.nextAttemptAt?.getTime() ?? Date.now();
+    const dueMs = head.nextAttemptAt?.getTime() ?? 0;
+    if (dueMs <= Date.now()) return this.enqueue(head, MIN_WAIT_MS);
     await this.queue.add(
       QueueName.Webhooks,
       DELIVER_WEBHOOKS_JOB,
