@@ -211,7 +211,7 @@ describe('webhooks: a sync’s ticket changes as tickets.synced batches of at mo
     expect(other.received).toEqual([]);
     // Every delivery made, few jobs are left waiting: the sweeps (every 400 ms here) queue no second job for a key whose
     // first job still waits. They did, under another id: about 9,000 jobs with nothing to do were left, ahead of any
-    // new delivery, which waited 15–60 s behind them. (700–1,000 are still left in three runs, from a race not found
+    // new delivery, which waited 15–60 s behind them. (730–1,040 were still left in three runs, from a race not found
     // yet; the bound keeps the ninefold one from coming back.)
     const left = await stack.app.get<JobQueue>(JOB_QUEUE).counts(QueueName.Webhooks);
     expect(left.waiting).toBeLessThan(4000);
